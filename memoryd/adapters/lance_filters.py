@@ -1,0 +1,75 @@
+"""The one place that turns an actor and a filter into a LanceDB predicate.
+
+Every store read and write in ``lance_store`` calls ``visible_where``: it pins
+the tenant, the active status and the visibility rule of
+``core.visibility``, then the caller's filter. Values are always rendered as
+SQL string literals with quotes doubled (the only escape in DataFusion's
+standard strings), so no filter value can close the literal and add SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from memoryd.core.models import STATUS_ACTIVE, Actor, MemoryFilter, Scope, TagMode
+
+
+def literal(value: str) -> str:
+    """A SQL string literal; quotes doubled, NUL rejected upstream by validation."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def timestamp(value: datetime) -> str:
+    """A UTC microsecond timestamp literal matching the table's column type."""
+    iso = value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return f"arrow_cast({literal(iso)}, 'Timestamp(Microsecond, Some(\"UTC\"))')"
+
+
+def _list(values: Iterable[str]) -> str:
+    return "[" + ", ".join(literal(v) for v in values) + "]"
+
+
+def _scope_clauses(actor: Actor, col: str) -> dict[Scope, str]:
+    clauses = {
+        Scope.TENANT: f"{col}scope = 'tenant'",
+        Scope.SHARED: f"{col}scope = 'shared'",
+        Scope.PRIVATE: f"({col}scope = 'private' AND {col}agent_id = {literal(actor.agent_id)})",
+    }
+    if actor.end_user_id:
+        clauses[Scope.END_USER] = f"({col}scope = 'end_user' AND {col}end_user_id = {literal(actor.end_user_id)})"
+    return clauses
+
+
+def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> str:
+    """The predicate for rows ``actor`` may see that also match ``flt``.
+
+    ``col`` prefixes column names (``"target."`` inside merge_insert).
+    """
+    flt = flt or MemoryFilter()
+    clauses = _scope_clauses(actor, col)
+    wanted = [clauses[s] for s in Scope if s in clauses and (not flt.scopes or s in flt.scopes)]
+    if not wanted:
+        return "false"
+    parts = [
+        f"{col}tenant_id = {literal(actor.tenant_id)}",
+        f"{col}status = {literal(STATUS_ACTIVE)}",
+        "(" + " OR ".join(wanted) + ")",
+    ]
+    if flt.subject:
+        parts.append(f"{col}subject = {literal(flt.subject)}")
+    if flt.category:
+        parts.append(f"{col}category = {literal(flt.category)}")
+    if flt.memory_type is not None:
+        parts.append(f"{col}memory_type = {literal(flt.memory_type.value)}")
+    if flt.since is not None:
+        parts.append(f"{col}occurred_at >= {timestamp(flt.since)}")
+    if flt.tags:
+        fn = "array_has_all" if flt.tag_mode is TagMode.ALL else "array_has_any"
+        parts.append(f"{fn}({col}tags, {_list(flt.tags)})")
+    return " AND ".join(parts)
+
+
+def ids_in(ids: Iterable[str]) -> str:
+    """``id IN (...)`` for server-issued ids."""
+    return "id IN (" + ", ".join(literal(i) for i in ids) + ")"

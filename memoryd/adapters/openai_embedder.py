@@ -1,0 +1,64 @@
+"""Embedder on any OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, vLLM, Ollama, TEI...)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+import numpy as np
+import openai
+
+from memoryd.core.errors import NotReady, Unavailable
+
+
+@asynccontextmanager
+async def _map_openai_errors() -> AsyncIterator[None]:
+    """Transient provider failures are Unavailable (retryable); the rest is misconfiguration."""
+    try:
+        yield
+    except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
+        raise Unavailable(f"embedding provider unavailable: {exc}") from exc
+    except openai.APIStatusError as exc:
+        raise NotReady(f"embedding provider refused the request ({exc.status_code}): {exc.message}") from exc
+
+
+class OpenAIEmbedder:
+    """Embeddings through the ``openai`` client."""
+
+    def __init__(self, client: openai.AsyncOpenAI, model: str, dimension: int, send_dimensions: bool,
+                 batch_size: int = 256) -> None:
+        self._client = client
+        self._model = model
+        self._dimension = dimension
+        self._send_dimensions = send_dimensions
+        self._batch_size = batch_size
+
+    @property
+    def model_name(self) -> str:
+        """The provider's model name."""
+        return self._model
+
+    @property
+    def dimension(self) -> int:
+        """As configured; every response is checked against it."""
+        return self._dimension
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed in batches; vectors are L2-normalised here whatever the provider returns."""
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self._batch_size):
+            chunk = list(texts[start:start + self._batch_size])
+            async with _map_openai_errors():
+                if self._send_dimensions:
+                    response = await self._client.embeddings.create(
+                        model=self._model, input=chunk, dimensions=self._dimension)
+                else:
+                    response = await self._client.embeddings.create(model=self._model, input=chunk)
+            vectors = np.array([d.embedding for d in sorted(response.data, key=lambda d: d.index)],
+                               dtype=np.float32)
+            if vectors.shape != (len(chunk), self._dimension):
+                raise NotReady(f"embedding provider returned shape {vectors.shape}, "
+                               f"expected ({len(chunk)}, {self._dimension})")
+            vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+            out.extend(vectors.tolist())
+        return out

@@ -1,0 +1,1 @@
+"""Benchmarks: every speed or quality claim memoryd makes comes from here."""

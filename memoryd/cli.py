@@ -1,0 +1,72 @@
+"""The `memoryd` command: serve, up, bench."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from memoryd import logs
+from memoryd.config import Settings, load_settings
+from memoryd.core.errors import MemorydError
+
+
+def _listen(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError("expected HOST:PORT, e.g. 127.0.0.1:50051")
+    return host, int(port)
+
+
+def _add_daemon_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
+    p.add_argument("--listen", type=_listen, help="HOST:PORT to serve on (default 127.0.0.1:50051)")
+    p.add_argument("--data", help="storage directory or URI (default var/data)")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """Config file and env, with command-line flags on top."""
+    overrides: dict[str, Any] = {}
+    if args.listen:
+        overrides["server"] = {"host": args.listen[0], "port": args.listen[1]}
+    if args.data:
+        overrides["storage"] = {"uri": args.data}
+    return load_settings(args.config, **overrides)
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    root = argparse.ArgumentParser(prog="memoryd", description="Persistent memory for LLM agents over gRPC.")
+    sub = root.add_subparsers(dest="command", required=True)
+    _add_daemon_args(sub.add_parser("serve", help="run the gRPC daemon"))
+    up = sub.add_parser("up", help="run the embedded default: daemon + embedded Valkey")
+    _add_daemon_args(up)
+    up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
+    bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
+    bench_sub = bench.add_subparsers(dest="bench", required=True)
+    from memoryd.bench.cli import add_bench_commands
+    add_bench_commands(bench_sub)
+    return root
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point."""
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            settings = settings_from(args)
+            logs.configure(settings.log.level, settings.log.format)
+            from memoryd.rpc.server import serve
+            asyncio.run(serve(settings))
+        elif args.command == "up":
+            from memoryd.launcher import run_up
+            settings = settings_from(args)
+            sys.exit(run_up(args, settings))
+        else:
+            sys.exit(args.run(args))
+    except MemorydError as exc:
+        sys.exit(f"memoryd: {exc}")
+    except KeyboardInterrupt:
+        pass

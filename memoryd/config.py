@@ -1,0 +1,158 @@
+"""Configuration: one TOML file plus environment variables, read once at the process edge.
+
+Precedence (highest first): explicit overrides (command-line flags), the
+product's short env names (``MEMORY_RRF_K``...), ``MEMORYD_<SECTION>__<KEY>``
+env vars, the TOML file (``--config`` or ``MEMORYD_CONFIG``), defaults. This is
+the only module that reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+class ServerSettings(BaseModel):
+    """The gRPC listener."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(50051, ge=0, le=65535)
+    grace_seconds: float = Field(10.0, ge=0)
+    """On SIGTERM, in-flight calls get this long to finish."""
+
+
+class StorageSettings(BaseModel):
+    """The LanceDB store."""
+
+    uri: str = "var/data"
+    """A directory (embedded default) or an object-store URI."""
+    read_consistency_seconds: float = Field(0.0, ge=0)
+    """How stale a read may be; 0 re-checks the latest version on every query (local disk)."""
+    ann_min_rows: int = Field(50_000, ge=1)
+    """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
+    optimize_min_fragments: int = Field(16, ge=1)
+    maintenance_interval_seconds: float = Field(30.0, gt=0)
+    cleanup_older_than_minutes: float = Field(60.0, ge=1)
+    """Old table versions are pruned after this (never 0: other processes may read them)."""
+
+
+class EmbeddingSettings(BaseModel):
+    """The embedder: the embedded ONNX model or an OpenAI-compatible endpoint."""
+
+    provider: Literal["onnx", "openai"] = "onnx"
+    threads: int = Field(2, ge=1)
+    """onnxruntime intra-op threads."""
+    base_url: str | None = None
+    api_key: SecretStr = SecretStr("")
+    model: str = "text-embedding-3-small"
+    dimension: int = Field(384, ge=1)
+    send_dimensions: bool = False
+    """Pass ``dimensions`` to the endpoint (models that can shorten their output)."""
+    timeout_seconds: float = Field(30.0, gt=0)
+
+
+class RecallSettings(BaseModel):
+    """The recall pipeline."""
+
+    rrf_k: int = Field(60, ge=1)
+    vector_weight: float = Field(1.0, ge=0)
+    fts_weight: float = Field(1.0, ge=0)
+    similarity_threshold: float = Field(0.5, ge=-1, le=1)
+    min_depth: int = Field(20, ge=1)
+    depth_per_limit: int = Field(2, ge=1)
+    retrieval_flush_seconds: float = Field(2.0, gt=0)
+
+
+class MemorizeSettings(BaseModel):
+    """Writes."""
+
+    max_content_bytes: int = Field(16 * 1024, ge=1)
+    dedup_distance: float = Field(0.15, ge=0, le=2)
+    """Cosine distance under which a new memory merges into an existing one (0 disables near-dups)."""
+
+
+class LogSettings(BaseModel):
+    """Structured logs on stderr."""
+
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    format: Literal["json", "text"] = "json"
+
+
+class RedisSettings(BaseModel):
+    """The job queue's Redis/Valkey; empty dsn means `memoryd up` starts an embedded Valkey."""
+
+    dsn: str = ""
+
+
+# The product's documented short names, mapped onto nested settings.
+PRODUCT_ENV = {
+    "MEMORY_RRF_K": ("recall", "rrf_k"),
+    "MEMORY_FTS_BOOST": ("recall", "fts_weight"),
+    "MEMORY_VECTOR_WEIGHT": ("recall", "vector_weight"),
+    "MEMORY_SIMILARITY_THRESHOLD": ("recall", "similarity_threshold"),
+    "MEMORY_DEDUP_DISTANCE": ("memorize", "dedup_distance"),
+    "MEMORY_MAX_CONTENT_BYTES": ("memorize", "max_content_bytes"),
+    "REDIS_URL": ("redis", "dsn"),
+}
+
+
+class _ProductEnvSource(PydanticBaseSettingsSource):
+    """Reads the short env names of ``PRODUCT_ENV``."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        out: dict[str, dict[str, str]] = {}
+        for env, (section, key) in PRODUCT_ENV.items():
+            if env in os.environ:
+                out.setdefault(section, {})[key] = os.environ[env]
+        return out
+
+
+class Settings(BaseSettings):
+    """Everything the daemon and workers are configured with."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMORYD_", env_nested_delimiter="__", extra="forbid")
+
+    server: ServerSettings = ServerSettings()
+    storage: StorageSettings = StorageSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    recall: RecallSettings = RecallSettings()
+    memorize: MemorizeSettings = MemorizeSettings()
+    log: LogSettings = LogSettings()
+    redis: RedisSettings = RedisSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, _ProductEnvSource(settings_cls), env_settings,
+                TomlConfigSettingsSource(settings_cls))
+
+
+def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
+    """Settings from the TOML file (argument, else ``MEMORYD_CONFIG``), the env, then overrides.
+
+    ``overrides`` are whole or partial sections, e.g. ``server={"port": 0}``.
+    """
+    path = config_file or (Path(os.environ["MEMORYD_CONFIG"]) if os.environ.get("MEMORYD_CONFIG") else None)
+    if path is not None and not path.is_file():
+        raise FileNotFoundError(f"config file {str(path)!r} does not exist")
+
+    class _FromFile(Settings):
+        model_config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
+
+    return _FromFile(**overrides)

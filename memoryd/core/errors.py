@@ -1,0 +1,64 @@
+"""The one exception tree of memoryd.
+
+Adapters translate vendor errors into these; ``memoryd.rpc.status`` maps them
+to gRPC status codes in a single table; jobs read ``retryable``::
+
+    MemorydError                    retryable = False
+    ├── InvalidRequest              INVALID_ARGUMENT  (names the field)
+    ├── Unauthenticated             UNAUTHENTICATED   (no or bad tenant identity)
+    ├── NotFound                    NOT_FOUND         (unknown or invisible id)
+    ├── PermissionDenied            PERMISSION_DENIED (visible, but not yours to change)
+    ├── Conflict                    ABORTED           (lost a compare-and-swap)
+    ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
+    ├── LimitExceeded               RESOURCE_EXHAUSTED
+    └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder down)
+
+Anything else is a bug: INTERNAL, logged once with its traceback.
+"""
+
+from __future__ import annotations
+
+
+class MemorydError(Exception):
+    """Root of every error memoryd raises on purpose."""
+
+    retryable: bool = False
+    """Whether the same call may succeed if simply tried again later."""
+
+
+class InvalidRequest(MemorydError):
+    """The request is malformed; ``field`` names the offending field path."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+
+
+class Unauthenticated(MemorydError):
+    """The call carries no usable identity (tenant)."""
+
+
+class NotFound(MemorydError):
+    """The thing does not exist, or the caller may not see it."""
+
+
+class PermissionDenied(MemorydError):
+    """The caller sees the thing but may not change it."""
+
+
+class Conflict(MemorydError):
+    """A concurrent change won; re-read and try again."""
+
+
+class NotReady(MemorydError):
+    """The system is not in a state where the call can succeed."""
+
+
+class LimitExceeded(MemorydError):
+    """A size or rate limit was hit."""
+
+
+class Unavailable(MemorydError):
+    """A dependency (storage, embedder, provider) is temporarily unreachable."""
+
+    retryable = True

@@ -1,0 +1,218 @@
+"""The domain vocabulary: frozen value types shared by services and adapters."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+Vector = Sequence[float]
+"""An embedding, L2-normalised, of the store's dimension."""
+
+STATUS_ACTIVE = "active"
+"""The only lifecycle state searchable today; Forget deletes the row."""
+
+
+class Scope(StrEnum):
+    """Who can see a memory (see ``core.visibility``)."""
+
+    PRIVATE = "private"
+    SHARED = "shared"
+    TENANT = "tenant"
+    END_USER = "end_user"
+
+
+class MemoryType(StrEnum):
+    """The two memory kinds; each has its own salience and decay defaults."""
+
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+
+
+class TagMode(StrEnum):
+    """How a tag filter combines its tags."""
+
+    ANY = "any"
+    ALL = "all"
+
+
+class RankingMode(StrEnum):
+    """Recall ordering: plain relevance (default) or the salience/decay composite."""
+
+    RELEVANCE = "relevance"
+    SALIENCE_DECAY = "salience_decay"
+
+
+DEFAULT_SALIENCE = {MemoryType.EPISODIC: 0.3, MemoryType.SEMANTIC: 0.5}
+DEFAULT_DECAY = {MemoryType.EPISODIC: 0.02, MemoryType.SEMANTIC: 0.005}
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is asking: the tenant (from call metadata), the agent, the contact served."""
+
+    tenant_id: str
+    agent_id: str
+    end_user_id: str = ""
+    """Empty when the request serves no particular contact."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One archive row, without its vector."""
+
+    memory_id: str
+    tenant_id: str
+    agent_id: str
+    """The author agent."""
+    end_user_id: str
+    scope: Scope
+    content: str
+    memory_type: MemoryType
+    category: str
+    subject: str
+    tags: tuple[str, ...]
+    salience: float
+    decay_factor: float
+    source_context: str
+    source_id: str
+    content_hash: str
+    embedding_model: str
+    created_at: datetime
+    updated_at: datetime
+    occurred_at: datetime
+    retrieval_count: int = 0
+    last_retrieved_at: datetime | None = None
+    status: str = STATUS_ACTIVE
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryDraft:
+    """A validated memory to write; unset optional fields take type defaults."""
+
+    content: str
+    scope: Scope = Scope.PRIVATE
+    memory_type: MemoryType = MemoryType.EPISODIC
+    category: str = ""
+    subject: str = ""
+    tags: tuple[str, ...] = ()
+    salience: float | None = None
+    decay_factor: float | None = None
+    source_context: str = ""
+    source_id: str = ""
+    occurred_at: datetime | None = None
+    embedding: tuple[float, ...] | None = None
+    """A caller-supplied vector (bulk import); None means the server embeds."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPatch:
+    """Fields to change on an existing memory; None means unchanged."""
+
+    content: str | None = None
+    category: str | None = None
+    subject: str | None = None
+    scope: Scope | None = None
+    tags: tuple[str, ...] | None = None
+    salience: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Conditions applied inside every store query (both Recall arms, List)."""
+
+    subject: str = ""
+    category: str = ""
+    since: datetime | None = None
+    memory_type: MemoryType | None = None
+    tags: tuple[str, ...] = ()
+    tag_mode: TagMode = TagMode.ANY
+    scopes: frozenset[Scope] = frozenset()
+    """Empty means every visible scope; otherwise restrict to these (still within visibility)."""
+
+    @property
+    def narrows(self) -> bool:
+        """Whether any condition beyond visibility is present (widens the vector arm)."""
+        return bool(self.subject or self.category or self.since or self.memory_type
+                    or self.tags or self.scopes)
+
+
+@dataclass(frozen=True, slots=True)
+class RecallQuery:
+    """A validated Recall request."""
+
+    actor: Actor
+    text: str
+    limit: int = 10
+    filter: MemoryFilter = field(default_factory=MemoryFilter)
+    ranking: RankingMode = RankingMode.RELEVANCE
+    min_score: float = 0.0
+    min_salience: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ArmHit:
+    """One candidate from one arm: the record and the arm's raw score."""
+
+    record: MemoryRecord
+    score: float
+    """Cosine similarity (vector arm) or BM25 (full-text arm)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreParts:
+    """How a fused score was made; ranks are 1-based, 0 = absent from that arm."""
+
+    vector_rank: int = 0
+    vector_similarity: float = 0.0
+    vector_contribution: float = 0.0
+    full_text_rank: int = 0
+    full_text_score: float = 0.0
+    full_text_contribution: float = 0.0
+    composite: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RecallHit:
+    """One Recall result."""
+
+    memory: MemoryRecord
+    score: float
+    parts: ScoreParts
+
+
+@dataclass(frozen=True, slots=True)
+class MemorizeResult:
+    """The stored row, or the existing row a near-duplicate was merged into."""
+
+    memory: MemoryRecord
+    deduplicated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """A validated ListMemories request; ``after_id`` is the decoded cursor."""
+
+    actor: Actor
+    filter: MemoryFilter = field(default_factory=MemoryFilter)
+    page_size: int = 50
+    after_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    """One page of memories, oldest first; ``next_after_id`` empty on the last page."""
+
+    memories: tuple[MemoryRecord, ...]
+    next_after_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class FullTextQuery:
+    """A user query turned into plain terms (never query syntax)."""
+
+    terms: tuple[str, ...]
+    """Lowercased words, stop words removed, deduplicated, in query order."""
+    prefix_terms: tuple[str, ...]
+    """The subset long enough to also match as word prefixes."""

@@ -1,0 +1,89 @@
+"""Ports: what the services need from the outside world, as Protocols.
+
+Each has one real adapter in ``memoryd.adapters`` and a fake in ``tests/fakes.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
+
+
+class MemoryStore(Protocol):
+    """The archive. Every method applies the actor's tenant and visibility itself.
+
+    Rows live in per-tenant partitions, so a query cannot reach another tenant
+    even if a filter is forgotten; within the partition every read and write
+    adds the actor's visibility rule (``core.visibility``).
+    """
+
+    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
+        """Durably add rows (all or none) to the tenant's partition."""
+        ...
+
+    async def get(self, actor: Actor, memory_id: str) -> MemoryRecord | None:
+        """The row if it exists and the actor sees it."""
+        ...
+
+    async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
+                      min_similarity: float) -> list[ArmHit]:
+        """Visible rows by cosine similarity, best first, at or above the floor."""
+        ...
+
+    async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
+                        require_all: bool) -> list[ArmHit]:
+        """Visible rows by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
+        ...
+
+    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
+        """Overwrite a visible row (new vector optional); False if it is gone or invisible."""
+        ...
+
+    async def delete(self, actor: Actor, memory_id: str) -> bool:
+        """Delete a visible row; False if it was not there."""
+        ...
+
+    async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
+        """Visible rows with id > after_id, in id (creation) order."""
+        ...
+
+    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        """Add to retrieval_count and set last_retrieved_at; rows gone meanwhile are skipped."""
+        ...
+
+
+class StoreMaintenance(Protocol):
+    """Background upkeep of the store, run off the request path."""
+
+    async def maintain(self) -> None:
+        """Compact small fragments, fold new rows into indexes, build ANN indexes where large."""
+        ...
+
+
+class Embedder(Protocol):
+    """Text to L2-normalised vectors."""
+
+    @property
+    def model_name(self) -> str:
+        """The name recorded on every row it embeds."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Vector length."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """One vector per text, in order."""
+        ...
+
+
+class Clock(Protocol):
+    """The time source (a frozen clock in tests)."""
+
+    def now(self) -> datetime:
+        """The current UTC time."""
+        ...

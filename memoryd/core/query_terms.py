@@ -1,0 +1,74 @@
+"""Turn user text into full-text terms, and content into its word prefixes.
+
+A query is user text: quotes, operators and punctuation must never become
+phrase or boolean syntax. We therefore split it into plain words here and the
+store builds query *objects* from them, never a query string.
+
+LanceDB's full-text index has no word-prefix query, so prefix matching is done
+at write time: ``word_prefixes`` lists the proper prefixes (3..15 chars) of
+each word of a memory, and the store indexes them in a second, unstemmed
+column. A query term then matches a memory if it is one of its words (stemmed
+by the index) or a prefix of one of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memoryd.core.models import FullTextQuery
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+MIN_PREFIX = 3
+"""Shorter query terms only match whole words: 'ca' would match half the archive."""
+MAX_PREFIX = 15
+MAX_TERMS = 32
+MAX_TERM_CHARS = 40
+"""The index tokenizer drops longer tokens, so such a term could never match."""
+
+# The English stop words the store's full-text tokenizer removes. A stop word
+# required in the AND tier would make it match nothing, so they are dropped
+# from queries. tests/integration checks this list against the real tokenizer.
+FTS_STOP_WORDS = frozenset(
+    """i me my myself we our ours you your yours yourself he him his himself she her hers herself
+    it its itself they them their theirs what which who whom this that these those am is are was
+    were be been being have has had having do did doing a an the and but if or as until while of
+    at by for with about against between into through after below to from up down in out on off
+    over under again further then here there when where how all both each few more most other some
+    such no nor not own same so than too s t can will just don should now d ll m o re ve y ain
+    aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won
+    wouldn""".split()
+)
+
+
+def words(text: str) -> list[str]:
+    """Lowercased words of the text, in order (letters and digits only)."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def full_text_query(text: str) -> FullTextQuery:
+    """The plain terms of a user query; empty when it has no searchable word."""
+    terms: list[str] = []
+    for word in words(text):
+        if word in FTS_STOP_WORDS or len(word) > MAX_TERM_CHARS or word in terms:
+            continue
+        terms.append(word)
+        if len(terms) == MAX_TERMS:
+            break
+    prefix_terms = tuple(t for t in terms if MIN_PREFIX <= len(t) <= MAX_PREFIX)
+    return FullTextQuery(terms=tuple(terms), prefix_terms=prefix_terms)
+
+
+def word_prefixes(text: str) -> str:
+    """Space-separated proper prefixes of each word, for the prefix index column."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for word in words(text):
+        if len(word) > MAX_TERM_CHARS:
+            continue
+        for end in range(MIN_PREFIX, min(len(word), MAX_PREFIX + 1)):
+            prefix = word[:end]
+            if prefix not in seen:
+                seen.add(prefix)
+                out.append(prefix)
+    return " ".join(out)

@@ -1,0 +1,160 @@
+"""Input validation: every rule names the field it protects."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, Scope
+
+_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
+_TENANT = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_MEMORY_ID = re.compile(r"[0-9a-f]{32}")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Size limits; ``max_content_bytes`` is configurable, the rest are contract."""
+
+    max_content_bytes: int = 16 * 1024
+    max_tags: int = 32
+    max_tag_chars: int = 64
+    max_category_chars: int = 128
+    max_subject_chars: int = 256
+    max_source_context_chars: int = 1024
+    max_source_id_chars: int = 128
+    max_query_chars: int = 4096
+    max_batch_items: int = 1000
+    max_recall_limit: int = 100
+    max_page_size: int = 500
+
+
+def check_tenant(tenant_id: str) -> str:
+    """The tenant id from metadata, or InvalidRequest naming ``x-tenant-id``."""
+    if not _TENANT.fullmatch(tenant_id):
+        raise InvalidRequest("x-tenant-id", "must be 1-64 chars of [A-Za-z0-9._-]")
+    return tenant_id
+
+
+def check_actor(actor: Actor) -> Actor:
+    """Validate the agent and contact ids (they end up in filters: keep them plain)."""
+    check_tenant(actor.tenant_id)
+    if not _ID.fullmatch(actor.agent_id):
+        raise InvalidRequest("agent_id", "required, 1-128 chars of [A-Za-z0-9._:@-]")
+    if actor.end_user_id and not _ID.fullmatch(actor.end_user_id):
+        raise InvalidRequest("end_user_id", "must be 1-128 chars of [A-Za-z0-9._:@-]")
+    return actor
+
+
+def check_memory_id(memory_id: str, field: str = "memory_id") -> str:
+    """A server-issued memory id (32 lowercase hex chars)."""
+    if not _MEMORY_ID.fullmatch(memory_id):
+        raise InvalidRequest(field, "must be a memory id (32 lowercase hex chars)")
+    return memory_id
+
+
+def check_content(content: str, limits: Limits, field: str = "content") -> str:
+    """Non-empty, valid UTF-8 text within the size limit."""
+    if not content.strip():
+        raise InvalidRequest(field, "must not be empty")
+    try:
+        size = len(content.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # lone surrogates cannot be stored
+        raise InvalidRequest(field, "must be valid UTF-8") from exc
+    if "\x00" in content:
+        raise InvalidRequest(field, "must not contain NUL characters")
+    if size > limits.max_content_bytes:
+        raise InvalidRequest(field, f"is {size} bytes; the limit is {limits.max_content_bytes}")
+    return content
+
+
+def check_text(value: str, field: str, max_chars: int) -> str:
+    """An optional short text field."""
+    if len(value) > max_chars:
+        raise InvalidRequest(field, f"is {len(value)} chars; the limit is {max_chars}")
+    if "\x00" in value:
+        raise InvalidRequest(field, "must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidRequest(field, "must be valid UTF-8") from exc
+    return value
+
+
+def check_tags(tags: tuple[str, ...], limits: Limits, field: str = "tags") -> tuple[str, ...]:
+    """At most ``max_tags`` distinct non-empty tags; duplicates dropped, order kept."""
+    if len(tags) > limits.max_tags:
+        raise InvalidRequest(field, f"has {len(tags)} tags; the limit is {limits.max_tags}")
+    for i, tag in enumerate(tags):
+        if not tag.strip():
+            raise InvalidRequest(f"{field}[{i}]", "must not be empty")
+        check_text(tag, f"{field}[{i}]", limits.max_tag_chars)
+    return tuple(dict.fromkeys(tags))
+
+
+def check_unit(value: float | None, field: str) -> float | None:
+    """A number in [0, 1], or None."""
+    if value is None:
+        return None
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
+        raise InvalidRequest(field, f"must be in [0, 1], got {value!r}")
+    return value
+
+
+def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
+                field: str = "memory") -> MemoryDraft:
+    """Validate a memory to write; ``field`` prefixes every field name."""
+    check_content(draft.content, limits, f"{field}.content")
+    check_text(draft.category, f"{field}.category", limits.max_category_chars)
+    check_text(draft.subject, f"{field}.subject", limits.max_subject_chars)
+    check_text(draft.source_context, f"{field}.source_context", limits.max_source_context_chars)
+    check_text(draft.source_id, f"{field}.source_id", limits.max_source_id_chars)
+    tags = check_tags(draft.tags, limits, f"{field}.tags")
+    check_unit(draft.salience, f"{field}.salience")
+    check_unit(draft.decay_factor, f"{field}.decay_factor")
+    if draft.scope is Scope.END_USER and not actor.end_user_id:
+        raise InvalidRequest("end_user_id", "is required to write a SCOPE_END_USER memory")
+    if draft.occurred_at is not None and draft.occurred_at > now + timedelta(days=1):
+        raise InvalidRequest(f"{field}.occurred_at", "is more than a day in the future")
+    if draft.embedding is not None and not all(math.isfinite(x) for x in draft.embedding):
+        raise InvalidRequest(f"{field}.embedding", "must hold finite numbers")
+    return draft if tags == draft.tags else replace(draft, tags=tags)
+
+
+def check_patch(patch: MemoryPatch, actor: Actor, limits: Limits) -> MemoryPatch:
+    """Validate an update; at least one field must be set."""
+    if patch == MemoryPatch():
+        raise InvalidRequest("update", "sets no field: give content, category, subject, scope, tags or salience")
+    if patch.content is not None:
+        check_content(patch.content, limits)
+    if patch.category is not None:
+        check_text(patch.category, "category", limits.max_category_chars)
+    if patch.subject is not None:
+        check_text(patch.subject, "subject", limits.max_subject_chars)
+    check_unit(patch.salience, "salience")
+    if patch.scope is Scope.END_USER and not actor.end_user_id:
+        raise InvalidRequest("end_user_id", "is required to move a memory to SCOPE_END_USER")
+    if patch.tags is not None:
+        tags = check_tags(patch.tags, limits)
+        if tags != patch.tags:
+            return replace(patch, tags=tags)
+    return patch
+
+
+def check_filter(flt: MemoryFilter, limits: Limits, field: str = "filter") -> MemoryFilter:
+    """Validate filter values (they are escaped by the store, but bounded here)."""
+    check_text(flt.subject, f"{field}.subject", limits.max_subject_chars)
+    check_text(flt.category, f"{field}.category", limits.max_category_chars)
+    check_tags(flt.tags, limits, f"{field}.tags")
+    return flt
+
+
+def check_range(value: int, field: str, low: int, high: int) -> int:
+    """An integer within [low, high]."""
+    if not low <= value <= high:
+        raise InvalidRequest(field, f"must be in [{low}, {high}], got {value}")
+    return value
+

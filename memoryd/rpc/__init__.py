@@ -1,0 +1,1 @@
+"""The gRPC transport: the only package that imports grpc and the generated stubs."""

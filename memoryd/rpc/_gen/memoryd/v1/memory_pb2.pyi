@@ -1,0 +1,328 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Scope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SCOPE_UNSPECIFIED: _ClassVar[Scope]
+    SCOPE_PRIVATE: _ClassVar[Scope]
+    SCOPE_SHARED: _ClassVar[Scope]
+    SCOPE_TENANT: _ClassVar[Scope]
+    SCOPE_END_USER: _ClassVar[Scope]
+
+class MemoryType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MEMORY_TYPE_UNSPECIFIED: _ClassVar[MemoryType]
+    MEMORY_TYPE_EPISODIC: _ClassVar[MemoryType]
+    MEMORY_TYPE_SEMANTIC: _ClassVar[MemoryType]
+
+class MemoryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MEMORY_STATUS_UNSPECIFIED: _ClassVar[MemoryStatus]
+    MEMORY_STATUS_ACTIVE: _ClassVar[MemoryStatus]
+
+class TagMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TAG_MODE_UNSPECIFIED: _ClassVar[TagMode]
+    TAG_MODE_ANY: _ClassVar[TagMode]
+    TAG_MODE_ALL: _ClassVar[TagMode]
+
+class RankingMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RANKING_MODE_UNSPECIFIED: _ClassVar[RankingMode]
+    RANKING_MODE_RELEVANCE: _ClassVar[RankingMode]
+    RANKING_MODE_SALIENCE_DECAY: _ClassVar[RankingMode]
+SCOPE_UNSPECIFIED: Scope
+SCOPE_PRIVATE: Scope
+SCOPE_SHARED: Scope
+SCOPE_TENANT: Scope
+SCOPE_END_USER: Scope
+MEMORY_TYPE_UNSPECIFIED: MemoryType
+MEMORY_TYPE_EPISODIC: MemoryType
+MEMORY_TYPE_SEMANTIC: MemoryType
+MEMORY_STATUS_UNSPECIFIED: MemoryStatus
+MEMORY_STATUS_ACTIVE: MemoryStatus
+TAG_MODE_UNSPECIFIED: TagMode
+TAG_MODE_ANY: TagMode
+TAG_MODE_ALL: TagMode
+RANKING_MODE_UNSPECIFIED: RankingMode
+RANKING_MODE_RELEVANCE: RankingMode
+RANKING_MODE_SALIENCE_DECAY: RankingMode
+
+class Memory(_message.Message):
+    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SALIENCE_FIELD_NUMBER: _ClassVar[int]
+    DECAY_FACTOR_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDING_MODEL_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    OCCURRED_AT_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVAL_COUNT_FIELD_NUMBER: _ClassVar[int]
+    LAST_RETRIEVED_AT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    agent_id: str
+    end_user_id: str
+    scope: Scope
+    content: str
+    memory_type: MemoryType
+    category: str
+    subject: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    salience: float
+    decay_factor: float
+    source_context: str
+    source_id: str
+    content_hash: str
+    embedding_model: str
+    created_at: _timestamp_pb2.Timestamp
+    updated_at: _timestamp_pb2.Timestamp
+    occurred_at: _timestamp_pb2.Timestamp
+    retrieval_count: int
+    last_retrieved_at: _timestamp_pb2.Timestamp
+    status: MemoryStatus
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ...) -> None: ...
+
+class MemoryInput(_message.Message):
+    __slots__ = ("content", "scope", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "occurred_at", "embedding")
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SALIENCE_FIELD_NUMBER: _ClassVar[int]
+    DECAY_FACTOR_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
+    OCCURRED_AT_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDING_FIELD_NUMBER: _ClassVar[int]
+    content: str
+    scope: Scope
+    memory_type: MemoryType
+    category: str
+    subject: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    salience: float
+    decay_factor: float
+    source_context: str
+    source_id: str
+    occurred_at: _timestamp_pb2.Timestamp
+    embedding: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, content: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., embedding: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class MemorizeRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory: MemoryInput
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory: _Optional[_Union[MemoryInput, _Mapping]] = ...) -> None: ...
+
+class MemorizeResponse(_message.Message):
+    __slots__ = ("memory", "deduplicated")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    DEDUPLICATED_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    deduplicated: bool
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., deduplicated: _Optional[bool] = ...) -> None: ...
+
+class MemorizeBatchRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "items", "skip_deduplication")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    SKIP_DEDUPLICATION_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    items: _containers.RepeatedCompositeFieldContainer[MemoryInput]
+    skip_deduplication: bool
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[MemoryInput, _Mapping]]] = ..., skip_deduplication: _Optional[bool] = ...) -> None: ...
+
+class MemorizeBatchResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[MemorizeResponse]
+    def __init__(self, results: _Optional[_Iterable[_Union[MemorizeResponse, _Mapping]]] = ...) -> None: ...
+
+class RecallFilter(_message.Message):
+    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes")
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    TAG_MODE_FIELD_NUMBER: _ClassVar[int]
+    SCOPES_FIELD_NUMBER: _ClassVar[int]
+    subject: str
+    category: str
+    since: _timestamp_pb2.Timestamp
+    memory_type: MemoryType
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    tag_mode: TagMode
+    scopes: _containers.RepeatedScalarFieldContainer[Scope]
+    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ...) -> None: ...
+
+class RecallRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
+    RANKING_FIELD_NUMBER: _ClassVar[int]
+    MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    MIN_SALIENCE_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    query: str
+    limit: int
+    filter: RecallFilter
+    ranking: RankingMode
+    min_score: float
+    min_salience: float
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ...) -> None: ...
+
+class ScoreParts(_message.Message):
+    __slots__ = ("vector_rank", "vector_similarity", "vector_contribution", "full_text_rank", "full_text_score", "full_text_contribution", "composite")
+    VECTOR_RANK_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_SIMILARITY_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_CONTRIBUTION_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_RANK_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_SCORE_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_CONTRIBUTION_FIELD_NUMBER: _ClassVar[int]
+    COMPOSITE_FIELD_NUMBER: _ClassVar[int]
+    vector_rank: int
+    vector_similarity: float
+    vector_contribution: float
+    full_text_rank: int
+    full_text_score: float
+    full_text_contribution: float
+    composite: float
+    def __init__(self, vector_rank: _Optional[int] = ..., vector_similarity: _Optional[float] = ..., vector_contribution: _Optional[float] = ..., full_text_rank: _Optional[int] = ..., full_text_score: _Optional[float] = ..., full_text_contribution: _Optional[float] = ..., composite: _Optional[float] = ...) -> None: ...
+
+class RecallHit(_message.Message):
+    __slots__ = ("memory", "score", "parts")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    PARTS_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    score: float
+    parts: ScoreParts
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., score: _Optional[float] = ..., parts: _Optional[_Union[ScoreParts, _Mapping]] = ...) -> None: ...
+
+class RecallResponse(_message.Message):
+    __slots__ = ("hits",)
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    hits: _containers.RepeatedCompositeFieldContainer[RecallHit]
+    def __init__(self, hits: _Optional[_Iterable[_Union[RecallHit, _Mapping]]] = ...) -> None: ...
+
+class GetMemoryRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
+
+class GetMemoryResponse(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+
+class TagList(_message.Message):
+    __slots__ = ("values",)
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UpdateMemoryRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id", "content", "category", "subject", "scope", "tags", "salience")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SALIENCE_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    content: str
+    category: str
+    subject: str
+    scope: Scope
+    tags: TagList
+    salience: float
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., content: _Optional[str] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., tags: _Optional[_Union[TagList, _Mapping]] = ..., salience: _Optional[float] = ...) -> None: ...
+
+class UpdateMemoryResponse(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+
+class ForgetRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
+
+class ForgetResponse(_message.Message):
+    __slots__ = ("memory_id",)
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    def __init__(self, memory_id: _Optional[str] = ...) -> None: ...
+
+class ListMemoriesRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "filter", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    FILTER_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    filter: RecallFilter
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListMemoriesResponse(_message.Message):
+    __slots__ = ("memories", "next_page_token")
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[Memory]
+    next_page_token: str
+    def __init__(self, memories: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...

@@ -1,0 +1,166 @@
+"""Pure converters between protobuf messages and core values. Proto types stop here."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from google.protobuf.message import Message
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.models import (
+    MemoryDraft,
+    MemoryFilter,
+    MemoryPatch,
+    MemoryRecord,
+    MemoryType,
+    RankingMode,
+    RecallHit,
+    Scope,
+    TagMode,
+)
+from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
+
+E = TypeVar("E")
+
+SCOPES = {pb.SCOPE_PRIVATE: Scope.PRIVATE, pb.SCOPE_SHARED: Scope.SHARED, pb.SCOPE_TENANT: Scope.TENANT,
+          pb.SCOPE_END_USER: Scope.END_USER}
+SCOPE_PB = {v: k for k, v in SCOPES.items()}
+TYPES = {pb.MEMORY_TYPE_EPISODIC: MemoryType.EPISODIC, pb.MEMORY_TYPE_SEMANTIC: MemoryType.SEMANTIC}
+TYPE_PB = {v: k for k, v in TYPES.items()}
+TAG_MODES = {pb.TAG_MODE_UNSPECIFIED: TagMode.ANY, pb.TAG_MODE_ANY: TagMode.ANY, pb.TAG_MODE_ALL: TagMode.ALL}
+RANKINGS = {pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE, pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
+            pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY}
+
+
+def enum_value(table: Mapping[int, E], value: int, field: str, default: E | None = None) -> E | None:
+    """Map a proto enum number; 0 gives ``default``; unknown numbers are rejected by name."""
+    if value == 0 and default is not None:
+        return default
+    if value == 0:
+        return None
+    if value not in table:
+        raise InvalidRequest(field, f"unknown enum value {value}")
+    return table[value]
+
+
+def to_datetime(ts: Timestamp) -> datetime:
+    """Timestamp to an aware UTC datetime."""
+    return ts.ToDatetime(tzinfo=UTC)
+
+
+def to_timestamp(value: datetime) -> Timestamp:
+    """Aware datetime to Timestamp."""
+    ts = Timestamp()
+    ts.FromDatetime(value)
+    return ts
+
+
+def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
+    """A MemoryInput as a MemoryDraft (values are validated by the service)."""
+    return MemoryDraft(
+        content=msg.content,
+        scope=enum_value(SCOPES, msg.scope, f"{field}.scope", Scope.PRIVATE) or Scope.PRIVATE,
+        memory_type=enum_value(TYPES, msg.memory_type, f"{field}.memory_type", MemoryType.EPISODIC)
+        or MemoryType.EPISODIC,
+        category=msg.category,
+        subject=msg.subject,
+        tags=tuple(msg.tags),
+        salience=msg.salience if msg.HasField("salience") else None,
+        decay_factor=msg.decay_factor if msg.HasField("decay_factor") else None,
+        source_context=msg.source_context,
+        source_id=msg.source_id,
+        occurred_at=to_datetime(msg.occurred_at) if msg.HasField("occurred_at") else None,
+        embedding=tuple(msg.embedding) if msg.embedding else None,
+    )
+
+
+def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
+    """A RecallFilter as a MemoryFilter."""
+    scopes = frozenset(enum_value(SCOPES, s, f"{field}.scopes[{i}]", Scope.PRIVATE) or Scope.PRIVATE
+                       for i, s in enumerate(msg.scopes) if s != pb.SCOPE_UNSPECIFIED)
+    return MemoryFilter(
+        subject=msg.subject,
+        category=msg.category,
+        since=to_datetime(msg.since) if msg.HasField("since") else None,
+        memory_type=enum_value(TYPES, msg.memory_type, f"{field}.memory_type"),
+        tags=tuple(msg.tags),
+        tag_mode=enum_value(TAG_MODES, msg.tag_mode, f"{field}.tag_mode", TagMode.ANY) or TagMode.ANY,
+        scopes=scopes,
+    )
+
+
+def patch(msg: pb.UpdateMemoryRequest) -> MemoryPatch:
+    """The set fields of an UpdateMemoryRequest."""
+    scope = None
+    if msg.HasField("scope"):
+        scope = enum_value(SCOPES, msg.scope, "scope")
+        if scope is None:
+            raise InvalidRequest("scope", "SCOPE_UNSPECIFIED cannot be set; leave the field unset instead")
+    return MemoryPatch(
+        content=msg.content if msg.HasField("content") else None,
+        category=msg.category if msg.HasField("category") else None,
+        subject=msg.subject if msg.HasField("subject") else None,
+        scope=scope,
+        tags=tuple(msg.tags.values) if msg.HasField("tags") else None,
+        salience=msg.salience if msg.HasField("salience") else None,
+    )
+
+
+def memory(record: MemoryRecord) -> pb.Memory:
+    """A MemoryRecord as a Memory message."""
+    out = pb.Memory(
+        id=record.memory_id, agent_id=record.agent_id, end_user_id=record.end_user_id,
+        scope=SCOPE_PB[record.scope], content=record.content, memory_type=TYPE_PB[record.memory_type],
+        category=record.category, subject=record.subject, tags=list(record.tags), salience=record.salience,
+        decay_factor=record.decay_factor, source_context=record.source_context, source_id=record.source_id,
+        content_hash=record.content_hash, embedding_model=record.embedding_model,
+        created_at=to_timestamp(record.created_at), updated_at=to_timestamp(record.updated_at),
+        occurred_at=to_timestamp(record.occurred_at), retrieval_count=record.retrieval_count,
+        status=pb.MEMORY_STATUS_ACTIVE,
+    )
+    if record.last_retrieved_at is not None:
+        out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))
+    return out
+
+
+def hit(h: RecallHit) -> pb.RecallHit:
+    """A RecallHit as a message."""
+    p = h.parts
+    return pb.RecallHit(memory=memory(h.memory), score=h.score, parts=pb.ScoreParts(
+        vector_rank=p.vector_rank, vector_similarity=p.vector_similarity,
+        vector_contribution=p.vector_contribution, full_text_rank=p.full_text_rank,
+        full_text_score=p.full_text_score, full_text_contribution=p.full_text_contribution,
+        composite=p.composite))
+
+
+def _fingerprint(flt: Message) -> str:
+    return hashlib.sha256(flt.SerializeToString(deterministic=True)).hexdigest()[:16]
+
+
+def encode_page_token(after_id: str, flt: pb.RecallFilter) -> str:
+    """Opaque token: the cursor plus a fingerprint of the filter it belongs to."""
+    if not after_id:
+        return ""
+    raw = json.dumps({"a": after_id, "f": _fingerprint(flt)}).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_page_token(token: str, flt: pb.RecallFilter) -> str:
+    """The cursor of a token; INVALID_ARGUMENT if it is garbled or was issued for another filter."""
+    if not token:
+        return ""
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        after_id, fingerprint = data["a"], data["f"]
+    except (ValueError, KeyError, TypeError, binascii.Error) as exc:
+        raise InvalidRequest("page_token", "is not a token this server issued") from exc
+    if not isinstance(after_id, str) or fingerprint != _fingerprint(flt):
+        raise InvalidRequest("page_token", "was issued for a different filter")
+    return after_id

@@ -1,0 +1,62 @@
+"""The gRPC daemon: MemoryService + health checking + reflection, graceful shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from memoryd.app import App, build_app
+from memoryd.config import Settings
+from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
+from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
+from memoryd.rpc.servicer import MemoryServicer
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name]
+_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+"""A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
+
+
+@asynccontextmanager
+async def serving(app: App, host: str, port: int, grace_seconds: float) -> AsyncIterator[int]:
+    """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
+    server = grpc.aio.server(options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
+                                      ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
+    pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    for name in ("", *SERVICE_NAMES):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    try:
+        yield bound
+    finally:
+        # Report NOT_SERVING first so load balancers drain us, then let in-flight calls finish.
+        await health_servicer.enter_graceful_shutdown()
+        await server.stop(grace_seconds)
+
+
+async def serve(settings: Settings) -> None:
+    """Run until SIGTERM/SIGINT, then shut down gracefully."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    srv = settings.server
+    async with build_app(settings) as app, serving(app, srv.host, srv.port, srv.grace_seconds) as port:
+        log.info("memoryd serving", extra={"address": f"{srv.host}:{port}", "data": settings.storage.uri,
+                                            "embedding_model": app.embedder.model_name})
+        await stop.wait()
+        log.info("shutting down", extra={"grace_seconds": srv.grace_seconds})

@@ -1,0 +1,66 @@
+"""The one table from memoryd errors to gRPC status codes, and the translator that applies it."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from memoryd.core.errors import (
+    Conflict,
+    InvalidRequest,
+    LimitExceeded,
+    MemorydError,
+    NotFound,
+    NotReady,
+    PermissionDenied,
+    Unauthenticated,
+    Unavailable,
+)
+
+log = logging.getLogger(__name__)
+
+_STATUS_BY_ERROR: dict[type[MemorydError], grpc.StatusCode] = {
+    InvalidRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    NotFound: grpc.StatusCode.NOT_FOUND,
+    PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
+    Conflict: grpc.StatusCode.ABORTED,
+    NotReady: grpc.StatusCode.FAILED_PRECONDITION,
+    LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    Unavailable: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+def status_for(exc: MemorydError) -> grpc.StatusCode:
+    """The most specific mapped class in the exception's MRO (a subclass may refine its parent)."""
+    for cls in type(exc).__mro__:
+        code = _STATUS_BY_ERROR.get(cls)  # type: ignore[call-overload]  # mro holds plain types
+        if code is not None:
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+Req = TypeVar("Req")
+Resp = TypeVar("Resp")
+Handler = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]]
+
+
+def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
+    """Wrap a servicer method: MemorydError -> its status; anything else -> INTERNAL, logged once."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> Resp:
+        try:
+            return await method(self, request, context)
+        except MemorydError as exc:
+            await context.abort(status_for(exc), str(exc))
+        except Exception:  # noqa: BLE001  # the one catch-all of the transport: log, then INTERNAL
+            log.exception("unhandled error in %s", method.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+        raise AssertionError("context.abort always raises")  # pragma: no cover
+
+    return wrapper

@@ -1,0 +1,1 @@
+"""Use cases. They depend on ``memoryd.core`` only and receive ports through constructors."""

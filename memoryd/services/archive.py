@@ -1,0 +1,84 @@
+"""ArchiveService: read, page, change and forget individual memories."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from memoryd.core.errors import NotFound, PermissionDenied
+from memoryd.core.ids import content_hash
+from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, Scope
+from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
+from memoryd.core.visibility import may_modify
+
+
+class ArchiveService:
+    """Single-memory operations, all within the actor's visibility."""
+
+    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._clock = clock
+        self._limits = limits
+
+    async def get(self, actor: Actor, memory_id: str) -> MemoryRecord:
+        """A visible memory, or NotFound (also for another tenant's or agent's ids)."""
+        check_actor(actor)
+        check_memory_id(memory_id)
+        record = await self._store.get(actor, memory_id)
+        if record is None:
+            raise NotFound(f"memory {memory_id!r} not found")
+        return record
+
+    async def list_memories(self, query: ListQuery) -> MemoryPage:
+        """One page of visible memories, oldest first."""
+        check_actor(query.actor)
+        check_range(query.page_size, "page_size", 1, self._limits.max_page_size)
+        check_filter(query.filter, self._limits)
+        if query.after_id:
+            check_memory_id(query.after_id, "page_token")
+        rows = await self._store.page(query.actor, query.filter, query.after_id, query.page_size + 1)
+        page = tuple(rows[: query.page_size])
+        more = len(rows) > query.page_size
+        return MemoryPage(page, page[-1].memory_id if more else "")
+
+    async def update(self, actor: Actor, memory_id: str, patch: MemoryPatch) -> MemoryRecord:
+        """Apply the set fields; a content change re-embeds. Returns the new row."""
+        check_actor(actor)
+        check_memory_id(memory_id)
+        patch = check_patch(patch, actor, self._limits)
+        record = await self.get(actor, memory_id)
+        if not may_modify(actor, record):
+            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        updated = _apply(record, patch, actor, self._clock.now())
+        vector = None
+        if patch.content is not None and patch.content != record.content:
+            (vector,) = await self._embedder.embed([patch.content])
+            updated = replace(updated, embedding_model=self._embedder.model_name)
+        if not await self._store.replace(actor, updated, vector):
+            raise NotFound(f"memory {memory_id!r} not found")
+        return updated
+
+    async def forget(self, actor: Actor, memory_id: str) -> str:
+        """Delete a memory for good; returns its id."""
+        record = await self.get(actor, memory_id)
+        if not may_modify(actor, record):
+            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        if not await self._store.delete(actor, memory_id):
+            raise NotFound(f"memory {memory_id!r} not found")
+        return memory_id
+
+
+def _apply(record: MemoryRecord, patch: MemoryPatch, actor: Actor, now: datetime) -> MemoryRecord:
+    changes: dict[str, object] = {"updated_at": now}
+    if patch.scope is Scope.END_USER:  # an end_user memory is attached to the contact being served
+        changes["end_user_id"] = actor.end_user_id
+    if patch.content is not None:
+        changes["content"] = patch.content
+        changes["content_hash"] = content_hash(patch.content)
+    for name in ("category", "subject", "scope", "tags", "salience"):
+        value = getattr(patch, name)
+        if value is not None:
+            changes[name] = value
+    return replace(record, **changes)  # type: ignore[arg-type]  # keys are MemoryRecord fields

@@ -1,0 +1,96 @@
+"""RecallService: hybrid search over the visible archive, no model call."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from memoryd.core.models import ArmHit, RankingMode, RecallHit, RecallQuery
+from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.query_terms import full_text_query
+from memoryd.core.ranking import FusionWeights, composite, fuse
+from memoryd.core.validation import InvalidRequest, Limits, check_actor, check_filter, check_range
+from memoryd.services.retrievals import RetrievalLog
+
+
+@dataclass(frozen=True, slots=True)
+class RecallTuning:
+    """Recall parameters (env names in README)."""
+
+    weights: FusionWeights = FusionWeights()
+    similarity_floor: float = 0.5
+    """Vector hits below this cosine similarity are dropped: a spam filter, not a relevance gate."""
+    min_depth: int = 20
+    depth_per_limit: int = 2
+    """Candidates per arm = max(min_depth, depth_per_limit × limit)."""
+    filtered_depth_factor: int = 3
+    """With a filter present the vector arm fetches this many times more candidates."""
+
+
+class RecallService:
+    """Runs the recall pipeline: two arms concurrently, weighted RRF, optional composite."""
+
+    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, retrievals: RetrievalLog,
+                 limits: Limits, tuning: RecallTuning) -> None:
+        self._store = store
+        self._embedder = embedder
+        self._clock = clock
+        self._retrievals = retrievals
+        self._limits = limits
+        self._tuning = tuning
+
+    async def recall(self, query: RecallQuery) -> list[RecallHit]:
+        """The best ``limit`` visible memories for the query text, best first."""
+        self._validate(query)
+        depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
+        vector_hits, text_hits = await asyncio.gather(
+            self._vector_arm(query, depth), self._full_text_arm(query, depth)
+        )
+        hits = fuse(vector_hits, text_hits, self._tuning.weights)
+        if query.ranking is RankingMode.SALIENCE_DECAY:
+            hits = composite(hits, self._clock.now(), query.min_score, query.min_salience)
+        hits = hits[: query.limit]
+        self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits))
+        return hits
+
+    async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
+        """The vector arm alone (benchmarks compare arms)."""
+        self._validate(query)
+        return await self._vector_arm(query, query.limit)
+
+    async def full_text_arm(self, query: RecallQuery) -> list[ArmHit]:
+        """The full-text arm alone (benchmarks compare arms)."""
+        self._validate(query)
+        return await self._full_text_arm(query, query.limit)
+
+    def _validate(self, query: RecallQuery) -> None:
+        check_actor(query.actor)
+        if not query.text.strip():
+            raise InvalidRequest("query", "must not be empty")
+        if len(query.text) > self._limits.max_query_chars:
+            raise InvalidRequest("query", f"is {len(query.text)} chars; the limit is {self._limits.max_query_chars}")
+        check_range(query.limit, "limit", 1, self._limits.max_recall_limit)
+        check_filter(query.filter, self._limits)
+        for name, value in (("min_score", query.min_score), ("min_salience", query.min_salience)):
+            if not 0.0 <= value <= 1.0:
+                raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
+
+    async def _vector_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
+        if query.filter.narrows:  # the filter must not starve the candidate pool
+            depth *= self._tuning.filtered_depth_factor
+        (vector,) = await self._embedder.embed([query.text])
+        return await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
+
+    async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
+        terms = full_text_query(query.text)
+        if not terms.terms:
+            return []
+        hits = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=True)
+        if len(hits) >= depth or len(terms.terms) == 1:
+            return hits
+        # AND first; OR fills the remaining places, after every AND hit.
+        more = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
+        seen = {h.record.memory_id for h in hits}
+        return hits + [h for h in more if h.record.memory_id not in seen][: depth - len(hits)]
+
+
