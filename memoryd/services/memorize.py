@@ -88,6 +88,10 @@ class MemorizeService:
 
     async def _write(self, actor: Actor, drafts: Sequence[MemoryDraft], vectors: Sequence[list[float]],
                      skip_deduplication: bool) -> list[MemorizeResult]:
+        # Ids sort by creation time; sorting the batch's ids keeps request order
+        # when several are minted in the same millisecond (ListMemories pages by id).
+        at = self._clock.now()
+        ids = iter(sorted(new_memory_id(int(at.timestamp() * 1000), secrets.randbits(74)) for _ in drafts))
         results: list[MemorizeResult | None] = [None] * len(drafts)
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
         for i, (draft, vector) in enumerate(zip(drafts, vectors, strict=True)):
@@ -98,7 +102,7 @@ class MemorizeService:
                 if twin is not None:
                     results[i] = MemorizeResult(twin, deduplicated=True)
                     continue
-            record = self._new_record(actor, draft)
+            record = self._new_record(actor, draft, next(ids))
             new_rows.append((record, vector))
             results[i] = MemorizeResult(record, deduplicated=False)
         if new_rows:
@@ -127,10 +131,10 @@ class MemorizeService:
             out.append(MemorizeResult(merged.get(updated.memory_id, current), deduplicated=True))
         return out
 
-    def _new_record(self, actor: Actor, draft: MemoryDraft) -> MemoryRecord:
+    def _new_record(self, actor: Actor, draft: MemoryDraft, memory_id: str) -> MemoryRecord:
         at = self._clock.now()
         return MemoryRecord(
-            memory_id=new_memory_id(int(at.timestamp() * 1000), secrets.randbits(74)),
+            memory_id=memory_id,
             tenant_id=actor.tenant_id,
             agent_id=actor.agent_id,
             end_user_id=actor.end_user_id,

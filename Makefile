@@ -1,0 +1,45 @@
+# One entry point for developers and CI. `make run` and `make test` work on a
+# fresh machine with only Python 3.11+ (and Node.js for the proto tooling).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test gen lint typecheck arch buf format bench-smoke clean
+
+$(STAMP): pyproject.toml package.json package-lock.json
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/memoryd up
+
+test: install
+	$(BIN)/pytest -ra
+
+gen: install
+	$(BIN)/python scripts/gen_protos.py
+
+lint: install
+	$(BIN)/ruff check memoryd workers tests scripts
+	$(BIN)/lint-imports
+
+typecheck: install
+	$(BIN)/mypy
+
+buf: install
+	npx --no-install buf lint
+
+format: install
+	$(BIN)/ruff check --fix memoryd workers tests scripts
+
+bench-smoke: install
+	$(BIN)/pytest -ra tests/bench
+
+clean:
+	rm -rf $(VENV) node_modules var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,128 @@
+"""In-process fakes written against the core ports (no patching anywhere)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, TagMode, Vector
+from memoryd.core.query_terms import words
+from memoryd.core.vectors import cosine
+from memoryd.core.visibility import is_visible
+
+
+class FrozenClock:
+    """A clock that only moves when told."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.current = start or datetime(2026, 1, 1, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, **kw: float) -> None:
+        self.current += timedelta(**kw)
+
+
+class HashEmbedder:
+    """Bag-of-words hashing into 64 dims: texts sharing words are similar, deterministic."""
+
+    model_name = "hash-64"
+    dimension = 64
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        out = []
+        for text in texts:
+            v = [0.0] * self.dimension
+            for w in words(text) or ["<empty>"]:
+                v[int(hashlib.sha256(w.encode()).hexdigest(), 16) % self.dimension] += 1.0
+            n = math.sqrt(sum(x * x for x in v))
+            out.append([x / n for x in v])
+        return out
+
+
+def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:
+    if flt.scopes and record.scope not in flt.scopes:
+        return False
+    if flt.subject and record.subject != flt.subject:
+        return False
+    if flt.category and record.category != flt.category:
+        return False
+    if flt.memory_type and record.memory_type != flt.memory_type:
+        return False
+    if flt.since and record.occurred_at < flt.since:
+        return False
+    if flt.tags:
+        have = set(record.tags)
+        if flt.tag_mode is TagMode.ALL and not set(flt.tags) <= have:
+            return False
+        if flt.tag_mode is TagMode.ANY and not have & set(flt.tags):
+            return False
+    return True
+
+
+class InMemoryStore:
+    """MemoryStore over dicts, applying core.visibility.is_visible."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, tuple[MemoryRecord, list[float]]] = {}
+
+    def _visible(self, actor: Actor, flt: MemoryFilter) -> list[tuple[MemoryRecord, list[float]]]:
+        return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and _matches(r, flt)]
+
+    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
+        for record, vector in rows:
+            assert record.tenant_id == tenant_id
+            self.rows[record.memory_id] = (record, list(vector))
+
+    async def get(self, actor: Actor, memory_id: str) -> MemoryRecord | None:
+        row = self.rows.get(memory_id)
+        return row[0] if row and is_visible(actor, row[0]) else None
+
+    async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
+                      min_similarity: float) -> list[ArmHit]:
+        scored = [ArmHit(r, cosine(vector, v)) for r, v in self._visible(actor, flt)]
+        scored = [h for h in scored if h.score >= min_similarity]
+        return sorted(scored, key=lambda h: -h.score)[:limit]
+
+    async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
+                        require_all: bool) -> list[ArmHit]:
+        hits = []
+        for record, _ in self._visible(actor, flt):
+            have = set(words(record.content))
+            n = sum(1 for t in query.terms if t in have)
+            if n and (not require_all or n == len(query.terms)):
+                hits.append(ArmHit(record, float(n)))
+        return sorted(hits, key=lambda h: -h.score)[:limit]
+
+    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
+        row = self.rows.get(record.memory_id)
+        if row is None or not is_visible(actor, row[0]):
+            return False
+        self.rows[record.memory_id] = (record, list(vector) if vector is not None else row[1])
+        return True
+
+    async def delete(self, actor: Actor, memory_id: str) -> bool:
+        row = self.rows.get(memory_id)
+        if row is None or not is_visible(actor, row[0]):
+            return False
+        del self.rows[memory_id]
+        return True
+
+    async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
+        rows = sorted((r for r, _ in self._visible(actor, flt) if r.memory_id > after_id), key=lambda r: r.memory_id)
+        return rows[:limit]
+
+    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
+        for memory_id, n in counts.items():
+            row = self.rows.get(memory_id)
+            if row:
+                self.rows[memory_id] = (replace(row[0], retrieval_count=row[0].retrieval_count + n,
+                                                last_retrieved_at=at), row[1])

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.ids import new_memory_id
+from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, MemoryType, Scope
+from memoryd.core.query_terms import full_text_query, word_prefixes
+from memoryd.core.ranking import FusionWeights, composite, fuse
+from memoryd.core.validation import Limits, check_draft
+from memoryd.core.visibility import is_visible, may_modify
+
+NOW = datetime(2026, 5, 1, tzinfo=UTC)
+
+
+def rec(mid: str, *, scope: Scope = Scope.PRIVATE, agent: str = "a1", end_user: str = "", tenant: str = "t1",
+        occurred: datetime = NOW, salience: float = 0.3) -> MemoryRecord:
+    return MemoryRecord(mid, tenant, agent, end_user, scope, f"content {mid}", MemoryType.EPISODIC, "", "", (),
+                        salience, 0.02, "", "", "h", "m", NOW, NOW, occurred)
+
+
+def test_ids_sort_by_creation_time() -> None:
+    first = new_memory_id(1_700_000_000_000, 2**73)
+    later = new_memory_id(1_700_000_000_001, 0)
+    assert len(first) == 32 and first < later
+
+
+def test_fuse_rewards_agreement_and_reports_parts() -> None:
+    a, b, c = rec("a"), rec("b"), rec("c")
+    hits = fuse([ArmHit(a, 0.9), ArmHit(b, 0.8)], [ArmHit(b, 5.0), ArmHit(c, 4.0)], FusionWeights(60, 1.0, 1.0))
+    assert [h.memory.memory_id for h in hits] == ["b", "a", "c"]
+    top = hits[0]
+    assert top.parts.vector_rank == 2 and top.parts.full_text_rank == 1
+    assert top.score == pytest.approx(1 / 62 + 1 / 61)
+    assert hits[1].parts.full_text_rank == 0 and hits[1].parts.full_text_contribution == 0
+
+
+def test_fuse_full_text_weight_half_lets_vector_dominate() -> None:
+    a, c = rec("a"), rec("c")
+    hits = fuse([ArmHit(a, 0.9)], [ArmHit(c, 4.0)], FusionWeights(60, 1.0, 0.5))
+    assert [h.memory.memory_id for h in hits] == ["a", "c"]
+
+
+def test_fuse_breaks_ties_by_recency() -> None:
+    old, new = rec("old", occurred=NOW - timedelta(days=3)), rec("new", occurred=NOW)
+    hits = fuse([ArmHit(old, 0.9)], [ArmHit(new, 3.0)], FusionWeights())
+    assert [h.memory.memory_id for h in hits] == ["new", "old"]
+
+
+def test_composite_prefers_salient_recent_and_filters() -> None:
+    fresh = rec("fresh", salience=0.9)
+    stale = rec("stale", salience=0.9, occurred=NOW - timedelta(days=400))
+    fused = fuse([ArmHit(stale, 0.9), ArmHit(fresh, 0.8)], [], FusionWeights())
+    ranked = composite(fused, NOW)
+    assert ranked[0].memory.memory_id == "fresh" and ranked[0].parts.composite == ranked[0].score
+    assert composite(fused, NOW, min_salience=0.95) == []
+
+
+def test_query_terms_are_plain_words_without_syntax() -> None:
+    q = full_text_query('"What did Caroline find" AND -espres* OR (walk)?')
+    assert q.terms == ("caroline", "find", "espres", "walk")
+    assert "espres" in q.prefix_terms
+    assert full_text_query("the and of ?!").terms == ()
+
+
+def test_word_prefixes_are_proper_prefixes() -> None:
+    assert word_prefixes("Espresso") == "esp espr espre espres espress"
+    assert word_prefixes("a cat") == ""
+
+
+def test_visibility_rules() -> None:
+    me = Actor("t1", "a1", "u1")
+    assert is_visible(me, rec("p", agent="a1"))
+    assert not is_visible(me, rec("p", agent="a2"))
+    assert is_visible(me, rec("s", scope=Scope.SHARED, agent="a2"))
+    assert is_visible(me, rec("t", scope=Scope.TENANT, agent="a2"))
+    assert is_visible(me, rec("e", scope=Scope.END_USER, end_user="u1", agent="a2"))
+    assert not is_visible(me, rec("e", scope=Scope.END_USER, end_user="u2"))
+    assert not is_visible(Actor("t1", "a1"), rec("e", scope=Scope.END_USER, end_user=""))
+    assert not is_visible(me, rec("x", scope=Scope.TENANT, tenant="t2"))
+    assert not may_modify(me, rec("s", scope=Scope.SHARED, agent="a2"))
+    assert may_modify(me, rec("t", scope=Scope.TENANT, agent="a2"))
+
+
+@pytest.mark.parametrize(("draft", "field"), [
+    (MemoryDraft(content="   "), "memory.content"),
+    (MemoryDraft(content="x" * 16385), "memory.content"),
+    (MemoryDraft(content="\ud800 lone surrogate"), "memory.content"),
+    (MemoryDraft(content="ok", tags=tuple(f"t{i}" for i in range(33))), "memory.tags"),
+    (MemoryDraft(content="ok", tags=("x" * 65,)), "memory.tags[0]"),
+    (MemoryDraft(content="ok", salience=1.5), "memory.salience"),
+    (MemoryDraft(content="ok", salience=float("nan")), "memory.salience"),
+    (MemoryDraft(content="ok", scope=Scope.END_USER), "end_user_id"),
+    (MemoryDraft(content="ok", occurred_at=NOW + timedelta(days=3)), "memory.occurred_at"),
+])
+def test_check_draft_names_the_field(draft: MemoryDraft, field: str) -> None:
+    with pytest.raises(InvalidRequest) as err:
+        check_draft(draft, Actor("t1", "a1"), Limits(), NOW)
+    assert err.value.field == field
+
+
+def test_check_draft_drops_duplicate_tags() -> None:
+    out = check_draft(MemoryDraft(content="ok", tags=("a", "b", "a")), Actor("t1", "a1"), Limits(), NOW)
+    assert out.tags == ("a", "b")

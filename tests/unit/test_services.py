@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
+from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
+from memoryd.core.ranking import FusionWeights
+from memoryd.core.validation import Limits
+from memoryd.services.archive import ArchiveService
+from memoryd.services.memorize import MemorizeService
+from memoryd.services.recall import RecallService, RecallTuning
+from memoryd.services.retrievals import RetrievalLog
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore
+
+ME = Actor("t1", "a1")
+
+
+@pytest.fixture
+def parts() -> tuple[InMemoryStore, HashEmbedder, FrozenClock]:
+    return InMemoryStore(), HashEmbedder(), FrozenClock()
+
+
+def services(store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock) -> tuple[
+        MemorizeService, RecallService, ArchiveService, RetrievalLog]:
+    log = RetrievalLog(store, clock)
+    return (MemorizeService(store, emb, clock, Limits(), 0.15),
+            RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
+            ArchiveService(store, emb, clock, Limits()), log)
+
+
+async def test_memorize_merges_near_duplicate_and_merges_tags(parts) -> None:
+    mem, *_ = services(*parts)
+    clock = parts[2]
+    first = await mem.memorize(ME, MemoryDraft(content="Caroline likes espresso", tags=("coffee",)))
+    clock.advance(minutes=5)
+    again = await mem.memorize(ME, MemoryDraft(content="caroline likes ESPRESSO!", tags=("drinks",)))
+    assert again.deduplicated and again.memory.memory_id == first.memory.memory_id
+    assert again.memory.tags == ("coffee", "drinks")
+    assert again.memory.updated_at == first.memory.created_at + timedelta(minutes=5)
+    assert len(parts[0].rows) == 1
+
+
+async def test_memorize_does_not_dedup_against_other_agents_private(parts) -> None:
+    mem, *_ = services(*parts)
+    await mem.memorize(Actor("t1", "a2"), MemoryDraft(content="Caroline likes espresso"))
+    result = await mem.memorize(ME, MemoryDraft(content="Caroline likes espresso"))
+    assert not result.deduplicated and len(parts[0].rows) == 2
+
+
+async def test_batch_is_all_or_nothing(parts) -> None:
+    mem, *_ = services(*parts)
+    with pytest.raises(InvalidRequest) as err:
+        await mem.memorize_batch(ME, [MemoryDraft(content="fine"), MemoryDraft(content="")], False)
+    assert err.value.field == "items[1].content"
+    assert parts[0].rows == {}
+
+
+async def test_batch_dedups_within_the_batch_unless_skipped(parts) -> None:
+    mem, *_ = services(*parts)
+    drafts = [MemoryDraft(content="the garden has tomatoes"), MemoryDraft(content="The garden has tomatoes.")]
+    results = await mem.memorize_batch(ME, drafts, False)
+    assert [r.deduplicated for r in results] == [False, True]
+    results = await mem.memorize_batch(Actor("t1", "a9"), drafts, True)
+    assert [r.deduplicated for r in results] == [False, False]
+
+
+async def test_recall_fuses_arms_and_records_retrievals_write_behind(parts) -> None:
+    mem, recall, archive, log = services(*parts)
+    target = await mem.memorize(ME, MemoryDraft(content="Melanie went hiking in the mountains"))
+    await mem.memorize(ME, MemoryDraft(content="Tomatoes grow in the garden"))
+    hits = await recall.recall(RecallQuery(ME, "hiking mountains", limit=5))
+    assert hits[0].memory.memory_id == target.memory.memory_id
+    assert hits[0].parts.vector_rank == 1 and hits[0].parts.full_text_rank == 1
+    assert (await archive.get(ME, target.memory.memory_id)).retrieval_count == 0  # not written yet
+    await log.flush()
+    assert (await archive.get(ME, target.memory.memory_id)).retrieval_count == 1
+
+
+async def test_update_and_forget_respect_ownership(parts) -> None:
+    mem, _, archive, _ = services(*parts)
+    shared = await mem.memorize(Actor("t1", "a2"), MemoryDraft(content="deploys happen on friday", scope=Scope.SHARED))
+    with pytest.raises(PermissionDenied):
+        await archive.update(ME, shared.memory.memory_id, MemoryPatch(subject="x"))
+    with pytest.raises(PermissionDenied):
+        await archive.forget(ME, shared.memory.memory_id)
+    with pytest.raises(NotFound):
+        await archive.get(Actor("t2", "a2"), shared.memory.memory_id)
+
+
+async def test_update_content_reembeds(parts) -> None:
+    mem, _, archive, _ = services(*parts)
+    emb = parts[1]
+    m = await mem.memorize(ME, MemoryDraft(content="old words here"))
+    calls = emb.calls
+    updated = await archive.update(ME, m.memory.memory_id, MemoryPatch(content="brand new text"))
+    assert emb.calls == calls + 1 and updated.content_hash != m.memory.content_hash
+    await archive.update(ME, m.memory.memory_id, MemoryPatch(salience=0.9))
+    assert emb.calls == calls + 1
