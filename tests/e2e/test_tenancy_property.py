@@ -1,0 +1,131 @@
+"""Tenancy and scope visibility cannot be broken: random memories, random callers, random calls.
+
+Memories are written across 3 tenants x 3 agents x 3 contacts (plus none) x 4
+scopes through the real daemon; hypothesis then drives hundreds of Recall,
+ListMemories and GetMemory calls as random callers (including unknown agents and
+contacts) with random filters, and every answer is checked against the
+visibility rule computed independently here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.rpc.client import MemoryServiceStub, pb
+from tests.conftest import LiveServer, make_settings, tenant
+
+TENANTS = ["t0", "t1", "t2"]
+AGENTS = ["a0", "a1", "a2"]
+CONTACTS = ["u0", "u1", "u2"]
+SCOPES = [pb.SCOPE_PRIVATE, pb.SCOPE_SHARED, pb.SCOPE_TENANT, pb.SCOPE_END_USER]
+WORDS = ["coffee", "garden", "deploy", "birthday", "hiking", "budget", "piano", "travel"]
+
+
+@dataclass(frozen=True)
+class Written:
+    tenant: str
+    agent: str
+    contact: str
+    scope: int
+
+
+def visible(w: Written, tenant_id: str, agent: str, contact: str) -> bool:
+    if w.tenant != tenant_id:
+        return False
+    if w.scope in (pb.SCOPE_TENANT, pb.SCOPE_SHARED):
+        return True
+    if w.scope == pb.SCOPE_PRIVATE:
+        return w.agent == agent
+    return bool(contact) and w.contact == contact
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Written]]]:
+    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy")) / "data"),
+                        OnnxMiniLMEmbedder(threads=2))
+    server.start()
+    rng = random.Random(7)
+    written: dict[str, Written] = {}
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = MemoryServiceStub(channel)
+        combos = list(itertools.product(TENANTS, AGENTS, ["", *CONTACTS], SCOPES))
+        combos += [rng.choice(combos) for _ in range(60)]
+        groups: dict[tuple[str, str, str], list[int]] = {}
+        for t, a, c, s in combos:
+            if s == pb.SCOPE_END_USER and not c:
+                c = rng.choice(CONTACTS)
+            groups.setdefault((t, a, c), []).append(s)
+        for (t, a, c), scopes in groups.items():
+            items = [pb.MemoryInput(content=f"{' '.join(rng.sample(WORDS, 3))} note by {a} for {c or 'nobody'}",
+                                    scope=s, tags=[rng.choice(WORDS)]) for s in scopes]
+            reply = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=a, end_user_id=c, items=items,
+                                                               skip_deduplication=True), metadata=tenant(t))
+            for r in reply.results:
+                written[r.memory.id] = Written(t, a, c, r.memory.scope)
+        yield stub, written
+    server.stop()
+
+
+callers = st.tuples(st.sampled_from(TENANTS + ["t9"]), st.sampled_from(AGENTS + ["a9"]),
+                    st.sampled_from(["", *CONTACTS, "u9"]))
+scope_filters = st.lists(st.sampled_from(SCOPES), max_size=3)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(caller=callers, words=st.lists(st.sampled_from([*WORDS, "note", "OR", "'", '"', "*"]), min_size=1,
+                                       max_size=4), scopes=scope_filters, limit=st.integers(1, 100))
+def test_recall_never_returns_invisible_memories(world, caller, words, scopes, limit) -> None:
+    stub, written = world
+    t, a, c = caller
+    reply = stub.Recall(pb.RecallRequest(agent_id=a, end_user_id=c, query=" ".join(words), limit=limit,
+                                         filter=pb.RecallFilter(scopes=scopes)), metadata=tenant(t))
+    for hit in reply.hits:
+        w = written[hit.memory.id]
+        assert visible(w, t, a, c), (caller, w)
+        assert not scopes or w.scope in scopes
+        assert hit.memory.agent_id == w.agent
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(caller=callers, scopes=scope_filters, page_size=st.integers(1, 60))
+def test_list_returns_exactly_the_visible_set(world, caller, scopes, page_size) -> None:
+    stub, written = world
+    t, a, c = caller
+    seen: list[str] = []
+    token = ""
+    while True:
+        page = stub.ListMemories(pb.ListMemoriesRequest(agent_id=a, end_user_id=c, page_size=page_size,
+                                                        page_token=token, filter=pb.RecallFilter(scopes=scopes)),
+                                 metadata=tenant(t))
+        seen += [m.id for m in page.memories]
+        token = page.next_page_token
+        if not token:
+            break
+    expected = {i for i, w in written.items() if visible(w, t, a, c) and (not scopes or w.scope in scopes)}
+    assert len(seen) == len(set(seen))
+    assert set(seen) == expected
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(caller=callers, pick=st.integers(0, 10_000))
+def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
+    stub, written = world
+    t, a, c = caller
+    memory_id = sorted(written)[pick % len(written)]
+    try:
+        got = stub.GetMemory(pb.GetMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id), metadata=tenant(t))
+    except grpc.RpcError as err:
+        assert err.code() == grpc.StatusCode.NOT_FOUND
+        assert not visible(written[memory_id], t, a, c)
+    else:
+        assert visible(written[memory_id], t, a, c) and got.memory.id == memory_id
