@@ -102,5 +102,5 @@ async def _every(seconds: float, step: Callable[[], Awaitable[None]], name: str)
         await asyncio.sleep(seconds)
         try:
             await step()
-        except Exception:  # noqa: BLE001  # a background loop must survive any failure of one step
+        except Exception:  # a background loop must survive any failure of one step
             log.exception("%s failed; retrying in %.0f s", name, seconds)

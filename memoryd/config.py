@@ -110,9 +110,11 @@ class _ProductEnvSource(PydanticBaseSettingsSource):
     """Reads the short env names of ``PRODUCT_ENV``."""
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        """Unused: ``__call__`` reads every mapped name at once."""
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
+        """Nested section values for every mapped env var that is set."""
         out: dict[str, dict[str, str]] = {}
         for env, (section, key) in PRODUCT_ENV.items():
             if env in os.environ:
@@ -139,6 +141,7 @@ class Settings(BaseSettings):
         env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Overrides, product env names, MEMORYD_ env, then the TOML file."""
         return (init_settings, _ProductEnvSource(settings_cls), env_settings,
                 TomlConfigSettingsSource(settings_cls))
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import lancedb
 import pyarrow as pa
-from lancedb.index import FTS, BTree, Bitmap, IvfHnswSq
+from lancedb.index import FTS, Bitmap, BTree, IvfHnswSq
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
@@ -78,7 +78,7 @@ class LanceMemoryStore:
     def close(self) -> None:
         """Release the connection."""
         self._tables.clear()
-        self._db.close()
+        self._db.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
 
     # -- partitions -----------------------------------------------------------
 
@@ -102,7 +102,7 @@ class LanceMemoryStore:
                 return None
         table = await self._db.create_table(name, schema=self._schema, exist_ok=True)
         await table.set_unenforced_primary_key("id")
-        indexes = [("content", FTS(with_position=True)),
+        indexes: list[tuple[str, Any]] = [("content", FTS(with_position=True)),
                    ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
                    ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())]
         for column, config in indexes:
@@ -115,6 +115,7 @@ class LanceMemoryStore:
         """Add rows in one commit; durable when this returns."""
         async with _map_lance_errors():
             table = await self._table(tenant_id, create=True)
+            assert table is not None  # create=True always yields a table
             data = to_table(rows, self._schema)
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
             await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
@@ -243,11 +244,16 @@ def _text_query(query: FullTextQuery, require_all: bool) -> Any:
     """Query objects, never a query string: user text cannot become syntax."""
     clauses: list[tuple[Occur, Any]] = []
     for term in query.terms:
-        term_match: Any = MatchQuery(term, "content", operator=FullTextOperator.OR)
+        term_match: Any = _match(term, "content")
         if term in query.prefix_terms:
-            term_match = BooleanQuery([(Occur.SHOULD, term_match), (Occur.SHOULD, MatchQuery(term, "prefixes"))])
+            term_match = BooleanQuery([(Occur.SHOULD, term_match), (Occur.SHOULD, _match(term, "prefixes"))])
         clauses.append((Occur.MUST if require_all else Occur.SHOULD, term_match))
     return BooleanQuery(clauses)
+
+
+def _match(term: str, column: str) -> MatchQuery:
+    # One plain term per MatchQuery: nothing in it is parsed as syntax.
+    return MatchQuery(term, column, operator=FullTextOperator.OR)  # type: ignore[call-arg]  # pydantic defaults
 
 
 async def _table_names(db: lancedb.AsyncConnection) -> AsyncIterator[str]:

@@ -42,7 +42,7 @@ class OnnxMiniLMEmbedder:
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(_ASSETS / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # noqa: S106  # not a secret
+        self._tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # not a secret
         self._batch_size = batch_size
 
     @property
@@ -66,7 +66,7 @@ class OnnxMiniLMEmbedder:
         for start in range(0, len(order), self._batch_size):
             idx = order[start:start + self._batch_size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
-        return out.tolist()  # type: ignore[no-any-return]  # numpy's tolist is untyped
+        return out.tolist()
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.bench.recall_bench import register as register_recall
+
 
 def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the bench subcommands."""
-    from memoryd.bench import recall_bench
-
-    recall_bench.register(sub)
+    register_recall(sub)

@@ -21,4 +21,4 @@ def normalised(vector: Sequence[float], dimension: int, field: str) -> list[floa
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two unit vectors (their dot product)."""
-    return sum(map(operator.mul, a, b))
+    return float(sum(map(operator.mul, a, b)))

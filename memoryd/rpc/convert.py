@@ -29,14 +29,16 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 
 E = TypeVar("E")
 
-SCOPES = {pb.SCOPE_PRIVATE: Scope.PRIVATE, pb.SCOPE_SHARED: Scope.SHARED, pb.SCOPE_TENANT: Scope.TENANT,
-          pb.SCOPE_END_USER: Scope.END_USER}
-SCOPE_PB = {v: k for k, v in SCOPES.items()}
-TYPES = {pb.MEMORY_TYPE_EPISODIC: MemoryType.EPISODIC, pb.MEMORY_TYPE_SEMANTIC: MemoryType.SEMANTIC}
-TYPE_PB = {v: k for k, v in TYPES.items()}
-TAG_MODES = {pb.TAG_MODE_UNSPECIFIED: TagMode.ANY, pb.TAG_MODE_ANY: TagMode.ANY, pb.TAG_MODE_ALL: TagMode.ALL}
-RANKINGS = {pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE, pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
-            pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY}
+SCOPE_PB = {Scope.PRIVATE: pb.SCOPE_PRIVATE, Scope.SHARED: pb.SCOPE_SHARED, Scope.TENANT: pb.SCOPE_TENANT,
+            Scope.END_USER: pb.SCOPE_END_USER}
+SCOPES: dict[int, Scope] = {v: k for k, v in SCOPE_PB.items()}
+TYPE_PB = {MemoryType.EPISODIC: pb.MEMORY_TYPE_EPISODIC, MemoryType.SEMANTIC: pb.MEMORY_TYPE_SEMANTIC}
+TYPES: dict[int, MemoryType] = {v: k for k, v in TYPE_PB.items()}
+TAG_MODES: dict[int, TagMode] = {
+    pb.TAG_MODE_UNSPECIFIED: TagMode.ANY, pb.TAG_MODE_ANY: TagMode.ANY, pb.TAG_MODE_ALL: TagMode.ALL}
+RANKINGS: dict[int, RankingMode] = {
+    pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE, pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
+    pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY}
 
 
 def enum_value(table: Mapping[int, E], value: int, field: str, default: E | None = None) -> E | None:

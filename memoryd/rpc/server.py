@@ -30,8 +30,8 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
     """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
     server = grpc.aio.server(options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
                                       ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
-    pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)
-    health_servicer = health.aio.HealthServicer()
+    pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
+    health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
     bound = server.add_insecure_port(f"{host}:{port}")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 
 from memoryd.app import App
 from memoryd.core.errors import Unauthenticated
-from memoryd.core.models import Actor, ListQuery, RecallQuery
+from memoryd.core.models import Actor, ListQuery, RankingMode, RecallQuery
 from memoryd.core.validation import check_tenant
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
@@ -15,10 +17,10 @@ from memoryd.rpc.status import translated
 
 TENANT_METADATA_KEY = "x-tenant-id"
 
-Ctx = grpc.aio.ServicerContext
+Ctx = grpc.aio.ServicerContext[Any, Any]
 
 
-def actor(context: grpc.aio.ServicerContext[object, object], agent_id: str, end_user_id: str) -> Actor:
+def actor(context: Ctx, agent_id: str, end_user_id: str) -> Actor:
     """The caller: tenant from metadata (never from the body), agent and contact from the request."""
     tenants = [v for k, v in context.invocation_metadata() or () if k == TENANT_METADATA_KEY]
     if len(tenants) != 1 or not isinstance(tenants[0], str):
@@ -33,14 +35,14 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         self._app = app
 
     @translated
-    async def Memorize(self, request: pb.MemorizeRequest, context: Ctx) -> pb.MemorizeResponse:  # noqa: N802
+    async def Memorize(self, request: pb.MemorizeRequest, context: Ctx) -> pb.MemorizeResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         result = await self._app.memorize.memorize(who, convert.draft(request.memory, "memory"))
         return pb.MemorizeResponse(memory=convert.memory(result.memory), deduplicated=result.deduplicated)
 
     @translated
-    async def MemorizeBatch(self, request: pb.MemorizeBatchRequest, context: Ctx) -> pb.MemorizeBatchResponse:  # noqa: N802
+    async def MemorizeBatch(self, request: pb.MemorizeBatchRequest, context: Ctx) -> pb.MemorizeBatchResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         drafts = [convert.draft(item, f"items[{i}]") for i, item in enumerate(request.items)]
@@ -49,37 +51,37 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             pb.MemorizeResponse(memory=convert.memory(r.memory), deduplicated=r.deduplicated) for r in results])
 
     @translated
-    async def Recall(self, request: pb.RecallRequest, context: Ctx) -> pb.RecallResponse:  # noqa: N802
+    async def Recall(self, request: pb.RecallRequest, context: Ctx) -> pb.RecallResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         query = RecallQuery(who, request.query, request.limit or 10, convert.memory_filter(request.filter),
-                            convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or convert.RANKINGS[0],
+                            convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
                             request.min_score, request.min_salience)
         hits = await self._app.recall.recall(query)
         return pb.RecallResponse(hits=[convert.hit(h) for h in hits])
 
     @translated
-    async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:  # noqa: N802
+    async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         record = await self._app.archive.get(who, request.memory_id)
         return pb.GetMemoryResponse(memory=convert.memory(record))
 
     @translated
-    async def UpdateMemory(self, request: pb.UpdateMemoryRequest, context: Ctx) -> pb.UpdateMemoryResponse:  # noqa: N802
+    async def UpdateMemory(self, request: pb.UpdateMemoryRequest, context: Ctx) -> pb.UpdateMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         record = await self._app.archive.update(who, request.memory_id, convert.patch(request))
         return pb.UpdateMemoryResponse(memory=convert.memory(record))
 
     @translated
-    async def Forget(self, request: pb.ForgetRequest, context: Ctx) -> pb.ForgetResponse:  # noqa: N802
+    async def Forget(self, request: pb.ForgetRequest, context: Ctx) -> pb.ForgetResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         return pb.ForgetResponse(memory_id=await self._app.archive.forget(who, request.memory_id))
 
     @translated
-    async def ListMemories(self, request: pb.ListMemoriesRequest, context: Ctx) -> pb.ListMemoriesResponse:  # noqa: N802
+    async def ListMemories(self, request: pb.ListMemoriesRequest, context: Ctx) -> pb.ListMemoriesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         after = convert.decode_page_token(request.page_token, request.filter)

@@ -38,7 +38,7 @@ _STATUS_BY_ERROR: dict[type[MemorydError], grpc.StatusCode] = {
 def status_for(exc: MemorydError) -> grpc.StatusCode:
     """The most specific mapped class in the exception's MRO (a subclass may refine its parent)."""
     for cls in type(exc).__mro__:
-        code = _STATUS_BY_ERROR.get(cls)  # type: ignore[call-overload]  # mro holds plain types
+        code = _STATUS_BY_ERROR.get(cls)
         if code is not None:
             return code
     return grpc.StatusCode.INTERNAL
@@ -58,7 +58,7 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
             return await method(self, request, context)
         except MemorydError as exc:
             await context.abort(status_for(exc), str(exc))
-        except Exception:  # noqa: BLE001  # the one catch-all of the transport: log, then INTERNAL
+        except Exception:  # the one catch-all of the transport: log, then INTERNAL
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
         raise AssertionError("context.abort always raises")  # pragma: no cover

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
+from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -19,7 +20,7 @@ from memoryd.core.models import (
     Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
-from memoryd.core.validation import InvalidRequest, Limits, check_actor, check_draft
+from memoryd.core.validation import Limits, check_actor, check_draft
 from memoryd.core.vectors import cosine, normalised
 
 # Which scopes a new memory is deduplicated against: private and shared memories
@@ -64,6 +65,7 @@ class MemorizeService:
             drafts: 1..max_batch_items memories.
             skip_deduplication: store every item as given (raw transcript import).
             field: the request field name used in error messages.
+
         """
         check_actor(actor)
         if not 1 <= len(drafts) <= self._limits.max_batch_items:

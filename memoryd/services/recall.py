@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.ranking import FusionWeights, composite, fuse
-from memoryd.core.validation import InvalidRequest, Limits, check_actor, check_filter, check_range
+from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.services.retrievals import RetrievalLog
 
 
@@ -17,7 +18,7 @@ from memoryd.services.retrievals import RetrievalLog
 class RecallTuning:
     """Recall parameters (env names in README)."""
 
-    weights: FusionWeights = FusionWeights()
+    weights: FusionWeights = field(default_factory=FusionWeights)
     similarity_floor: float = 0.5
     """Vector hits below this cosine similarity are dropped: a spam filter, not a relevance gate."""
     min_depth: int = 20

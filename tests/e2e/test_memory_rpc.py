@@ -24,7 +24,8 @@ def test_memorize_then_recall_returns_hit_with_parts_and_provenance(stub: Memory
     m = memorize(stub, "Caroline went to the LGBTQ support group on Tuesday", source_context="conversation c1",
                  tags=["events"])
     memorize(stub, "Melanie painted a sunset over the lake")
-    reply = stub.Recall(pb.RecallRequest(agent_id="a1", query="When did Caroline go to the LGBTQ support group?", limit=5), metadata=T)
+    query = "When did Caroline go to the LGBTQ support group?"
+    reply = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, limit=5), metadata=T)
     top = reply.hits[0]
     assert top.memory.id == m.id and top.memory.source_context == "conversation c1"
     assert top.parts.vector_rank == 1 and top.parts.full_text_rank == 1
@@ -100,8 +101,9 @@ def test_get_update_forget_roundtrip(stub: MemoryServiceStub) -> None:
     m = memorize(stub, "Sam's birthday is in March")
     got = stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=m.id), metadata=T).memory
     assert got == m
-    updated = stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=m.id, content="Sam's birthday is in May",
-                                                       tags=pb.TagList(values=["people"]), salience=0.8), metadata=T).memory
+    updated = stub.UpdateMemory(pb.UpdateMemoryRequest(
+        agent_id="a1", memory_id=m.id, content="Sam's birthday is in May", tags=pb.TagList(values=["people"]),
+        salience=0.8), metadata=T).memory
     assert (updated.content, list(updated.tags), updated.salience) == ("Sam's birthday is in May", ["people"], 0.8)
     hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="birthday May"), metadata=T).hits
     assert hits[0].memory.content == "Sam's birthday is in May"

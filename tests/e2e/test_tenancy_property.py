@@ -76,7 +76,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServ
     server.stop()
 
 
-callers = st.tuples(st.sampled_from(TENANTS + ["t9"]), st.sampled_from(AGENTS + ["a9"]),
+callers = st.tuples(st.sampled_from([*TENANTS, "t9"]), st.sampled_from([*AGENTS, "a9"]),
                     st.sampled_from(["", *CONTACTS, "u9"]))
 scope_filters = st.lists(st.sampled_from(SCOPES), max_size=3)
 

@@ -1,0 +1,67 @@
+"""The architecture and the toolchain are checked as tests, so `make test` fails when they break."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def run(*cmd: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_import_linter_contracts_hold() -> None:
+    result = run(str(BIN / "lint-imports"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_is_clean() -> None:
+    result = run(str(BIN / "ruff"), "check", "memoryd", "workers", "tests", "scripts")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    result = run(str(BIN / "mypy"))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_buf_lint_standard_is_clean() -> None:
+    buf = ROOT / "node_modules" / ".bin" / "buf"
+    if not buf.exists():
+        pytest.fail("node_modules/.bin/buf missing: run `make install` (npm ci)")
+    result = run(str(buf), "lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_generated_stubs_match_a_fresh_regeneration(tmp_path: Path) -> None:
+    result = run(sys.executable, "scripts/gen_protos.py", str(tmp_path / "_gen"))
+    assert result.returncode == 0, result.stderr
+    committed = ROOT / "memoryd" / "rpc" / "_gen"
+    stale = []
+    for fresh in (tmp_path / "_gen").rglob("*"):
+        if fresh.is_file():
+            twin = committed / fresh.relative_to(tmp_path / "_gen")
+            if not twin.exists() or not filecmp.cmp(fresh, twin, shallow=False):
+                stale.append(str(twin.relative_to(ROOT)))
+    assert not stale, f"stubs differ from proto/: run `make gen` ({stale})"
+
+
+def test_core_and_services_import_no_io_libraries() -> None:
+    # Belt and braces beside import-linter: importing the core must not pull in vendors.
+    code = ("import sys, memoryd.core, memoryd.services.recall, memoryd.services.memorize;"
+            "bad = {'grpc', 'lancedb', 'pyarrow', 'openai', 'onnxruntime', 'numpy'} & set(sys.modules);"
+            "print(sorted(bad))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_node_is_available_for_polyglot_checks() -> None:
+    assert shutil.which("node"), "Node.js is needed for buf and the polyglot client test"
