@@ -149,6 +149,8 @@ class RecallQuery:
     ranking: RankingMode = RankingMode.RELEVANCE
     min_score: float = 0.0
     min_salience: float = 0.0
+    embedding: tuple[float, ...] | None = None
+    """A caller-supplied query vector; None means the server embeds ``text``."""
 
 
 @dataclass(frozen=True, slots=True)

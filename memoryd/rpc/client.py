@@ -6,10 +6,13 @@ their door.
 
 from __future__ import annotations
 
+from typing import Any
+
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc.servicer import TENANT_METADATA_KEY
 
-MemoryServiceStub = pb_grpc.MemoryServiceStub
+MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
+"""The generated stub class (untyped: grpc_tools emits no annotations for it)."""
 
 __all__ = ["TENANT_METADATA_KEY", "MemoryServiceStub", "pb"]

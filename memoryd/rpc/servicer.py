@@ -56,7 +56,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         who = actor(context, request.agent_id, request.end_user_id)
         query = RecallQuery(who, request.query, request.limit or 10, convert.memory_filter(request.filter),
                             convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
-                            request.min_score, request.min_salience)
+                            request.min_score, request.min_salience,
+                            tuple(request.query_embedding) if request.query_embedding else None)
         hits = await self._app.recall.recall(query)
         return pb.RecallResponse(hits=[convert.hit(h) for h in hits])
 

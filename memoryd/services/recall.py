@@ -11,6 +11,7 @@ from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.ranking import FusionWeights, composite, fuse
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
+from memoryd.core.vectors import normalised
 from memoryd.services.retrievals import RetrievalLog
 
 
@@ -79,7 +80,10 @@ class RecallService:
     async def _vector_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
-        (vector,) = await self._embedder.embed([query.text])
+        if query.embedding:
+            vector = normalised(query.embedding, self._embedder.dimension, "query_embedding")
+        else:
+            (vector,) = await self._embedder.embed([query.text])
         return await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
 
     async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:

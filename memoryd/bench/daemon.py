@@ -1,0 +1,73 @@
+"""A throwaway daemon for benchmarks: a child `memoryd serve` on a free port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Daemon:
+    """`memoryd serve --listen 127.0.0.1:<port> --data <dir>` as a child process."""
+
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        child_env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_LOG__LEVEL": "WARNING", **(env or {})}
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "memoryd", "serve", "--listen", self.address, "--data", str(data_dir)],
+            env=child_env)
+
+    def __enter__(self) -> Daemon:
+        self.wait_serving()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+    def wait_serving(self, timeout: float = 120.0) -> None:
+        """Block until the health check says SERVING."""
+        deadline = time.monotonic() + timeout
+        with grpc.insecure_channel(self.address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while time.monotonic() < deadline:
+                if self._proc.poll() is not None:
+                    raise RuntimeError(f"memoryd serve exited with {self._proc.returncode}")
+                try:
+                    if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
+                        return
+                except grpc.RpcError:
+                    time.sleep(0.2)
+        raise TimeoutError("memoryd did not become healthy")
+
+    def peak_rss_mb(self) -> float:
+        """The daemon's peak resident set (VmHWM), in MiB."""
+        for line in Path(f"/proc/{self._proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self) -> None:
+        """SIGTERM, then wait for the graceful shutdown."""
+        if self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGTERM)
+            try:
+                self._proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
