@@ -79,10 +79,9 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None,
         archive=ArchiveService(store, embedder, clock, limits),
         retrievals=retrievals, store=store, embedder=embedder, settings=settings,
     )
-    tasks = [
-        asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush")),
-        asyncio.create_task(_every(st.maintenance_interval_seconds, store.maintain, "store maintenance")),
-    ]
+    tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
+    if st.maintenance_enabled:
+        tasks.append(asyncio.create_task(_every(st.maintenance_interval_seconds, store.maintain, "store maintenance")))
     try:
         yield app
     finally:

@@ -41,6 +41,9 @@ class StorageSettings(BaseModel):
     ann_min_rows: int = Field(50_000, ge=1)
     """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
     optimize_min_fragments: int = Field(16, ge=1)
+    maintenance_enabled: bool = True
+    """Run the maintenance loop in this process. With several replicas, enable it on one: two
+    processes building the same vector index waste the CPU and one of them loses the commit."""
     maintenance_interval_seconds: float = Field(30.0, gt=0)
     cleanup_older_than_minutes: float = Field(60.0, ge=1)
     """Old table versions are pruned after this (never 0: other processes may read them)."""

@@ -257,14 +257,14 @@ def _match(term: str, column: str) -> MatchQuery:
 
 
 async def _table_names(db: lancedb.AsyncConnection) -> AsyncIterator[str]:
-    start: str | None = None
+    token: str | None = None
     while True:
-        page = list(await db.table_names(start_after=start, limit=1000))
-        for name in page:
+        page = await db.list_tables(page_token=token, limit=1000)
+        for name in page.tables:
             yield name
-        if len(page) < 1000:
+        token = page.page_token
+        if not token:
             return
-        start = page[-1]
 
 
 async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, dimension: int) -> None:

@@ -65,7 +65,8 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     query_vectors = embedder.embed_sync(queries)
     agents = [f"agent-{i}" for i in range(args.agents)]
     record: dict[str, Any] = {"config": {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}}
-    with Daemon(data) as daemon:
+    # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
+    with Daemon(data, env={"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             stub = MemoryServiceStub(channel)
             record["load"] = await _load(stub, memories, agents)

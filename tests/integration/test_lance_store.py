@@ -1,0 +1,95 @@
+"""The LanceDB adapter against a real store on disk."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import lancedb
+import pyarrow as pa
+import pytest
+from lancedb.index import FTS
+
+from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.core.errors import NotReady
+from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, MemoryType, Scope
+from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
+
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def record(mid: int, content: str, agent: str = "a1", scope: Scope = Scope.PRIVATE) -> MemoryRecord:
+    return MemoryRecord(f"{mid:032x}", "t1", agent, "", scope, content, MemoryType.EPISODIC, "", "", (), 0.3, 0.02,
+                        "", "", "h", "m", NOW, NOW, NOW)
+
+
+def unit(i: int) -> list[float]:
+    v = [0.0] * 8
+    v[i % 8] = 1.0
+    return v
+
+
+async def test_store_refuses_another_embedding_model(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "model-a", 8)
+    store.close()
+    with pytest.raises(NotReady, match="model-a"):
+        await LanceMemoryStore.open(str(tmp_path), "model-b", 8)
+    with pytest.raises(NotReady, match="8 dims"):
+        await LanceMemoryStore.open(str(tmp_path), "model-a", 16)
+
+
+async def test_stop_word_list_matches_the_index_tokenizer(tmp_path: Path) -> None:
+    # A word we drop must be one the index drops too, or AND queries would lose a real term.
+    db = lancedb.connect(str(tmp_path / "tok"))
+    table = db.create_table("t", data=pa.table({"content": ["x"]}))
+    table.create_index("content", config=FTS(with_position=True))
+    kept = [w for w in sorted(FTS_STOP_WORDS) if table.tokenize(w, column="content")]
+    assert kept == []
+    assert table.tokenize("caroline hiking", column="content")
+
+
+async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    await store.insert("t1", [(record(1, "alpha note"), unit(1))])
+    assert await store.get(Actor("t2", "a1"), f"{1:032x}") is None
+    assert await store.nearest(Actor("t2", "a1"), unit(1), MemoryFilter(), 5, -1) == []
+    db = lancedb.connect(str(tmp_path))
+    names = db.list_tables().tables
+    assert "memories_t1" in names and "memories_t2" not in names
+    store.close()
+
+
+async def test_full_text_and_then_prefix(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    await store.insert("t1", [(record(1, "espresso machine descaling"), unit(1)),
+                              (record(2, "espresso beans"), unit(2)), (record(3, "green tea"), unit(3))])
+    actor = Actor("t1", "a1")
+    hits = await store.full_text(actor, full_text_query("espresso machine"), MemoryFilter(), 10, require_all=True)
+    assert [h.record.memory_id for h in hits] == [f"{1:032x}"]
+    hits = await store.full_text(actor, full_text_query("espres"), MemoryFilter(), 10, require_all=False)
+    assert {h.record.memory_id for h in hits} == {f"{1:032x}", f"{2:032x}"}
+    assert await store.full_text(actor, FullTextQuery((), ()), MemoryFilter(), 10, True) == []
+    store.close()
+
+
+async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8, optimize_min_fragments=4, ann_min_rows=10**9)
+    for i in range(12):  # one fragment per insert
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
+    before = table.stats()["fragment_stats"]["num_fragments"]
+    await store.maintain()
+    table.checkout_latest()
+    assert table.stats()["fragment_stats"]["num_fragments"] < before
+    hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
+    assert len(hits) == 12
+    store.close()
+
+
+async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    await store.insert("t1", [(record(1, "a"), unit(1)), (record(2, "b"), unit(2))])
+    await store.record_retrievals("t1", {f"{1:032x}": 3, f"{2:032x}": 1, f"{9:032x}": 2}, NOW)
+    got = await store.get(Actor("t1", "a1"), f"{1:032x}")
+    assert got is not None and got.retrieval_count == 3 and got.last_retrieved_at == NOW
+    store.close()
