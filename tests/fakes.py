@@ -86,9 +86,13 @@ class InMemoryStore:
         row = self.rows.get(memory_id)
         return row[0] if row and is_visible(actor, row[0]) else None
 
+    async def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        found = {i: await self.get(actor, i) for i in memory_ids}
+        return {i: r for i, r in found.items() if r is not None}
+
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
-        scored = [ArmHit(r, cosine(vector, v)) for r, v in self._visible(actor, flt)]
+        scored = [ArmHit(r.memory_id, cosine(vector, v), r.occurred_at) for r, v in self._visible(actor, flt)]
         scored = [h for h in scored if h.score >= min_similarity]
         return sorted(scored, key=lambda h: -h.score)[:limit]
 
@@ -99,7 +103,7 @@ class InMemoryStore:
             have = set(words(record.content))
             n = sum(1 for t in query.terms if t in have)
             if n and (not require_all or n == len(query.terms)):
-                hits.append(ArmHit(record, float(n)))
+                hits.append(ArmHit(record.memory_id, float(n), record.occurred_at))
         return sorted(hits, key=lambda h: -h.score)[:limit]
 
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:

@@ -155,11 +155,15 @@ class RecallQuery:
 
 @dataclass(frozen=True, slots=True)
 class ArmHit:
-    """One candidate from one arm: the record and the arm's raw score."""
+    """One candidate from one arm: an id, the arm's raw score, and the time used to break ties.
 
-    record: MemoryRecord
+    Arms return ids only; records are fetched once, for the fused winners.
+    """
+
+    memory_id: str
     score: float
     """Cosine similarity (vector arm) or BM25 (full-text arm)."""
+    occurred_at: datetime
 
 
 @dataclass(frozen=True, slots=True)

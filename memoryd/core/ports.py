@@ -28,14 +28,18 @@ class MemoryStore(Protocol):
         """The row if it exists and the actor sees it."""
         ...
 
+    async def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """The visible rows among ``memory_ids``, by id (missing or invisible ids are absent)."""
+        ...
+
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
-        """Visible rows by cosine similarity, best first, at or above the floor."""
+        """Visible ids by cosine similarity, best first, at or above the floor."""
         ...
 
     async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
                         require_all: bool) -> list[ArmHit]:
-        """Visible rows by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
+        """Visible ids by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
         ...
 
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:

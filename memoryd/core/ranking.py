@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -19,7 +19,17 @@ class FusionWeights:
     full_text_weight: float = 1.0
 
 
-def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionWeights) -> list[RecallHit]:
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """A fused candidate before its record is attached."""
+
+    memory_id: str
+    occurred_at: datetime
+    score: float
+    parts: ScoreParts
+
+
+def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionWeights) -> list[Fused]:
     """Fuse two ranked arms into one list, best first.
 
     Relevance is the only signal; equal scores go to the more recent memory
@@ -27,26 +37,29 @@ def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionW
     retrieval_count and salience are deliberately not used: feeding them back
     into ranking made a few memories win every query.
     """
-    records: dict[str, MemoryRecord] = {}
+    when: dict[str, datetime] = {}
     parts: dict[str, ScoreParts] = {}
     for rank, hit in enumerate(vector, start=1):
-        mid = hit.record.memory_id
-        if mid in parts:  # an arm lists a memory once; keep its best rank
+        if hit.memory_id in parts:  # an arm lists a memory once; keep its best rank
             continue
-        records[mid] = hit.record
-        parts[mid] = ScoreParts(vector_rank=rank, vector_similarity=hit.score,
-                                vector_contribution=weights.vector_weight / (weights.k + rank))
+        when[hit.memory_id] = hit.occurred_at
+        parts[hit.memory_id] = ScoreParts(vector_rank=rank, vector_similarity=hit.score,
+                                          vector_contribution=weights.vector_weight / (weights.k + rank))
     for rank, hit in enumerate(full_text, start=1):
-        mid = hit.record.memory_id
-        current = parts.get(mid, ScoreParts())
+        current = parts.get(hit.memory_id, ScoreParts())
         if current.full_text_rank:
             continue
-        records.setdefault(mid, hit.record)
-        parts[mid] = replace(current, full_text_rank=rank, full_text_score=hit.score,
-                             full_text_contribution=weights.full_text_weight / (weights.k + rank))
-    hits = [RecallHit(records[m], p.vector_contribution + p.full_text_contribution, p) for m, p in parts.items()]
-    hits.sort(key=lambda h: (h.score, h.memory.occurred_at, h.memory.memory_id), reverse=True)
-    return hits
+        when.setdefault(hit.memory_id, hit.occurred_at)
+        parts[hit.memory_id] = replace(current, full_text_rank=rank, full_text_score=hit.score,
+                                       full_text_contribution=weights.full_text_weight / (weights.k + rank))
+    fused = [Fused(m, when[m], p.vector_contribution + p.full_text_contribution, p) for m, p in parts.items()]
+    fused.sort(key=lambda f: (f.score, f.occurred_at, f.memory_id), reverse=True)
+    return fused
+
+
+def attach(fused: Sequence[Fused], records: Mapping[str, MemoryRecord]) -> list[RecallHit]:
+    """Hits for the fused candidates whose records were found (a row deleted meanwhile drops out)."""
+    return [RecallHit(records[f.memory_id], f.score, f.parts) for f in fused if f.memory_id in records]
 
 
 def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0,

@@ -34,6 +34,9 @@ _DEDUP_POOL = {
 }
 
 
+_DEDUP_CONCURRENCY = 8
+
+
 class MemorizeService:
     """Writes memories: validate, embed, deduplicate, insert durably."""
 
@@ -96,9 +99,18 @@ class MemorizeService:
         ids = iter(sorted(new_memory_id(int(at.timestamp() * 1000), secrets.randbits(74)) for _ in drafts))
         results: list[MemorizeResult | None] = [None] * len(drafts)
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
+        twins: list[MemoryRecord | None] = [None] * len(drafts)
+        if not skip_deduplication:  # the store lookups are independent: run them concurrently
+            limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
+
+            async def lookup(draft: MemoryDraft, vector: list[float]) -> MemoryRecord | None:
+                async with limit:
+                    return await self._existing_twin(actor, draft, vector)
+
+            twins = list(await asyncio.gather(*(lookup(d, v) for d, v in zip(drafts, vectors, strict=True))))
         for i, (draft, vector) in enumerate(zip(drafts, vectors, strict=True)):
             if not skip_deduplication:
-                twin = await self._existing_twin(actor, draft, vector)
+                twin = twins[i]
                 if twin is None:
                     twin = _batch_twin(draft, vector, new_rows, self._min_similarity)
                 if twin is not None:
@@ -114,7 +126,7 @@ class MemorizeService:
     async def _existing_twin(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> MemoryRecord | None:
         pool = MemoryFilter(scopes=_DEDUP_POOL[draft.scope])
         hits = await self._store.nearest(actor, vector, pool, 1, self._min_similarity)
-        return hits[0].record if hits else None
+        return await self._store.get(actor, hits[0].memory_id) if hits else None
 
     async def _merge_duplicates(self, actor: Actor, drafts: Sequence[MemoryDraft],
                                 results: list[MemorizeResult | None]) -> list[MemorizeResult]:

@@ -9,7 +9,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query
-from memoryd.core.ranking import FusionWeights, composite, fuse
+from memoryd.core.ranking import FusionWeights, attach, composite, fuse
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.retrievals import RetrievalLog
@@ -48,9 +48,13 @@ class RecallService:
         vector_hits, text_hits = await asyncio.gather(
             self._vector_arm(query, depth), self._full_text_arm(query, depth)
         )
-        hits = fuse(vector_hits, text_hits, self._tuning.weights)
-        if query.ranking is RankingMode.SALIENCE_DECAY:
-            hits = composite(hits, self._clock.now(), query.min_score, query.min_salience)
+        fused = fuse(vector_hits, text_hits, self._tuning.weights)
+        if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
+            records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
+            hits = composite(attach(fused, records), self._clock.now(), query.min_score, query.min_salience)
+        else:
+            winners = fused[: query.limit]
+            hits = attach(winners, await self._store.get_many(query.actor, [f.memory_id for f in winners]))
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits))
         return hits
@@ -90,12 +94,16 @@ class RecallService:
         terms = full_text_query(query.text)
         if not terms.terms:
             return []
-        hits = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=True)
-        if len(hits) >= depth or len(terms.terms) == 1:
+        if len(terms.terms) == 1:  # AND and OR are the same query
+            return await self._store.full_text(query.actor, terms, query.filter, depth, require_all=True)
+        # AND first; OR fills the remaining places, after every AND hit. Both run at
+        # once: the OR tier is almost always needed and waiting for AND doubles latency.
+        hits, more = await asyncio.gather(
+            self._store.full_text(query.actor, terms, query.filter, depth, require_all=True),
+            self._store.full_text(query.actor, terms, query.filter, depth, require_all=False))
+        if len(hits) >= depth:
             return hits
-        # AND first; OR fills the remaining places, after every AND hit.
-        more = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
-        seen = {h.record.memory_id for h in hits}
-        return hits + [h for h in more if h.record.memory_id not in seen][: depth - len(hits)]
+        seen = {h.memory_id for h in hits}
+        return hits + [h for h in more if h.memory_id not in seen][: depth - len(hits)]
 
 

@@ -65,9 +65,9 @@ async def test_full_text_and_then_prefix(tmp_path: Path) -> None:
                               (record(2, "espresso beans"), unit(2)), (record(3, "green tea"), unit(3))])
     actor = Actor("t1", "a1")
     hits = await store.full_text(actor, full_text_query("espresso machine"), MemoryFilter(), 10, require_all=True)
-    assert [h.record.memory_id for h in hits] == [f"{1:032x}"]
+    assert [h.memory_id for h in hits] == [f"{1:032x}"]
     hits = await store.full_text(actor, full_text_query("espres"), MemoryFilter(), 10, require_all=False)
-    assert {h.record.memory_id for h in hits} == {f"{1:032x}", f"{2:032x}"}
+    assert {h.memory_id for h in hits} == {f"{1:032x}", f"{2:032x}"}
     assert await store.full_text(actor, FullTextQuery((), ()), MemoryFilter(), 10, True) == []
     store.close()
 

@@ -8,7 +8,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, MemoryType, Scope
 from memoryd.core.query_terms import full_text_query, word_prefixes
-from memoryd.core.ranking import FusionWeights, composite, fuse
+from memoryd.core.ranking import FusionWeights, attach, composite, fuse
 from memoryd.core.validation import Limits, check_draft
 from memoryd.core.visibility import is_visible, may_modify
 
@@ -27,10 +27,14 @@ def test_ids_sort_by_creation_time() -> None:
     assert len(first) == 32 and first < later
 
 
+def arm(r: MemoryRecord, score: float) -> ArmHit:
+    return ArmHit(r.memory_id, score, r.occurred_at)
+
+
 def test_fuse_rewards_agreement_and_reports_parts() -> None:
     a, b, c = rec("a"), rec("b"), rec("c")
-    hits = fuse([ArmHit(a, 0.9), ArmHit(b, 0.8)], [ArmHit(b, 5.0), ArmHit(c, 4.0)], FusionWeights(60, 1.0, 1.0))
-    assert [h.memory.memory_id for h in hits] == ["b", "a", "c"]
+    hits = fuse([arm(a, 0.9), arm(b, 0.8)], [arm(b, 5.0), arm(c, 4.0)], FusionWeights(60, 1.0, 1.0))
+    assert [h.memory_id for h in hits] == ["b", "a", "c"]
     top = hits[0]
     assert top.parts.vector_rank == 2 and top.parts.full_text_rank == 1
     assert top.score == pytest.approx(1 / 62 + 1 / 61)
@@ -39,23 +43,29 @@ def test_fuse_rewards_agreement_and_reports_parts() -> None:
 
 def test_fuse_full_text_weight_half_lets_vector_dominate() -> None:
     a, c = rec("a"), rec("c")
-    hits = fuse([ArmHit(a, 0.9)], [ArmHit(c, 4.0)], FusionWeights(60, 1.0, 0.5))
-    assert [h.memory.memory_id for h in hits] == ["a", "c"]
+    hits = fuse([arm(a, 0.9)], [arm(c, 4.0)], FusionWeights(60, 1.0, 0.5))
+    assert [h.memory_id for h in hits] == ["a", "c"]
 
 
 def test_fuse_breaks_ties_by_recency() -> None:
     old, new = rec("old", occurred=NOW - timedelta(days=3)), rec("new", occurred=NOW)
-    hits = fuse([ArmHit(old, 0.9)], [ArmHit(new, 3.0)], FusionWeights())
-    assert [h.memory.memory_id for h in hits] == ["new", "old"]
+    hits = fuse([arm(old, 0.9)], [arm(new, 3.0)], FusionWeights())
+    assert [h.memory_id for h in hits] == ["new", "old"]
+
+
+def test_attach_drops_candidates_deleted_meanwhile() -> None:
+    a, b = rec("a"), rec("b")
+    fused = fuse([arm(a, 0.9), arm(b, 0.8)], [], FusionWeights())
+    assert [h.memory.memory_id for h in attach(fused, {"b": b})] == ["b"]
 
 
 def test_composite_prefers_salient_recent_and_filters() -> None:
     fresh = rec("fresh", salience=0.9)
     stale = rec("stale", salience=0.9, occurred=NOW - timedelta(days=400))
-    fused = fuse([ArmHit(stale, 0.9), ArmHit(fresh, 0.8)], [], FusionWeights())
-    ranked = composite(fused, NOW)
+    hits = attach(fuse([arm(stale, 0.9), arm(fresh, 0.8)], [], FusionWeights()), {"fresh": fresh, "stale": stale})
+    ranked = composite(hits, NOW)
     assert ranked[0].memory.memory_id == "fresh" and ranked[0].parts.composite == ranked[0].score
-    assert composite(fused, NOW, min_salience=0.95) == []
+    assert composite(hits, NOW, min_salience=0.95) == []
 
 
 def test_query_terms_are_plain_words_without_syntax() -> None:
