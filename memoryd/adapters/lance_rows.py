@@ -18,8 +18,18 @@ _TS = pa.timestamp("us", tz="UTC")
 RECORD_COLUMNS = [
     "id", "tenant_id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject",
     "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model",
-    "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status",
+    "created_at", "updated_at", "occurred_at", "status",
 ]
+
+# Retrieval statistics live in a side table per tenant: a LanceDB update
+# rewrites the whole row (vector included) into a new fragment outside the
+# indexes, so counting retrievals on the memory row degraded Recall with every
+# flush. The side table is small and only read by id.
+RETRIEVAL_SCHEMA = pa.schema([
+    pa.field("id", pa.string(), nullable=False),
+    pa.field("retrieval_count", pa.int64(), nullable=False),
+    pa.field("last_retrieved_at", _TS, nullable=True),
+])
 
 
 def memory_schema(dimension: int) -> pa.Schema:
@@ -46,8 +56,6 @@ def memory_schema(dimension: int) -> pa.Schema:
         pa.field("created_at", _TS, nullable=False),
         pa.field("updated_at", _TS, nullable=False),
         pa.field("occurred_at", _TS, nullable=False),
-        pa.field("retrieval_count", pa.int64(), nullable=False),
-        pa.field("last_retrieved_at", _TS, nullable=True),
         pa.field("status", text, nullable=False),
         pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
     ])
@@ -77,8 +85,6 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "created_at": [r.created_at for r in recs],
         "updated_at": [r.updated_at for r in recs],
         "occurred_at": [r.occurred_at for r in recs],
-        "retrieval_count": [r.retrieval_count for r in recs],
-        "last_retrieved_at": [r.last_retrieved_at for r in recs],
         "status": [r.status for r in recs],
     }
     dim = schema.field("vector").type.list_size
@@ -88,8 +94,9 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def to_record(row: dict[str, Any]) -> MemoryRecord:
-    """A MemoryRecord from one Arrow row (as a Python dict)."""
+def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> MemoryRecord:
+    """A MemoryRecord from one Arrow row (as a Python dict) and its retrieval statistics row."""
+    stats = stats or {"retrieval_count": 0, "last_retrieved_at": None}
     return MemoryRecord(
         memory_id=row["id"],
         tenant_id=row["tenant_id"],
@@ -110,8 +117,8 @@ def to_record(row: dict[str, Any]) -> MemoryRecord:
         created_at=_utc(row["created_at"]),
         updated_at=_utc(row["updated_at"]),
         occurred_at=_utc(row["occurred_at"]),
-        retrieval_count=row["retrieval_count"],
-        last_retrieved_at=_utc(row["last_retrieved_at"]) if row["last_retrieved_at"] else None,
+        retrieval_count=stats["retrieval_count"],
+        last_retrieved_at=_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
         status=row["status"],
     )
 

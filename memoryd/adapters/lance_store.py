@@ -33,13 +33,14 @@ from lancedb.index import FTS, Bitmap, BTree, IvfHnswSq
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
-from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_record, to_table
+from memoryd.adapters.lance_rows import RECORD_COLUMNS, RETRIEVAL_SCHEMA, memory_schema, to_record, to_table
 from memoryd.core.errors import NotReady, Unavailable
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
 log = logging.getLogger(__name__)
 
 _PREFIX = "memories_"
+_STATS_PREFIX = "retrievals_"
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
@@ -66,6 +67,7 @@ class LanceMemoryStore:
         self._optimize_min_fragments = optimize_min_fragments
         self._cleanup_older_than = cleanup_older_than
         self._tables: dict[str, Any] = {}
+        self._stats: dict[str, Any] = {}
         self._open_lock = asyncio.Lock()
 
     @classmethod
@@ -95,6 +97,19 @@ class LanceMemoryStore:
                 table = await self._open_or_create(_PREFIX + tenant_id, create)
                 if table is not None:
                     self._tables[tenant_id] = table
+        return table
+
+    async def _stats_table(self, tenant_id: str) -> Any:
+        table = self._stats.get(tenant_id)
+        if table is None:
+            name = _STATS_PREFIX + tenant_id
+            try:
+                table = await self._db.open_table(name)
+            except ValueError:
+                table = await self._db.create_table(name, schema=RETRIEVAL_SCHEMA, exist_ok=True)
+                await table.set_unenforced_primary_key("id")
+                await table.create_index("id", config=BTree(), replace=True)
+            self._stats[tenant_id] = table
         return table
 
     async def _open_or_create(self, name: str, create: bool) -> Any | None:
@@ -142,20 +157,29 @@ class LanceMemoryStore:
             return bool(result.num_updated_rows == 1)
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
-        """Delete a visible row."""
+        """Delete a visible row (and its retrieval statistics)."""
         async with _map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return False
             result = await table.delete(f"id = {literal(memory_id)} AND {visible_where(actor)}")
+            if result.num_deleted_rows:
+                await (await self._stats_table(actor.tenant_id)).delete(f"id = {literal(memory_id)}")
             return bool(result.num_deleted_rows > 0)
 
     async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
-        """One update per distinct count value; ids deleted meanwhile simply match nothing."""
+        """Add to the side table: insert missing ids at 0, then one increment per distinct count.
+
+        Increments are SQL updates (``retrieval_count + n``), so flushes from several
+        daemons add up instead of overwriting each other.
+        """
+        if not counts:
+            return
         async with _map_lance_errors():
-            table = await self._table(tenant_id, create=False)
-            if table is None:
-                return
+            table = await self._stats_table(tenant_id)
+            fresh = pa.table({"id": list(counts), "retrieval_count": [0] * len(counts),
+                              "last_retrieved_at": [None] * len(counts)}, schema=RETRIEVAL_SCHEMA)
+            await table.merge_insert("id").when_not_matched_insert_all().execute(fresh)
             by_count: dict[int, list[str]] = {}
             for memory_id, n in counts.items():
                 by_count.setdefault(n, []).append(memory_id)
@@ -177,13 +201,20 @@ class LanceMemoryStore:
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return {}
-            rows = await (table.query().where(f"{ids_in(memory_ids)} AND {visible_where(actor)}")
-                          .select(RECORD_COLUMNS).to_arrow())
-        records = {r.memory_id: r for r in map(to_record, rows.to_pylist())}
+            rows, stats = await asyncio.gather(
+                table.query().where(f"{ids_in(memory_ids)} AND {visible_where(actor)}")
+                .select(RECORD_COLUMNS).to_arrow(),
+                self._retrieval_stats(actor.tenant_id, memory_ids))
+        records = {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()}
         if any(r.tenant_id != actor.tenant_id for r in records.values()):
             # Cannot happen while tables are per tenant; if it ever does, fail loudly, never leak.
             raise RuntimeError(f"tenant table for {actor.tenant_id!r} holds another tenant's rows")
         return records
+
+    async def _retrieval_stats(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        table = await self._stats_table(tenant_id)
+        rows = await table.query().where(ids_in(memory_ids)).to_arrow()
+        return {r["id"]: r for r in rows.to_pylist()}
 
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
@@ -235,7 +266,7 @@ class LanceMemoryStore:
     async def maintain(self) -> None:
         """Compact fragment growth and build ANN indexes on large tables (never on a request)."""
         async with _map_lance_errors():
-            names = [n async for n in _table_names(self._db) if n.startswith(_PREFIX)]
+            names = [n async for n in _table_names(self._db) if n.startswith((_PREFIX, _STATS_PREFIX))]
             for name in names:
                 table = await self._db.open_table(name)
                 await self._maintain_table(name, table)
@@ -243,6 +274,10 @@ class LanceMemoryStore:
     async def _maintain_table(self, name: str, table: Any) -> None:
         stats = await table.stats()
         small = stats["fragment_stats"]["num_small_fragments"]
+        if name.startswith(_STATS_PREFIX):
+            if small >= self._optimize_min_fragments:
+                await table.optimize(cleanup_older_than=self._cleanup_older_than)
+            return
         fts = await table.index_stats("content_idx")
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:

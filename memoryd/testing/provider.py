@@ -1,0 +1,155 @@
+"""A scriptable OpenAI-compatible provider: a real HTTP server for tests and benchmarks.
+
+It serves ``POST /v1/embeddings`` (deterministic hashed bag-of-words vectors)
+and ``POST /v1/chat/completions`` (scripted replies), and can be told, per
+request, to fail: ``500``, ``503``, ``429`` (optionally with Retry-After),
+``400``, ``sleep:<seconds>`` (then answer), ``drop`` (close the connection
+without answering) or ``malformed`` (200 with a body that is not JSON). It
+counts what it received. Stdlib only, so it starts anywhere in milliseconds::
+
+    with FakeProvider() as provider:
+        provider.script("503", "503")           # next two requests fail
+        provider.reply_with('{"profile": "..."}')  # then chat answers this
+        client = openai.AsyncOpenAI(base_url=provider.base_url, api_key="test")
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+import time
+from collections import Counter, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def hashed_embedding(text: str, dimension: int) -> list[float]:
+    """A unit vector in which texts sharing words are similar (deterministic)."""
+    vector = [0.0] * dimension
+    for word in _WORD.findall(text.lower()) or ["<empty>"]:
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimension] += 1.0
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
+
+
+class FakeProvider:
+    """The server; a context manager that starts it on a free loopback port."""
+
+    def __init__(self, dimension: int = 384) -> None:
+        self.dimension = dimension
+        self.calls: Counter[str] = Counter()
+        self.requests: list[dict[str, Any]] = []
+        self._behaviours: deque[str] = deque()
+        self._replies: deque[str] = deque()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """The ``/v1`` base URL to give an OpenAI client."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def script(self, *behaviours: str) -> None:
+        """Queue behaviours for the next requests, in order; afterwards requests succeed."""
+        with self._lock:
+            self._behaviours.extend(behaviours)
+
+    def reply_with(self, *contents: str) -> None:
+        """Queue chat completion contents; when empty, chat echoes ``{}``."""
+        with self._lock:
+            self._replies.extend(contents)
+
+    def __enter__(self) -> FakeProvider:
+        self._thread.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _next(self) -> tuple[str, str | None]:
+        with self._lock:
+            behaviour = self._behaviours.popleft() if self._behaviours else "ok"
+            reply = self._replies.popleft() if self._replies else None
+        return behaviour, reply
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        provider = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  # stdlib signature
+                """Stay quiet."""
+
+            def do_POST(self) -> None:  # stdlib naming
+                """Answer one request according to the script."""
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                with provider._lock:
+                    provider.calls[self.path] += 1
+                    provider.requests.append({"path": self.path, "body": body, "at": time.time()})
+                behaviour, reply = provider._next()
+                if behaviour == "drop":
+                    self.close_connection = True
+                    self.connection.shutdown(2)
+                    return
+                if behaviour.startswith("sleep:"):
+                    time.sleep(float(behaviour.split(":", 1)[1]))
+                elif behaviour != "ok" and behaviour != "malformed":
+                    code, _, retry_after = behaviour.partition(":")
+                    self._send(int(code), {"error": {"message": f"scripted {code}", "type": "scripted"}},
+                               {"Retry-After": retry_after} if retry_after else {})
+                    return
+                if behaviour == "malformed":
+                    self._send_raw(200, b"{not json")
+                elif self.path.endswith("/embeddings"):
+                    self._send(200, provider._embeddings(body))
+                elif self.path.endswith("/chat/completions"):
+                    self._send(200, provider._chat(body, reply))
+                else:
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+            def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(code)
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _send_raw(self, code: int, data: bytes) -> None:
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+    def _embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
+        inputs = body.get("input", [])
+        inputs = [inputs] if isinstance(inputs, str) else inputs
+        dim = int(body.get("dimensions") or self.dimension)
+        data = [{"object": "embedding", "index": i, "embedding": hashed_embedding(t, dim)}
+                for i, t in enumerate(inputs)]
+        return {"object": "list", "data": data, "model": body.get("model", "fake"),
+                "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+
+    def _chat(self, body: dict[str, Any], reply: str | None) -> dict[str, Any]:
+        content = reply if reply is not None else "{}"
+        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
+                "model": body.get("model", "fake"),
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
