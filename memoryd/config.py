@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -22,7 +22,13 @@ from pydantic_settings import (
 )
 
 
-class ServerSettings(BaseModel):
+class _Section(BaseModel):
+    """A config section: unknown keys are errors (a typo must not silently fall back to a default)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ServerSettings(_Section):
     """The gRPC listener."""
 
     host: str = "127.0.0.1"
@@ -31,7 +37,7 @@ class ServerSettings(BaseModel):
     """On SIGTERM, in-flight calls get this long to finish."""
 
 
-class StorageSettings(BaseModel):
+class StorageSettings(_Section):
     """The LanceDB store."""
 
     uri: str = "var/data"
@@ -49,7 +55,7 @@ class StorageSettings(BaseModel):
     """Old table versions are pruned after this (never 0: other processes may read them)."""
 
 
-class EmbeddingSettings(BaseModel):
+class EmbeddingSettings(_Section):
     """The embedder: the embedded ONNX model or an OpenAI-compatible endpoint."""
 
     provider: Literal["onnx", "openai"] = "onnx"
@@ -64,7 +70,7 @@ class EmbeddingSettings(BaseModel):
     timeout_seconds: float = Field(30.0, gt=0)
 
 
-class RecallSettings(BaseModel):
+class RecallSettings(_Section):
     """The recall pipeline."""
 
     rrf_k: int = Field(60, ge=1)
@@ -76,7 +82,7 @@ class RecallSettings(BaseModel):
     retrieval_flush_seconds: float = Field(2.0, gt=0)
 
 
-class MemorizeSettings(BaseModel):
+class MemorizeSettings(_Section):
     """Writes."""
 
     max_content_bytes: int = Field(16 * 1024, ge=1)
@@ -84,14 +90,14 @@ class MemorizeSettings(BaseModel):
     """Cosine distance under which a new memory merges into an existing one (0 disables near-dups)."""
 
 
-class LogSettings(BaseModel):
+class LogSettings(_Section):
     """Structured logs on stderr."""
 
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     format: Literal["json", "text"] = "json"
 
 
-class RedisSettings(BaseModel):
+class RedisSettings(_Section):
     """The job queue's Redis/Valkey; empty dsn means `memoryd up` starts an embedded Valkey."""
 
     dsn: str = ""

@@ -12,6 +12,10 @@ from memoryd.core.models import MemoryRecord, MemoryType, Scope, Vector
 from memoryd.core.query_terms import word_prefixes
 
 _TS = pa.timestamp("us", tz="UTC")
+# Declaring the primary key in the schema makes table creation and the key one
+# atomic commit: two processes creating the same tenant table cannot race
+# between create_table and set_unenforced_primary_key.
+_PK = {"lance-schema:unenforced-primary-key": "true"}
 
 # Columns read back into a MemoryRecord: everything but the vector and the
 # prefix column, which only exist for the indexes.
@@ -26,7 +30,7 @@ RECORD_COLUMNS = [
 # indexes, so counting retrievals on the memory row degraded Recall with every
 # flush. The side table is small and only read by id.
 RETRIEVAL_SCHEMA = pa.schema([
-    pa.field("id", pa.string(), nullable=False),
+    pa.field("id", pa.string(), nullable=False, metadata=_PK),
     pa.field("retrieval_count", pa.int64(), nullable=False),
     pa.field("last_retrieved_at", _TS, nullable=True),
 ])
@@ -36,7 +40,7 @@ def memory_schema(dimension: int) -> pa.Schema:
     """The archive table schema; ``id`` is non-nullable so it can be the primary key."""
     text = pa.string()
     return pa.schema([
-        pa.field("id", text, nullable=False),
+        pa.field("id", text, nullable=False, metadata=_PK),
         pa.field("tenant_id", text, nullable=False),
         pa.field("agent_id", text, nullable=False),
         pa.field("end_user_id", text, nullable=False),

@@ -102,14 +102,16 @@ class LanceMemoryStore:
     async def _stats_table(self, tenant_id: str) -> Any:
         table = self._stats.get(tenant_id)
         if table is None:
-            name = _STATS_PREFIX + tenant_id
-            try:
-                table = await self._db.open_table(name)
-            except ValueError:
-                table = await self._db.create_table(name, schema=RETRIEVAL_SCHEMA, exist_ok=True)
-                await table.set_unenforced_primary_key("id")
-                await table.create_index("id", config=BTree(), replace=True)
-            self._stats[tenant_id] = table
+            async with self._open_lock:
+                table = self._stats.get(tenant_id)
+                if table is None:
+                    name = _STATS_PREFIX + tenant_id
+                    try:
+                        table = await self._db.open_table(name)
+                    except ValueError:
+                        table = await self._db.create_table(name, schema=RETRIEVAL_SCHEMA, exist_ok=True)
+                        await _ensure_indexes(table, [("id", BTree())])
+                    self._stats[tenant_id] = table
         return table
 
     async def _open_or_create(self, name: str, create: bool) -> Any | None:
@@ -118,13 +120,14 @@ class LanceMemoryStore:
         except ValueError:  # lancedb: "Table ... was not found"
             if not create:
                 return None
+        # Two processes creating the same new tenant table at the same instant can
+        # both commit a first version; memory ids are random, so inserts still
+        # cannot collide, and every later upsert sees the schema's primary key.
         table = await self._db.create_table(name, schema=self._schema, exist_ok=True)
-        await table.set_unenforced_primary_key("id")
-        indexes: list[tuple[str, Any]] = [("content", FTS(with_position=True)),
-                   ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
-                   ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())]
-        for column, config in indexes:
-            await table.create_index(column, config=config, replace=True)
+        await _ensure_indexes(table, [
+            ("content", FTS(with_position=True)),
+            ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
+            ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())])
         return table
 
     # -- writes ---------------------------------------------------------------
@@ -286,6 +289,20 @@ class LanceMemoryStore:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+
+
+async def _ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
+    """Create the missing indexes; a concurrent creator (another process) winning is fine."""
+    have = {tuple(ix.columns) for ix in await table.list_indices()}
+    for column, config in wanted:
+        if (column,) in have:
+            continue
+        try:
+            await table.create_index(column, config=config)
+        except RuntimeError as exc:  # lance: "Retryable commit conflict ... preempted by concurrent CreateIndex"
+            if "concurrent" not in str(exc):
+                raise
+            log.info("index created concurrently elsewhere", extra={"column": column})
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

@@ -1,0 +1,56 @@
+"""Tables are created, written and counted safely by concurrent callers and processes."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import lancedb
+
+from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.core.models import Actor, MemoryFilter
+from tests.integration.test_lance_store import record, unit
+
+
+async def test_concurrent_first_use_of_a_tenant_creates_one_table(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    actor = Actor("t1", "a1")
+    await asyncio.gather(*(store.insert("t1", [(record(i, f"note {i}"), unit(i))]) for i in range(8)),
+                         *(store.record_retrievals("t1", {f"{i:032x}": 1}, record(0, "").created_at)
+                           for i in range(8)))
+    assert len(await store.page(actor, MemoryFilter(), "", 100)) == 8
+    store.close()
+
+
+_UPSERTER = """
+import asyncio, sys
+from memoryd.adapters.lance_rows import to_table
+from memoryd.adapters.lance_store import LanceMemoryStore
+from tests.integration.test_lance_store import record, unit
+
+async def main(uri):
+    store = await LanceMemoryStore.open(uri, "m", 8)
+    table = await store._table("t1", create=True)
+    for i in range(20):
+        data = to_table([(record(i, f"same row {i}"), unit(i))], store._schema)
+        await table.merge_insert("id").when_not_matched_insert_all().execute(data)
+    store.close()
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_two_processes_upserting_the_same_ids_never_duplicate(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    await store.insert("t1", [(record(100, "the tenant table exists"), unit(0))])
+    store.close()
+    root = str(Path(__file__).resolve().parents[2])
+    procs = [subprocess.Popen([sys.executable, "-c", _UPSERTER, str(tmp_path)], cwd=root, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    for p in procs:
+        _, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+    rows = lancedb.connect(str(tmp_path)).open_table("memories_t1").to_arrow().column("id").to_pylist()
+    assert len(rows) == 21 and len(set(rows)) == 21

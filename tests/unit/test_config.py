@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from memoryd.config import load_settings
+
+
+def test_precedence_overrides_then_product_env_then_prefixed_env_then_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "memoryd.toml"
+    config.write_text('[server]\nport = 6000\nhost = "0.0.0.0"\n[recall]\nrrf_k = 10\nfts_weight = 0.7\n'
+                      '[memorize]\ndedup_distance = 0.2\n')
+    monkeypatch.setenv("MEMORY_RRF_K", "33")
+    monkeypatch.setenv("MEMORYD_RECALL__FTS_WEIGHT", "0.5")
+    monkeypatch.setenv("MEMORYD_RECALL__RRF_K", "44")
+    settings = load_settings(config, server={"port": 7000})
+    assert settings.server.port == 7000 and settings.server.host == "0.0.0.0"
+    assert settings.recall.rrf_k == 33  # the product name beats the prefixed one
+    assert settings.recall.fts_weight == 0.5
+    assert settings.memorize.dedup_distance == 0.2
+
+
+def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMORYD_CONFIG", raising=False)
+    s = load_settings()
+    assert (s.recall.rrf_k, s.recall.fts_weight, s.recall.vector_weight, s.recall.similarity_threshold) == (
+        60, 1.0, 1.0, 0.5)
+    assert (s.memorize.dedup_distance, s.memorize.max_content_bytes) == (0.15, 16384)
+    assert (s.server.host, s.server.port) == ("127.0.0.1", 50051)
+
+
+def test_unknown_keys_and_bad_values_are_rejected(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[server]\nprot = 1\n")
+    with pytest.raises(ValidationError, match="prot"):
+        load_settings(bad)
+    with pytest.raises(ValidationError, match="fts_weight"):
+        load_settings(None, recall={"fts_weight": -1})
+    with pytest.raises(FileNotFoundError):
+        load_settings(tmp_path / "missing.toml")
