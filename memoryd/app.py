@@ -18,16 +18,19 @@ from datetime import timedelta
 import openai
 
 from memoryd.adapters.clock import SystemClock
+from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, Settings
 from memoryd.core.errors import MemorydError
-from memoryd.core.ports import Clock, Embedder
+from memoryd.core.ports import Clock, Embedder, TokenCounter
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService, RecallTuning
 from memoryd.services.retrievals import RetrievalLog
 
@@ -41,8 +44,10 @@ class App:
     memorize: MemorizeService
     recall: RecallService
     archive: ArchiveService
+    profile: ProfileService
     retrievals: RetrievalLog
     store: LanceMemoryStore
+    profiles: LanceProfileStore
     embedder: Embedder
     settings: Settings
 
@@ -57,10 +62,11 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
 
 
 @asynccontextmanager
-async def build_app(settings: Settings, *, embedder: Embedder | None = None,
-                    clock: Clock | None = None) -> AsyncIterator[App]:
+async def build_app(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
+                    counter: TokenCounter | None = None) -> AsyncIterator[App]:
     """Open the store and embedder, start background loops, yield the App."""
     embedder = embedder or build_embedder(settings.embedding)
+    counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     st = settings.storage
     store = await LanceMemoryStore.open(
@@ -73,11 +79,14 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None,
     tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,
                           rc.min_depth, rc.depth_per_limit)
     retrievals = RetrievalLog(store, clock)
+    profiles = LanceProfileStore(store.connection)
+    memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)
     app = App(
-        memorize=MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance),
+        memorize=memorize,
         recall=RecallService(store, embedder, clock, retrievals, limits, tuning),
         archive=ArchiveService(store, embedder, clock, limits),
-        retrievals=retrievals, store=store, embedder=embedder, settings=settings,
+        profile=ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens),
+        retrievals=retrievals, store=store, profiles=profiles, embedder=embedder, settings=settings,
     )
     tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
     if st.maintenance_enabled:

@@ -90,6 +90,15 @@ class MemorizeSettings(_Section):
     """Cosine distance under which a new memory merges into an existing one (0 disables near-dups)."""
 
 
+class ProfileSettings(_Section):
+    """Agent profiles."""
+
+    default_budget_tokens: int = Field(1500, ge=1, le=100_000)
+    """Budget of a profile that never set its own (EditProfile set_budget)."""
+    encoding: Literal["o200k_base"] = "o200k_base"
+    """The token encoding budgets are counted in."""
+
+
 class LogSettings(_Section):
     """Structured logs on stderr."""
 
@@ -112,6 +121,7 @@ PRODUCT_ENV = {
     "MEMORY_DEDUP_DISTANCE": ("memorize", "dedup_distance"),
     "MEMORY_MAX_CONTENT_BYTES": ("memorize", "max_content_bytes"),
     "REDIS_URL": ("redis", "dsn"),
+    "PROFILE_BUDGET_TOKENS": ("profile", "default_budget_tokens"),
 }
 
 
@@ -141,6 +151,7 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()
     memorize: MemorizeSettings = MemorizeSettings()
+    profile: ProfileSettings = ProfileSettings()
     log: LogSettings = LogSettings()
     redis: RedisSettings = RedisSettings()
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -32,9 +31,10 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree, IvfHnswSq
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
+from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, RETRIEVAL_SCHEMA, memory_schema, to_record, to_table
-from memoryd.core.errors import NotReady, Unavailable
+from memoryd.core.errors import NotReady
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
 log = logging.getLogger(__name__)
@@ -45,15 +45,6 @@ _STATS_PREFIX = "retrievals_"
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
 _META = "store_meta"
-
-
-@asynccontextmanager
-async def _map_lance_errors() -> AsyncIterator[None]:
-    """Storage I/O failures become Unavailable; anything else is a bug and propagates."""
-    try:
-        yield
-    except (OSError, TimeoutError) as exc:
-        raise Unavailable(f"storage unavailable: {exc}") from exc
 
 
 class LanceMemoryStore:
@@ -75,10 +66,15 @@ class LanceMemoryStore:
                    optimize_min_fragments: int = 16, cleanup_older_than: timedelta = timedelta(hours=1),
                    read_consistency: timedelta = timedelta(0)) -> LanceMemoryStore:
         """Connect and check the store was built with this embedding model (NotReady if not)."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency)
             await _check_embedding_model(db, model_name, dimension)
         return cls(db, dimension, ann_min_rows, optimize_min_fragments, cleanup_older_than)
+
+    @property
+    def connection(self) -> lancedb.AsyncConnection:
+        """The connection, shared by sibling stores (profiles) of the same database."""
+        return self._db
 
     def close(self) -> None:
         """Release the connection."""
@@ -134,7 +130,7 @@ class LanceMemoryStore:
 
     async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
         """Add rows in one commit; durable when this returns."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(tenant_id, create=True)
             assert table is not None  # create=True always yields a table
             data = to_table(rows, self._schema)
@@ -143,7 +139,7 @@ class LanceMemoryStore:
 
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
         """Upsert over a visible row only (the visibility check is inside the merge)."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return False
@@ -161,7 +157,7 @@ class LanceMemoryStore:
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return False
@@ -178,7 +174,7 @@ class LanceMemoryStore:
         """
         if not counts:
             return
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._stats_table(tenant_id)
             fresh = pa.table({"id": list(counts), "retrieval_count": [0] * len(counts),
                               "last_retrieved_at": [None] * len(counts)}, schema=RETRIEVAL_SCHEMA)
@@ -200,7 +196,7 @@ class LanceMemoryStore:
         """Visible rows by id, in one query (the BTree on id makes it a lookup)."""
         if not memory_ids:
             return {}
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return {}
@@ -222,7 +218,7 @@ class LanceMemoryStore:
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
         """Cosine kNN under the visibility prefilter, floor applied."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return []
@@ -239,7 +235,7 @@ class LanceMemoryStore:
     async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
                         require_all: bool) -> list[ArmHit]:
         """BM25 over content (stemmed words) and prefixes (word prefixes), visibility prefiltered."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None or not query.terms:
                 return []
@@ -250,7 +246,7 @@ class LanceMemoryStore:
 
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
         """Visible rows after ``after_id`` in id order (ids are time-ordered)."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return []
@@ -268,7 +264,7 @@ class LanceMemoryStore:
 
     async def maintain(self) -> None:
         """Compact fragment growth and build ANN indexes on large tables (never on a request)."""
-        async with _map_lance_errors():
+        async with map_lance_errors():
             names = [n async for n in _table_names(self._db) if n.startswith((_PREFIX, _STATS_PREFIX))]
             for name in names:
                 table = await self._db.open_table(name)

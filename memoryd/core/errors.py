@@ -9,6 +9,7 @@ to gRPC status codes in a single table; jobs read ``retryable``::
     ├── NotFound                    NOT_FOUND         (unknown or invisible id)
     ├── PermissionDenied            PERMISSION_DENIED (visible, but not yours to change)
     ├── Conflict                    ABORTED           (lost a compare-and-swap)
+    ├── PreconditionFailed          FAILED_PRECONDITION (e.g. an edit over the token budget)
     ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
     ├── LimitExceeded               RESOURCE_EXHAUSTED
     └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder down)
@@ -48,6 +49,10 @@ class PermissionDenied(MemorydError):
 
 class Conflict(MemorydError):
     """A concurrent change won; re-read and try again."""
+
+
+class PreconditionFailed(MemorydError):
+    """The request is well-formed but the current state refuses it (e.g. over budget)."""
 
 
 class NotReady(MemorydError):

@@ -222,3 +222,43 @@ class FullTextQuery:
     """Lowercased words, stop words removed, deduplicated, in query order."""
     prefix_terms: tuple[str, ...]
     """The subset long enough to also match as word prefixes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One revision of an agent's profile (revision 0: never written, empty)."""
+
+    agent_id: str
+    document: str
+    token_count: int
+    budget_tokens: int
+    revision: int
+    updated_at: datetime | None
+    source: str = ""
+    """What wrote it: "edit", "rewrite:<origin>"."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileEdit:
+    """One manual edit; exactly one kind is set by the caller."""
+
+    kind: str
+    """"append", "replace_section", "remove_line" or "set_budget"."""
+    section: str = ""
+    text: str = ""
+    """The line (append, remove_line) or the body (replace_section)."""
+    pinned: bool = False
+    budget_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteResult:
+    """What an automatic rewrite did."""
+
+    applied: bool
+    profile: Profile
+    reason: str = ""
+    """Why it was not applied (malformed generation), empty when applied."""
+    filed_memories: int = 0
+    dropped_sections: tuple[str, ...] = ()
+    attempts: int = 1

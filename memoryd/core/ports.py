@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 
 
 class MemoryStore(Protocol):
@@ -90,4 +90,42 @@ class Clock(Protocol):
 
     def now(self) -> datetime:
         """The current UTC time."""
+        ...
+
+
+class ProfileStore(Protocol):
+    """Profiles (one row per agent, compare-and-swap on revision) and their append-only history."""
+
+    async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
+        """The current revision, or None if never written."""
+        ...
+
+    async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
+        """Write ``profile`` if the stored revision still equals ``expected_revision`` (0: absent)."""
+        ...
+
+    async def log_revision(self, tenant_id: str, profile: Profile) -> None:
+        """Append a revision to the history (idempotent per agent and revision)."""
+        ...
+
+    async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
+        """Logged revisions older than ``before``, newest first."""
+        ...
+
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str,
+                          reason: str) -> None:
+        """Record an automatic rewrite that was refused (the profile stayed as it was)."""
+        ...
+
+
+class TokenCounter(Protocol):
+    """Exact token counts in one encoding."""
+
+    @property
+    def encoding(self) -> str:
+        """The encoding name, e.g. "o200k_base"."""
+        ...
+
+    def count(self, text: str) -> int:
+        """Number of tokens in ``text`` (special-token text counts as plain text)."""
         ...

@@ -10,9 +10,13 @@ from typing import Any
 
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
+from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
+from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.servicer import TENANT_METADATA_KEY
 
 MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
 """The generated stub class (untyped: grpc_tools emits no annotations for it)."""
 
-__all__ = ["TENANT_METADATA_KEY", "MemoryServiceStub", "pb"]
+ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
+
+__all__ = ["TENANT_METADATA_KEY", "MemoryServiceStub", "ProfileServiceStub", "pb", "ppb"]

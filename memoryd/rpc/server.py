@@ -16,11 +16,15 @@ from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
+from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
+from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.servicer import MemoryServicer
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name]
+SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name,
+                 ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
 
@@ -31,6 +35,7 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
     server = grpc.aio.server(options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
                                       ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
+    ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

@@ -17,6 +17,7 @@ from memoryd.core.errors import (
     NotFound,
     NotReady,
     PermissionDenied,
+    PreconditionFailed,
     Unauthenticated,
     Unavailable,
 )
@@ -30,6 +31,7 @@ _STATUS_BY_ERROR: dict[type[MemorydError], grpc.StatusCode] = {
     PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
     Conflict: grpc.StatusCode.ABORTED,
     NotReady: grpc.StatusCode.FAILED_PRECONDITION,
+    PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
     LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
     Unavailable: grpc.StatusCode.UNAVAILABLE,
 }

@@ -1,0 +1,140 @@
+"""ProfileStore on LanceDB: a profile row per agent (CAS on revision) and an append-only history.
+
+Tables per tenant, like the archive: ``profiles_<tenant>`` (primary key
+``agent_id``), ``profile_revisions_<tenant>`` (primary key ``agent_id:revision``)
+and ``profile_failures_<tenant>`` (refused automatic rewrites). History lives
+in its own table, not in Lance versions, which are table-wide and pruned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+import lancedb
+import pyarrow as pa
+
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import literal
+from memoryd.core.models import Profile
+
+_TS = pa.timestamp("us", tz="UTC")
+_PK = {"lance-schema:unenforced-primary-key": "true"}
+
+
+def _profile_fields(key: str) -> list[pa.Field]:
+    return [
+        pa.field(key, pa.string(), nullable=False, metadata=_PK),
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("document", pa.string(), nullable=False),
+        pa.field("token_count", pa.int64(), nullable=False),
+        pa.field("budget_tokens", pa.int64(), nullable=False),
+        pa.field("revision", pa.int64(), nullable=False),
+        pa.field("updated_at", _TS, nullable=False),
+        pa.field("source", pa.string(), nullable=False),
+    ]
+
+
+PROFILE_SCHEMA = pa.schema(_profile_fields("key"))
+REVISION_SCHEMA = pa.schema(_profile_fields("key"))
+FAILURE_SCHEMA = pa.schema([
+    pa.field("key", pa.string(), nullable=False, metadata=_PK),
+    pa.field("agent_id", pa.string(), nullable=False),
+    pa.field("base_revision", pa.int64(), nullable=False),
+    pa.field("source", pa.string(), nullable=False),
+    pa.field("reason", pa.string(), nullable=False),
+    pa.field("at", _TS, nullable=False),
+])
+
+
+def _row(profile: Profile, key: str) -> dict[str, Any]:
+    return {"key": key, "agent_id": profile.agent_id, "document": profile.document,
+            "token_count": profile.token_count, "budget_tokens": profile.budget_tokens,
+            "revision": profile.revision, "updated_at": profile.updated_at or datetime.now(UTC),
+            "source": profile.source}
+
+
+def _profile(row: dict[str, Any]) -> Profile:
+    return Profile(row["agent_id"], row["document"], row["token_count"], row["budget_tokens"], row["revision"],
+                   row["updated_at"].astimezone(UTC), row["source"])
+
+
+class LanceProfileStore:
+    """Profiles on the same LanceDB connection as the archive."""
+
+    def __init__(self, db: lancedb.AsyncConnection) -> None:
+        self._db = db
+        self._tables: dict[str, Any] = {}
+        self._lock = asyncio.Lock()
+
+    async def _table(self, name: str, schema: pa.Schema) -> Any:
+        table = self._tables.get(name)
+        if table is None:
+            async with self._lock:
+                table = self._tables.get(name)
+                if table is None:
+                    try:
+                        table = await self._db.open_table(name)
+                    except ValueError:
+                        table = await self._db.create_table(name, schema=schema, exist_ok=True)
+                    self._tables[name] = table
+        return table
+
+    async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
+        """The profile row."""
+        async with map_lance_errors():
+            table = await self._table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
+        return _profile(rows[0]) if rows else None
+
+    async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
+        """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
+        data = pa.Table.from_pylist([_row(profile, profile.agent_id)], PROFILE_SCHEMA)
+        async with map_lance_errors():
+            table = await self._table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            merge = table.merge_insert("key")
+            if expected_revision == 0:
+                merge = merge.when_not_matched_insert_all()
+            else:
+                merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
+            result = await merge.execute(data)
+        return bool(result.num_updated_rows + result.num_inserted_rows == 1)
+
+    async def log_revision(self, tenant_id: str, profile: Profile) -> None:
+        """Insert-if-absent keyed by agent and revision, so a retried log never duplicates."""
+        key = f"{profile.agent_id}:{profile.revision:012d}"
+        data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
+        async with map_lance_errors():
+            table = await self._table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
+            await table.merge_insert("key").when_not_matched_insert_all().execute(data)
+
+    async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
+        """Newest first, below ``before``."""
+        async with map_lance_errors():
+            table = await self._table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
+            where = f"agent_id = {literal(agent_id)} AND revision < {int(before)}"
+            rows = (await table.query().where(where).select(["revision"]).to_arrow()).column("revision").to_pylist()
+            wanted = sorted(rows, reverse=True)[:limit]
+            if not wanted:
+                return []
+            keys = ", ".join(literal(f"{agent_id}:{r:012d}") for r in wanted)
+            found = (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()
+        return sorted((_profile(r) for r in found), key=lambda p: -p.revision)
+
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str,
+                          reason: str) -> None:
+        """Append a refused rewrite."""
+        row = {"key": secrets.token_hex(16), "agent_id": agent_id, "base_revision": base_revision,
+               "source": source, "reason": reason, "at": datetime.now(UTC)}
+        async with map_lance_errors():
+            table = await self._table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
+            await table.add(pa.Table.from_pylist([row], FAILURE_SCHEMA))
+
+    async def failures(self, tenant_id: str, agent_id: str) -> list[dict[str, Any]]:
+        """Refused rewrites of one agent, oldest first (operators and tests read these)."""
+        async with map_lance_errors():
+            table = await self._table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
+            rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
+        return sorted(rows, key=lambda r: r["at"])

@@ -1,0 +1,46 @@
+"""Prompt texts for the model-bound jobs (bootstrap, maintenance). Pure strings.
+
+Both state the routing rule verbatim (``core.routing``), and both ask for JSON
+that the jobs validate before anything is written.
+"""
+
+from memoryd.core.routing import ROUTING_RULE
+
+BOOTSTRAP_PROMPT = f"""You compile an agent's long-term profile from its archive of memories.
+
+Routing rule: {ROUTING_RULE}
+Yes: the fact belongs in the profile. No: it stays in the archive (leave it out).
+
+Write the profile as Markdown with '## Section' headings (for example '## Preferences',
+'## Current work', '## People'), one fact per line, within {{budget_tokens}} tokens.
+Do not write a '## Pinned' section: it is kept as it is.
+
+Answer with JSON: {{{{"profile": "<markdown>", "demoted": []}}}}.
+
+Current profile:
+{{profile}}
+
+Archive:
+{{memories}}
+"""
+
+MAINTENANCE_PROMPT = f"""You maintain an agent's memory after a stretch of conversation was summarised.
+
+Routing rule: {ROUTING_RULE}
+Yes: put it in the profile. No: put it in the archive as a memory.
+
+1. Extract archive memories worth keeping from the summary (facts, events, decisions).
+2. Rewrite the whole profile: fold in what is new and durable, drop what is resolved.
+   Lines you remove because they no longer pass the routing rule go to "demoted" (they are
+   filed into the archive, not lost). Do not write a '## Pinned' section: it is kept as it is.
+   Stay within {{budget_tokens}} tokens.
+
+Answer with JSON: {{{{"memories": [{{{{"content": "...", "memory_type": "episodic|semantic"}}}}],
+"profile": "<markdown>", "demoted": ["<line>", ...]}}}}.
+
+Current profile:
+{{profile}}
+
+Summary:
+{{summary}}
+"""

@@ -1,0 +1,174 @@
+"""ProfileService: the bounded, pinned, versioned profile of each agent."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed, Unavailable
+from memoryd.core.models import Actor, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
+from memoryd.core.ports import Clock, ProfileStore, TokenCounter
+from memoryd.core.profile_doc import (
+    PINNED,
+    Document,
+    MalformedProfile,
+    Section,
+    append_line,
+    apply_changes,
+    check_generated,
+    check_heading,
+    check_line,
+    fit_budget,
+    manual_changes,
+    parse,
+    reinstate_pinned,
+    remove_line,
+    replace_section,
+)
+from memoryd.core.validation import check_actor, check_range
+from memoryd.services.memorize import MemorizeService
+
+MAX_BUDGET = 100_000
+_REWRITE_ATTEMPTS = 8
+
+
+class ProfileService:
+    """Reads, edits (no model) and guarded automatic rewrites of agent profiles."""
+
+    def __init__(self, store: ProfileStore, counter: TokenCounter, memorize: MemorizeService, clock: Clock,
+                 default_budget: int) -> None:
+        self._store = store
+        self._counter = counter
+        self._memorize = memorize
+        self._clock = clock
+        self._default_budget = default_budget
+
+    @property
+    def encoding(self) -> str:
+        """The token encoding of every count."""
+        return self._counter.encoding
+
+    async def get(self, actor: Actor) -> Profile:
+        """The current revision (revision 0 and an empty document if never written)."""
+        check_actor(actor)
+        current = await self._store.current(actor.tenant_id, actor.agent_id)
+        return current or Profile(actor.agent_id, "", 0, self._default_budget, 0, None)
+
+    async def edit(self, actor: Actor, expected_revision: int, edit: ProfileEdit) -> Profile:
+        """Apply one manual edit as a compare-and-swap on ``expected_revision``.
+
+        Raises:
+            Conflict: the profile moved on (ABORTED); nothing changed.
+            PreconditionFailed: the result would exceed the budget; nothing changed.
+            NotFound: remove_line of an absent line.
+
+        """
+        current = await self.get(actor)
+        if expected_revision != current.revision:
+            raise Conflict(f"profile of {actor.agent_id!r} is at revision {current.revision}, "
+                           f"not {expected_revision}; re-read it and retry")
+        document, budget = self._apply(parse(current.document), current.budget_tokens, edit)
+        text = document.render()
+        tokens = self._counter.count(text)
+        if tokens > budget:
+            raise PreconditionFailed(f"the edit would make the profile {tokens} tokens; the budget is {budget} "
+                                     f"(now {current.token_count})")
+        new = Profile(actor.agent_id, text, tokens, budget, current.revision + 1, self._clock.now(), "edit")
+        return await self._commit(actor, new, current.revision)
+
+    async def revisions(self, actor: Actor, page_size: int, before: int) -> list[Profile]:
+        """Revisions older than ``before`` (0: from the newest), newest first."""
+        check_range(page_size, "page_size", 1, 200)
+        current = await self.get(actor)
+        if current.revision:
+            await self._store.log_revision(actor.tenant_id, current)  # heals a crash between swap and log
+        return await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1,
+                                           page_size)
+
+    async def revision(self, actor: Actor, revision: int) -> Profile:
+        """One logged revision."""
+        if revision < 1:
+            raise InvalidRequest("revision", f"must be 1 or more, got {revision}")
+        found = await self.revisions(actor, 1, revision + 1)
+        if not found or found[0].revision != revision:
+            raise NotFound(f"profile of {actor.agent_id!r} has no revision {revision}")
+        return found[0]
+
+    async def regenerate(self, actor: Actor) -> str:
+        """Enqueue the bootstrap job for one agent (needs the job queue)."""
+        check_actor(actor)
+        raise Unavailable("profile regeneration runs as a background job and the job queue is not "
+                          "available in this version; edit the profile with EditProfile meanwhile")
+
+    async def rewrite(self, actor: Actor, generated: str | None, demoted: Sequence[str],
+                      origin: str) -> RewriteResult:
+        """Replace the document with a model's output, under the guards.
+
+        1. A missing, empty or malformed document changes nothing; the attempt is recorded.
+        2. ``## Pinned`` is reinstated verbatim from the current revision.
+        3. Over budget, whole trailing sections are dropped (never Pinned).
+        4. Demoted lines and the lines of dropped sections are filed into the
+           archive as semantic memories (``source_context`` = profile revision N).
+        5. The write is a compare-and-swap on the revision the rewrite read; when a
+           manual edit lands meanwhile, its line changes are replayed on top of the
+           rewrite and the swap is retried, so neither is lost.
+        """
+        base = await self.get(actor)
+        try:
+            proposal = check_generated(generated)
+        except MalformedProfile as exc:
+            await self._store.log_failure(actor.tenant_id, actor.agent_id, base.revision, origin, str(exc))
+            return RewriteResult(False, base, reason=str(exc))
+        current = base
+        for attempt in range(1, _REWRITE_ATTEMPTS + 1):
+            doc = reinstate_pinned(proposal, parse(current.document))
+            if current.revision != base.revision:
+                doc = apply_changes(doc, manual_changes(parse(base.document), parse(current.document)))
+            doc, dropped = fit_budget(doc, self._counter.count, current.budget_tokens)
+            filed = await self._file(actor, demoted, dropped, current.revision)
+            text = doc.render()
+            new = Profile(actor.agent_id, text, self._counter.count(text), current.budget_tokens,
+                          current.revision + 1, self._clock.now(), f"rewrite:{origin}")
+            try:
+                committed = await self._commit(actor, new, current.revision)
+            except Conflict:
+                current = await self.get(actor)
+                continue
+            return RewriteResult(True, committed, filed_memories=filed,
+                                 dropped_sections=tuple(s.heading for s in dropped), attempts=attempt)
+        raise Conflict(f"profile of {actor.agent_id!r} kept changing; rewrite gave up after "
+                       f"{_REWRITE_ATTEMPTS} attempts")
+
+    async def _commit(self, actor: Actor, new: Profile, expected: int) -> Profile:
+        if not await self._store.swap(actor.tenant_id, new, expected):
+            raise Conflict(f"profile of {actor.agent_id!r} changed concurrently; re-read it and retry")
+        await self._store.log_revision(actor.tenant_id, new)
+        return new
+
+    async def _file(self, actor: Actor, demoted: Sequence[str], dropped: Sequence[Section], revision: int) -> int:
+        """File lines leaving the profile into the archive (deduplicated, so re-filing is harmless)."""
+        lines: list[tuple[str, str]] = [("", line) for line in demoted if line.strip()]
+        lines += [(s.heading, line) for s in dropped for line in s.lines if line.strip()]
+        if not lines:
+            return 0
+        drafts = [MemoryDraft(content=line.strip().lstrip("-* ").strip() or line.strip(),
+                              memory_type=MemoryType.SEMANTIC, category="profile", subject=heading,
+                              source_context=f"profile revision {revision}") for heading, line in lines]
+        await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
+        return len(drafts)
+
+    def _apply(self, doc: Document, budget: int, edit: ProfileEdit) -> tuple[Document, int]:
+        heading = PINNED if edit.pinned else edit.section
+        if edit.kind == "append":
+            return append_line(doc, check_heading(heading, "append.section"),
+                               check_line(edit.text, "append.line")), budget
+        if edit.kind == "replace_section":
+            return replace_section(doc, check_heading(heading, "replace_section.section"), edit.text,
+                                   "replace_section.content"), budget
+        if edit.kind == "remove_line":
+            target = check_heading(heading, "remove_line.section") if heading.strip() else None
+            return remove_line(doc, target, check_line(edit.text, "remove_line.line")), budget
+        if edit.kind == "set_budget":
+            return doc, check_range(edit.budget_tokens, "set_budget.budget_tokens", 1, MAX_BUDGET)
+        raise InvalidRequest("edit", "exactly one of append, replace_section, remove_line, set_budget is required")
+
+

@@ -1,0 +1,103 @@
+"""Automatic profile rewrites against real LanceDB: the guards of the profile layer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.app import App, build_app
+from memoryd.config import Settings
+from memoryd.core.models import Actor, ListQuery, MemoryType, Profile, ProfileEdit
+from memoryd.services.profile import ProfileService
+
+ME = Actor("acme", "a1")
+
+
+@pytest.fixture
+async def app(settings: Settings, onnx_embedder) -> AsyncIterator[App]:
+    async with build_app(settings, embedder=onnx_embedder) as built:
+        yield built
+
+
+async def seed(app: App) -> Profile:
+    svc = app.profile
+    await svc.edit(ME, 0, ProfileEdit("append", text="Always answer in English", pinned=True))
+    await svc.edit(ME, 1, ProfileEdit("append", "Preferences", "- likes espresso"))
+    return await svc.edit(ME, 2, ProfileEdit("append", "Work", "- ships memoryd"))
+
+
+async def archive_lines(app: App) -> list[tuple[str, str, MemoryType]]:
+    page = await app.archive.list_memories(ListQuery(ME, page_size=500))
+    return [(m.content, m.source_context, m.memory_type) for m in page.memories]
+
+
+async def test_pinned_survives_a_rewrite_that_deletes_or_alters_it(app: App) -> None:
+    await seed(app)
+    deleted = await app.profile.rewrite(ME, "## Preferences\n- likes tea\n", [], "bootstrap")
+    assert deleted.applied and deleted.profile.document.startswith("## Pinned\nAlways answer in English\n")
+    altered = await app.profile.rewrite(ME, "## Pinned\nAnswer in French\n\n## Preferences\n- tea\n", [], "bootstrap")
+    assert "Always answer in English" in altered.profile.document and "French" not in altered.profile.document
+    assert altered.profile.revision == 5 and altered.profile.source == "rewrite:bootstrap"
+
+
+async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines(app: App) -> None:
+    await seed(app)
+    current = await app.profile.edit(ME, 3, ProfileEdit("set_budget", budget_tokens=40))
+    generated = ("## Preferences\n- likes espresso\n\n## Projects\n- memoryd storage engine\n\n"
+                 "## Trivia\n- Sam's dog is called Biscuit and is afraid of the vacuum cleaner\n"
+                 "- the office plant was watered on Tuesday by the intern from the design team\n")
+    result = await app.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
+    assert result.applied and result.dropped_sections == ("Trivia",)
+    assert result.profile.token_count <= 40 and "## Trivia" not in result.profile.document
+    assert "## Pinned" in result.profile.document and "## Projects" in result.profile.document
+    filed = await archive_lines(app)
+    provenance = f"profile revision {current.revision}"
+    assert ("Sam's dog is called Biscuit and is afraid of the vacuum cleaner", provenance, MemoryType.SEMANTIC) in filed
+    assert ("used to drink green tea every morning", provenance, MemoryType.SEMANTIC) in filed
+    assert len(filed) == 3
+    again = await app.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
+    assert again.applied and len(await archive_lines(app)) == 3  # filing is deduplicated: re-runs converge
+
+
+@pytest.mark.parametrize("generated", [None, "", "no sections at all", "## A\nx\n## A\ny\n"])
+async def test_malformed_rewrite_keeps_the_previous_revision(app: App, generated: str | None) -> None:
+    before = await seed(app)
+    result = await app.profile.rewrite(ME, generated, ["- demoted but must not be filed"], "compaction")
+    assert not result.applied and result.reason
+    assert await app.profile.get(ME) == before
+    assert await archive_lines(app) == []
+    failures = await app.profiles.failures("acme", "a1")
+    assert [(f["base_revision"], f["source"]) for f in failures] == [(before.revision, "compaction")]
+
+
+class EditDuringSwap:
+    """The real store, with a manual edit landing just before the rewrite's first swap."""
+
+    def __init__(self, store: LanceProfileStore, app: App) -> None:
+        self._store = store
+        self._app = app
+        self.fired = False
+
+    def __getattr__(self, name: str):
+        return getattr(self._store, name)
+
+    async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
+        if not self.fired:
+            self.fired = True
+            await self._app.profile.edit(ME, expected_revision, ProfileEdit("append", "Preferences", "- loves jazz"))
+        return await self._store.swap(tenant_id, profile, expected_revision)
+
+
+async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App) -> None:
+    before = await seed(app)
+    racing = EditDuringSwap(app.profiles, app)
+    service = ProfileService(racing, app.profile._counter, app.memorize, app.profile._clock, 1500)
+    result = await service.rewrite(ME, "## Preferences\n- likes espresso\n- likes tea\n", [], "compaction")
+    assert racing.fired and result.applied and result.attempts == 2
+    doc = result.profile.document
+    assert "- loves jazz" in doc and "- likes tea" in doc and "Always answer in English" in doc
+    assert result.profile.revision == before.revision + 2
+    history = await app.profile.revisions(ME, 10, 0)
+    assert [p.source for p in history[:2]] == ["rewrite:compaction", "edit"]
