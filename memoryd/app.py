@@ -77,7 +77,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     rc = settings.recall
     tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,
-                          rc.min_depth, rc.depth_per_limit)
+                          rc.min_depth, rc.depth_per_limit, full_text_mode=rc.full_text_mode,
+                          prefix_matching=rc.prefix_matching)
     retrievals = RetrievalLog(store, clock)
     profiles = LanceProfileStore(store.connection)
     memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)

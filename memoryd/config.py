@@ -79,6 +79,9 @@ class RecallSettings(_Section):
     similarity_threshold: float = Field(0.5, ge=-1, le=1)
     min_depth: int = Field(20, ge=1)
     depth_per_limit: int = Field(2, ge=1)
+    full_text_mode: Literal["and_then_or", "or"] = "and_then_or"
+    """AND of the terms first with OR as the fallback, or OR alone (plain BM25 order)."""
+    prefix_matching: bool = True
     retrieval_flush_seconds: float = Field(2.0, gt=0)
 
 

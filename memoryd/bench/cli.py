@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.recall_bench import register as register_recall
 
 
 def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the bench subcommands."""
     register_recall(sub)
+    register_locomo(sub)

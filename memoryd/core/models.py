@@ -37,6 +37,14 @@ class TagMode(StrEnum):
     ALL = "all"
 
 
+class RecallArms(StrEnum):
+    """Which retrieval arms a Recall runs."""
+
+    BOTH = "both"
+    VECTOR = "vector"
+    FULL_TEXT = "full_text"
+
+
 class RankingMode(StrEnum):
     """Recall ordering: plain relevance (default) or the salience/decay composite."""
 
@@ -151,6 +159,7 @@ class RecallQuery:
     min_salience: float = 0.0
     embedding: tuple[float, ...] | None = None
     """A caller-supplied query vector; None means the server embeds ``text``."""
+    arms: RecallArms = RecallArms.BOTH
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from memoryd.core.models import (
     MemoryRecord,
     MemoryType,
     RankingMode,
+    RecallArms,
     RecallHit,
     Scope,
     TagMode,
@@ -36,6 +37,9 @@ TYPE_PB = {MemoryType.EPISODIC: pb.MEMORY_TYPE_EPISODIC, MemoryType.SEMANTIC: pb
 TYPES: dict[int, MemoryType] = {v: k for k, v in TYPE_PB.items()}
 TAG_MODES: dict[int, TagMode] = {
     pb.TAG_MODE_UNSPECIFIED: TagMode.ANY, pb.TAG_MODE_ANY: TagMode.ANY, pb.TAG_MODE_ALL: TagMode.ALL}
+ARMS: dict[int, RecallArms] = {
+    pb.RECALL_ARMS_UNSPECIFIED: RecallArms.BOTH, pb.RECALL_ARMS_BOTH: RecallArms.BOTH,
+    pb.RECALL_ARMS_VECTOR: RecallArms.VECTOR, pb.RECALL_ARMS_FULL_TEXT: RecallArms.FULL_TEXT}
 RANKINGS: dict[int, RankingMode] = {
     pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE, pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
     pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY}

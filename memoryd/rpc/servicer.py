@@ -8,7 +8,7 @@ import grpc
 
 from memoryd.app import App
 from memoryd.core.errors import Unauthenticated
-from memoryd.core.models import Actor, ListQuery, RankingMode, RecallQuery
+from memoryd.core.models import Actor, ListQuery, RankingMode, RecallArms, RecallQuery
 from memoryd.core.validation import check_tenant
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
@@ -57,7 +57,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         query = RecallQuery(who, request.query, request.limit or 10, convert.memory_filter(request.filter),
                             convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
                             request.min_score, request.min_salience,
-                            tuple(request.query_embedding) if request.query_embedding else None)
+                            tuple(request.query_embedding) if request.query_embedding else None,
+                            convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH)
         hits = await self._app.recall.recall(query)
         return pb.RecallResponse(hits=[convert.hit(h) for h in hits])
 

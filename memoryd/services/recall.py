@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.models import ArmHit, RankingMode, RecallHit, RecallQuery
+from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.ranking import FusionWeights, attach, composite, fuse
@@ -27,6 +27,10 @@ class RecallTuning:
     """Candidates per arm = max(min_depth, depth_per_limit × limit)."""
     filtered_depth_factor: int = 3
     """With a filter present the vector arm fetches this many times more candidates."""
+    full_text_mode: str = "and_then_or"
+    """"and_then_or": hits with every term first, then any term; "or": any term, BM25 order."""
+    prefix_matching: bool = True
+    """Query terms also match as word prefixes."""
 
 
 class RecallService:
@@ -46,7 +50,8 @@ class RecallService:
         self._validate(query)
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
         vector_hits, text_hits = await asyncio.gather(
-            self._vector_arm(query, depth), self._full_text_arm(query, depth)
+            self._vector_arm(query, depth) if query.arms is not RecallArms.FULL_TEXT else _nothing(),
+            self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
         fused = fuse(vector_hits, text_hits, self._tuning.weights)
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
@@ -94,6 +99,10 @@ class RecallService:
         terms = full_text_query(query.text)
         if not terms.terms:
             return []
+        if not self._tuning.prefix_matching:
+            terms = replace(terms, prefix_terms=())
+        if self._tuning.full_text_mode == "or":
+            return await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
         if len(terms.terms) == 1:  # AND and OR are the same query
             return await self._store.full_text(query.actor, terms, query.filter, depth, require_all=True)
         # AND first; OR fills the remaining places, after every AND hit. Both run at
@@ -107,3 +116,7 @@ class RecallService:
         return hits + [h for h in more if h.memory_id not in seen][: depth - len(hits)]
 
 
+
+
+async def _nothing() -> list[ArmHit]:
+    return []

@@ -24,3 +24,23 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
     assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in record["recall"])
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
     assert record["environment"]["cores"] and record["environment"]["versions"]["lancedb"]
+
+
+def test_bench_locomo_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "locomo.json"
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "bench", "locomo", "--data", str(fixture), "--json", str(out),
+         "--only", "default", "--only", "full_text arm", "--only", "vector arm"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+    assert result.returncode == 0, result.stderr
+    record = json.loads(out.read_text())
+    assert record["config"]["questions"] == 6 and record["config"]["turns"] == 10
+    variants = record["variants"]
+    assert set(variants) == {"default", "full_text arm", "vector arm"}
+    assert variants["full_text arm"]["arms"] == "full_text"
+    # The tiny conversations share almost no words between questions of different turns: the
+    # full-text arm and the fused default find the evidence of most questions.
+    assert variants["default"]["overall"]["hit@10"] >= 0.8
+    assert variants["full_text arm"]["overall"]["n"] == 6
+    assert "R@10" in result.stdout and "single-hop" in result.stdout

@@ -157,3 +157,15 @@ def test_health_and_reflection(channel: grpc.Channel) -> None:
     [resp] = list(refl.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
     names = {s.name for s in resp.list_services_response.service}
     assert {"memoryd.v1.MemoryService", "grpc.health.v1.Health"} <= names
+
+
+def test_recall_can_run_one_arm_alone(stub: MemoryServiceStub) -> None:
+    memorize(stub, "Caroline researched adoption agencies last week")
+    memorize(stub, "Melanie is thinking about adopting a puppy")
+    q = "Who looked into adoption agencies?"
+    vec = stub.Recall(pb.RecallRequest(agent_id="a1", query=q, arms=pb.RECALL_ARMS_VECTOR), metadata=T).hits
+    txt = stub.Recall(pb.RecallRequest(agent_id="a1", query=q, arms=pb.RECALL_ARMS_FULL_TEXT), metadata=T).hits
+    both = stub.Recall(pb.RecallRequest(agent_id="a1", query=q), metadata=T).hits
+    assert vec and all(h.parts.full_text_rank == 0 and h.parts.vector_rank for h in vec)
+    assert txt and all(h.parts.vector_rank == 0 and h.parts.full_text_rank for h in txt)
+    assert any(h.parts.vector_rank and h.parts.full_text_rank for h in both)

@@ -25,23 +25,25 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17memoryd/v1/memory.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x04\n\x06Memory\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x03 \x01(\t\x12 \n\x05scope\x18\x04 \x01(\x0e\x32\x11.memoryd.v1.Scope\x12\x0f\n\x07\x63ontent\x18\x05 \x01(\t\x12+\n\x0bmemory_type\x18\x06 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x10\n\x08\x63\x61tegory\x18\x07 \x01(\t\x12\x0f\n\x07subject\x18\x08 \x01(\t\x12\x0c\n\x04tags\x18\t \x03(\t\x12\x10\n\x08salience\x18\n \x01(\x01\x12\x14\n\x0c\x64\x65\x63\x61y_factor\x18\x0b \x01(\x01\x12\x16\n\x0esource_context\x18\x0c \x01(\t\x12\x11\n\tsource_id\x18\r \x01(\t\x12\x14\n\x0c\x63ontent_hash\x18\x0e \x01(\t\x12\x17\n\x0f\x65mbedding_model\x18\x0f \x01(\t\x12.\n\ncreated_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0boccurred_at\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0fretrieval_count\x18\x13 \x01(\x03\x12\x35\n\x11last_retrieved_at\x18\x14 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12(\n\x06status\x18\x15 \x01(\x0e\x32\x18.memoryd.v1.MemoryStatus\"\xdd\x02\n\x0bMemoryInput\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12 \n\x05scope\x18\x02 \x01(\x0e\x32\x11.memoryd.v1.Scope\x12+\n\x0bmemory_type\x18\x03 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x10\n\x08\x63\x61tegory\x18\x04 \x01(\t\x12\x0f\n\x07subject\x18\x05 \x01(\t\x12\x0c\n\x04tags\x18\x06 \x03(\t\x12\x15\n\x08salience\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x19\n\x0c\x64\x65\x63\x61y_factor\x18\x08 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\x0esource_context\x18\t \x01(\t\x12\x11\n\tsource_id\x18\n \x01(\t\x12/\n\x0boccurred_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tembedding\x18\x0c \x03(\x02\x42\x0b\n\t_salienceB\x0f\n\r_decay_factor\"a\n\x0fMemorizeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\'\n\x06memory\x18\x03 \x01(\x0b\x32\x17.memoryd.v1.MemoryInput\"L\n\x10MemorizeResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\x14\n\x0c\x64\x65\x64uplicated\x18\x02 \x01(\x08\"\x81\x01\n\x14MemorizeBatchRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12&\n\x05items\x18\x03 \x03(\x0b\x32\x17.memoryd.v1.MemoryInput\x12\x1a\n\x12skip_deduplication\x18\x04 \x01(\x08\"F\n\x15MemorizeBatchResponse\x12-\n\x07results\x18\x01 \x03(\x0b\x32\x1c.memoryd.v1.MemorizeResponse\"\xe1\x01\n\x0cRecallFilter\x12\x0f\n\x07subject\x18\x01 \x01(\t\x12\x10\n\x08\x63\x61tegory\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x0bmemory_type\x18\x04 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x0c\n\x04tags\x18\x05 \x03(\t\x12%\n\x08tag_mode\x18\x06 \x01(\x0e\x32\x13.memoryd.v1.TagMode\x12!\n\x06scopes\x18\x07 \x03(\x0e\x32\x11.memoryd.v1.Scope\"\xea\x01\n\rRecallRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\r\n\x05query\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\x05\x12(\n\x06\x66ilter\x18\x05 \x01(\x0b\x32\x18.memoryd.v1.RecallFilter\x12(\n\x07ranking\x18\x06 \x01(\x0e\x32\x17.memoryd.v1.RankingMode\x12\x11\n\tmin_score\x18\x07 \x01(\x01\x12\x14\n\x0cmin_salience\x18\x08 \x01(\x01\x12\x17\n\x0fquery_embedding\x18\t \x03(\x02\"\xbd\x01\n\nScoreParts\x12\x13\n\x0bvector_rank\x18\x01 \x01(\x05\x12\x19\n\x11vector_similarity\x18\x02 \x01(\x01\x12\x1b\n\x13vector_contribution\x18\x03 \x01(\x01\x12\x16\n\x0e\x66ull_text_rank\x18\x04 \x01(\x05\x12\x17\n\x0f\x66ull_text_score\x18\x05 \x01(\x01\x12\x1e\n\x16\x66ull_text_contribution\x18\x06 \x01(\x01\x12\x11\n\tcomposite\x18\x07 \x01(\x01\"e\n\tRecallHit\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x01\x12%\n\x05parts\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.ScoreParts\"5\n\x0eRecallResponse\x12#\n\x04hits\x18\x01 \x03(\x0b\x32\x15.memoryd.v1.RecallHit\"L\n\x10GetMemoryRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\"7\n\x11GetMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"\x19\n\x07TagList\x12\x0e\n\x06values\x18\x01 \x03(\t\"\xaf\x02\n\x13UpdateMemoryRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\x12\x14\n\x07\x63ontent\x18\x04 \x01(\tH\x00\x88\x01\x01\x12\x15\n\x08\x63\x61tegory\x18\x05 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x07subject\x18\x06 \x01(\tH\x02\x88\x01\x01\x12%\n\x05scope\x18\x07 \x01(\x0e\x32\x11.memoryd.v1.ScopeH\x03\x88\x01\x01\x12!\n\x04tags\x18\x08 \x01(\x0b\x32\x13.memoryd.v1.TagList\x12\x15\n\x08salience\x18\t \x01(\x01H\x04\x88\x01\x01\x42\n\n\x08_contentB\x0b\n\t_categoryB\n\n\x08_subjectB\x08\n\x06_scopeB\x0b\n\t_salience\":\n\x14UpdateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"I\n\rForgetRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\"#\n\x0e\x46orgetResponse\x12\x11\n\tmemory_id\x18\x01 \x01(\t\"\x8d\x01\n\x13ListMemoriesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12(\n\x06\x66ilter\x18\x03 \x01(\x0b\x32\x18.memoryd.v1.RecallFilter\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"U\n\x14ListMemoriesResponse\x12$\n\x08memories\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*i\n\x05Scope\x12\x15\n\x11SCOPE_UNSPECIFIED\x10\x00\x12\x11\n\rSCOPE_PRIVATE\x10\x01\x12\x10\n\x0cSCOPE_SHARED\x10\x02\x12\x10\n\x0cSCOPE_TENANT\x10\x03\x12\x12\n\x0eSCOPE_END_USER\x10\x04*]\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_TYPE_EPISODIC\x10\x01\x12\x18\n\x14MEMORY_TYPE_SEMANTIC\x10\x02*G\n\x0cMemoryStatus\x12\x1d\n\x19MEMORY_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_STATUS_ACTIVE\x10\x01*G\n\x07TagMode\x12\x18\n\x14TAG_MODE_UNSPECIFIED\x10\x00\x12\x10\n\x0cTAG_MODE_ANY\x10\x01\x12\x10\n\x0cTAG_MODE_ALL\x10\x02*h\n\x0bRankingMode\x12\x1c\n\x18RANKING_MODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16RANKING_MODE_RELEVANCE\x10\x01\x12\x1f\n\x1bRANKING_MODE_SALIENCE_DECAY\x10\x02\x32\x9e\x04\n\rMemoryService\x12\x45\n\x08Memorize\x12\x1b.memoryd.v1.MemorizeRequest\x1a\x1c.memoryd.v1.MemorizeResponse\x12T\n\rMemorizeBatch\x12 .memoryd.v1.MemorizeBatchRequest\x1a!.memoryd.v1.MemorizeBatchResponse\x12?\n\x06Recall\x12\x19.memoryd.v1.RecallRequest\x1a\x1a.memoryd.v1.RecallResponse\x12H\n\tGetMemory\x12\x1c.memoryd.v1.GetMemoryRequest\x1a\x1d.memoryd.v1.GetMemoryResponse\x12Q\n\x0cUpdateMemory\x12\x1f.memoryd.v1.UpdateMemoryRequest\x1a .memoryd.v1.UpdateMemoryResponse\x12?\n\x06\x46orget\x12\x19.memoryd.v1.ForgetRequest\x1a\x1a.memoryd.v1.ForgetResponse\x12Q\n\x0cListMemories\x12\x1f.memoryd.v1.ListMemoriesRequest\x1a .memoryd.v1.ListMemoriesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17memoryd/v1/memory.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd9\x04\n\x06Memory\x12\n\n\x02id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x03 \x01(\t\x12 \n\x05scope\x18\x04 \x01(\x0e\x32\x11.memoryd.v1.Scope\x12\x0f\n\x07\x63ontent\x18\x05 \x01(\t\x12+\n\x0bmemory_type\x18\x06 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x10\n\x08\x63\x61tegory\x18\x07 \x01(\t\x12\x0f\n\x07subject\x18\x08 \x01(\t\x12\x0c\n\x04tags\x18\t \x03(\t\x12\x10\n\x08salience\x18\n \x01(\x01\x12\x14\n\x0c\x64\x65\x63\x61y_factor\x18\x0b \x01(\x01\x12\x16\n\x0esource_context\x18\x0c \x01(\t\x12\x11\n\tsource_id\x18\r \x01(\t\x12\x14\n\x0c\x63ontent_hash\x18\x0e \x01(\t\x12\x17\n\x0f\x65mbedding_model\x18\x0f \x01(\t\x12.\n\ncreated_at\x18\x10 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0boccurred_at\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x17\n\x0fretrieval_count\x18\x13 \x01(\x03\x12\x35\n\x11last_retrieved_at\x18\x14 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12(\n\x06status\x18\x15 \x01(\x0e\x32\x18.memoryd.v1.MemoryStatus\"\xdd\x02\n\x0bMemoryInput\x12\x0f\n\x07\x63ontent\x18\x01 \x01(\t\x12 \n\x05scope\x18\x02 \x01(\x0e\x32\x11.memoryd.v1.Scope\x12+\n\x0bmemory_type\x18\x03 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x10\n\x08\x63\x61tegory\x18\x04 \x01(\t\x12\x0f\n\x07subject\x18\x05 \x01(\t\x12\x0c\n\x04tags\x18\x06 \x03(\t\x12\x15\n\x08salience\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x19\n\x0c\x64\x65\x63\x61y_factor\x18\x08 \x01(\x01H\x01\x88\x01\x01\x12\x16\n\x0esource_context\x18\t \x01(\t\x12\x11\n\tsource_id\x18\n \x01(\t\x12/\n\x0boccurred_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x11\n\tembedding\x18\x0c \x03(\x02\x42\x0b\n\t_salienceB\x0f\n\r_decay_factor\"a\n\x0fMemorizeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\'\n\x06memory\x18\x03 \x01(\x0b\x32\x17.memoryd.v1.MemoryInput\"L\n\x10MemorizeResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\x14\n\x0c\x64\x65\x64uplicated\x18\x02 \x01(\x08\"\x81\x01\n\x14MemorizeBatchRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12&\n\x05items\x18\x03 \x03(\x0b\x32\x17.memoryd.v1.MemoryInput\x12\x1a\n\x12skip_deduplication\x18\x04 \x01(\x08\"F\n\x15MemorizeBatchResponse\x12-\n\x07results\x18\x01 \x03(\x0b\x32\x1c.memoryd.v1.MemorizeResponse\"\xe1\x01\n\x0cRecallFilter\x12\x0f\n\x07subject\x18\x01 \x01(\t\x12\x10\n\x08\x63\x61tegory\x18\x02 \x01(\t\x12)\n\x05since\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x0bmemory_type\x18\x04 \x01(\x0e\x32\x16.memoryd.v1.MemoryType\x12\x0c\n\x04tags\x18\x05 \x03(\t\x12%\n\x08tag_mode\x18\x06 \x01(\x0e\x32\x13.memoryd.v1.TagMode\x12!\n\x06scopes\x18\x07 \x03(\x0e\x32\x11.memoryd.v1.Scope\"\x90\x02\n\rRecallRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\r\n\x05query\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\x05\x12(\n\x06\x66ilter\x18\x05 \x01(\x0b\x32\x18.memoryd.v1.RecallFilter\x12(\n\x07ranking\x18\x06 \x01(\x0e\x32\x17.memoryd.v1.RankingMode\x12\x11\n\tmin_score\x18\x07 \x01(\x01\x12\x14\n\x0cmin_salience\x18\x08 \x01(\x01\x12\x17\n\x0fquery_embedding\x18\t \x03(\x02\x12$\n\x04\x61rms\x18\n \x01(\x0e\x32\x16.memoryd.v1.RecallArms\"\xbd\x01\n\nScoreParts\x12\x13\n\x0bvector_rank\x18\x01 \x01(\x05\x12\x19\n\x11vector_similarity\x18\x02 \x01(\x01\x12\x1b\n\x13vector_contribution\x18\x03 \x01(\x01\x12\x16\n\x0e\x66ull_text_rank\x18\x04 \x01(\x05\x12\x17\n\x0f\x66ull_text_score\x18\x05 \x01(\x01\x12\x1e\n\x16\x66ull_text_contribution\x18\x06 \x01(\x01\x12\x11\n\tcomposite\x18\x07 \x01(\x01\"e\n\tRecallHit\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\x12\r\n\x05score\x18\x02 \x01(\x01\x12%\n\x05parts\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.ScoreParts\"5\n\x0eRecallResponse\x12#\n\x04hits\x18\x01 \x03(\x0b\x32\x15.memoryd.v1.RecallHit\"L\n\x10GetMemoryRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\"7\n\x11GetMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"\x19\n\x07TagList\x12\x0e\n\x06values\x18\x01 \x03(\t\"\xaf\x02\n\x13UpdateMemoryRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\x12\x14\n\x07\x63ontent\x18\x04 \x01(\tH\x00\x88\x01\x01\x12\x15\n\x08\x63\x61tegory\x18\x05 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x07subject\x18\x06 \x01(\tH\x02\x88\x01\x01\x12%\n\x05scope\x18\x07 \x01(\x0e\x32\x11.memoryd.v1.ScopeH\x03\x88\x01\x01\x12!\n\x04tags\x18\x08 \x01(\x0b\x32\x13.memoryd.v1.TagList\x12\x15\n\x08salience\x18\t \x01(\x01H\x04\x88\x01\x01\x42\n\n\x08_contentB\x0b\n\t_categoryB\n\n\x08_subjectB\x08\n\x06_scopeB\x0b\n\t_salience\":\n\x14UpdateMemoryResponse\x12\"\n\x06memory\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Memory\"I\n\rForgetRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12\x11\n\tmemory_id\x18\x03 \x01(\t\"#\n\x0e\x46orgetResponse\x12\x11\n\tmemory_id\x18\x01 \x01(\t\"\x8d\x01\n\x13ListMemoriesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0b\x65nd_user_id\x18\x02 \x01(\t\x12(\n\x06\x66ilter\x18\x03 \x01(\x0b\x32\x18.memoryd.v1.RecallFilter\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"U\n\x14ListMemoriesResponse\x12$\n\x08memories\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Memory\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t*i\n\x05Scope\x12\x15\n\x11SCOPE_UNSPECIFIED\x10\x00\x12\x11\n\rSCOPE_PRIVATE\x10\x01\x12\x10\n\x0cSCOPE_SHARED\x10\x02\x12\x10\n\x0cSCOPE_TENANT\x10\x03\x12\x12\n\x0eSCOPE_END_USER\x10\x04*]\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_TYPE_EPISODIC\x10\x01\x12\x18\n\x14MEMORY_TYPE_SEMANTIC\x10\x02*G\n\x0cMemoryStatus\x12\x1d\n\x19MEMORY_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MEMORY_STATUS_ACTIVE\x10\x01*G\n\x07TagMode\x12\x18\n\x14TAG_MODE_UNSPECIFIED\x10\x00\x12\x10\n\x0cTAG_MODE_ANY\x10\x01\x12\x10\n\x0cTAG_MODE_ALL\x10\x02*h\n\x0bRankingMode\x12\x1c\n\x18RANKING_MODE_UNSPECIFIED\x10\x00\x12\x1a\n\x16RANKING_MODE_RELEVANCE\x10\x01\x12\x1f\n\x1bRANKING_MODE_SALIENCE_DECAY\x10\x02*r\n\nRecallArms\x12\x1b\n\x17RECALL_ARMS_UNSPECIFIED\x10\x00\x12\x14\n\x10RECALL_ARMS_BOTH\x10\x01\x12\x16\n\x12RECALL_ARMS_VECTOR\x10\x02\x12\x19\n\x15RECALL_ARMS_FULL_TEXT\x10\x03\x32\x9e\x04\n\rMemoryService\x12\x45\n\x08Memorize\x12\x1b.memoryd.v1.MemorizeRequest\x1a\x1c.memoryd.v1.MemorizeResponse\x12T\n\rMemorizeBatch\x12 .memoryd.v1.MemorizeBatchRequest\x1a!.memoryd.v1.MemorizeBatchResponse\x12?\n\x06Recall\x12\x19.memoryd.v1.RecallRequest\x1a\x1a.memoryd.v1.RecallResponse\x12H\n\tGetMemory\x12\x1c.memoryd.v1.GetMemoryRequest\x1a\x1d.memoryd.v1.GetMemoryResponse\x12Q\n\x0cUpdateMemory\x12\x1f.memoryd.v1.UpdateMemoryRequest\x1a .memoryd.v1.UpdateMemoryResponse\x12?\n\x06\x46orget\x12\x19.memoryd.v1.ForgetRequest\x1a\x1a.memoryd.v1.ForgetResponse\x12Q\n\x0cListMemories\x12\x1f.memoryd.v1.ListMemoriesRequest\x1a .memoryd.v1.ListMemoriesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memoryd.v1.memory_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_SCOPE']._serialized_start=3095
-  _globals['_SCOPE']._serialized_end=3200
-  _globals['_MEMORYTYPE']._serialized_start=3202
-  _globals['_MEMORYTYPE']._serialized_end=3295
-  _globals['_MEMORYSTATUS']._serialized_start=3297
-  _globals['_MEMORYSTATUS']._serialized_end=3368
-  _globals['_TAGMODE']._serialized_start=3370
-  _globals['_TAGMODE']._serialized_end=3441
-  _globals['_RANKINGMODE']._serialized_start=3443
-  _globals['_RANKINGMODE']._serialized_end=3547
+  _globals['_SCOPE']._serialized_start=3133
+  _globals['_SCOPE']._serialized_end=3238
+  _globals['_MEMORYTYPE']._serialized_start=3240
+  _globals['_MEMORYTYPE']._serialized_end=3333
+  _globals['_MEMORYSTATUS']._serialized_start=3335
+  _globals['_MEMORYSTATUS']._serialized_end=3406
+  _globals['_TAGMODE']._serialized_start=3408
+  _globals['_TAGMODE']._serialized_end=3479
+  _globals['_RANKINGMODE']._serialized_start=3481
+  _globals['_RANKINGMODE']._serialized_end=3585
+  _globals['_RECALLARMS']._serialized_start=3587
+  _globals['_RECALLARMS']._serialized_end=3701
   _globals['_MEMORY']._serialized_start=73
   _globals['_MEMORY']._serialized_end=674
   _globals['_MEMORYINPUT']._serialized_start=677
@@ -57,31 +59,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_RECALLFILTER']._serialized_start=1410
   _globals['_RECALLFILTER']._serialized_end=1635
   _globals['_RECALLREQUEST']._serialized_start=1638
-  _globals['_RECALLREQUEST']._serialized_end=1872
-  _globals['_SCOREPARTS']._serialized_start=1875
-  _globals['_SCOREPARTS']._serialized_end=2064
-  _globals['_RECALLHIT']._serialized_start=2066
-  _globals['_RECALLHIT']._serialized_end=2167
-  _globals['_RECALLRESPONSE']._serialized_start=2169
-  _globals['_RECALLRESPONSE']._serialized_end=2222
-  _globals['_GETMEMORYREQUEST']._serialized_start=2224
-  _globals['_GETMEMORYREQUEST']._serialized_end=2300
-  _globals['_GETMEMORYRESPONSE']._serialized_start=2302
-  _globals['_GETMEMORYRESPONSE']._serialized_end=2357
-  _globals['_TAGLIST']._serialized_start=2359
-  _globals['_TAGLIST']._serialized_end=2384
-  _globals['_UPDATEMEMORYREQUEST']._serialized_start=2387
-  _globals['_UPDATEMEMORYREQUEST']._serialized_end=2690
-  _globals['_UPDATEMEMORYRESPONSE']._serialized_start=2692
-  _globals['_UPDATEMEMORYRESPONSE']._serialized_end=2750
-  _globals['_FORGETREQUEST']._serialized_start=2752
-  _globals['_FORGETREQUEST']._serialized_end=2825
-  _globals['_FORGETRESPONSE']._serialized_start=2827
-  _globals['_FORGETRESPONSE']._serialized_end=2862
-  _globals['_LISTMEMORIESREQUEST']._serialized_start=2865
-  _globals['_LISTMEMORIESREQUEST']._serialized_end=3006
-  _globals['_LISTMEMORIESRESPONSE']._serialized_start=3008
-  _globals['_LISTMEMORIESRESPONSE']._serialized_end=3093
-  _globals['_MEMORYSERVICE']._serialized_start=3550
-  _globals['_MEMORYSERVICE']._serialized_end=4092
+  _globals['_RECALLREQUEST']._serialized_end=1910
+  _globals['_SCOREPARTS']._serialized_start=1913
+  _globals['_SCOREPARTS']._serialized_end=2102
+  _globals['_RECALLHIT']._serialized_start=2104
+  _globals['_RECALLHIT']._serialized_end=2205
+  _globals['_RECALLRESPONSE']._serialized_start=2207
+  _globals['_RECALLRESPONSE']._serialized_end=2260
+  _globals['_GETMEMORYREQUEST']._serialized_start=2262
+  _globals['_GETMEMORYREQUEST']._serialized_end=2338
+  _globals['_GETMEMORYRESPONSE']._serialized_start=2340
+  _globals['_GETMEMORYRESPONSE']._serialized_end=2395
+  _globals['_TAGLIST']._serialized_start=2397
+  _globals['_TAGLIST']._serialized_end=2422
+  _globals['_UPDATEMEMORYREQUEST']._serialized_start=2425
+  _globals['_UPDATEMEMORYREQUEST']._serialized_end=2728
+  _globals['_UPDATEMEMORYRESPONSE']._serialized_start=2730
+  _globals['_UPDATEMEMORYRESPONSE']._serialized_end=2788
+  _globals['_FORGETREQUEST']._serialized_start=2790
+  _globals['_FORGETREQUEST']._serialized_end=2863
+  _globals['_FORGETRESPONSE']._serialized_start=2865
+  _globals['_FORGETRESPONSE']._serialized_end=2900
+  _globals['_LISTMEMORIESREQUEST']._serialized_start=2903
+  _globals['_LISTMEMORIESREQUEST']._serialized_end=3044
+  _globals['_LISTMEMORIESRESPONSE']._serialized_start=3046
+  _globals['_LISTMEMORIESRESPONSE']._serialized_end=3131
+  _globals['_MEMORYSERVICE']._serialized_start=3704
+  _globals['_MEMORYSERVICE']._serialized_end=4246
 # @@protoc_insertion_point(module_scope)

@@ -40,6 +40,13 @@ class RankingMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RANKING_MODE_UNSPECIFIED: _ClassVar[RankingMode]
     RANKING_MODE_RELEVANCE: _ClassVar[RankingMode]
     RANKING_MODE_SALIENCE_DECAY: _ClassVar[RankingMode]
+
+class RecallArms(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    RECALL_ARMS_UNSPECIFIED: _ClassVar[RecallArms]
+    RECALL_ARMS_BOTH: _ClassVar[RecallArms]
+    RECALL_ARMS_VECTOR: _ClassVar[RecallArms]
+    RECALL_ARMS_FULL_TEXT: _ClassVar[RecallArms]
 SCOPE_UNSPECIFIED: Scope
 SCOPE_PRIVATE: Scope
 SCOPE_SHARED: Scope
@@ -56,6 +63,10 @@ TAG_MODE_ALL: TagMode
 RANKING_MODE_UNSPECIFIED: RankingMode
 RANKING_MODE_RELEVANCE: RankingMode
 RANKING_MODE_SALIENCE_DECAY: RankingMode
+RECALL_ARMS_UNSPECIFIED: RecallArms
+RECALL_ARMS_BOTH: RecallArms
+RECALL_ARMS_VECTOR: RecallArms
+RECALL_ARMS_FULL_TEXT: RecallArms
 
 class Memory(_message.Message):
     __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status")
@@ -186,7 +197,7 @@ class RecallFilter(_message.Message):
     def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding")
+    __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +207,7 @@ class RecallRequest(_message.Message):
     MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
     MIN_SALIENCE_FIELD_NUMBER: _ClassVar[int]
     QUERY_EMBEDDING_FIELD_NUMBER: _ClassVar[int]
+    ARMS_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     query: str
@@ -205,7 +217,8 @@ class RecallRequest(_message.Message):
     min_score: float
     min_salience: float
     query_embedding: _containers.RepeatedScalarFieldContainer[float]
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ..., query_embedding: _Optional[_Iterable[float]] = ...) -> None: ...
+    arms: RecallArms
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ..., query_embedding: _Optional[_Iterable[float]] = ..., arms: _Optional[_Union[RecallArms, str]] = ...) -> None: ...
 
 class ScoreParts(_message.Message):
     __slots__ = ("vector_rank", "vector_similarity", "vector_contribution", "full_text_rank", "full_text_score", "full_text_contribution", "composite")
