@@ -216,14 +216,16 @@ class LanceMemoryStore:
         return {r["id"]: r for r in rows.to_pylist()}
 
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
-                      min_similarity: float) -> list[ArmHit]:
-        """Cosine kNN under the visibility prefilter, floor applied."""
+                      min_similarity: float, *, exact: bool = False) -> list[ArmHit]:
+        """Cosine kNN under the visibility prefilter, floor applied (``exact`` bypasses the ANN index)."""
         async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None:
                 return []
-            rows = await (table.query().nearest_to(list(vector)).distance_type("cosine")
-                          .where(visible_where(actor, flt)).select([*_ARM_COLUMNS, "_distance"])
+            query = table.query().nearest_to(list(vector)).distance_type("cosine")
+            if exact:
+                query = query.bypass_vector_index()
+            rows = await (query.where(visible_where(actor, flt)).select([*_ARM_COLUMNS, "_distance"])
                           .limit(limit).to_arrow())
         hits = []
         for row in rows.to_pylist():
@@ -259,6 +261,11 @@ class LanceMemoryStore:
                 return []
         records = await self.get_many(actor, wanted)
         return [records[i] for i in wanted if i in records]
+
+    async def has_vector_index(self, tenant_id: str) -> bool:
+        """Whether the tenant's table has an ANN index (benchmarks report which path served)."""
+        table = await self._table(tenant_id, create=False)
+        return table is not None and await table.index_stats("vector_idx") is not None
 
     # -- maintenance ----------------------------------------------------------
 

@@ -1,11 +1,13 @@
-"""`memoryd bench recall`: Recall latency over gRPC and memorize throughput at a given scale.
+"""`memoryd bench recall`: Recall latency over gRPC, memorize throughput, and the SQLite baseline.
 
-One tenant, ``--memories`` rows spread over ``--agents`` agents (private scope),
-bulk-loaded through MemorizeBatch with precomputed clustered vectors; then the
-store is maintained (compaction, ANN index where large) as the daemon's
-maintenance loop would, and Recall is timed end to end over gRPC: once with the
-server embedding the query (the embedded ONNX model), once with a precomputed
-query vector (the same model, embedded ahead), at each concurrency level.
+For each agents-per-table shape (``--agents 1,10,100``) one tenant holds
+``--memories`` rows spread over that many agents (private scope), bulk-loaded
+through MemorizeBatch with precomputed clustered vectors. The store is then
+maintained (compaction; the ANN index where the table is large) as the
+daemon's maintenance loop would, and Recall is timed end to end over gRPC:
+with the server embedding the query (the embedded ONNX model) and with a
+precomputed query vector, at each concurrency level. ``--baseline sqlite``
+times the same queries on sqlite-vec + FTS5 with the same fusion.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.core.models import Actor, MemoryFilter
+from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
-TENANT = ((TENANT_METADATA_KEY, "bench"),)
 BATCH = 1000
 
 
@@ -35,11 +38,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench recall`."""
     p = sub.add_parser("recall", help="Recall latency and memorize throughput over gRPC")
     p.add_argument("--memories", type=int, default=10_000)
-    p.add_argument("--agents", type=int, default=10, help="agents in the one tenant (each sees its share)")
+    p.add_argument("--agents", default="10", help="agents-per-table shapes, comma-separated (e.g. 1,10,100)")
     p.add_argument("--queries", type=int, default=200, help="Recall calls per mode and concurrency")
     p.add_argument("--concurrency", default="1,8", help="comma-separated client concurrency levels")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time")
+    p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
@@ -48,60 +52,86 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-") as tmp:
-        data = args.data or Path(tmp) / "data"
-        record = asyncio.run(_bench(args, data))
+        record = asyncio.run(_bench(args, args.data or Path(tmp) / "data", Path(tmp)))
     record["environment"] = environment()
     write_json(args.json, record)
     print(_render(record))
     return 0
 
 
-async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[str, Any]:
     embedder = OnnxMiniLMEmbedder()
     bases = corpus.base_sentences(min(400, max(20, args.memories // 10)))
     base_vectors = np.array(embedder.embed_sync(bases), dtype=np.float32)
     memories = corpus.build(args.memories, base_vectors, bases)
     queries = corpus.questions(bases, args.queries)
     query_vectors = embedder.embed_sync(queries)
-    agents = [f"agent-{i}" for i in range(args.agents)]
-    record: dict[str, Any] = {"config": {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}}
+    config = {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}
+    shapes: list[dict[str, Any]] = []
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
     with Daemon(data, env={"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}) as daemon:
+        for agents_per_table in (int(a) for a in args.agents.split(",")):
+            tenant = f"bench-a{agents_per_table}"
+            agents = [f"agent-{i}" for i in range(agents_per_table)]
+            shape: dict[str, Any] = {"agents": agents_per_table, "rows": args.memories}
+            async with grpc.aio.insecure_channel(daemon.address) as channel:
+                shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
+            shape.update(await _maintain(data, embedder, tenant, agents, query_vectors))
+            async with grpc.aio.insecure_channel(daemon.address) as channel:
+                shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents,
+                                                 args)
+            if args.baseline == "sqlite":
+                shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors,
+                                          args)
+            shapes.append(shape)
         async with grpc.aio.insecure_channel(daemon.address) as channel:
-            stub = MemoryServiceStub(channel)
-            record["load"] = await _load(stub, memories, agents)
-        record["maintenance_seconds"] = await _maintain(data, embedder)
-        async with grpc.aio.insecure_channel(daemon.address) as channel:
-            stub = MemoryServiceStub(channel)
-            record["recall"] = await _recalls(stub, queries, query_vectors, agents, args)
-            record["memorize"] = await _writes(stub, args.single_writes)
-        record["daemon_peak_rss_mb"] = daemon.peak_rss_mb()
-    return record
+            writes = await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes)
+        peak = daemon.peak_rss_mb()
+    return {"config": config, "shapes": shapes, "memorize": writes, "daemon_peak_rss_mb": peak}
 
 
-async def _load(stub: MemoryServiceStub, memories: corpus.Corpus, agents: list[str]) -> dict[str, float]:
+class MemorizeCalls:
+    """The stub plus the tenant metadata of one shape."""
+
+    def __init__(self, channel: grpc.aio.Channel, tenant: str) -> None:
+        self.stub = MemoryServiceStub(channel)
+        self.metadata = ((TENANT_METADATA_KEY, tenant),)
+
+
+async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]) -> dict[str, float]:
     start = time.perf_counter()
     for agent_index, agent in enumerate(agents):
         idx = list(range(agent_index, len(memories.texts), len(agents)))
         for chunk in range(0, len(idx), BATCH):
             items = [pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
                      for i in idx[chunk:chunk + BATCH]]
-            await stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=agent, items=items, skip_deduplication=True),
-                                     metadata=TENANT)
+            await calls.stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=agent, items=items,
+                                                                   skip_deduplication=True), metadata=calls.metadata)
     seconds = time.perf_counter() - start
-    return {"rows": len(memories.texts), "seconds": seconds, "rows_per_second": len(memories.texts) / seconds}
+    return {"seconds": seconds, "rows_per_second": len(memories.texts) / seconds}
 
 
-async def _maintain(data: Path, embedder: OnnxMiniLMEmbedder) -> float:
-    # What the daemon's maintenance loop does, run now so the timed phase sees the steady state.
+async def _maintain(data: Path, embedder: OnnxMiniLMEmbedder, tenant: str, agents: list[str],
+                    vectors: list[list[float]]) -> dict[str, Any]:
+    """Run the maintenance step now (timed), then measure the ANN index's recall@10 against exact search."""
     store = await LanceMemoryStore.open(str(data), embedder.model_name, embedder.dimension)
     start = time.perf_counter()
     await store.maintain()
+    seconds = time.perf_counter() - start
+    indexed = await store.has_vector_index(tenant)
+    overlap = []
+    for i, vector in enumerate(vectors[:50]):
+        actor = Actor(tenant, agents[i % len(agents)])
+        ann = await store.nearest(actor, vector, MemoryFilter(), 10, -1.0)
+        exact = await store.nearest(actor, vector, MemoryFilter(), 10, -1.0, exact=True)
+        wanted = {h.memory_id for h in exact}
+        overlap.append(len(wanted & {h.memory_id for h in ann}) / max(1, len(wanted)))
     store.close()
-    return time.perf_counter() - start
+    return {"maintenance_seconds": seconds, "vector_index": "IVF_HNSW_SQ" if indexed else "exact",
+            "ann_recall_at_10": float(np.mean(overlap)) if overlap else float("nan")}
 
 
-async def _recalls(stub: MemoryServiceStub, queries: list[str], vectors: list[list[float]], agents: list[str],
+async def _recalls(calls: MemorizeCalls, queries: list[str], vectors: list[list[float]], agents: list[str],
                    args: argparse.Namespace) -> list[dict[str, Any]]:
     out = []
     for mode in ("server_embeds_query", "precomputed_query_vector"):
@@ -109,28 +139,48 @@ async def _recalls(stub: MemoryServiceStub, queries: list[str], vectors: list[li
             requests = [pb.RecallRequest(agent_id=agents[i % len(agents)], query=q, limit=args.limit,
                                          query_embedding=vectors[i] if mode != "server_embeds_query" else [])
                         for i, q in enumerate(queries)]
-            await _timed_calls(stub.Recall, requests[:10], 2)  # warm-up
-            latencies, wall = await _timed_calls(stub.Recall, requests, concurrency)
+            await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
+            latencies, wall = await _timed_calls(calls, calls.stub.Recall, requests, concurrency)
             out.append({"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall,
                         **percentiles(latencies)})
     return out
 
 
-async def _writes(stub: MemoryServiceStub, count: int) -> dict[str, Any]:
+def _sqlite(path: Path, memories: corpus.Corpus, agents: list[str], queries: list[str],
+            vectors: list[list[float]], args: argparse.Namespace) -> dict[str, Any]:
+    from memoryd.bench.sqlite_baseline import SqliteHybrid
+
+    db = SqliteHybrid(path, len(vectors[0]))
+    owner = [agents[i % len(agents)] for i in range(len(memories.texts))]
+    start = time.perf_counter()
+    db.load(owner, memories.texts, memories.vectors.tolist())
+    load_seconds = time.perf_counter() - start
+    depth = max(20, 2 * args.limit)
+    latencies = []
+    for i, (q, v) in enumerate(zip(queries, vectors, strict=True)):
+        t = time.perf_counter()
+        db.recall(agents[i % len(agents)], q, v, args.limit, depth, FusionWeights())
+        latencies.append((time.perf_counter() - t) * 1000)
+    db.close()
+    return {"load_seconds": load_seconds, "concurrency": 1, **percentiles(latencies)}
+
+
+async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
     singles = [pb.MemorizeRequest(agent_id="writer", memory=pb.MemoryInput(
         content=f"single write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} with note {i * 7919}"))
         for i in range(count)]
-    latencies, wall = await _timed_calls(stub.Memorize, singles, 1)
+    latencies, wall = await _timed_calls(calls, calls.stub.Memorize, singles, 1)
     batch = pb.MemorizeBatchRequest(agent_id="batch-writer", items=[pb.MemoryInput(
         content=f"batch write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} {i * 31}") for i in range(256)])
     start = time.perf_counter()
-    await stub.MemorizeBatch(batch, metadata=TENANT)
+    await calls.stub.MemorizeBatch(batch, metadata=calls.metadata)
     batch_seconds = time.perf_counter() - start
     return {"single": {"per_second": count / wall, **percentiles(latencies)},
             "batch_server_embeds": {"items": 256, "seconds": batch_seconds, "per_second": 256 / batch_seconds}}
 
 
-async def _timed_calls(method: Any, requests: list[Any], concurrency: int) -> tuple[list[float], float]:
+async def _timed_calls(calls: MemorizeCalls, method: Any, requests: list[Any],
+                       concurrency: int) -> tuple[list[float], float]:
     latencies: list[float] = []
     queue = list(reversed(requests))
 
@@ -138,7 +188,7 @@ async def _timed_calls(method: Any, requests: list[Any], concurrency: int) -> tu
         while queue:
             request = queue.pop()
             start = time.perf_counter()
-            await method(request, metadata=TENANT)
+            await method(request, metadata=calls.metadata)
             latencies.append((time.perf_counter() - start) * 1000)
 
     start = time.perf_counter()
@@ -147,17 +197,29 @@ async def _timed_calls(method: Any, requests: list[Any], concurrency: int) -> tu
 
 
 def _render(record: dict[str, Any]) -> str:
-    cfg, load, mem = record["config"], record["load"], record["memorize"]
-    rows = [[r["mode"], r["concurrency"], r["p50"], r["p95"], r["p99"], r["qps"]] for r in record["recall"]]
-    return "\n".join([
-        f"memoryd bench recall: {cfg['memories']} memories, {cfg['agents']} agents, limit {cfg['limit']}, "
-        f"{record['environment']['cores']} cores",
-        table(rows, ["Recall over gRPC", "conc", "p50 ms", "p95 ms", "p99 ms", "q/s"]),
-        "",
-        f"bulk load (MemorizeBatch, precomputed vectors): {load['rows_per_second']:.0f} rows/s",
-        f"maintenance after load (optimize + indexes): {record['maintenance_seconds']:.1f} s",
-        f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
-        f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms",
-        f"MemorizeBatch (server embeds, 256 items): {mem['batch_server_embeds']['per_second']:.0f} items/s",
-        f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB",
-    ])
+    cfg, mem = record["config"], record["memorize"]
+    lines = [f"memoryd bench recall: {cfg['memories']} memories per shape, limit {cfg['limit']}, "
+             f"{record['environment']['cores']} cores"]
+    rows = []
+    for shape in record["shapes"]:
+        base = shape.get("sqlite")
+        for r in shape["recall"]:
+            ratio = ""
+            if base and r["mode"] == "precomputed_query_vector" and r["concurrency"] == 1:
+                ratio = f"{r['p50'] / base['p50']:.1f}x / {r['p99'] / base['p99']:.1f}x"
+            rows.append([shape["agents"], shape["vector_index"], r["mode"], r["concurrency"], r["p50"], r["p95"],
+                         r["p99"], r["qps"], ratio])
+        if base:
+            rows.append([shape["agents"], "sqlite-vec+FTS5", "baseline (in process)", 1, base["p50"], base["p95"],
+                         base["p99"], 1000 / base["mean"], ""])
+    lines.append(table(rows, ["agents", "vector", "Recall", "conc", "p50 ms", "p95 ms", "p99 ms", "q/s",
+                              "vs sqlite p50/p99"]))
+    for shape in record["shapes"]:
+        lines.append(f"agents={shape['agents']}: load {shape['load']['rows_per_second']:.0f} rows/s, maintenance "
+                     f"{shape['maintenance_seconds']:.1f} s, ANN recall@10 vs exact {shape['ann_recall_at_10']:.3f}"
+                     + (f", sqlite load {shape['sqlite']['load_seconds']:.1f} s" if "sqlite" in shape else ""))
+    lines.append(f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
+                 f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms")
+    lines.append(f"MemorizeBatch (server embeds, 256 items): {mem['batch_server_embeds']['per_second']:.0f} items/s")
+    lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
+    return "\n".join(lines)

@@ -12,16 +12,19 @@ from pathlib import Path
 def test_bench_recall_smoke(tmp_path: Path) -> None:
     out = tmp_path / "recall.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "bench", "recall", "--memories", "300", "--agents", "3", "--queries", "12",
-         "--single-writes", "4", "--concurrency", "1,2", "--json", str(out)],
+        [sys.executable, "-m", "memoryd", "bench", "recall", "--memories", "300", "--agents", "1,3", "--queries", "12",
+         "--single-writes", "4", "--concurrency", "1,2", "--baseline", "sqlite", "--json", str(out)],
         capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
     assert result.returncode == 0, result.stderr
-    assert "Recall over gRPC" in result.stdout and "p99 ms" in result.stdout
+    assert "vs sqlite p50/p99" in result.stdout and "baseline (in process)" in result.stdout
     record = json.loads(out.read_text())
-    assert record["load"]["rows"] == 300
-    modes = {(r["mode"], r["concurrency"]) for r in record["recall"]}
-    assert modes == {(m, c) for m in ("server_embeds_query", "precomputed_query_vector") for c in (1, 2)}
-    assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in record["recall"])
+    assert [s["agents"] for s in record["shapes"]] == [1, 3]
+    for shape in record["shapes"]:
+        modes = {(r["mode"], r["concurrency"]) for r in shape["recall"]}
+        assert modes == {(m, c) for m in ("server_embeds_query", "precomputed_query_vector") for c in (1, 2)}
+        assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
+        assert shape["vector_index"] == "exact" and shape["ann_recall_at_10"] == 1.0
+        assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
     assert record["environment"]["cores"] and record["environment"]["versions"]["lancedb"]
 
