@@ -86,7 +86,8 @@ class InMemoryStore:
         row = self.rows.get(memory_id)
         return row[0] if row and is_visible(actor, row[0]) else None
 
-    async def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+    async def get_many(self, actor: Actor, memory_ids: Sequence[str], *,
+                       with_retrievals: bool = True) -> dict[str, MemoryRecord]:
         found = {i: await self.get(actor, i) for i in memory_ids}
         return {i: r for i, r in found.items() if r is not None}
 

@@ -192,7 +192,8 @@ class LanceMemoryStore:
         """A visible row by id."""
         return (await self.get_many(actor, [memory_id])).get(memory_id)
 
-    async def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+    async def get_many(self, actor: Actor, memory_ids: Sequence[str], *,
+                       with_retrievals: bool = True) -> dict[str, MemoryRecord]:
         """Visible rows by id, in one query (the BTree on id makes it a lookup)."""
         if not memory_ids:
             return {}
@@ -203,7 +204,7 @@ class LanceMemoryStore:
             rows, stats = await asyncio.gather(
                 table.query().where(f"{ids_in(memory_ids)} AND {visible_where(actor)}")
                 .select(RECORD_COLUMNS).to_arrow(),
-                self._retrieval_stats(actor.tenant_id, memory_ids))
+                self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats())
         records = {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()}
         if any(r.tenant_id != actor.tenant_id for r in records.values()):
             # Cannot happen while tables are per tenant; if it ever does, fail loudly, never leak.
@@ -353,3 +354,7 @@ async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, d
             f"but the daemon is configured with {model_name!r} ({dimension} dims); start it with the "
             "original embedder or re-embed the store"
         )
+
+
+async def _no_stats() -> dict[str, dict[str, Any]]:
+    return {}

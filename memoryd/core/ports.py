@@ -28,8 +28,13 @@ class MemoryStore(Protocol):
         """The row if it exists and the actor sees it."""
         ...
 
-    async def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        """The visible rows among ``memory_ids``, by id (missing or invisible ids are absent)."""
+    async def get_many(self, actor: Actor, memory_ids: Sequence[str], *,
+                       with_retrievals: bool = True) -> dict[str, MemoryRecord]:
+        """The visible rows among ``memory_ids``, by id (missing or invisible ids are absent).
+
+        ``with_retrievals=False`` skips the retrieval statistics (left at 0 / unset): Recall
+        uses it so that counting retrievals never costs Recall a lookup.
+        """
         ...
 
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,

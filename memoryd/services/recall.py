@@ -55,11 +55,12 @@ class RecallService:
         )
         fused = fuse(vector_hits, text_hits, self._tuning.weights)
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
-            records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
+            records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
             hits = composite(attach(fused, records), self._clock.now(), query.min_score, query.min_salience)
         else:
             winners = fused[: query.limit]
-            hits = attach(winners, await self._store.get_many(query.actor, [f.memory_id for f in winners]))
+            records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
+            hits = attach(winners, records)
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits))
         return hits
