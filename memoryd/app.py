@@ -78,7 +78,7 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
     rc = settings.recall
     tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,
                           rc.min_depth, rc.depth_per_limit, full_text_mode=rc.full_text_mode,
-                          prefix_matching=rc.prefix_matching)
+                          prefix_matching=rc.prefix_matching, vector_query=rc.vector_query)
     retrievals = RetrievalLog(store, clock)
     profiles = LanceProfileStore(store.connection)
     memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)

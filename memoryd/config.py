@@ -82,6 +82,8 @@ class RecallSettings(_Section):
     full_text_mode: Literal["and_then_or", "or"] = "and_then_or"
     """AND of the terms first with OR as the fallback, or OR alone (plain BM25 order)."""
     prefix_matching: bool = True
+    vector_query: Literal["as_is", "statement"] = "as_is"
+    """Embed the query as given, or its statement form (questions lose their interrogative lead)."""
     retrieval_flush_seconds: float = Field(10.0, gt=0)
     """Retrieval counts are written this often (each flush is a few small table commits)."""
 

@@ -73,3 +73,23 @@ def word_prefixes(text: str) -> str:
                 seen.add(prefix)
                 out.append(prefix)
     return " ".join(out)
+
+
+_QUESTION_LEAD = re.compile(
+    r"^\s*(?:(?:what|when|where|who|whom|whose|which|why|how)(?:\s+(?:many|much|long|often|old|far|kind|type|sort))?"
+    r"(?:\s+of)?\s+)?(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|will|should|might)\s+)?",
+    re.IGNORECASE)
+
+
+def statement_form(text: str) -> str:
+    """A question turned into the statement it asks about, for the vector arm.
+
+    Symmetric embedders put a question near other questions ("What did you find?")
+    rather than near the statement that answers it; dropping the interrogative lead
+    and the question mark moves it toward the answer. Non-questions come back as is.
+    """
+    stripped = text.strip()
+    if not stripped.endswith("?") and not _QUESTION_LEAD.match(stripped).group(0):  # type: ignore[union-attr]
+        return stripped
+    body = _QUESTION_LEAD.sub("", stripped, count=1).rstrip(" ?")
+    return body or stripped

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
-from memoryd.core.query_terms import full_text_query
+from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import FusionWeights, attach, composite, fuse
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
@@ -31,6 +32,8 @@ class RecallTuning:
     """"and_then_or": hits with every term first, then any term; "or": any term, BM25 order."""
     prefix_matching: bool = True
     """Query terms also match as word prefixes."""
+    vector_query: str = "as_is"
+    """"as_is" embeds the query text; "statement" embeds its statement form (``query_terms``)."""
 
 
 class RecallService:
@@ -93,30 +96,41 @@ class RecallService:
         if query.embedding:
             vector = normalised(query.embedding, self._embedder.dimension, "query_embedding")
         else:
-            (vector,) = await self._embedder.embed([query.text])
+            text = statement_form(query.text) if self._tuning.vector_query == "statement" else query.text
+            (vector,) = await self._embedder.embed([text])
         return await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
 
     async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
+        """Tiers, each filling the places the previous left: all words, any word, word prefixes.
+
+        Prefix matches come last because on LoCoMo mixing them into BM25 ranking cost 0.027
+        R@10 (a prefix such as 'car' also matches 'career'); as a last tier they still find
+        'espresso' for 'espres' when nothing matches whole words.
+        """
         terms = full_text_query(query.text)
         if not terms.terms:
             return []
-        if not self._tuning.prefix_matching:
-            terms = replace(terms, prefix_terms=())
-        if self._tuning.full_text_mode == "or":
-            return await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
-        if len(terms.terms) == 1:  # AND and OR are the same query
-            return await self._store.full_text(query.actor, terms, query.filter, depth, require_all=True)
-        # AND first; OR fills the remaining places, after every AND hit. Both run at
-        # once: the OR tier is almost always needed and waiting for AND doubles latency.
-        hits, more = await asyncio.gather(
-            self._store.full_text(query.actor, terms, query.filter, depth, require_all=True),
-            self._store.full_text(query.actor, terms, query.filter, depth, require_all=False))
-        if len(hits) >= depth:
-            return hits
-        seen = {h.memory_id for h in hits}
-        return hits + [h for h in more if h.memory_id not in seen][: depth - len(hits)]
+        words = replace(terms, prefix_terms=())
+        tiers = [] if self._tuning.full_text_mode == "or" or len(terms.terms) == 1 else [True]
+        found = await asyncio.gather(*(self._store.full_text(query.actor, words, query.filter, depth, require_all=r)
+                                       for r in [*tiers, False]))
+        hits = _merge(found, depth)
+        if len(hits) < depth and self._tuning.prefix_matching and terms.prefix_terms:
+            prefixed = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
+            hits = _merge([hits, prefixed], depth)
+        return hits
 
 
+def _merge(tiers: Sequence[list[ArmHit]], depth: int) -> list[ArmHit]:
+    """Concatenate ranked tiers, skipping ids already placed, up to ``depth``."""
+    out: list[ArmHit] = []
+    seen: set[str] = set()
+    for tier in tiers:
+        for hit in tier:
+            if hit.memory_id not in seen and len(out) < depth:
+                seen.add(hit.memory_id)
+                out.append(hit)
+    return out
 
 
 async def _nothing() -> list[ArmHit]:
