@@ -114,3 +114,16 @@ def test_check_draft_names_the_field(draft: MemoryDraft, field: str) -> None:
 def test_check_draft_drops_duplicate_tags() -> None:
     out = check_draft(MemoryDraft(content="ok", tags=("a", "b", "a")), Actor("t1", "a1"), Limits(), NOW)
     assert out.tags == ("a", "b")
+
+
+@pytest.mark.parametrize(("question", "statement"), [
+    ("When did Caroline go to the support group?", "Caroline go to the support group"),
+    ("How many times has Mel gone to the beach?", "times has Mel gone to the beach"),
+    ("Is Sam vegetarian?", "Sam vegetarian"),
+    ("Caroline likes tea", "Caroline likes tea"),
+    ("?", "?"),
+])
+def test_statement_form_drops_the_interrogative_lead(question: str, statement: str) -> None:
+    from memoryd.core.query_terms import statement_form
+
+    assert statement_form(question) == statement

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
-from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
+from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryPatch, RecallQuery, Scope
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
@@ -98,3 +98,25 @@ async def test_update_content_reembeds(parts) -> None:
     assert emb.calls == calls + 1 and updated.content_hash != m.memory.content_hash
     await archive.update(ME, m.memory.memory_id, MemoryPatch(salience=0.9))
     assert emb.calls == calls + 1
+
+
+async def test_full_text_prefix_matches_only_fill_after_whole_words(parts) -> None:
+    class PrefixAwareStore(InMemoryStore):
+        """The fake treats a term as a prefix only when the query carries prefix terms."""
+
+        async def full_text(self, actor, query, flt, limit, require_all):
+            hits = await super().full_text(actor, query, flt, limit, require_all)
+            if query.prefix_terms:
+                seen = {h.memory_id for h in hits}
+                for record, _ in self._visible(actor, flt):
+                    if record.memory_id not in seen and any(
+                            w.startswith(p) for p in query.prefix_terms for w in record.content.lower().split()):
+                        hits.append(ArmHit(record.memory_id, 0.5, record.occurred_at))
+            return hits[:limit]
+
+    store, emb, clock = PrefixAwareStore(), parts[1], parts[2]
+    mem, recall, *_ = services(store, emb, clock)
+    whole = await mem.memorize(ME, MemoryDraft(content="the car broke down"))
+    prefix = await mem.memorize(ME, MemoryDraft(content="a new career in nursing"))
+    hits = await recall.full_text_arm(RecallQuery(ME, "car", limit=5))
+    assert [h.memory_id for h in hits] == [whole.memory.memory_id, prefix.memory.memory_id]
