@@ -41,20 +41,20 @@ class Corpus:
 
 
 def base_sentences(count: int, seed: int = 1) -> list[str]:
-    """Distinct base sentences (a person and an activity)."""
+    """Distinct base sentences (a person, an activity, a circumstance)."""
     rng = random.Random(seed)
-    pairs = [(n, a) for n in NAMES for a in ACTIVITIES]
-    rng.shuffle(pairs)
-    return [f"{n} {a}" for n, a in pairs[:count]]
+    triples = [(n, a, d) for n in NAMES for a in ACTIVITIES for d in DETAILS]
+    rng.shuffle(triples)
+    return [f"{n} {a} {d}" for n, a, d in triples[:count]]
 
 
-def build(count: int, base_vectors: np.ndarray, bases: list[str], noise: float = 0.04,
+def build(count: int, base_vectors: np.ndarray, bases: list[str], noise: float = 0.06,
           seed: int = 2) -> Corpus:
     """``count`` memories spread over the bases; vectors are base vectors plus noise."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     base_of = [rng.randrange(len(bases)) for _ in range(count)]
-    texts = [f"{bases[b]} {rng.choice(DETAILS)} (note {i})" for i, b in enumerate(base_of)]
+    texts = [f"{bases[b]}, {rng.choice(DETAILS)} (note {i})" for i, b in enumerate(base_of)]
     vectors = base_vectors[base_of] + nrng.normal(0.0, noise, (count, base_vectors.shape[1])).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     return Corpus(texts, vectors.astype(np.float32), bases, base_of)
@@ -65,7 +65,8 @@ def questions(bases: list[str], count: int, seed: int = 3) -> list[str]:
     rng = random.Random(seed)
     out = []
     for _ in range(count):
-        name, _, activity = rng.choice(bases).partition(" ")
+        name, _, rest = rng.choice(bases).partition(" ")
+        activity = next((a for a in ACTIVITIES if rest.startswith(a)), rest)
         words = activity.split()
         out.append(rng.choice([f"When did {name} {' '.join(words[:3])}?", f"What did {name} do {rng.choice(DETAILS)}?",
                                f"Who {activity}?", f"{name} {' '.join(words[1:])}"]))

@@ -169,3 +169,19 @@ def test_recall_can_run_one_arm_alone(stub: MemoryServiceStub) -> None:
     assert vec and all(h.parts.full_text_rank == 0 and h.parts.vector_rank for h in vec)
     assert txt and all(h.parts.vector_rank == 0 and h.parts.full_text_rank for h in txt)
     assert any(h.parts.vector_rank and h.parts.full_text_rank for h in both)
+
+
+def test_since_and_memory_type_filters(stub: MemoryServiceStub) -> None:
+    from datetime import UTC, datetime
+
+    old = pb.MemoryInput(content="Sam adopted a cat named Miso", memory_type=pb.MEMORY_TYPE_EPISODIC)
+    old.occurred_at.FromDatetime(datetime(2024, 1, 5, tzinfo=UTC))
+    first = stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=old), metadata=T).memory
+    recent = memorize(stub, "Sam's cat Miso likes tuna", memory_type=pb.MEMORY_TYPE_SEMANTIC)
+    since = pb.RecallFilter()
+    since.since.FromDatetime(datetime(2025, 1, 1, tzinfo=UTC))
+    hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="Sam cat Miso", filter=since), metadata=T).hits
+    assert [h.memory.id for h in hits] == [recent.id]
+    typed = pb.RecallFilter(memory_type=pb.MEMORY_TYPE_EPISODIC)
+    hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="Sam cat Miso", filter=typed), metadata=T).hits
+    assert [h.memory.id for h in hits] == [first.id]
