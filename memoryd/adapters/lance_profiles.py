@@ -18,10 +18,11 @@ import pyarrow as pa
 
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.models import Profile
 
-_TS = pa.timestamp("us", tz="UTC")
-_PK = {"lance-schema:unenforced-primary-key": "true"}
+_TS = TIMESTAMP
+_PK = PRIMARY_KEY
 
 
 def _profile_fields(key: str) -> list[pa.Field]:

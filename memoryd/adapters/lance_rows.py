@@ -11,11 +11,13 @@ import pyarrow as pa
 from memoryd.core.models import MemoryRecord, MemoryType, Scope, Vector
 from memoryd.core.query_terms import word_prefixes
 
-_TS = pa.timestamp("us", tz="UTC")
+TIMESTAMP = pa.timestamp("us", tz="UTC")
+_TS = TIMESTAMP
 # Declaring the primary key in the schema makes table creation and the key one
 # atomic commit: two processes creating the same tenant table cannot race
 # between create_table and set_unenforced_primary_key.
-_PK = {"lance-schema:unenforced-primary-key": "true"}
+PRIMARY_KEY = {"lance-schema:unenforced-primary-key": "true"}
+_PK = PRIMARY_KEY
 
 # Columns read back into a MemoryRecord: everything but the vector and the
 # prefix column, which only exist for the indexes.
