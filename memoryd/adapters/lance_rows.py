@@ -48,6 +48,7 @@ def memory_schema(dimension: int) -> pa.Schema:
         pa.field("end_user_id", text, nullable=False),
         pa.field("scope", text, nullable=False),
         pa.field("content", text, nullable=False),
+        pa.field("search_text", text, nullable=False),
         pa.field("prefixes", text, nullable=False),
         pa.field("memory_type", text, nullable=False),
         pa.field("category", text, nullable=False),
@@ -77,6 +78,7 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "end_user_id": [r.end_user_id for r in recs],
         "scope": [r.scope.value for r in recs],
         "content": [r.content for r in recs],
+        "search_text": [search_text(r) for r in recs],
         "prefixes": [word_prefixes(r.content) for r in recs],
         "memory_type": [r.memory_type.value for r in recs],
         "category": [r.category for r in recs],
@@ -98,6 +100,16 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
     arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
     arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def search_text(record: MemoryRecord) -> str:
+    """What the full-text index sees: the date the memory happened, then its content.
+
+    Indexing the date lets a query that names one ("in May 2023") match the memories of
+    that day; on LoCoMo it also lifted R@10 by 0.02 and MRR by 0.04 (docs/benchmarks.md).
+    """
+    when = record.occurred_at
+    return f"{when.day} {when:%B %Y} {record.content}"
 
 
 def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> MemoryRecord:

@@ -6,7 +6,7 @@ a per-agent visible set is a slice of one tenant's rows rather than of every
 row in the service. Every query still pins ``tenant_id`` and the visibility
 rule through ``lance_filters.visible_where`` (defence in depth).
 
-Indexes per table: full text on ``content`` (stemmed, with positions) and on
+Indexes per table: full text on ``search_text`` (date + content; stemmed, with positions) and on
 ``prefixes`` (unstemmed word prefixes, see ``core.query_terms``); bitmaps on
 ``scope``, ``agent_id``, ``end_user_id``; a BTree on ``id``. The vector column
 is searched exactly until a table reaches ``ann_min_rows``; from then on the
@@ -121,7 +121,7 @@ class LanceMemoryStore:
         # cannot collide, and every later upsert sees the schema's primary key.
         table = await self._db.create_table(name, schema=self._schema, exist_ok=True)
         await _ensure_indexes(table, [
-            ("content", FTS(with_position=True)),
+            ("search_text", FTS(with_position=True)),
             ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
             ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())])
         return table
@@ -237,7 +237,7 @@ class LanceMemoryStore:
 
     async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
                         require_all: bool) -> list[ArmHit]:
-        """BM25 over content (stemmed words) and prefixes (word prefixes), visibility prefiltered."""
+        """BM25 over search_text (date + content, stemmed) and prefixes (word prefixes), visibility prefiltered."""
         async with map_lance_errors():
             table = await self._table(actor.tenant_id, create=False)
             if table is None or not query.terms:
@@ -285,7 +285,7 @@ class LanceMemoryStore:
             if small >= self._optimize_min_fragments:
                 await table.optimize(cleanup_older_than=self._cleanup_older_than)
             return
-        fts = await table.index_stats("content_idx")
+        fts = await table.index_stats("search_text_idx")
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:
             await table.optimize(cleanup_older_than=self._cleanup_older_than)
@@ -313,7 +313,7 @@ def _text_query(query: FullTextQuery, require_all: bool) -> Any:
     """Query objects, never a query string: user text cannot become syntax."""
     clauses: list[tuple[Occur, Any]] = []
     for term in query.terms:
-        term_match: Any = _match(term, "content")
+        term_match: Any = _match(term, "search_text")
         if term in query.prefix_terms:
             term_match = BooleanQuery([(Occur.SHOULD, term_match), (Occur.SHOULD, _match(term, "prefixes"))])
         clauses.append((Occur.MUST if require_all else Occur.SHOULD, term_match))
