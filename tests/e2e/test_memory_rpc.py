@@ -185,3 +185,22 @@ def test_since_and_memory_type_filters(stub: MemoryServiceStub) -> None:
     typed = pb.RecallFilter(memory_type=pb.MEMORY_TYPE_EPISODIC)
     hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="Sam cat Miso", filter=typed), metadata=T).hits
     assert [h.memory.id for h in hits] == [first.id]
+
+
+def test_full_text_matches_the_date_a_memory_happened(stub: MemoryServiceStub) -> None:
+    from datetime import UTC, datetime
+
+    items = []
+    for day in (datetime(2023, 5, 8, tzinfo=UTC), datetime(2023, 9, 2, tzinfo=UTC)):
+        item = pb.MemoryInput(content="Caroline went to the support group")
+        item.occurred_at.FromDatetime(day)
+        items.append(item)
+    reply = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True),
+                               metadata=T)
+    may, september = (r.memory.id for r in reply.results)
+    assert may != september
+    for query, expected in (("support group in September 2023", september), ("support group 8 May", may)):
+        hits = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, arms=pb.RECALL_ARMS_FULL_TEXT),
+                           metadata=T).hits
+        assert [h.memory.id for h in hits] == [expected, september if expected == may else may], query
+        assert hits[0].memory.content == "Caroline went to the support group"  # indexed, not stored
