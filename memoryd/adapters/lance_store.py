@@ -126,6 +126,14 @@ class LanceMemoryStore:
             ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())])
         return table
 
+    async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
+        """The gate every read and write of memories passes.
+
+        Returns the actor's own tenant table (None if the tenant has none yet) and the
+        predicate of what the actor may see (``lance_filters.visible_where``).
+        """
+        return await self._table(actor.tenant_id, create=False), visible_where(actor, flt, col=col)
+
     # -- writes ---------------------------------------------------------------
 
     async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
@@ -140,7 +148,7 @@ class LanceMemoryStore:
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
         """Upsert over a visible row only (the visibility check is inside the merge)."""
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, visible = await self._scoped(actor, col="target.")
             if table is None:
                 return False
             if vector is None:
@@ -151,17 +159,17 @@ class LanceMemoryStore:
                 vector = found.column("vector")[0].as_py()
             data = to_table([(record, vector)], self._schema)
             result = await (table.merge_insert("id")
-                            .when_matched_update_all(where=visible_where(actor, col="target."))
+                            .when_matched_update_all(where=visible)
                             .execute(data))
             return bool(result.num_updated_rows == 1)
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, visible = await self._scoped(actor)
             if table is None:
                 return False
-            result = await table.delete(f"id = {literal(memory_id)} AND {visible_where(actor)}")
+            result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await (await self._stats_table(actor.tenant_id)).delete(f"id = {literal(memory_id)}")
             return bool(result.num_deleted_rows > 0)
@@ -198,11 +206,11 @@ class LanceMemoryStore:
         if not memory_ids:
             return {}
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, visible = await self._scoped(actor)
             if table is None:
                 return {}
             rows, stats = await asyncio.gather(
-                table.query().where(f"{ids_in(memory_ids)} AND {visible_where(actor)}")
+                table.query().where(f"{ids_in(memory_ids)} AND {visible}")
                 .select(RECORD_COLUMNS).to_arrow(),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats())
         records = {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()}
@@ -220,13 +228,13 @@ class LanceMemoryStore:
                       min_similarity: float, *, exact: bool = False) -> list[ArmHit]:
         """Cosine kNN under the visibility prefilter, floor applied (``exact`` bypasses the ANN index)."""
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, visible = await self._scoped(actor, flt)
             if table is None:
                 return []
             query = table.query().nearest_to(list(vector)).distance_type("cosine")
             if exact:
                 query = query.bypass_vector_index()
-            rows = await (query.where(visible_where(actor, flt)).select([*_ARM_COLUMNS, "_distance"])
+            rows = await (query.where(visible).select([*_ARM_COLUMNS, "_distance"])
                           .limit(limit).to_arrow())
         hits = []
         for row in rows.to_pylist():
@@ -239,21 +247,20 @@ class LanceMemoryStore:
                         require_all: bool) -> list[ArmHit]:
         """BM25 over search_text (date + content, stemmed) and prefixes (word prefixes), visibility prefiltered."""
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, visible = await self._scoped(actor, flt)
             if table is None or not query.terms:
                 return []
             rows = await (table.query().nearest_to_text(_text_query(query, require_all))
-                          .where(visible_where(actor, flt)).select([*_ARM_COLUMNS, "_score"])
+                          .where(visible).select([*_ARM_COLUMNS, "_score"])
                           .limit(limit).to_arrow())
         return [ArmHit(row["id"], float(row["_score"]), row["occurred_at"]) for row in rows.to_pylist()]
 
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
         """Visible rows after ``after_id`` in id order (ids are time-ordered)."""
         async with map_lance_errors():
-            table = await self._table(actor.tenant_id, create=False)
+            table, where = await self._scoped(actor, flt)
             if table is None:
                 return []
-            where = visible_where(actor, flt)
             if after_id:
                 where += f" AND id > {literal(after_id)}"
             ids = (await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist()
