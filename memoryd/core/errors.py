@@ -12,7 +12,9 @@ to gRPC status codes in a single table; jobs read ``retryable``::
     ├── PreconditionFailed          FAILED_PRECONDITION (e.g. an edit over the token budget)
     ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
     ├── LimitExceeded               RESOURCE_EXHAUSTED
-    └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder down)
+    ├── ModelOutputInvalid          INTERNAL          (a model answered, but not as asked; permanent)
+    └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder, provider down)
+        └── RateLimited             RESOURCE_EXHAUSTED retryable = True, honours ``retry_after``
 
 Anything else is a bug: INTERNAL, logged once with its traceback.
 """
@@ -63,7 +65,20 @@ class LimitExceeded(MemorydError):
     """A size or rate limit was hit."""
 
 
+class ModelOutputInvalid(MemorydError):
+    """The model's answer failed validation (not JSON, wrong shape); retrying the same call won't help."""
+
+
 class Unavailable(MemorydError):
     """A dependency (storage, embedder, provider) is temporarily unreachable."""
 
     retryable = True
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        """Seconds the dependency asked us to wait (HTTP Retry-After), if it said."""
+
+
+class RateLimited(Unavailable):
+    """The provider throttled us (HTTP 429)."""

@@ -134,3 +134,23 @@ class TokenCounter(Protocol):
     def count(self, text: str) -> int:
         """Number of tokens in ``text`` (special-token text counts as plain text)."""
         ...
+
+
+class ChatModel(Protocol):
+    """A chat model that answers with one JSON object (jobs validate its shape)."""
+
+    @property
+    def model_name(self) -> str:
+        """The provider's model name, recorded with what it produced."""
+        ...
+
+    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+        """The parsed JSON object, prompt tokens and completion tokens.
+
+        Raises:
+            Unavailable / RateLimited: transient (connection, timeout, 429, 5xx); retry later.
+            ModelOutputInvalid: the answer is not a JSON object.
+            NotReady: the provider refused the request (4xx other than 429): fix the configuration.
+
+        """
+        ...

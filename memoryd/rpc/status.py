@@ -18,6 +18,7 @@ from memoryd.core.errors import (
     NotReady,
     PermissionDenied,
     PreconditionFailed,
+    RateLimited,
     Unauthenticated,
     Unavailable,
 )
@@ -34,6 +35,7 @@ _STATUS_BY_ERROR: dict[type[MemorydError], grpc.StatusCode] = {
     PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
     LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
     Unavailable: grpc.StatusCode.UNAVAILABLE,
+    RateLimited: grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
 
 
