@@ -73,7 +73,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
         st.uri, embedder.model_name, embedder.dimension, ann_min_rows=st.ann_min_rows,
         optimize_min_fragments=st.optimize_min_fragments,
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
-        read_consistency=timedelta(seconds=st.read_consistency_seconds))
+        read_consistency=timedelta(seconds=st.read_consistency_seconds), hot_max_rows=st.hot_max_rows,
+        hot_total_rows=st.hot_total_rows)
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     rc = settings.recall
     tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +32,8 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree, IvfHnswSq
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
+from memoryd.adapters.hot_vectors import COLUMNS as HOT_COLUMNS
+from memoryd.adapters.hot_vectors import HotSnapshot
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, RETRIEVAL_SCHEMA, memory_schema, to_record, to_table
@@ -51,8 +54,13 @@ class LanceMemoryStore:
     """The archive on a LanceDB directory or object-store URI."""
 
     def __init__(self, db: lancedb.AsyncConnection, dimension: int, ann_min_rows: int,
-                 optimize_min_fragments: int, cleanup_older_than: timedelta) -> None:
+                 optimize_min_fragments: int, cleanup_older_than: timedelta, hot_max_rows: int = 0,
+                 hot_total_rows: int = 0) -> None:
         self._db = db
+        self._hot_max_rows = min(hot_max_rows, ann_min_rows)
+        self._hot_total_rows = hot_total_rows
+        self._hot: OrderedDict[str, HotSnapshot] = OrderedDict()
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
         self._schema = memory_schema(dimension)
         self._ann_min_rows = ann_min_rows
         self._optimize_min_fragments = optimize_min_fragments
@@ -64,12 +72,14 @@ class LanceMemoryStore:
     @classmethod
     async def open(cls, uri: str, model_name: str, dimension: int, *, ann_min_rows: int = 50_000,
                    optimize_min_fragments: int = 16, cleanup_older_than: timedelta = timedelta(hours=1),
-                   read_consistency: timedelta = timedelta(0)) -> LanceMemoryStore:
+                   read_consistency: timedelta = timedelta(0), hot_max_rows: int = 0,
+                   hot_total_rows: int = 0) -> LanceMemoryStore:
         """Connect and check the store was built with this embedding model (NotReady if not)."""
         async with map_lance_errors():
             db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency)
             await _check_embedding_model(db, model_name, dimension)
-        return cls(db, dimension, ann_min_rows, optimize_min_fragments, cleanup_older_than)
+        return cls(db, dimension, ann_min_rows, optimize_min_fragments, cleanup_older_than, hot_max_rows,
+                   hot_total_rows)
 
     @property
     def connection(self) -> lancedb.AsyncConnection:
@@ -78,6 +88,9 @@ class LanceMemoryStore:
 
     def close(self) -> None:
         """Release the connection."""
+        for task in self._refreshing.values():
+            task.cancel()
+        self._hot.clear()
         self._tables.clear()
         self._db.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
 
@@ -231,6 +244,10 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, flt)
             if table is None:
                 return []
+            if self._hot_max_rows and not flt.tags:
+                hot = await self._current_snapshot(actor.tenant_id, table)
+                if hot is not None:
+                    return hot.nearest(actor, flt, vector, limit, min_similarity)
             query = table.query().nearest_to(list(vector)).distance_type("cosine")
             if exact:
                 query = query.bypass_vector_index()
@@ -269,6 +286,37 @@ class LanceMemoryStore:
                 return []
         records = await self.get_many(actor, wanted)
         return [records[i] for i in wanted if i in records]
+
+    # -- hot snapshots (small tables) -----------------------------------------
+
+    async def _current_snapshot(self, tenant_id: str, table: Any) -> HotSnapshot | None:
+        """The in-memory snapshot if it is of the table's current version; else schedule a refresh."""
+        snapshot = self._hot.get(tenant_id)
+        version = await table.version()
+        if snapshot is not None and snapshot.version == version:
+            self._hot.move_to_end(tenant_id)
+            return snapshot
+        if tenant_id not in self._refreshing:
+            task = asyncio.create_task(self._refresh(tenant_id, table))
+            self._refreshing[tenant_id] = task
+            task.add_done_callback(lambda _: self._refreshing.pop(tenant_id, None))
+        return None
+
+    async def _refresh(self, tenant_id: str, table: Any) -> None:
+        # The version is read before the scan, so a snapshot is never labelled newer than
+        # what it holds: a write landing mid-scan leaves it older than the table, hence unused.
+        try:
+            version = await table.version()
+            if await table.count_rows() > self._hot_max_rows:
+                self._hot.pop(tenant_id, None)
+                return
+            data = await table.query().select(HOT_COLUMNS).to_arrow()
+            self._hot[tenant_id] = HotSnapshot.from_arrow(version, data)
+            self._hot.move_to_end(tenant_id)
+            while sum(s.rows for s in self._hot.values()) > self._hot_total_rows and len(self._hot) > 1:
+                self._hot.popitem(last=False)  # least recently used tenant first
+        except Exception:  # a failed refresh only means the LanceDB path keeps serving
+            log.warning("hot snapshot refresh failed", extra={"tenant": tenant_id}, exc_info=True)
 
     async def has_vector_index(self, tenant_id: str) -> bool:
         """Whether the tenant's table has an ANN index (benchmarks report which path served)."""
