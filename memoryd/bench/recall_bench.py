@@ -155,7 +155,7 @@ def _sqlite(path: Path, memories: corpus.Corpus, agents: list[str], queries: lis
     db = SqliteHybrid(path, len(vectors[0]))
     owner = [agents[i % len(agents)] for i in range(len(memories.texts))]
     start = time.perf_counter()
-    db.load(owner, memories.texts, memories.vectors.tolist())
+    db.load(owner, memories.texts, memories.vectors)  # rows as float32 arrays: no 1M-row Python lists
     load_seconds = time.perf_counter() - start
     depth = max(20, 2 * args.limit)
     latencies = []

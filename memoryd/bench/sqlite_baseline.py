@@ -9,11 +9,12 @@ Runs in process (no RPC), which favours it slightly.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pysqlite3.dbapi2 as sqlite3  # the stdlib build cannot load extensions
 import sqlite_vec
 
@@ -43,7 +44,7 @@ class SqliteHybrid:
             CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(content, agent UNINDEXED, tokenize='porter unicode61');
         """)
 
-    def load(self, agents: Sequence[str], texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> None:
+    def load(self, agents: Sequence[str], texts: Sequence[str], vectors: Any) -> None:
         """Bulk insert in one transaction."""
         with self._db:
             self._db.executemany("INSERT INTO memories(id, agent, content) VALUES (?, ?, ?)",
@@ -82,5 +83,6 @@ class SqliteHybrid:
         self._db.close()
 
 
-def _blob(vector: Sequence[float]) -> bytes:
-    return struct.pack(f"{len(vector)}f", *vector)
+def _blob(vector: Any) -> bytes:
+    """vec0's wire format: little-endian float32."""
+    return np.asarray(vector, dtype=np.float32).tobytes()
