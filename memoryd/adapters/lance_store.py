@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 _PREFIX = "memories_"
 _STATS_PREFIX = "retrievals_"
+_HOT_REFRESH_SECONDS = 1.0
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
@@ -61,6 +63,7 @@ class LanceMemoryStore:
         self._hot_total_rows = hot_total_rows
         self._hot: OrderedDict[str, HotSnapshot] = OrderedDict()
         self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._refreshed_at: dict[str, float] = {}
         self._schema = memory_schema(dimension)
         self._ann_min_rows = ann_min_rows
         self._optimize_min_fragments = optimize_min_fragments
@@ -296,7 +299,11 @@ class LanceMemoryStore:
         if snapshot is not None and snapshot.version == version:
             self._hot.move_to_end(tenant_id)
             return snapshot
-        if tenant_id not in self._refreshing:
+        # A refresh rescans the table: under a stream of writes do it at most once a
+        # second per tenant, so writes never pay a full scan each.
+        now = time.monotonic()
+        if tenant_id not in self._refreshing and now - self._refreshed_at.get(tenant_id, 0.0) >= _HOT_REFRESH_SECONDS:
+            self._refreshed_at[tenant_id] = now
             task = asyncio.create_task(self._refresh(tenant_id, table))
             self._refreshing[tenant_id] = task
             task.add_done_callback(lambda _: self._refreshing.pop(tenant_id, None))
@@ -309,6 +316,9 @@ class LanceMemoryStore:
             version = await table.version()
             if await table.count_rows() > self._hot_max_rows:
                 self._hot.pop(tenant_id, None)
+                # Too big for the hot path (the ANN index serves it); tables rarely shrink, so
+                # look again only in a minute instead of on every query.
+                self._refreshed_at[tenant_id] = time.monotonic() + 60.0
                 return
             data = await table.query().select(HOT_COLUMNS).to_arrow()
             self._hot[tenant_id] = HotSnapshot.from_arrow(version, data)
