@@ -47,9 +47,11 @@ class StorageSettings(_Section):
     ann_min_rows: int = Field(50_000, ge=1)
     """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
     optimize_min_fragments: int = Field(16, ge=1)
-    hot_max_rows: int = Field(50_000, ge=0)
-    """Tables up to this size (and below ann_min_rows) keep their vectors in memory for exact
-    numpy kNN; 0 turns the hot path off."""
+    hot_max_rows: int = Field(0, ge=0)
+    """Experimental, off by default (0): tables up to this size (and below ann_min_rows) keep their
+    vectors in memory for exact numpy kNN. Measured on 2 cores it helped precomputed-vector queries
+    a little and slowed server-embedded ones (numpy and onnxruntime threads contend); see
+    docs/benchmarks.md."""
     hot_total_rows: int = Field(500_000, ge=0)
     """Memory cap across tenants (about 1.7 KiB per row at 384 dimensions); least recently used go first."""
     maintenance_enabled: bool = True
