@@ -21,32 +21,29 @@ from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.models import Profile
 
-_TS = TIMESTAMP
-_PK = PRIMARY_KEY
-
 
 def _profile_fields(key: str) -> list[pa.Field]:
     return [
-        pa.field(key, pa.string(), nullable=False, metadata=_PK),
+        pa.field(key, pa.string(), nullable=False, metadata=PRIMARY_KEY),
         pa.field("agent_id", pa.string(), nullable=False),
         pa.field("document", pa.string(), nullable=False),
         pa.field("token_count", pa.int64(), nullable=False),
         pa.field("budget_tokens", pa.int64(), nullable=False),
         pa.field("revision", pa.int64(), nullable=False),
-        pa.field("updated_at", _TS, nullable=False),
+        pa.field("updated_at", TIMESTAMP, nullable=False),
         pa.field("source", pa.string(), nullable=False),
     ]
 
 
 PROFILE_SCHEMA = pa.schema(_profile_fields("key"))
-REVISION_SCHEMA = pa.schema(_profile_fields("key"))
+REVISION_SCHEMA = PROFILE_SCHEMA  # same row shape; key = "agent:revision" instead of the agent
 FAILURE_SCHEMA = pa.schema([
-    pa.field("key", pa.string(), nullable=False, metadata=_PK),
+    pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
     pa.field("agent_id", pa.string(), nullable=False),
     pa.field("base_revision", pa.int64(), nullable=False),
     pa.field("source", pa.string(), nullable=False),
     pa.field("reason", pa.string(), nullable=False),
-    pa.field("at", _TS, nullable=False),
+    pa.field("at", TIMESTAMP, nullable=False),
 ])
 
 

@@ -12,12 +12,10 @@ from memoryd.core.models import MemoryRecord, MemoryType, Scope, Vector
 from memoryd.core.query_terms import word_prefixes
 
 TIMESTAMP = pa.timestamp("us", tz="UTC")
-_TS = TIMESTAMP
 # Declaring the primary key in the schema makes table creation and the key one
 # atomic commit: two processes creating the same tenant table cannot race
 # between create_table and set_unenforced_primary_key.
 PRIMARY_KEY = {"lance-schema:unenforced-primary-key": "true"}
-_PK = PRIMARY_KEY
 
 # Columns read back into a MemoryRecord: everything but the vector and the
 # prefix column, which only exist for the indexes.
@@ -32,9 +30,9 @@ RECORD_COLUMNS = [
 # indexes, so counting retrievals on the memory row degraded Recall with every
 # flush. The side table is small and only read by id.
 RETRIEVAL_SCHEMA = pa.schema([
-    pa.field("id", pa.string(), nullable=False, metadata=_PK),
+    pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
     pa.field("retrieval_count", pa.int64(), nullable=False),
-    pa.field("last_retrieved_at", _TS, nullable=True),
+    pa.field("last_retrieved_at", TIMESTAMP, nullable=True),
 ])
 
 
@@ -42,7 +40,7 @@ def memory_schema(dimension: int) -> pa.Schema:
     """The archive table schema; ``id`` is non-nullable so it can be the primary key."""
     text = pa.string()
     return pa.schema([
-        pa.field("id", text, nullable=False, metadata=_PK),
+        pa.field("id", text, nullable=False, metadata=PRIMARY_KEY),
         pa.field("tenant_id", text, nullable=False),
         pa.field("agent_id", text, nullable=False),
         pa.field("end_user_id", text, nullable=False),
@@ -60,9 +58,9 @@ def memory_schema(dimension: int) -> pa.Schema:
         pa.field("source_id", text, nullable=False),
         pa.field("content_hash", text, nullable=False),
         pa.field("embedding_model", text, nullable=False),
-        pa.field("created_at", _TS, nullable=False),
-        pa.field("updated_at", _TS, nullable=False),
-        pa.field("occurred_at", _TS, nullable=False),
+        pa.field("created_at", TIMESTAMP, nullable=False),
+        pa.field("updated_at", TIMESTAMP, nullable=False),
+        pa.field("occurred_at", TIMESTAMP, nullable=False),
         pa.field("status", text, nullable=False),
         pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
     ])

@@ -79,10 +79,15 @@ class ProfileService:
         """Revisions older than ``before`` (0: from the newest), newest first."""
         check_range(page_size, "page_size", 1, 200)
         current = await self.get(actor)
-        if current.revision:
-            await self._store.log_revision(actor.tenant_id, current)  # heals a crash between swap and log
-        return await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1,
+        page = await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1,
                                            page_size)
+        if current.revision and (before == 0 or before > current.revision) and (
+                not page or page[0].revision < current.revision):
+            # A crash between the swap and the log left the current revision unlogged: log it
+            # now (idempotent), and only then, so reads do not commit on every call.
+            await self._store.log_revision(actor.tenant_id, current)
+            page = [current, *page][:page_size]
+        return page
 
     async def revision(self, actor: Actor, revision: int) -> Profile:
         """One logged revision."""

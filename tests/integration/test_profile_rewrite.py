@@ -101,3 +101,13 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App) -> None:
     assert result.profile.revision == before.revision + 2
     history = await app.profile.revisions(ME, 10, 0)
     assert [p.source for p in history[:2]] == ["rewrite:compaction", "edit"]
+
+
+async def test_a_crash_between_swap_and_log_is_healed_on_read(app: App) -> None:
+    current = await seed(app)
+    crashed = Profile(ME.agent_id, current.document + "\n## Later\n- x\n", 20, current.budget_tokens,
+                      current.revision + 1, current.updated_at, "edit")
+    assert await app.profiles.swap("acme", crashed, current.revision)  # swapped, never logged
+    history = await app.profile.revisions(ME, 10, 0)
+    assert [p.revision for p in history] == [4, 3, 2, 1]
+    assert (await app.profile.revision(ME, 4)).document == crashed.document
