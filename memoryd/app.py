@@ -17,18 +17,25 @@ from datetime import timedelta
 
 import openai
 
+from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.openai_chat import OpenAIChat
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.redis_gate import RedisProviderGate
+from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
-from memoryd.config import EmbeddingSettings, Settings
+from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.errors import MemorydError
-from memoryd.core.ports import Clock, Embedder, TokenCounter
+from memoryd.core.ports import ChatModel, Clock, Embedder, TokenCounter
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
+from memoryd.services.bootstrap import BootstrapService
+from memoryd.services.job_runner import JobRunner, RetryPolicy
+from memoryd.services.jobs import JobService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService, RecallTuning
@@ -50,6 +57,10 @@ class App:
     profiles: LanceProfileStore
     embedder: Embedder
     settings: Settings
+    jobs: JobService | None = None
+    """None when no Redis/Valkey is configured (job RPCs answer UNAVAILABLE)."""
+    bootstrap: BootstrapService | None = None
+    runner: JobRunner | None = None
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
@@ -59,6 +70,15 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
                                     timeout=settings.timeout_seconds, max_retries=1)
         return OpenAIEmbedder(client, settings.model, settings.dimension, settings.send_dimensions)
     return OnnxMiniLMEmbedder(threads=settings.threads)
+
+
+def build_chat(settings: ProviderSettings) -> ChatModel | None:
+    """The configured chat model, or None (model-bound jobs then wait for one)."""
+    if not settings.configured:
+        return None
+    client = openai.AsyncOpenAI(base_url=settings.base_url, api_key=settings.api_key.get_secret_value() or "none",
+                                timeout=settings.timeout_seconds, max_retries=0)
+    return OpenAIChat(client, settings.extraction_model)
 
 
 @asynccontextmanager
@@ -83,12 +103,28 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
     retrievals = RetrievalLog(store, clock)
     profiles = LanceProfileStore(store.connection)
     memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)
+    profile = ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
+    jobs = bootstrap = runner = None
+    redis = None
+    if settings.redis.dsn:
+        js = settings.jobs
+        redis = await connect(settings.redis.dsn)
+        jobs = JobService(RedisJobLedger(redis, js.keep_days), ArqJobQueue(redis), clock)
+        gate = RedisProviderGate(redis, threshold=js.breaker_threshold, cooldown_seconds=js.breaker_cooldown_seconds,
+                                 tenant_slots=js.tenant_concurrency,
+                                 slot_seconds=settings.provider.timeout_seconds + 10)
+        runner = JobRunner(jobs, gate, build_chat(settings.provider), clock,
+                           RetryPolicy(js.max_tries, js.backoff_base_seconds, js.backoff_cap_seconds))
+        bootstrap = BootstrapService(store, store, profile, jobs, counter,
+                                     schema_version=settings.profile.schema_version,
+                                     archive_tokens=js.bootstrap_archive_tokens)
     app = App(
         memorize=memorize,
         recall=RecallService(store, embedder, clock, retrievals, limits, tuning),
         archive=ArchiveService(store, embedder, clock, limits),
-        profile=ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens),
+        profile=profile,
         retrievals=retrievals, store=store, profiles=profiles, embedder=embedder, settings=settings,
+        jobs=jobs, bootstrap=bootstrap, runner=runner,
     )
     tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
     if st.maintenance_enabled:
@@ -103,6 +139,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
             await retrievals.flush()
         except MemorydError:
             log.warning("could not flush retrieval counts at shutdown", exc_info=True)
+        if redis is not None:
+            await redis.aclose()
         store.close()
 
 

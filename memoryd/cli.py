@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, up, bench."""
+"""The `memoryd` command: serve, worker, bootstrap, up, bench."""
 
 from __future__ import annotations
 
@@ -41,7 +41,18 @@ def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="memoryd", description="Persistent memory for LLM agents over gRPC.")
     sub = root.add_subparsers(dest="command", required=True)
     _add_daemon_args(sub.add_parser("serve", help="run the gRPC daemon"))
-    up = sub.add_parser("up", help="run the embedded default: daemon + embedded Valkey")
+    worker = sub.add_parser("worker", help="run the job workers (needs REDIS_URL)")
+    worker.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
+    worker.add_argument("--data", help="storage directory or URI (default var/data)")
+    worker.set_defaults(listen=None)
+    boot = sub.add_parser("bootstrap", help="compile every agent's archive into its profile (batch job)")
+    boot.add_argument("--all", action="store_true", required=True, help="every agent of every tenant")
+    boot.add_argument("--no-worker", action="store_true",
+                      help="only queue and follow the batch; running workers do the work")
+    boot.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
+    boot.add_argument("--data", help="storage directory or URI (default var/data)")
+    boot.set_defaults(listen=None)
+    up = sub.add_parser("up", help="run the embedded default: daemon + worker + embedded Valkey")
     _add_daemon_args(up)
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
@@ -60,6 +71,16 @@ def main(argv: list[str] | None = None) -> None:
             logs.configure(settings.log.level, settings.log.format)
             from memoryd.rpc.server import serve
             asyncio.run(serve(settings))
+        elif args.command == "worker":
+            settings = settings_from(args)
+            logs.configure(settings.log.level, settings.log.format)
+            from workers.run import run_workers
+            asyncio.run(run_workers(settings))
+        elif args.command == "bootstrap":
+            settings = settings_from(args)
+            logs.configure("WARNING", settings.log.format)
+            from workers.batch import run_bootstrap_all
+            sys.exit(asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker)))
         elif args.command == "up":
             from memoryd.launcher import run_up
             settings = settings_from(args)

@@ -110,6 +110,57 @@ class ProfileSettings(_Section):
     """Budget of a profile that never set its own (EditProfile set_budget)."""
     encoding: Literal["o200k_base"] = "o200k_base"
     """The token encoding budgets are counted in."""
+    schema_version: int = Field(1, ge=1)
+    """Bumped by releases whose profiles should be recompiled: bootstrap runs once per version."""
+
+
+class ProviderSettings(_Section):
+    """The chat model of model-bound jobs: any OpenAI-compatible endpoint.
+
+    No model, no model calls: model-bound jobs wait in ``waiting_for_provider``
+    until a worker with one starts.
+    """
+
+    base_url: str | None = None
+    """E.g. ``https://api.openai.com/v1`` or a local server's ``http://127.0.0.1:8000/v1``."""
+    api_key: SecretStr = SecretStr("")
+    extraction_model: str = ""
+    """The chat model (``MEMORY_EXTRACTION_MODEL``); empty means no model is configured."""
+    timeout_seconds: float = Field(60.0, gt=0)
+    """One model call's timeout; jobs retry timeouts with backoff."""
+
+    @property
+    def configured(self) -> bool:
+        """Whether model-bound jobs can run."""
+        return bool(self.extraction_model and self.base_url)
+
+
+class JobSettings(_Section):
+    """Workers, retries and the provider guards."""
+
+    poll_seconds: float = Field(0.05, gt=0)
+    """How often an idle worker polls its queue (arq's default 0.5 s adds ~250 ms to every job)."""
+    model_concurrency: int = Field(16, ge=1)
+    """Model-bound jobs one worker runs at once."""
+    short_concurrency: int = Field(32, ge=1)
+    model_job_timeout_seconds: float = Field(300.0, gt=0)
+    """A killed worker's model-bound job is re-run this long (+10 s) after the kill."""
+    short_job_timeout_seconds: float = Field(30.0, gt=0)
+    max_tries: int = Field(8, ge=1)
+    """Attempts before a retryable failure makes the job ``dead``."""
+    backoff_base_seconds: float = Field(2.0, gt=0)
+    backoff_cap_seconds: float = Field(300.0, gt=0)
+    breaker_threshold: int = Field(5, ge=1)
+    """Consecutive provider failures (any worker) that open the circuit."""
+    breaker_cooldown_seconds: float = Field(30.0, gt=0)
+    tenant_concurrency: int = Field(4, ge=1)
+    """Concurrent provider calls of one tenant across all workers."""
+    keep_days: float = Field(30.0, gt=0)
+    """Finished job records are kept this long."""
+    bootstrap_at_start: bool = True
+    """The daemon queues the bootstrap batch at start when this schema version is not done."""
+    bootstrap_archive_tokens: int = Field(6000, ge=100)
+    """Share of the bootstrap prompt given to the archive (newest memories first)."""
 
 
 class LogSettings(_Section):
@@ -135,6 +186,7 @@ PRODUCT_ENV = {
     "MEMORY_MAX_CONTENT_BYTES": ("memorize", "max_content_bytes"),
     "REDIS_URL": ("redis", "dsn"),
     "PROFILE_BUDGET_TOKENS": ("profile", "default_budget_tokens"),
+    "MEMORY_EXTRACTION_MODEL": ("provider", "extraction_model"),
 }
 
 
@@ -167,6 +219,8 @@ class Settings(BaseSettings):
     profile: ProfileSettings = ProfileSettings()
     log: LogSettings = LogSettings()
     redis: RedisSettings = RedisSettings()
+    provider: ProviderSettings = ProviderSettings()
+    jobs: JobSettings = JobSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -1,5 +1,7 @@
-"""arq worker entrypoint (deferred jobs): thin job functions over the App services.
+"""arq workers: thin job functions over the App services, run by ``memoryd worker``.
 
-The job queue arrives with the jobs layer; until then this package only
-reserves its place in the dependency picture (entrypoint, beside memoryd.rpc).
+``workers.jobs`` holds one function per job kind (each a shell around
+``JobRunner.run`` and a service body); ``workers.settings`` builds the two arq
+workers (model-bound and short queues) from memoryd's Settings;
+``workers.run`` runs them in one process, sharing one App.
 """

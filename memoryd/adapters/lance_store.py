@@ -333,6 +333,17 @@ class LanceMemoryStore:
         table = await self._table(tenant_id, create=False)
         return table is not None and await table.index_stats("vector_idx") is not None
 
+    async def agents(self) -> list[tuple[str, str]]:
+        """Every (tenant, agent) that authored a memory: operator-level, for batch jobs only."""
+        out: list[tuple[str, str]] = []
+        async with map_lance_errors():
+            names = [n async for n in _table_names(self._db) if n.startswith(_PREFIX)]
+            for name in sorted(names):
+                table = await self._db.open_table(name)
+                ids = (await table.query().select(["agent_id"]).to_arrow()).column("agent_id").unique()
+                out.extend((name[len(_PREFIX):], agent) for agent in sorted(ids.to_pylist()) if agent)
+        return out
+
     # -- maintenance ----------------------------------------------------------
 
     async def maintain(self) -> None:

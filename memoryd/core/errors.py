@@ -11,6 +11,7 @@ to gRPC status codes in a single table; jobs read ``retryable``::
     ├── Conflict                    ABORTED           (lost a compare-and-swap)
     ├── PreconditionFailed          FAILED_PRECONDITION (e.g. an edit over the token budget)
     ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
+    │   └── ProviderMissing         FAILED_PRECONDITION (no model configured; jobs wait)
     ├── LimitExceeded               RESOURCE_EXHAUSTED
     ├── ModelOutputInvalid          INTERNAL          (a model answered, but not as asked; permanent)
     └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder, provider down)
@@ -82,3 +83,7 @@ class Unavailable(MemorydError):
 
 class RateLimited(Unavailable):
     """The provider throttled us (HTTP 429)."""
+
+
+class ProviderMissing(NotReady):
+    """No model provider is configured; model-bound work waits until one is."""

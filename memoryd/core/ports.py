@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memoryd.core.jobs import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 
 
@@ -153,4 +154,82 @@ class ChatModel(Protocol):
             NotReady: the provider refused the request (4xx other than 429): fix the configuration.
 
         """
+        ...
+
+
+class AgentDirectory(Protocol):
+    """Operator-level enumeration of who has memories (batch jobs only, never a request path)."""
+
+    async def agents(self) -> list[tuple[str, str]]:
+        """Every (tenant, agent) that authored at least one memory."""
+        ...
+
+
+class JobLedger(Protocol):
+    """The durable records of jobs, partitioned by tenant, with an event stream per job."""
+
+    async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
+        """Create the record, or return the existing one; True when this call (re)started a run.
+
+        A live record is returned as it is. A failed or dead one is re-driven (new run,
+        state queued) when ``redrive``; a succeeded one is returned as it is.
+        """
+        ...
+
+    async def get(self, tenant_id: str, key: str) -> JobRecord | None:
+        """The record, or None."""
+        ...
+
+    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
+                   limit: int, before: float) -> list[JobRecord]:
+        """Newest first, created before the ``before`` timestamp (0: from the newest)."""
+        ...
+
+    async def update(self, record: JobRecord, message: str) -> None:
+        """Write the record's new state and append an event (one atomic step)."""
+        ...
+
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
+                     ) -> list[tuple[str, JobEvent]]:
+        """Events after the cursor ``after`` ("" from the start), waiting up to ``block_seconds``."""
+        ...
+
+    async def in_state(self, state: JobState) -> list[JobRecord]:
+        """Every record in ``state`` across tenants (re-queueing parked jobs)."""
+        ...
+
+    async def flag(self, name: str) -> bool:
+        """Whether an operator-level flag is set."""
+        ...
+
+    async def set_flag(self, name: str) -> None:
+        """Set an operator-level flag (durably)."""
+        ...
+
+
+class JobQueue(Protocol):
+    """Delivers a job's key to a worker, at least once."""
+
+    async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
+        """Queue the record's current run (a second submit of the same run is a no-op)."""
+        ...
+
+
+class ProviderGate(Protocol):
+    """Shared across every worker: a circuit breaker on the provider and per-tenant call slots."""
+
+    async def open_for(self) -> float:
+        """Seconds the circuit stays open (0: closed, calls may go)."""
+        ...
+
+    async def record(self, ok: bool) -> None:
+        """Count a call's outcome; enough consecutive failures open the circuit."""
+        ...
+
+    async def acquire(self, tenant_id: str, holder: str) -> bool:
+        """Take one of the tenant's concurrent provider slots; False when all are taken."""
+        ...
+
+    async def release(self, tenant_id: str, holder: str) -> None:
+        """Give the slot back."""
         ...

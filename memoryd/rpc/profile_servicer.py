@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memoryd.app import App
-from memoryd.core.errors import InvalidRequest
+from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.models import Profile, ProfileEdit
 from memoryd.core.profile_doc import prompt_block
 from memoryd.rpc import convert
@@ -86,5 +86,9 @@ class ProfileServicer(ppb_grpc.ProfileServiceServicer):
     async def RegenerateProfile(
             self, request: ppb.RegenerateProfileRequest, context: Ctx) -> ppb.RegenerateProfileResponse:
         """See the proto."""
-        job_id = await self._app.profile.regenerate(actor(context, request.agent_id, ""))
-        return ppb.RegenerateProfileResponse(job_id=job_id)
+        who = actor(context, request.agent_id, "")
+        if self._app.bootstrap is None:
+            raise Unavailable("profile regeneration runs as a background job and this daemon has no job queue: "
+                              "start it with REDIS_URL set (or use `memoryd up`)")
+        job = await self._app.bootstrap.regenerate(who)
+        return ppb.RegenerateProfileResponse(job_id=job.key)

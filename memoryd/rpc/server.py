@@ -14,17 +14,22 @@ from grpc_reflection.v1alpha import reflection
 
 from memoryd.app import App, build_app
 from memoryd.config import Settings
+from memoryd.core.errors import MemorydError
+from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
+from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.servicer import MemoryServicer
 
 log = logging.getLogger(__name__)
 
 SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name,
-                 ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name]
+                 ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name,
+                 jpb.DESCRIPTOR.services_by_name["JobService"].full_name]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
 
@@ -36,6 +41,7 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
                                       ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
     ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]
+    jpb_grpc.add_JobServiceServicer_to_server(JobServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
@@ -63,5 +69,21 @@ async def serve(settings: Settings) -> None:
     async with build_app(settings) as app, serving(app, srv.host, srv.port, srv.grace_seconds) as port:
         log.info("memoryd serving", extra={"address": f"{srv.host}:{port}", "data": settings.storage.uri,
                                             "embedding_model": app.embedder.model_name})
+        kickoff = asyncio.create_task(_queue_bootstrap(app)) if settings.jobs.bootstrap_at_start else None
         await stop.wait()
+        if kickoff is not None:
+            kickoff.cancel()
         log.info("shutting down", extra={"grace_seconds": srv.grace_seconds})
+
+
+async def _queue_bootstrap(app: App) -> None:
+    """Queue the bootstrap batch when this profile-schema version is not done; never blocks start-up."""
+    if app.bootstrap is None:
+        return
+    try:
+        job = await app.bootstrap.start_batch(defer_seconds=2.0)
+    except MemorydError:
+        log.warning("could not queue the profile bootstrap batch; it is retried at the next start", exc_info=True)
+        return
+    if job is not None:
+        log.info("profile bootstrap batch queued", extra={"job": job.key, "state": job.state.value})

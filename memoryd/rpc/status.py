@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
@@ -66,5 +66,25 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
         raise AssertionError("context.abort always raises")  # pragma: no cover
+
+    return wrapper
+
+
+StreamHandler = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], AsyncIterator[Resp]]
+
+
+def translated_stream(method: StreamHandler[Req, Resp]) -> StreamHandler[Req, Resp]:
+    """``translated`` for server-streaming methods (errors before or between messages)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> AsyncIterator[Resp]:
+        try:
+            async for item in method(self, request, context):
+                yield item
+        except MemorydError as exc:
+            await context.abort(status_for(exc), str(exc))
+        except Exception:  # the one catch-all of the transport: log, then INTERNAL
+            log.exception("unhandled error in %s", method.__name__)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
 
     return wrapper

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed, Unavailable
+from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.models import Actor, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
 from memoryd.core.ports import Clock, ProfileStore, TokenCounter
 from memoryd.core.profile_doc import (
@@ -97,12 +97,6 @@ class ProfileService:
         if not found or found[0].revision != revision:
             raise NotFound(f"profile of {actor.agent_id!r} has no revision {revision}")
         return found[0]
-
-    async def regenerate(self, actor: Actor) -> str:
-        """Enqueue the bootstrap job for one agent (needs the job queue)."""
-        check_actor(actor)
-        raise Unavailable("profile regeneration runs as a background job and the job queue is not "
-                          "available in this version; edit the profile with EditProfile meanwhile")
 
     async def rewrite(self, actor: Actor, generated: str | None, demoted: Sequence[str],
                       origin: str) -> RewriteResult:

@@ -106,8 +106,9 @@ class ProfileServiceServicer:
 
     def RegenerateProfile(self, request, context):
         """RegenerateProfile compiles the agent's archive into a new profile with one
-        model call, in a background job (Pinned is preserved). Until the job
-        queue is available it fails with UNAVAILABLE.
+        model call, in a background job (Pinned is preserved). It returns the job's
+        key at once (follow it with JobService.WatchJob); asking again for the same
+        profile revision returns the same job. UNAVAILABLE without a job queue.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,59 @@
+"""JobQueue on arq: a ledger record's key travels to a worker as a JSON message.
+
+Payloads are JSON (never pickle) and carry primitives only: the tenant and the
+job key; the worker reads everything else from the ledger. Model-bound kinds go
+to the model queue (long timeout), the rest to the short queue, so a killed
+worker's short jobs are reclaimed after the short timeout, not the long one.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from arq.connections import ArqRedis, RedisSettings, create_pool
+
+from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.core.jobs import MODEL_BOUND, JobKind, JobRecord
+
+MODEL_QUEUE = "memoryd:queue:model"
+SHORT_QUEUE = "memoryd:queue:short"
+_EXPIRES = timedelta(days=7)
+"""A queued message older than this is dropped by arq; the ledger still shows the job (re-drivable)."""
+
+
+def dumps(value: Any) -> bytes:
+    """Arq's serializer: JSON (``default=str`` so an unexpected result value is logged, not lost)."""
+    return json.dumps(value, default=str, separators=(",", ":")).encode()
+
+
+def loads(raw: bytes) -> Any:
+    """Arq's deserializer."""
+    return json.loads(raw)
+
+
+def queue_of(kind: JobKind) -> str:
+    """The queue a kind runs on."""
+    return MODEL_QUEUE if kind in MODEL_BOUND else SHORT_QUEUE
+
+
+async def connect(dsn: str) -> ArqRedis:
+    """One client for the queue, the ledger and the gate (ArqRedis is a redis.asyncio.Redis)."""
+    async with map_redis_errors():
+        return await create_pool(RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads,
+                                 default_queue_name=SHORT_QUEUE)
+
+
+class ArqJobQueue:
+    """Submits runs of ledger records."""
+
+    def __init__(self, client: ArqRedis) -> None:
+        self._client = client
+
+    async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
+        """Queue the record's current run; arq ignores a second message with the same id."""
+        async with map_redis_errors():
+            await self._client.enqueue_job(
+                record.kind.value, record.tenant_id, record.key, _job_id=record.message_id,
+                _queue_name=queue_of(record.kind), _defer_by=defer_seconds or None, _expires=_EXPIRES)

@@ -1,0 +1,197 @@
+"""JobLedger on Redis/Valkey: one JSON record per job, a per-tenant index, an event stream per job.
+
+Keys (every one carries the tenant, so a ledger read cannot cross tenants)::
+
+    memoryd:job:{tenant}:{key}       the record (JSON); terminal records expire after keep_days
+    memoryd:jobs:{tenant}            sorted set of keys by creation time (ListJobs)
+    memoryd:events:{tenant}:{key}    stream of state changes (WatchJob), capped
+    memoryd:jobs:waiting             set of tenant + newline + key, parked for want of a model
+    memoryd:flag:{name}              operator-level flags (the bootstrap done flag)
+
+Claiming a key is a WATCH/MULTI transaction, so two callers enqueueing the same
+key at once see one record. Durability is Redis's: the embedded Valkey runs with
+AOF; an external Redis must be configured with persistence by its operator.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import WatchError
+
+from memoryd.core.errors import Unavailable
+from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+
+_EVENTS_KEPT = 200
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
+
+
+@asynccontextmanager
+async def map_redis_errors() -> AsyncIterator[None]:
+    """An unreachable Redis is Unavailable (retryable); anything else is a bug and propagates."""
+    try:
+        yield
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise Unavailable(f"job queue (Redis) unavailable: {exc}") from exc
+
+
+def _encode(record: JobRecord) -> str:
+    data = asdict(record)
+    for name in _TIMES:
+        value = data[name]
+        data[name] = value.isoformat() if value else None
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _decode(raw: bytes | str) -> JobRecord:
+    data: dict[str, Any] = json.loads(raw)
+    for name in _TIMES:
+        data[name] = datetime.fromisoformat(data[name]) if data[name] else None
+    data["kind"] = JobKind(data["kind"])
+    data["state"] = JobState(data["state"])
+    return JobRecord(**data)
+
+
+class RedisJobLedger:
+    """The ledger; ``now`` is injected so records carry the service clock's time."""
+
+    def __init__(self, client: aioredis.Redis, keep_days: float = 30.0) -> None:
+        self._r = client
+        self._keep_seconds = int(keep_days * 86400)
+
+    @staticmethod
+    def _job(tenant_id: str, key: str) -> str:
+        return f"memoryd:job:{tenant_id}:{key}"
+
+    @staticmethod
+    def _index(tenant_id: str) -> str:
+        return f"memoryd:jobs:{tenant_id}"
+
+    @staticmethod
+    def _stream(tenant_id: str, key: str) -> str:
+        return f"memoryd:events:{tenant_id}:{key}"
+
+    async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
+        """Create, re-drive, or return the existing record (see ``JobLedger.claim``)."""
+        name = self._job(record.tenant_id, record.key)
+        async with map_redis_errors():
+            while True:
+                async with self._r.pipeline(transaction=True) as pipe:
+                    try:
+                        await pipe.watch(name)
+                        raw = await pipe.get(name)
+                        existing = _decode(raw) if raw else None
+                        if existing is not None and (existing.state in LIVE_STATES or not redrive
+                                                     or existing.state not in REDRIVABLE_STATES):
+                            return existing, False
+                        new = record if existing is None else replace(
+                            existing, state=JobState.QUEUED, run=existing.run + 1, attempts=0, last_error="",
+                            updated_at=record.created_at, finished_at=None, next_attempt_at=None, result={})
+                        pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
+                        self._write(pipe, new, "queued" if existing is None else f"re-driven (run {new.run})")
+                        if existing is None:
+                            pipe.zadd(self._index(new.tenant_id),
+                                      {new.key: (new.created_at or datetime.now(UTC)).timestamp()})
+                        await pipe.execute()
+                        return new, True
+                    except WatchError:
+                        continue
+
+    async def get(self, tenant_id: str, key: str) -> JobRecord | None:
+        """The record, or None."""
+        async with map_redis_errors():
+            raw = await self._r.get(self._job(tenant_id, key))
+        return _decode(raw) if raw else None
+
+    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
+                   limit: int, before: float) -> list[JobRecord]:
+        """Newest first; filters apply while paging through the index, so a page is always full if it can be."""
+        out: list[JobRecord] = []
+        upper: float | str = f"({before}" if before else "+inf"
+        async with map_redis_errors():
+            while len(out) < limit:
+                keys = await self._r.zrevrangebyscore(self._index(tenant_id), upper, "-inf", start=0,
+                                                      num=max(limit * 4, 50), withscores=True)
+                if not keys:
+                    break
+                raws = await self._r.mget([self._job(tenant_id, k.decode()) for k, _ in keys])
+                for raw in raws:
+                    if not raw:
+                        continue  # expired terminal record; its index entry is trimmed lazily
+                    rec = _decode(raw)
+                    if (kind is None or rec.kind == kind) and (state is None or rec.state == state) and (
+                            not agent_id or rec.agent_id == agent_id):
+                        out.append(rec)
+                upper = f"({keys[-1][1]}"
+        return out[:limit]
+
+    async def update(self, record: JobRecord, message: str) -> None:
+        """Write the record and append its event in one transaction."""
+        async with map_redis_errors(), self._r.pipeline(transaction=True) as pipe:
+            self._write(pipe, record, message)
+            await pipe.execute()
+
+    def _write(self, pipe: Any, record: JobRecord, message: str) -> None:
+        name = self._job(record.tenant_id, record.key)
+        if record.live or record.state in REDRIVABLE_STATES:
+            pipe.set(name, _encode(record))
+        else:
+            pipe.set(name, _encode(record), ex=self._keep_seconds)
+        member = f"{record.tenant_id}\n{record.key}"
+        if record.state == JobState.WAITING_FOR_PROVIDER:
+            pipe.sadd("memoryd:jobs:waiting", member)
+        else:
+            pipe.srem("memoryd:jobs:waiting", member)
+        event = JobEvent(record.key, record.state, message, record.attempts, record.progress_done,
+                         record.progress_total, record.updated_at or datetime.now(UTC))
+        stream = self._stream(record.tenant_id, record.key)
+        pipe.xadd(stream, {"event": json.dumps({**asdict(event), "at": event.at.isoformat()})},
+                  maxlen=_EVENTS_KEPT, approximate=True)
+        pipe.expire(stream, self._keep_seconds)
+
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
+                     ) -> list[tuple[str, JobEvent]]:
+        """Events after the cursor, blocking up to ``block_seconds`` for new ones."""
+        async with map_redis_errors():
+            found = await self._r.xread({self._stream(tenant_id, key): after or "0-0"}, count=100,
+                                        block=int(block_seconds * 1000) or None)
+        out: list[tuple[str, JobEvent]] = []
+        for _stream, entries in found or []:
+            for entry_id, fields in entries:
+                data = json.loads(fields[b"event"])
+                out.append((entry_id.decode(), JobEvent(
+                    data["key"], JobState(data["state"]), data["message"], data["attempts"],
+                    data["progress_done"], data["progress_total"], datetime.fromisoformat(data["at"]))))
+        return out
+
+    async def in_state(self, state: JobState) -> list[JobRecord]:
+        """Parked records (only WAITING_FOR_PROVIDER is indexed)."""
+        if state != JobState.WAITING_FOR_PROVIDER:
+            raise ValueError("only waiting_for_provider records are indexed by state")
+        async with map_redis_errors():
+            members = await self._r.smembers("memoryd:jobs:waiting")  # type: ignore[misc]  # sync/async union
+            out = []
+            for member in members:
+                tenant_id, _, key = member.decode().partition("\n")
+                rec = await self.get(tenant_id, key)
+                if rec is not None and rec.state == state:
+                    out.append(rec)
+        return out
+
+    async def flag(self, name: str) -> bool:
+        """Whether the flag is set."""
+        async with map_redis_errors():
+            return bool(await self._r.exists(f"memoryd:flag:{name}"))
+
+    async def set_flag(self, name: str) -> None:
+        """Set the flag."""
+        async with map_redis_errors():
+            await self._r.set(f"memoryd:flag:{name}", datetime.now(UTC).isoformat())

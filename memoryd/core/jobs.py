@@ -1,0 +1,132 @@
+"""Jobs as values: states, ledger records, keys and the retry schedule. Pure.
+
+A job's key is its business identity (``bootstrap:{tenant}:{agent}:v{N}``), so
+enqueueing the same work twice finds the same record. The ledger record is the
+durable truth about a job; the queue only carries the key to a worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class JobState(StrEnum):
+    """Where a job is in its life."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    WAITING_FOR_PROVIDER = "waiting_for_provider"
+    """Model-bound and no model is configured: parked until a worker with one starts."""
+    RETRYING = "retrying"
+    """A retryable failure (provider down, throttled, circuit open): another attempt is scheduled."""
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    """A permanent failure (bad request, invalid model output); re-drivable with RetryJob."""
+    DEAD = "dead"
+    """Retryable failures exhausted the tries; re-drivable with RetryJob."""
+
+
+LIVE_STATES = frozenset({JobState.QUEUED, JobState.RUNNING, JobState.WAITING_FOR_PROVIDER, JobState.RETRYING})
+REDRIVABLE_STATES = frozenset({JobState.FAILED, JobState.DEAD})
+
+
+class JobKind(StrEnum):
+    """What a job does; each kind runs on one queue."""
+
+    BOOTSTRAP = "bootstrap"
+    """Compile one agent's archive into its profile (one model call)."""
+    BOOTSTRAP_ALL = "bootstrap_all"
+    """Fan out BOOTSTRAP to every agent of every tenant and set the done flag."""
+
+
+MODEL_BOUND = frozenset({JobKind.BOOTSTRAP})
+SYSTEM_TENANT = "@system"
+"""The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
+
+
+@dataclass(frozen=True, slots=True)
+class JobRecord:
+    """The durable ledger entry of one job."""
+
+    key: str
+    kind: JobKind
+    tenant_id: str
+    agent_id: str = ""
+    state: JobState = JobState.QUEUED
+    attempts: int = 0
+    """Attempts that reached the work (deferrals before the provider was called do not count)."""
+    run: int = 1
+    """Incremented by each re-drive; the queue message of run N is ``{key}#{N}``."""
+    last_error: str = ""
+    progress_done: int = 0
+    progress_total: int = 0
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    next_attempt_at: datetime | None = None
+    result: dict[str, str | int | float | bool] = field(default_factory=dict)
+    """A small summary of what the job did (revision written, tokens used, agents done...)."""
+
+    @property
+    def live(self) -> bool:
+        """Queued, running, waiting or retrying: enqueueing the key again returns this job."""
+        return self.state in LIVE_STATES
+
+    @property
+    def message_id(self) -> str:
+        """The queue message id of the current run."""
+        return f"{self.key}#{self.run}"
+
+
+@dataclass(frozen=True, slots=True)
+class JobEvent:
+    """One step of a job, as WatchJob streams it."""
+
+    key: str
+    state: JobState
+    message: str
+    attempts: int
+    progress_done: int
+    progress_total: int
+    at: datetime
+
+
+def bootstrap_key(tenant_id: str, agent_id: str, schema_version: int) -> str:
+    """The business identity of one agent's bootstrap for a profile-schema version."""
+    return f"bootstrap:{tenant_id}:{agent_id}:v{schema_version}"
+
+
+def regenerate_key(tenant_id: str, agent_id: str, revision: int) -> str:
+    """RegenerateProfile of the profile at ``revision``: asking twice for the same revision is one job."""
+    return f"regenerate:{tenant_id}:{agent_id}:r{revision}"
+
+
+def bootstrap_all_key(schema_version: int) -> str:
+    """The batch over every agent for a profile-schema version."""
+    return f"bootstrap_all:v{schema_version}"
+
+
+def bootstrap_done_flag(schema_version: int) -> str:
+    """Set once every agent's bootstrap of this version succeeded or had nothing to compile."""
+    return f"bootstrap_done:v{schema_version}"
+
+
+def backoff_seconds(attempt: int, base: float, cap: float, jitter: float) -> float:
+    """Exponential backoff with full jitter: uniform in [0, min(cap, base·2^(attempt-1))].
+
+    ``jitter`` is a number in [0, 1) from the caller's random source, so this
+    stays a pure function; full jitter spreads the retries of many jobs that
+    failed together (a provider outage) instead of having them return in step.
+    """
+    ceiling = min(cap, base * (2 ** max(0, attempt - 1)))
+    return float(max(base / 10, ceiling * jitter))
+
+
+def retry_delay(attempt: int, base: float, cap: float, jitter: float, retry_after: float | None) -> float:
+    """The wait before the next attempt: the provider's Retry-After when it gave one, else backoff."""
+    if retry_after is not None and retry_after > 0:
+        return retry_after + base / 10 * jitter
+    return backoff_seconds(attempt, base, cap, jitter)

@@ -1,0 +1,154 @@
+"""Bootstrap: compile an agent's archive into its profile with one model call.
+
+``compile`` is the body of one agent's job (BOOTSTRAP kind, keys from
+``core.jobs.bootstrap_key`` / ``regenerate_key``); ``run_batch`` is the body of
+the batch over every agent (BOOTSTRAP_ALL). Both converge when re-run:
+
+- an agent whose current profile was already written by this very job is done
+  without a model call (a crash between the profile swap and the ledger write);
+- the profile is written through ``ProfileService.rewrite`` (Pinned kept, budget
+  enforced, demoted lines filed with dedup, compare-and-swap), so at most once;
+- the batch re-drives failed agents only at its start; the done flag is set
+  only when every agent succeeded or had nothing to compile.
+"""
+
+from __future__ import annotations
+
+from memoryd.core.errors import ModelOutputInvalid, PreconditionFailed
+from memoryd.core.jobs import (
+    SYSTEM_TENANT,
+    JobKind,
+    JobRecord,
+    JobState,
+    bootstrap_all_key,
+    bootstrap_done_flag,
+    bootstrap_key,
+    regenerate_key,
+)
+from memoryd.core.model_output import profile_proposal
+from memoryd.core.models import Actor, MemoryFilter
+from memoryd.core.ports import AgentDirectory, MemoryStore, TokenCounter
+from memoryd.core.prompts import BOOTSTRAP_PROMPT
+from memoryd.core.validation import check_actor
+from memoryd.services.job_runner import Defer, JobContext
+from memoryd.services.jobs import JobService
+from memoryd.services.profile import ProfileService
+
+_PAGE = 500
+_USER_TURN = "Compile the profile now. Answer with the JSON object only."
+Summary = dict[str, str | int | float | bool]
+
+
+class BootstrapService:
+    """Per-agent compilation and the batch over all agents."""
+
+    def __init__(self, store: MemoryStore, directory: AgentDirectory, profile: ProfileService, jobs: JobService,
+                 counter: TokenCounter, *, schema_version: int, archive_tokens: int,
+                 batch_check_seconds: float = 1.0) -> None:
+        self._store = store
+        self._directory = directory
+        self._profile = profile
+        self._jobs = jobs
+        self._counter = counter
+        self.schema_version = schema_version
+        self._archive_tokens = archive_tokens
+        self._batch_check_seconds = batch_check_seconds
+
+    # -- enqueueing -------------------------------------------------------------
+
+    async def regenerate(self, actor: Actor) -> JobRecord:
+        """RegenerateProfile: one job per (agent, current revision); asking twice returns the same job."""
+        check_actor(actor)
+        current = await self._profile.get(actor)
+        key = regenerate_key(actor.tenant_id, actor.agent_id, current.revision)
+        return await self._jobs.enqueue(JobKind.BOOTSTRAP, actor.tenant_id, key, actor.agent_id, redrive=True)
+
+    async def start_batch(self, defer_seconds: float = 0) -> JobRecord | None:
+        """Queue the batch unless this schema version is done (None then); re-drives a failed batch."""
+        if await self._jobs.flag(bootstrap_done_flag(self.schema_version)):
+            return None
+        return await self._jobs.enqueue(JobKind.BOOTSTRAP_ALL, SYSTEM_TENANT, bootstrap_all_key(self.schema_version),
+                                        redrive=True, defer_seconds=defer_seconds)
+
+    # -- bodies -----------------------------------------------------------------
+
+    async def compile(self, ctx: JobContext) -> Summary:
+        """One agent: archive → one model call → guarded profile rewrite."""
+        rec = ctx.record
+        actor = Actor(rec.tenant_id, rec.agent_id)
+        origin = _origin(rec.key)
+        current = await self._profile.get(actor)
+        if current.source == f"rewrite:{origin}":
+            return {"outcome": "already_compiled", "revision": current.revision}
+        lines = await self._archive_lines(actor)
+        if not lines:
+            return {"outcome": "nothing_to_compile"}
+        prompt = BOOTSTRAP_PROMPT.format(budget_tokens=current.budget_tokens,
+                                         profile=current.document or "(empty)", memories="\n".join(lines))
+        answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
+        proposal = profile_proposal(answer)
+        result = await self._profile.rewrite(actor, proposal.profile, proposal.demoted, origin)
+        if not result.applied:
+            raise ModelOutputInvalid(f"the generated profile was refused: {result.reason}")
+        return {"outcome": "compiled", "revision": result.profile.revision, "memories_read": len(lines),
+                "tokens_in": tokens_in, "tokens_out": tokens_out, "filed_memories": result.filed_memories,
+                "model": ctx.chat.model_name}
+
+    async def run_batch(self, ctx: JobContext) -> Summary:
+        """Fan out one job per agent (first pass), then wait for all of them; set the done flag."""
+        version = self.schema_version
+        agents = await self._directory.agents()
+        first_pass = not ctx.record.result.get("fanned_out")
+        states: dict[JobState, int] = {}
+        compiled = nothing = 0
+        for tenant_id, agent_id in agents:
+            key = bootstrap_key(tenant_id, agent_id, version)
+            child = await self._jobs.record(tenant_id, key) if not first_pass else None
+            if child is None:
+                child = await self._jobs.enqueue(JobKind.BOOTSTRAP, tenant_id, key, agent_id, redrive=first_pass)
+            states[child.state] = states.get(child.state, 0) + 1
+            outcome = child.result.get("outcome")
+            compiled += outcome in ("compiled", "already_compiled")
+            nothing += outcome == "nothing_to_compile"
+        done = states.get(JobState.SUCCEEDED, 0)
+        failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
+        live = len(agents) - done - failed
+        summary: Summary = {"fanned_out": True, "agents": len(agents), "succeeded": done, "failed": failed,
+                            "remaining": live, "compiled": compiled, "nothing_to_compile": nothing}
+        await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining",
+                           summary)
+        if live:
+            raise Defer(self._batch_check_seconds, JobState.RUNNING, f"waiting for {live} agents")
+        if failed:
+            raise PreconditionFailed(f"{failed} of {len(agents)} agents failed; the done flag stays unset and "
+                                     "the next daemon start re-drives them")
+        await self._jobs.set_flag(bootstrap_done_flag(version))
+        return summary
+
+    async def _archive_lines(self, actor: Actor) -> list[str]:
+        """The agent's visible memories, newest first, as dated lines within the prompt's token share."""
+        records = []
+        after = ""
+        while True:
+            page = await self._store.page(actor, MemoryFilter(), after, _PAGE)
+            records.extend(page)
+            if len(page) < _PAGE:
+                break
+            after = page[-1].memory_id
+        records.sort(key=lambda r: r.occurred_at, reverse=True)
+        lines: list[str] = []
+        used = 0
+        for record in records:
+            line = f"- [{record.occurred_at:%Y-%m-%d}] {record.content}"
+            cost = self._counter.count(line) + 1
+            if used + cost > self._archive_tokens:
+                break
+            lines.append(line)
+            used += cost
+        return lines
+
+
+def _origin(key: str) -> str:
+    """``bootstrap:v1`` / ``regenerate:r7``: what the rewrite records as its source."""
+    kind, _, rest = key.partition(":")
+    return f"{kind}:{rest.rsplit(':', 1)[-1]}"

@@ -1,0 +1,201 @@
+"""JobRunner: the one retry policy every job runs under, whatever it does.
+
+A worker hands the runner a queue message (tenant, key) and the job's body. The
+runner reads the ledger, runs the body, and writes the outcome:
+
+- success → ``succeeded`` with the body's summary;
+- Unavailable / RateLimited (provider or storage down, throttled) → ``retrying``
+  after exponential backoff with full jitter, or the provider's Retry-After;
+  after ``max_tries`` attempts → ``dead``;
+- ProviderMissing (no model configured) → ``waiting_for_provider``, parked until
+  a worker with a model starts;
+- ``Defer`` (circuit open, tenant at its limit, a batch waiting for its parts) →
+  re-queued later without spending an attempt;
+- any other MemorydError (bad request, invalid model output) → ``failed``;
+- anything else is a bug → ``failed`` with the error, logged with its traceback.
+
+It returns how long to wait before the message runs again (None: done), and the
+worker turns that into the queue's own retry. Bodies must converge when re-run:
+a worker killed mid-job delivers the same message again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import timedelta
+
+from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
+from memoryd.core.jobs import LIVE_STATES, JobRecord, JobState, retry_delay
+from memoryd.core.ports import ChatModel, Clock, ProviderGate
+from memoryd.services.jobs import JobService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How retryable failures are retried."""
+
+    max_tries: int = 8
+    backoff_base_seconds: float = 2.0
+    backoff_cap_seconds: float = 300.0
+    busy_retry_seconds: float = 0.5
+    """Wait of a job whose tenant is at its provider-call limit."""
+
+
+class Defer(Exception):  # control flow, not an error
+    """Run the job again later without spending an attempt."""
+
+    def __init__(self, seconds: float, state: JobState, reason: str) -> None:
+        super().__init__(reason)
+        self.seconds = seconds
+        self.state = state
+        self.reason = reason
+
+
+class JobContext:
+    """What a body gets: its record, progress reporting, and the guarded model."""
+
+    def __init__(self, runner: JobRunner, record: JobRecord, chat: GuardedChat) -> None:
+        self._runner = runner
+        self.record = record
+        self.chat = chat
+
+    async def progress(self, done: int, total: int, message: str,
+                       result: dict[str, str | int | float | bool] | None = None) -> None:
+        """Record progress (and optionally a partial summary) on the ledger and the event stream."""
+        self.record = replace(self.record, progress_done=done, progress_total=total,
+                              updated_at=self._runner.clock.now(), result=result or self.record.result)
+        await self._runner.jobs.update(self.record, message)
+
+
+Body = Callable[[JobContext], Awaitable[dict[str, str | int | float | bool]]]
+
+
+class GuardedChat:
+    """The chat model behind the shared circuit breaker and the tenant's call slots."""
+
+    def __init__(self, chat: ChatModel | None, gate: ProviderGate, tenant_id: str, holder: str,
+                 policy: RetryPolicy, rng: random.Random) -> None:
+        self._chat = chat
+        self._gate = gate
+        self._tenant_id = tenant_id
+        self._holder = holder
+        self._policy = policy
+        self._rng = rng
+        self.calls = 0
+
+    @property
+    def model_name(self) -> str:
+        """The configured model ("" when none)."""
+        return self._chat.model_name if self._chat else ""
+
+    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+        """One model call, or a Defer / ProviderMissing before any call is made."""
+        if self._chat is None:
+            raise ProviderMissing("no chat model is configured (set [provider] base_url and "
+                                  "MEMORY_EXTRACTION_MODEL); the job waits for one")
+        wait = await self._gate.open_for()
+        if wait > 0:
+            raise Defer(wait + self._rng.uniform(0, 1), JobState.RETRYING,
+                        f"circuit open: the provider kept failing; next try in {wait:.1f} s")
+        if not await self._gate.acquire(self._tenant_id, self._holder):
+            raise Defer(self._policy.busy_retry_seconds * self._rng.uniform(0.5, 1.5), JobState.QUEUED,
+                        "the tenant is at its concurrent provider-call limit")
+        try:
+            self.calls += 1
+            answer = await self._chat.complete_json(system, user)
+        except RateLimited:
+            raise  # throttling: the provider is alive; the job waits out Retry-After
+        except Unavailable:
+            await self._gate.record(ok=False)
+            raise
+        else:
+            await self._gate.record(ok=True)
+            return answer
+        finally:
+            await self._gate.release(self._tenant_id, self._holder)
+
+
+class JobRunner:
+    """Runs one delivery of a job message under the retry policy."""
+
+    def __init__(self, jobs: JobService, gate: ProviderGate, chat: ChatModel | None, clock: Clock,
+                 policy: RetryPolicy, rng: random.Random | None = None) -> None:
+        self.jobs = jobs
+        self.clock = clock
+        self._gate = gate
+        self._chat = chat
+        self._policy = policy
+        self._rng = rng or random.Random()
+
+    async def run(self, tenant_id: str, key: str, body: Body, timeout_seconds: float = 300.0) -> float | None:
+        """Run the body once; the seconds until the message should run again, or None when done.
+
+        A body running past ``timeout_seconds`` is cancelled and retried like an outage (the
+        queue's own timeout, a little longer, would otherwise leave the record ``running``).
+        """
+        record = await self.jobs.record(tenant_id, key)
+        if record is None or record.state not in LIVE_STATES:
+            log.info("dropping stale job message", extra={"job": key})
+            return None
+        now = self.clock.now()
+        running = replace(record, state=JobState.RUNNING, attempts=record.attempts + 1, updated_at=now,
+                          started_at=record.started_at or now, next_attempt_at=None)
+        await self.jobs.update(running, f"attempt {running.attempts} started")
+        ctx = JobContext(self, running, GuardedChat(self._chat, self._gate, tenant_id, running.message_id,
+                                                    self._policy, self._rng))
+        try:
+            try:
+                async with asyncio.timeout(timeout_seconds):
+                    result = await body(ctx)
+            except TimeoutError as exc:
+                raise Unavailable(f"the job ran longer than {timeout_seconds:.0f} s") from exc
+        except Defer as exc:
+            return await self._defer(ctx.record, record.attempts, exc)
+        except ProviderMissing as exc:
+            await self._finish(replace(ctx.record, attempts=record.attempts), JobState.WAITING_FOR_PROVIDER,
+                               str(exc))
+            return None
+        except Unavailable as exc:
+            return await self._retry_or_die(ctx.record, exc)
+        except MemorydError as exc:
+            await self._finish(ctx.record, JobState.FAILED, f"{type(exc).__name__}: {exc}")
+            return None
+        except Exception as exc:  # a bug in a body must fail its job visibly, not loop it forever
+            log.exception("job failed with an unexpected error", extra={"job": key})
+            await self._finish(ctx.record, JobState.FAILED, f"internal error: {type(exc).__name__}: {exc}")
+            return None
+        await self._finish(replace(ctx.record, result=result), JobState.SUCCEEDED, "")
+        return None
+
+    async def _defer(self, record: JobRecord, attempts: int, exc: Defer) -> float:
+        at = self.clock.now()
+        await self.jobs.update(replace(record, state=exc.state, attempts=attempts, updated_at=at,
+                                       last_error=exc.reason if exc.state == JobState.RETRYING else
+                                       record.last_error), exc.reason)
+        return exc.seconds
+
+    async def _retry_or_die(self, record: JobRecord, exc: Unavailable) -> float | None:
+        reason = f"{type(exc).__name__}: {exc}"
+        if record.attempts >= self._policy.max_tries:
+            await self._finish(record, JobState.DEAD, f"gave up after {record.attempts} attempts: {reason}")
+            return None
+        delay = retry_delay(record.attempts, self._policy.backoff_base_seconds, self._policy.backoff_cap_seconds,
+                            self._rng.random(), exc.retry_after)
+        now = self.clock.now()
+        await self.jobs.update(replace(record, state=JobState.RETRYING, last_error=reason, updated_at=now,
+                                       next_attempt_at=now + timedelta(seconds=delay)),
+                               f"attempt {record.attempts} failed ({reason}); retrying in {delay:.1f} s")
+        return delay
+
+    async def _finish(self, record: JobRecord, state: JobState, error: str) -> None:
+        now = self.clock.now()
+        last_error = "" if state == JobState.SUCCEEDED else (error or record.last_error)
+        final = replace(record, state=state, last_error=last_error, updated_at=now,
+                        finished_at=now if state not in LIVE_STATES else None)
+        await self.jobs.update(final, error or state.value)

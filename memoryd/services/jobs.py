@@ -1,0 +1,109 @@
+"""JobService: enqueue by business key, and read, watch and re-drive jobs.
+
+Enqueueing a key that is live returns the existing job; the ledger is the
+truth, the queue only carries keys. Every read is by tenant: a job key of
+another tenant is NOT_FOUND, whatever its name says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
+from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.ports import Clock, JobLedger, JobQueue
+from memoryd.core.validation import check_range
+
+_MAX_KEY = 512
+
+
+class JobService:
+    """The job ledger's front door, used by the daemon, the workers and the CLI."""
+
+    def __init__(self, ledger: JobLedger, queue: JobQueue, clock: Clock) -> None:
+        self._ledger = ledger
+        self._queue = queue
+        self._clock = clock
+
+    async def enqueue(self, kind: JobKind, tenant_id: str, key: str, agent_id: str = "", *,
+                      redrive: bool = False, defer_seconds: float = 0) -> JobRecord:
+        """The job of ``key``: created and queued, re-driven (``redrive`` and failed/dead), or as it is."""
+        now = self._clock.now()
+        record, started = await self._ledger.claim(
+            JobRecord(key, kind, tenant_id, agent_id, created_at=now, updated_at=now), redrive=redrive)
+        if started or record.state == JobState.QUEUED:
+            # A queued record whose message was lost (crash between the two writes) is healed
+            # here: the queue ignores a second message of the same run.
+            await self._queue.submit(record, defer_seconds)
+        return record
+
+    async def get(self, tenant_id: str, key: str) -> JobRecord:
+        """One job of the tenant."""
+        record = await self._ledger.get(tenant_id, _check_key(key))
+        if record is None:
+            raise NotFound(f"job {key!r} not found")
+        return record
+
+    async def list_jobs(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
+                   page_size: int, before: float) -> list[JobRecord]:
+        """The tenant's jobs, newest first."""
+        check_range(page_size, "page_size", 1, 500)
+        if before < 0:
+            raise InvalidRequest("page_token", "must come from a previous ListJobs reply")
+        return await self._ledger.page(tenant_id, kind, state, agent_id, page_size, before)
+
+    async def watch(self, tenant_id: str, key: str, poll_seconds: float = 5.0) -> AsyncIterator[JobEvent]:
+        """Every event of the job from its first, then live ones, until it is no longer live."""
+        await self.get(tenant_id, key)
+        cursor = ""
+        while True:
+            batch = await self._ledger.events(tenant_id, key, cursor, poll_seconds)
+            for _, event in batch:
+                yield event
+            if batch:
+                cursor = batch[-1][0]
+            if not batch:
+                record = await self.get(tenant_id, key)
+                if record.state not in LIVE_STATES:
+                    return
+            elif batch[-1][1].state not in LIVE_STATES:
+                # The last event is terminal unless a re-drive already followed it.
+                record = await self.get(tenant_id, key)
+                if record.state not in LIVE_STATES:
+                    return
+
+    async def retry(self, tenant_id: str, key: str) -> JobRecord:
+        """Re-drive a failed or dead job (a new run from attempt 1)."""
+        record = await self.get(tenant_id, key)
+        if record.state not in REDRIVABLE_STATES:
+            raise PreconditionFailed(f"job {key!r} is {record.state.value}; only failed or dead jobs can be retried")
+        return await self.enqueue(record.kind, tenant_id, key, record.agent_id, redrive=True)
+
+    async def resume_waiting(self) -> int:
+        """Re-queue jobs parked for want of a model (called by a worker that has one)."""
+        parked = await self._ledger.in_state(JobState.WAITING_FOR_PROVIDER)
+        for record in parked:
+            await self._queue.submit(record)
+        return len(parked)
+
+    async def record(self, tenant_id: str, key: str) -> JobRecord | None:
+        """The record or None (workers: a message whose record is gone is dropped)."""
+        return await self._ledger.get(tenant_id, key)
+
+    async def update(self, record: JobRecord, message: str) -> None:
+        """Write a state change (workers)."""
+        await self._ledger.update(record, message)
+
+    async def flag(self, name: str) -> bool:
+        """Whether an operator-level flag is set."""
+        return await self._ledger.flag(name)
+
+    async def set_flag(self, name: str) -> None:
+        """Set an operator-level flag."""
+        await self._ledger.set_flag(name)
+
+
+def _check_key(key: str) -> str:
+    if not key or len(key) > _MAX_KEY or any(c in key for c in "\n\r\x00"):
+        raise InvalidRequest("job_id", f"must be 1-{_MAX_KEY} printable characters")
+    return key

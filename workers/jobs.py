@@ -1,0 +1,46 @@
+"""One arq function per job kind: read the message, run the service body, map the outcome.
+
+The payload is (tenant_id, key): primitives in JSON. Everything else is read from
+the ledger, so a message can be redelivered any number of times.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arq import Retry
+
+from memoryd.app import App
+from memoryd.core.jobs import JobKind
+from memoryd.services.job_runner import Body
+
+
+def _app(ctx: dict[str, Any]) -> App:
+    app: App = ctx["app"]
+    assert app.runner is not None and app.bootstrap is not None  # workers only start with a job queue
+    return app
+
+
+async def _run(ctx: dict[str, Any], tenant_id: str, key: str, body: Body, timeout: float) -> None:
+    app = _app(ctx)
+    assert app.runner is not None
+    delay = await app.runner.run(tenant_id, key, body, timeout_seconds=timeout)
+    if delay is not None:
+        raise Retry(defer=delay)
+
+
+async def bootstrap(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """Compile one agent's archive into its profile (model-bound)."""
+    app = _app(ctx)
+    assert app.bootstrap is not None
+    await _run(ctx, tenant_id, key, app.bootstrap.compile, ctx["model_timeout"])
+
+
+async def bootstrap_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """The batch over every agent (short: it only queues and checks)."""
+    app = _app(ctx)
+    assert app.bootstrap is not None
+    await _run(ctx, tenant_id, key, app.bootstrap.run_batch, ctx["short_timeout"])
+
+
+FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.BOOTSTRAP_ALL: bootstrap_all}
