@@ -65,7 +65,7 @@ class FakeProvider:
             self._behaviours.extend(behaviours)
 
     def reply_with(self, *contents: str) -> None:
-        """Queue chat completion contents; when empty, chat echoes ``{}``."""
+        """Queue chat completion contents, used in order by answered chat requests; then ``{}``."""
         with self._lock:
             self._replies.extend(contents)
 
@@ -78,11 +78,14 @@ class FakeProvider:
         self._server.shutdown()
         self._server.server_close()
 
-    def _next(self) -> tuple[str, str | None]:
+    def _next_behaviour(self) -> str:
         with self._lock:
-            behaviour = self._behaviours.popleft() if self._behaviours else "ok"
-            reply = self._replies.popleft() if self._replies else None
-        return behaviour, reply
+            return self._behaviours.popleft() if self._behaviours else "ok"
+
+    def _next_reply(self) -> str | None:
+        """A queued reply is used by the next chat request that is answered (failures keep it)."""
+        with self._lock:
+            return self._replies.popleft() if self._replies else None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         provider = self
@@ -97,7 +100,7 @@ class FakeProvider:
                 with provider._lock:
                     provider.calls[self.path] += 1
                     provider.requests.append({"path": self.path, "body": body, "at": time.time()})
-                behaviour, reply = provider._next()
+                behaviour = provider._next_behaviour()
                 if behaviour == "drop":
                     self.close_connection = True
                     self.connection.shutdown(2)
@@ -114,7 +117,7 @@ class FakeProvider:
                 elif self.path.endswith("/embeddings"):
                     self._send(200, provider._embeddings(body))
                 elif self.path.endswith("/chat/completions"):
-                    self._send(200, provider._chat(body, reply))
+                    self._send(200, provider._chat(body, provider._next_reply()))
                 else:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
 

