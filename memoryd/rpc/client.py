@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
+from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
@@ -18,5 +20,6 @@ MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
 """The generated stub class (untyped: grpc_tools emits no annotations for it)."""
 
 ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
+JobServiceStub: Any = jpb_grpc.JobServiceStub
 
-__all__ = ["TENANT_METADATA_KEY", "MemoryServiceStub", "ProfileServiceStub", "pb", "ppb"]
+__all__ = ["TENANT_METADATA_KEY", "JobServiceStub", "MemoryServiceStub", "ProfileServiceStub", "jpb", "pb", "ppb"]

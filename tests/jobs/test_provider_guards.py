@@ -1,0 +1,82 @@
+"""The shared circuit breaker and the per-tenant provider slots, on a real Valkey."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import redis.asyncio as aioredis
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.redis_gate import RedisProviderGate
+from memoryd.core.jobs import JobState
+from memoryd.core.models import Actor
+from memoryd.testing.provider import FakeProvider
+from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed, wait_for
+
+
+async def test_an_open_circuit_stops_every_call_until_the_cooldown_ends(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.script(*["503"] * 3)
+    provider.reply_with(*[PROFILE_REPLY] * 4)
+    # One call at a time (tenant_concurrency=1), so the count of calls is exact.
+    settings = job_settings(tmp_path, redis_url, provider, breaker_threshold=3, breaker_cooldown_seconds=2.0,
+                            tenant_concurrency=1, backoff_base_seconds=0.02, backoff_cap_seconds=0.05)
+    async with running(settings, onnx_embedder) as app:
+        assert app.bootstrap is not None and app.jobs is not None
+        agents = ["a1", "a2", "a3", "a4"]
+        for agent in agents:
+            await seed(app, "acme", agent, f"{agent} prefers tea")
+        jobs = [await app.bootstrap.regenerate(Actor("acme", a)) for a in agents]
+        deadline = time.monotonic() + 10
+        while provider.calls["/v1/chat/completions"] < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        opened_at = time.monotonic()
+        assert provider.calls["/v1/chat/completions"] == 3
+        await asyncio.sleep(1.2)  # jobs keep coming back every ~50 ms; the circuit keeps them off the provider
+        assert provider.calls["/v1/chat/completions"] == 3
+        states = {(await app.jobs.get("acme", j.key)).state for j in jobs}
+        assert states <= {JobState.RETRYING, JobState.QUEUED, JobState.RUNNING}
+        errors = {(await app.jobs.get("acme", j.key)).last_error for j in jobs}
+        assert any("circuit open" in e for e in errors)
+        done = [await wait_for(lambda j=j: app.jobs.record("acme", j.key)) for j in jobs]  # type: ignore[misc]
+        assert time.monotonic() - opened_at >= 1.8
+    assert all(d.state == JobState.SUCCEEDED for d in done)
+    assert provider.calls["/v1/chat/completions"] == 3 + 4  # one probe closed the circuit, then the rest
+
+
+async def test_tenant_slots_bound_one_tenant_and_free_on_release_or_expiry(redis_url: str) -> None:
+    client = aioredis.Redis.from_url(redis_url)
+    gate = RedisProviderGate(client, threshold=3, cooldown_seconds=1, tenant_slots=2, slot_seconds=0.5)
+    try:
+        assert await gate.acquire("acme", "job-1") and await gate.acquire("acme", "job-2")
+        assert not await gate.acquire("acme", "job-3")
+        assert await gate.acquire("acme", "job-1")  # re-entrant for its holder
+        assert await gate.acquire("globex", "job-9")  # another tenant is not starved
+        await gate.release("acme", "job-2")
+        assert await gate.acquire("acme", "job-3")
+        assert not await gate.acquire("acme", "job-4")
+        await asyncio.sleep(0.6)  # holders killed without releasing: their slots expire
+        assert await gate.acquire("acme", "job-4")
+    finally:
+        await client.aclose()
+
+
+async def test_breaker_opens_after_consecutive_failures_and_lets_one_probe_through(redis_url: str) -> None:
+    client = aioredis.Redis.from_url(redis_url)
+    gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
+    try:
+        await gate.record(ok=False)
+        await gate.record(ok=True)  # a success resets the count: failures must be consecutive
+        await gate.record(ok=False)
+        assert await gate.open_for() == 0
+        await gate.record(ok=False)
+        assert 0 < await gate.open_for() <= 0.3
+        await asyncio.sleep(0.35)
+        assert await gate.open_for() == 0  # the probe
+        assert await gate.open_for() > 0  # everyone else waits for the probe's outcome
+        await gate.record(ok=True)
+        assert await gate.open_for() == 0 and await gate.open_for() == 0
+    finally:
+        await client.aclose()

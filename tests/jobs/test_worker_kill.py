@@ -1,0 +1,78 @@
+"""A worker process killed with SIGKILL mid-job: the job is reclaimed, re-run, and converges."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.core.jobs import JobState
+from memoryd.core.models import Actor, MemoryFilter
+from memoryd.testing.provider import FakeProvider
+from tests.jobs.conftest import job_settings, running, seed, wait_for
+
+REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": ["- used to work nights"]}'
+
+
+def _config(path: Path, data: Path, redis_url: str, provider: FakeProvider) -> Path:
+    path.write_text(f"""
+[storage]
+uri = "{data}"
+maintenance_enabled = false
+[redis]
+dsn = "{redis_url}"
+[provider]
+base_url = "{provider.base_url}"
+extraction_model = "fake-model"
+timeout_seconds = 20
+[jobs]
+poll_seconds = 0.02
+model_job_timeout_seconds = 2
+bootstrap_at_start = false
+[log]
+level = "WARNING"
+""")
+    return path
+
+
+async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.script("sleep:30")  # the first call hangs: the worker is killed while it waits
+    provider.reply_with(REPLY, REPLY)
+    settings = job_settings(tmp_path, redis_url, provider, model_job_timeout_seconds=2)
+    config = _config(tmp_path / "memoryd.toml", tmp_path / "data", redis_url, provider)
+    async with running(settings, onnx_embedder, workers=False) as app:
+        await seed(app, "acme", "a1", "a1 prefers green tea", "a1 is on the billing team")
+        assert app.bootstrap is not None and app.jobs is not None
+        worker = subprocess.Popen([sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
+                                  env={**os.environ, "LANCEDB_LOG": "error"})
+        try:
+            job = await app.bootstrap.regenerate(Actor("acme", "a1"))
+            deadline = time.monotonic() + 30
+            while provider.calls["/v1/chat/completions"] < 1:
+                assert time.monotonic() < deadline and worker.poll() is None, "the worker never called the model"
+                await asyncio.sleep(0.05)
+            os.kill(worker.pid, signal.SIGKILL)
+            worker.wait()
+            killed_at = time.monotonic()
+            assert (await app.jobs.get("acme", job.key)).state == JobState.RUNNING
+            worker = subprocess.Popen([sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
+                                      env={**os.environ, "LANCEDB_LOG": "error"})
+            done = await wait_for(lambda: app.jobs.record("acme", job.key), timeout=45)
+        finally:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=30)
+        reclaimed_after = time.monotonic() - killed_at
+        assert done.state == JobState.SUCCEEDED and done.attempts == 2
+        assert reclaimed_after >= 2  # not before the in-progress lease of the killed worker expired
+        revisions = await app.profile.revisions(Actor("acme", "a1"), 10, 0)
+        assert [r.revision for r in revisions] == [1]
+        page = await app.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
+        contents = sorted(r.content for r in page)
+        assert contents.count("used to work nights") == 1 and len(contents) == 3
+    assert provider.calls["/v1/chat/completions"] == 2

@@ -1,0 +1,51 @@
+"""Pure job rules: the retry schedule, keys, and validation of model answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from memoryd.core.errors import ModelOutputInvalid
+from memoryd.core.jobs import (
+    JobKind,
+    JobRecord,
+    JobState,
+    backoff_seconds,
+    bootstrap_key,
+    regenerate_key,
+    retry_delay,
+)
+from memoryd.core.model_output import profile_proposal
+
+
+def test_backoff_grows_exponentially_under_the_cap_with_full_jitter() -> None:
+    ceilings = [backoff_seconds(n, 2.0, 60.0, 0.999999) for n in range(1, 8)]
+    assert ceilings[:5] == pytest.approx([2, 4, 8, 16, 32], rel=1e-5)
+    assert ceilings[5:] == pytest.approx([60, 60], rel=1e-5)
+    assert backoff_seconds(3, 2.0, 60.0, 0.5) == pytest.approx(4.0)
+    assert backoff_seconds(3, 2.0, 60.0, 0.0) == pytest.approx(0.2)  # never a zero wait (no hot loop)
+
+
+def test_retry_after_wins_over_backoff() -> None:
+    assert retry_delay(1, 2.0, 60.0, 0.0, 30.0) == pytest.approx(30.0)
+    assert 30.0 <= retry_delay(1, 2.0, 60.0, 0.9, 30.0) < 30.3
+    assert retry_delay(2, 2.0, 60.0, 0.5, None) == pytest.approx(2.0)
+    assert retry_delay(2, 2.0, 60.0, 0.5, 0) == pytest.approx(2.0)
+
+
+def test_keys_are_business_identities() -> None:
+    assert bootstrap_key("acme", "bot", 3) == "bootstrap:acme:bot:v3"
+    assert regenerate_key("acme", "bot", 7) == "regenerate:acme:bot:r7"
+    record = JobRecord("k", JobKind.BOOTSTRAP, "acme", run=3)
+    assert record.message_id == "k#3" and record.live
+    assert not JobRecord("k", JobKind.BOOTSTRAP, "acme", state=JobState.DEAD).live
+
+
+def test_profile_proposals_are_validated_before_anything_is_written() -> None:
+    ok = profile_proposal({"profile": "## A\n- x", "demoted": ["- old", "  "]})
+    assert ok.profile == "## A\n- x" and ok.demoted == ("- old",)
+    assert profile_proposal({"profile": "## A\n- x"}).demoted == ()
+    for bad, words in [({}, "'profile'"), ({"profile": ""}, "'profile'"), ({"profile": 3}, "'profile'"),
+                       ({"profile": "x", "demoted": "y"}, "'demoted'"), ({"profile": "x", "demoted": [1]}, "'demoted'"),
+                       ({"profile": "x", "demoted": ["l"] * 201}, "at most")]:
+        with pytest.raises(ModelOutputInvalid, match=words):
+            profile_proposal(bad)
