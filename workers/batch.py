@@ -19,6 +19,7 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.jobs import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
+from workers.run import without_maintenance
 from workers.settings import build_workers
 
 _WIDTH = 24
@@ -41,7 +42,7 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
     """Run the batch to its end; 0 when every agent succeeded or had nothing to compile."""
     if not settings.redis.dsn:
         raise NotReady("bootstrap needs the job queue: set REDIS_URL (`memoryd up` prints it)")
-    async with build_app(settings) as app:
+    async with build_app(without_maintenance(settings)) as app:
         assert app.bootstrap is not None and app.jobs is not None
         version = app.bootstrap.schema_version
         job = await app.bootstrap.start_batch()

@@ -349,7 +349,9 @@ class LanceMemoryStore:
     async def maintain(self) -> None:
         """Compact fragment growth and build ANN indexes on large tables (never on a request)."""
         async with map_lance_errors():
-            names = [n async for n in _table_names(self._db) if n.startswith((_PREFIX, _STATS_PREFIX))]
+            # Every table but the metadata row: memories, retrieval counts and the profile tables
+            # (one row per CAS commit, so they fragment as fast as the archive).
+            names = [n async for n in _table_names(self._db) if n != _META]
             for name in names:
                 table = await self._db.open_table(name)
                 await self._maintain_table(name, table)
@@ -357,7 +359,7 @@ class LanceMemoryStore:
     async def _maintain_table(self, name: str, table: Any) -> None:
         stats = await table.stats()
         small = stats["fragment_stats"]["num_small_fragments"]
-        if name.startswith(_STATS_PREFIX):
+        if not name.startswith(_PREFIX):
             if small >= self._optimize_min_fragments:
                 await table.optimize(cleanup_older_than=self._cleanup_older_than)
             return

@@ -86,6 +86,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             drafts = [MemoryDraft(content=t, embedding=tuple(hashed_embedding(t, app.embedder.dimension)))
                       for t in texts]
             await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+        await app.store.maintain()  # an archive that has lived under the daemon's maintenance loop
         seed_seconds = time.perf_counter() - seed_started
         workers = build_workers(settings, {"app": app})
         tasks = [asyncio.create_task(w.async_run()) for w in workers]

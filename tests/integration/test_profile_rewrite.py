@@ -111,3 +111,14 @@ async def test_a_crash_between_swap_and_log_is_healed_on_read(app: App) -> None:
     history = await app.profile.revisions(ME, 10, 0)
     assert [p.revision for p in history] == [4, 3, 2, 1]
     assert (await app.profile.revision(ME, 4)).document == crashed.document
+
+
+async def test_maintenance_compacts_the_profile_tables_too(app: App) -> None:
+    for i in range(20):  # one fragment per logged revision
+        await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
+    revisions = await app.store.connection.open_table("profile_revisions_acme")
+    before = (await revisions.stats())["fragment_stats"]["num_fragments"]
+    await app.store.maintain()
+    assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
+    assert (await app.profile.get(ME)).revision == 20
+    assert len(await app.profile.revisions(ME, 50, 0)) == 20
