@@ -81,11 +81,11 @@ class JobServicer(jpb_grpc.JobServiceServicer):
         return jpb.ListJobsResponse(jobs=[_job(r) for r in page], next_page_token=token)
 
     @translated_stream
-    async def WatchJob(self, request: jpb.WatchJobRequest, context: Ctx) -> AsyncIterator[jpb.JobEvent]:
+    async def WatchJob(self, request: jpb.WatchJobRequest, context: Ctx) -> AsyncIterator[jpb.WatchJobResponse]:
         """See the proto."""
         tenant = actor(context, "", "").tenant_id
         async for event in self._jobs().watch(tenant, request.job_id):
-            yield _event(event)
+            yield jpb.WatchJobResponse(event=_event(event))
 
     @translated
     async def RetryJob(self, request: jpb.RetryJobRequest, context: Ctx) -> jpb.RetryJobResponse:

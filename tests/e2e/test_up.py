@@ -1,4 +1,4 @@
-"""`memoryd up` (behind `make run`): embedded Valkey with AOF plus the daemon, stopped by SIGTERM."""
+"""`memoryd up` (behind `make run`): embedded Valkey with AOF, the daemon and a worker, stopped by SIGTERM."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -14,6 +15,19 @@ import valkey
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.bench.daemon import free_port
+from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
+
+T = (("x-tenant-id", "acme"),)
+
+
+def wait_job(jobs: JobServiceStub, job_id: str, state: int, timeout: float = 60) -> jpb.Job:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=T).job
+        if job.state == state:
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"{job_id} never reached {state}: {job}")
 
 
 def wait_serving(address: str, proc: subprocess.Popen[str], timeout: float = 90) -> None:
@@ -30,7 +44,7 @@ def wait_serving(address: str, proc: subprocess.Popen[str], timeout: float = 90)
     raise TimeoutError(address)
 
 
-def test_up_starts_valkey_and_daemon_and_stops_both(tmp_path: Path) -> None:
+def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
     proc = subprocess.Popen([sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path / "run"),
@@ -40,11 +54,26 @@ def test_up_starts_valkey_and_daemon_and_stops_both(tmp_path: Path) -> None:
         assert proc.stdout is not None
         banner = proc.stdout.readline()
         assert "embedded Valkey at" in banner
+        output: list[str] = []  # keep draining: a full pipe would block the children's logging
+        threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, "")), daemon=True).start()
         url = banner.split(" at ", 1)[1].split(" ", 1)[0]
         wait_serving(address, proc)
         client = valkey.Valkey.from_url(url)
         assert client.ping() and client.config_get("appendonly")["appendonly"] == "yes"
         assert (tmp_path / "run" / "data" / "store_meta.lance").exists()
+        deadline = time.monotonic() + 60  # the daemon queued the bootstrap batch at start; the worker ran it
+        while not client.exists("memoryd:flag:bootstrap_done:v1"):
+            assert time.monotonic() < deadline, "the bootstrap batch never completed"
+            time.sleep(0.2)
+        with grpc.insecure_channel(address) as channel:
+            jobs, profiles = JobServiceStub(channel), ProfileServiceStub(channel)
+            empty = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="new"), metadata=T).job_id
+            assert wait_job(jobs, empty, jpb.JOB_STATE_SUCCEEDED).result["outcome"] == "nothing_to_compile"
+            MemoryServiceStub(channel).Memorize(pb.MemorizeRequest(
+                agent_id="a1", memory=pb.MemoryInput(content="a1 likes tea")), metadata=T)
+            needs_model = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=T).job_id
+            parked = wait_job(jobs, needs_model, jpb.JOB_STATE_WAITING_FOR_PROVIDER)
+            assert "no chat model" in parked.last_error  # the embedded default has no model: it waits
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0

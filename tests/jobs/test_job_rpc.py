@@ -57,7 +57,7 @@ async def test_regenerate_then_get_list_watch_and_retry(
         async with running(job_env, onnx_embedder):
             events = await asyncio.to_thread(lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id),
                                                                         metadata=ACME, timeout=30)))
-        states = [e.state for e in events]
+        states = [e.event.state for e in events]
         assert states[0] == jpb.JOB_STATE_QUEUED and states[-1] == jpb.JOB_STATE_FAILED
         assert jpb.JOB_STATE_RETRYING in states and jpb.JOB_STATE_RUNNING in states
         failed = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=ACME).job
@@ -72,7 +72,7 @@ async def test_regenerate_then_get_list_watch_and_retry(
         async with running(job_env, onnx_embedder):
             events = await asyncio.to_thread(lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id),
                                                                         metadata=ACME, timeout=30)))
-        assert events[-1].state == jpb.JOB_STATE_SUCCEEDED
+        assert events[-1].event.state == jpb.JOB_STATE_SUCCEEDED
         done = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=ACME).job
         assert done.result["outcome"] == "compiled" and done.result["revision"] == "1"
         profile = profiles.GetProfile(ppb.GetProfileRequest(agent_id="a1"), metadata=ACME).profile

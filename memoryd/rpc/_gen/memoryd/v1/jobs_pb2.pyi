@@ -128,6 +128,12 @@ class WatchJobRequest(_message.Message):
     job_id: str
     def __init__(self, job_id: _Optional[str] = ...) -> None: ...
 
+class WatchJobResponse(_message.Message):
+    __slots__ = ("event",)
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    event: JobEvent
+    def __init__(self, event: _Optional[_Union[JobEvent, _Mapping]] = ...) -> None: ...
+
 class RetryJobRequest(_message.Message):
     __slots__ = ("job_id",)
     JOB_ID_FIELD_NUMBER: _ClassVar[int]

@@ -51,7 +51,7 @@ class JobServiceStub:
         self.WatchJob = channel.unary_stream(
                 '/memoryd.v1.JobService/WatchJob',
                 request_serializer=memoryd_dot_v1_dot_jobs__pb2.WatchJobRequest.SerializeToString,
-                response_deserializer=memoryd_dot_v1_dot_jobs__pb2.JobEvent.FromString,
+                response_deserializer=memoryd_dot_v1_dot_jobs__pb2.WatchJobResponse.FromString,
                 _registered_method=True)
         self.RetryJob = channel.unary_unary(
                 '/memoryd.v1.JobService/RetryJob',
@@ -113,7 +113,7 @@ def add_JobServiceServicer_to_server(servicer, server):
             'WatchJob': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchJob,
                     request_deserializer=memoryd_dot_v1_dot_jobs__pb2.WatchJobRequest.FromString,
-                    response_serializer=memoryd_dot_v1_dot_jobs__pb2.JobEvent.SerializeToString,
+                    response_serializer=memoryd_dot_v1_dot_jobs__pb2.WatchJobResponse.SerializeToString,
             ),
             'RetryJob': grpc.unary_unary_rpc_method_handler(
                     servicer.RetryJob,
@@ -205,7 +205,7 @@ class JobService:
             target,
             '/memoryd.v1.JobService/WatchJob',
             memoryd_dot_v1_dot_jobs__pb2.WatchJobRequest.SerializeToString,
-            memoryd_dot_v1_dot_jobs__pb2.JobEvent.FromString,
+            memoryd_dot_v1_dot_jobs__pb2.WatchJobResponse.FromString,
             options,
             channel_credentials,
             insecure,

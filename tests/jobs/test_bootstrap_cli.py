@@ -1,0 +1,77 @@
+"""`memoryd bootstrap --all` from the command line: progress, summary, interrupt and re-run."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.core.models import Actor
+from memoryd.testing.provider import FakeProvider
+from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed
+
+AGENTS = [("acme", f"a{i}") for i in range(4)]
+
+
+def _config(tmp_path: Path, redis_url: str, provider: FakeProvider) -> Path:
+    path = tmp_path / "memoryd.toml"
+    path.write_text(f"""
+[storage]
+uri = "{tmp_path / 'data'}"
+[redis]
+dsn = "{redis_url}"
+[provider]
+base_url = "{provider.base_url}"
+extraction_model = "fake-model"
+[jobs]
+poll_seconds = 0.02
+model_concurrency = 1
+""")
+    return path
+
+
+def _bootstrap(config: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "memoryd", "bootstrap", "--all", "--config", str(config)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "LANCEDB_LOG": "error"})
+
+
+async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_redoes_an_agent(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    with FakeProvider(latency=0.4) as provider:
+        provider.reply_with(*[PROFILE_REPLY] * 10)
+        settings = job_settings(tmp_path, redis_url, provider)
+        async with running(settings, onnx_embedder, workers=False) as app:
+            for tenant, agent in AGENTS:
+                await seed(app, tenant, agent, f"{agent} likes tea")
+        config = _config(tmp_path, redis_url, provider)
+
+        first = _bootstrap(config)
+        deadline = time.monotonic() + 60
+        while provider.calls["/v1/chat/completions"] < 2:  # interrupted part-way through
+            assert time.monotonic() < deadline and first.poll() is None, first.communicate()
+            await asyncio.sleep(0.05)
+        first.send_signal(signal.SIGINT)
+        out, _ = first.communicate(timeout=60)
+        assert "done" in out and "remaining" in out and "agents/s" in out and "ETA" in out
+
+        second = _bootstrap(config)
+        out, err = second.communicate(timeout=120)
+        assert second.returncode == 0, err
+        assert "bootstrap v1: succeeded" in out and "0 failed" in out.splitlines()[-1]
+        calls = provider.calls["/v1/chat/completions"]
+        assert calls <= len(AGENTS) + 1  # at most the call in flight at the interrupt ran twice
+
+        third = _bootstrap(config)
+        out, _ = third.communicate(timeout=120)
+        assert third.returncode == 0 and "already done" in out
+        assert provider.calls["/v1/chat/completions"] == calls
+
+    async with running(settings, onnx_embedder, workers=False) as app:
+        for tenant, agent in AGENTS:  # each profile written exactly once
+            assert [r.revision for r in await app.profile.revisions(Actor(tenant, agent), 10, 0)] == [1]
