@@ -16,7 +16,7 @@ AOF; an external Redis must be configured with persistence by its operator.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict, replace
 from datetime import UTC, datetime
@@ -110,6 +110,14 @@ class RedisJobLedger:
         async with map_redis_errors():
             raw = await self._r.get(self._job(tenant_id, key))
         return _decode(raw) if raw else None
+
+    async def get_many(self, keys: Sequence[tuple[str, str]]) -> list[JobRecord | None]:
+        """One MGET for many records."""
+        if not keys:
+            return []
+        async with map_redis_errors():
+            raws = await self._r.mget([self._job(tenant_id, key) for tenant_id, key in keys])
+        return [_decode(raw) if raw else None for raw in raws]
 
     async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
                    limit: int, before: float) -> list[JobRecord]:

@@ -180,6 +180,10 @@ class JobLedger(Protocol):
         """The record, or None."""
         ...
 
+    async def get_many(self, keys: Sequence[tuple[str, str]]) -> list[JobRecord | None]:
+        """Records of (tenant, key) pairs in one round trip, None where absent."""
+        ...
+
     async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
                    limit: int, before: float) -> list[JobRecord]:
         """Newest first, created before the ``before`` timestamp (0: from the newest)."""

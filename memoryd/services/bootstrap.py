@@ -87,7 +87,7 @@ class BootstrapService:
                                          profile=current.document or "(empty)", memories="\n".join(lines))
         answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
         proposal = profile_proposal(answer)
-        result = await self._profile.rewrite(actor, proposal.profile, proposal.demoted, origin)
+        result = await self._profile.rewrite(actor, proposal.profile, proposal.demoted, origin, base=current)
         if not result.applied:
             raise ModelOutputInvalid(f"the generated profile was refused: {result.reason}")
         return {"outcome": "compiled", "revision": result.profile.revision, "memories_read": len(lines),
@@ -99,12 +99,12 @@ class BootstrapService:
         version = self.schema_version
         agents = _interleaved(await self._directory.agents())
         first_pass = not ctx.record.result.get("fanned_out")
+        keys = [(tenant_id, bootstrap_key(tenant_id, agent_id, version)) for tenant_id, agent_id in agents]
+        children = await self._jobs.records(keys) if not first_pass else [None] * len(keys)
         states: dict[JobState, int] = {}
         compiled = nothing = 0
-        for tenant_id, agent_id in agents:
-            key = bootstrap_key(tenant_id, agent_id, version)
-            child = await self._jobs.record(tenant_id, key) if not first_pass else None
-            if child is None:
+        for (tenant_id, agent_id), (_, key), child in zip(agents, keys, children, strict=True):
+            if child is None:  # first pass, or an agent that appeared since
                 child = await self._jobs.enqueue(JobKind.BOOTSTRAP, tenant_id, key, agent_id, redrive=first_pass)
             states[child.state] = states.get(child.state, 0) + 1
             outcome = child.result.get("outcome")

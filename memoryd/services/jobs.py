@@ -7,7 +7,7 @@ another tenant is NOT_FOUND, whatever its name says.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
@@ -89,6 +89,10 @@ class JobService:
     async def record(self, tenant_id: str, key: str) -> JobRecord | None:
         """The record or None (workers: a message whose record is gone is dropped)."""
         return await self._ledger.get(tenant_id, key)
+
+    async def records(self, keys: Sequence[tuple[str, str]]) -> list[JobRecord | None]:
+        """Many records by (tenant, key) at once (batches checking their parts)."""
+        return await self._ledger.get_many(keys)
 
     async def update(self, record: JobRecord, message: str) -> None:
         """Write a state change (workers)."""

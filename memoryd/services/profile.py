@@ -99,7 +99,7 @@ class ProfileService:
         return found[0]
 
     async def rewrite(self, actor: Actor, generated: str | None, demoted: Sequence[str],
-                      origin: str) -> RewriteResult:
+                      origin: str, base: Profile | None = None) -> RewriteResult:
         """Replace the document with a model's output, under the guards.
 
         1. A missing, empty or malformed document changes nothing; the attempt is recorded.
@@ -110,8 +110,10 @@ class ProfileService:
         5. The write is a compare-and-swap on the revision the rewrite read; when a
            manual edit lands meanwhile, its line changes are replayed on top of the
            rewrite and the swap is retried, so neither is lost.
+
+        ``base`` is the revision the caller generated from (read again when not given).
         """
-        base = await self.get(actor)
+        base = base or await self.get(actor)  # a stale base only costs a retry of the swap
         try:
             proposal = check_generated(generated)
         except MalformedProfile as exc:

@@ -16,7 +16,7 @@ from memoryd.core.jobs import (
     bootstrap_done_flag,
     bootstrap_key,
 )
-from memoryd.core.models import Actor
+from memoryd.core.models import Actor, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed, wait_for
 
@@ -206,3 +206,44 @@ async def test_a_rerun_after_the_profile_was_written_converges_without_a_model_c
         assert again.state == JobState.SUCCEEDED and again.result["outcome"] == "already_compiled"
         assert [r.revision for r in await app.profile.revisions(Actor("acme", "a1"), 10, 0)] == [1]
     assert provider.calls["/v1/chat/completions"] == 1
+
+
+async def test_retryable_failures_back_off_then_die_visibly_and_a_4xx_fails_at_once(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.script("503", "500", "drop", "400")
+    settings = job_settings(tmp_path, redis_url, provider, max_tries=3)
+    async with running(settings, onnx_embedder) as app:
+        await _seed_all(app, AGENTS[:2])
+        assert app.bootstrap is not None and app.jobs is not None
+        first = await app.bootstrap.regenerate(Actor("acme", "a1"))
+        dead = await wait_for(lambda: app.jobs.record("acme", first.key))
+        assert dead.state == JobState.DEAD and dead.attempts == 3
+        assert "gave up after 3 attempts" in dead.last_error and "unreachable" in dead.last_error
+        second = await app.bootstrap.regenerate(Actor("acme", "a2"))
+        refused = await wait_for(lambda: app.jobs.record("acme", second.key))
+        assert refused.state == JobState.FAILED and refused.attempts == 1 and "(400)" in refused.last_error
+        for agent in ("a1", "a2"):
+            assert (await app.profile.get(Actor("acme", agent))).revision == 0
+    assert provider.calls["/v1/chat/completions"] == 4
+
+
+async def test_bootstrap_keeps_pinned_and_leaves_the_archive_as_it_was(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.reply_with('{"profile": "## Pinned\\n- rewritten by the model\\n## Preferences\\n- likes green tea"}')
+    settings = job_settings(tmp_path, redis_url, provider)
+    me = Actor("acme", "a1")
+    async with running(settings, onnx_embedder) as app:
+        await _seed_all(app, AGENTS[:1])
+        assert app.bootstrap is not None and app.jobs is not None
+        await app.profile.edit(me, 0, ProfileEdit("append", text="- always answer in English", pinned=True))
+        before = sorted(m.content for m in await app.store.page(me, MemoryFilter(), "", 100))
+        job = await app.bootstrap.regenerate(me)
+        assert job.key == "regenerate:acme:a1:r1"
+        done = await wait_for(lambda: app.jobs.record("acme", job.key))
+        assert done.state == JobState.SUCCEEDED
+        profile = await app.profile.get(me)
+        assert "- always answer in English" in profile.document and "rewritten by the model" not in profile.document
+        assert "likes green tea" in profile.document and profile.revision == 2
+        assert sorted(m.content for m in await app.store.page(me, MemoryFilter(), "", 100)) == before
+    prompt = provider.requests[-1]["body"]["messages"][0]["content"]
+    assert "Should this influence the agent's behaviour" in prompt and "prefers answers in French" in prompt
