@@ -19,6 +19,7 @@ import openai
 
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
+from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -27,13 +28,16 @@ from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
-from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
+from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
+from memoryd.core.conversation import WorkingPolicy, apply_overrides
 from memoryd.core.errors import MemorydError
 from memoryd.core.ports import ChatModel, Clock, Embedder, TokenCounter
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
 from memoryd.services.bootstrap import BootstrapService
+from memoryd.services.compaction import CompactionService
+from memoryd.services.conversation import ConversationService, PolicyBook
 from memoryd.services.job_runner import JobRunner, RetryPolicy
 from memoryd.services.jobs import JobService
 from memoryd.services.memorize import MemorizeService
@@ -61,6 +65,8 @@ class App:
     """None when no Redis/Valkey is configured (job RPCs answer UNAVAILABLE)."""
     bootstrap: BootstrapService | None = None
     runner: JobRunner | None = None
+    conversations: ConversationService | None = None
+    compaction: CompactionService | None = None
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
@@ -70,6 +76,14 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
                                     timeout=settings.timeout_seconds, max_retries=1)
         return OpenAIEmbedder(client, settings.model, settings.dimension, settings.send_dimensions)
     return OnnxMiniLMEmbedder(threads=settings.threads)
+
+
+def build_policies(settings: WorkingSettings) -> PolicyBook:
+    """The working-memory policies; a bad per-agent override fails here, at start-up."""
+    default = apply_overrides(WorkingPolicy(), dict(settings.default.model_dump()))
+    agents = {agent: type(settings.default)(**{**settings.default.model_dump(), **override}).model_dump()
+              for agent, override in settings.agents.items()}
+    return PolicyBook(default, agents)
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
@@ -118,13 +132,19 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
         bootstrap = BootstrapService(store, store, profile, jobs, counter,
                                      schema_version=settings.profile.schema_version,
                                      archive_tokens=js.bootstrap_archive_tokens)
+    recall = RecallService(store, embedder, clock, retrievals, limits, tuning)
+    conversation_store = LanceConversationStore(store.connection)
+    policies = build_policies(settings.working)
     app = App(
         memorize=memorize,
-        recall=RecallService(store, embedder, clock, retrievals, limits, tuning),
+        recall=recall,
         archive=ArchiveService(store, embedder, clock, limits),
         profile=profile,
         retrievals=retrievals, store=store, profiles=profiles, embedder=embedder, settings=settings,
         jobs=jobs, bootstrap=bootstrap, runner=runner,
+        conversations=ConversationService(conversation_store, profile, recall, counter, clock, jobs, policies,
+                                          settings.working.context_window_tokens),
+        compaction=CompactionService(conversation_store, memorize, profile, embedder, counter, clock, policies),
     )
     tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
     if st.maintenance_enabled:

@@ -163,6 +163,43 @@ class JobSettings(_Section):
     """Share of the bootstrap prompt given to the archive (newest memories first)."""
 
 
+class WorkingPolicySettings(_Section):
+    """One agent's working-memory policy (every key optional in per-agent overrides)."""
+
+    strategy: Literal["buffer_window", "summary_buffer", "accumulate"] = "accumulate"
+    window_messages: int = Field(20, ge=1, le=10_000)
+    """buffer_window: the last N messages."""
+    budget_tokens: int = Field(2000, ge=100)
+    """summary_buffer: the token budget of the messages."""
+    buffer_threshold: float = Field(0.8, gt=0, le=1)
+    buffer_target: float = Field(0.6, gt=0, le=1)
+    threshold_percent: int = Field(75, ge=1, le=100)
+    """accumulate: compact above this share of the context window (``COMPACTING_THRESHOLD_PERCENT``)."""
+    keep_percent: int = Field(40, ge=1, le=100)
+    """accumulate: the raw keep-window's share of the context window (``COMPACTING_KEEP_PERCENT``)."""
+    max_summaries: int = Field(8, ge=2)
+    """More live summaries than this and the oldest merge into one ``[compressed]`` (``COMPACTING_MAX_SUMMARIES``)."""
+    summary_budget_percent: int = Field(15, ge=1, le=100)
+    """Summaries over this share of the window merge too (``COMPACTING_SUMMARY_BUDGET_PERCENT``)."""
+    tool_intact: int = Field(3, ge=0)
+    tool_truncated: int = Field(5, ge=0)
+    tool_truncate_chars: int = Field(400, ge=20)
+    storage_scope: Literal["all", "session", "conversational", "summaries_only"] = "session"
+    auto_recall: bool = False
+    recall_limit: int = Field(5, ge=1, le=50)
+    recall_threshold: float = Field(0.7, ge=-1, le=1)
+
+
+class WorkingSettings(_Section):
+    """Working memory: the default policy, per-agent overrides, the default context window."""
+
+    default: WorkingPolicySettings = WorkingPolicySettings()
+    agents: dict[str, dict[str, Any]] = {}
+    """Per-agent overrides of ``default``, e.g. ``[working.agents.support-bot] strategy = "buffer_window"``."""
+    context_window_tokens: int = Field(8192, ge=256)
+    """Assumed model window of a conversation whose runtime never said."""
+
+
 class LogSettings(_Section):
     """Structured logs on stderr."""
 
@@ -188,6 +225,13 @@ PRODUCT_ENV = {
     "PROFILE_BUDGET_TOKENS": ("profile", "default_budget_tokens"),
     "MEMORY_EXTRACTION_MODEL": ("provider", "extraction_model"),
 }
+# Nested one level deeper: working.default.<key>.
+WORKING_ENV = {
+    "COMPACTING_THRESHOLD_PERCENT": "threshold_percent",
+    "COMPACTING_KEEP_PERCENT": "keep_percent",
+    "COMPACTING_MAX_SUMMARIES": "max_summaries",
+    "COMPACTING_SUMMARY_BUDGET_PERCENT": "summary_budget_percent",
+}
 
 
 class _ProductEnvSource(PydanticBaseSettingsSource):
@@ -199,10 +243,13 @@ class _ProductEnvSource(PydanticBaseSettingsSource):
 
     def __call__(self) -> dict[str, Any]:
         """Nested section values for every mapped env var that is set."""
-        out: dict[str, dict[str, str]] = {}
+        out: dict[str, dict[str, Any]] = {}
         for env, (section, key) in PRODUCT_ENV.items():
             if env in os.environ:
                 out.setdefault(section, {})[key] = os.environ[env]
+        for env, key in WORKING_ENV.items():
+            if env in os.environ:
+                out.setdefault("working", {}).setdefault("default", {})[key] = os.environ[env]
         return out
 
 
@@ -221,6 +268,7 @@ class Settings(BaseSettings):
     redis: RedisSettings = RedisSettings()
     provider: ProviderSettings = ProviderSettings()
     jobs: JobSettings = JobSettings()
+    working: WorkingSettings = WorkingSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -43,4 +43,11 @@ async def bootstrap_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, app.bootstrap.run_batch, ctx["short_timeout"])
 
 
-FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.BOOTSTRAP_ALL: bootstrap_all}
+async def compact(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """Compact a conversation (model-bound when a model is configured; extractive otherwise)."""
+    app = _app(ctx)
+    assert app.compaction is not None
+    await _run(ctx, tenant_id, key, app.compaction.run, ctx["model_timeout"])
+
+
+FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.BOOTSTRAP_ALL: bootstrap_all, JobKind.COMPACT: compact}

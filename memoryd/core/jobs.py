@@ -39,9 +39,11 @@ class JobKind(StrEnum):
     """Compile one agent's archive into its profile (one model call)."""
     BOOTSTRAP_ALL = "bootstrap_all"
     """Fan out BOOTSTRAP to every agent of every tenant and set the done flag."""
+    COMPACT = "compact"
+    """Summarise a conversation's old messages and run the maintenance call (or the extractive path)."""
 
 
-MODEL_BOUND = frozenset({JobKind.BOOTSTRAP})
+MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.COMPACT})
 SYSTEM_TENANT = "@system"
 """The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
 

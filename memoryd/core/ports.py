@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.jobs import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 
@@ -236,4 +237,53 @@ class ProviderGate(Protocol):
 
     async def release(self, tenant_id: str, holder: str) -> None:
         """Give the slot back."""
+        ...
+
+
+class ConversationStore(Protocol):
+    """Conversations of one tenant: a state row (CAS on revision) and append-only items."""
+
+    async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
+        """The state row, or None for a new conversation."""
+        ...
+
+    async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
+        """Write ``conv`` if the stored revision is ``expected_revision`` (0: create)."""
+        ...
+
+    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
+                                   ) -> set[str]:
+        """Which of these client message ids the conversation already holds."""
+        ...
+
+    async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Insert-if-absent by client message id (a retried append never doubles)."""
+        ...
+
+    async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
+        """Messages with seq > ``after_seq``, in order."""
+        ...
+
+    async def put_summary(self, tenant_id: str, conversation_id: str, summary: Summary) -> None:
+        """Insert-if-absent by summary id."""
+        ...
+
+    async def summaries(self, tenant_id: str, conversation_id: str, summary_ids: Sequence[str]) -> list[Summary]:
+        """These summaries, in the order given."""
+        ...
+
+    async def add_event(self, tenant_id: str, conversation_id: str, event: ConversationEvent) -> None:
+        """Insert-if-absent by event id."""
+        ...
+
+    async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
+        """Events after ``after`` (None: all), oldest first."""
+        ...
+
+    async def put_blob(self, tenant_id: str, conversation_id: str, blob_id: str, data: str) -> None:
+        """Keep a validated model output (insert-if-absent) so a re-run reuses it."""
+        ...
+
+    async def blob(self, tenant_id: str, conversation_id: str, blob_id: str) -> str | None:
+        """A kept output, or None."""
         ...

@@ -44,3 +44,17 @@ Current profile:
 Summary:
 {{summary}}
 """
+
+SUMMARY_PROMPT = """You summarise a stretch of a conversation so the agent can continue it later.
+
+Write a dense, factual summary of the messages below (who said what, decisions, facts, open
+questions, dates when they matter), at most {max_tokens} tokens.
+{compress_instruction}
+Answer with JSON: {{"summary": "<text>"{compress_field}}}.
+
+Messages ({first_date} to {last_date}):
+{messages}
+{older}"""
+
+COMPRESS_INSTRUCTION = ("Also merge the older summaries listed after the messages into one shorter summary "
+                        "(\"compressed\") that keeps what still matters, at most {max_tokens} tokens.")

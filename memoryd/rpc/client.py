@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
+from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
@@ -21,5 +23,7 @@ MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
 
 ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
 JobServiceStub: Any = jpb_grpc.JobServiceStub
+ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
 
-__all__ = ["TENANT_METADATA_KEY", "JobServiceStub", "MemoryServiceStub", "ProfileServiceStub", "jpb", "pb", "ppb"]
+__all__ = ["TENANT_METADATA_KEY", "ConversationServiceStub", "JobServiceStub", "MemoryServiceStub",
+           "ProfileServiceStub", "cpb", "jpb", "pb", "ppb"]

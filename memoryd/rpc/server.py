@@ -15,12 +15,15 @@ from grpc_reflection.v1alpha import reflection
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError
+from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
+from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.servicer import MemoryServicer
@@ -29,7 +32,8 @@ log = logging.getLogger(__name__)
 
 SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name,
                  ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name,
-                 jpb.DESCRIPTOR.services_by_name["JobService"].full_name]
+                 jpb.DESCRIPTOR.services_by_name["JobService"].full_name,
+                 cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
 
@@ -42,6 +46,8 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
     ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]
     jpb_grpc.add_JobServiceServicer_to_server(JobServicer(app), server)  # type: ignore[no-untyped-call]
+    cpb_grpc.add_ConversationServiceServicer_to_server(  # type: ignore[no-untyped-call]
+        ConversationServicer(app), server)
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

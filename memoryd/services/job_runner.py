@@ -94,6 +94,11 @@ class GuardedChat:
         """The configured model ("" when none)."""
         return self._chat.model_name if self._chat else ""
 
+    @property
+    def available(self) -> bool:
+        """Whether a model is configured (jobs with a model-free path take it when not)."""
+        return self._chat is not None
+
     async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
         """One model call, or a Defer / ProviderMissing before any call is made."""
         if self._chat is None:

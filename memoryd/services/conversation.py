@@ -1,0 +1,250 @@
+"""ConversationService: append messages, assemble the context, ask for compaction, watch events.
+
+Nothing here calls a model: compaction runs as a job (``services/compaction.py``)
+queued when an append crosses the policy's threshold. ``GetContext`` always fits
+the window it is given, compaction or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from memoryd.core.conversation import (
+    ContextAssembly,
+    Conversation,
+    ConversationEvent,
+    Message,
+    MessageInput,
+    Role,
+    StorageScope,
+    Strategy,
+    WorkingPolicy,
+    apply_overrides,
+    assemble,
+    compact_key,
+    plan_compaction,
+)
+from memoryd.core.errors import Conflict, InvalidRequest, NotFound, Unavailable
+from memoryd.core.jobs import JobKind, JobRecord
+from memoryd.core.models import Actor, RecallQuery
+from memoryd.core.ports import Clock, ConversationStore, TokenCounter
+from memoryd.core.profile_doc import prompt_block
+from memoryd.core.validation import check_actor, check_range
+from memoryd.services.jobs import JobService
+from memoryd.services.profile import ProfileService
+from memoryd.services.recall import RecallService
+
+_ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
+MAX_MESSAGES = 500
+MAX_MESSAGE_BYTES = 256 * 1024
+MIN_WINDOW, MAX_WINDOW = 256, 4_000_000
+_SWAP_ATTEMPTS = 16
+Options = dict[str, str | int | float | bool]
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """What AppendMessages did."""
+
+    conversation: Conversation
+    seqs: tuple[int, ...]
+    """The seq of every request message, in request order (duplicates get their first seq... or 0)."""
+    duplicates: int
+    compaction: JobRecord | None
+
+
+class PolicyBook:
+    """The default policy and per-agent overrides (validated when the app is built)."""
+
+    def __init__(self, default: WorkingPolicy, agents: Mapping[str, Options]) -> None:
+        self._default = default
+        self._agents = {agent: apply_overrides(default, dict(opts)) for agent, opts in agents.items()}
+
+    def for_conversation(self, conv: Conversation) -> WorkingPolicy:
+        """The agent's policy with the conversation's overrides."""
+        return apply_overrides(self._agents.get(conv.agent_id, self._default), conv.options)
+
+
+class ConversationService:
+    """The working-memory use cases."""
+
+    def __init__(self, store: ConversationStore, profile: ProfileService, recall: RecallService,
+                 counter: TokenCounter, clock: Clock, jobs: JobService | None, policies: PolicyBook,
+                 default_window: int) -> None:
+        self._store = store
+        self._profile = profile
+        self._recall = recall
+        self._counter = counter
+        self._clock = clock
+        self._jobs = jobs
+        self.policies = policies
+        self._default_window = default_window
+
+    async def append(self, actor: Actor, conversation_id: str, inputs: Sequence[MessageInput],
+                     context_window: int = 0, options: Options | None = None) -> AppendResult:
+        """Append messages (idempotent per message id); queue a compaction if the threshold is crossed."""
+        check_actor(actor)
+        _check_conversation_id(conversation_id)
+        _check_inputs(inputs)
+        if context_window:
+            check_range(context_window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
+        opts = _check_options(options or {})
+        conv = await self._open(actor, conversation_id, context_window, opts)
+        ids = [m.message_id for m in inputs]
+        existing = await self._store.existing_message_ids(actor.tenant_id, conversation_id, ids)
+        fresh: list[MessageInput] = []
+        for m in inputs:
+            if m.message_id not in existing and all(m.message_id != f.message_id for f in fresh):
+                fresh.append(m)
+        if fresh or (context_window and context_window != conv.context_window) or (opts and opts != conv.options):
+            conv = await self._reserve(actor, conv, len(fresh), context_window, opts)
+        now = self._clock.now()
+        first = conv.next_seq - len(fresh)
+        messages = [Message(first + i, m.message_id, m.role or Role.USER, m.content, m.created_at or now,
+                            self._counter.count(m.content), m.tool_name, m.tool_call_id) for i, m in enumerate(fresh)]
+        await self._store.add_messages(actor.tenant_id, conversation_id, messages)
+        seq_of = {m.message_id: m.seq for m in messages}
+        job = await self._maybe_compact(actor, conv)
+        return AppendResult(conv, tuple(seq_of.get(m.message_id, 0) for m in inputs), len(inputs) - len(fresh), job)
+
+    async def context(self, actor: Actor, conversation_id: str, window: int) -> ContextAssembly:
+        """The context to send the model, within ``window`` tokens."""
+        check_actor(actor)
+        _check_conversation_id(conversation_id)
+        check_range(window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
+        conv = await self._visible(actor, conversation_id)
+        policy = self.policies.for_conversation(conv)
+        raw, summaries, profile = await asyncio.gather(
+            self._store.messages(actor.tenant_id, conversation_id, conv.compacted_through),
+            self._store.summaries(actor.tenant_id, conversation_id, conv.summary_ids),
+            self._profile.get(actor))
+        memories = await self._auto_recall(actor, raw, policy) if policy.auto_recall else []
+        return assemble(prompt_block(profile.document), summaries, raw, memories, policy, window,
+                        self._counter.count)
+
+    async def compact(self, actor: Actor, conversation_id: str) -> JobRecord:
+        """Force a compaction now (a job; the same state gives the same job)."""
+        check_actor(actor)
+        _check_conversation_id(conversation_id)
+        conv = await self._visible(actor, conversation_id)
+        jobs = self._require_jobs()
+        return await jobs.enqueue(JobKind.COMPACT, actor.tenant_id,
+                                  compact_key(conversation_id, conv.next_seq - 1, force=True), actor.agent_id,
+                                  redrive=True)
+
+    async def watch(self, actor: Actor, conversation_id: str, from_start: bool,
+                    poll_seconds: float = 0.25) -> AsyncIterator[ConversationEvent]:
+        """Compaction events, then live ones until the caller goes away."""
+        check_actor(actor)
+        _check_conversation_id(conversation_id)
+        await self._visible(actor, conversation_id)
+        after: datetime | None = None if from_start else self._clock.now()
+        seen: set[str] = set()
+        while True:
+            for event in await self._store.events(actor.tenant_id, conversation_id, after):
+                if event.event_id not in seen:
+                    seen.add(event.event_id)
+                    yield event
+            await asyncio.sleep(poll_seconds)
+
+    # -- helpers ----------------------------------------------------------------
+
+    def _require_jobs(self) -> JobService:
+        if self._jobs is None:
+            raise Unavailable("compaction runs as a background job and this daemon has no job queue: start it "
+                              "with REDIS_URL set (or use `memoryd up`)")
+        return self._jobs
+
+    async def _visible(self, actor: Actor, conversation_id: str) -> Conversation:
+        conv = await self._store.state(actor.tenant_id, conversation_id)
+        if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
+            raise NotFound(f"conversation {conversation_id!r} not found")
+        return conv
+
+    async def _open(self, actor: Actor, conversation_id: str, window: int, opts: Options) -> Conversation:
+        conv = await self._store.state(actor.tenant_id, conversation_id)
+        if conv is None:
+            now = self._clock.now()
+            new = Conversation(conversation_id, actor.agent_id, actor.end_user_id, window or self._default_window,
+                               options=opts, revision=1, created_at=now, updated_at=now)
+            if await self._store.swap_state(actor.tenant_id, new, 0):
+                return new
+            conv = await self._store.state(actor.tenant_id, conversation_id)
+        if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
+            # Another agent's (or contact's) conversation id: not visible, so not probeable.
+            raise NotFound(f"conversation {conversation_id!r} not found")
+        return conv
+
+    async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options
+                       ) -> Conversation:
+        """Take ``count`` seqs (and record window/options) by compare-and-swap on the state row."""
+        for _ in range(_SWAP_ATTEMPTS):
+            new = replace(conv, next_seq=conv.next_seq + count, context_window=window or conv.context_window,
+                          options={**conv.options, **opts}, revision=conv.revision + 1, updated_at=self._clock.now())
+            if await self._store.swap_state(actor.tenant_id, new, conv.revision):
+                return new
+            fresh = await self._store.state(actor.tenant_id, conv.conversation_id)
+            assert fresh is not None  # state rows are never deleted
+            conv = fresh
+        raise Conflict(f"conversation {conv.conversation_id!r} is being appended to concurrently; retry")
+
+    async def _maybe_compact(self, actor: Actor, conv: Conversation) -> JobRecord | None:
+        if self._jobs is None:
+            return None
+        policy = self.policies.for_conversation(conv)
+        raw = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.compacted_through)
+        summaries = await self._store.summaries(actor.tenant_id, conv.conversation_id, conv.summary_ids)
+        if plan_compaction(conv, raw, summaries, policy) is None:
+            return None
+        return await self._jobs.enqueue(JobKind.COMPACT, actor.tenant_id,
+                                        compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id)
+
+    async def _auto_recall(self, actor: Actor, raw: Sequence[Message], policy: WorkingPolicy
+                           ) -> list[tuple[str, datetime]]:
+        last_user = next((m for m in reversed(raw) if m.role == Role.USER), None)
+        if last_user is None or not last_user.content.strip():
+            return []
+        hits = await self._recall.recall(RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit))
+        return [(h.memory.content, h.memory.occurred_at) for h in hits
+                if h.parts.vector_similarity >= policy.recall_threshold]
+
+
+def _check_conversation_id(conversation_id: str) -> None:
+    if not _ID.fullmatch(conversation_id):
+        raise InvalidRequest("conversation_id", "must be 1-128 chars of [A-Za-z0-9._:@-]")
+
+
+def _check_inputs(inputs: Sequence[MessageInput]) -> None:
+    if not 1 <= len(inputs) <= MAX_MESSAGES:
+        raise InvalidRequest("messages", f"must hold 1-{MAX_MESSAGES} messages, got {len(inputs)}")
+    for i, m in enumerate(inputs):
+        if not _ID.fullmatch(m.message_id):
+            raise InvalidRequest(f"messages[{i}].message_id", "must be 1-128 chars of [A-Za-z0-9._:@-]")
+        if m.role is None:
+            raise InvalidRequest(f"messages[{i}].role", "is required")
+        if len(m.content.encode()) > MAX_MESSAGE_BYTES:
+            raise InvalidRequest(f"messages[{i}].content", f"is over {MAX_MESSAGE_BYTES} bytes")
+        if m.role == Role.TOOL and not m.tool_name:
+            raise InvalidRequest(f"messages[{i}].tool_name", "is required for a tool result")
+
+
+def _check_options(options: Options) -> Options:
+    for key, value in options.items():
+        try:
+            if key == "strategy":
+                Strategy(str(value))
+            elif key == "storage_scope":
+                StorageScope(str(value))
+            elif key == "window_messages":
+                check_range(int(value), "options.window_messages", 1, 10_000)
+            elif key == "budget_tokens":
+                check_range(int(value), "options.budget_tokens", 100, MAX_WINDOW)
+            elif key != "auto_recall":
+                raise InvalidRequest(f"options.{key}", "is not a per-conversation option")
+        except ValueError:
+            raise InvalidRequest(f"options.{key}", f"invalid value {value!r}") from None
+    return options
