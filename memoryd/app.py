@@ -67,6 +67,7 @@ class App:
     runner: JobRunner | None = None
     conversations: ConversationService | None = None
     compaction: CompactionService | None = None
+    conversation_store: LanceConversationStore | None = None
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
@@ -145,6 +146,7 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
         conversations=ConversationService(conversation_store, profile, recall, counter, clock, jobs, policies,
                                           settings.working.context_window_tokens),
         compaction=CompactionService(conversation_store, memorize, profile, embedder, counter, clock, policies),
+        conversation_store=conversation_store,
     )
     tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
     if st.maintenance_enabled:

@@ -313,15 +313,36 @@ def central_messages(messages: Sequence[Message], vectors: Sequence[Sequence[flo
     return [messages[i] for i in sorted(best)]
 
 
-def extractive_summary(messages: Sequence[Message], picked: Sequence[Message], max_chars: int = 300) -> str:
-    """A summary made of the picked messages, each with its date and speaker."""
+def extractive_summary(messages: Sequence[Message], picked: Sequence[Message], count: Count, max_tokens: int,
+                       max_chars: int = 300) -> str:
+    """A summary made of the picked messages, each with its date and speaker, within ``max_tokens``."""
     lines = [f"Excerpts of {len(messages)} messages:"]
     for m in picked:
         text = " ".join(m.content.split())
         if len(text) > max_chars:
             text = text[:max_chars] + " …"
-        lines.append(f"- {m.created_at:%Y-%m-%d} {m.role.value}: {text}")
+        line = f"- {m.created_at:%Y-%m-%d} {m.role.value}: {text}"
+        if len(lines) > 1 and count("\n".join([*lines, line])) > max_tokens:
+            break
+        lines.append(line)
     return "\n".join(lines)
+
+
+def merge_extractive(merge: Sequence[Summary], count: Count, max_tokens: int) -> str:
+    """Older summaries folded into one without a model: their newest lines, within ``max_tokens``."""
+    lines = [line for s in merge for line in s.text.splitlines() if line.startswith("- ")]
+    kept: list[str] = []
+    header = f"Merged {len(merge)} summaries:"
+    for line in reversed(lines):
+        if kept and count("\n".join([header, line, *kept])) > max_tokens:
+            break
+        kept.insert(0, line)
+    return "\n".join([header, *kept])
+
+
+def summary_cap(policy: WorkingPolicy, window: int, ceiling: int = 400) -> int:
+    """Tokens one summary may take: a third of the summaries' share of the window (so a few fit)."""
+    return max(60, min(ceiling, int(policy.summary_budget_percent / 100 * window / 3)))
 
 
 def summary_id(conversation_id: str, from_seq: int, to_seq: int, level: int) -> str:

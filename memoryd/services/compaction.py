@@ -33,10 +33,12 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     central_messages,
     extractive_summary,
+    merge_extractive,
     parse_compact_key,
     plan_compaction,
     shrink_tool_results,
     summaries_to_merge,
+    summary_cap,
     summary_id,
 )
 from memoryd.core.errors import Conflict, MemorydError, Unavailable
@@ -50,7 +52,6 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 
 Summary_ = dict[str, str | int | float | bool]
-_SUMMARY_TOKENS = 400
 _MAX_FILED_BYTES = 8 * 1024
 _USER_TURN = "Answer with the JSON object only."
 
@@ -97,18 +98,20 @@ class CompactionService:
                        plan: CompactionPlan, summaries: Sequence[Summary]) -> Summary_:
         key = ctx.record.key
         dropped = shrink_tool_results(plan.dropped, policy, self._counter.count)
-        merge = summaries_to_merge([*summaries, _placeholder(plan)], policy, conv.context_window) \
-            if plan.summarize else ()
+        merge = summaries_to_merge([*summaries, _placeholder(plan, summary_cap(policy, conv.context_window))], policy,
+                                   conv.context_window) if plan.summarize else ()
         usage = {"summary_tokens_in": 0, "summary_tokens_out": 0, "maintenance_tokens_in": 0,
                  "maintenance_tokens_out": 0, "model_calls": 0}
         model = ctx.chat.available
         new_summary: Summary | None = None
         compressed: Summary | None = None
         if plan.summarize:
+            cap = summary_cap(policy, conv.context_window)
             if model:
-                text, merged_text = await self._model_summary(ctx, actor, conv, dropped, merge, usage)
+                text, merged_text = await self._model_summary(ctx, actor, conv, dropped, merge, usage, cap)
             else:
-                text, merged_text = await self._extractive(dropped), _merge_extractive(merge)
+                count = self._counter.count
+                text, merged_text = await self._extractive(dropped, cap), merge_extractive(merge, count, cap)
             new_summary = self._summary(conv, dropped, text, 0)
             if merge:
                 compressed = Summary(summary_id(conv.conversation_id, merge[0].from_seq, merge[-1].to_seq,
@@ -142,14 +145,13 @@ class CompactionService:
     # -- the two model calls ------------------------------------------------------
 
     async def _model_summary(self, ctx: JobContext, actor: Actor, conv: Conversation, dropped: Sequence[Message],
-                             merge: Sequence[Summary], usage: dict[str, int]) -> tuple[str, str]:
+                             merge: Sequence[Summary], usage: dict[str, int], cap: int) -> tuple[str, str]:
         blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:summary:{dropped[0].seq}-{dropped[-1].seq}"
         kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
         if kept is None:
             older = "\n".join(f"- {s.render()}" for s in merge)
             prompt = SUMMARY_PROMPT.format(
-                max_tokens=_SUMMARY_TOKENS,
-                compress_instruction=COMPRESS_INSTRUCTION.format(max_tokens=_SUMMARY_TOKENS) if merge else "",
+                max_tokens=cap, compress_instruction=COMPRESS_INSTRUCTION.format(max_tokens=cap) if merge else "",
                 compress_field=', "compressed": "<text>"' if merge else "",
                 first_date=f"{dropped[0].created_at:%Y-%m-%d}", last_date=f"{dropped[-1].created_at:%Y-%m-%d}",
                 messages="\n".join(_line(m) for m in dropped),
@@ -193,11 +195,11 @@ class CompactionService:
 
     # -- the extractive path, filing, commit --------------------------------------
 
-    async def _extractive(self, dropped: Sequence[Message]) -> str:
+    async def _extractive(self, dropped: Sequence[Message], cap: int) -> str:
         speech = [m for m in dropped if m.role != Role.TOOL and m.content.strip()] or list(dropped)
         keep = min(8, max(2, len(speech) // 5))
         vectors = await self._embedder.embed([m.content[:2000] for m in speech])
-        return extractive_summary(dropped, central_messages(speech, vectors, keep))
+        return extractive_summary(dropped, central_messages(speech, vectors, keep), self._counter.count, cap)
 
     async def _file(self, actor: Actor, conv: Conversation, policy: WorkingPolicy, plan: CompactionPlan,
                     summary: Summary | None) -> int:
@@ -256,15 +258,7 @@ def _line(m: Message) -> str:
     return f"[{m.created_at:%Y-%m-%d %H:%M}] {m.role.value}{name}: {m.content}"
 
 
-def _merge_extractive(merge: Sequence[Summary]) -> str:
-    """Older summaries folded into one without a model: their lines, trimmed to the newest parts."""
-    if not merge:
-        return ""
-    lines = [line for s in merge for line in s.text.splitlines() if line.startswith("- ")]
-    return "\n".join([f"Merged {len(merge)} summaries:", *lines[-12:]])
-
-
-def _placeholder(plan: CompactionPlan) -> Summary:
+def _placeholder(plan: CompactionPlan, cap: int) -> Summary:
     """The new summary's place when deciding merges (its size is the summary cap)."""
     first, last = plan.dropped[0], plan.dropped[-1]
-    return Summary("", first.seq, last.seq, first.created_at, last.created_at, "", _SUMMARY_TOKENS)
+    return Summary("", first.seq, last.seq, first.created_at, last.created_at, "", cap)

@@ -1,0 +1,164 @@
+"""Working memory end to end: appends, compaction jobs on real Valkey/arq/LanceDB, GetContext fits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.tiktoken_counter import TiktokenCounter
+from memoryd.app import App
+from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.jobs import JobKind
+from memoryd.core.models import Actor, MemoryFilter, ProfileEdit
+from memoryd.testing.provider import FakeProvider
+from tests.jobs.conftest import job_settings, running
+
+ME = Actor("acme", "a1")
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+TOPICS = ["the garden", "the billing migration", "a trip to Lisbon", "the new espresso machine", "chess club",
+          "the quarterly report", "Caroline's adoption plans", "the marathon training"]
+REPLY = json.dumps({"summary": "They discussed plans and agreed on next steps.",
+                    "compressed": "Earlier they discussed plans.",
+                    "memories": [{"content": "Caroline is training for a marathon", "memory_type": "semantic"},
+                                 {"content": "Caroline is training for a marathon", "memory_type": "semantic"}],
+                    "profile": "## Preferences\n- likes espresso"})
+
+
+def message(i: int) -> MessageInput:
+    role = Role.USER if i % 2 == 0 else Role.ASSISTANT
+    text = (f"Message {i} about {TOPICS[i % len(TOPICS)]}: " + "we talked about the details at some length, "
+            "covering what happened, what comes next and who is responsible for each part. " * 2)
+    return MessageInput(f"m{i}", role, text, START + timedelta(days=i // 6, minutes=i))
+
+
+async def settle(app: App, timeout: float = 60) -> None:
+    """Wait until no compaction job of the tenant is live."""
+    assert app.jobs is not None
+    deadline = time.monotonic() + timeout
+    while any(j.live for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)):
+        assert time.monotonic() < deadline, "compaction jobs still live"
+        await asyncio.sleep(0.05)
+
+
+async def replay(app: App, count: int, window: int = 1500) -> None:
+    assert app.conversations is not None
+    for i in range(count):
+        await app.conversations.append(ME, "c1", [message(i)], context_window=window)
+        await settle(app)
+
+
+async def snapshot(app: App) -> dict[str, Any]:
+    assert app.conversations is not None
+    store = app.conversation_store
+    assert store is not None
+    conv = await store.state("acme", "c1")
+    assert conv is not None
+    summaries = await store.summaries("acme", "c1", conv.summary_ids)
+    memories = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 500))
+    return {"through": conv.compacted_through,
+            "summaries": [(s.from_seq, s.to_seq, s.level, s.text) for s in summaries],
+            "memories": memories, "profile": (await app.profile.get(ME)).document}
+
+
+async def test_without_a_model_summaries_accumulate_merge_and_the_context_always_fits(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        assert app.conversations is not None
+        await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
+        await replay(app, 60)
+        state = await snapshot(app)
+        jobs = [j for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)]  # type: ignore[union-attr]
+        done = [j for j in jobs if j.result.get("outcome") == "compacted"]
+        assert len(done) >= 4 and all(j.result["path"] == "extractive" and j.result["model_calls"] == 0 for j in done)
+        assert state["through"] > 30 and len(state["summaries"]) >= 2
+        assert any(level > 0 for _, _, level, _ in state["summaries"])  # the oldest merged
+        assert [s[0] for s in state["summaries"]] == sorted(s[0] for s in state["summaries"])  # chronological
+        counter = TiktokenCounter("o200k_base")
+        for window in (400, 1500, 6000):
+            ctx = await app.conversations.context(ME, "c1", window)
+            assert ctx.tokens() <= window
+            for part in ctx.parts:
+                assert part.token_count == counter.count(part.content)
+            kinds = [p.kind for p in ctx.parts]
+            assert kinds == sorted(kinds, key=["profile", "summary", "message", "memory"].index)
+            raw = [p for p in ctx.parts if p.kind == "message"]
+            assert raw and all(p.content == message(p.seq - 1).content for p in raw)  # the kept window is raw
+            assert [p.seq for p in raw] == list(range(raw[0].seq, 61))
+            assert "answer briefly" in ctx.parts[0].content  # Pinned profile first
+        big = await app.conversations.context(ME, "c1", 6000)
+        summary_text = [p.content for p in big.parts if p.kind == "summary"]
+        assert summary_text[0].startswith("[compressed] [2024-03-")
+        assert all("[2024-03-" in t for t in summary_text)  # dated
+        # session scope: compaction summaries were filed into the archive (near-duplicates merged by dedup)
+        filed = [m for m in state["memories"] if "Excerpts of" in m]
+        assert 1 <= len(filed) <= len(done) and len(set(filed)) == len(filed)
+        assert app.conversation_store is not None
+        events = await app.conversation_store.events("acme", "c1", None)
+        kinds = [e.kind for e in events]
+        assert kinds.count("compaction_started") == kinds.count("compaction_finished") == len(done)
+    assert (await snapshot_profile(settings, onnx_embedder)) == "## Pinned\n- answer briefly"
+
+
+async def snapshot_profile(settings: Any, embedder: Any) -> str:
+    async with running(settings, embedder, workers=False) as app:
+        return (await app.profile.get(ME)).document.strip()
+
+
+async def test_duplicate_appends_do_not_double_a_message(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
+        assert app.conversations is not None
+        first = await app.conversations.append(ME, "c1", [message(0), message(1)])
+        again = await app.conversations.append(ME, "c1", [message(1), message(2), message(2)])
+        assert first.seqs == (1, 2) and again.seqs == (0, 3, 3) and again.duplicates == 2
+        both = await asyncio.gather(*[app.conversations.append(ME, "c1", [message(3)]) for _ in range(3)])
+        assert sorted(r.duplicates for r in both) in ([0, 1, 1], [0, 0, 1], [0, 0, 0])
+        ctx = await app.conversations.context(ME, "c1", 100_000)
+        assert [p.content for p in ctx.parts if p.kind == "message"] == [message(i).content for i in range(4)]
+
+
+async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_pinned_kept(
+        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    provider.reply_with(*[REPLY] * 100)
+    settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
+        await replay(app, 30)
+        state = await snapshot(app)
+        jobs = [j for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)  # type: ignore[union-attr]
+                if j.result.get("outcome") == "compacted"]
+        assert jobs and all(j.result["path"] == "model" and j.result["model_calls"] == 2 for j in jobs)
+        assert all(j.result["summary_tokens_in"] == 10 and j.result["maintenance_tokens_out"] == 10 for j in jobs)
+    assert provider.calls["/v1/chat/completions"] == 2 * len(jobs)
+    assert state["memories"].count("Caroline is training for a marathon") == 1
+    assert "- answer briefly" in state["profile"] and "likes espresso" in state["profile"]
+
+
+async def test_an_outage_during_compaction_retries_to_the_same_end_state(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    ends = []
+    for outage in (False, True):
+        with FakeProvider() as provider:
+            provider.reply_with(*[REPLY] * 100)
+            if outage:
+                provider.script("503", "503", "ok", "503")
+            settings = job_settings(tmp_path / str(outage), redis_url, provider, poll_seconds=0.01)
+            async with running(settings, onnx_embedder) as app:
+                await replay(app, 24)
+                ends.append(await snapshot(app))
+                assert app.jobs is not None
+                jobs = await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)
+                if outage:
+                    assert any(j.attempts > 1 for j in jobs)
+                assert all(j.state.value == "succeeded" for j in jobs)
+        import redis as sync_redis
+        client = sync_redis.Redis.from_url(redis_url)
+        client.flushall()
+        client.close()
+    assert ends[0] == ends[1] and ends[0]["summaries"]
