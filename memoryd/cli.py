@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, worker, bootstrap, up, bench."""
+"""The `memoryd` command: serve, worker, bootstrap, up, demo, bench."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def parser() -> argparse.ArgumentParser:
     up = sub.add_parser("up", help="run the embedded default: daemon + worker + embedded Valkey")
     _add_daemon_args(up)
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
+    from memoryd.demo import register as register_demo
+    register_demo(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     from memoryd.bench.cli import add_bench_commands

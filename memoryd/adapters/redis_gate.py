@@ -1,10 +1,11 @@
-"""ProviderGate on Redis/Valkey: one circuit breaker and per-tenant call slots for every worker.
+"""ProviderGate on Redis/Valkey: a circuit breaker, per-tenant call slots and leases for every worker.
 
 The breaker counts consecutive failed provider calls across all workers; at
 ``threshold`` it opens for ``cooldown`` seconds, during which no worker calls the
 provider. Then one caller is let through as a probe: success closes the circuit,
 failure reopens it. Slots are a sorted set per tenant whose members expire, so a
-worker killed while holding one cannot leak it. All decisions are Lua scripts
+worker killed while holding one cannot leak it; leases (exclusive, expiring) keep
+two jobs off the same conversation. All decisions are Lua scripts
 using the server's clock: atomic, and fair between machines.
 """
 
@@ -43,6 +44,20 @@ end
 return 0
 """
 
+_LOCK = """
+local current = redis.call('GET', KEYS[1])
+if current == false or current == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
 _OPEN, _FAILURES, _PROBE = "memoryd:breaker:open", "memoryd:breaker:failures", "memoryd:breaker:probe"
 
 
@@ -59,6 +74,8 @@ class RedisProviderGate:
         self._open_for = client.register_script(_OPEN_FOR)
         self._failure = client.register_script(_RECORD_FAILURE)
         self._acquire = client.register_script(_ACQUIRE)
+        self._lock = client.register_script(_LOCK)
+        self._unlock = client.register_script(_UNLOCK)
 
     async def open_for(self) -> float:
         """Seconds until the next call may go (0: now). Half-open lets exactly one probe through."""
@@ -88,3 +105,14 @@ class RedisProviderGate:
         """Give the slot back."""
         async with map_redis_errors():
             await self._r.zrem(f"memoryd:slots:{tenant_id}", holder)
+
+    async def lock(self, name: str, holder: str, seconds: float) -> bool:
+        """An exclusive lease (one compaction per conversation at a time)."""
+        async with map_redis_errors():
+            got = await self._lock(keys=[f"memoryd:lock:{name}"], args=[holder, max(1, int(seconds * 1000))])
+        return bool(got)
+
+    async def unlock(self, name: str, holder: str) -> None:
+        """Release the lease if still ours."""
+        async with map_redis_errors():
+            await self._unlock(keys=[f"memoryd:lock:{name}"], args=[holder])

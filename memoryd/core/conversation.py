@@ -223,9 +223,15 @@ def plan_compaction(conv: Conversation, raw: Sequence[Message], summaries: Seque
             return None
         keep_budget = policy.buffer_target * policy.budget_tokens - summary_tokens
     else:
-        if not force and raw_tokens + summary_tokens <= policy.threshold_percent / 100 * conv.context_window:
+        window = conv.context_window
+        if not force and raw_tokens + summary_tokens <= policy.threshold_percent / 100 * window:
             return None
-        keep_budget = policy.keep_percent / 100 * conv.context_window
+        # Leave room below the threshold for the summaries this compaction leaves behind (and a
+        # tenth of the window), or a small window would compact again on the very next message.
+        cap = summary_cap(policy, window)
+        projected = min(summary_tokens, policy.summary_budget_percent / 100 * window) + cap
+        keep_budget = min(policy.keep_percent / 100 * window,
+                          policy.threshold_percent / 100 * window - projected - window / 10)
     kept: list[Message] = []
     used = 0
     for m in reversed(raw):
@@ -342,7 +348,7 @@ def merge_extractive(merge: Sequence[Summary], count: Count, max_tokens: int) ->
 
 def summary_cap(policy: WorkingPolicy, window: int, ceiling: int = 400) -> int:
     """Tokens one summary may take: a third of the summaries' share of the window (so a few fit)."""
-    return max(60, min(ceiling, int(policy.summary_budget_percent / 100 * window / 3)))
+    return max(100, min(ceiling, int(policy.summary_budget_percent / 100 * window / 3)))
 
 
 def summary_id(conversation_id: str, from_seq: int, to_seq: int, level: int) -> str:

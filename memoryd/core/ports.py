@@ -239,6 +239,14 @@ class ProviderGate(Protocol):
         """Give the slot back."""
         ...
 
+    async def lock(self, name: str, holder: str, seconds: float) -> bool:
+        """Take an exclusive lease on ``name`` (re-entrant for ``holder``; expires after ``seconds``)."""
+        ...
+
+    async def unlock(self, name: str, holder: str) -> None:
+        """Give the lease back if ``holder`` still has it."""
+        ...
+
 
 class ConversationStore(Protocol):
     """Conversations of one tenant: a state row (CAS on revision) and append-only items."""

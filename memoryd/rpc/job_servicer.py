@@ -73,10 +73,8 @@ class JobServicer(jpb_grpc.JobServiceServicer):
             before = float(request.page_token) if request.page_token else 0.0
         except ValueError:
             raise InvalidRequest("page_token", "must come from a previous ListJobs reply") from None
-        size = request.page_size or 50
-        page = await self._jobs().list_jobs(tenant, kind, state, request.agent_id, size + 1, before)
-        more = len(page) > size
-        page = page[:size]
+        page, more = await self._jobs().list_jobs(tenant, kind, state, request.agent_id, request.page_size or 50,
+                                                  before)
         token = repr(page[-1].created_at.timestamp()) if more and page[-1].created_at else ""
         return jpb.ListJobsResponse(jobs=[_job(r) for r in page], next_page_token=token)
 

@@ -70,9 +70,14 @@ class CompactionService:
         self._policies = policies
 
     async def run(self, ctx: JobContext) -> Summary_:
-        """Compact the conversation of the job's key up to its seq."""
+        """Compact the conversation of the job's key up to its seq, one compaction per conversation at a time."""
         rec = ctx.record
         conversation_id, last_seq, force = parse_compact_key(rec.key)
+        async with ctx.exclusive(f"compact:{rec.tenant_id}:{conversation_id}"):
+            return await self._run(ctx, conversation_id, last_seq, force)
+
+    async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, force: bool) -> Summary_:
+        rec = ctx.record
         tenant = rec.tenant_id
         conv = await self._store.state(tenant, conversation_id)
         if conv is None:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -58,12 +59,24 @@ class Defer(Exception):  # control flow, not an error
 
 
 class JobContext:
-    """What a body gets: its record, progress reporting, and the guarded model."""
+    """What a body gets: its record, progress reporting, the guarded model, exclusive leases."""
 
-    def __init__(self, runner: JobRunner, record: JobRecord, chat: GuardedChat) -> None:
+    def __init__(self, runner: JobRunner, record: JobRecord, chat: GuardedChat, timeout_seconds: float) -> None:
         self._runner = runner
         self.record = record
         self.chat = chat
+        self._timeout = timeout_seconds
+
+    @asynccontextmanager
+    async def exclusive(self, name: str) -> AsyncIterator[None]:
+        """Hold ``name`` for the body's duration, or Defer if another job holds it (no attempt spent)."""
+        holder = self.record.message_id
+        if not await self._runner.gate.lock(name, holder, self._timeout + 10):
+            raise Defer(0.2 + self._runner.rng.uniform(0, 0.3), JobState.QUEUED, f"waiting for {name}")
+        try:
+            yield
+        finally:
+            await self._runner.gate.unlock(name, holder)
 
     async def progress(self, done: int, total: int, message: str,
                        result: dict[str, str | int | float | bool] | None = None) -> None:
@@ -133,10 +146,10 @@ class JobRunner:
                  policy: RetryPolicy, rng: random.Random | None = None) -> None:
         self.jobs = jobs
         self.clock = clock
-        self._gate = gate
+        self.gate = gate
         self._chat = chat
         self._policy = policy
-        self._rng = rng or random.Random()
+        self.rng = rng or random.Random()
 
     async def run(self, tenant_id: str, key: str, body: Body, timeout_seconds: float = 300.0) -> float | None:
         """Run the body once; the seconds until the message should run again, or None when done.
@@ -152,8 +165,8 @@ class JobRunner:
         running = replace(record, state=JobState.RUNNING, attempts=record.attempts + 1, updated_at=now,
                           started_at=record.started_at or now, next_attempt_at=None)
         await self.jobs.update(running, f"attempt {running.attempts} started")
-        ctx = JobContext(self, running, GuardedChat(self._chat, self._gate, tenant_id, running.message_id,
-                                                    self._policy, self._rng))
+        ctx = JobContext(self, running, GuardedChat(self._chat, self.gate, tenant_id, running.message_id,
+                                                    self._policy, self.rng), timeout_seconds)
         try:
             try:
                 async with asyncio.timeout(timeout_seconds):
@@ -191,7 +204,7 @@ class JobRunner:
             await self._finish(record, JobState.DEAD, f"gave up after {record.attempts} attempts: {reason}")
             return None
         delay = retry_delay(record.attempts, self._policy.backoff_base_seconds, self._policy.backoff_cap_seconds,
-                            self._rng.random(), exc.retry_after)
+                            self.rng.random(), exc.retry_after)
         now = self.clock.now()
         await self.jobs.update(replace(record, state=JobState.RETRYING, last_error=reason, updated_at=now,
                                        next_attempt_at=now + timedelta(seconds=delay)),

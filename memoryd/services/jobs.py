@@ -45,12 +45,13 @@ class JobService:
         return record
 
     async def list_jobs(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
-                   page_size: int, before: float) -> list[JobRecord]:
-        """The tenant's jobs, newest first."""
+                        page_size: int, before: float) -> tuple[list[JobRecord], bool]:
+        """One page of the tenant's jobs, newest first, and whether more follow."""
         check_range(page_size, "page_size", 1, 500)
         if before < 0:
             raise InvalidRequest("page_token", "must come from a previous ListJobs reply")
-        return await self._ledger.page(tenant_id, kind, state, agent_id, page_size, before)
+        page = await self._ledger.page(tenant_id, kind, state, agent_id, page_size + 1, before)
+        return page[:page_size], len(page) > page_size
 
     async def watch(self, tenant_id: str, key: str, poll_seconds: float = 5.0) -> AsyncIterator[JobEvent]:
         """Every event of the job from its first, then live ones, until it is no longer live."""

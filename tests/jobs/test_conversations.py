@@ -40,7 +40,7 @@ async def settle(app: App, timeout: float = 60) -> None:
     """Wait until no compaction job of the tenant is live."""
     assert app.jobs is not None
     deadline = time.monotonic() + timeout
-    while any(j.live for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)):
+    while any(j.live for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]):
         assert time.monotonic() < deadline, "compaction jobs still live"
         await asyncio.sleep(0.05)
 
@@ -73,7 +73,7 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
         await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
         await replay(app, 60)
         state = await snapshot(app)
-        jobs = [j for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)]  # type: ignore[union-attr]
+        jobs = [j for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]  # type: ignore[union-attr]
         done = [j for j in jobs if j.result.get("outcome") == "compacted"]
         assert len(done) >= 4 and all(j.result["path"] == "extractive" and j.result["model_calls"] == 0 for j in done)
         assert state["through"] > 30 and len(state["summaries"]) >= 2
@@ -131,7 +131,7 @@ async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_p
         await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
         await replay(app, 30)
         state = await snapshot(app)
-        jobs = [j for j in await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)  # type: ignore[union-attr]
+        jobs = [j for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]  # type: ignore[union-attr]
                 if j.result.get("outcome") == "compacted"]
         assert jobs and all(j.result["path"] == "model" and j.result["model_calls"] == 2 for j in jobs)
         assert all(j.result["summary_tokens_in"] == 10 and j.result["maintenance_tokens_out"] == 10 for j in jobs)
@@ -153,7 +153,7 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
                 await replay(app, 24)
                 ends.append(await snapshot(app))
                 assert app.jobs is not None
-                jobs = await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0)
+                jobs = (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]
                 if outage:
                     assert any(j.attempts > 1 for j in jobs)
                 assert all(j.state.value == "succeeded" for j in jobs)

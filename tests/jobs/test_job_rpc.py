@@ -120,3 +120,4 @@ def test_list_jobs_pages_newest_first(daemon: LiveServer) -> None:
         assert [j.agent_id for j in first.jobs] == ["b3", "b2"] and first.next_page_token
         second = jobs.ListJobs(jpb.ListJobsRequest(page_size=2, page_token=first.next_page_token), metadata=ACME)
         assert [j.agent_id for j in second.jobs] == ["b1"] and not second.next_page_token
+        assert len(jobs.ListJobs(jpb.ListJobsRequest(page_size=500), metadata=ACME).jobs) == 3  # the maximum

