@@ -107,7 +107,7 @@ class FakeProvider:
                 "model": body.get("model", "fake"),
                 "choices": [{"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}}
+                "usage": _usage(body, content)}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -167,3 +167,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def _usage(body: dict[str, Any], content: str) -> dict[str, int]:
+    """Token usage estimated like a real provider reports it (about four characters per token)."""
+    prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
+    completion = len(content) // 4 + 1
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

@@ -26,7 +26,8 @@ def chat(provider: FakeProvider, timeout: float = 2.0) -> OpenAIChat:
 async def test_answers_are_parsed_with_token_usage(provider: FakeProvider) -> None:
     provider.reply_with('{"profile": "## A\\n- x", "demoted": []}')
     answer, prompt_tokens, completion_tokens = await chat(provider).complete_json("system", "user")
-    assert answer == {"profile": "## A\n- x", "demoted": []} and (prompt_tokens, completion_tokens) == (10, 10)
+    # the fake reports about a token per four characters: "system" + "user" = 10 chars, the reply 39
+    assert answer == {"profile": "## A\n- x", "demoted": []} and (prompt_tokens, completion_tokens) == (3, 10)
     body = provider.requests[0]["body"]
     assert body["response_format"] == {"type": "json_object"} and body["messages"][0]["role"] == "system"
 

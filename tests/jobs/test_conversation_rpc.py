@@ -81,7 +81,8 @@ async def test_forced_compaction_failure_then_success_streams_every_event(
         kinds = [e.kind for e in events]
         assert kinds[:2] == ["compaction_started", "compaction_failed"] and "ModelOutputInvalid" in events[1].message
         finished = next(e for e in events if e.kind == "compaction_finished")
-        assert finished.path == "model" and finished.summarized_messages > 0 and finished.tokens_in == 20
+        assert finished.path == "model" and finished.summarized_messages > 0
+        assert finished.tokens_out == 2 * (len(GOOD) // 4 + 1) and finished.tokens_in > finished.tokens_out
         ctx = stub.GetContext(cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=2000),
                               metadata=T)
         kinds = [m.kind for m in ctx.messages]
