@@ -14,7 +14,7 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.jobs import JobKind
-from memoryd.core.models import Actor, MemoryFilter, ProfileEdit
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
@@ -157,11 +157,47 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
                 ends.append(await snapshot(app))
                 assert app.jobs is not None
                 jobs = (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]
-                if outage:
+                if outage:  # the summary kept after its call is reused when the maintenance call fails
                     assert any(j.attempts > 1 for j in jobs)
+                    compactions = sum(1 for j in jobs if j.result.get("outcome") == "compacted")
+                    assert provider.calls["/v1/chat/completions"] == 2 * compactions + 3
                 assert all(j.state.value == "succeeded" for j in jobs)
         import redis as sync_redis
         client = sync_redis.Redis.from_url(redis_url)
         client.flushall()
         client.close()
     assert ends[0] == ends[1] and ends[0]["summaries"]
+
+
+async def test_buffer_window_files_dropped_user_messages_for_the_conversational_scope(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        assert app.conversations is not None
+        options = {"strategy": "buffer_window", "window_messages": 4, "storage_scope": "conversational"}
+        for i in range(10):
+            await app.conversations.append(ME, "c1", [message(i)], options=options)
+            await settle(app)
+        ctx = await app.conversations.context(ME, "c1", 100_000)
+        assert [p.seq for p in ctx.parts if p.kind == "message"] == [7, 8, 9, 10]
+        assert not [p for p in ctx.parts if p.kind == "summary"]
+        memories = await app.store.page(ME, MemoryFilter(), "", 100)
+        filed = sorted(m.content for m in memories)
+        assert filed == sorted(f"user: {message(i).content}" for i in range(0, 6, 2))  # user messages 1..6 only
+        assert all(m.source_context.startswith("conversation c1 message ") for m in memories)
+        assert {m.occurred_at for m in memories} == {message(i).created_at for i in range(0, 6, 2)}
+
+
+async def test_auto_recall_adds_archive_memories_above_the_threshold(
+        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
+        assert app.conversations is not None
+        await app.memorize.memorize_batch(ME, [MemoryDraft(content="Caroline takes her espresso without sugar"),
+                                               MemoryDraft(content="The quarterly report is due in June")],
+                                          skip_deduplication=True)
+        question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
+        await app.conversations.append(ME, "off", [question])
+        assert not [p for p in (await app.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]
+        await app.conversations.append(ME, "on", [question], options={"auto_recall": True})
+        recalled = [p for p in (await app.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
+        assert len(recalled) == 1 and "espresso without sugar" in recalled[0].content
