@@ -17,10 +17,12 @@ from typing import Any
 
 import lancedb
 import pyarrow as pa
+from lancedb.index import BTree
 
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_store import ensure_indexes
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
 STATE_SCHEMA = pa.schema([
@@ -71,7 +73,7 @@ class LanceConversationStore:
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
 
-    async def _table(self, name: str, schema: pa.Schema) -> Any:
+    async def _table(self, name: str, schema: pa.Schema, indexes: Sequence[tuple[str, Any]]) -> Any:
         table = self._tables.get(name)
         if table is None:
             async with self._lock:
@@ -81,11 +83,18 @@ class LanceConversationStore:
                         table = await self._db.open_table(name)
                     except ValueError:
                         table = await self._db.create_table(name, schema=schema, exist_ok=True)
+                        # Every read names one conversation (and upserts join on the key): index both,
+                        # so a tenant with many conversations does not scan all their items per call.
+                        await ensure_indexes(table, indexes)
                     self._tables[name] = table
         return table
 
     async def _items(self, tenant_id: str) -> Any:
-        return await self._table(f"conversation_items_{tenant_id}", ITEM_SCHEMA)
+        return await self._table(f"conversation_items_{tenant_id}", ITEM_SCHEMA,
+                                 [("id", BTree()), ("conversation_id", BTree())])
+
+    async def _states(self, tenant_id: str) -> Any:
+        return await self._table(f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())])
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -105,7 +114,7 @@ class LanceConversationStore:
     async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
         """The state row."""
         async with map_lance_errors():
-            table = await self._table(f"conversations_{tenant_id}", STATE_SCHEMA)
+            table = await self._states(tenant_id)
             rows = (await table.query().where(f"conversation_id = {literal(conversation_id)}").limit(1)
                     .to_arrow()).to_pylist()
         if not rows:
@@ -124,7 +133,7 @@ class LanceConversationStore:
                "options": json.dumps(conv.options), "revision": conv.revision,
                "created_at": conv.created_at or now, "updated_at": conv.updated_at or now}
         async with map_lance_errors():
-            table = await self._table(f"conversations_{tenant_id}", STATE_SCHEMA)
+            table = await self._states(tenant_id)
             merge = table.merge_insert("conversation_id")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()

@@ -122,7 +122,7 @@ class LanceMemoryStore:
                         table = await self._db.open_table(name)
                     except ValueError:
                         table = await self._db.create_table(name, schema=RETRIEVAL_SCHEMA, exist_ok=True)
-                        await _ensure_indexes(table, [("id", BTree())])
+                        await ensure_indexes(table, [("id", BTree())])
                     self._stats[tenant_id] = table
         return table
 
@@ -136,7 +136,7 @@ class LanceMemoryStore:
         # both commit a first version; memory ids are random, so inserts still
         # cannot collide, and every later upsert sees the schema's primary key.
         table = await self._db.create_table(name, schema=self._schema, exist_ok=True)
-        await _ensure_indexes(table, [
+        await ensure_indexes(table, [
             ("search_text", FTS(with_position=True)),
             ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
             ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())])
@@ -373,7 +373,7 @@ class LanceMemoryStore:
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
 
 
-async def _ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
+async def ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
     """Create the missing indexes; a concurrent creator (another process) winning is fine."""
     have = {tuple(ix.columns) for ix in await table.list_indices()}
     for column, config in wanted:
