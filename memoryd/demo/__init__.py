@@ -133,6 +133,12 @@ async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[st
                     latencies.append((time.perf_counter() - t0) * 1000)
                 jobs = await _settle(JobServiceStub(channel))
                 replay_seconds = time.perf_counter() - started
+                at_rest: list[float] = []
+                for _ in range(50):  # after the replay: no appends or compactions competing
+                    t0 = time.perf_counter()
+                    await conversations.GetContext(cpb.GetContextRequest(
+                        agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
+                    at_rest.append((time.perf_counter() - t0) * 1000)
                 context = await conversations.GetContext(cpb.GetContextRequest(
                     agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
                 memories = await MemoryServiceStub(channel).ListMemories(
@@ -143,7 +149,7 @@ async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[st
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-    return _report(turns, jobs, context, memories, latencies, replay_seconds, window)
+    return _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window)
 
 
 async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
@@ -158,7 +164,7 @@ async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
 
 
 def _report(turns: list[Turn], jobs: list[Any], context: Any, memories: Any, latencies: list[float],
-            seconds: float, window: int) -> dict[str, Any]:
+            at_rest: list[float], seconds: float, window: int) -> dict[str, Any]:
     done = [j for j in jobs if j.result.get("outcome") == "compacted"]
     calls = [int(j.result.get("model_calls", "0")) for j in done]
     tokens_in = sum(int(j.result.get("summary_tokens_in", "0")) + int(j.result.get("maintenance_tokens_in", "0"))
@@ -186,7 +192,8 @@ def _report(turns: list[Turn], jobs: list[Any], context: Any, memories: Any, lat
               "model_tokens_in": tokens_in, "model_tokens_out": tokens_out,
               "summarized_messages": sum(int(j.result.get("summarized_messages", "0")) for j in done),
               "final_context_tokens": context.total_tokens, "left_out_messages": context.left_out_messages,
-              "filed_memories": len(memories.memories), "get_context_ms": lat, "replay_seconds": seconds}
+              "filed_memories": len(memories.memories), "get_context_ms": lat,
+              "get_context_at_rest_ms": percentiles(at_rest), "replay_seconds": seconds}
     print()
     print(table([[k, v if not isinstance(v, dict) else f"p50 {v['p50']:.1f} / p99 {v['p99']:.1f}"]
                  for k, v in record.items()], ["demo", "value"]))
