@@ -29,11 +29,16 @@ from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
-from memoryd.core.conversation import WorkingPolicy, apply_overrides
+from memoryd.core.conversation import (
+    WorkingPolicy,
+)
 from memoryd.core.errors import MemorydError
 from memoryd.core.ports import ChatModel, Clock, Embedder, TokenCounter
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
+from memoryd.core.working import (
+    apply_overrides,
+)
 from memoryd.services.archive import ArchiveService
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService

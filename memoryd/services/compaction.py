@@ -31,21 +31,23 @@ from memoryd.core.conversation import (
     StorageScope,
     Summary,
     WorkingPolicy,
-    central_messages,
-    extractive_summary,
-    merge_extractive,
     parse_compact_key,
-    plan_compaction,
-    shrink_tool_results,
-    summaries_to_merge,
-    summary_cap,
-    summary_id,
 )
 from memoryd.core.errors import Conflict, MemorydError, Unavailable
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
 from memoryd.core.prompts import COMPRESS_INSTRUCTION, MAINTENANCE_PROMPT, SUMMARY_PROMPT
+from memoryd.core.working import (
+    central_messages,
+    extractive_summary,
+    merge_extractive,
+    plan_compaction,
+    shrink_tool_results,
+    summaries_to_merge,
+    summary_cap,
+    summary_id,
+)
 from memoryd.services.conversation import PolicyBook
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService

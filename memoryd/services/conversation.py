@@ -23,10 +23,7 @@ from memoryd.core.conversation import (
     StorageScope,
     Strategy,
     WorkingPolicy,
-    apply_overrides,
-    assemble,
     compact_key,
-    plan_compaction,
 )
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, Unavailable
 from memoryd.core.jobs import JobKind, JobRecord
@@ -34,6 +31,11 @@ from memoryd.core.models import Actor, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
 from memoryd.core.validation import check_actor, check_range
+from memoryd.core.working import (
+    apply_overrides,
+    assemble,
+    plan_compaction,
+)
 from memoryd.services.jobs import JobService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService

@@ -11,9 +11,11 @@ from memoryd.core.conversation import (
     Strategy,
     Summary,
     WorkingPolicy,
-    assemble,
     compact_key,
     parse_compact_key,
+)
+from memoryd.core.working import (
+    assemble,
     plan_compaction,
     shrink_tool_results,
     summaries_to_merge,
