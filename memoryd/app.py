@@ -121,7 +121,7 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
                           rc.min_depth, rc.depth_per_limit, full_text_mode=rc.full_text_mode,
                           prefix_matching=rc.prefix_matching, vector_query=rc.vector_query)
     retrievals = RetrievalLog(store, clock)
-    profiles = LanceProfileStore(store.connection)
+    profiles = LanceProfileStore(store.connection, store.written)
     memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)
     profile = ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
     jobs = bootstrap = runner = None
@@ -139,7 +139,7 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
                                      schema_version=settings.profile.schema_version,
                                      archive_tokens=js.bootstrap_archive_tokens)
     recall = RecallService(store, embedder, clock, retrievals, limits, tuning)
-    conversation_store = LanceConversationStore(store.connection)
+    conversation_store = LanceConversationStore(store.connection, store.written)
     policies = build_policies(settings.working)
     app = App(
         memorize=memorize,
@@ -155,7 +155,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
     )
     tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
     if st.maintenance_enabled:
-        tasks.append(asyncio.create_task(_every(st.maintenance_interval_seconds, store.maintain, "store maintenance")))
+        tasks.append(asyncio.create_task(_maintain_forever(store, st.maintenance_written_seconds,
+                                                           st.maintenance_interval_seconds)))
     try:
         yield app
     finally:
@@ -169,6 +170,21 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
         if redis is not None:
             await redis.aclose()
         store.close()
+
+
+async def _maintain_forever(store: LanceMemoryStore, written_seconds: float, full_seconds: float) -> None:
+    """Tables this process wrote, every few seconds; every table, every ``full_seconds``."""
+    loop = asyncio.get_running_loop()
+    last_full = loop.time()
+    while True:
+        await asyncio.sleep(written_seconds)
+        full = loop.time() - last_full >= full_seconds
+        try:
+            await store.maintain(full=full)
+        except Exception:  # a background loop must survive any failure of one pass
+            log.exception("store maintenance failed; retrying in %.0f s", written_seconds)
+        if full:
+            last_full = loop.time()
 
 
 async def _every(seconds: float, step: Callable[[], Awaitable[None]], name: str) -> None:

@@ -58,6 +58,9 @@ class StorageSettings(_Section):
     """Run the maintenance loop in this process. With several replicas, enable it on one: two
     processes building the same vector index waste the CPU and one of them loses the commit."""
     maintenance_interval_seconds: float = Field(30.0, gt=0)
+    """Every table is visited this often (writes of other processes included)."""
+    maintenance_written_seconds: float = Field(5.0, gt=0)
+    """Tables this process wrote are visited this often (a busy conversation stays merged)."""
     cleanup_older_than_minutes: float = Field(60.0, ge=1)
     """Old table versions are pruned after this (never 0: other processes may read them)."""
 

@@ -68,8 +68,10 @@ def _utc(value: datetime) -> datetime:
 class LanceConversationStore:
     """Conversations on the archive's LanceDB connection."""
 
-    def __init__(self, db: lancedb.AsyncConnection) -> None:
+    def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
         self._db = db
+        self._written = written if written is not None else set()
+        """Tables written since the last maintenance pass (the archive store's set, shared)."""
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
 
@@ -101,6 +103,7 @@ class LanceConversationStore:
             return
         async with map_lance_errors():
             table = await self._items(tenant_id)
+            self._written.add(f"conversation_items_{tenant_id}")
             await table.merge_insert("id").when_not_matched_insert_all().execute(
                 pa.Table.from_pylist(rows, ITEM_SCHEMA))
 
@@ -134,6 +137,7 @@ class LanceConversationStore:
                "created_at": conv.created_at or now, "updated_at": conv.updated_at or now}
         async with map_lance_errors():
             table = await self._states(tenant_id)
+            self._written.add(f"conversations_{tenant_id}")
             merge = table.merge_insert("conversation_id")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()

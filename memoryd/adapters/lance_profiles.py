@@ -62,8 +62,10 @@ def _profile(row: dict[str, Any]) -> Profile:
 class LanceProfileStore:
     """Profiles on the same LanceDB connection as the archive."""
 
-    def __init__(self, db: lancedb.AsyncConnection) -> None:
+    def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
         self._db = db
+        self._written = written if written is not None else set()
+        """Tables written since the last maintenance pass (the archive store's set, shared)."""
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
 
@@ -92,6 +94,7 @@ class LanceProfileStore:
         data = pa.Table.from_pylist([_row(profile, profile.agent_id)], PROFILE_SCHEMA)
         async with map_lance_errors():
             table = await self._table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            self._written.add(f"profiles_{tenant_id}")
             merge = table.merge_insert("key")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()
@@ -106,6 +109,7 @@ class LanceProfileStore:
         data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
         async with map_lance_errors():
             table = await self._table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
+            self._written.add(f"profile_revisions_{tenant_id}")
             await table.merge_insert("key").when_not_matched_insert_all().execute(data)
 
     async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
@@ -128,6 +132,7 @@ class LanceProfileStore:
                "source": source, "reason": reason, "at": datetime.now(UTC)}
         async with map_lance_errors():
             table = await self._table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
+            self._written.add(f"profile_failures_{tenant_id}")
             await table.add(pa.Table.from_pylist([row], FAILURE_SCHEMA))
 
     async def failures(self, tenant_id: str, agent_id: str) -> list[dict[str, Any]]:

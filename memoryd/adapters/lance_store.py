@@ -71,6 +71,8 @@ class LanceMemoryStore:
         self._tables: dict[str, Any] = {}
         self._stats: dict[str, Any] = {}
         self._open_lock = asyncio.Lock()
+        self.written: set[str] = set()
+        """Tables this process wrote since the last maintenance pass (shared with the sibling stores)."""
 
     @classmethod
     async def open(cls, uri: str, model_name: str, dimension: int, *, ann_min_rows: int = 50_000,
@@ -158,6 +160,7 @@ class LanceMemoryStore:
             table = await self._table(tenant_id, create=True)
             assert table is not None  # create=True always yields a table
             data = to_table(rows, self._schema)
+            self.written.add(_PREFIX + tenant_id)
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
             await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
 
@@ -174,6 +177,7 @@ class LanceMemoryStore:
                     return False
                 vector = found.column("vector")[0].as_py()
             data = to_table([(record, vector)], self._schema)
+            self.written.add(_PREFIX + actor.tenant_id)
             result = await (table.merge_insert("id")
                             .when_matched_update_all(where=visible)
                             .execute(data))
@@ -185,6 +189,7 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor)
             if table is None:
                 return False
+            self.written.add(_PREFIX + actor.tenant_id)
             result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await (await self._stats_table(actor.tenant_id)).delete(f"id = {literal(memory_id)}")
@@ -200,6 +205,7 @@ class LanceMemoryStore:
             return
         async with map_lance_errors():
             table = await self._stats_table(tenant_id)
+            self.written.add(_STATS_PREFIX + tenant_id)
             fresh = pa.table({"id": list(counts), "retrieval_count": [0] * len(counts),
                               "last_retrieved_at": [None] * len(counts)}, schema=RETRIEVAL_SCHEMA)
             await table.merge_insert("id").when_not_matched_insert_all().execute(fresh)
@@ -346,12 +352,19 @@ class LanceMemoryStore:
 
     # -- maintenance ----------------------------------------------------------
 
-    async def maintain(self) -> None:
-        """Compact fragment growth and build ANN indexes on large tables (never on a request)."""
+    async def maintain(self, *, full: bool = True) -> None:
+        """Compact fragment growth and build ANN indexes on large tables (never on a request).
+
+        ``full`` visits every table (writes of other processes included); otherwise only the
+        tables this process wrote since the last pass, which keeps busy tables (a conversation's
+        items gain a fragment per append) merged within seconds at little cost.
+        """
+        written = set(self.written)
+        self.written.clear()  # in place: the sibling stores hold this very set
         async with map_lance_errors():
-            # Every table but the metadata row: memories, retrieval counts and the profile tables
-            # (one row per CAS commit, so they fragment as fast as the archive).
-            names = [n async for n in _table_names(self._db) if n != _META]
+            # Full: every table but the metadata row — memories, retrieval counts, profiles and
+            # conversations (one fragment per commit, so they all fragment like the archive).
+            names = [n async for n in _table_names(self._db) if n != _META] if full else sorted(written)
             for name in names:
                 table = await self._db.open_table(name)
                 await self._maintain_table(name, table)

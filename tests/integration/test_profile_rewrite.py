@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.models import Actor, ListQuery, MemoryType, Profile, ProfileEdit
 from memoryd.services.profile import ProfileService
+from tests.conftest import make_settings
 
 ME = Actor("acme", "a1")
 
@@ -122,3 +125,22 @@ async def test_maintenance_compacts_the_profile_tables_too(app: App) -> None:
     assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
     assert (await app.profile.get(ME)).revision == 20
     assert len(await app.profile.revisions(ME, 50, 0)) == 20
+
+
+async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrote(
+        tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})  # no loop racing us
+    async with build_app(settings, embedder=onnx_embedder) as app:
+        await _quick_pass(app)
+
+
+async def _quick_pass(app: App) -> None:
+    await app.profile.edit(ME, 0, ProfileEdit("append", "Notes", "- one"))
+    assert app.store.written == {"profiles_acme", "profile_revisions_acme"}
+    for i in range(1, 20):
+        await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
+    revisions = await app.store.connection.open_table("profile_revisions_acme")
+    before = (await revisions.stats())["fragment_stats"]["num_fragments"]
+    await app.store.maintain(full=False)
+    assert app.store.written == set()
+    assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
