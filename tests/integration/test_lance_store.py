@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -92,4 +93,23 @@ async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
     await store.record_retrievals("t1", {f"{1:032x}": 3, f"{2:032x}": 1, f"{9:032x}": 2}, NOW)
     got = await store.get(Actor("t1", "a1"), f"{1:032x}")
     assert got is not None and got.retrieval_count == 3 and got.last_retrieved_at == NOW
+    store.close()
+
+
+async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_batch(tmp_path: Path) -> None:
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    chat = [replace(record(1, "Did you ever go camping at the lake?"), source_context="chat 7"),
+            replace(record(2, "Yes, last summer with the kids."), source_context="chat 7"),
+            replace(record(3, "Unrelated note about invoices."), source_context="notes")]
+    await store.insert("t1", [(r, unit(i)) for i, r in enumerate(chat)])
+    await store.insert("t1", [(replace(record(4, "We saw herons there."), source_context="chat 7"), unit(4))])
+    me = Actor("t1", "a1")
+    hits = await store.full_text(me, full_text_query("camping lake"), MemoryFilter(), 10, True)
+    assert {h.memory_id for h in hits} == {f"{1:032x}", f"{2:032x}"}  # the reply, through its prompt's words
+    assert (await store.get(me, f"{2:032x}")).content == "Yes, last summer with the kids."  # type: ignore[union-attr]
+    invoices = await store.full_text(me, full_text_query("kids invoices"), MemoryFilter(), 10, False)
+    assert f"{3:032x}" in {h.memory_id for h in invoices}
+    assert not await store.full_text(me, full_text_query("kids invoices"), MemoryFilter(), 10, True)  # other context
+    herons = await store.full_text(me, full_text_query("summer herons"), MemoryFilter(), 10, True)
+    assert not herons  # another batch: memory 4 is indexed by its own words only
     store.close()
