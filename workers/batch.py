@@ -20,7 +20,7 @@ from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.jobs import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
 from workers.run import without_maintenance
-from workers.settings import build_workers
+from workers.settings import build_workers, close_workers
 
 _WIDTH = 24
 
@@ -63,8 +63,7 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
                     break
                 await asyncio.sleep(0.5 if tty else 2.0)
         finally:
-            for w in workers:
-                await w.close()
+            await close_workers(workers)
             for task in runs:
                 task.cancel()
             await asyncio.gather(*runs, return_exceptions=True)

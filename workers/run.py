@@ -14,7 +14,7 @@ import signal
 from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
-from workers.settings import build_workers
+from workers.settings import build_workers, close_workers
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +48,7 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
                                                    "model": settings.provider.extraction_model or None})
         stopped = asyncio.create_task(stop.wait())
         await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
-        for w in workers:
-            await w.close()
+        await close_workers(workers)
         for task in [stopped, *runs]:
             task.cancel()
         await asyncio.gather(stopped, *runs, return_exceptions=True)

@@ -9,6 +9,8 @@ outcome, and the queue must accept the same message id again (parked jobs).
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import Any
 
 from arq import Worker, func
@@ -38,3 +40,22 @@ def build_workers(settings: Settings, ctx: dict[str, Any]) -> list[Worker]:
             ctx=ctx, poll_delay=js.poll_seconds, max_jobs=concurrency, keep_result=0,
             handle_signals=False, job_serializer=dumps, job_deserializer=loads, log_results=False))
     return workers
+
+
+async def close_workers(workers: list[Worker]) -> None:
+    """Stop the workers; jobs still running are cancelled and re-queued by arq (they re-run elsewhere).
+
+    This is arq's ``Worker.close`` without its last step's flaw: ``close`` gathers the job
+    tasks it has just cancelled and so raises CancelledError whenever a job was in flight,
+    skipping the release of its Redis connections.
+    """
+    for worker in workers:
+        worker.handle_sig(signal.SIGUSR1)  # arq: cancel the poll loop and running jobs (re-queued)
+        await asyncio.gather(*worker.tasks.values(), return_exceptions=True)
+        pool = worker._pool  # arq exposes no other way to release it
+        if pool is not None:
+            worker._pool = None
+            try:
+                await pool.delete(worker.health_check_key)
+            finally:
+                await pool.aclose()

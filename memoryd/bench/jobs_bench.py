@@ -30,7 +30,7 @@ from memoryd.config import load_settings
 from memoryd.core.jobs import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.testing.provider import FakeProvider, hashed_embedding
-from workers.settings import build_workers
+from workers.settings import build_workers, close_workers
 
 _REPLY = '{"profile": "## Preferences\\n- prefers concise answers\\n## Current work\\n- the billing migration"}'
 
@@ -114,8 +114,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                                                                                    f"agent-{i:05d}", 1))
                         for i in range(args.agents)]
         finally:
-            for w in workers:
-                await w.close()
+            await close_workers(workers)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

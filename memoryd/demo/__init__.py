@@ -33,7 +33,7 @@ from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
 from memoryd.rpc.server import serving
-from workers.settings import build_workers
+from workers.settings import build_workers, close_workers
 
 TENANT = (("x-tenant-id", "demo"),)
 AGENT = "assistant"
@@ -144,8 +144,7 @@ async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[st
                 memories = await MemoryServiceStub(channel).ListMemories(
                     pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT)
         finally:
-            for w in workers:
-                await w.close()
+            await close_workers(workers)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -20,7 +20,7 @@ from memoryd.core.models import Actor, MemoryDraft
 from memoryd.core.ports import Embedder
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import make_settings
-from workers.settings import build_workers
+from workers.settings import build_workers, close_workers
 
 PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []}'
 
@@ -66,8 +66,7 @@ async def running(settings: Settings, embedder: Embedder, *, workers: bool = Tru
         try:
             yield app
         finally:
-            for w in built:
-                await w.close()
+            await close_workers(built)
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
