@@ -152,21 +152,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
     def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(code)
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        self._send_raw(code, json.dumps(payload).encode(), headers)
 
-    def _send_raw(self, code: int, data: bytes) -> None:
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+    def _send_raw(self, code: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        try:
+            self.send_response(code)
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (its timeout, or a killed worker): nobody is left to answer
 
 
 def _usage(body: dict[str, Any], content: str) -> dict[str, int]:
