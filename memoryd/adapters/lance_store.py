@@ -37,7 +37,14 @@ from memoryd.adapters.hot_vectors import COLUMNS as HOT_COLUMNS
 from memoryd.adapters.hot_vectors import HotSnapshot
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
-from memoryd.adapters.lance_rows import RECORD_COLUMNS, RETRIEVAL_SCHEMA, memory_schema, to_record, to_table
+from memoryd.adapters.lance_rows import (
+    PRIMARY_KEY,
+    RECORD_COLUMNS,
+    RETRIEVAL_SCHEMA,
+    memory_schema,
+    to_record,
+    to_table,
+)
 from memoryd.core.errors import NotReady
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
@@ -429,13 +436,17 @@ async def _table_names(db: lancedb.AsyncConnection) -> AsyncIterator[str]:
 
 async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, dimension: int) -> None:
     """Refuse to mix vectors of two embedding models in one store."""
-    schema = pa.schema([pa.field("key", pa.string(), nullable=False), pa.field("model", pa.string()),
-                        pa.field("dimension", pa.int64())])
+    # The primary key is part of the schema, so two processes creating the store at the same
+    # instant (`memoryd up` starts the daemon and a worker together) create the same table.
+    schema = pa.schema([pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+                        pa.field("model", pa.string()), pa.field("dimension", pa.int64())])
     try:
         meta = await db.open_table(_META)
     except ValueError:
-        meta = await db.create_table(_META, schema=schema, exist_ok=True)
-        await meta.set_unenforced_primary_key("key")
+        try:
+            meta = await db.create_table(_META, schema=schema, exist_ok=True)
+        except ValueError:  # created meanwhile with another schema revision: use it as it is
+            meta = await db.open_table(_META)
         row = pa.Table.from_pylist([{"key": "embedding", "model": model_name, "dimension": dimension}], schema)
         await meta.merge_insert("key").when_not_matched_insert_all().execute(row)
     rows = (await meta.query().where("key = 'embedding'").to_arrow()).to_pylist()

@@ -54,3 +54,19 @@ async def test_two_processes_upserting_the_same_ids_never_duplicate(tmp_path: Pa
         assert p.returncode == 0, err
     rows = lancedb.connect(str(tmp_path)).open_table("memories_t1").to_arrow().column("id").to_pylist()
     assert len(rows) == 21 and len(set(rows)) == 21
+
+
+def test_processes_creating_a_new_store_at_once_all_start(tmp_path: Path) -> None:
+    """`memoryd up` starts the daemon and a worker together on an empty data directory."""
+    code = ("import asyncio, sys\nfrom memoryd.adapters.lance_store import LanceMemoryStore\n"
+            "async def main():\n    (await LanceMemoryStore.open(sys.argv[1], 'model', 8)).close()\n"
+            "asyncio.run(main())\n")
+    for attempt in range(3):
+        data = str(tmp_path / f"store{attempt}")
+        procs = [subprocess.Popen([sys.executable, "-c", code, data], stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+        for proc in procs:
+            _, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+        rows = lancedb.connect(data).open_table("store_meta").to_arrow().to_pylist()
+        assert rows == [{"key": "embedding", "model": "model", "dimension": 8}]
