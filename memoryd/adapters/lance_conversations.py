@@ -9,7 +9,6 @@ a retried append or a re-run compaction finds its rows already there.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -22,7 +21,7 @@ from lancedb.index import BTree
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.adapters.lance_store import ensure_indexes
+from memoryd.adapters.lance_tables import LanceTables
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
 STATE_SCHEMA = pa.schema([
@@ -69,41 +68,23 @@ class LanceConversationStore:
     """Conversations on the archive's LanceDB connection."""
 
     def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
-        self._db = db
-        self._written = written if written is not None else set()
-        """Tables written since the last maintenance pass (the archive store's set, shared)."""
-        self._tables: dict[str, Any] = {}
-        self._lock = asyncio.Lock()
+        self._tables = LanceTables(db, written)
 
-    async def _table(self, name: str, schema: pa.Schema, indexes: Sequence[tuple[str, Any]]) -> Any:
-        table = self._tables.get(name)
-        if table is None:
-            async with self._lock:
-                table = self._tables.get(name)
-                if table is None:
-                    try:
-                        table = await self._db.open_table(name)
-                    except ValueError:
-                        table = await self._db.create_table(name, schema=schema, exist_ok=True)
-                        # Every read names one conversation (and upserts join on the key): index both,
-                        # so a tenant with many conversations does not scan all their items per call.
-                        await ensure_indexes(table, indexes)
-                    self._tables[name] = table
-        return table
+    # Every read names one conversation (and upserts join on the key): both are indexed, so a
+    # tenant with many conversations does not scan all their items per call.
+    async def _items(self, tenant_id: str, *, write: bool = False) -> Any:
+        return await self._tables.get(f"conversation_items_{tenant_id}", ITEM_SCHEMA,
+                                      [("id", BTree()), ("conversation_id", BTree())], write=write)
 
-    async def _items(self, tenant_id: str) -> Any:
-        return await self._table(f"conversation_items_{tenant_id}", ITEM_SCHEMA,
-                                 [("id", BTree()), ("conversation_id", BTree())])
-
-    async def _states(self, tenant_id: str) -> Any:
-        return await self._table(f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())])
+    async def _states(self, tenant_id: str, *, write: bool = False) -> Any:
+        return await self._tables.get(f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())],
+                                      write=write)
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
         async with map_lance_errors():
-            table = await self._items(tenant_id)
-            self._written.add(f"conversation_items_{tenant_id}")
+            table = await self._items(tenant_id, write=True)
             await table.merge_insert("id").when_not_matched_insert_all().execute(
                 pa.Table.from_pylist(rows, ITEM_SCHEMA))
 
@@ -136,8 +117,7 @@ class LanceConversationStore:
                "options": json.dumps(conv.options), "revision": conv.revision,
                "created_at": conv.created_at or now, "updated_at": conv.updated_at or now}
         async with map_lance_errors():
-            table = await self._states(tenant_id)
-            self._written.add(f"conversations_{tenant_id}")
+            table = await self._states(tenant_id, write=True)
             merge = table.merge_insert("conversation_id")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()

@@ -8,7 +8,6 @@ in its own table, not in Lance versions, which are table-wide and pruned.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +18,7 @@ import pyarrow as pa
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_tables import LanceTables
 from memoryd.core.models import Profile
 
 
@@ -63,29 +63,12 @@ class LanceProfileStore:
     """Profiles on the same LanceDB connection as the archive."""
 
     def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
-        self._db = db
-        self._written = written if written is not None else set()
-        """Tables written since the last maintenance pass (the archive store's set, shared)."""
-        self._tables: dict[str, Any] = {}
-        self._lock = asyncio.Lock()
-
-    async def _table(self, name: str, schema: pa.Schema) -> Any:
-        table = self._tables.get(name)
-        if table is None:
-            async with self._lock:
-                table = self._tables.get(name)
-                if table is None:
-                    try:
-                        table = await self._db.open_table(name)
-                    except ValueError:
-                        table = await self._db.create_table(name, schema=schema, exist_ok=True)
-                    self._tables[name] = table
-        return table
+        self._tables = LanceTables(db, written)
 
     async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
         """The profile row."""
         async with map_lance_errors():
-            table = await self._table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            table = await self._tables.get(f"profiles_{tenant_id}", PROFILE_SCHEMA)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
         return _profile(rows[0]) if rows else None
 
@@ -93,8 +76,7 @@ class LanceProfileStore:
         """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
         data = pa.Table.from_pylist([_row(profile, profile.agent_id)], PROFILE_SCHEMA)
         async with map_lance_errors():
-            table = await self._table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
-            self._written.add(f"profiles_{tenant_id}")
+            table = await self._tables.get(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
             merge = table.merge_insert("key")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()
@@ -108,14 +90,13 @@ class LanceProfileStore:
         key = f"{profile.agent_id}:{profile.revision:012d}"
         data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
         async with map_lance_errors():
-            table = await self._table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
-            self._written.add(f"profile_revisions_{tenant_id}")
+            table = await self._tables.get(f"profile_revisions_{tenant_id}", REVISION_SCHEMA, write=True)
             await table.merge_insert("key").when_not_matched_insert_all().execute(data)
 
     async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
         """Newest first, below ``before``."""
         async with map_lance_errors():
-            table = await self._table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
+            table = await self._tables.get(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
             where = f"agent_id = {literal(agent_id)} AND revision < {int(before)}"
             rows = (await table.query().where(where).select(["revision"]).to_arrow()).column("revision").to_pylist()
             wanted = sorted(rows, reverse=True)[:limit]
@@ -131,13 +112,12 @@ class LanceProfileStore:
         row = {"key": secrets.token_hex(16), "agent_id": agent_id, "base_revision": base_revision,
                "source": source, "reason": reason, "at": datetime.now(UTC)}
         async with map_lance_errors():
-            table = await self._table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
-            self._written.add(f"profile_failures_{tenant_id}")
+            table = await self._tables.get(f"profile_failures_{tenant_id}", FAILURE_SCHEMA, write=True)
             await table.add(pa.Table.from_pylist([row], FAILURE_SCHEMA))
 
     async def failures(self, tenant_id: str, agent_id: str) -> list[dict[str, Any]]:
         """Refused rewrites of one agent, oldest first (operators and tests read these)."""
         async with map_lance_errors():
-            table = await self._table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
+            table = await self._tables.get(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
             rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
         return sorted(rows, key=lambda r: r["at"])

@@ -45,6 +45,7 @@ from memoryd.adapters.lance_rows import (
     to_record,
     to_table,
 )
+from memoryd.adapters.lance_tables import ensure_indexes
 from memoryd.core.errors import NotReady
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
@@ -391,20 +392,6 @@ class LanceMemoryStore:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
-
-
-async def ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
-    """Create the missing indexes; a concurrent creator (another process) winning is fine."""
-    have = {tuple(ix.columns) for ix in await table.list_indices()}
-    for column, config in wanted:
-        if (column,) in have:
-            continue
-        try:
-            await table.create_index(column, config=config)
-        except RuntimeError as exc:  # lance: "Retryable commit conflict ... preempted by concurrent CreateIndex"
-            if "concurrent" not in str(exc):
-                raise
-            log.info("index created concurrently elsewhere", extra={"column": column})
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

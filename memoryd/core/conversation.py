@@ -15,6 +15,8 @@ from datetime import datetime
 from enum import StrEnum
 
 Count = Callable[[str], int]
+Options = dict[str, str | int | float | bool]
+"""Per-conversation overrides of an agent's WorkingPolicy, by field name."""
 
 
 class Role(StrEnum):
@@ -129,7 +131,7 @@ class Conversation:
     compacted_through: int = 0
     summary_ids: tuple[str, ...] = ()
     """The live summaries, oldest first."""
-    options: dict[str, str | int | float | bool] = field(default_factory=dict)
+    options: Options = field(default_factory=dict)
     """Per-conversation overrides of the agent's policy."""
     revision: int = 0
     created_at: datetime | None = None

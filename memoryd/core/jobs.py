@@ -43,6 +43,9 @@ class JobKind(StrEnum):
     """Summarise a conversation's old messages and run the maintenance call (or the extractive path)."""
 
 
+JobResult = dict[str, str | int | float | bool]
+"""A job's small summary of what it did (revision written, tokens used, agents done...)."""
+
 MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.COMPACT})
 SYSTEM_TENANT = "@system"
 """The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
@@ -69,7 +72,7 @@ class JobRecord:
     started_at: datetime | None = None
     finished_at: datetime | None = None
     next_attempt_at: datetime | None = None
-    result: dict[str, str | int | float | bool] = field(default_factory=dict)
+    result: JobResult = field(default_factory=dict)
     """A small summary of what the job did (revision written, tokens used, agents done...)."""
 
     @property

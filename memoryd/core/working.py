@@ -17,6 +17,7 @@ from memoryd.core.conversation import (
     Conversation,
     Count,
     Message,
+    Options,
     Role,
     StorageScope,
     Strategy,
@@ -25,7 +26,7 @@ from memoryd.core.conversation import (
 )
 
 
-def apply_overrides(policy: WorkingPolicy, options: dict[str, str | int | float | bool]) -> WorkingPolicy:
+def apply_overrides(policy: WorkingPolicy, options: Options) -> WorkingPolicy:
     """The agent's policy with a conversation's overrides (already validated) applied."""
     changes: dict[str, object] = dict(options)
     if "strategy" in changes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from memoryd.app import App
-from memoryd.core.conversation import ConversationEvent, MessageInput, Role, StorageScope, Strategy
+from memoryd.core.conversation import ConversationEvent, MessageInput, Options, Role, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
@@ -39,8 +39,8 @@ def _inputs(request: cpb.AppendMessagesRequest) -> list[MessageInput]:
     return out
 
 
-def _options(o: cpb.ConversationOptions) -> dict[str, str | int | float | bool]:
-    out: dict[str, str | int | float | bool] = {}
+def _options(o: cpb.ConversationOptions) -> Options:
+    out: Options = {}
     if o.strategy:
         strategy = convert.enum_value(STRATEGIES, o.strategy, "options.strategy")
         if strategy is not None:

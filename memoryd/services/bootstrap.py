@@ -19,6 +19,7 @@ from memoryd.core.jobs import (
     SYSTEM_TENANT,
     JobKind,
     JobRecord,
+    JobResult,
     JobState,
     bootstrap_all_key,
     bootstrap_done_flag,
@@ -36,7 +37,6 @@ from memoryd.services.profile import ProfileService
 
 _PAGE = 500
 _USER_TURN = "Compile the profile now. Answer with the JSON object only."
-Summary = dict[str, str | int | float | bool]
 
 
 class BootstrapService:
@@ -72,7 +72,7 @@ class BootstrapService:
 
     # -- bodies -----------------------------------------------------------------
 
-    async def compile(self, ctx: JobContext) -> Summary:
+    async def compile(self, ctx: JobContext) -> JobResult:
         """One agent: archive → one model call → guarded profile rewrite."""
         rec = ctx.record
         actor = Actor(rec.tenant_id, rec.agent_id)
@@ -94,7 +94,7 @@ class BootstrapService:
                 "tokens_in": tokens_in, "tokens_out": tokens_out, "filed_memories": result.filed_memories,
                 "model": ctx.chat.model_name}
 
-    async def run_batch(self, ctx: JobContext) -> Summary:
+    async def run_batch(self, ctx: JobContext) -> JobResult:
         """Fan out one job per agent (first pass), then wait for all of them; set the done flag."""
         version = self.schema_version
         agents = _interleaved(await self._directory.agents())
@@ -113,7 +113,7 @@ class BootstrapService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(agents) - done - failed
-        summary: Summary = {"fanned_out": True, "agents": len(agents), "succeeded": done, "failed": failed,
+        summary: JobResult = {"fanned_out": True, "agents": len(agents), "succeeded": done, "failed": failed,
                             "remaining": live, "compiled": compiled, "nothing_to_compile": nothing}
         await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining",
                            summary)

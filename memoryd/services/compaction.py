@@ -34,6 +34,7 @@ from memoryd.core.conversation import (
     parse_compact_key,
 )
 from memoryd.core.errors import Conflict, MemorydError, Unavailable
+from memoryd.core.jobs import JobResult
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
@@ -53,7 +54,6 @@ from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 
-Summary_ = dict[str, str | int | float | bool]
 _MAX_FILED_BYTES = 8 * 1024
 _USER_TURN = "Answer with the JSON object only."
 
@@ -71,14 +71,14 @@ class CompactionService:
         self._clock = clock
         self._policies = policies
 
-    async def run(self, ctx: JobContext) -> Summary_:
+    async def run(self, ctx: JobContext) -> JobResult:
         """Compact the conversation of the job's key up to its seq, one compaction per conversation at a time."""
         rec = ctx.record
         conversation_id, last_seq, force = parse_compact_key(rec.key)
         async with ctx.exclusive(f"compact:{rec.tenant_id}:{conversation_id}"):
             return await self._run(ctx, conversation_id, last_seq, force)
 
-    async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, force: bool) -> Summary_:
+    async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, force: bool) -> JobResult:
         rec = ctx.record
         tenant = rec.tenant_id
         conv = await self._store.state(tenant, conversation_id)
@@ -102,7 +102,7 @@ class CompactionService:
             raise
 
     async def _compact(self, ctx: JobContext, actor: Actor, conv: Conversation, policy: WorkingPolicy,
-                       plan: CompactionPlan, summaries: Sequence[Summary]) -> Summary_:
+                       plan: CompactionPlan, summaries: Sequence[Summary]) -> JobResult:
         key = ctx.record.key
         dropped = shrink_tool_results(plan.dropped, policy, self._counter.count)
         merge = summaries_to_merge([*summaries, _placeholder(plan, summary_cap(policy, conv.context_window))], policy,
@@ -139,7 +139,7 @@ class CompactionService:
             live.append(new_summary.summary_id)
         await self._commit(actor, conv, plan.through, tuple(live))
         path = "window" if not plan.summarize else "model" if model else "extractive"
-        result: Summary_ = {"outcome": "compacted", "path": path, "summarized_messages": len(plan.dropped),
+        result: JobResult = {"outcome": "compacted", "path": path, "summarized_messages": len(plan.dropped),
                             "compacted_through": plan.through, "summaries": len(live),
                             "merged_summaries": len(merge), "filed_memories": filed, **usage}
         await self._event(actor.tenant_id, conv.conversation_id, key, "finished",

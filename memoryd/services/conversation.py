@@ -19,6 +19,7 @@ from memoryd.core.conversation import (
     ConversationEvent,
     Message,
     MessageInput,
+    Options,
     Role,
     StorageScope,
     Strategy,
@@ -45,7 +46,6 @@ MAX_MESSAGES = 500
 MAX_MESSAGE_BYTES = 256 * 1024
 MIN_WINDOW, MAX_WINDOW = 256, 4_000_000
 _SWAP_ATTEMPTS = 16
-Options = dict[str, str | int | float | bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,8 @@ class AppendResult:
 
     conversation: Conversation
     seqs: tuple[int, ...]
-    """The seq of every request message, in request order (duplicates get their first seq... or 0)."""
+    """The seq of every request message, in request order: 0 for one stored by an earlier append; a
+    message id repeated within the request gets the seq of its first occurrence."""
     duplicates: int
     compaction: JobRecord | None
 
@@ -95,15 +96,21 @@ class ConversationService:
         if context_window:
             check_range(context_window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
         opts = _check_options(options or {})
-        conv = await self._open(actor, conversation_id, context_window, opts)
-        ids = [m.message_id for m in inputs]
-        existing = await self._store.existing_message_ids(actor.tenant_id, conversation_id, ids)
-        fresh: list[MessageInput] = []
+        unique: dict[str, MessageInput] = {}
         for m in inputs:
-            if m.message_id not in existing and all(m.message_id != f.message_id for f in fresh):
-                fresh.append(m)
-        if fresh or (context_window and context_window != conv.context_window) or (opts and opts != conv.options):
-            conv = await self._reserve(actor, conv, len(fresh), context_window, opts)
+            unique.setdefault(m.message_id, m)
+        state = await self._store.state(actor.tenant_id, conversation_id)
+        conv = None if state else await self._create(actor, conversation_id, context_window, opts, len(unique))
+        if conv is not None:  # a new conversation: its seqs were reserved as it was created
+            fresh = list(unique.values())
+        else:
+            conv = _owned(actor, conversation_id, state or await self._store.state(actor.tenant_id, conversation_id))
+            existing = await self._store.existing_message_ids(actor.tenant_id, conversation_id, list(unique))
+            fresh = [m for message_id, m in unique.items() if message_id not in existing]
+            changed = (context_window and context_window != conv.context_window) or any(
+                conv.options.get(k) != v for k, v in opts.items())
+            if fresh or changed:
+                conv = await self._reserve(actor, conv, len(fresh), context_window, opts)
         now = self._clock.now()
         first = conv.next_seq - len(fresh)
         messages = [Message(first + i, m.message_id, m.role or Role.USER, m.content, m.created_at or now,
@@ -162,24 +169,15 @@ class ConversationService:
         return self._jobs
 
     async def _visible(self, actor: Actor, conversation_id: str) -> Conversation:
-        conv = await self._store.state(actor.tenant_id, conversation_id)
-        if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
-            raise NotFound(f"conversation {conversation_id!r} not found")
-        return conv
+        return _owned(actor, conversation_id, await self._store.state(actor.tenant_id, conversation_id))
 
-    async def _open(self, actor: Actor, conversation_id: str, window: int, opts: Options) -> Conversation:
-        conv = await self._store.state(actor.tenant_id, conversation_id)
-        if conv is None:
-            now = self._clock.now()
-            new = Conversation(conversation_id, actor.agent_id, actor.end_user_id, window or self._default_window,
-                               options=opts, revision=1, created_at=now, updated_at=now)
-            if await self._store.swap_state(actor.tenant_id, new, 0):
-                return new
-            conv = await self._store.state(actor.tenant_id, conversation_id)
-        if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
-            # Another agent's (or contact's) conversation id: not visible, so not probeable.
-            raise NotFound(f"conversation {conversation_id!r} not found")
-        return conv
+    async def _create(self, actor: Actor, conversation_id: str, window: int, opts: Options, count: int
+                      ) -> Conversation | None:
+        """Create the state row with seqs 1..count taken; None if another append created it first."""
+        now = self._clock.now()
+        new = Conversation(conversation_id, actor.agent_id, actor.end_user_id, window or self._default_window,
+                           next_seq=1 + count, options=opts, revision=1, created_at=now, updated_at=now)
+        return new if await self._store.swap_state(actor.tenant_id, new, 0) else None
 
     async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options
                        ) -> Conversation:
@@ -213,6 +211,13 @@ class ConversationService:
         hits = await self._recall.recall(RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit))
         return [(h.memory.content, h.memory.occurred_at) for h in hits
                 if h.parts.vector_similarity >= policy.recall_threshold]
+
+
+def _owned(actor: Actor, conversation_id: str, conv: Conversation | None) -> Conversation:
+    """The conversation if the actor's; another agent's (or contact's) id is not found, so not probeable."""
+    if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
+        raise NotFound(f"conversation {conversation_id!r} not found")
+    return conv
 
 
 def _check_conversation_id(conversation_id: str) -> None:

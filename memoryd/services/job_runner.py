@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
-from memoryd.core.jobs import LIVE_STATES, JobRecord, JobState, retry_delay
+from memoryd.core.jobs import LIVE_STATES, JobRecord, JobResult, JobState, retry_delay
 from memoryd.core.ports import ChatModel, Clock, ProviderGate
 from memoryd.services.jobs import JobService
 
@@ -79,14 +79,14 @@ class JobContext:
             await self._runner.gate.unlock(name, holder)
 
     async def progress(self, done: int, total: int, message: str,
-                       result: dict[str, str | int | float | bool] | None = None) -> None:
+                       result: JobResult | None = None) -> None:
         """Record progress (and optionally a partial summary) on the ledger and the event stream."""
         self.record = replace(self.record, progress_done=done, progress_total=total,
                               updated_at=self._runner.clock.now(), result=result or self.record.result)
         await self._runner.jobs.update(self.record, message)
 
 
-Body = Callable[[JobContext], Awaitable[dict[str, str | int | float | bool]]]
+Body = Callable[[JobContext], Awaitable[JobResult]]
 
 
 class GuardedChat:

@@ -121,6 +121,12 @@ async def test_duplicate_appends_do_not_double_a_message(
         assert sorted(r.duplicates for r in both) in ([0, 1, 1], [0, 0, 1], [0, 0, 0])
         ctx = await app.conversations.context(ME, "c1", 100_000)
         assert [p.content for p in ctx.parts if p.kind == "message"] == [message(i).content for i in range(4)]
+        fresh = await app.conversations.append(ME, "c2", [message(0), message(0), message(1)])  # a new conversation
+        assert fresh.seqs == (1, 1, 2) and fresh.duplicates == 1
+        racing = await asyncio.gather(*[app.conversations.append(ME, "c3", [message(5)]) for _ in range(3)])
+        assert sorted(r.duplicates for r in racing)[0] == 0  # one of them created it and stored the message
+        ctx3 = await app.conversations.context(ME, "c3", 100_000)
+        assert [p.content for p in ctx3.parts if p.kind == "message"] == [message(5).content]
 
 
 async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_pinned_kept(
