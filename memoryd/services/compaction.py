@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from memoryd.core.conversation import (
     CompactionPlan,
@@ -105,26 +106,25 @@ class CompactionService:
                        plan: CompactionPlan, summaries: Sequence[Summary]) -> JobResult:
         key = ctx.record.key
         dropped = shrink_tool_results(plan.dropped, policy, self._counter.count)
-        merge = summaries_to_merge([*summaries, _placeholder(plan, summary_cap(policy, conv.context_window))], policy,
-                                   conv.context_window) if plan.summarize else ()
+        cap = summary_cap(policy, conv.context_window)
+        merge = summaries_to_merge([*summaries, _placeholder(plan, cap)], policy, conv.context_window) \
+            if plan.summarize else ()
         usage = {"summary_tokens_in": 0, "summary_tokens_out": 0, "maintenance_tokens_in": 0,
                  "maintenance_tokens_out": 0, "model_calls": 0}
         model = ctx.chat.available
         new_summary: Summary | None = None
         compressed: Summary | None = None
         if plan.summarize:
-            cap = summary_cap(policy, conv.context_window)
             if model:
                 text, merged_text = await self._model_summary(ctx, actor, conv, dropped, merge, usage, cap)
             else:
                 count = self._counter.count
                 text, merged_text = await self._extractive(dropped, cap), merge_extractive(merge, count, cap)
-            new_summary = self._summary(conv, dropped, text, 0)
+            first, last = dropped[0], dropped[-1]
+            new_summary = self._summary(conv, first.seq, last.seq, first.created_at, last.created_at, text, 0)
             if merge:
-                compressed = Summary(summary_id(conv.conversation_id, merge[0].from_seq, merge[-1].to_seq,
-                                                max(s.level for s in merge) + 1),
-                                     merge[0].from_seq, merge[-1].to_seq, merge[0].first_at, merge[-1].last_at,
-                                     merged_text, self._counter.count(merged_text), max(s.level for s in merge) + 1)
+                compressed = self._summary(conv, merge[0].from_seq, merge[-1].to_seq, merge[0].first_at,
+                                           merge[-1].last_at, merged_text, max(s.level for s in merge) + 1)
         filed = 0
         if model and new_summary is not None:
             filed += await self._maintenance(ctx, actor, conv, new_summary, usage)
@@ -165,13 +165,12 @@ class CompactionService:
                 older=f"\nOlder summaries to merge:\n{older}\n" if merge else "")
             answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
             out = summary_output(answer, want_compressed=bool(merge))
-            usage.update(summary_tokens_in=tokens_in, summary_tokens_out=tokens_out,
-                         model_calls=usage["model_calls"] + 1)
             kept = json.dumps({"summary": out.summary, "compressed": out.compressed,
                                "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)
-        data = json.loads(kept)
-        usage.update(summary_tokens_in=data["tokens_in"], summary_tokens_out=data["tokens_out"])
+        data = json.loads(kept)  # fresh, or kept by an earlier attempt of this compaction: one call either way
+        usage.update(summary_tokens_in=data["tokens_in"], summary_tokens_out=data["tokens_out"],
+                     model_calls=usage["model_calls"] + 1)
         return str(data["summary"]), str(data["compressed"])
 
     async def _maintenance(self, ctx: JobContext, actor: Actor, conv: Conversation, summary: Summary,
@@ -184,11 +183,11 @@ class CompactionService:
                                                profile=current.document or "(empty)", summary=summary.render())
             answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
             maintenance_output(answer)  # validated before anything is kept or written
-            usage.update(model_calls=usage["model_calls"] + 1)
             kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)
         data = json.loads(kept)
-        usage.update(maintenance_tokens_in=data["tokens_in"], maintenance_tokens_out=data["tokens_out"])
+        usage.update(maintenance_tokens_in=data["tokens_in"], maintenance_tokens_out=data["tokens_out"],
+                     model_calls=usage["model_calls"] + 1)
         out = maintenance_output(data["answer"])
         source = f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}"
         drafts = [MemoryDraft(content=m.content[:_MAX_FILED_BYTES], memory_type=MemoryType(m.memory_type),
@@ -229,10 +228,10 @@ class CompactionService:
             await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
         return len(drafts)
 
-    def _summary(self, conv: Conversation, dropped: Sequence[Message], text: str, level: int) -> Summary:
-        return Summary(summary_id(conv.conversation_id, dropped[0].seq, dropped[-1].seq, level), dropped[0].seq,
-                       dropped[-1].seq, dropped[0].created_at, dropped[-1].created_at, text,
-                       self._counter.count(text), level)
+    def _summary(self, conv: Conversation, from_seq: int, to_seq: int, first_at: datetime, last_at: datetime,
+                 text: str, level: int) -> Summary:
+        return Summary(summary_id(conv.conversation_id, from_seq, to_seq, level), from_seq, to_seq, first_at, last_at,
+                       text, self._counter.count(text), level)
 
     async def _commit(self, actor: Actor, conv: Conversation, through: int, live: tuple[str, ...]) -> None:
         """Advance the state row past the compacted messages (the commit point of the job)."""

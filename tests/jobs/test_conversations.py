@@ -167,6 +167,7 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
                     assert any(j.attempts > 1 for j in jobs)
                     compactions = sum(1 for j in jobs if j.result.get("outcome") == "compacted")
                     assert provider.calls["/v1/chat/completions"] == 2 * compactions + 3
+                assert all(j.result["model_calls"] == 2 for j in jobs if j.result.get("outcome") == "compacted")
                 assert all(j.state.value == "succeeded" for j in jobs)
         import redis as sync_redis
         client = sync_redis.Redis.from_url(redis_url)
