@@ -36,6 +36,11 @@ async def bootstrap(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, app.bootstrap.compile, ctx["model_timeout"])
 
 
+async def regenerate(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """RegenerateProfile: the same body as bootstrap, listed under its own kind (model-bound)."""
+    await bootstrap(ctx, tenant_id, key)
+
+
 async def bootstrap_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """The batch over every agent (short: it only queues and checks)."""
     app = _app(ctx)
@@ -50,4 +55,5 @@ async def compact(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, app.compaction.run, ctx["model_timeout"])
 
 
-FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.BOOTSTRAP_ALL: bootstrap_all, JobKind.COMPACT: compact}
+FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.REGENERATE: regenerate, JobKind.BOOTSTRAP_ALL: bootstrap_all,
+             JobKind.COMPACT: compact}

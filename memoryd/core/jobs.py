@@ -37,6 +37,8 @@ class JobKind(StrEnum):
 
     BOOTSTRAP = "bootstrap"
     """Compile one agent's archive into its profile (one model call)."""
+    REGENERATE = "regenerate"
+    """RegenerateProfile of one agent: the bootstrap body, asked for by the agent (Pinned kept)."""
     BOOTSTRAP_ALL = "bootstrap_all"
     """Fan out BOOTSTRAP to every agent of every tenant and set the done flag."""
     COMPACT = "compact"
@@ -46,7 +48,7 @@ class JobKind(StrEnum):
 JobResult = dict[str, str | int | float | bool]
 """A job's small summary of what it did (revision written, tokens used, agents done...)."""
 
-MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.COMPACT})
+MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.REGENERATE, JobKind.COMPACT})
 SYSTEM_TENANT = "@system"
 """The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
 

@@ -61,7 +61,7 @@ class BootstrapService:
         check_actor(actor)
         current = await self._profile.get(actor)
         key = regenerate_key(actor.tenant_id, actor.agent_id, current.revision)
-        return await self._jobs.enqueue(JobKind.BOOTSTRAP, actor.tenant_id, key, actor.agent_id, redrive=True)
+        return await self._jobs.enqueue(JobKind.REGENERATE, actor.tenant_id, key, actor.agent_id, redrive=True)
 
     async def start_batch(self, defer_seconds: float = 0) -> JobRecord | None:
         """Queue the batch unless this schema version is done (None then); re-drives a failed batch."""

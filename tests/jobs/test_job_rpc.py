@@ -53,7 +53,7 @@ async def test_regenerate_then_get_list_watch_and_retry(
         again = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=ACME).job_id
         assert again == job_id
         queued = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=ACME).job
-        assert queued.state == jpb.JOB_STATE_QUEUED and queued.kind == "bootstrap" and queued.agent_id == "a1"
+        assert queued.state == jpb.JOB_STATE_QUEUED and queued.kind == "regenerate" and queued.agent_id == "a1"
         async with running(job_env, onnx_embedder):
             events = await asyncio.to_thread(lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id),
                                                                         metadata=ACME, timeout=30)))
@@ -65,6 +65,9 @@ async def test_regenerate_then_get_list_watch_and_retry(
 
         listed = jobs.ListJobs(jpb.ListJobsRequest(state=jpb.JOB_STATE_FAILED, agent_id="a1"), metadata=ACME).jobs
         assert [j.job_id for j in listed] == [job_id]
+        by_kind = jobs.ListJobs(jpb.ListJobsRequest(kind="regenerate"), metadata=ACME).jobs
+        assert [j.job_id for j in by_kind] == [job_id]
+        assert not jobs.ListJobs(jpb.ListJobsRequest(kind="bootstrap"), metadata=ACME).jobs
         assert not jobs.ListJobs(jpb.ListJobsRequest(kind="bootstrap"), metadata=GLOBEX).jobs
 
         retried = jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=ACME).job
