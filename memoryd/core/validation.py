@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, Scope
@@ -13,6 +13,13 @@ from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, S
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 _TENANT = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _MEMORY_ID = re.compile(r"[0-9a-f]{32}")
+
+EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
+"""The earliest timestamp a request may carry (occurred_at, since, created_at)."""
+LATEST_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
+"""The latest timestamp a request may carry (occurred_at is further held to now + 1 day)."""
+MAX_REVISION = 2**53
+"""Revisions and other counters a client sends back are at most this (JSON-safe integers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +157,14 @@ def check_filter(flt: MemoryFilter, limits: Limits, field: str = "filter") -> Me
     check_text(flt.category, f"{field}.category", limits.max_category_chars)
     check_tags(flt.tags, limits, f"{field}.tags")
     return flt
+
+
+def check_epoch(seconds: int, nanos: int, field: str) -> None:
+    """A wire timestamp (seconds and nanos since the epoch) within [EARLIEST_TIME, LATEST_TIME]."""
+    if not 0 <= nanos <= 999_999_999:
+        raise InvalidRequest(field, f"nanos must be in [0, 999999999], got {nanos}")
+    if not EARLIEST_TIME.timestamp() <= seconds <= LATEST_TIME.timestamp():
+        raise InvalidRequest(field, f"must be between {EARLIEST_TIME:%Y-%m-%d} and {LATEST_TIME:%Y-%m-%d} (UTC)")
 
 
 def check_range(value: int, field: str, low: int, high: int) -> int:

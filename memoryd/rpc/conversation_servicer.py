@@ -33,9 +33,8 @@ def _inputs(request: cpb.AppendMessagesRequest) -> list[MessageInput]:
     out = []
     for i, m in enumerate(request.messages):
         role = convert.enum_value(ROLES, m.role, f"messages[{i}].role")
-        out.append(MessageInput(m.message_id, role, m.content,
-                                convert.to_datetime(m.created_at) if m.HasField("created_at") else None,
-                                m.tool_name, m.tool_call_id))
+        created = convert.to_datetime(m.created_at, f"messages[{i}].created_at") if m.HasField("created_at") else None
+        out.append(MessageInput(m.message_id, role, m.content, created, m.tool_name, m.tool_call_id))
     return out
 
 

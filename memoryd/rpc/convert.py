@@ -26,6 +26,7 @@ from memoryd.core.models import (
     Scope,
     TagMode,
 )
+from memoryd.core.validation import check_epoch
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 
 E = TypeVar("E")
@@ -56,8 +57,9 @@ def enum_value(table: Mapping[int, E], value: int, field: str, default: E | None
     return table[value]
 
 
-def to_datetime(ts: Timestamp) -> datetime:
-    """Timestamp to an aware UTC datetime."""
+def to_datetime(ts: Timestamp, field: str) -> datetime:
+    """Timestamp to an aware UTC datetime; INVALID_ARGUMENT naming ``field`` outside the accepted range."""
+    check_epoch(ts.seconds, ts.nanos, field)
     return ts.ToDatetime(tzinfo=UTC)
 
 
@@ -82,7 +84,7 @@ def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
         decay_factor=msg.decay_factor if msg.HasField("decay_factor") else None,
         source_context=msg.source_context,
         source_id=msg.source_id,
-        occurred_at=to_datetime(msg.occurred_at) if msg.HasField("occurred_at") else None,
+        occurred_at=to_datetime(msg.occurred_at, f"{field}.occurred_at") if msg.HasField("occurred_at") else None,
         embedding=tuple(msg.embedding) if msg.embedding else None,
     )
 
@@ -94,7 +96,7 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
     return MemoryFilter(
         subject=msg.subject,
         category=msg.category,
-        since=to_datetime(msg.since) if msg.HasField("since") else None,
+        since=to_datetime(msg.since, f"{field}.since") if msg.HasField("since") else None,
         memory_type=enum_value(TYPES, msg.memory_type, f"{field}.memory_type"),
         tags=tuple(msg.tags),
         tag_mode=enum_value(TAG_MODES, msg.tag_mode, f"{field}.tag_mode", TagMode.ANY) or TagMode.ANY,

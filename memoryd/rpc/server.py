@@ -24,6 +24,7 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.conversation_servicer import ConversationServicer
+from memoryd.rpc.decoding import RejectUndecodable
 from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.servicer import MemoryServicer
@@ -41,7 +42,8 @@ _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 @asynccontextmanager
 async def serving(app: App, host: str, port: int, grace_seconds: float) -> AsyncIterator[int]:
     """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
-    server = grpc.aio.server(options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
+    server = grpc.aio.server(interceptors=[RejectUndecodable()],
+                             options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
                                       ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
     ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]

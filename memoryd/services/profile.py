@@ -24,7 +24,7 @@ from memoryd.core.profile_doc import (
     remove_line,
     replace_section,
 )
-from memoryd.core.validation import check_actor, check_range
+from memoryd.core.validation import MAX_REVISION, check_actor, check_range
 from memoryd.services.memorize import MemorizeService
 
 MAX_BUDGET = 100_000
@@ -62,6 +62,7 @@ class ProfileService:
             NotFound: remove_line of an absent line.
 
         """
+        check_range(expected_revision, "expected_revision", 0, MAX_REVISION)
         current = await self.get(actor)
         if expected_revision != current.revision:
             raise Conflict(f"profile of {actor.agent_id!r} is at revision {current.revision}, "
@@ -78,6 +79,7 @@ class ProfileService:
     async def revisions(self, actor: Actor, page_size: int, before: int) -> list[Profile]:
         """Revisions older than ``before`` (0: from the newest), newest first."""
         check_range(page_size, "page_size", 1, 200)
+        check_range(before, "page_token", 0, MAX_REVISION)
         current = await self.get(actor)
         page = await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1,
                                            page_size)
@@ -91,8 +93,7 @@ class ProfileService:
 
     async def revision(self, actor: Actor, revision: int) -> Profile:
         """One logged revision."""
-        if revision < 1:
-            raise InvalidRequest("revision", f"must be 1 or more, got {revision}")
+        check_range(revision, "revision", 1, MAX_REVISION)
         found = await self.revisions(actor, 1, revision + 1)
         if not found or found[0].revision != revision:
             raise NotFound(f"profile of {actor.agent_id!r} has no revision {revision}")
