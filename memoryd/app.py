@@ -29,6 +29,7 @@ from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
+from memoryd.core.calibration import calibration_for
 from memoryd.core.conversation import (
     WorkingPolicy,
 )
@@ -122,7 +123,10 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
                           prefix_matching=rc.prefix_matching, vector_query=rc.vector_query)
     retrievals = RetrievalLog(store, clock)
     profiles = LanceProfileStore(store.connection, store.written)
-    memorize = MemorizeService(store, embedder, clock, limits, settings.memorize.dedup_distance)
+    dedup_distance = settings.memorize.dedup_distance
+    if dedup_distance is None:
+        dedup_distance = calibration_for(embedder.model_name).dedup_distance
+    memorize = MemorizeService(store, embedder, clock, limits, dedup_distance)
     profile = ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
     jobs = bootstrap = runner = None
     redis = None

@@ -105,8 +105,10 @@ class MemorizeSettings(_Section):
     """Writes."""
 
     max_content_bytes: int = Field(16 * 1024, ge=1)
-    dedup_distance: float = Field(0.15, ge=0, le=2)
-    """Cosine distance under which a new memory merges into an existing one (0 disables near-dups)."""
+    dedup_distance: float | None = Field(None, ge=0, le=2)
+    """Cosine distance within which stored memories are dedup candidates (``MEMORY_DEDUP_DISTANCE``); unset:
+    the embedder's calibrated value (``core.calibration``). A candidate merges only if the new text restates
+    it (``core.restatement``): a different number, date, negation, name or other word is a new memory."""
 
 
 class ProfileSettings(_Section):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.recall_bench import register as register_recall
@@ -14,3 +15,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_recall(sub)
     register_locomo(sub)
     register_jobs(sub)
+    register_dedup(sub)

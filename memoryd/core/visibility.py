@@ -28,10 +28,27 @@ def may_modify(actor: Actor, record: MemoryRecord) -> bool:
 
     Private and shared memories belong to their author. Tenant and end_user
     memories are common property of the agents that see them (role-based
-    restrictions come with API keys).
+    restrictions come with API keys); who sees them is not: see ``may_rescope``.
     """
     if not is_visible(actor, record):
         return False
     if record.scope in (Scope.PRIVATE, Scope.SHARED):
         return record.agent_id == actor.agent_id
     return True
+
+
+def rescope_refusal(actor: Actor, record: MemoryRecord, scope: Scope) -> str:
+    """Why ``actor`` may not move ``record`` to ``scope``; empty when it may.
+
+    A scope change decides who sees a memory, so it belongs to the author alone (an admin
+    too, once keys exist); and a contact's memory never becomes visible outside that
+    contact, so an end_user memory stays an end_user memory.
+    """
+    if scope is record.scope:
+        return ""
+    if record.agent_id != actor.agent_id:
+        return f"only its author agent {record.agent_id!r} may change the scope of memory {record.memory_id!r}"
+    if record.scope is Scope.END_USER:
+        return (f"memory {record.memory_id!r} belongs to a contact and stays SCOPE_END_USER: "
+                "write a new memory to share what it says")
+    return ""

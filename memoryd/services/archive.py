@@ -10,7 +10,7 @@ from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, Scope
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
-from memoryd.core.visibility import may_modify
+from memoryd.core.visibility import may_modify, rescope_refusal
 
 
 class ArchiveService:
@@ -51,6 +51,9 @@ class ArchiveService:
         record = await self.get(actor, memory_id)
         if not may_modify(actor, record):
             raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        refusal = rescope_refusal(actor, record, patch.scope) if patch.scope is not None else ""
+        if refusal:
+            raise PermissionDenied(refusal)
         updated = _apply(record, patch, actor, self._clock.now())
         vector = None
         if patch.content is not None and patch.content != record.content:

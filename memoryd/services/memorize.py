@@ -6,8 +6,10 @@ import asyncio
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
-from memoryd.core.errors import InvalidRequest
+from memoryd.core.dedup import DEDUP_POOL, merge_into
+from memoryd.core.errors import Conflict, InvalidRequest
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -17,23 +19,14 @@ from memoryd.core.models import (
     MemoryDraft,
     MemoryFilter,
     MemoryRecord,
-    Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft
 from memoryd.core.vectors import cosine, normalised
 
-# Which scopes a new memory is deduplicated against: private and shared memories
-# form one pool (an agent should not keep a private copy of a shared fact);
-# tenant and end_user memories only against their own scope.
-_DEDUP_POOL = {
-    Scope.PRIVATE: frozenset({Scope.PRIVATE, Scope.SHARED}),
-    Scope.SHARED: frozenset({Scope.PRIVATE, Scope.SHARED}),
-    Scope.TENANT: frozenset({Scope.TENANT}),
-    Scope.END_USER: frozenset({Scope.END_USER}),
-}
-
-
+_CANDIDATES = 5
+"""Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
 _DEDUP_CONCURRENCY = 8
 
 
@@ -52,7 +45,7 @@ class MemorizeService:
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def memorize(self, actor: Actor, draft: MemoryDraft) -> MemorizeResult:
-        """Store one memory, or merge it into a near-duplicate the author can see.
+        """Store one memory, or merge it into a stored restatement (``core.dedup``, ``core.restatement``).
 
         Returns once the row is durable.
         """
@@ -95,55 +88,73 @@ class MemorizeService:
                      skip_deduplication: bool) -> list[MemorizeResult]:
         # Ids sort by creation time; sorting the batch's ids keeps request order
         # when several are minted in the same millisecond (ListMemories pages by id).
-        at = self._clock.now()
-        ids = iter(sorted(new_memory_id(int(at.timestamp() * 1000), secrets.randbits(74)) for _ in drafts))
-        results: list[MemorizeResult | None] = [None] * len(drafts)
-        new_rows: list[tuple[MemoryRecord, list[float]]] = []
-        twins: list[MemoryRecord | None] = [None] * len(drafts)
+        now = self._clock.now()
+        ids = iter(sorted(new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74)) for _ in drafts))
+        candidates: list[list[MemoryRecord]] = [[] for _ in drafts]
         if not skip_deduplication:  # the store lookups are independent: run them concurrently
             limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
-            async def lookup(draft: MemoryDraft, vector: list[float]) -> MemoryRecord | None:
+            async def lookup(draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
                 async with limit:
-                    return await self._existing_twin(actor, draft, vector)
+                    return await self._stored_restatements(actor, draft, vector)
 
-            twins = list(await asyncio.gather(*(lookup(d, v) for d, v in zip(drafts, vectors, strict=True))))
-        for i, (draft, vector) in enumerate(zip(drafts, vectors, strict=True)):
-            if not skip_deduplication:
-                twin = twins[i]
-                if twin is None:
-                    twin = _batch_twin(draft, vector, new_rows, self._min_similarity)
-                if twin is not None:
-                    results[i] = MemorizeResult(twin, deduplicated=True)
-                    continue
+            candidates = list(await asyncio.gather(*(lookup(d, v) for d, v in zip(drafts, vectors, strict=True))))
+        stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
+        new_rows: list[tuple[MemoryRecord, list[float]]] = []
+        outcome: list[tuple[str, bool]] = []  # (memory id, deduplicated) per draft
+        for draft, vector, found in zip(drafts, vectors, candidates, strict=True):
+            twin = None if skip_deduplication else self._stored_twin(actor, draft, found, stored, now)
+            if twin is not None:
+                stored[twin.memory_id] = twin
+                outcome.append((twin.memory_id, True))
+                continue
+            at = None if skip_deduplication else self._batch_twin(actor, draft, vector, new_rows, now)
+            if at is not None:  # an earlier item of this batch: merged before anything is written
+                outcome.append((new_rows[at][0].memory_id, True))
+                continue
             record = self._new_record(actor, draft, next(ids))
             new_rows.append((record, vector))
-            results[i] = MemorizeResult(record, deduplicated=False)
+            outcome.append((record.memory_id, False))
         if new_rows:
             await self._store.insert(actor.tenant_id, new_rows)
-        return await self._merge_duplicates(actor, drafts, results)
+        as_found = {r.memory_id: r for found in candidates for r in found}
+        for memory_id, merged in stored.items():
+            # A merge that changes nothing writes nothing. A twin forgotten meanwhile (another process)
+            # fails the call: the new rows are durable, and the retry merges into them instead.
+            if merged != as_found[memory_id] and not await self._store.replace(actor, merged, None):
+                raise Conflict(f"memory {memory_id!r} changed while this write merged into it; retry the call")
+        rows = {r.memory_id: r for r, _ in new_rows} | stored
+        return [MemorizeResult(rows[m], deduplicated=d) for m, d in outcome]
 
-    async def _existing_twin(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> MemoryRecord | None:
-        pool = MemoryFilter(scopes=_DEDUP_POOL[draft.scope])
-        hits = await self._store.nearest(actor, vector, pool, 1, self._min_similarity)
-        return await self._store.get(actor, hits[0].memory_id) if hits else None
+    async def _stored_restatements(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
+        """Visible memories of the draft's pool near its vector whose text it restates, nearest first."""
+        hits = await self._store.nearest(actor, vector, MemoryFilter(scopes=DEDUP_POOL[draft.scope]), _CANDIDATES,
+                                         self._min_similarity)
+        if not hits:
+            return []
+        records = await self._store.get_many(actor, [h.memory_id for h in hits], with_retrievals=False)
+        return [records[h.memory_id] for h in hits
+                if h.memory_id in records and is_restatement(draft.content, records[h.memory_id].content)]
 
-    async def _merge_duplicates(self, actor: Actor, drafts: Sequence[MemoryDraft],
-                                results: list[MemorizeResult | None]) -> list[MemorizeResult]:
-        merged: dict[str, MemoryRecord] = {}
-        out: list[MemorizeResult] = []
-        for draft, result in zip(drafts, results, strict=True):
-            assert result is not None
-            if not result.deduplicated:
-                out.append(result)
-                continue
-            current = merged.get(result.memory.memory_id, result.memory)
-            tags = tuple(dict.fromkeys((*current.tags, *draft.tags)))[: self._limits.max_tags]
-            updated = replace(current, tags=tags, updated_at=self._clock.now())
-            if await self._store.replace(actor, updated, None):
-                merged[updated.memory_id] = updated
-            out.append(MemorizeResult(merged.get(updated.memory_id, current), deduplicated=True))
-        return out
+    def _stored_twin(self, actor: Actor, draft: MemoryDraft, found: Sequence[MemoryRecord],
+                     merged: dict[str, MemoryRecord], now: datetime) -> MemoryRecord | None:
+        """The first stored restatement the draft may merge into, after the merge."""
+        for record in found:
+            result = merge_into(merged.get(record.memory_id, record), draft, actor, now, self._limits.max_tags)
+            if result is not None:
+                return result
+        return None
+
+    def _batch_twin(self, actor: Actor, draft: MemoryDraft, vector: list[float],
+                    earlier: list[tuple[MemoryRecord, list[float]]], now: datetime) -> int | None:
+        """Merge into an earlier new row of the batch that the draft restates; its index, or None."""
+        for at, (record, other) in enumerate(earlier):
+            if cosine(vector, other) >= self._min_similarity and is_restatement(draft.content, record.content):
+                result = merge_into(record, draft, actor, now, self._limits.max_tags)
+                if result is not None:
+                    earlier[at] = (replace(result, updated_at=record.updated_at), other)
+                    return at
+        return None
 
     def _new_record(self, actor: Actor, draft: MemoryDraft, memory_id: str) -> MemoryRecord:
         at = self._clock.now()
@@ -168,13 +179,3 @@ class MemorizeService:
             updated_at=at,
             occurred_at=draft.occurred_at or at,
         )
-
-
-def _batch_twin(draft: MemoryDraft, vector: list[float], earlier: Sequence[tuple[MemoryRecord, list[float]]],
-                min_similarity: float) -> MemoryRecord | None:
-    """An earlier item of the same batch that this one duplicates (same dedup pool)."""
-    pool = _DEDUP_POOL[draft.scope]
-    for record, other in earlier:
-        if record.scope in pool and cosine(vector, other) >= min_similarity:
-            return record
-    return None

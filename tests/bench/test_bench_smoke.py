@@ -62,3 +62,14 @@ def test_bench_jobs_smoke(tmp_path: Path) -> None:
     boot = record["bootstrap"]
     assert boot["succeeded"] == boot["model_calls"] == 20 and boot["batch_state"] == "succeeded"
     assert boot["ideal_agents_per_second"] == 80 and 0 < boot["ratio_of_ideal"] <= 1
+
+
+def test_bench_dedup_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "dedup.json"
+    result = subprocess.run([sys.executable, "-m", "memoryd", "bench", "dedup", "--json", str(out)],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "near misses merged" in result.stdout
+    record = json.loads(out.read_text())
+    assert record["rule"]["near_misses_merged"] == 0.0 and record["rule"]["restatements_merged"] > 0.2
+    assert record["distance_admitting_every_rule_restatement"] <= record["dedup_distance"]

@@ -129,3 +129,134 @@ def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
         assert not visible(written[memory_id], t, a, c)
     else:
         assert visible(written[memory_id], t, a, c) and got.memory.id == memory_id
+
+
+# -- mutations: every mutating RPC in the random operations -------------------------------------
+
+@dataclass
+class Row:
+    tenant: str
+    agent: str
+    contact: str
+    scope: int
+    content: str
+
+
+def row_visible(r: Row, t: str, a: str, c: str) -> bool:
+    return visible(Written(r.tenant, r.agent, r.contact, r.scope), t, a, c)
+
+
+def may_modify(r: Row, a: str) -> bool:
+    return r.scope in (pb.SCOPE_TENANT, pb.SCOPE_END_USER) or r.agent == a
+
+
+@pytest.fixture(scope="module")
+def mutable_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Row]]]:
+    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy-mut")) / "data"),
+                        OnnxMiniLMEmbedder(threads=2))
+    server.start()
+    rows: dict[str, Row] = {}
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = MemoryServiceStub(channel)
+        for t, a, c, s in itertools.product(TENANTS[:2], AGENTS, CONTACTS[:2], SCOPES):
+            content = f"secret {len(rows)} of {c} kept by {a}"
+            m = stub.Memorize(pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(
+                content=content, scope=s)), metadata=tenant(t)).memory
+            rows[m.id] = Row(t, a, c, s, content)
+        yield stub, rows
+    server.stop()
+
+
+def _expect(method, request, md, code: grpc.StatusCode):
+    try:
+        reply = method(request, metadata=md)
+    except grpc.RpcError as err:
+        assert err.code() == code, (code, err.code(), err.details())
+        return None
+    assert code == grpc.StatusCode.OK, (code, "succeeded")
+    return reply
+
+
+C = grpc.StatusCode
+SERIAL = itertools.count()
+
+
+def _owner_code(row: Row | None, seen: bool, a: str) -> grpc.StatusCode:
+    return C.NOT_FOUND if not seen else (C.OK if may_modify(row, a) else C.PERMISSION_DENIED)
+
+
+def _memorize(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    content = f"note {next(SERIAL)} by {a}"
+    code = C.INVALID_ARGUMENT if scope == pb.SCOPE_END_USER and not c else C.OK
+    reply = _expect(stub.Memorize, pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(
+        content=content, scope=scope)), tenant(t), code)
+    if reply is not None:
+        assert not reply.deduplicated
+        rows[reply.memory.id] = Row(t, a, c, scope, content)
+
+
+def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    row = rows.get(memory_id)
+    if scope == pb.SCOPE_END_USER and not c:
+        code = C.INVALID_ARGUMENT
+    elif _owner_code(row, seen, a) != C.OK:
+        code = _owner_code(row, seen, a)
+    elif scope != row.scope and (row.agent != a or row.scope == pb.SCOPE_END_USER):
+        code = C.PERMISSION_DENIED  # scopes belong to authors; a contact's memory stays the contact's
+    else:
+        code = C.OK
+    reply = _expect(stub.UpdateMemory, pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id,
+                                                              scope=scope), tenant(t), code)
+    if reply is not None:
+        row.scope = scope
+        if scope == pb.SCOPE_END_USER:
+            row.contact = c
+        assert reply.memory.scope == row.scope and reply.memory.end_user_id == row.contact
+
+
+def _rewrite(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    text = f"rewritten {next(SERIAL)} by {a}"
+    if _expect(stub.UpdateMemory, pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id,
+                                                         content=text), tenant(t),
+               _owner_code(rows.get(memory_id), seen, a)) is not None:
+        rows[memory_id].content = text
+
+
+def _forget(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    if _expect(stub.Forget, pb.ForgetRequest(agent_id=a, end_user_id=c, memory_id=memory_id), tenant(t),
+               _owner_code(rows.get(memory_id), seen, a)) is not None:
+        del rows[memory_id]
+
+
+def _get(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    reply = _expect(stub.GetMemory, pb.GetMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
+                    tenant(t), C.OK if seen else C.NOT_FOUND)
+    if reply is not None:
+        row = rows[memory_id]
+        assert (reply.memory.scope, reply.memory.end_user_id, reply.memory.content) == (
+            row.scope, row.contact, row.content)
+
+
+def _list(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+    page = stub.ListMemories(pb.ListMemoriesRequest(agent_id=a, end_user_id=c, page_size=500), metadata=tenant(t))
+    assert {m.id for m in page.memories} == {i for i, r in rows.items() if row_visible(r, t, a, c)}
+
+
+OPS = {"memorize": _memorize, "rescope": _rescope, "rewrite": _rewrite, "forget": _forget, "get": _get,
+       "list": _list}
+ops = st.lists(st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES),
+                         st.booleans()), min_size=1, max_size=10)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(operations=ops)
+def test_no_sequence_of_calls_lets_a_row_reach_a_caller_the_rules_forbid(mutable_world, operations) -> None:
+    """Every mutating RPC in random order; each answer must be the one the rules predict."""
+    stub, rows = mutable_world
+    for op, (t, a, c), pick, scope, aim in operations:
+        # Half the time aim at a row the caller sees (where the ownership rules bite), else at any row.
+        pool = sorted(i for i, r in rows.items() if row_visible(r, t, a, c)) if aim else []
+        pool = pool or sorted(rows)
+        memory_id = pool[pick % len(pool)] if pool else "0" * 32
+        row = rows.get(memory_id)
+        OPS[op](stub, rows, t, a, c, memory_id, row is not None and row_visible(row, t, a, c), scope)

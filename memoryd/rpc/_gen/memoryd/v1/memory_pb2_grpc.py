@@ -83,10 +83,19 @@ class MemoryServiceServicer:
         conversations, without anyone mentioning it? Yes: put it in the profile.
         No: memorize it here.
 
-        A near-duplicate (cosine distance <= 0.15 by default) of a memory the
-        author can see in private or shared scope is not inserted: the existing
-        row is updated (updated_at, tags merged) and the reply says
-        `deduplicated = true` with the existing memory.
+        Deduplication. A restatement of a visible memory is not inserted: the
+        reply says `deduplicated = true` with the existing memory. A restatement
+        says the same words in the same order once case, punctuation, articles,
+        contractions and a few fillers are set aside, and lies within the
+        embedder's calibrated cosine distance (MEMORY_DEDUP_DISTANCE overrides).
+        Any other difference, in particular a number, a date or time, a negation
+        or a name, makes a new memory: a correction is never swallowed.
+        Private and shared memories are one pool; tenant and end_user memories
+        are compared only within their own scope. The merge unites the tags and
+        sets updated_at; a memory the caller may not modify (another agent's
+        shared memory) is never changed: it is the twin only if it already holds
+        every tag, otherwise the new memory is stored. The author writing as
+        SCOPE_SHARED a fact it holds privately promotes that memory to shared.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

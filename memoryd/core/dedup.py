@@ -1,0 +1,47 @@
+"""Insert-time deduplication rules: which stored memories a new one is compared with, and what a merge may change.
+
+A new memory merges into an existing one only when its text is a restatement
+(``core.restatement``), the existing row lies in the new one's pool, and the merge is
+allowed for the caller:
+
+- the author may merge into its own memory: tags are united, and an author sharing a
+  memory it holds privately promotes that memory to ``shared`` (never the other way: a
+  private restatement of a shared memory does not hide it);
+- a merge never modifies a memory the caller may not modify (another agent's shared
+  memory): it is the twin only when it already holds everything the new one adds (its
+  tags); otherwise the new memory is stored as its own row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, Scope
+from memoryd.core.visibility import may_modify
+
+DEDUP_POOL = {
+    Scope.PRIVATE: frozenset({Scope.PRIVATE, Scope.SHARED}),
+    Scope.SHARED: frozenset({Scope.PRIVATE, Scope.SHARED}),
+    Scope.TENANT: frozenset({Scope.TENANT}),
+    Scope.END_USER: frozenset({Scope.END_USER}),
+}
+"""Private and shared memories form one pool (an agent keeps no private copy of a fact it can already
+see shared); tenant and end_user memories are compared only within their own scope."""
+
+
+def merge_into(existing: MemoryRecord, draft: MemoryDraft, actor: Actor, now: datetime,
+               max_tags: int) -> MemoryRecord | None:
+    """``existing`` after absorbing the restatement ``draft``, or None when the caller may not merge into it.
+
+    Returns ``existing`` itself when the merge changes nothing the caller may change.
+    """
+    if existing.scope not in DEDUP_POOL[draft.scope]:
+        return None
+    tags = tuple(dict.fromkeys((*existing.tags, *draft.tags)))[:max_tags]
+    if not may_modify(actor, existing):
+        return existing if tags == existing.tags else None
+    scope = existing.scope
+    if scope is Scope.PRIVATE and draft.scope is Scope.SHARED:
+        scope = Scope.SHARED  # may_modify held, so the caller is the author: sharing promotes
+    return replace(existing, tags=tags, scope=scope, updated_at=now)

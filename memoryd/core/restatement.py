@@ -1,0 +1,61 @@
+"""When is a new text only a restatement of a stored one? Pure, deterministic, no model.
+
+Insert-time deduplication may merge two texts only when they say the same thing, and an
+embedding cannot tell that: with the embedded MiniLM, "Chen prefers Slack over email" and
+its reverse score 0.99, a phone number with two digits changed 0.99, "left" vs "right" 0.98,
+while true paraphrases ("based in" / "lives in") score 0.89 (``memoryd bench dedup``). A
+correction ("Bob is not allergic to peanuts", "the order number is 99017") must survive as
+a new memory, so the decision is lexical: two texts restate each other when their
+*statement keys* are equal — the same words in the same order once case, punctuation,
+articles, contractions, a few fillers and the present-tense copula are set aside. Any
+difference in a number, a date or time, a negation, a name or any other content word makes
+them different memories; rewordings the rule cannot prove equal stay two rows, which the
+review job (with a model) may merge later. Merging less is the safe side: a kept duplicate
+costs a row, a wrong merge loses what a user said.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTRACTIONS = (
+    (re.compile(r"\bcan['’]t\b"), "can not"),
+    (re.compile(r"\bcannot\b"), "can not"),
+    (re.compile(r"\bwon['’]t\b"), "will not"),
+    (re.compile(r"\bshan['’]t\b"), "shall not"),
+    (re.compile(r"n['’]t\b"), " not"),
+    (re.compile(r"['’]re\b"), " are"),
+    (re.compile(r"['’]m\b"), " am"),
+    (re.compile(r"['’]ll\b"), " will"),
+    (re.compile(r"['’]ve\b"), " have"),
+    (re.compile(r"['’]d\b"), " would"),
+    # "'s" is a possessive or "is"; both are set aside below, so "Bob's allergic" = "Bob is allergic".
+    (re.compile(r"['’]s\b"), ""),
+)
+# Numbers keep their inner separators ("555-0142", "7:30", "3.5"); thousands commas are dropped
+# so "1,250" and "1250" are one number, while "1,250" and "1,520" stay two.
+# A clock time keeps its am/pm ("2am" is one word, never "2" plus the filler "am").
+_TOKEN = re.compile(r"\d+(?:[.:/-]\d+)*(?: ?[ap]m\b)?|[^\W\d_]+(?:-[^\W\d_]+)*")
+_FILLERS = frozenset({
+    "a", "an", "the",  # articles
+    "is", "are", "am",  # the present-tense copula ("Jordan is a vegetarian" = "Jordan is vegetarian");
+    # tense is kept: "was" and "were" are content ("the report is due" differs from "was due")
+    "also", "currently", "really", "just", "actually", "please", "very",
+})
+
+
+def statement_key(text: str) -> tuple[str, ...]:
+    """The words that carry the statement, lower-cased, in order (see the module docstring)."""
+    lowered = text.lower()
+    for pattern, replacement in _CONTRACTIONS:
+        lowered = pattern.sub(replacement, lowered)
+    lowered = re.sub(r"(?<=\d),(?=\d{3}\b)", "", lowered)
+    words = (token.replace(" ", "") if token[0].isdigit() else token.replace("-", "")
+             for token in _TOKEN.findall(lowered))
+    return tuple(word for word in words if word not in _FILLERS)
+
+
+def is_restatement(new: str, existing: str) -> bool:
+    """Whether ``new`` says nothing ``existing`` does not (and the other way round)."""
+    key = statement_key(new)
+    return bool(key) and key == statement_key(existing)

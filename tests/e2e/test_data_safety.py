@@ -1,0 +1,76 @@
+"""Regressions for data-safety bugs: corrections kept, scopes owned by authors, dedup respects sharing."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from memoryd.rpc.client import MemoryServiceStub, pb
+from tests.conftest import LiveServer, tenant
+from tests.e2e.helpers import snapshot
+
+T = tenant("acme")
+
+
+def memorize(stub: MemoryServiceStub, content: str, agent: str = "a1", end_user: str = "",
+             **kw) -> pb.MemorizeResponse:
+    return stub.Memorize(pb.MemorizeRequest(agent_id=agent, end_user_id=end_user,
+                                            memory=pb.MemoryInput(content=content, **kw)), metadata=T)
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),
+    ("The customer's order number is 48213", "The customer's order number is 99017"),
+    ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),
+    ("Noah's phone number is 555-0142", "Noah's phone number is 555-0199"),
+])
+def test_a_correction_is_stored_as_a_new_memory(stub: MemoryServiceStub, live_server: LiveServer,
+                                               first: str, second: str) -> None:
+    a = memorize(stub, first)
+    b = memorize(stub, second)
+    assert not b.deduplicated and b.memory.id != a.memory.id and b.memory.content == second
+    assert sorted(r["content"] for r in snapshot(live_server._settings.storage.uri, "acme")) == sorted([first, second])
+
+
+def test_an_agent_cannot_widen_another_contacts_memory(stub: MemoryServiceStub) -> None:
+    secret = memorize(stub, "u0's door code is 4512", agent="a0", end_user="u0", scope=pb.SCOPE_END_USER).memory
+    with pytest.raises(grpc.RpcError) as err:
+        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id,
+                                                 scope=pb.SCOPE_SHARED), metadata=T)
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED and "author" in (err.value.details() or "")
+    with pytest.raises(grpc.RpcError) as err:  # not even its author moves it out of the contact
+        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a0", end_user_id="u0", memory_id=secret.id,
+                                                 scope=pb.SCOPE_TENANT), metadata=T)
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED and "SCOPE_END_USER" in (err.value.details() or "")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", end_user_id="u1", memory_id=secret.id), metadata=T)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    # Content stays editable by the agents serving that contact; the scope does not move.
+    edited = stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id,
+                                                      content="u0's door code is 4513"), metadata=T).memory
+    assert edited.scope == pb.SCOPE_END_USER and edited.end_user_id == "u0"
+
+
+def test_only_the_author_may_hide_a_tenant_memory(stub: MemoryServiceStub) -> None:
+    rule = memorize(stub, "Refunds above 500 euros need a manager", agent="a0", scope=pb.SCOPE_TENANT).memory
+    with pytest.raises(grpc.RpcError) as err:
+        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=rule.id, scope=pb.SCOPE_PRIVATE),
+                          metadata=T)
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", memory_id=rule.id), metadata=T).memory.id == rule.id
+
+
+def test_sharing_a_fact_held_privately_promotes_it(stub: MemoryServiceStub) -> None:
+    mine = memorize(stub, "The VPN needs a hardware key").memory
+    shared = memorize(stub, "The VPN needs a hardware key.", scope=pb.SCOPE_SHARED)
+    assert shared.deduplicated and shared.memory.id == mine.id and shared.memory.scope == pb.SCOPE_SHARED
+    seen = stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", memory_id=mine.id), metadata=T).memory
+    assert seen.scope == pb.SCOPE_SHARED
+
+
+def test_a_private_restatement_never_rewrites_another_agents_shared_memory(stub: MemoryServiceStub) -> None:
+    theirs = memorize(stub, "Deploys freeze on Fridays", agent="a2", scope=pb.SCOPE_SHARED, tags=["ops"]).memory
+    again = memorize(stub, "Deploys freeze on Fridays", tags=["release"])
+    assert not again.deduplicated and again.memory.agent_id == "a1"
+    after = stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", memory_id=theirs.id), metadata=T).memory
+    assert list(after.tags) == ["ops"] and after.updated_at == theirs.updated_at

@@ -1,0 +1,134 @@
+"""Insert-time dedup: only restatements merge, corrections survive, merges respect ownership."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from importlib import resources
+
+import pytest
+
+from memoryd.core.dedup import merge_into
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryType, Scope
+from memoryd.core.restatement import is_restatement, statement_key
+from memoryd.core.validation import Limits
+from memoryd.services.memorize import MemorizeService
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),  # negation
+    ("Bob is allergic to peanuts", "Bob isn't allergic to peanuts"),
+    ("The customer's order number is 48213", "The customer's order number is 99017"),  # number
+    ("The invoice total was 1,250 euros", "The invoice total was 1,520 euros"),
+    ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),  # date and time
+    ("The backup runs at 2am", "The backup runs at 2pm"),
+    ("Call Noah on 555-0142", "Call Noah on 555-0199"),  # phone numbers
+    ("Nadia handles billing questions", "Omar handles billing questions"),  # name
+    ("The report is due tomorrow", "The report was due yesterday"),  # tense and date
+    ("Chen prefers Slack over email", "Chen prefers email over Slack"),  # order carries meaning
+    ("The user prefers dark mode", "The user prefers light mode"),  # any other content word
+])
+def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
+    assert not is_restatement(new, old)
+    assert not is_restatement(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The deploy window is Friday at 4pm", "the deploy window is friday at 4pm."),
+    ("Tom doesn't eat meat", "Tom does not eat meat"),
+    ("Jordan is a vegetarian", "Jordan is vegetarian!"),
+    ("The office Wi-Fi password changes monthly", "The office wifi password changes monthly"),
+    ("The invoice total was 1,250 euros", "The invoice total was 1250 euros"),
+    ("The user is learning Spanish", "The user is currently learning Spanish"),
+])
+def test_restatements_differ_only_in_form(old: str, new: str) -> None:
+    assert is_restatement(new, old)
+
+
+def test_an_empty_key_never_restates() -> None:
+    assert statement_key("The!") == ()
+    assert not is_restatement("the", "a")
+
+
+def test_the_shipped_fixture_never_merges_a_near_miss() -> None:
+    data = json.loads(resources.files("memoryd.bench").joinpath("data/dedup_pairs.json").read_text())
+    assert len(data["near_miss"]) >= 50 and len(data["restatement"]) >= 30
+    merged = [x["pair"] for x in data["near_miss"] if is_restatement(*x["pair"])]
+    assert merged == []
+
+
+def _record(author: str, scope: Scope, tags: tuple[str, ...] = (), end_user: str = "") -> MemoryRecord:
+    return MemoryRecord("0" * 32, "t1", author, end_user, scope, "Sam likes tea", MemoryType.EPISODIC, "", "", tags,
+                        0.3, 0.02, "", "", "h", "m", NOW, NOW, NOW)
+
+
+def test_the_author_sharing_a_private_memory_promotes_it() -> None:
+    merged = merge_into(_record("a1", Scope.PRIVATE), MemoryDraft("Sam likes tea", Scope.SHARED), A1, NOW, 32)
+    assert merged is not None and merged.scope is Scope.SHARED
+
+
+def test_a_private_restatement_never_narrows_a_shared_memory() -> None:
+    merged = merge_into(_record("a1", Scope.SHARED), MemoryDraft("Sam likes tea"), A1, NOW, 32)
+    assert merged is not None and merged.scope is Scope.SHARED
+
+
+def test_a_merge_never_modifies_another_agents_memory() -> None:
+    theirs = _record("a2", Scope.SHARED, ("drinks",))
+    assert merge_into(theirs, MemoryDraft("Sam likes tea", tags=("drinks",)), A1, NOW, 32) is theirs
+    assert merge_into(theirs, MemoryDraft("Sam likes tea", tags=("new",)), A1, NOW, 32) is None
+    assert merge_into(theirs, MemoryDraft("Sam likes tea", Scope.SHARED, tags=("new",)), A1, NOW, 32) is None
+
+
+def test_pools_keep_tenant_and_end_user_apart() -> None:
+    assert merge_into(_record("a1", Scope.TENANT), MemoryDraft("Sam likes tea"), A1, NOW, 32) is None
+    assert merge_into(_record("a1", Scope.PRIVATE), MemoryDraft("Sam likes tea", Scope.TENANT), A1, NOW, 32) is None
+
+
+@pytest.fixture
+def memorize() -> tuple[MemorizeService, InMemoryStore]:
+    store = InMemoryStore()
+    return MemorizeService(store, HashEmbedder(), FrozenClock(NOW), Limits(), 0.5), store
+
+
+async def test_memorize_keeps_a_correction_as_a_new_memory(memorize) -> None:
+    service, store = memorize
+    first = await service.memorize(A1, MemoryDraft("Bob is allergic to peanuts"))
+    second = await service.memorize(A1, MemoryDraft("Bob is not allergic to peanuts"))
+    assert not second.deduplicated and second.memory.memory_id != first.memory.memory_id
+    assert sorted(r.content for r, _ in store.rows.values()) == ["Bob is allergic to peanuts",
+                                                                 "Bob is not allergic to peanuts"]
+
+
+async def test_memorize_shared_promotes_the_authors_private_twin(memorize) -> None:
+    service, store = memorize
+    first = await service.memorize(A1, MemoryDraft("Sam likes tea"))
+    again = await service.memorize(A1, MemoryDraft("Sam likes tea.", Scope.SHARED, tags=("drinks",)))
+    assert again.deduplicated and again.memory.memory_id == first.memory.memory_id
+    stored = store.rows[first.memory.memory_id][0]
+    assert stored.scope is Scope.SHARED and stored.tags == ("drinks",)
+    assert (await store.get(A2, first.memory.memory_id)) is not None
+
+
+async def test_memorize_private_restatement_of_another_agents_shared_memory(memorize) -> None:
+    service, store = memorize
+    theirs = await service.memorize(A2, MemoryDraft("Sam likes tea", Scope.SHARED, tags=("drinks",)))
+    same = await service.memorize(A1, MemoryDraft("Sam likes tea", tags=("drinks",)))
+    assert same.deduplicated and same.memory == theirs.memory  # adds nothing: the shared row stands, unchanged
+    more = await service.memorize(A1, MemoryDraft("Sam likes tea", tags=("mine",)))
+    assert not more.deduplicated and more.memory.agent_id == "a1" and more.memory.scope is Scope.PRIVATE
+    assert store.rows[theirs.memory.memory_id][0] == theirs.memory  # never rewritten
+
+
+async def test_a_batch_merges_its_own_restatements_before_writing(memorize) -> None:
+    service, store = memorize
+    results = await service.memorize_batch(A1, [MemoryDraft("Sam likes tea", tags=("a",)),
+                                                MemoryDraft("sam likes tea!", Scope.SHARED, tags=("b",)),
+                                                MemoryDraft("Sam likes coffee")], False)
+    assert [r.deduplicated for r in results] == [False, True, False]
+    assert results[1].memory.memory_id == results[0].memory.memory_id
+    row = store.rows[results[0].memory.memory_id][0]
+    assert row.scope is Scope.SHARED and row.tags == ("a", "b") and len(store.rows) == 2
