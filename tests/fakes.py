@@ -59,6 +59,8 @@ def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:
         return False
     if flt.since and record.occurred_at < flt.since:
         return False
+    if record.salience < flt.min_salience:
+        return False
     if flt.tags:
         have = set(record.tags)
         if flt.tag_mode is TagMode.ALL and not set(flt.tags) <= have:

@@ -63,6 +63,8 @@ def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "
         parts.append(f"{col}memory_type = {literal(flt.memory_type.value)}")
     if flt.since is not None:
         parts.append(f"{col}occurred_at >= {timestamp(flt.since)}")
+    if flt.min_salience:
+        parts.append(f"{col}salience >= {float(flt.min_salience)!r}")
     if flt.tags:
         fn = "array_has_all" if flt.tag_mode is TagMode.ALL else "array_has_any"
         parts.append(f"{fn}({col}tags, {_list(flt.tags)})")

@@ -138,12 +138,14 @@ class MemoryFilter:
     tag_mode: TagMode = TagMode.ANY
     scopes: frozenset[Scope] = frozenset()
     """Empty means every visible scope; otherwise restrict to these (still within visibility)."""
+    min_salience: float = 0.0
+    """Only memories whose salience is at least this (0: no condition)."""
 
     @property
     def narrows(self) -> bool:
         """Whether any condition beyond visibility is present (widens the vector arm)."""
         return bool(self.subject or self.category or self.since or self.memory_type
-                    or self.tags or self.scopes)
+                    or self.tags or self.scopes or self.min_salience)
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,8 +62,7 @@ def attach(fused: Sequence[Fused], records: Mapping[str, MemoryRecord]) -> list[
     return [RecallHit(records[f.memory_id], f.score, f.parts) for f in fused if f.memory_id in records]
 
 
-def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0,
-              min_salience: float = 0.0) -> list[RecallHit]:
+def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0) -> list[RecallHit]:
     """Re-rank fused hits by ``0.70·relevance + 0.20·salience·e^(−decay·age) + 0.10·recency``.
 
     Relevance is the fused score divided by the best fused score (so in [0, 1]);
@@ -77,7 +76,7 @@ def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0,
         age_days = max(0.0, (now - hit.memory.occurred_at).total_seconds() / 86400.0)
         decayed = hit.memory.salience * math.exp(-hit.memory.decay_factor * age_days)
         score = 0.70 * (hit.score / top) + 0.20 * decayed + 0.10 * math.exp(-age_days / 30.0)
-        if score < min_score or hit.memory.salience < min_salience:
+        if score < min_score:
             continue
         out.append(RecallHit(hit.memory, score, replace(hit.parts, composite=score)))
     out.sort(key=lambda h: (h.score, h.memory.occurred_at, h.memory.memory_id), reverse=True)

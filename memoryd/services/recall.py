@@ -51,6 +51,8 @@ class RecallService:
     async def recall(self, query: RecallQuery) -> list[RecallHit]:
         """The best ``limit`` visible memories for the query text, best first."""
         self._validate(query)
+        if query.min_salience:  # a store condition in every ranking mode, inside both arms
+            query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
         vector_hits, text_hits = await asyncio.gather(
             self._vector_arm(query, depth) if query.arms is not RecallArms.FULL_TEXT else _nothing(),
@@ -59,7 +61,7 @@ class RecallService:
         fused = fuse(vector_hits, text_hits, self._tuning.weights)
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
-            hits = composite(attach(fused, records), self._clock.now(), query.min_score, query.min_salience)
+            hits = composite(attach(fused, records), self._clock.now(), query.min_score)
         else:
             winners = fused[: query.limit]
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
@@ -87,8 +89,11 @@ class RecallService:
         check_range(query.limit, "limit", 1, self._limits.max_recall_limit)
         check_filter(query.filter, self._limits)
         for name, value in (("min_score", query.min_score), ("min_salience", query.min_salience)):
-            if not 0.0 <= value <= 1.0:
+            if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
+        if query.min_score and query.ranking is not RankingMode.SALIENCE_DECAY:
+            raise InvalidRequest("min_score", "applies to RANKING_MODE_SALIENCE_DECAY only, whose scores lie in "
+                                              "[0, 1]; relevance scores are raw fused sums with no fixed scale")
 
     async def _vector_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
         if query.filter.narrows:  # the filter must not starve the candidate pool

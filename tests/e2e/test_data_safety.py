@@ -74,3 +74,24 @@ def test_a_private_restatement_never_rewrites_another_agents_shared_memory(stub:
     assert not again.deduplicated and again.memory.agent_id == "a1"
     after = stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", memory_id=theirs.id), metadata=T).memory
     assert list(after.tags) == ["ops"] and after.updated_at == theirs.updated_at
+
+
+def test_min_salience_filters_in_every_ranking_mode(stub: MemoryServiceStub) -> None:
+    salient = memorize(stub, "The garden hose leaks at the tap", salience=0.9).memory
+    memorize(stub, "The garden hose is green", salience=0.1)
+    for ranking in (pb.RANKING_MODE_RELEVANCE, pb.RANKING_MODE_SALIENCE_DECAY):
+        hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_salience=0.5, ranking=ranking),
+                           metadata=T).hits
+        assert [h.memory.id for h in hits] == [salient.id], ranking
+
+
+def test_min_score_is_refused_where_scores_have_no_scale_and_applied_where_they_do(stub: MemoryServiceStub) -> None:
+    memorize(stub, "The garden hose leaks at the tap", salience=0.9)
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5), metadata=T)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "min_score" in (err.value.details() or "")
+    kept = stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5,
+                                        ranking=pb.RANKING_MODE_SALIENCE_DECAY), metadata=T).hits
+    assert kept and all(h.score >= 0.5 for h in kept)
+    assert not stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.999,
+                                            ranking=pb.RANKING_MODE_SALIENCE_DECAY), metadata=T).hits

@@ -65,7 +65,7 @@ def test_composite_prefers_salient_recent_and_filters() -> None:
     hits = attach(fuse([arm(stale, 0.9), arm(fresh, 0.8)], [], FusionWeights()), {"fresh": fresh, "stale": stale})
     ranked = composite(hits, NOW)
     assert ranked[0].memory.memory_id == "fresh" and ranked[0].parts.composite == ranked[0].score
-    assert composite(hits, NOW, min_salience=0.95) == []
+    assert composite(hits, NOW, min_score=0.99) == []
 
 
 def test_query_terms_are_plain_words_without_syntax() -> None:
