@@ -126,7 +126,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
     dedup_distance = settings.memorize.dedup_distance
     if dedup_distance is None:
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
-    memorize = MemorizeService(store, embedder, clock, limits, dedup_distance)
+    memorize = MemorizeService(store, embedder, clock, limits, dedup_distance,
+                               timedelta(hours=settings.memorize.request_id_hours))
     profile = ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
     jobs = bootstrap = runner = None
     redis = None

@@ -109,6 +109,8 @@ class MemorizeSettings(_Section):
     """Cosine distance within which stored memories are dedup candidates (``MEMORY_DEDUP_DISTANCE``); unset:
     the embedder's calibrated value (``core.calibration``). A candidate merges only if the new text restates
     it (``core.restatement``): a different number, date, negation, name or other word is a new memory."""
+    request_id_hours: float = Field(24.0, gt=0)
+    """A retried Memorize/MemorizeBatch with the same ``request_id`` returns the first result this long."""
 
 
 class ProfileSettings(_Section):

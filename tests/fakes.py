@@ -93,6 +93,10 @@ class InMemoryStore:
         found = {i: await self.get(actor, i) for i in memory_ids}
         return {i: r for i, r in found.items() if r is not None}
 
+    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
+        return {r.request_key: r for r, _ in self._visible(actor, MemoryFilter())
+                if r.request_key in keys and r.created_at >= since}
+
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
         scored = [ArmHit(r.memory_id, cosine(vector, v), r.occurred_at) for r, v in self._visible(actor, flt)]

@@ -22,7 +22,7 @@ PRIMARY_KEY = {"lance-schema:unenforced-primary-key": "true"}
 RECORD_COLUMNS = [
     "id", "tenant_id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject",
     "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model",
-    "created_at", "updated_at", "occurred_at", "status",
+    "created_at", "updated_at", "occurred_at", "status", "request_key",
 ]
 
 # Retrieval statistics live in a side table per tenant: a LanceDB update
@@ -62,6 +62,8 @@ def memory_schema(dimension: int) -> pa.Schema:
         pa.field("updated_at", TIMESTAMP, nullable=False),
         pa.field("occurred_at", TIMESTAMP, nullable=False),
         pa.field("status", text, nullable=False),
+        # Nullable: stores made before it existed gain it as a column of nulls (``lance_store``).
+        pa.field("request_key", text, nullable=True),
         pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
     ])
 
@@ -92,6 +94,7 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "updated_at": [r.updated_at for r in recs],
         "occurred_at": [r.occurred_at for r in recs],
         "status": [r.status for r in recs],
+        "request_key": [r.request_key for r in recs],
     }
     dim = schema.field("vector").type.list_size
     flat = pa.array([x for _, v in rows for x in v], type=pa.float32())
@@ -147,6 +150,7 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         retrieval_count=stats["retrieval_count"],
         last_retrieved_at=_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
         status=row["status"],
+        request_key=row.get("request_key") or "",
     )
 
 

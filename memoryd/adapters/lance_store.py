@@ -138,7 +138,7 @@ class LanceMemoryStore:
 
     async def _open_or_create(self, name: str, create: bool) -> Any | None:
         try:
-            return await self._db.open_table(name)
+            return await _upgraded(await self._db.open_table(name))
         except ValueError:  # lancedb: "Table ... was not found"
             if not create:
                 return None
@@ -149,7 +149,8 @@ class LanceMemoryStore:
         await ensure_indexes(table, [
             ("search_text", FTS(with_position=True)),
             ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
-            ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree())])
+            ("scope", Bitmap()), ("agent_id", Bitmap()), ("end_user_id", Bitmap()), ("id", BTree()),
+            ("request_key", BTree())])
         return table
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
@@ -248,6 +249,19 @@ class LanceMemoryStore:
             # Cannot happen while tables are per tenant; if it ever does, fail loudly, never leak.
             raise RuntimeError(f"tenant table for {actor.tenant_id!r} holds another tenant's rows")
         return records
+
+    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
+        """Visible rows created at or after ``since`` by the calls these request keys name, by key."""
+        if not keys:
+            return {}
+        async with map_lance_errors():
+            table, visible = await self._scoped(actor)
+            if table is None:
+                return {}
+            keyed = "request_key IN (" + ", ".join(literal(k) for k in keys) + ")"
+            rows = await (table.query().where(f"{keyed} AND created_at >= {timestamp(since)} AND {visible}")
+                          .select(RECORD_COLUMNS).to_arrow())
+        return {r.request_key: r for r in map(to_record, rows.to_pylist())}
 
     async def _retrieval_stats(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         table = await self._stats_table(tenant_id)
@@ -392,6 +406,23 @@ class LanceMemoryStore:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+
+
+async def _upgraded(table: Any) -> Any:
+    """A tenant table of an older store, given the columns added since (a no-op when present).
+
+    Several processes may open an old table at once: a losing concurrent add leaves the column
+    there all the same, so the schema is read again rather than the error trusted.
+    """
+    if "request_key" in (await table.schema()).names:
+        return table
+    try:
+        await table.add_columns(pa.field("request_key", pa.string(), nullable=True))
+    except (RuntimeError, ValueError):
+        if "request_key" not in (await table.schema()).names:
+            raise
+    await ensure_indexes(table, [("request_key", BTree())])
+    return table
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

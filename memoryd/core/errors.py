@@ -9,6 +9,7 @@ to gRPC status codes in a single table; jobs read ``retryable``::
     ├── NotFound                    NOT_FOUND         (unknown or invisible id)
     ├── PermissionDenied            PERMISSION_DENIED (visible, but not yours to change)
     ├── Conflict                    ABORTED           (lost a compare-and-swap)
+    ├── AlreadyExists               ALREADY_EXISTS    (an idempotency key reused for another request)
     ├── PreconditionFailed          FAILED_PRECONDITION (e.g. an edit over the token budget)
     ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
     │   └── ProviderMissing         FAILED_PRECONDITION (no model configured; jobs wait)
@@ -52,6 +53,10 @@ class PermissionDenied(MemorydError):
 
 class Conflict(MemorydError):
     """A concurrent change won; re-read and try again."""
+
+
+class AlreadyExists(MemorydError):
+    """The key is taken by something else (e.g. a request_id reused for a different request)."""
 
 
 class PreconditionFailed(MemorydError):

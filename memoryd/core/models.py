@@ -93,6 +93,8 @@ class MemoryRecord:
     retrieval_count: int = 0
     last_retrieved_at: datetime | None = None
     status: str = STATUS_ACTIVE
+    request_key: str = ""
+    """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,10 @@ class MemoryStore(Protocol):
         """
         ...
 
+    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
+        """Visible rows created at or after ``since`` whose ``request_key`` is one of ``keys``, by key."""
+        ...
+
     async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
                       min_similarity: float) -> list[ArmHit]:
         """Visible ids by cosine similarity, best first, at or above the floor."""

@@ -56,6 +56,13 @@ def check_actor(actor: Actor) -> Actor:
     return actor
 
 
+def check_request_id(request_id: str) -> str:
+    """A caller's idempotency key: 1-128 chars of [A-Za-z0-9._:@-]."""
+    if not _ID.fullmatch(request_id):
+        raise InvalidRequest("request_id", "must be 1-128 chars of [A-Za-z0-9._:@-]")
+    return request_id
+
+
 def check_memory_id(memory_id: str, field: str = "memory_id") -> str:
     """A server-issued memory id (32 lowercase hex chars)."""
     if not _MEMORY_ID.fullmatch(memory_id):

@@ -38,7 +38,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def Memorize(self, request: pb.MemorizeRequest, context: Ctx) -> pb.MemorizeResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        result = await self._app.memorize.memorize(who, convert.draft(request.memory, "memory"))
+        result = await self._app.memorize.memorize(who, convert.draft(request.memory, "memory"), request.request_id)
         return pb.MemorizeResponse(memory=convert.memory(result.memory), deduplicated=result.deduplicated)
 
     @translated
@@ -46,7 +46,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         drafts = [convert.draft(item, f"items[{i}]") for i, item in enumerate(request.items)]
-        results = await self._app.memorize.memorize_batch(who, drafts, request.skip_deduplication)
+        results = await self._app.memorize.memorize_batch(who, drafts, request.skip_deduplication,
+                                                          request_id=request.request_id)
         return pb.MemorizeBatchResponse(results=[
             pb.MemorizeResponse(memory=convert.memory(r.memory), deduplicated=r.deduplicated) for r in results])
 

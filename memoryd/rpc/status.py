@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import grpc
 
 from memoryd.core.errors import (
+    AlreadyExists,
     Conflict,
     InvalidRequest,
     LimitExceeded,
@@ -31,6 +32,7 @@ _STATUS_BY_ERROR: dict[type[MemorydError], grpc.StatusCode] = {
     NotFound: grpc.StatusCode.NOT_FOUND,
     PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
     Conflict: grpc.StatusCode.ABORTED,
+    AlreadyExists: grpc.StatusCode.ALREADY_EXISTS,
     NotReady: grpc.StatusCode.FAILED_PRECONDITION,
     PreconditionFailed: grpc.StatusCode.FAILED_PRECONDITION,
     LimitExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,

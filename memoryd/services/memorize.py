@@ -6,10 +6,10 @@ import asyncio
 import secrets
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memoryd.core.dedup import DEDUP_POOL, merge_into
-from memoryd.core.errors import Conflict, InvalidRequest
+from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -22,7 +22,7 @@ from memoryd.core.models import (
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.restatement import is_restatement
-from memoryd.core.validation import Limits, check_actor, check_draft
+from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import cosine, normalised
 
 _CANDIDATES = 5
@@ -34,8 +34,9 @@ class MemorizeService:
     """Writes memories: validate, embed, deduplicate, insert durably."""
 
     def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits,
-                 dedup_distance: float) -> None:
+                 dedup_distance: float, request_ttl: timedelta = timedelta(hours=24)) -> None:
         self._store = store
+        self._request_ttl = request_ttl
         self._embedder = embedder
         self._clock = clock
         self._limits = limits
@@ -44,16 +45,17 @@ class MemorizeService:
         # so two concurrent Memorize calls of the same text cannot both insert.
         self._locks: dict[str, asyncio.Lock] = {}
 
-    async def memorize(self, actor: Actor, draft: MemoryDraft) -> MemorizeResult:
+    async def memorize(self, actor: Actor, draft: MemoryDraft, request_id: str = "") -> MemorizeResult:
         """Store one memory, or merge it into a stored restatement (``core.dedup``, ``core.restatement``).
 
         Returns once the row is durable.
         """
-        results = await self.memorize_batch(actor, [draft], skip_deduplication=False, field="memory")
+        results = await self.memorize_batch(actor, [draft], skip_deduplication=False, field="memory",
+                                            request_id=request_id)
         return results[0]
 
     async def memorize_batch(self, actor: Actor, drafts: Sequence[MemoryDraft], skip_deduplication: bool,
-                             field: str = "items") -> list[MemorizeResult]:
+                             field: str = "items", request_id: str = "") -> list[MemorizeResult]:
         """Store many memories for one agent; validation is all-or-nothing.
 
         Args:
@@ -61,6 +63,9 @@ class MemorizeService:
             drafts: 1..max_batch_items memories.
             skip_deduplication: store every item as given (raw transcript import).
             field: the request field name used in error messages.
+            request_id: the caller's idempotency key: a retry within the request TTL returns the rows the
+                first call stored instead of storing them again (the key travels on the rows, so it commits
+                with them).
 
         """
         check_actor(actor)
@@ -70,9 +75,25 @@ class MemorizeService:
         single = field == "memory"
         checked = [check_draft(d, actor, self._limits, now, field if single else f"{field}[{i}]")
                    for i, d in enumerate(drafts)]
+        keys = [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] \
+            if request_id else []
         vectors = await self._vectors(checked, field, single)
         async with self._locks.setdefault(actor.tenant_id, asyncio.Lock()):
-            return await self._write(actor, checked, vectors, skip_deduplication)
+            earlier = await self._earlier_attempt(actor, request_id, keys, checked)
+            return await self._write(actor, checked, vectors, skip_deduplication, keys, earlier)
+
+    async def _earlier_attempt(self, actor: Actor, request_id: str, keys: Sequence[str],
+                               drafts: Sequence[MemoryDraft]) -> dict[int, MemoryRecord]:
+        """Rows an earlier call with this request_id stored, by item index (AlreadyExists if it asked otherwise)."""
+        if not keys:
+            return {}
+        found = await self._store.by_request_keys(actor, keys, self._clock.now() - self._request_ttl)
+        earlier = {i: found[key] for i, key in enumerate(keys) if key in found}
+        for i, record in earlier.items():
+            if record.content_hash != content_hash(drafts[i].content):
+                raise AlreadyExists(f"request_id {request_id!r} was used for a different request "
+                                    f"(item {i} differs); use a new request_id for a new request")
+        return earlier
 
     async def _vectors(self, drafts: Sequence[MemoryDraft], field: str, single: bool) -> list[list[float]]:
         dim = self._embedder.dimension
@@ -85,7 +106,8 @@ class MemorizeService:
         return [given[i] for i in range(len(drafts))]
 
     async def _write(self, actor: Actor, drafts: Sequence[MemoryDraft], vectors: Sequence[list[float]],
-                     skip_deduplication: bool) -> list[MemorizeResult]:
+                     skip_deduplication: bool, keys: Sequence[str],
+                     earlier: dict[int, MemoryRecord]) -> list[MemorizeResult]:
         # Ids sort by creation time; sorting the batch's ids keeps request order
         # when several are minted in the same millisecond (ListMemories pages by id).
         now = self._clock.now()
@@ -94,15 +116,21 @@ class MemorizeService:
         if not skip_deduplication:  # the store lookups are independent: run them concurrently
             limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
-            async def lookup(draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
+            async def lookup(i: int) -> list[MemoryRecord]:
+                if i in earlier:  # no lookup for the items a previous attempt stored
+                    return []
                 async with limit:
-                    return await self._stored_restatements(actor, draft, vector)
+                    return await self._stored_restatements(actor, drafts[i], vectors[i])
 
-            candidates = list(await asyncio.gather(*(lookup(d, v) for d, v in zip(drafts, vectors, strict=True))))
+            candidates = list(await asyncio.gather(*(lookup(i) for i in range(len(drafts)))))
         stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
         outcome: list[tuple[str, bool]] = []  # (memory id, deduplicated) per draft
-        for draft, vector, found in zip(drafts, vectors, candidates, strict=True):
+        for i, (draft, vector, found) in enumerate(zip(drafts, vectors, candidates, strict=True)):
+            if i in earlier:  # a retry: the first attempt's row is the result, as it was then
+                stored.setdefault(earlier[i].memory_id, earlier[i])
+                outcome.append((earlier[i].memory_id, False))
+                continue
             twin = None if skip_deduplication else self._stored_twin(actor, draft, found, stored, now)
             if twin is not None:
                 stored[twin.memory_id] = twin
@@ -112,12 +140,12 @@ class MemorizeService:
             if at is not None:  # an earlier item of this batch: merged before anything is written
                 outcome.append((new_rows[at][0].memory_id, True))
                 continue
-            record = self._new_record(actor, draft, next(ids))
+            record = self._new_record(actor, draft, next(ids), keys[i] if keys else "")
             new_rows.append((record, vector))
             outcome.append((record.memory_id, False))
         if new_rows:
             await self._store.insert(actor.tenant_id, new_rows)
-        as_found = {r.memory_id: r for found in candidates for r in found}
+        as_found = {r.memory_id: r for found in candidates for r in found} | {r.memory_id: r for r in earlier.values()}
         for memory_id, merged in stored.items():
             # A merge that changes nothing writes nothing. A twin forgotten meanwhile (another process)
             # fails the call: the new rows are durable, and the retry merges into them instead.
@@ -156,7 +184,7 @@ class MemorizeService:
                     return at
         return None
 
-    def _new_record(self, actor: Actor, draft: MemoryDraft, memory_id: str) -> MemoryRecord:
+    def _new_record(self, actor: Actor, draft: MemoryDraft, memory_id: str, request_key: str) -> MemoryRecord:
         at = self._clock.now()
         return MemoryRecord(
             memory_id=memory_id,
@@ -178,4 +206,5 @@ class MemorizeService:
             created_at=at,
             updated_at=at,
             occurred_at=draft.occurred_at or at,
+            request_key=request_key,
         )

@@ -95,3 +95,35 @@ def test_min_score_is_refused_where_scores_have_no_scale_and_applied_where_they_
     assert kept and all(h.score >= 0.5 for h in kept)
     assert not stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.999,
                                             ranking=pb.RANKING_MODE_SALIENCE_DECAY), metadata=T).hits
+
+
+def test_a_retried_batch_with_its_request_id_is_stored_once(stub: MemoryServiceStub, live_server: LiveServer) -> None:
+    items = [pb.MemoryInput(content=f"transcript turn {i}") for i in range(50)]
+    request = pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True, request_id="import-7")
+    first = stub.MemorizeBatch(request, metadata=T)
+    retry = stub.MemorizeBatch(request, metadata=T)  # as after UNAVAILABLE: the first call had committed
+    assert [r.memory.id for r in retry.results] == [r.memory.id for r in first.results]
+    assert not any(r.deduplicated for r in retry.results)
+    assert len(snapshot(live_server._settings.storage.uri, "acme")) == 50
+    other = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True,
+                                                       request_id="import-8"), metadata=T)
+    assert len(snapshot(live_server._settings.storage.uri, "acme")) == 100 and other.results[0].memory.id not in {
+        r.memory.id for r in first.results}
+
+
+def test_a_request_id_reused_for_another_request_is_refused(stub: MemoryServiceStub, live_server: LiveServer) -> None:
+    stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="first text"), request_id="r1"),
+                  metadata=T)
+    before = snapshot(live_server._settings.storage.uri, "acme")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="other text"), request_id="r1"),
+                      metadata=T)
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS and "request_id" in (err.value.details() or "")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x"), request_id="bad id!"),
+                      metadata=T)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in (err.value.details() or "")
+    assert snapshot(live_server._settings.storage.uri, "acme") == before
+    # Keys are per agent: another agent's r1 is its own request.
+    stub.Memorize(pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="other text"), request_id="r1"),
+                  metadata=T)

@@ -113,3 +113,22 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     herons = await store.full_text(me, full_text_query("summer herons"), MemoryFilter(), 10, True)
     assert not herons  # another batch: memory 4 is indexed by its own words only
     store.close()
+
+
+async def test_a_table_from_before_request_keys_is_upgraded_in_place(tmp_path: Path) -> None:
+    from memoryd.adapters.lance_rows import memory_schema, to_table
+
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store.close()
+    new_schema = memory_schema(8)
+    old_schema = pa.schema([f for f in new_schema if f.name != "request_key"])
+    old_rows = to_table([(record(1, "an old memory"), unit(1))], new_schema).drop_columns(["request_key"])
+    db = await lancedb.connect_async(str(tmp_path))
+    await db.create_table("memories_t1", data=old_rows, schema=old_schema)
+    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    me = Actor("t1", "a1")
+    assert (await store.get(me, f"{1:032x}")).request_key == ""
+    await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
+    found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
+    assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
+    store.close()

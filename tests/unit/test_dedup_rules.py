@@ -132,3 +132,16 @@ async def test_a_batch_merges_its_own_restatements_before_writing(memorize) -> N
     assert results[1].memory.memory_id == results[0].memory.memory_id
     row = store.rows[results[0].memory.memory_id][0]
     assert row.scope is Scope.SHARED and row.tags == ("a", "b") and len(store.rows) == 2
+
+
+async def test_a_request_id_is_honoured_for_its_ttl(memorize) -> None:
+    service, store = memorize
+    clock = service._clock
+    first = await service.memorize(A1, MemoryDraft("Sam likes tea"), request_id="k1")
+    again = await service.memorize(A1, MemoryDraft("Sam likes tea"), request_id="k1")
+    assert again == first and len(store.rows) == 1
+    clock.advance(hours=25)  # past the 24 h default: a new request with a reused key
+    later = await service.memorize_batch(A1, [MemoryDraft("Sam likes tea"), MemoryDraft("Sam likes coffee")], False,
+                                         request_id="k1")
+    assert later[0].deduplicated and later[0].memory.memory_id == first.memory.memory_id
+    assert not later[1].deduplicated and len(store.rows) == 2

@@ -143,14 +143,16 @@ class MemoryInput(_message.Message):
     def __init__(self, content: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., embedding: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class MemorizeRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "memory")
+    __slots__ = ("agent_id", "end_user_id", "memory", "request_id")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     MEMORY_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     memory: MemoryInput
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory: _Optional[_Union[MemoryInput, _Mapping]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory: _Optional[_Union[MemoryInput, _Mapping]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class MemorizeResponse(_message.Message):
     __slots__ = ("memory", "deduplicated")
@@ -161,16 +163,18 @@ class MemorizeResponse(_message.Message):
     def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., deduplicated: _Optional[bool] = ...) -> None: ...
 
 class MemorizeBatchRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "items", "skip_deduplication")
+    __slots__ = ("agent_id", "end_user_id", "items", "skip_deduplication", "request_id")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     ITEMS_FIELD_NUMBER: _ClassVar[int]
     SKIP_DEDUPLICATION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     items: _containers.RepeatedCompositeFieldContainer[MemoryInput]
     skip_deduplication: bool
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[MemoryInput, _Mapping]]] = ..., skip_deduplication: _Optional[bool] = ...) -> None: ...
+    request_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., items: _Optional[_Iterable[_Union[MemoryInput, _Mapping]]] = ..., skip_deduplication: _Optional[bool] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class MemorizeBatchResponse(_message.Message):
     __slots__ = ("results",)
