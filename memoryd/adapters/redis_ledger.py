@@ -194,6 +194,11 @@ class RedisJobLedger:
                     out.append(rec)
         return out
 
+    async def ping(self) -> None:
+        """One round trip (Unavailable if Redis does not answer)."""
+        async with map_redis_errors():
+            await self._r.ping()
+
     async def flag(self, name: str) -> bool:
         """Whether the flag is set."""
         async with map_redis_errors():

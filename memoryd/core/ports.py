@@ -207,6 +207,10 @@ class JobLedger(Protocol):
         """Every record in ``state`` across tenants (re-queueing parked jobs)."""
         ...
 
+    async def ping(self) -> None:
+        """One round trip to the ledger's server; Unavailable if it does not answer."""
+        ...
+
     async def flag(self, name: str) -> bool:
         """Whether an operator-level flag is set."""
         ...

@@ -7,6 +7,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -59,12 +60,42 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
     await server.start()
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    watch = asyncio.create_task(_watch_job_queue(app, health_servicer))
     try:
         yield bound
     finally:
+        watch.cancel()
         # Report NOT_SERVING first so load balancers drain us, then let in-flight calls finish.
         await health_servicer.enter_graceful_shutdown()
         await server.stop(grace_seconds)
+
+
+_JOB_HEALTH_SECONDS = 2.0
+
+
+async def _watch_job_queue(app: App, health_servicer: Any) -> None:
+    """Report the job subsystem on the health service (``memoryd.v1.JobService``) as Redis comes and goes.
+
+    The archive, profiles and conversations keep serving without Redis; the job RPCs answer
+    UNAVAILABLE meanwhile, and the health service says so instead of leaving it to be found out.
+    """
+    name = jpb.DESCRIPTOR.services_by_name["JobService"].full_name
+    if app.jobs is None:  # no queue configured at all: not an outage, a deployment without jobs
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        return
+    serving = True
+    while True:
+        ok = await app.jobs.reachable()
+        if ok != serving:
+            serving = ok
+            status = health_pb2.HealthCheckResponse.SERVING if ok else health_pb2.HealthCheckResponse.NOT_SERVING
+            await health_servicer.set(name, status)
+            if ok:
+                log.info("job queue reachable again", extra={"health": name})
+            else:
+                log.warning("job queue unreachable: job RPCs answer UNAVAILABLE until it returns",
+                            extra={"health": name})
+        await asyncio.sleep(_JOB_HEALTH_SECONDS)
 
 
 async def serve(settings: Settings) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
+from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
 from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.ports import Clock, JobLedger, JobQueue
 from memoryd.core.validation import check_range
@@ -36,6 +36,14 @@ class JobService:
             # here: the queue ignores a second message of the same run.
             await self._queue.submit(record, defer_seconds)
         return record
+
+    async def reachable(self) -> bool:
+        """Whether the ledger answers now (the daemon's health service reports it)."""
+        try:
+            await self._ledger.ping()
+        except Unavailable:
+            return False
+        return True
 
     async def get(self, tenant_id: str, key: str) -> JobRecord:
         """One job of the tenant."""

@@ -44,6 +44,28 @@ def wait_serving(address: str, proc: subprocess.Popen[str], timeout: float = 90)
     raise TimeoutError(address)
 
 
+def wait_line(output: list[str], text: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not any(text in line for line in output):
+        assert time.monotonic() < deadline, f"never logged {text!r}: {output[-20:]}"
+        time.sleep(0.2)
+
+
+def child_pid(parent: int, needle: str) -> int:
+    """The pid of ``parent``'s child whose command line mentions ``needle``."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and needle in cmdline:
+            return int(entry.name)
+    raise AssertionError(f"no child of {parent} runs {needle!r}")
+
+
 def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
@@ -74,6 +96,14 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
             needs_model = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=T).job_id
             parked = wait_job(jobs, needs_model, jpb.JOB_STATE_WAITING_FOR_PROVIDER)
             assert "no chat model" in parked.last_error  # the embedded default has no model: it waits
+
+            # Supervision: kill -9 Valkey, then the worker; both come back and jobs run again.
+            os.kill(int(client.info()["process_id"]), signal.SIGKILL)
+            wait_line(output, "valkey restarted")
+            os.kill(child_pid(proc.pid, "worker"), signal.SIGKILL)
+            wait_line(output, "worker restarted")
+            again = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="later"), metadata=T).job_id
+            assert wait_job(jobs, again, jpb.JOB_STATE_SUCCEEDED).result["outcome"] == "nothing_to_compile"
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0
