@@ -76,6 +76,7 @@ class Child:
     restart_at: float = 0.0
 
     def backoff(self) -> float:
+        """Seconds before the next restart: doubling with each recent exit, capped."""
         return float(min(_BACKOFF_CAP, _BACKOFF_FIRST * 2 ** max(0, len(self.exits) - 1)))
 
 
