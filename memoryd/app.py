@@ -115,7 +115,8 @@ async def build_app(settings: Settings, *, embedder: Embedder | None = None, clo
         optimize_min_fragments=st.optimize_min_fragments,
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
         read_consistency=timedelta(seconds=st.read_consistency_seconds), hot_max_rows=st.hot_max_rows,
-        hot_total_rows=st.hot_total_rows)
+        hot_total_rows=st.hot_total_rows, index_cache_bytes=st.index_cache_mb << 20,
+        metadata_cache_bytes=st.metadata_cache_mb << 20)
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     rc = settings.recall
     tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd import logs
+from memoryd.allocator import limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.core.errors import MemorydError
 
@@ -66,6 +67,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point."""
+    limit_malloc_arenas()  # before any native thread pool starts (lancedb, grpc, onnxruntime)
     args = parser().parse_args(argv)
     try:
         if args.command == "serve":

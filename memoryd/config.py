@@ -61,6 +61,10 @@ class StorageSettings(_Section):
     """Every table is visited this often (writes of other processes included)."""
     maintenance_written_seconds: float = Field(5.0, gt=0)
     """Tables this process wrote are visited this often (a busy conversation stays merged)."""
+    index_cache_mb: int = Field(128, ge=1)
+    """LanceDB's index cache (shared by every table of the process); Lance's default is gigabytes."""
+    metadata_cache_mb: int = Field(32, ge=1)
+    """LanceDB's metadata cache (manifests, fragment and file metadata of the versions read)."""
     cleanup_older_than_minutes: float = Field(60.0, ge=1)
     """Old table versions are pruned after this (never 0: other processes may read them)."""
 

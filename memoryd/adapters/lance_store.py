@@ -86,10 +86,17 @@ class LanceMemoryStore:
     async def open(cls, uri: str, model_name: str, dimension: int, *, ann_min_rows: int = 50_000,
                    optimize_min_fragments: int = 16, cleanup_older_than: timedelta = timedelta(hours=1),
                    read_consistency: timedelta = timedelta(0), hot_max_rows: int = 0,
-                   hot_total_rows: int = 0) -> LanceMemoryStore:
-        """Connect and check the store was built with this embedding model (NotReady if not)."""
+                   hot_total_rows: int = 0, index_cache_bytes: int = 128 << 20,
+                   metadata_cache_bytes: int = 32 << 20) -> LanceMemoryStore:
+        """Connect and check the store was built with this embedding model (NotReady if not).
+
+        The caches are bounded: Lance's defaults (gigabytes) let a busy daemon's resident set
+        grow for as long as writes make new versions and files to cache.
+        """
         async with map_lance_errors():
-            db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency)
+            session = lancedb.Session(index_cache_size_bytes=index_cache_bytes,
+                                      metadata_cache_size_bytes=metadata_cache_bytes)
+            db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency, session=session)
             await _check_embedding_model(db, model_name, dimension)
         return cls(db, dimension, ann_min_rows, optimize_min_fragments, cleanup_older_than, hot_max_rows,
                    hot_total_rows)

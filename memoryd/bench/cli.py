@@ -7,6 +7,7 @@ import argparse
 from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
+from memoryd.bench.mixed_bench import register as register_mixed
 from memoryd.bench.recall_bench import register as register_recall
 
 
@@ -16,3 +17,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_locomo(sub)
     register_jobs(sub)
     register_dedup(sub)
+    register_mixed(sub)

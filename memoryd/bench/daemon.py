@@ -58,8 +58,15 @@ class Daemon:
 
     def peak_rss_mb(self) -> float:
         """The daemon's peak resident set (VmHWM), in MiB."""
+        return self._status_mb("VmHWM:")
+
+    def rss_mb(self) -> float:
+        """The daemon's resident set now (VmRSS), in MiB."""
+        return self._status_mb("VmRSS:")
+
+    def _status_mb(self, key: str) -> float:
         for line in Path(f"/proc/{self._proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(key):
                 return int(line.split()[1]) / 1024
         return float("nan")
 

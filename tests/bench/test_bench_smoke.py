@@ -73,3 +73,16 @@ def test_bench_dedup_smoke(tmp_path: Path) -> None:
     record = json.loads(out.read_text())
     assert record["rule"]["near_misses_merged"] == 0.0 and record["rule"]["restatements_merged"] > 0.2
     assert record["distance_admitting_every_rule_restatement"] <= record["dedup_distance"]
+
+
+def test_bench_mixed_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "mixed.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "bench", "mixed", "--memories", "200", "--clients", "4", "--seconds", "4",
+         "--idle", "2", "--json", str(out)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+    assert result.returncode == 0, result.stderr + result.stdout
+    record = json.loads(out.read_text())
+    assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
+    assert len(record["rss_mb"]) >= 5 and record["rss_summary"]["max"] >= record["rss_summary"]["start"] > 0
+    assert "daemon RSS MiB" in result.stdout

@@ -1,0 +1,32 @@
+"""Keep the C allocator from growing the resident set without bound under many native threads.
+
+glibc gives each thread that allocates concurrently its own malloc arena (up to 8 per core),
+and memory freed in one arena is not reused by threads of another: with LanceDB's, gRPC's
+and onnxruntime's thread pools a busy daemon's resident set grew for as long as the load
+lasted (a 10-minute soak: +850 MiB and still rising). Two arenas keep it flat at no
+measurable cost on small machines (``memoryd bench mixed``; docs/benchmarks.md). glibc's own
+``MALLOC_ARENA_MAX`` in the environment wins; other C libraries are left alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+
+_M_ARENA_MAX = -8  # glibc's mallopt parameter number
+DEFAULT_ARENAS = 2
+
+
+def limit_malloc_arenas(arenas: int = DEFAULT_ARENAS) -> bool:
+    """Cap glibc's malloc arenas before the native thread pools start; whether the cap was set here."""
+    if "MALLOC_ARENA_MAX" in os.environ:  # glibc read it at start-up: the operator chose
+        return False
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        libc = ctypes.CDLL(name)
+        return bool(libc.mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to tune
+        return False

@@ -1,0 +1,150 @@
+"""`memoryd bench mixed`: many clients, Recall and Memorize mixed, over one tenant — throughput, latency, RSS.
+
+The daemon runs as a child process. The tenant is seeded with ``--memories`` rows
+(precomputed vectors), then ``--clients`` concurrent clients each loop for
+``--seconds``: Recall (the server embeds the question) with probability
+``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on).
+The daemon's resident set is sampled every second during the load and then during
+``--idle`` seconds without load, so a soak shows whether memory plateaus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+import numpy as np
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.bench import corpus
+from memoryd.bench.daemon import Daemon
+from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
+
+_TENANT = ((TENANT_METADATA_KEY, "mixed"),)
+_AGENTS = [f"agent-{i}" for i in range(10)]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `bench mixed`."""
+    p = sub.add_parser("mixed", help="concurrent Recall + Memorize over one tenant: throughput, latency, RSS")
+    p.add_argument("--memories", type=int, default=5000, help="rows seeded before the load")
+    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
+    p.add_argument("--recall-share", type=float, default=0.7)
+    p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
+    p.add_argument("--json", type=Path, help="write the results here")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark and print the table."""
+    with tempfile.TemporaryDirectory(prefix="memoryd-mixed-") as tmp:
+        record = asyncio.run(_bench(args, Path(tmp) / "data"))
+    record["environment"] = environment()
+    write_json(args.json, record)
+    print(_render(record))
+    return 0 if record["errors"] == 0 else 1
+
+
+async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    embedder = OnnxMiniLMEmbedder()
+    bases = corpus.base_sentences(max(20, min(2000, args.memories // 50)))
+    memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
+    questions = corpus.questions(bases, 500)
+    config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
+    with Daemon(data) as daemon:
+        async with grpc.aio.insecure_channel(daemon.address) as channel:
+            stub = MemoryServiceStub(channel)
+            await _seed(stub, memories)
+            rss: list[tuple[float, float]] = []
+            start = time.perf_counter()
+            sampler = asyncio.create_task(_sample(daemon, rss, start))
+            load = await _load(stub, questions, args)
+            loaded_at = time.perf_counter() - start
+            await asyncio.sleep(args.idle)
+            sampler.cancel()
+        peak = daemon.peak_rss_mb()
+    return {"config": config, **load, "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
+            "rss_summary": _rss_summary(rss, loaded_at), "daemon_peak_rss_mb": peak}
+
+
+async def _seed(stub: Any, memories: corpus.Corpus) -> None:
+    for chunk in range(0, len(memories.texts), 500):
+        items = [pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
+                 for i in range(chunk, min(chunk + 500, len(memories.texts)))]
+        await stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=_AGENTS[chunk // 500 % len(_AGENTS)], items=items,
+                                                         skip_deduplication=True), metadata=_TENANT)
+
+
+async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) -> None:
+    while True:
+        out.append((time.perf_counter() - start, daemon.rss_mb()))
+        await asyncio.sleep(1.0)
+
+
+async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    latencies: dict[str, list[float]] = {"recall": [], "memorize": []}
+    errors: list[str] = []
+    deadline = time.perf_counter() + args.seconds
+    serial = iter(range(10**9))
+
+    async def client(seed: int) -> None:
+        rng = random.Random(seed)
+        while time.perf_counter() < deadline:
+            agent = rng.choice(_AGENTS)
+            began = time.perf_counter()
+            try:
+                if rng.random() < args.recall_share:
+                    await stub.Recall(pb.RecallRequest(agent_id=agent, query=rng.choice(questions)),
+                                      metadata=_TENANT)
+                    kind = "recall"
+                else:
+                    n = next(serial)
+                    text = f"{rng.choice(corpus.NAMES)} {rng.choice(corpus.ACTIVITIES)} on day {n} (entry {seed}-{n})"
+                    await stub.Memorize(pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=text)),
+                                        metadata=_TENANT)
+                    kind = "memorize"
+            except grpc.aio.AioRpcError as err:
+                errors.append(f"{err.code().name}: {err.details()}")
+                continue
+            latencies[kind].append((time.perf_counter() - began) * 1000)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client(i) for i in range(args.clients)))
+    wall = time.perf_counter() - began
+    done = sum(len(v) for v in latencies.values())
+    return {"requests_per_second": done / wall, "seconds": wall, "errors": len(errors), "error_samples": errors[:5],
+            "recall": percentiles(latencies["recall"]), "memorize": percentiles(latencies["memorize"])}
+
+
+def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, float]:
+    """Start, end of load, end of idle, and the growth rate over the load's second half (MiB per minute)."""
+    if not rss:
+        return {}
+    during = [(t, m) for t, m in rss if t <= loaded_at]
+    half = [(t, m) for t, m in during if t >= loaded_at / 2] or during
+    slope = float(np.polyfit([t for t, _ in half], [m for _, m in half], 1)[0] * 60) if len(half) > 2 else 0.0
+    return {"start": rss[0][1], "end_of_load": during[-1][1] if during else rss[0][1], "end_of_idle": rss[-1][1],
+            "max": max(m for _, m in rss), "second_half_mb_per_minute": slope}
+
+
+def _render(record: dict[str, Any]) -> str:
+    cfg, r = record["config"], record["rss_summary"]
+    lines = [f"memoryd bench mixed: {cfg['clients']} clients, {cfg['recall_share']:.0%} Recall, {cfg['seconds']:.0f} s "
+             f"over {cfg['memories']} memories, {record['environment']['cores']} cores"]
+    rows = [[op, record[op]["n"], record[op]["p50"], record[op]["p95"], record[op]["p99"]]
+            for op in ("recall", "memorize")]
+    lines.append(table(rows, ["op", "n", "p50 ms", "p95 ms", "p99 ms"]))
+    lines.append(f"throughput {record['requests_per_second']:.1f} req/s, errors {record['errors']}")
+    if r:
+        lines.append(f"daemon RSS MiB: start {r['start']:.0f}, end of load {r['end_of_load']:.0f}, "
+                     f"after idle {r['end_of_idle']:.0f}, max {r['max']:.0f}; "
+                     f"growth over the load's second half {r['second_half_mb_per_minute']:+.1f} MiB/min")
+    return "\n".join(lines)
