@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from memoryd.core.errors import Unavailable
+from memoryd.core.jobs import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, TagMode, Vector
 from memoryd.core.query_terms import words
 from memoryd.core.vectors import cosine
@@ -137,3 +139,127 @@ class InMemoryStore:
             if row:
                 self.rows[memory_id] = (replace(row[0], retrieval_count=row[0].retrieval_count + n,
                                                 last_retrieved_at=at), row[1])
+
+
+class InMemoryLedger:
+    """JobLedger over a dict; events kept in a list per job."""
+
+    def __init__(self) -> None:
+        self.records: dict[tuple[str, str], JobRecord] = {}
+        self.log: dict[tuple[str, str], list[JobEvent]] = {}
+        self.flags: set[str] = set()
+        self.reachable = True
+
+    async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
+        existing = self.records.get((record.tenant_id, record.key))
+        if existing is not None and (existing.live or not redrive or existing.state not in REDRIVABLE_STATES):
+            return existing, False
+        new = record if existing is None else replace(
+            existing, state=JobState.QUEUED, run=existing.run + 1, attempts=0, last_error="",
+            updated_at=record.created_at, finished_at=None, next_attempt_at=None, result={})
+        await self.update(new, "queued")
+        return new, True
+
+    async def get(self, tenant_id: str, key: str) -> JobRecord | None:
+        return self.records.get((tenant_id, key))
+
+    async def get_many(self, keys: Sequence[tuple[str, str]]) -> list[JobRecord | None]:
+        return [self.records.get(k) for k in keys]
+
+    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
+                   limit: int, before: float) -> list[JobRecord]:
+        found = [r for (t, _), r in self.records.items() if t == tenant_id and (kind is None or r.kind == kind)
+                 and (state is None or r.state == state) and (not agent_id or r.agent_id == agent_id)
+                 and (not before or (r.created_at and r.created_at.timestamp() < before))]
+        return sorted(found, key=lambda r: r.created_at or datetime.min, reverse=True)[:limit]
+
+    async def update(self, record: JobRecord, message: str) -> None:
+        self.records[(record.tenant_id, record.key)] = record
+        self.log.setdefault((record.tenant_id, record.key), []).append(JobEvent(
+            record.key, record.state, message, record.attempts, record.progress_done, record.progress_total,
+            record.updated_at or datetime.now(UTC)))
+
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
+                     ) -> list[tuple[str, JobEvent]]:
+        start = int(after or 0)
+        return [(str(i + 1), e) for i, e in enumerate(self.log.get((tenant_id, key), [])) if i >= start]
+
+    async def in_state(self, state: JobState) -> list[JobRecord]:
+        return [r for r in self.records.values() if r.state == state]
+
+    async def ping(self) -> None:
+        if not self.reachable:
+            raise Unavailable("fake ledger unreachable")
+
+    async def flag(self, name: str) -> bool:
+        return name in self.flags
+
+    async def set_flag(self, name: str) -> None:
+        self.flags.add(name)
+
+
+class RecordingQueue:
+    """JobQueue that records what was submitted (message id, defer)."""
+
+    def __init__(self) -> None:
+        self.submitted: list[tuple[str, float]] = []
+
+    async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
+        if record.message_id not in {m for m, _ in self.submitted}:
+            self.submitted.append((record.message_id, defer_seconds))
+
+
+class OpenGate:
+    """ProviderGate with a scriptable breaker and slots; leases are a dict."""
+
+    def __init__(self, open_for: float = 0.0, slots: int = 4) -> None:
+        self.open_seconds = open_for
+        self.slots = slots
+        self.held: set[tuple[str, str]] = set()
+        self.outcomes: list[bool] = []
+        self.leases: dict[str, str] = {}
+
+    async def open_for(self) -> float:
+        return self.open_seconds
+
+    async def record(self, ok: bool) -> None:
+        self.outcomes.append(ok)
+
+    async def acquire(self, tenant_id: str, holder: str) -> bool:
+        if sum(1 for t, _ in self.held if t == tenant_id) >= self.slots:
+            return False
+        self.held.add((tenant_id, holder))
+        return True
+
+    async def release(self, tenant_id: str, holder: str) -> None:
+        self.held.discard((tenant_id, holder))
+
+    async def lock(self, name: str, holder: str, seconds: float) -> bool:
+        if self.leases.get(name, holder) != holder:
+            return False
+        self.leases[name] = holder
+        return True
+
+    async def unlock(self, name: str, holder: str) -> None:
+        if self.leases.get(name) == holder:
+            del self.leases[name]
+
+
+class ScriptedChat:
+    """ChatModel answering from a script: a dict is an answer, an exception is raised."""
+
+    def __init__(self, *script: dict[str, object] | Exception, model: str = "scripted") -> None:
+        self.script = list(script)
+        self.calls = 0
+        self._model = model
+
+    @property
+    def model_name(self) -> str:
+        return self._model
+
+    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+        self.calls += 1
+        step = self.script.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return step, len(system + user) // 4, 10

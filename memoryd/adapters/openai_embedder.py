@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 
 import numpy as np
 import openai
 
-from memoryd.core.errors import NotReady, Unavailable
-
-
-@asynccontextmanager
-async def _map_openai_errors() -> AsyncIterator[None]:
-    """Transient provider failures are Unavailable (retryable); the rest is misconfiguration."""
-    try:
-        yield
-    except (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError) as exc:
-        raise Unavailable(f"embedding provider unavailable: {exc}") from exc
-    except openai.APIStatusError as exc:
-        raise NotReady(f"embedding provider refused the request ({exc.status_code}): {exc.message}") from exc
+from memoryd.adapters.openai_errors import map_openai_errors
+from memoryd.core.errors import NotReady
 
 
 class OpenAIEmbedder:
@@ -48,7 +37,7 @@ class OpenAIEmbedder:
         out: list[list[float]] = []
         for start in range(0, len(texts), self._batch_size):
             chunk = list(texts[start:start + self._batch_size])
-            async with _map_openai_errors():
+            async with map_openai_errors("embedding provider"):
                 if self._send_dimensions:
                     response = await self._client.embeddings.create(
                         model=self._model, input=chunk, dimensions=self._dimension)

@@ -3,12 +3,13 @@
 Adapters translate vendor errors into these; ``memoryd.rpc.status`` maps them
 to gRPC status codes in a single table; jobs read ``retryable``::
 
-    MemorydError                    retryable = False
+    MemorydError                    retryable = False, spends_attempt = True, retry_after = None
     ├── InvalidRequest              INVALID_ARGUMENT  (names the field)
     ├── Unauthenticated             UNAUTHENTICATED   (no or bad tenant identity)
     ├── NotFound                    NOT_FOUND         (unknown or invisible id)
     ├── PermissionDenied            PERMISSION_DENIED (visible, but not yours to change)
-    ├── Conflict                    ABORTED           (lost a compare-and-swap)
+    ├── Conflict                    ABORTED           retryable = True, spends_attempt = False (lost a
+    │                                                 compare-and-swap: re-read and go again; a job re-plans)
     ├── AlreadyExists               ALREADY_EXISTS    (an idempotency key reused for another request)
     ├── PreconditionFailed          FAILED_PRECONDITION (e.g. an edit over the token budget)
     ├── NotReady                    FAILED_PRECONDITION (e.g. store built with another embedder)
@@ -18,7 +19,10 @@ to gRPC status codes in a single table; jobs read ``retryable``::
     └── Unavailable                 UNAVAILABLE       retryable = True (store, embedder, provider down)
         └── RateLimited             RESOURCE_EXHAUSTED retryable = True, honours ``retry_after``
 
-Anything else is a bug: INTERNAL, logged once with its traceback.
+Anything else is a bug: INTERNAL, logged once with its traceback. ``JobRunner`` reads only
+these attributes: not retryable → the job fails; retryable → another attempt after
+``retry_after`` or backoff; retryable without ``spends_attempt`` → run again soon without
+counting an attempt (a re-plan). ``ProviderMissing`` parks the job until a model is configured.
 """
 
 from __future__ import annotations
@@ -29,6 +33,10 @@ class MemorydError(Exception):
 
     retryable: bool = False
     """Whether the same call may succeed if simply tried again later."""
+    spends_attempt: bool = True
+    """Whether a job retrying after this error counts an attempt toward its limit."""
+    retry_after: float | None = None
+    """Seconds the failing dependency asked us to wait, when it said."""
 
 
 class InvalidRequest(MemorydError):
@@ -52,7 +60,10 @@ class PermissionDenied(MemorydError):
 
 
 class Conflict(MemorydError):
-    """A concurrent change won; re-read and try again."""
+    """A concurrent change won; re-read and try again (nothing failed: a job re-plans without spending an attempt)."""
+
+    retryable = True
+    spends_attempt = False
 
 
 class AlreadyExists(MemorydError):
@@ -83,7 +94,6 @@ class Unavailable(MemorydError):
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-        """Seconds the dependency asked us to wait (HTTP Retry-After), if it said."""
 
 
 class RateLimited(Unavailable):

@@ -34,7 +34,7 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     parse_compact_key,
 )
-from memoryd.core.errors import Conflict, MemorydError, Unavailable
+from memoryd.core.errors import Conflict, MemorydError
 from memoryd.core.jobs import JobResult
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
@@ -246,9 +246,9 @@ class CompactionService:
             assert fresh is not None  # state rows are never deleted
             if (fresh.compacted_through, fresh.summary_ids) != (conv.compacted_through, conv.summary_ids):
                 # Another compaction of this conversation committed first: plan again from its state.
-                raise Unavailable(f"conversation {conv.conversation_id!r} was compacted concurrently; re-planning")
+                raise Conflict(f"conversation {conv.conversation_id!r} was compacted concurrently; re-planning")
             conv = fresh  # an append moved next_seq: keep it, apply ours again
-        raise Conflict(f"conversation {conv.conversation_id!r} kept changing; compaction will retry")
+        raise Conflict(f"conversation {conv.conversation_id!r} kept changing; compaction re-plans")
 
     async def _event(self, tenant_id: str, conversation_id: str, key: str, phase: str, message: str, *,
                      attempt: int = 0, path: str = "", summarized: int = 0, tokens_in: int = 0,

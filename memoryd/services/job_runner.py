@@ -4,14 +4,16 @@ A worker hands the runner a queue message (tenant, key) and the job's body. The
 runner reads the ledger, runs the body, and writes the outcome:
 
 - success → ``succeeded`` with the body's summary;
-- Unavailable / RateLimited (provider or storage down, throttled) → ``retrying``
-  after exponential backoff with full jitter, or the provider's Retry-After;
-  after ``max_tries`` attempts → ``dead``;
+- a MemorydError is judged by its data (``core.errors``), never its class:
+  ``retryable`` (provider or storage down, throttled) → ``retrying`` after
+  exponential backoff with full jitter, or the error's ``retry_after``; after
+  ``max_tries`` attempts → ``dead``. Retryable without ``spends_attempt`` (a lost
+  compare-and-swap: the job re-plans) → re-queued at once without spending an
+  attempt. Not retryable (bad request, invalid model output) → ``failed``;
 - ProviderMissing (no model configured) → ``waiting_for_provider``, parked until
   a worker with a model starts;
 - ``Defer`` (circuit open, tenant at its limit, a batch waiting for its parts) →
   re-queued later without spending an attempt;
-- any other MemorydError (bad request, invalid model output) → ``failed``;
 - anything else is a bug → ``failed`` with the error, logged with its traceback.
 
 It returns how long to wait before the message runs again (None: done), and the
@@ -179,11 +181,8 @@ class JobRunner:
             await self._finish(replace(ctx.record, attempts=record.attempts), JobState.WAITING_FOR_PROVIDER,
                                str(exc))
             return None
-        except Unavailable as exc:
-            return await self._retry_or_die(ctx.record, exc)
         except MemorydError as exc:
-            await self._finish(ctx.record, JobState.FAILED, f"{type(exc).__name__}: {exc}")
-            return None
+            return await self._after(ctx.record, record.attempts, exc)
         except Exception as exc:  # a bug in a body must fail its job visibly, not loop it forever
             log.exception("job failed with an unexpected error", extra={"job": key})
             await self._finish(ctx.record, JobState.FAILED, f"internal error: {type(exc).__name__}: {exc}")
@@ -198,7 +197,17 @@ class JobRunner:
                                        record.last_error), exc.reason)
         return exc.seconds
 
-    async def _retry_or_die(self, record: JobRecord, exc: Unavailable) -> float | None:
+    async def _after(self, record: JobRecord, attempts_before: int, exc: MemorydError) -> float | None:
+        """Decide from the error's data alone: fail, re-plan (no attempt spent), or retry with backoff."""
+        if not exc.retryable:
+            await self._finish(record, JobState.FAILED, f"{type(exc).__name__}: {exc}")
+            return None
+        if not exc.spends_attempt:
+            seconds = exc.retry_after if exc.retry_after is not None else self.rng.uniform(0.05, 0.25)
+            return await self._defer(record, attempts_before, Defer(seconds, JobState.QUEUED, f"re-planning: {exc}"))
+        return await self._retry_or_die(record, exc)
+
+    async def _retry_or_die(self, record: JobRecord, exc: MemorydError) -> float | None:
         reason = f"{type(exc).__name__}: {exc}"
         if record.attempts >= self._policy.max_tries:
             await self._finish(record, JobState.DEAD, f"gave up after {record.attempts} attempts: {reason}")
