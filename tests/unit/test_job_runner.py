@@ -135,7 +135,7 @@ async def test_a_body_past_its_timeout_is_retried_like_an_outage(world) -> None:
 
 
 async def test_a_stale_message_is_dropped(world) -> None:
-    runner, ledger, _ = world
+    runner, _, _ = world
     assert await runner.run("acme", "bootstrap:acme:nobody:v1", _raising(AssertionError("never runs"))) is None
 
 
