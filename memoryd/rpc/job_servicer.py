@@ -10,7 +10,7 @@ from memoryd.core.jobs import JobEvent, JobKind, JobRecord, JobState
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
-from memoryd.rpc.servicer import Ctx, actor
+from memoryd.rpc.identity import Ctx, tenant_of
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.jobs import JobService
 
@@ -54,13 +54,13 @@ class JobServicer(jpb_grpc.JobServiceServicer):
     @translated
     async def GetJob(self, request: jpb.GetJobRequest, context: Ctx) -> jpb.GetJobResponse:
         """See the proto."""
-        tenant = actor(context, "", "").tenant_id
+        tenant = tenant_of(context)
         return jpb.GetJobResponse(job=_job(await self._jobs().get(tenant, request.job_id)))
 
     @translated
     async def ListJobs(self, request: jpb.ListJobsRequest, context: Ctx) -> jpb.ListJobsResponse:
         """See the proto."""
-        tenant = actor(context, "", "").tenant_id
+        tenant = tenant_of(context)
         try:
             kind = JobKind(request.kind) if request.kind else None
         except ValueError:
@@ -81,12 +81,12 @@ class JobServicer(jpb_grpc.JobServiceServicer):
     @translated_stream
     async def WatchJob(self, request: jpb.WatchJobRequest, context: Ctx) -> AsyncIterator[jpb.WatchJobResponse]:
         """See the proto."""
-        tenant = actor(context, "", "").tenant_id
+        tenant = tenant_of(context)
         async for event in self._jobs().watch(tenant, request.job_id):
             yield jpb.WatchJobResponse(event=_event(event))
 
     @translated
     async def RetryJob(self, request: jpb.RetryJobRequest, context: Ctx) -> jpb.RetryJobResponse:
         """See the proto."""
-        tenant = actor(context, "", "").tenant_id
+        tenant = tenant_of(context)
         return jpb.RetryJobResponse(job=_job(await self._jobs().retry(tenant, request.job_id)))

@@ -9,7 +9,7 @@ from memoryd.core.profile_doc import prompt_block
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
-from memoryd.rpc.servicer import Ctx, actor
+from memoryd.rpc.identity import Ctx, actor
 from memoryd.rpc.status import translated
 
 

@@ -27,8 +27,8 @@ from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.decoding import RejectUndecodable
 from memoryd.rpc.job_servicer import JobServicer
+from memoryd.rpc.memory_servicer import MemoryServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
-from memoryd.rpc.servicer import MemoryServicer
 
 log = logging.getLogger(__name__)
 

@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import grpc
-
 from memoryd.app import App
-from memoryd.core.errors import Unauthenticated
-from memoryd.core.models import Actor, ListQuery, RankingMode, RecallArms, RecallQuery
-from memoryd.core.validation import check_tenant
+from memoryd.core.models import ListQuery, RankingMode, RecallArms, RecallQuery
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
+from memoryd.rpc.identity import Ctx, actor
 from memoryd.rpc.status import translated
-
-TENANT_METADATA_KEY = "x-tenant-id"
-
-Ctx = grpc.aio.ServicerContext[Any, Any]
-
-
-def actor(context: Ctx, agent_id: str, end_user_id: str) -> Actor:
-    """The caller: tenant from metadata (never from the body), agent and contact from the request."""
-    tenants = [v for k, v in context.invocation_metadata() or () if k == TENANT_METADATA_KEY]
-    if len(tenants) != 1 or not isinstance(tenants[0], str):
-        raise Unauthenticated(f"exactly one {TENANT_METADATA_KEY!r} metadata entry is required")
-    return Actor(check_tenant(tenants[0]), agent_id, end_user_id)
 
 
 class MemoryServicer(pb_grpc.MemoryServiceServicer):
