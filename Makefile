@@ -26,6 +26,7 @@ gen: install
 	$(BIN)/python scripts/gen_protos.py
 
 lint: install
+	$(BIN)/ruff format --check memoryd workers tests scripts
 	$(BIN)/ruff check memoryd workers tests scripts
 	$(BIN)/lint-imports
 
@@ -36,6 +37,7 @@ buf: install
 	npx --no-install buf lint
 
 format: install
+	$(BIN)/ruff format memoryd workers tests scripts
 	$(BIN)/ruff check --fix memoryd workers tests scripts
 
 bench-smoke: install

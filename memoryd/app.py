@@ -14,38 +14,52 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 import openai
 
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.lance_conversations import LanceConversationStore
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_chat import OpenAIChat
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.adapters.redis_gate import RedisProviderGate
+from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
 from memoryd.core.calibration import calibration_for
-from memoryd.core.conversation import (
-    WorkingPolicy,
+from memoryd.core.conversation import WorkingPolicy
+from memoryd.core.errors import MemorydError, Unavailable
+from memoryd.core.ports import (
+    AgentDirectory,
+    ChatModel,
+    Clock,
+    ConversationStore,
+    Embedder,
+    JobLedger,
+    JobQueue,
+    Leases,
+    MemoryStore,
+    ProfileStore,
+    ProviderGate,
+    StoreMaintenance,
+    TokenCounter,
 )
-from memoryd.core.errors import MemorydError
-from memoryd.core.ports import ChatModel, Clock, Embedder, TokenCounter
 from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
-from memoryd.core.working import (
-    apply_overrides,
-)
+from memoryd.core.working import apply_overrides
 from memoryd.services.archive import ArchiveService
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
 from memoryd.services.job_runner import JobRunner, RetryPolicy
-from memoryd.services.jobs import JobService
+from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService, RecallTuning
@@ -54,33 +68,61 @@ from memoryd.services.retrievals import RetrievalLog
 log = logging.getLogger(__name__)
 
 
+NO_JOB_QUEUE = (
+    "this process has no job queue: background jobs need Redis/Valkey; start it with REDIS_URL set "
+    "(or use `memoryd up`)"
+)
+
+
+@dataclass(frozen=True)
+class JobParts:
+    """Everything that needs the job queue (Redis/Valkey): the only optional part of the App."""
+
+    service: JobService
+    """The ledger's front door: enqueue, get, list, watch, re-drive."""
+    runner: JobRunner
+    bootstrap: BootstrapService
+    compaction: CompactionService
+
+
 @dataclass(frozen=True)
 class App:
-    """The services, wired."""
+    """The services, wired; ``jobs`` raises Unavailable when no job queue is configured."""
 
+    settings: Settings
+    embedder: Embedder
+    clock: Clock
+    store: MemoryStore
+    directory: AgentDirectory
+    profiles: ProfileStore
+    conversation_store: ConversationStore
+    maintenance: StoreMaintenance | None
+    """The store's upkeep; None when the stores were passed in (tests with fakes)."""
     memorize: MemorizeService
     recall: RecallService
     archive: ArchiveService
     profile: ProfileService
     retrievals: RetrievalLog
-    store: LanceMemoryStore
-    profiles: LanceProfileStore
-    embedder: Embedder
-    settings: Settings
-    jobs: JobService | None = None
-    """None when no Redis/Valkey is configured (job RPCs answer UNAVAILABLE)."""
-    bootstrap: BootstrapService | None = None
-    runner: JobRunner | None = None
-    conversations: ConversationService | None = None
-    compaction: CompactionService | None = None
-    conversation_store: LanceConversationStore | None = None
+    conversations: ConversationService
+    job_parts: JobParts | None
+
+    @property
+    def jobs(self) -> JobParts:
+        """The job parts, or Unavailable (job RPCs answer UNAVAILABLE without a queue)."""
+        if self.job_parts is None:
+            raise Unavailable(NO_JOB_QUEUE)
+        return self.job_parts
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
     """The configured embedder (the embedded ONNX model by default)."""
     if settings.provider == "openai":
-        client = openai.AsyncOpenAI(base_url=settings.base_url, api_key=settings.api_key.get_secret_value() or "none",
-                                    timeout=settings.timeout_seconds, max_retries=1)
+        client = openai.AsyncOpenAI(
+            base_url=settings.base_url,
+            api_key=settings.api_key.get_secret_value() or "none",
+            timeout=settings.timeout_seconds,
+            max_retries=1,
+        )
         return OpenAIEmbedder(client, settings.model, settings.dimension, settings.send_dimensions)
     return OnnxMiniLMEmbedder(threads=settings.threads)
 
@@ -88,8 +130,10 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
 def build_policies(settings: WorkingSettings) -> PolicyBook:
     """The working-memory policies; a bad per-agent override fails here, at start-up."""
     default = apply_overrides(WorkingPolicy(), dict(settings.default.model_dump()))
-    agents = {agent: type(settings.default)(**{**settings.default.model_dump(), **override}).model_dump()
-              for agent, override in settings.agents.items()}
+    agents = {
+        agent: type(settings.default)(**{**settings.default.model_dump(), **override}).model_dump()
+        for agent, override in settings.agents.items()
+    }
     return PolicyBook(default, agents)
 
 
@@ -97,88 +141,238 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
     """The configured chat model, or None (model-bound jobs then wait for one)."""
     if not settings.configured:
         return None
-    client = openai.AsyncOpenAI(base_url=settings.base_url, api_key=settings.api_key.get_secret_value() or "none",
-                                timeout=settings.timeout_seconds, max_retries=0)
+    client = openai.AsyncOpenAI(
+        base_url=settings.base_url,
+        api_key=settings.api_key.get_secret_value() or "none",
+        timeout=settings.timeout_seconds,
+        max_retries=0,
+    )
     return OpenAIChat(client, settings.extraction_model)
 
 
+@dataclass(frozen=True)
+class _Stores:
+    store: MemoryStore
+    directory: AgentDirectory
+    profiles: ProfileStore
+    conversations: ConversationStore
+    maintenance: StoreMaintenance | None
+    close: Callable[[], None]
+
+
+async def _open_stores(
+    settings: Settings,
+    embedder: Embedder,
+    store: MemoryStore | None,
+    profiles: ProfileStore | None,
+    conversations: ConversationStore | None,
+    directory: AgentDirectory | None,
+) -> _Stores:
+    """The LanceDB stores, unless every store was passed in."""
+    given = (store, profiles, conversations, directory)
+    if all(part is not None for part in given):
+        assert store is not None and profiles is not None and conversations is not None and directory is not None
+        return _Stores(store, directory, profiles, conversations, None, lambda: None)
+    if any(part is not None for part in given):
+        raise ValueError("pass every store (store, profiles, conversations, directory) or none of them")
+    st = settings.storage
+    db = await LanceDatabase.open(
+        st.uri,
+        embedder.model_name,
+        embedder.dimension,
+        read_consistency=timedelta(seconds=st.read_consistency_seconds),
+        index_cache_bytes=st.index_cache_mb << 20,
+        metadata_cache_bytes=st.metadata_cache_mb << 20,
+    )
+    archive = LanceMemoryStore(db, embedder.dimension)
+    maintenance = LanceMaintenance(
+        db,
+        ann_min_rows=st.ann_min_rows,
+        optimize_min_fragments=st.optimize_min_fragments,
+        cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
+    )
+    return _Stores(archive, archive, LanceProfileStore(db), LanceConversationStore(db), maintenance, db.close)
+
+
 @asynccontextmanager
-async def build_app(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-                    counter: TokenCounter | None = None) -> AsyncIterator[App]:
-    """Open the store and embedder, start background loops, yield the App."""
+async def build_app(
+    settings: Settings,
+    *,
+    store: MemoryStore | None = None,
+    profiles: ProfileStore | None = None,
+    conversations: ConversationStore | None = None,
+    directory: AgentDirectory | None = None,
+    ledger: JobLedger | None = None,
+    queue: JobQueue | None = None,
+    gate: ProviderGate | None = None,
+    leases: Leases | None = None,
+    chat: ChatModel | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    counter: TokenCounter | None = None,
+) -> AsyncIterator[App]:
+    """Open what was not passed in, start the background loops, yield the App; close in reverse order.
+
+    Every port can be passed in (tests swap adapters here, never by patching). The job parts
+    exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
+    """
     embedder = embedder or build_embedder(settings.embedding)
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
-    st = settings.storage
-    store = await LanceMemoryStore.open(
-        st.uri, embedder.model_name, embedder.dimension, ann_min_rows=st.ann_min_rows,
-        optimize_min_fragments=st.optimize_min_fragments,
-        cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
-        read_consistency=timedelta(seconds=st.read_consistency_seconds), hot_max_rows=st.hot_max_rows,
-        hot_total_rows=st.hot_total_rows, index_cache_bytes=st.index_cache_mb << 20,
-        metadata_cache_bytes=st.metadata_cache_mb << 20)
+    jobs = _job_ports(ledger, queue, gate, leases)
+    stores = await _open_stores(settings, embedder, store, profiles, conversations, directory)
+    redis = None
+    if jobs is None and settings.redis.dsn:
+        redis = await connect(settings.redis.dsn)
+        jobs = _redis_job_ports(settings, redis)
+    try:
+        chat = chat if chat is not None else build_chat(settings.provider)
+        app = _wire(settings, stores, embedder, clock, counter, jobs, chat)
+        tasks = [
+            asyncio.create_task(
+                _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
+            )
+        ]
+        st = settings.storage
+        if st.maintenance_enabled and stores.maintenance is not None:
+            tasks.append(
+                asyncio.create_task(
+                    _maintain_forever(
+                        stores.maintenance, st.maintenance_written_seconds, st.maintenance_interval_seconds
+                    )
+                )
+            )
+        try:
+            yield app
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            try:
+                await app.retrievals.flush()
+            except MemorydError:
+                log.warning("could not flush retrieval counts at shutdown", exc_info=True)
+    finally:
+        if redis is not None:
+            await redis.aclose()
+        stores.close()
+
+
+@dataclass(frozen=True)
+class _JobPorts:
+    ledger: JobLedger
+    queue: JobQueue
+    gate: ProviderGate
+    leases: Leases
+
+
+def _job_ports(
+    ledger: JobLedger | None, queue: JobQueue | None, gate: ProviderGate | None, leases: Leases | None
+) -> _JobPorts | None:
+    if ledger is not None and queue is not None and gate is not None and leases is not None:
+        return _JobPorts(ledger, queue, gate, leases)
+    if (ledger, queue, gate, leases) != (None, None, None, None):
+        raise ValueError("pass ledger, queue, gate and leases together (or none of them)")
+    return None
+
+
+def _redis_job_ports(settings: Settings, redis: Any) -> _JobPorts:
+    js = settings.jobs
+    gate = RedisProviderGate(
+        redis,
+        threshold=js.breaker_threshold,
+        cooldown_seconds=js.breaker_cooldown_seconds,
+        tenant_slots=js.tenant_concurrency,
+        slot_seconds=settings.provider.timeout_seconds + 10,
+    )
+    return _JobPorts(RedisJobLedger(redis, js.keep_days), ArqJobQueue(redis), gate, RedisLeases(redis))
+
+
+def _wire(
+    settings: Settings,
+    stores: _Stores,
+    embedder: Embedder,
+    clock: Clock,
+    counter: TokenCounter,
+    ports: _JobPorts | None,
+    chat: ChatModel | None,
+) -> App:
+    """The service graph over the ports."""
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     rc = settings.recall
-    tuning = RecallTuning(FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight), rc.similarity_threshold,
-                          rc.min_depth, rc.depth_per_limit, full_text_mode=rc.full_text_mode,
-                          prefix_matching=rc.prefix_matching, vector_query=rc.vector_query)
-    retrievals = RetrievalLog(store, clock)
-    profiles = LanceProfileStore(store.connection, store.written)
+    tuning = RecallTuning(
+        FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight),
+        rc.similarity_threshold,
+        rc.min_depth,
+        rc.depth_per_limit,
+        full_text_mode=rc.full_text_mode,
+        prefix_matching=rc.prefix_matching,
+        vector_query=rc.vector_query,
+    )
     dedup_distance = settings.memorize.dedup_distance
     if dedup_distance is None:
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
-    memorize = MemorizeService(store, embedder, clock, limits, dedup_distance,
-                               timedelta(hours=settings.memorize.request_id_hours))
-    profile = ProfileService(profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
-    jobs = bootstrap = runner = None
-    redis = None
-    if settings.redis.dsn:
-        js = settings.jobs
-        redis = await connect(settings.redis.dsn)
-        jobs = JobService(RedisJobLedger(redis, js.keep_days), ArqJobQueue(redis), clock)
-        gate = RedisProviderGate(redis, threshold=js.breaker_threshold, cooldown_seconds=js.breaker_cooldown_seconds,
-                                 tenant_slots=js.tenant_concurrency,
-                                 slot_seconds=settings.provider.timeout_seconds + 10)
-        runner = JobRunner(jobs, gate, build_chat(settings.provider), clock,
-                           RetryPolicy(js.max_tries, js.backoff_base_seconds, js.backoff_cap_seconds))
-        bootstrap = BootstrapService(store, store, profile, jobs, counter,
-                                     schema_version=settings.profile.schema_version,
-                                     archive_tokens=js.bootstrap_archive_tokens)
-    recall = RecallService(store, embedder, clock, retrievals, limits, tuning)
-    conversation_store = LanceConversationStore(store.connection, store.written)
+    memorize = MemorizeService(
+        stores.store, embedder, clock, limits, dedup_distance, timedelta(hours=settings.memorize.request_id_hours)
+    )
+    profile = ProfileService(stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
+    retrievals = RetrievalLog(stores.store, clock)
+    recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
     policies = build_policies(settings.working)
-    app = App(
+    parts = None
+    if ports is not None:
+        js = settings.jobs
+        service = JobService(ports.ledger, ports.queue, clock)
+        parts = JobParts(
+            service=service,
+            runner=JobRunner(
+                service,
+                ports.gate,
+                ports.leases,
+                chat,
+                clock,
+                RetryPolicy(js.max_tries, js.backoff_base_seconds, js.backoff_cap_seconds),
+            ),
+            bootstrap=BootstrapService(
+                stores.store,
+                stores.directory,
+                profile,
+                service,
+                counter,
+                schema_version=settings.profile.schema_version,
+                archive_tokens=js.bootstrap_archive_tokens,
+            ),
+            compaction=CompactionService(stores.conversations, memorize, profile, embedder, counter, clock, policies),
+        )
+    return App(
+        settings=settings,
+        embedder=embedder,
+        clock=clock,
+        store=stores.store,
+        directory=stores.directory,
+        profiles=stores.profiles,
+        conversation_store=stores.conversations,
+        maintenance=stores.maintenance,
         memorize=memorize,
         recall=recall,
-        archive=ArchiveService(store, embedder, clock, limits),
+        archive=ArchiveService(stores.store, embedder, clock, limits),
         profile=profile,
-        retrievals=retrievals, store=store, profiles=profiles, embedder=embedder, settings=settings,
-        jobs=jobs, bootstrap=bootstrap, runner=runner,
-        conversations=ConversationService(conversation_store, profile, recall, counter, clock, jobs, policies,
-                                          settings.working.context_window_tokens),
-        compaction=CompactionService(conversation_store, memorize, profile, embedder, counter, clock, policies),
-        conversation_store=conversation_store,
+        retrievals=retrievals,
+        conversations=ConversationService(
+            stores.conversations,
+            profile,
+            recall,
+            counter,
+            clock,
+            parts.service if parts else None,
+            policies,
+            settings.working.context_window_tokens,
+        ),
+        job_parts=parts,
     )
-    tasks = [asyncio.create_task(_every(rc.retrieval_flush_seconds, retrievals.flush, "retrieval flush"))]
-    if st.maintenance_enabled:
-        tasks.append(asyncio.create_task(_maintain_forever(store, st.maintenance_written_seconds,
-                                                           st.maintenance_interval_seconds)))
-    try:
-        yield app
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        try:
-            await retrievals.flush()
-        except MemorydError:
-            log.warning("could not flush retrieval counts at shutdown", exc_info=True)
-        if redis is not None:
-            await redis.aclose()
-        store.close()
 
 
-async def _maintain_forever(store: LanceMemoryStore, written_seconds: float, full_seconds: float) -> None:
+async def _maintain_forever(maintenance: StoreMaintenance, written_seconds: float, full_seconds: float) -> None:
     """Tables this process wrote, every few seconds; every table, every ``full_seconds``."""
     loop = asyncio.get_running_loop()
     last_full = loop.time()
@@ -186,7 +380,7 @@ async def _maintain_forever(store: LanceMemoryStore, written_seconds: float, ful
         await asyncio.sleep(written_seconds)
         full = loop.time() - last_full >= full_seconds
         try:
-            await store.maintain(full=full)
+            await maintenance.maintain(full=full)
         except Exception:  # a background loop must survive any failure of one pass
             log.exception("store maintenance failed; retrying in %.0f s", written_seconds)
         if full:

@@ -48,8 +48,9 @@ def parser() -> argparse.ArgumentParser:
     worker.set_defaults(listen=None)
     boot = sub.add_parser("bootstrap", help="compile every agent's archive into its profile (batch job)")
     boot.add_argument("--all", action="store_true", required=True, help="every agent of every tenant")
-    boot.add_argument("--no-worker", action="store_true",
-                      help="only queue and follow the batch; running workers do the work")
+    boot.add_argument(
+        "--no-worker", action="store_true", help="only queue and follow the batch; running workers do the work"
+    )
     boot.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
     boot.add_argument("--data", help="storage directory or URI (default var/data)")
     boot.set_defaults(listen=None)
@@ -57,10 +58,12 @@ def parser() -> argparse.ArgumentParser:
     _add_daemon_args(up)
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     from memoryd.demo import register as register_demo
+
     register_demo(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     from memoryd.bench.cli import add_bench_commands
+
     add_bench_commands(bench_sub)
     return root
 
@@ -74,19 +77,23 @@ def main(argv: list[str] | None = None) -> None:
             settings = settings_from(args)
             logs.configure(settings.log.level, settings.log.format)
             from memoryd.rpc.server import serve
+
             asyncio.run(serve(settings))
         elif args.command == "worker":
             settings = settings_from(args)
             logs.configure(settings.log.level, settings.log.format)
             from workers.run import run_workers
+
             asyncio.run(run_workers(settings))
         elif args.command == "bootstrap":
             settings = settings_from(args)
             logs.configure("WARNING", settings.log.format)
             from workers.batch import run_bootstrap_all
+
             sys.exit(asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker)))
         elif args.command == "up":
             from memoryd.launcher import run_up
+
             settings = settings_from(args)
             sys.exit(run_up(args, settings))
         else:

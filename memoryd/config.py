@@ -47,13 +47,6 @@ class StorageSettings(_Section):
     ann_min_rows: int = Field(50_000, ge=1)
     """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
     optimize_min_fragments: int = Field(16, ge=1)
-    hot_max_rows: int = Field(0, ge=0)
-    """Experimental, off by default (0): tables up to this size (and below ann_min_rows) keep their
-    vectors in memory for exact numpy kNN. Measured on 2 cores it helped precomputed-vector queries
-    a little and slowed server-embedded ones (numpy and onnxruntime threads contend); see
-    docs/benchmarks.md."""
-    hot_total_rows: int = Field(500_000, ge=0)
-    """Memory cap across tenants (about 1.7 KiB per row at 384 dimensions); least recently used go first."""
     maintenance_enabled: bool = True
     """Run the maintenance loop in this process. With several replicas, enable it on one: two
     processes building the same vector index waste the CPU and one of them loses the commit."""
@@ -288,13 +281,15 @@ class Settings(BaseSettings):
 
     @classmethod
     def settings_customise_sources(
-        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Overrides, product env names, MEMORYD_ env, then the TOML file."""
-        return (init_settings, _ProductEnvSource(settings_cls), env_settings,
-                TomlConfigSettingsSource(settings_cls))
+        return (init_settings, _ProductEnvSource(settings_cls), env_settings, TomlConfigSettingsSource(settings_cls))
 
 
 def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:

@@ -104,8 +104,13 @@ class _Processes:
                 self.proc.wait()
 
 
-def supervise(children: list[Child], stopping: Callable[[], bool], *,
-              sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> int:
+def supervise(
+    children: list[Child],
+    stopping: Callable[[], bool],
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> int:
     """Restart dead children with backoff until asked to stop (0) or one crash-loops (1)."""
     while not stopping():
         now = clock()
@@ -117,8 +122,10 @@ def supervise(children: list[Child], stopping: Callable[[], bool], *,
                 while child.exits and now - child.exits[0] > _CRASH_WINDOW_SECONDS:
                     child.exits.popleft()
                 if len(child.exits) >= _CRASH_LIMIT:
-                    _say(f"{child.name} exited {len(child.exits)} times within {_CRASH_WINDOW_SECONDS:.0f} s; "
-                         "stopping everything")
+                    _say(
+                        f"{child.name} exited {len(child.exits)} times within {_CRASH_WINDOW_SECONDS:.0f} s; "
+                        "stopping everything"
+                    )
                     return 1
                 child.restart_at = now + child.backoff()
                 _say(f"{child.name} is not running; restarting in {child.backoff():.0f} s")
@@ -137,8 +144,9 @@ def _valkey_child(run_dir: Path, port: int) -> tuple[Child, str]:
     server: list[ValkeyServer] = []
 
     def start() -> None:
-        vk = ValkeyServer(port=port, data_dir=run_dir / "valkey", persist=True, appendonly="yes",
-                          appendfsync="everysec")
+        vk = ValkeyServer(
+            port=port, data_dir=run_dir / "valkey", persist=True, appendonly="yes", appendfsync="everysec"
+        )
         vk.start()
         server[:] = [vk]
 

@@ -1,8 +1,16 @@
-"""Shared fixtures: real LanceDB in tmp_path, the real ONNX embedder, a real gRPC server."""
+"""Shared fixtures: real LanceDB in tmp_path, the real ONNX embedder, a real gRPC server.
+
+Two guards hold for every test: the environment is scrubbed of memoryd's settings (a developer's
+shell cannot change what a test sees), and no test process may open a connection to anything but
+loopback (an audit hook refuses it), so no test can reach a real model provider.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import os
+import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import Future
@@ -18,6 +26,41 @@ from memoryd.config import Settings, load_settings
 from memoryd.core.ports import Embedder
 from memoryd.rpc.client import MemoryServiceStub
 from memoryd.rpc.server import serving
+
+_LOCAL_NAMES = {"localhost", "localhost.localdomain"}
+
+
+def _is_local(host: object) -> bool:
+    if isinstance(host, bytes):
+        host = host.decode(errors="replace")
+    if host is None or not isinstance(host, str) or host in _LOCAL_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _loopback_only(event: str, args: tuple[Any, ...]) -> None:
+    """Refuse any connection (or name lookup) beyond loopback: tests never reach a real provider."""
+    if event == "socket.connect" and isinstance(args[1], tuple) and not _is_local(args[1][0]):
+        raise ConnectionRefusedError(f"tests may only connect to loopback, not {args[1]!r}")
+    if event == "socket.getaddrinfo" and not _is_local(args[0]):
+        raise ConnectionRefusedError(f"tests may only resolve loopback names, not {args[0]!r}")
+
+
+sys.addaudithook(_loopback_only)
+
+_SETTINGS_ENV = ("MEMORY", "COMPACTING_")
+_SETTINGS_NAMES = {"REDIS_URL", "PROFILE_BUDGET_TOKENS"}
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``MEMORY*``, ``MEMORYD_*``, ``COMPACTING_*`` or ``REDIS_URL`` from the shell reaches a test."""
+    for name in list(os.environ):
+        if name.startswith(_SETTINGS_ENV) or name in _SETTINGS_NAMES:
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture(scope="session")
@@ -59,8 +102,10 @@ class LiveServer:
     async def _main(self) -> None:
         self._stop = asyncio.Event()
         try:
-            async with build_app(self._settings, embedder=self._embedder) as app, \
-                    serving(app, "127.0.0.1", 0, 0.5) as port:
+            async with (
+                build_app(self._settings, embedder=self._embedder) as app,
+                serving(app, "127.0.0.1", 0, 0.5) as port,
+            ):
                 self.app = app
                 self._ready.set_result(port)
                 await self._stop.wait()

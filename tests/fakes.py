@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
-from memoryd.core.jobs import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
-from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, TagMode, Vector
+from memoryd.core.job_records import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, TagMode, Vector
 from memoryd.core.query_terms import words
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
@@ -90,23 +91,29 @@ class InMemoryStore:
         row = self.rows.get(memory_id)
         return row[0] if row and is_visible(actor, row[0]) else None
 
-    async def get_many(self, actor: Actor, memory_ids: Sequence[str], *,
-                       with_retrievals: bool = True) -> dict[str, MemoryRecord]:
+    async def get_many(
+        self, actor: Actor, memory_ids: Sequence[str], *, with_retrievals: bool = True
+    ) -> dict[str, MemoryRecord]:
         found = {i: await self.get(actor, i) for i in memory_ids}
         return {i: r for i, r in found.items() if r is not None}
 
     async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
-        return {r.request_key: r for r, _ in self._visible(actor, MemoryFilter())
-                if r.request_key in keys and r.created_at >= since}
+        return {
+            r.request_key: r
+            for r, _ in self._visible(actor, MemoryFilter())
+            if r.request_key in keys and r.created_at >= since
+        }
 
-    async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
-                      min_similarity: float) -> list[ArmHit]:
+    async def nearest(
+        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[ArmHit]:
         scored = [ArmHit(r.memory_id, cosine(vector, v), r.occurred_at) for r, v in self._visible(actor, flt)]
         scored = [h for h in scored if h.score >= min_similarity]
         return sorted(scored, key=lambda h: -h.score)[:limit]
 
-    async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
-                        require_all: bool) -> list[ArmHit]:
+    async def full_text(
+        self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int, require_all: bool
+    ) -> list[ArmHit]:
         hits = []
         for record, _ in self._visible(actor, flt):
             have = set(words(record.content))
@@ -133,12 +140,17 @@ class InMemoryStore:
         rows = sorted((r for r, _ in self._visible(actor, flt) if r.memory_id > after_id), key=lambda r: r.memory_id)
         return rows[:limit]
 
+    async def agents(self) -> list[tuple[str, str]]:
+        return sorted({(r.tenant_id, r.agent_id) for r, _ in self.rows.values()})
+
     async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
         for memory_id, n in counts.items():
             row = self.rows.get(memory_id)
             if row:
-                self.rows[memory_id] = (replace(row[0], retrieval_count=row[0].retrieval_count + n,
-                                                last_retrieved_at=at), row[1])
+                self.rows[memory_id] = (
+                    replace(row[0], retrieval_count=row[0].retrieval_count + n, last_retrieved_at=at),
+                    row[1],
+                )
 
 
 class InMemoryLedger:
@@ -154,9 +166,21 @@ class InMemoryLedger:
         existing = self.records.get((record.tenant_id, record.key))
         if existing is not None and (existing.live or not redrive or existing.state not in REDRIVABLE_STATES):
             return existing, False
-        new = record if existing is None else replace(
-            existing, state=JobState.QUEUED, run=existing.run + 1, attempts=0, last_error="",
-            updated_at=record.created_at, finished_at=None, next_attempt_at=None, result={})
+        new = (
+            record
+            if existing is None
+            else replace(
+                existing,
+                state=JobState.QUEUED,
+                run=existing.run + 1,
+                attempts=0,
+                last_error="",
+                updated_at=record.created_at,
+                finished_at=None,
+                next_attempt_at=None,
+                result={},
+            )
+        )
         await self.update(new, "queued")
         return new, True
 
@@ -166,21 +190,35 @@ class InMemoryLedger:
     async def get_many(self, keys: Sequence[tuple[str, str]]) -> list[JobRecord | None]:
         return [self.records.get(k) for k in keys]
 
-    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
-                   limit: int, before: float) -> list[JobRecord]:
-        found = [r for (t, _), r in self.records.items() if t == tenant_id and (kind is None or r.kind == kind)
-                 and (state is None or r.state == state) and (not agent_id or r.agent_id == agent_id)
-                 and (not before or (r.created_at and r.created_at.timestamp() < before))]
+    async def page(
+        self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str, limit: int, before: float
+    ) -> list[JobRecord]:
+        found = [
+            r
+            for (t, _), r in self.records.items()
+            if t == tenant_id
+            and (kind is None or r.kind == kind)
+            and (state is None or r.state == state)
+            and (not agent_id or r.agent_id == agent_id)
+            and (not before or (r.created_at and r.created_at.timestamp() < before))
+        ]
         return sorted(found, key=lambda r: r.created_at or datetime.min, reverse=True)[:limit]
 
     async def update(self, record: JobRecord, message: str) -> None:
         self.records[(record.tenant_id, record.key)] = record
-        self.log.setdefault((record.tenant_id, record.key), []).append(JobEvent(
-            record.key, record.state, message, record.attempts, record.progress_done, record.progress_total,
-            record.updated_at or datetime.now(UTC)))
+        self.log.setdefault((record.tenant_id, record.key), []).append(
+            JobEvent(
+                record.key,
+                record.state,
+                message,
+                record.attempts,
+                record.progress_done,
+                record.progress_total,
+                record.updated_at or datetime.now(UTC),
+            )
+        )
 
-    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
-                     ) -> list[tuple[str, JobEvent]]:
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:
         start = int(after or 0)
         return [(str(i + 1), e) for i, e in enumerate(self.log.get((tenant_id, key), [])) if i >= start]
 
@@ -210,14 +248,13 @@ class RecordingQueue:
 
 
 class OpenGate:
-    """ProviderGate with a scriptable breaker and slots; leases are a dict."""
+    """ProviderGate with a scriptable breaker and slots."""
 
     def __init__(self, open_for: float = 0.0, slots: int = 4) -> None:
         self.open_seconds = open_for
         self.slots = slots
         self.held: set[tuple[str, str]] = set()
         self.outcomes: list[bool] = []
-        self.leases: dict[str, str] = {}
 
     async def open_for(self) -> float:
         return self.open_seconds
@@ -234,15 +271,22 @@ class OpenGate:
     async def release(self, tenant_id: str, holder: str) -> None:
         self.held.discard((tenant_id, holder))
 
+
+class DictLeases:
+    """Leases in a dict (no expiry: tests release what they take)."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, str] = {}
+
     async def lock(self, name: str, holder: str, seconds: float) -> bool:
-        if self.leases.get(name, holder) != holder:
+        if self.held.get(name, holder) != holder:
             return False
-        self.leases[name] = holder
+        self.held[name] = holder
         return True
 
     async def unlock(self, name: str, holder: str) -> None:
-        if self.leases.get(name) == holder:
-            del self.leases[name]
+        if self.held.get(name) == holder:
+            del self.held[name]
 
 
 class ScriptedChat:
@@ -263,3 +307,97 @@ class ScriptedChat:
         if isinstance(step, Exception):
             raise step
         return step, len(system + user) // 4, 10
+
+
+class InMemoryProfiles:
+    """ProfileStore over dicts: a current row per agent (CAS on revision) and an append-only history."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], Profile] = {}
+        self.history: dict[tuple[str, str, int], Profile] = {}
+        self.failures: list[tuple[str, str, int, str, str]] = []
+
+    async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
+        return self.rows.get((tenant_id, agent_id))
+
+    async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
+        stored = self.rows.get((tenant_id, profile.agent_id))
+        if (stored.revision if stored else 0) != expected_revision:
+            return False
+        self.rows[(tenant_id, profile.agent_id)] = profile
+        return True
+
+    async def log_revision(self, tenant_id: str, profile: Profile) -> None:
+        self.history.setdefault((tenant_id, profile.agent_id, profile.revision), profile)
+
+    async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
+        found = [p for (t, a, r), p in self.history.items() if t == tenant_id and a == agent_id and r < before]
+        return sorted(found, key=lambda p: p.revision, reverse=True)[:limit]
+
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
+        self.failures.append((tenant_id, agent_id, base_revision, source, reason))
+
+
+class InMemoryConversations:
+    """ConversationStore over dicts (insert-if-absent by id everywhere, CAS on the state row)."""
+
+    def __init__(self) -> None:
+        self.states: dict[tuple[str, str], Conversation] = {}
+        self.messages_by: dict[tuple[str, str], dict[str, Message]] = {}
+        self.summaries_by: dict[tuple[str, str], dict[str, Summary]] = {}
+        self.events_by: dict[tuple[str, str], dict[str, ConversationEvent]] = {}
+        self.blobs: dict[tuple[str, str, str], str] = {}
+
+    async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
+        return self.states.get((tenant_id, conversation_id))
+
+    async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
+        stored = self.states.get((tenant_id, conv.conversation_id))
+        if (stored.revision if stored else 0) != expected_revision:
+            return False
+        self.states[(tenant_id, conv.conversation_id)] = conv
+        return True
+
+    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
+        have = self.messages_by.get((tenant_id, conversation_id), {})
+        return {m for m in message_ids if m in have}
+
+    async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
+        have = self.messages_by.setdefault((tenant_id, conversation_id), {})
+        for m in messages:
+            have.setdefault(m.message_id, m)
+
+    async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
+        found = self.messages_by.get((tenant_id, conversation_id), {}).values()
+        return sorted((m for m in found if m.seq > after_seq), key=lambda m: m.seq)
+
+    async def put_summary(self, tenant_id: str, conversation_id: str, summary: Summary) -> None:
+        self.summaries_by.setdefault((tenant_id, conversation_id), {}).setdefault(summary.summary_id, summary)
+
+    async def summaries(self, tenant_id: str, conversation_id: str, summary_ids: Sequence[str]) -> list[Summary]:
+        have = self.summaries_by.get((tenant_id, conversation_id), {})
+        return [have[i] for i in summary_ids if i in have]
+
+    async def add_event(self, tenant_id: str, conversation_id: str, event: ConversationEvent) -> None:
+        self.events_by.setdefault((tenant_id, conversation_id), {}).setdefault(event.event_id, event)
+
+    async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
+        found = self.events_by.get((tenant_id, conversation_id), {}).values()
+        return sorted((e for e in found if after is None or e.at > after), key=lambda e: e.at)
+
+    async def put_blob(self, tenant_id: str, conversation_id: str, blob_id: str, data: str) -> None:
+        self.blobs.setdefault((tenant_id, conversation_id, blob_id), data)
+
+    async def blob(self, tenant_id: str, conversation_id: str, blob_id: str) -> str | None:
+        return self.blobs.get((tenant_id, conversation_id, blob_id))
+
+
+class WordCounter:
+    """TokenCounter: one token per whitespace-separated word (budgets in tests stay readable)."""
+
+    @property
+    def encoding(self) -> str:
+        return "words"
+
+    def count(self, text: str) -> int:
+        return len(text.split())

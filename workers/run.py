@@ -14,7 +14,7 @@ import signal
 from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
-from workers.settings import build_workers, close_workers
+from workers.settings import running_workers
 
 log = logging.getLogger(__name__)
 
@@ -37,21 +37,12 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
     async with build_app(without_maintenance(settings)) as app:
-        assert app.jobs is not None
         if settings.provider.configured:
-            resumed = await app.jobs.resume_waiting()
+            resumed = await app.jobs.service.resume_waiting()
             if resumed:
                 log.info("re-queued jobs that were waiting for a provider", extra={"jobs": resumed})
-        workers = build_workers(settings, {"app": app})
-        runs = [asyncio.create_task(w.async_run()) for w in workers]
-        log.info("memoryd worker running", extra={"queues": [w.queue_name for w in workers],
-                                                   "model": settings.provider.extraction_model or None})
-        stopped = asyncio.create_task(stop.wait())
-        await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
-        await close_workers(workers)
-        for task in [stopped, *runs]:
-            task.cancel()
-        await asyncio.gather(stopped, *runs, return_exceptions=True)
-        for task in runs:
-            if task.done() and not task.cancelled() and task.exception():
-                raise task.exception()  # type: ignore[misc]  # a crashed worker loop must not exit 0
+        async with running_workers(settings, app) as runs:
+            log.info("memoryd worker running", extra={"model": settings.provider.extraction_model or None})
+            stopped = asyncio.create_task(stop.wait())
+            await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()

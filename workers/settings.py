@@ -11,35 +11,75 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from arq import Worker, func
 from arq.connections import RedisSettings
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, queue_of
+from memoryd.app import App
 from memoryd.config import Settings
-from workers.jobs import FUNCTIONS
+from workers.context import WorkerContext, install
+from workers.functions import FUNCTIONS
 
 _UNBOUNDED_TRIES = 1_000_000
 """arq's own try limit is not the retry policy (JobRunner's is): deferrals must not exhaust it."""
 _SLACK_SECONDS = 5.0
 
 
-def build_workers(settings: Settings, ctx: dict[str, Any]) -> list[Worker]:
-    """The model-bound and the short worker, sharing ``ctx`` (the App)."""
+def build_workers(settings: Settings, app: App) -> list[Worker]:
+    """The model-bound and the short worker, sharing one typed context over ``app``'s job parts."""
     js = settings.jobs
-    ctx["model_timeout"] = js.model_job_timeout_seconds
-    ctx["short_timeout"] = js.short_job_timeout_seconds
+    ctx = install({}, WorkerContext(app, app.jobs, js.model_job_timeout_seconds, js.short_job_timeout_seconds))
     workers = []
-    for queue, concurrency, timeout in ((MODEL_QUEUE, js.model_concurrency, js.model_job_timeout_seconds),
-                                        (SHORT_QUEUE, js.short_concurrency, js.short_job_timeout_seconds)):
-        functions = [func(coroutine, name=kind.value, timeout=timeout + _SLACK_SECONDS, max_tries=_UNBOUNDED_TRIES)
-                     for kind, coroutine in FUNCTIONS.items() if queue_of(kind) == queue]
-        workers.append(Worker(
-            functions=functions, queue_name=queue, redis_settings=RedisSettings.from_dsn(settings.redis.dsn),
-            ctx=ctx, poll_delay=js.poll_seconds, max_jobs=concurrency, keep_result=0,
-            handle_signals=False, job_serializer=dumps, job_deserializer=loads, log_results=False))
+    for queue, concurrency, timeout in (
+        (MODEL_QUEUE, js.model_concurrency, js.model_job_timeout_seconds),
+        (SHORT_QUEUE, js.short_concurrency, js.short_job_timeout_seconds),
+    ):
+        functions = [
+            func(coroutine, name=kind.value, timeout=timeout + _SLACK_SECONDS, max_tries=_UNBOUNDED_TRIES)
+            for kind, coroutine in FUNCTIONS.items()
+            if queue_of(kind) == queue
+        ]
+        workers.append(
+            Worker(
+                functions=functions,
+                queue_name=queue,
+                redis_settings=RedisSettings.from_dsn(settings.redis.dsn),
+                ctx=ctx,
+                poll_delay=js.poll_seconds,
+                max_jobs=concurrency,
+                keep_result=0,
+                handle_signals=False,
+                job_serializer=dumps,
+                job_deserializer=loads,
+                log_results=False,
+            )
+        )
     return workers
+
+
+@asynccontextmanager
+async def running_workers(
+    settings: Settings, app: App, *, enabled: bool = True
+) -> AsyncIterator[list[asyncio.Task[None]]]:
+    """Both workers polling in this event loop for the block's duration, then stopped cleanly.
+
+    Yields the poll loops' tasks, so a caller can notice a loop that crashed (Redis gone).
+    """
+    workers = build_workers(settings, app) if enabled else []
+    runs = [asyncio.create_task(w.async_run()) for w in workers]
+    try:
+        yield runs
+    finally:
+        await close_workers(workers)
+        for task in runs:
+            task.cancel()
+        results = await asyncio.gather(*runs, return_exceptions=True)
+        for result in results:
+            if isinstance(result, Exception):
+                raise result  # a crashed worker loop must not end quietly
 
 
 async def close_workers(workers: list[Worker]) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from arq.connections import ArqRedis, RedisSettings, create_pool
 
 from memoryd.adapters.redis_ledger import map_redis_errors
-from memoryd.core.jobs import MODEL_BOUND, JobKind, JobRecord
+from memoryd.core.job_records import MODEL_BOUND, JobKind, JobRecord
 
 MODEL_QUEUE = "memoryd:queue:model"
 SHORT_QUEUE = "memoryd:queue:short"
@@ -41,8 +41,9 @@ def queue_of(kind: JobKind) -> str:
 async def connect(dsn: str) -> ArqRedis:
     """One client for the queue, the ledger and the gate (ArqRedis is a redis.asyncio.Redis)."""
     async with map_redis_errors():
-        return await create_pool(RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads,
-                                 default_queue_name=SHORT_QUEUE)
+        return await create_pool(
+            RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads, default_queue_name=SHORT_QUEUE
+        )
 
 
 class ArqJobQueue:
@@ -55,5 +56,11 @@ class ArqJobQueue:
         """Queue the record's current run; arq ignores a second message with the same id."""
         async with map_redis_errors():
             await self._client.enqueue_job(
-                record.kind.value, record.tenant_id, record.key, _job_id=record.message_id,
-                _queue_name=queue_of(record.kind), _defer_by=defer_seconds or None, _expires=_EXPIRES)
+                record.kind.value,
+                record.tenant_id,
+                record.key,
+                _job_id=record.message_id,
+                _queue_name=queue_of(record.kind),
+                _defer_by=defer_seconds or None,
+                _expires=_EXPIRES,
+            )

@@ -14,50 +14,63 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-import lancedb
 import pyarrow as pa
 from lancedb.index import BTree
 
+from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.adapters.lance_tables import LanceTables
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
-STATE_SCHEMA = pa.schema([
-    pa.field("conversation_id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-    pa.field("agent_id", pa.string(), nullable=False),
-    pa.field("end_user_id", pa.string(), nullable=False),
-    pa.field("context_window", pa.int64(), nullable=False),
-    pa.field("next_seq", pa.int64(), nullable=False),
-    pa.field("compacted_through", pa.int64(), nullable=False),
-    pa.field("summary_ids", pa.string(), nullable=False),
-    pa.field("options", pa.string(), nullable=False),
-    pa.field("revision", pa.int64(), nullable=False),
-    pa.field("created_at", TIMESTAMP, nullable=False),
-    pa.field("updated_at", TIMESTAMP, nullable=False),
-])
+STATE_SCHEMA = pa.schema(
+    [
+        pa.field("conversation_id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("end_user_id", pa.string(), nullable=False),
+        pa.field("context_window", pa.int64(), nullable=False),
+        pa.field("next_seq", pa.int64(), nullable=False),
+        pa.field("compacted_through", pa.int64(), nullable=False),
+        pa.field("summary_ids", pa.string(), nullable=False),
+        pa.field("options", pa.string(), nullable=False),
+        pa.field("revision", pa.int64(), nullable=False),
+        pa.field("created_at", TIMESTAMP, nullable=False),
+        pa.field("updated_at", TIMESTAMP, nullable=False),
+    ]
+)
 
-ITEM_SCHEMA = pa.schema([
-    pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-    pa.field("conversation_id", pa.string(), nullable=False),
-    pa.field("kind", pa.string(), nullable=False),
-    pa.field("seq", pa.int64(), nullable=False),
-    pa.field("to_seq", pa.int64(), nullable=False),
-    pa.field("level", pa.int64(), nullable=False),
-    pa.field("role", pa.string(), nullable=False),
-    pa.field("content", pa.string(), nullable=False),
-    pa.field("token_count", pa.int64(), nullable=False),
-    pa.field("message_id", pa.string(), nullable=False),
-    pa.field("tool_name", pa.string(), nullable=False),
-    pa.field("tool_call_id", pa.string(), nullable=False),
-    pa.field("at", TIMESTAMP, nullable=False),
-    pa.field("first_at", TIMESTAMP, nullable=False),
-    pa.field("data", pa.string(), nullable=False),
-])
+ITEM_SCHEMA = pa.schema(
+    [
+        pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+        pa.field("conversation_id", pa.string(), nullable=False),
+        pa.field("kind", pa.string(), nullable=False),
+        pa.field("seq", pa.int64(), nullable=False),
+        pa.field("to_seq", pa.int64(), nullable=False),
+        pa.field("level", pa.int64(), nullable=False),
+        pa.field("role", pa.string(), nullable=False),
+        pa.field("content", pa.string(), nullable=False),
+        pa.field("token_count", pa.int64(), nullable=False),
+        pa.field("message_id", pa.string(), nullable=False),
+        pa.field("tool_name", pa.string(), nullable=False),
+        pa.field("tool_call_id", pa.string(), nullable=False),
+        pa.field("at", TIMESTAMP, nullable=False),
+        pa.field("first_at", TIMESTAMP, nullable=False),
+        pa.field("data", pa.string(), nullable=False),
+    ]
+)
 
-_BLANK: dict[str, Any] = {"seq": 0, "to_seq": 0, "level": 0, "role": "", "content": "", "token_count": 0,
-                          "message_id": "", "tool_name": "", "tool_call_id": "", "data": ""}
+_BLANK: dict[str, Any] = {
+    "seq": 0,
+    "to_seq": 0,
+    "level": 0,
+    "role": "",
+    "content": "",
+    "token_count": 0,
+    "message_id": "",
+    "tool_name": "",
+    "tool_call_id": "",
+    "data": "",
+}
 
 
 def _utc(value: datetime) -> datetime:
@@ -67,26 +80,29 @@ def _utc(value: datetime) -> datetime:
 class LanceConversationStore:
     """Conversations on the archive's LanceDB connection."""
 
-    def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
-        self._tables = LanceTables(db, written)
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
     # tenant with many conversations does not scan all their items per call.
     async def _items(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._tables.get(f"conversation_items_{tenant_id}", ITEM_SCHEMA,
-                                      [("id", BTree()), ("conversation_id", BTree())], write=write)
+        return await self._db.table(
+            f"conversation_items_{tenant_id}", ITEM_SCHEMA, [("id", BTree()), ("conversation_id", BTree())], write=write
+        )
 
     async def _states(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._tables.get(f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())],
-                                      write=write)
+        return await self._db.table(
+            f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())], write=write
+        )
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
         async with map_lance_errors():
             table = await self._items(tenant_id, write=True)
-            await table.merge_insert("id").when_not_matched_insert_all().execute(
-                pa.Table.from_pylist(rows, ITEM_SCHEMA))
+            await (
+                table.merge_insert("id").when_not_matched_insert_all().execute(pa.Table.from_pylist(rows, ITEM_SCHEMA))
+            )
 
     async def _query_items(self, tenant_id: str, where: str) -> list[dict[str, Any]]:
         async with map_lance_errors():
@@ -99,23 +115,42 @@ class LanceConversationStore:
         """The state row."""
         async with map_lance_errors():
             table = await self._states(tenant_id)
-            rows = (await table.query().where(f"conversation_id = {literal(conversation_id)}").limit(1)
-                    .to_arrow()).to_pylist()
+            rows = (
+                await table.query().where(f"conversation_id = {literal(conversation_id)}").limit(1).to_arrow()
+            ).to_pylist()
         if not rows:
             return None
         r = rows[0]
-        return Conversation(r["conversation_id"], r["agent_id"], r["end_user_id"], r["context_window"],
-                            r["next_seq"], r["compacted_through"], tuple(json.loads(r["summary_ids"])),
-                            json.loads(r["options"]), r["revision"], _utc(r["created_at"]), _utc(r["updated_at"]))
+        return Conversation(
+            r["conversation_id"],
+            r["agent_id"],
+            r["end_user_id"],
+            r["context_window"],
+            r["next_seq"],
+            r["compacted_through"],
+            tuple(json.loads(r["summary_ids"])),
+            json.loads(r["options"]),
+            r["revision"],
+            _utc(r["created_at"]),
+            _utc(r["updated_at"]),
+        )
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
         """Compare-and-swap on revision (insert when ``expected_revision`` is 0)."""
         now = datetime.now(UTC)
-        row = {"conversation_id": conv.conversation_id, "agent_id": conv.agent_id, "end_user_id": conv.end_user_id,
-               "context_window": conv.context_window, "next_seq": conv.next_seq,
-               "compacted_through": conv.compacted_through, "summary_ids": json.dumps(list(conv.summary_ids)),
-               "options": json.dumps(conv.options), "revision": conv.revision,
-               "created_at": conv.created_at or now, "updated_at": conv.updated_at or now}
+        row = {
+            "conversation_id": conv.conversation_id,
+            "agent_id": conv.agent_id,
+            "end_user_id": conv.end_user_id,
+            "context_window": conv.context_window,
+            "next_seq": conv.next_seq,
+            "compacted_through": conv.compacted_through,
+            "summary_ids": json.dumps(list(conv.summary_ids)),
+            "options": json.dumps(conv.options),
+            "revision": conv.revision,
+            "created_at": conv.created_at or now,
+            "updated_at": conv.updated_at or now,
+        }
         async with map_lance_errors():
             table = await self._states(tenant_id, write=True)
             merge = table.merge_insert("conversation_id")
@@ -128,8 +163,7 @@ class LanceConversationStore:
 
     # -- messages ---------------------------------------------------------------
 
-    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
-                                   ) -> set[str]:
+    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
         """Which ids the conversation already holds."""
         if not message_ids:
             return set()
@@ -139,28 +173,70 @@ class LanceConversationStore:
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
         """Insert-if-absent by client message id."""
-        await self._insert_items(tenant_id, [{
-            **_BLANK, "id": _message_row_id(conversation_id, m.message_id), "conversation_id": conversation_id,
-            "kind": "message", "seq": m.seq, "role": m.role.value, "content": m.content,
-            "token_count": m.token_count, "message_id": m.message_id, "tool_name": m.tool_name,
-            "tool_call_id": m.tool_call_id, "at": m.created_at, "first_at": m.created_at} for m in messages])
+        await self._insert_items(
+            tenant_id,
+            [
+                {
+                    **_BLANK,
+                    "id": _message_row_id(conversation_id, m.message_id),
+                    "conversation_id": conversation_id,
+                    "kind": "message",
+                    "seq": m.seq,
+                    "role": m.role.value,
+                    "content": m.content,
+                    "token_count": m.token_count,
+                    "message_id": m.message_id,
+                    "tool_name": m.tool_name,
+                    "tool_call_id": m.tool_call_id,
+                    "at": m.created_at,
+                    "first_at": m.created_at,
+                }
+                for m in messages
+            ],
+        )
 
     async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
         """The tail after ``after_seq``, in order."""
-        rows = await self._query_items(tenant_id, f"conversation_id = {literal(conversation_id)} "
-                                                  f"AND kind = 'message' AND seq > {int(after_seq)}")
+        rows = await self._query_items(
+            tenant_id, f"conversation_id = {literal(conversation_id)} AND kind = 'message' AND seq > {int(after_seq)}"
+        )
         rows.sort(key=lambda r: r["seq"])
-        return [Message(r["seq"], r["message_id"], Role(r["role"]), r["content"], _utc(r["at"]), r["token_count"],
-                        r["tool_name"], r["tool_call_id"]) for r in rows]
+        return [
+            Message(
+                r["seq"],
+                r["message_id"],
+                Role(r["role"]),
+                r["content"],
+                _utc(r["at"]),
+                r["token_count"],
+                r["tool_name"],
+                r["tool_call_id"],
+            )
+            for r in rows
+        ]
 
     # -- summaries, events, blobs -------------------------------------------------
 
     async def put_summary(self, tenant_id: str, conversation_id: str, summary: Summary) -> None:
         """Insert-if-absent by summary id."""
-        await self._insert_items(tenant_id, [{
-            **_BLANK, "id": summary.summary_id, "conversation_id": conversation_id, "kind": "summary",
-            "seq": summary.from_seq, "to_seq": summary.to_seq, "level": summary.level, "content": summary.text,
-            "token_count": summary.token_count, "at": summary.last_at, "first_at": summary.first_at}])
+        await self._insert_items(
+            tenant_id,
+            [
+                {
+                    **_BLANK,
+                    "id": summary.summary_id,
+                    "conversation_id": conversation_id,
+                    "kind": "summary",
+                    "seq": summary.from_seq,
+                    "to_seq": summary.to_seq,
+                    "level": summary.level,
+                    "content": summary.text,
+                    "token_count": summary.token_count,
+                    "at": summary.last_at,
+                    "first_at": summary.first_at,
+                }
+            ],
+        )
 
     async def summaries(self, tenant_id: str, conversation_id: str, summary_ids: Sequence[str]) -> list[Summary]:
         """In the order given."""
@@ -168,16 +244,48 @@ class LanceConversationStore:
             return []
         ids = ", ".join(literal(s) for s in summary_ids)
         rows = {r["id"]: r for r in await self._query_items(tenant_id, f"id IN ({ids})")}
-        return [Summary(r["id"], r["seq"], r["to_seq"], _utc(r["first_at"]), _utc(r["at"]), r["content"],
-                        r["token_count"], r["level"]) for s in summary_ids if (r := rows.get(s)) is not None]
+        return [
+            Summary(
+                r["id"],
+                r["seq"],
+                r["to_seq"],
+                _utc(r["first_at"]),
+                _utc(r["at"]),
+                r["content"],
+                r["token_count"],
+                r["level"],
+            )
+            for s in summary_ids
+            if (r := rows.get(s)) is not None
+        ]
 
     async def add_event(self, tenant_id: str, conversation_id: str, event: ConversationEvent) -> None:
         """Insert-if-absent by event id."""
-        data = json.dumps({"job_id": event.job_id, "path": event.path, "summarized": event.summarized_messages,
-                           "tokens_in": event.tokens_in, "tokens_out": event.tokens_out})
-        await self._insert_items(tenant_id, [{
-            **_BLANK, "id": event.event_id, "conversation_id": conversation_id, "kind": "event",
-            "role": event.kind, "content": event.message, "at": event.at, "first_at": event.at, "data": data}])
+        data = json.dumps(
+            {
+                "job_id": event.job_id,
+                "path": event.path,
+                "summarized": event.summarized_messages,
+                "tokens_in": event.tokens_in,
+                "tokens_out": event.tokens_out,
+            }
+        )
+        await self._insert_items(
+            tenant_id,
+            [
+                {
+                    **_BLANK,
+                    "id": event.event_id,
+                    "conversation_id": conversation_id,
+                    "kind": "event",
+                    "role": event.kind,
+                    "content": event.message,
+                    "at": event.at,
+                    "first_at": event.at,
+                    "data": data,
+                }
+            ],
+        )
 
     async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
         """Oldest first."""
@@ -189,15 +297,38 @@ class LanceConversationStore:
             if after is not None and at <= after:
                 continue
             d = json.loads(r["data"])
-            out.append(ConversationEvent(r["id"], r["role"], d["job_id"], r["content"], at, d["path"],
-                                         d["summarized"], d["tokens_in"], d["tokens_out"]))
+            out.append(
+                ConversationEvent(
+                    r["id"],
+                    r["role"],
+                    d["job_id"],
+                    r["content"],
+                    at,
+                    d["path"],
+                    d["summarized"],
+                    d["tokens_in"],
+                    d["tokens_out"],
+                )
+            )
         return out
 
     async def put_blob(self, tenant_id: str, conversation_id: str, blob_id: str, data: str) -> None:
         """Insert-if-absent."""
         now = datetime.now(UTC)
-        await self._insert_items(tenant_id, [{**_BLANK, "id": blob_id, "conversation_id": conversation_id,
-                                              "kind": "blob", "data": data, "at": now, "first_at": now}])
+        await self._insert_items(
+            tenant_id,
+            [
+                {
+                    **_BLANK,
+                    "id": blob_id,
+                    "conversation_id": conversation_id,
+                    "kind": "blob",
+                    "data": data,
+                    "at": now,
+                    "first_at": now,
+                }
+            ],
+        )
 
     async def blob(self, tenant_id: str, conversation_id: str, blob_id: str) -> str | None:
         """The kept output."""

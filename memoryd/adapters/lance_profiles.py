@@ -12,13 +12,12 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-import lancedb
 import pyarrow as pa
 
+from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.adapters.lance_tables import LanceTables
 from memoryd.core.models import Profile
 
 
@@ -37,38 +36,53 @@ def _profile_fields(key: str) -> list[pa.Field]:
 
 PROFILE_SCHEMA = pa.schema(_profile_fields("key"))
 REVISION_SCHEMA = PROFILE_SCHEMA  # same row shape; key = "agent:revision" instead of the agent
-FAILURE_SCHEMA = pa.schema([
-    pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-    pa.field("agent_id", pa.string(), nullable=False),
-    pa.field("base_revision", pa.int64(), nullable=False),
-    pa.field("source", pa.string(), nullable=False),
-    pa.field("reason", pa.string(), nullable=False),
-    pa.field("at", TIMESTAMP, nullable=False),
-])
+FAILURE_SCHEMA = pa.schema(
+    [
+        pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("base_revision", pa.int64(), nullable=False),
+        pa.field("source", pa.string(), nullable=False),
+        pa.field("reason", pa.string(), nullable=False),
+        pa.field("at", TIMESTAMP, nullable=False),
+    ]
+)
 
 
 def _row(profile: Profile, key: str) -> dict[str, Any]:
-    return {"key": key, "agent_id": profile.agent_id, "document": profile.document,
-            "token_count": profile.token_count, "budget_tokens": profile.budget_tokens,
-            "revision": profile.revision, "updated_at": profile.updated_at or datetime.now(UTC),
-            "source": profile.source}
+    return {
+        "key": key,
+        "agent_id": profile.agent_id,
+        "document": profile.document,
+        "token_count": profile.token_count,
+        "budget_tokens": profile.budget_tokens,
+        "revision": profile.revision,
+        "updated_at": profile.updated_at or datetime.now(UTC),
+        "source": profile.source,
+    }
 
 
 def _profile(row: dict[str, Any]) -> Profile:
-    return Profile(row["agent_id"], row["document"], row["token_count"], row["budget_tokens"], row["revision"],
-                   row["updated_at"].astimezone(UTC), row["source"])
+    return Profile(
+        row["agent_id"],
+        row["document"],
+        row["token_count"],
+        row["budget_tokens"],
+        row["revision"],
+        row["updated_at"].astimezone(UTC),
+        row["source"],
+    )
 
 
 class LanceProfileStore:
     """Profiles on the same LanceDB connection as the archive."""
 
-    def __init__(self, db: lancedb.AsyncConnection, written: set[str] | None = None) -> None:
-        self._tables = LanceTables(db, written)
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
 
     async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
         """The profile row."""
         async with map_lance_errors():
-            table = await self._tables.get(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
         return _profile(rows[0]) if rows else None
 
@@ -76,7 +90,7 @@ class LanceProfileStore:
         """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
         data = pa.Table.from_pylist([_row(profile, profile.agent_id)], PROFILE_SCHEMA)
         async with map_lance_errors():
-            table = await self._tables.get(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
+            table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
             merge = table.merge_insert("key")
             if expected_revision == 0:
                 merge = merge.when_not_matched_insert_all()
@@ -90,13 +104,13 @@ class LanceProfileStore:
         key = f"{profile.agent_id}:{profile.revision:012d}"
         data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
         async with map_lance_errors():
-            table = await self._tables.get(f"profile_revisions_{tenant_id}", REVISION_SCHEMA, write=True)
+            table = await self._db.table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA, write=True)
             await table.merge_insert("key").when_not_matched_insert_all().execute(data)
 
     async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
         """Newest first, below ``before``."""
         async with map_lance_errors():
-            table = await self._tables.get(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
+            table = await self._db.table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
             where = f"agent_id = {literal(agent_id)} AND revision < {int(before)}"
             rows = (await table.query().where(where).select(["revision"]).to_arrow()).column("revision").to_pylist()
             wanted = sorted(rows, reverse=True)[:limit]
@@ -106,18 +120,23 @@ class LanceProfileStore:
             found = (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()
         return sorted((_profile(r) for r in found), key=lambda p: -p.revision)
 
-    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str,
-                          reason: str) -> None:
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
         """Append a refused rewrite."""
-        row = {"key": secrets.token_hex(16), "agent_id": agent_id, "base_revision": base_revision,
-               "source": source, "reason": reason, "at": datetime.now(UTC)}
+        row = {
+            "key": secrets.token_hex(16),
+            "agent_id": agent_id,
+            "base_revision": base_revision,
+            "source": source,
+            "reason": reason,
+            "at": datetime.now(UTC),
+        }
         async with map_lance_errors():
-            table = await self._tables.get(f"profile_failures_{tenant_id}", FAILURE_SCHEMA, write=True)
+            table = await self._db.table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA, write=True)
             await table.add(pa.Table.from_pylist([row], FAILURE_SCHEMA))
 
     async def failures(self, tenant_id: str, agent_id: str) -> list[dict[str, Any]]:
         """Refused rewrites of one agent, oldest first (operators and tests read these)."""
         async with map_lance_errors():
-            table = await self._tables.get(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
+            table = await self._db.table(f"profile_failures_{tenant_id}", FAILURE_SCHEMA)
             rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
         return sorted(rows, key=lambda r: r["at"])

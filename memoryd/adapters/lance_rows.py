@@ -20,52 +20,74 @@ PRIMARY_KEY = {"lance-schema:unenforced-primary-key": "true"}
 # Columns read back into a MemoryRecord: everything but the vector and the
 # prefix column, which only exist for the indexes.
 RECORD_COLUMNS = [
-    "id", "tenant_id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject",
-    "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model",
-    "created_at", "updated_at", "occurred_at", "status", "request_key",
+    "id",
+    "tenant_id",
+    "agent_id",
+    "end_user_id",
+    "scope",
+    "content",
+    "memory_type",
+    "category",
+    "subject",
+    "tags",
+    "salience",
+    "decay_factor",
+    "source_context",
+    "source_id",
+    "content_hash",
+    "embedding_model",
+    "created_at",
+    "updated_at",
+    "occurred_at",
+    "status",
+    "request_key",
 ]
 
 # Retrieval statistics live in a side table per tenant: a LanceDB update
 # rewrites the whole row (vector included) into a new fragment outside the
 # indexes, so counting retrievals on the memory row degraded Recall with every
 # flush. The side table is small and only read by id.
-RETRIEVAL_SCHEMA = pa.schema([
-    pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-    pa.field("retrieval_count", pa.int64(), nullable=False),
-    pa.field("last_retrieved_at", TIMESTAMP, nullable=True),
-])
+RETRIEVAL_SCHEMA = pa.schema(
+    [
+        pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+        pa.field("retrieval_count", pa.int64(), nullable=False),
+        pa.field("last_retrieved_at", TIMESTAMP, nullable=True),
+    ]
+)
 
 
 def memory_schema(dimension: int) -> pa.Schema:
     """The archive table schema; ``id`` is non-nullable so it can be the primary key."""
     text = pa.string()
-    return pa.schema([
-        pa.field("id", text, nullable=False, metadata=PRIMARY_KEY),
-        pa.field("tenant_id", text, nullable=False),
-        pa.field("agent_id", text, nullable=False),
-        pa.field("end_user_id", text, nullable=False),
-        pa.field("scope", text, nullable=False),
-        pa.field("content", text, nullable=False),
-        pa.field("search_text", text, nullable=False),
-        pa.field("prefixes", text, nullable=False),
-        pa.field("memory_type", text, nullable=False),
-        pa.field("category", text, nullable=False),
-        pa.field("subject", text, nullable=False),
-        pa.field("tags", pa.list_(text), nullable=False),
-        pa.field("salience", pa.float64(), nullable=False),
-        pa.field("decay_factor", pa.float64(), nullable=False),
-        pa.field("source_context", text, nullable=False),
-        pa.field("source_id", text, nullable=False),
-        pa.field("content_hash", text, nullable=False),
-        pa.field("embedding_model", text, nullable=False),
-        pa.field("created_at", TIMESTAMP, nullable=False),
-        pa.field("updated_at", TIMESTAMP, nullable=False),
-        pa.field("occurred_at", TIMESTAMP, nullable=False),
-        pa.field("status", text, nullable=False),
-        # Nullable: stores made before it existed gain it as a column of nulls (``lance_store``).
-        pa.field("request_key", text, nullable=True),
-        pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
-    ])
+    return pa.schema(
+        [
+            pa.field("id", text, nullable=False, metadata=PRIMARY_KEY),
+            pa.field("tenant_id", text, nullable=False),
+            pa.field("agent_id", text, nullable=False),
+            pa.field("end_user_id", text, nullable=False),
+            pa.field("scope", text, nullable=False),
+            pa.field("content", text, nullable=False),
+            pa.field("search_text", text, nullable=False),
+            pa.field("prefixes", text, nullable=False),
+            pa.field("memory_type", text, nullable=False),
+            pa.field("category", text, nullable=False),
+            pa.field("subject", text, nullable=False),
+            pa.field("tags", pa.list_(text), nullable=False),
+            pa.field("salience", pa.float64(), nullable=False),
+            pa.field("decay_factor", pa.float64(), nullable=False),
+            pa.field("source_context", text, nullable=False),
+            pa.field("source_id", text, nullable=False),
+            pa.field("content_hash", text, nullable=False),
+            pa.field("embedding_model", text, nullable=False),
+            pa.field("created_at", TIMESTAMP, nullable=False),
+            pa.field("updated_at", TIMESTAMP, nullable=False),
+            pa.field("occurred_at", TIMESTAMP, nullable=False),
+            pa.field("status", text, nullable=False),
+            # Nullable: stores made before it existed gain it as a column of nulls (``lance_store``).
+            pa.field("request_key", text, nullable=True),
+            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+        ]
+    )
 
 
 def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> pa.Table:
@@ -118,8 +140,12 @@ def search_text(record: MemoryRecord, previous: MemoryRecord | None = None) -> s
     """
     when = record.occurred_at
     text = f"{when.day} {when:%B %Y} {record.content}"
-    if (previous is not None and record.source_context and previous.source_context == record.source_context
-            and previous.agent_id == record.agent_id):
+    if (
+        previous is not None
+        and record.source_context
+        and previous.source_context == record.source_context
+        and previous.agent_id == record.agent_id
+    ):
         text += f" {previous.content}"
     return text
 

@@ -64,7 +64,7 @@ class OnnxMiniLMEmbedder:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
         for start in range(0, len(order), self._batch_size):
-            idx = order[start:start + self._batch_size]
+            idx = order[start : start + self._batch_size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return out.tolist()
 

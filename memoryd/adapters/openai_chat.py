@@ -31,8 +31,10 @@ class OpenAIChat:
         """One call; the answer must be a JSON object."""
         async with map_openai_errors("chat provider"):
             response = await self._client.chat.completions.create(
-                model=self._model, response_format={"type": "json_object"},
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}])
+                model=self._model,
+                response_format={"type": "json_object"},
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            )
         content = response.choices[0].message.content if response.choices else None
         try:
             parsed = json.loads(content or "")

@@ -14,8 +14,9 @@ from memoryd.core.errors import NotReady
 class OpenAIEmbedder:
     """Embeddings through the ``openai`` client."""
 
-    def __init__(self, client: openai.AsyncOpenAI, model: str, dimension: int, send_dimensions: bool,
-                 batch_size: int = 256) -> None:
+    def __init__(
+        self, client: openai.AsyncOpenAI, model: str, dimension: int, send_dimensions: bool, batch_size: int = 256
+    ) -> None:
         self._client = client
         self._model = model
         self._dimension = dimension
@@ -36,18 +37,19 @@ class OpenAIEmbedder:
         """Embed in batches; vectors are L2-normalised here whatever the provider returns."""
         out: list[list[float]] = []
         for start in range(0, len(texts), self._batch_size):
-            chunk = list(texts[start:start + self._batch_size])
+            chunk = list(texts[start : start + self._batch_size])
             async with map_openai_errors("embedding provider"):
                 if self._send_dimensions:
                     response = await self._client.embeddings.create(
-                        model=self._model, input=chunk, dimensions=self._dimension)
+                        model=self._model, input=chunk, dimensions=self._dimension
+                    )
                 else:
                     response = await self._client.embeddings.create(model=self._model, input=chunk)
-            vectors = np.array([d.embedding for d in sorted(response.data, key=lambda d: d.index)],
-                               dtype=np.float32)
+            vectors = np.array([d.embedding for d in sorted(response.data, key=lambda d: d.index)], dtype=np.float32)
             if vectors.shape != (len(chunk), self._dimension):
-                raise NotReady(f"embedding provider returned shape {vectors.shape}, "
-                               f"expected ({len(chunk)}, {self._dimension})")
+                raise NotReady(
+                    f"embedding provider returned shape {vectors.shape}, expected ({len(chunk)}, {self._dimension})"
+                )
             vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
             out.extend(vectors.tolist())
         return out

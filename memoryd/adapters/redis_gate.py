@@ -4,9 +4,9 @@ The breaker counts consecutive failed provider calls across all workers; at
 ``threshold`` it opens for ``cooldown`` seconds, during which no worker calls the
 provider. Then one caller is let through as a probe: success closes the circuit,
 failure reopens it. Slots are a sorted set per tenant whose members expire, so a
-worker killed while holding one cannot leak it; leases (exclusive, expiring) keep
-two jobs off the same conversation. All decisions are Lua scripts
-using the server's clock: atomic, and fair between machines.
+worker killed while holding one cannot leak it. All decisions are Lua scripts
+using the server's clock: atomic, and fair between machines. (Exclusive leases,
+which keep two jobs off one conversation, are ``redis_leases``.)
 """
 
 from __future__ import annotations
@@ -44,28 +44,15 @@ end
 return 0
 """
 
-_LOCK = """
-local current = redis.call('GET', KEYS[1])
-if current == false or current == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-"""
-
-_UNLOCK = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
 _OPEN, _FAILURES, _PROBE = "memoryd:breaker:open", "memoryd:breaker:failures", "memoryd:breaker:probe"
 
 
 class RedisProviderGate:
     """Breaker and slots; ``slot_seconds`` must exceed the longest provider call."""
 
-    def __init__(self, client: aioredis.Redis, *, threshold: int, cooldown_seconds: float,
-                 tenant_slots: int, slot_seconds: float) -> None:
+    def __init__(
+        self, client: aioredis.Redis, *, threshold: int, cooldown_seconds: float, tenant_slots: int, slot_seconds: float
+    ) -> None:
         self._r = client
         self._threshold = threshold
         self._cooldown_ms = max(1, int(cooldown_seconds * 1000))
@@ -74,14 +61,13 @@ class RedisProviderGate:
         self._open_for = client.register_script(_OPEN_FOR)
         self._failure = client.register_script(_RECORD_FAILURE)
         self._acquire = client.register_script(_ACQUIRE)
-        self._lock = client.register_script(_LOCK)
-        self._unlock = client.register_script(_UNLOCK)
 
     async def open_for(self) -> float:
         """Seconds until the next call may go (0: now). Half-open lets exactly one probe through."""
         async with map_redis_errors():
-            ms = await self._open_for(keys=[_OPEN, _FAILURES, _PROBE],
-                                      args=[self._threshold, self._slot_ms, min(self._cooldown_ms, 1000)])
+            ms = await self._open_for(
+                keys=[_OPEN, _FAILURES, _PROBE], args=[self._threshold, self._slot_ms, min(self._cooldown_ms, 1000)]
+            )
         return int(ms) / 1000
 
     async def record(self, ok: bool) -> None:
@@ -91,28 +77,19 @@ class RedisProviderGate:
                 await self._r.delete(_FAILURES, _PROBE, _OPEN)
             else:
                 # The failure count lives as long as a few cooldowns: old failures do not add up.
-                await self._failure(keys=[_OPEN, _FAILURES, _PROBE],
-                                    args=[self._threshold, self._cooldown_ms, self._cooldown_ms * 10])
+                await self._failure(
+                    keys=[_OPEN, _FAILURES, _PROBE], args=[self._threshold, self._cooldown_ms, self._cooldown_ms * 10]
+                )
 
     async def acquire(self, tenant_id: str, holder: str) -> bool:
         """One of the tenant's slots (re-entrant for the same holder)."""
         async with map_redis_errors():
-            got = await self._acquire(keys=[f"memoryd:slots:{tenant_id}"],
-                                      args=[self._slot_ms, self._tenant_slots, holder])
+            got = await self._acquire(
+                keys=[f"memoryd:slots:{tenant_id}"], args=[self._slot_ms, self._tenant_slots, holder]
+            )
         return bool(got)
 
     async def release(self, tenant_id: str, holder: str) -> None:
         """Give the slot back."""
         async with map_redis_errors():
             await self._r.zrem(f"memoryd:slots:{tenant_id}", holder)
-
-    async def lock(self, name: str, holder: str, seconds: float) -> bool:
-        """An exclusive lease (one compaction per conversation at a time)."""
-        async with map_redis_errors():
-            got = await self._lock(keys=[f"memoryd:lock:{name}"], args=[holder, max(1, int(seconds * 1000))])
-        return bool(got)
-
-    async def unlock(self, name: str, holder: str) -> None:
-        """Release the lease if still ours."""
-        async with map_redis_errors():
-            await self._unlock(keys=[f"memoryd:lock:{name}"], args=[holder])

@@ -28,7 +28,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.job_records import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
 
 _EVENTS_KEPT = 200
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
@@ -89,17 +89,31 @@ class RedisJobLedger:
                         await pipe.watch(name)
                         raw = await pipe.get(name)
                         existing = _decode(raw) if raw else None
-                        if existing is not None and (existing.state in LIVE_STATES or not redrive
-                                                     or existing.state not in REDRIVABLE_STATES):
+                        if existing is not None and (
+                            existing.state in LIVE_STATES or not redrive or existing.state not in REDRIVABLE_STATES
+                        ):
                             return existing, False
-                        new = record if existing is None else replace(
-                            existing, state=JobState.QUEUED, run=existing.run + 1, attempts=0, last_error="",
-                            updated_at=record.created_at, finished_at=None, next_attempt_at=None, result={})
+                        new = (
+                            record
+                            if existing is None
+                            else replace(
+                                existing,
+                                state=JobState.QUEUED,
+                                run=existing.run + 1,
+                                attempts=0,
+                                last_error="",
+                                updated_at=record.created_at,
+                                finished_at=None,
+                                next_attempt_at=None,
+                                result={},
+                            )
+                        )
                         pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                         self._write(pipe, new, "queued" if existing is None else f"re-driven (run {new.run})")
                         if existing is None:
-                            pipe.zadd(self._index(new.tenant_id),
-                                      {new.key: (new.created_at or datetime.now(UTC)).timestamp()})
+                            pipe.zadd(
+                                self._index(new.tenant_id), {new.key: (new.created_at or datetime.now(UTC)).timestamp()}
+                            )
                         await pipe.execute()
                         return new, True
                     except WatchError:
@@ -119,15 +133,17 @@ class RedisJobLedger:
             raws = await self._r.mget([self._job(tenant_id, key) for tenant_id, key in keys])
         return [_decode(raw) if raw else None for raw in raws]
 
-    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
-                   limit: int, before: float) -> list[JobRecord]:
+    async def page(
+        self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str, limit: int, before: float
+    ) -> list[JobRecord]:
         """Newest first; filters apply while paging through the index, so a page is always full if it can be."""
         out: list[JobRecord] = []
         upper: float | str = f"({before}" if before else "+inf"
         async with map_redis_errors():
             while len(out) < limit:
-                keys = await self._r.zrevrangebyscore(self._index(tenant_id), upper, "-inf", start=0,
-                                                      num=max(limit * 4, 50), withscores=True)
+                keys = await self._r.zrevrangebyscore(
+                    self._index(tenant_id), upper, "-inf", start=0, num=max(limit * 4, 50), withscores=True
+                )
                 if not keys:
                     break
                 raws = await self._r.mget([self._job(tenant_id, k.decode()) for k, _ in keys])
@@ -135,8 +151,11 @@ class RedisJobLedger:
                     if not raw:
                         continue  # expired terminal record; its index entry is trimmed lazily
                     rec = _decode(raw)
-                    if (kind is None or rec.kind == kind) and (state is None or rec.state == state) and (
-                            not agent_id or rec.agent_id == agent_id):
+                    if (
+                        (kind is None or rec.kind == kind)
+                        and (state is None or rec.state == state)
+                        and (not agent_id or rec.agent_id == agent_id)
+                    ):
                         out.append(rec)
                 upper = f"({keys[-1][1]}"
         return out[:limit]
@@ -158,26 +177,48 @@ class RedisJobLedger:
             pipe.sadd("memoryd:jobs:waiting", member)
         else:
             pipe.srem("memoryd:jobs:waiting", member)
-        event = JobEvent(record.key, record.state, message, record.attempts, record.progress_done,
-                         record.progress_total, record.updated_at or datetime.now(UTC))
+        event = JobEvent(
+            record.key,
+            record.state,
+            message,
+            record.attempts,
+            record.progress_done,
+            record.progress_total,
+            record.updated_at or datetime.now(UTC),
+        )
         stream = self._stream(record.tenant_id, record.key)
-        pipe.xadd(stream, {"event": json.dumps({**asdict(event), "at": event.at.isoformat()})},
-                  maxlen=_EVENTS_KEPT, approximate=True)
+        pipe.xadd(
+            stream,
+            {"event": json.dumps({**asdict(event), "at": event.at.isoformat()})},
+            maxlen=_EVENTS_KEPT,
+            approximate=True,
+        )
         pipe.expire(stream, self._keep_seconds)
 
-    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
-                     ) -> list[tuple[str, JobEvent]]:
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:
         """Events after the cursor, blocking up to ``block_seconds`` for new ones."""
         async with map_redis_errors():
-            found = await self._r.xread({self._stream(tenant_id, key): after or "0-0"}, count=100,
-                                        block=int(block_seconds * 1000) or None)
+            found = await self._r.xread(
+                {self._stream(tenant_id, key): after or "0-0"}, count=100, block=int(block_seconds * 1000) or None
+            )
         out: list[tuple[str, JobEvent]] = []
         for _stream, entries in found or []:
             for entry_id, fields in entries:
                 data = json.loads(fields[b"event"])
-                out.append((entry_id.decode(), JobEvent(
-                    data["key"], JobState(data["state"]), data["message"], data["attempts"],
-                    data["progress_done"], data["progress_total"], datetime.fromisoformat(data["at"]))))
+                out.append(
+                    (
+                        entry_id.decode(),
+                        JobEvent(
+                            data["key"],
+                            JobState(data["state"]),
+                            data["message"],
+                            data["attempts"],
+                            data["progress_done"],
+                            data["progress_total"],
+                            datetime.fromisoformat(data["at"]),
+                        ),
+                    )
+                )
         return out
 
     async def in_state(self, state: JobState) -> list[JobRecord]:

@@ -23,15 +23,17 @@ _ASSETS = Path(__file__).parent / "assets"
 _ENCODINGS = {
     "o200k_base": (
         "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-        "|".join([
-            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-            r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-            r"""\p{N}{1,3}""",
-            r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-            r"""\s*[\r\n]+""",
-            r"""\s+(?!\S)""",
-            r"""\s+""",
-        ]),
+        "|".join(
+            [
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+                r"""\p{N}{1,3}""",
+                r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+                r"""\s*[\r\n]+""",
+                r"""\s+(?!\S)""",
+                r"""\s+""",
+            ]
+        ),
         {"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
     ),
 }
@@ -47,10 +49,13 @@ class TiktokenCounter:
         raw = gzip.decompress((_ASSETS / f"{encoding}.tiktoken.gz").read_bytes())
         if hashlib.sha256(raw).hexdigest() != expected_sha:
             raise NotReady(f"rank file for {encoding!r} does not match its pinned sha256")
-        ranks = {base64.b64decode(token): int(rank) for token, rank in
-                 (line.split() for line in raw.decode().splitlines() if line)}
-        self._encoding = tiktoken.Encoding(name=encoding, pat_str=pattern, mergeable_ranks=ranks,
-                                           special_tokens=specials)
+        ranks = {
+            base64.b64decode(token): int(rank)
+            for token, rank in (line.split() for line in raw.decode().splitlines() if line)
+        }
+        self._encoding = tiktoken.Encoding(
+            name=encoding, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials
+        )
 
     @property
     def encoding(self) -> str:

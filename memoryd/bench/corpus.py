@@ -14,20 +14,73 @@ from dataclasses import dataclass
 
 import numpy as np
 
-NAMES = ["Caroline", "Melanie", "Jon", "Gina", "Sam", "Priya", "Luis", "Aiko", "Omar", "Nora", "Tess", "Ivan",
-         "Maya", "Theo", "Zara", "Felix", "Hana", "Owen", "Lena", "Ravi"]
-ACTIVITIES = ["went hiking in the mountains", "started a pottery class", "adopted a rescue dog",
-              "painted a sunset over the lake", "ran a half marathon", "visited a jazz club downtown",
-              "planted tomatoes in the garden", "signed up for a cooking course", "joined a support group",
-              "bought a used camper van", "learned to play the violin", "volunteered at the animal shelter",
-              "opened a small bakery", "took the kids to the aquarium", "went camping by the river",
-              "read a novel about time travel", "fixed the old bicycle", "started a book club",
-              "tried rock climbing for the first time", "organised a charity bake sale",
-              "moved to a new apartment", "got promoted at work", "booked a trip to Japan",
-              "repaired the kitchen sink", "watched a meteor shower", "built a treehouse"]
-DETAILS = ["last weekend", "on Tuesday", "with their sister", "after work", "in the rain", "for the first time",
-           "with old friends", "despite the cold", "early in the morning", "to celebrate a birthday",
-           "and loved it", "and felt nervous", "with a colleague", "near the coast", "during the holidays"]
+NAMES = [
+    "Caroline",
+    "Melanie",
+    "Jon",
+    "Gina",
+    "Sam",
+    "Priya",
+    "Luis",
+    "Aiko",
+    "Omar",
+    "Nora",
+    "Tess",
+    "Ivan",
+    "Maya",
+    "Theo",
+    "Zara",
+    "Felix",
+    "Hana",
+    "Owen",
+    "Lena",
+    "Ravi",
+]
+ACTIVITIES = [
+    "went hiking in the mountains",
+    "started a pottery class",
+    "adopted a rescue dog",
+    "painted a sunset over the lake",
+    "ran a half marathon",
+    "visited a jazz club downtown",
+    "planted tomatoes in the garden",
+    "signed up for a cooking course",
+    "joined a support group",
+    "bought a used camper van",
+    "learned to play the violin",
+    "volunteered at the animal shelter",
+    "opened a small bakery",
+    "took the kids to the aquarium",
+    "went camping by the river",
+    "read a novel about time travel",
+    "fixed the old bicycle",
+    "started a book club",
+    "tried rock climbing for the first time",
+    "organised a charity bake sale",
+    "moved to a new apartment",
+    "got promoted at work",
+    "booked a trip to Japan",
+    "repaired the kitchen sink",
+    "watched a meteor shower",
+    "built a treehouse",
+]
+DETAILS = [
+    "last weekend",
+    "on Tuesday",
+    "with their sister",
+    "after work",
+    "in the rain",
+    "for the first time",
+    "with old friends",
+    "despite the cold",
+    "early in the morning",
+    "to celebrate a birthday",
+    "and loved it",
+    "and felt nervous",
+    "with a colleague",
+    "near the coast",
+    "during the holidays",
+]
 
 
 @dataclass(frozen=True)
@@ -48,8 +101,7 @@ def base_sentences(count: int, seed: int = 1) -> list[str]:
     return [f"{n} {a} {d}" for n, a, d in triples[:count]]
 
 
-def build(count: int, base_vectors: np.ndarray, bases: list[str], noise: float = 0.06,
-          seed: int = 2) -> Corpus:
+def build(count: int, base_vectors: np.ndarray, bases: list[str], noise: float = 0.06, seed: int = 2) -> Corpus:
     """``count`` memories spread over the bases; vectors are base vectors plus noise."""
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
@@ -68,6 +120,14 @@ def questions(bases: list[str], count: int, seed: int = 3) -> list[str]:
         name, _, rest = rng.choice(bases).partition(" ")
         activity = next((a for a in ACTIVITIES if rest.startswith(a)), rest)
         words = activity.split()
-        out.append(rng.choice([f"When did {name} {' '.join(words[:3])}?", f"What did {name} do {rng.choice(DETAILS)}?",
-                               f"Who {activity}?", f"{name} {' '.join(words[1:])}"]))
+        out.append(
+            rng.choice(
+                [
+                    f"When did {name} {' '.join(words[:3])}?",
+                    f"What did {name} do {rng.choice(DETAILS)}?",
+                    f"Who {activity}?",
+                    f"{name} {' '.join(words[1:])}",
+                ]
+            )
+        )
     return out

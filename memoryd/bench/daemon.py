@@ -30,15 +30,16 @@ class Daemon:
         self.address = f"127.0.0.1:{self.port}"
         child_env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_LOG__LEVEL": "WARNING", **(env or {})}
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "memoryd", "serve", "--listen", self.address, "--data", str(data_dir)],
-            env=child_env)
+            [sys.executable, "-m", "memoryd", "serve", "--listen", self.address, "--data", str(data_dir)], env=child_env
+        )
 
     def __enter__(self) -> Daemon:
         self.wait_serving()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
     def wait_serving(self, timeout: float = 120.0) -> None:

@@ -45,8 +45,9 @@ def _load(path: Path | None) -> dict[str, Any]:
 
 async def _similarities(pairs: list[tuple[str, str]], embed: Any) -> list[float]:
     vectors = await embed([text for pair in pairs for text in pair])
-    return [float(sum(x * y for x, y in zip(vectors[2 * i], vectors[2 * i + 1], strict=True)))
-            for i in range(len(pairs))]
+    return [
+        float(sum(x * y for x, y in zip(vectors[2 * i], vectors[2 * i + 1], strict=True))) for i in range(len(pairs))
+    ]
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -62,24 +63,36 @@ async def _main(args: argparse.Namespace) -> int:
     kinds = sorted({k for k, _ in misses})
     accepted = [s for s, (a, b) in zip(r_sims, restatements, strict=True) if is_restatement(b, a)]
     by_kind = {k: sum(m for m, (kk, _) in zip(m_rule, misses, strict=True) if kk == k) for k in kinds}
-    rule = {"restatements_merged": sum(r_rule) / len(r_rule), "near_misses_merged": sum(m_rule) / len(m_rule),
-            "near_misses_merged_by_kind": by_kind}
-    alone = [{"distance": d, "restatements_merged": sum(s >= 1 - d for s in r_sims) / len(r_sims),
-              "near_misses_merged": sum(s >= 1 - d for s in m_sims) / len(m_sims)} for d in _DISTANCES]
+    rule = {
+        "restatements_merged": sum(r_rule) / len(r_rule),
+        "near_misses_merged": sum(m_rule) / len(m_rule),
+        "near_misses_merged_by_kind": by_kind,
+    }
+    alone = [
+        {
+            "distance": d,
+            "restatements_merged": sum(s >= 1 - d for s in r_sims) / len(r_sims),
+            "near_misses_merged": sum(s >= 1 - d for s in m_sims) / len(m_sims),
+        }
+        for d in _DISTANCES
+    ]
     admitting = round(1 - min(accepted), 4) if accepted else None
     record: dict[str, Any] = {
-        "embedding_model": embedder.model_name, "dedup_distance": distance,
+        "embedding_model": embedder.model_name,
+        "dedup_distance": distance,
         "pairs": {"restatement": len(restatements), "near_miss": len(misses)},
-        "rule": rule, "embedding_alone": alone, "distance_admitting_every_rule_restatement": admitting,
+        "rule": rule,
+        "embedding_alone": alone,
+        "distance_admitting_every_rule_restatement": admitting,
         "environment": environment(),
     }
     rows = [["shipped rule", f"{distance:.2f}", rule["restatements_merged"], rule["near_misses_merged"]]]
-    rows += [["embedding alone", f"{e['distance']:.2f}", e["restatements_merged"], e["near_misses_merged"]]
-             for e in alone]
+    rows += [
+        ["embedding alone", f"{e['distance']:.2f}", e["restatements_merged"], e["near_misses_merged"]] for e in alone
+    ]
     print(f"dedup on {len(restatements)} restatement and {len(misses)} near-miss pairs ({embedder.model_name})")
     print(table(rows, ["decision", "distance", "restatements merged", "near misses merged"]))
-    print("near misses merged by the rule, by kind: "
-          + ", ".join(f"{k} {v}" for k, v in by_kind.items()))
+    print("near misses merged by the rule, by kind: " + ", ".join(f"{k} {v}" for k, v in by_kind.items()))
     print(f"every restatement the rule accepts lies within distance {admitting}")
     write_json(args.json, record)
     return 0

@@ -82,8 +82,11 @@ def load(path: Path) -> list[Conversation]:
     for sample in json.loads(path.read_text()):
         conv = sample["conversation"]
         sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)))
-        turns = [Turn(_normal_id(t["dia_id"]), _turn_text(t), _session_time(conv.get(f"{key}_date_time")))
-                 for _, key in sessions for t in conv[key]]
+        turns = [
+            Turn(_normal_id(t["dia_id"]), _turn_text(t), _session_time(conv.get(f"{key}_date_time")))
+            for _, key in sessions
+            for t in conv[key]
+        ]
         known = {t.dia_id for t in turns}
         questions = []
         for qa in sample["qa"]:
@@ -122,5 +125,4 @@ class Scores:
     def means(self) -> dict[str, float]:
         """Averages over the questions scored."""
         n = self.n or 1
-        return {"n": self.n, "R@5": self.r5 / n, "R@10": self.r10 / n, "hit@10": self.hit10 / n,
-                "MRR@10": self.mrr / n}
+        return {"n": self.n, "R@5": self.r5 / n, "R@10": self.r10 / n, "hit@10": self.hit10 / n, "MRR@10": self.mrr / n}

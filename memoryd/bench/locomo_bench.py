@@ -17,18 +17,21 @@ from typing import Any
 
 import grpc
 
-from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.bench import locomo
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, table, write_json
+from memoryd.bench.store_access import maintain_now, opened
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 TENANT = ((TENANT_METADATA_KEY, "locomo"),)
 _NO_MAINTENANCE = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}
 _NOTES_FTS = {"MEMORYD_RECALL__FULL_TEXT_MODE": "or", "MEMORYD_RECALL__PREFIX_MATCHING": "false"}
 _ARMS: dict[str, Any] = {
-    "both": pb.RECALL_ARMS_BOTH, "vector": pb.RECALL_ARMS_VECTOR, "full_text": pb.RECALL_ARMS_FULL_TEXT}
+    "both": pb.RECALL_ARMS_BOTH,
+    "vector": pb.RECALL_ARMS_VECTOR,
+    "full_text": pb.RECALL_ARMS_FULL_TEXT,
+}
 
 # name -> (arms, server env). The last three reproduce the reference measurements
 # (plain OR BM25; cosine top-k without a floor; RRF at weight 1 over 10 per arm).
@@ -38,8 +41,15 @@ DEFAULT_VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "vector arm": ("vector", {}),
     "baseline: bm25 OR": ("full_text", _NOTES_FTS),
     "baseline: vector, no floor": ("vector", {"MEMORY_SIMILARITY_THRESHOLD": "-1"}),
-    "baseline: hybrid w1 d10": ("both", {**_NOTES_FTS, "MEMORY_SIMILARITY_THRESHOLD": "-1",
-                                         "MEMORYD_RECALL__MIN_DEPTH": "10", "MEMORYD_RECALL__DEPTH_PER_LIMIT": "1"}),
+    "baseline: hybrid w1 d10": (
+        "both",
+        {
+            **_NOTES_FTS,
+            "MEMORY_SIMILARITY_THRESHOLD": "-1",
+            "MEMORYD_RECALL__MIN_DEPTH": "10",
+            "MEMORYD_RECALL__DEPTH_PER_LIMIT": "1",
+        },
+    ),
 }
 
 
@@ -58,8 +68,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--data", type=Path, required=True, help="path to locomo10.json (or a file in its format)")
     p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
     p.add_argument("--with-date", action="store_true", help="prefix each memory with its session date")
-    p.add_argument("--variant", type=_variant, action="append", default=[],
-                   help="extra configuration 'name|arms|ENV=VALUE,...' (repeatable)")
+    p.add_argument(
+        "--variant",
+        type=_variant,
+        action="append",
+        default=[],
+        help="extra configuration 'name|arms|ENV=VALUE,...' (repeatable)",
+    )
     p.add_argument("--only", action="append", default=[], help="run only these variants (by name)")
     p.add_argument("--concurrency", type=int, default=4)
     p.add_argument("--json", type=Path)
@@ -80,8 +95,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _bench(conversations: list[locomo.Conversation], variants: dict[str, tuple[str, dict[str, str]]],
-                 data: Path, args: argparse.Namespace) -> dict[str, Any]:
+async def _bench(
+    conversations: list[locomo.Conversation],
+    variants: dict[str, tuple[str, dict[str, str]]],
+    data: Path,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
     with Daemon(data, env=_NO_MAINTENANCE) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             start = time.perf_counter()
@@ -92,30 +111,38 @@ async def _bench(conversations: list[locomo.Conversation], variants: dict[str, t
     for name, (arms, env) in variants.items():
         with Daemon(data, env={**_NO_MAINTENANCE, **env}) as daemon:
             async with grpc.aio.insecure_channel(daemon.address) as channel:
-                results[name] = await _ask(MemoryServiceStub(channel), conversations, ids, _ARMS[arms],
-                                           args.concurrency)
+                results[name] = await _ask(
+                    MemoryServiceStub(channel), conversations, ids, _ARMS[arms], args.concurrency
+                )
         results[name]["arms"], results[name]["env"] = arms, env
-    return {"config": {"conversations": len(conversations), "with_date": args.with_date, "limit": 10,
-                       "turns": sum(len(c.turns) for c in conversations),
-                       "questions": sum(len(c.questions) for c in conversations)},
-            "load_seconds": load_seconds, "variants": results}
+    return {
+        "config": {
+            "conversations": len(conversations),
+            "with_date": args.with_date,
+            "limit": 10,
+            "turns": sum(len(c.turns) for c in conversations),
+            "questions": sum(len(c.questions) for c in conversations),
+        },
+        "load_seconds": load_seconds,
+        "variants": results,
+    }
 
 
-async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation],
-                with_date: bool) -> dict[str, str]:
+async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation], with_date: bool) -> dict[str, str]:
     """Memorize every turn; return memory id -> dia id (scoped by conversation agent)."""
     ids: dict[str, str] = {}
     for conv in conversations:
         for chunk in range(0, len(conv.turns), 1000):
-            turns = conv.turns[chunk:chunk + 1000]
+            turns = conv.turns[chunk : chunk + 1000]
             items = []
             for t in turns:
                 item = pb.MemoryInput(content=_content(t, with_date), source_context=f"locomo {conv.sample_id}")
                 if t.occurred_at is not None:
                     item.occurred_at.FromDatetime(t.occurred_at)
                 items.append(item)
-            reply = await stub.MemorizeBatch(pb.MemorizeBatchRequest(
-                agent_id=_agent(conv), items=items, skip_deduplication=True), metadata=TENANT)
+            reply = await stub.MemorizeBatch(
+                pb.MemorizeBatchRequest(agent_id=_agent(conv), items=items, skip_deduplication=True), metadata=TENANT
+            )
             ids.update({r.memory.id: t.dia_id for r, t in zip(reply.results, turns, strict=True)})
     return ids
 
@@ -123,9 +150,8 @@ async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation
 async def _maintain(data: Path) -> None:
     # Fold the loaded rows into the full-text index, as the daemon's maintenance loop would.
     embedder = OnnxMiniLMEmbedder()
-    store = await LanceMemoryStore.open(str(data), embedder.model_name, embedder.dimension)
-    await store.maintain()
-    store.close()
+    async with opened(data, embedder.model_name, embedder.dimension) as db:
+        await maintain_now(db)
 
 
 def _content(turn: locomo.Turn, with_date: bool) -> str:
@@ -138,8 +164,9 @@ def _agent(conv: locomo.Conversation) -> str:
     return f"conv-{conv.sample_id}"
 
 
-async def _ask(stub: MemoryServiceStub, conversations: list[locomo.Conversation], ids: dict[str, str],
-               arms: Any, concurrency: int) -> dict[str, Any]:
+async def _ask(
+    stub: MemoryServiceStub, conversations: list[locomo.Conversation], ids: dict[str, str], arms: Any, concurrency: int
+) -> dict[str, Any]:
     overall = locomo.Scores()
     per_category = {c: locomo.Scores() for c in locomo.CATEGORIES}
     work = [(conv, q) for conv in conversations for q in conv.questions]
@@ -149,8 +176,9 @@ async def _ask(stub: MemoryServiceStub, conversations: list[locomo.Conversation]
         while work:
             conv, question = work.pop()
             start = time.perf_counter()
-            reply = await stub.Recall(pb.RecallRequest(agent_id=_agent(conv), query=question.text, limit=10,
-                                                       arms=arms), metadata=TENANT)
+            reply = await stub.Recall(
+                pb.RecallRequest(agent_id=_agent(conv), query=question.text, limit=10, arms=arms), metadata=TENANT
+            )
             latencies.append((time.perf_counter() - start) * 1000)
             ranked = [ids[h.memory.id] for h in reply.hits]
             overall.add(ranked, question.evidence)
@@ -158,9 +186,11 @@ async def _ask(stub: MemoryServiceStub, conversations: list[locomo.Conversation]
 
     await asyncio.gather(*(worker() for _ in range(concurrency)))
     latencies.sort()
-    return {"overall": overall.means(),
-            "categories": {locomo.CATEGORIES[c]: s.means() for c, s in per_category.items()},
-            "recall_p50_ms": latencies[len(latencies) // 2] if latencies else 0.0}
+    return {
+        "overall": overall.means(),
+        "categories": {locomo.CATEGORIES[c]: s.means() for c, s in per_category.items()},
+        "recall_p50_ms": latencies[len(latencies) // 2] if latencies else 0.0,
+    }
 
 
 def _render(record: dict[str, Any]) -> str:
@@ -168,10 +198,20 @@ def _render(record: dict[str, Any]) -> str:
     rows = []
     for name, r in record["variants"].items():
         o, cats = r["overall"], r["categories"]
-        rows.append([name, o["R@5"], o["R@10"], o["hit@10"], o["MRR@10"],
-                     *(f"{cats[c]['R@10']:.3f}/{cats[c]['MRR@10']:.3f}" for c in locomo.CATEGORIES.values())])
+        rows.append(
+            [
+                name,
+                o["R@5"],
+                o["R@10"],
+                o["hit@10"],
+                o["MRR@10"],
+                *(f"{cats[c]['R@10']:.3f}/{cats[c]['MRR@10']:.3f}" for c in locomo.CATEGORIES.values()),
+            ]
+        )
     header = ["variant", "R@5", "R@10", "hit@10", "MRR@10", *(f"{c} R@10/MRR" for c in locomo.CATEGORIES.values())]
     body = table([[c if not isinstance(c, float) else f"{c:.3f}" for c in row] for row in rows], header)
-    return (f"memoryd bench locomo: {cfg['conversations']} conversations, {cfg['turns']} turns, "
-            f"{cfg['questions']} questions (limit 10, with_date={cfg['with_date']})\n{body}\n"
-            f"load (MemorizeBatch, server embeds): {record['load_seconds']:.1f} s")
+    return (
+        f"memoryd bench locomo: {cfg['conversations']} conversations, {cfg['turns']} turns, "
+        f"{cfg['questions']} questions (limit 10, with_date={cfg['with_date']})\n{body}\n"
+        f"load (MemorizeBatch, server embeds): {record['load_seconds']:.1f} s"
+    )

@@ -71,16 +71,27 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             await asyncio.sleep(args.idle)
             sampler.cancel()
         peak = daemon.peak_rss_mb()
-    return {"config": config, **load, "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
-            "rss_summary": _rss_summary(rss, loaded_at), "daemon_peak_rss_mb": peak}
+    return {
+        "config": config,
+        **load,
+        "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
+        "rss_summary": _rss_summary(rss, loaded_at),
+        "daemon_peak_rss_mb": peak,
+    }
 
 
 async def _seed(stub: Any, memories: corpus.Corpus) -> None:
     for chunk in range(0, len(memories.texts), 500):
-        items = [pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
-                 for i in range(chunk, min(chunk + 500, len(memories.texts)))]
-        await stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=_AGENTS[chunk // 500 % len(_AGENTS)], items=items,
-                                                         skip_deduplication=True), metadata=_TENANT)
+        items = [
+            pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
+            for i in range(chunk, min(chunk + 500, len(memories.texts)))
+        ]
+        await stub.MemorizeBatch(
+            pb.MemorizeBatchRequest(
+                agent_id=_AGENTS[chunk // 500 % len(_AGENTS)], items=items, skip_deduplication=True
+            ),
+            metadata=_TENANT,
+        )
 
 
 async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) -> None:
@@ -102,14 +113,14 @@ async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> di
             began = time.perf_counter()
             try:
                 if rng.random() < args.recall_share:
-                    await stub.Recall(pb.RecallRequest(agent_id=agent, query=rng.choice(questions)),
-                                      metadata=_TENANT)
+                    await stub.Recall(pb.RecallRequest(agent_id=agent, query=rng.choice(questions)), metadata=_TENANT)
                     kind = "recall"
                 else:
                     n = next(serial)
                     text = f"{rng.choice(corpus.NAMES)} {rng.choice(corpus.ACTIVITIES)} on day {n} (entry {seed}-{n})"
-                    await stub.Memorize(pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=text)),
-                                        metadata=_TENANT)
+                    await stub.Memorize(
+                        pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=text)), metadata=_TENANT
+                    )
                     kind = "memorize"
             except grpc.aio.AioRpcError as err:
                 errors.append(f"{err.code().name}: {err.details()}")
@@ -120,8 +131,14 @@ async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> di
     await asyncio.gather(*(client(i) for i in range(args.clients)))
     wall = time.perf_counter() - began
     done = sum(len(v) for v in latencies.values())
-    return {"requests_per_second": done / wall, "seconds": wall, "errors": len(errors), "error_samples": errors[:5],
-            "recall": percentiles(latencies["recall"]), "memorize": percentiles(latencies["memorize"])}
+    return {
+        "requests_per_second": done / wall,
+        "seconds": wall,
+        "errors": len(errors),
+        "error_samples": errors[:5],
+        "recall": percentiles(latencies["recall"]),
+        "memorize": percentiles(latencies["memorize"]),
+    }
 
 
 def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, float]:
@@ -131,20 +148,30 @@ def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, 
     during = [(t, m) for t, m in rss if t <= loaded_at]
     half = [(t, m) for t, m in during if t >= loaded_at / 2] or during
     slope = float(np.polyfit([t for t, _ in half], [m for _, m in half], 1)[0] * 60) if len(half) > 2 else 0.0
-    return {"start": rss[0][1], "end_of_load": during[-1][1] if during else rss[0][1], "end_of_idle": rss[-1][1],
-            "max": max(m for _, m in rss), "second_half_mb_per_minute": slope}
+    return {
+        "start": rss[0][1],
+        "end_of_load": during[-1][1] if during else rss[0][1],
+        "end_of_idle": rss[-1][1],
+        "max": max(m for _, m in rss),
+        "second_half_mb_per_minute": slope,
+    }
 
 
 def _render(record: dict[str, Any]) -> str:
     cfg, r = record["config"], record["rss_summary"]
-    lines = [f"memoryd bench mixed: {cfg['clients']} clients, {cfg['recall_share']:.0%} Recall, {cfg['seconds']:.0f} s "
-             f"over {cfg['memories']} memories, {record['environment']['cores']} cores"]
-    rows = [[op, record[op]["n"], record[op]["p50"], record[op]["p95"], record[op]["p99"]]
-            for op in ("recall", "memorize")]
+    lines = [
+        f"memoryd bench mixed: {cfg['clients']} clients, {cfg['recall_share']:.0%} Recall, {cfg['seconds']:.0f} s "
+        f"over {cfg['memories']} memories, {record['environment']['cores']} cores"
+    ]
+    rows = [
+        [op, record[op]["n"], record[op]["p50"], record[op]["p95"], record[op]["p99"]] for op in ("recall", "memorize")
+    ]
     lines.append(table(rows, ["op", "n", "p50 ms", "p95 ms", "p99 ms"]))
     lines.append(f"throughput {record['requests_per_second']:.1f} req/s, errors {record['errors']}")
     if r:
-        lines.append(f"daemon RSS MiB: start {r['start']:.0f}, end of load {r['end_of_load']:.0f}, "
-                     f"after idle {r['end_of_idle']:.0f}, max {r['max']:.0f}; "
-                     f"growth over the load's second half {r['second_half_mb_per_minute']:+.1f} MiB/min")
+        lines.append(
+            f"daemon RSS MiB: start {r['start']:.0f}, end of load {r['end_of_load']:.0f}, "
+            f"after idle {r['end_of_idle']:.0f}, max {r['max']:.0f}; "
+            f"growth over the load's second half {r['second_half_mb_per_minute']:+.1f} MiB/min"
+        )
     return "\n".join(lines)

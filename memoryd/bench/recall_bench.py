@@ -22,12 +22,12 @@ from typing import Any
 import grpc
 import numpy as np
 
-from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
-from memoryd.core.models import Actor, MemoryFilter
+from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened
+from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
@@ -80,11 +80,9 @@ async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[st
                 shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
             shape.update(await _maintain(data, embedder, tenant, agents, query_vectors))
             async with grpc.aio.insecure_channel(daemon.address) as channel:
-                shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents,
-                                                 args)
+                shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
             if args.baseline == "sqlite":
-                shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors,
-                                          args)
+                shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args)
             shapes.append(shape)
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             writes = await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes)
@@ -105,51 +103,70 @@ async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]
     for agent_index, agent in enumerate(agents):
         idx = list(range(agent_index, len(memories.texts), len(agents)))
         for chunk in range(0, len(idx), BATCH):
-            items = [pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
-                     for i in idx[chunk:chunk + BATCH]]
-            await calls.stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=agent, items=items,
-                                                                   skip_deduplication=True), metadata=calls.metadata)
+            items = [
+                pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
+                for i in idx[chunk : chunk + BATCH]
+            ]
+            await calls.stub.MemorizeBatch(
+                pb.MemorizeBatchRequest(agent_id=agent, items=items, skip_deduplication=True), metadata=calls.metadata
+            )
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "rows_per_second": len(memories.texts) / seconds}
 
 
-async def _maintain(data: Path, embedder: OnnxMiniLMEmbedder, tenant: str, agents: list[str],
-                    vectors: list[list[float]]) -> dict[str, Any]:
+async def _maintain(
+    data: Path, embedder: OnnxMiniLMEmbedder, tenant: str, agents: list[str], vectors: list[list[float]]
+) -> dict[str, Any]:
     """Run the maintenance step now (timed), then measure the ANN index's recall@10 against exact search."""
-    store = await LanceMemoryStore.open(str(data), embedder.model_name, embedder.dimension)
-    start = time.perf_counter()
-    await store.maintain()
-    seconds = time.perf_counter() - start
-    indexed = await store.has_vector_index(tenant)
-    overlap = []
-    for i, vector in enumerate(vectors[:50]):
-        actor = Actor(tenant, agents[i % len(agents)])
-        ann = await store.nearest(actor, vector, MemoryFilter(), 10, -1.0)
-        exact = await store.nearest(actor, vector, MemoryFilter(), 10, -1.0, exact=True)
-        wanted = {h.memory_id for h in exact}
-        overlap.append(len(wanted & {h.memory_id for h in ann}) / max(1, len(wanted)))
-    store.close()
-    return {"maintenance_seconds": seconds, "vector_index": "IVF_HNSW_SQ" if indexed else "exact",
-            "ann_recall_at_10": float(np.mean(overlap)) if overlap else float("nan")}
+    async with opened(data, embedder.model_name, embedder.dimension) as db:
+        start = time.perf_counter()
+        await maintain_now(db)
+        seconds = time.perf_counter() - start
+        indexed = await has_vector_index(db, tenant)
+        overlap = []
+        for i, vector in enumerate(vectors[:50]):
+            actor = Actor(tenant, agents[i % len(agents)])
+            ann = await nearest_ids(db, actor, vector, 10, exact=False)
+            wanted = set(await nearest_ids(db, actor, vector, 10, exact=True))
+            overlap.append(len(wanted & set(ann)) / max(1, len(wanted)))
+    return {
+        "maintenance_seconds": seconds,
+        "vector_index": "IVF_HNSW_SQ" if indexed else "exact",
+        "ann_recall_at_10": float(np.mean(overlap)) if overlap else float("nan"),
+    }
 
 
-async def _recalls(calls: MemorizeCalls, queries: list[str], vectors: list[list[float]], agents: list[str],
-                   args: argparse.Namespace) -> list[dict[str, Any]]:
+async def _recalls(
+    calls: MemorizeCalls, queries: list[str], vectors: list[list[float]], agents: list[str], args: argparse.Namespace
+) -> list[dict[str, Any]]:
     out = []
     for mode in ("server_embeds_query", "precomputed_query_vector"):
         for concurrency in (int(c) for c in args.concurrency.split(",")):
-            requests = [pb.RecallRequest(agent_id=agents[i % len(agents)], query=q, limit=args.limit,
-                                         query_embedding=vectors[i] if mode != "server_embeds_query" else [])
-                        for i, q in enumerate(queries)]
+            requests = [
+                pb.RecallRequest(
+                    agent_id=agents[i % len(agents)],
+                    query=q,
+                    limit=args.limit,
+                    query_embedding=vectors[i] if mode != "server_embeds_query" else [],
+                )
+                for i, q in enumerate(queries)
+            ]
             await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
             latencies, wall = await _timed_calls(calls, calls.stub.Recall, requests, concurrency)
-            out.append({"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall,
-                        **percentiles(latencies)})
+            out.append(
+                {"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall, **percentiles(latencies)}
+            )
     return out
 
 
-def _sqlite(path: Path, memories: corpus.Corpus, agents: list[str], queries: list[str],
-            vectors: list[list[float]], args: argparse.Namespace) -> dict[str, Any]:
+def _sqlite(
+    path: Path,
+    memories: corpus.Corpus,
+    agents: list[str],
+    queries: list[str],
+    vectors: list[list[float]],
+    args: argparse.Namespace,
+) -> dict[str, Any]:
     from memoryd.bench.sqlite_baseline import SqliteHybrid
 
     db = SqliteHybrid(path, len(vectors[0]))
@@ -168,21 +185,35 @@ def _sqlite(path: Path, memories: corpus.Corpus, agents: list[str], queries: lis
 
 
 async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
-    singles = [pb.MemorizeRequest(agent_id="writer", memory=pb.MemoryInput(
-        content=f"single write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} with note {i * 7919}"))
-        for i in range(count)]
+    singles = [
+        pb.MemorizeRequest(
+            agent_id="writer",
+            memory=pb.MemoryInput(
+                content=f"single write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} with note {i * 7919}"
+            ),
+        )
+        for i in range(count)
+    ]
     latencies, wall = await _timed_calls(calls, calls.stub.Memorize, singles, 1)
-    batch = pb.MemorizeBatchRequest(agent_id="batch-writer", items=[pb.MemoryInput(
-        content=f"batch write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} {i * 31}") for i in range(256)])
+    batch = pb.MemorizeBatchRequest(
+        agent_id="batch-writer",
+        items=[
+            pb.MemoryInput(content=f"batch write {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]} {i * 31}")
+            for i in range(256)
+        ],
+    )
     start = time.perf_counter()
     await calls.stub.MemorizeBatch(batch, metadata=calls.metadata)
     batch_seconds = time.perf_counter() - start
-    return {"single": {"per_second": count / wall, **percentiles(latencies)},
-            "batch_server_embeds": {"items": 256, "seconds": batch_seconds, "per_second": 256 / batch_seconds}}
+    return {
+        "single": {"per_second": count / wall, **percentiles(latencies)},
+        "batch_server_embeds": {"items": 256, "seconds": batch_seconds, "per_second": 256 / batch_seconds},
+    }
 
 
-async def _timed_calls(calls: MemorizeCalls, method: Any, requests: list[Any],
-                       concurrency: int) -> tuple[list[float], float]:
+async def _timed_calls(
+    calls: MemorizeCalls, method: Any, requests: list[Any], concurrency: int
+) -> tuple[list[float], float]:
     latencies: list[float] = []
     queue = list(reversed(requests))
 
@@ -200,8 +231,10 @@ async def _timed_calls(calls: MemorizeCalls, method: Any, requests: list[Any],
 
 def _render(record: dict[str, Any]) -> str:
     cfg, mem = record["config"], record["memorize"]
-    lines = [f"memoryd bench recall: {cfg['memories']} memories per shape, limit {cfg['limit']}, "
-             f"{record['environment']['cores']} cores"]
+    lines = [
+        f"memoryd bench recall: {cfg['memories']} memories per shape, limit {cfg['limit']}, "
+        f"{record['environment']['cores']} cores"
+    ]
     rows = []
     for shape in record["shapes"]:
         base = shape.get("sqlite")
@@ -209,19 +242,46 @@ def _render(record: dict[str, Any]) -> str:
             ratio = ""
             if base and r["mode"] == "precomputed_query_vector" and r["concurrency"] == 1:
                 ratio = f"{r['p50'] / base['p50']:.1f}x / {r['p99'] / base['p99']:.1f}x"
-            rows.append([shape["agents"], shape["vector_index"], r["mode"], r["concurrency"], r["p50"], r["p95"],
-                         r["p99"], r["qps"], ratio])
+            rows.append(
+                [
+                    shape["agents"],
+                    shape["vector_index"],
+                    r["mode"],
+                    r["concurrency"],
+                    r["p50"],
+                    r["p95"],
+                    r["p99"],
+                    r["qps"],
+                    ratio,
+                ]
+            )
         if base:
-            rows.append([shape["agents"], "sqlite-vec+FTS5", "baseline (in process)", 1, base["p50"], base["p95"],
-                         base["p99"], 1000 / base["mean"], ""])
-    lines.append(table(rows, ["agents", "vector", "Recall", "conc", "p50 ms", "p95 ms", "p99 ms", "q/s",
-                              "vs sqlite p50/p99"]))
+            rows.append(
+                [
+                    shape["agents"],
+                    "sqlite-vec+FTS5",
+                    "baseline (in process)",
+                    1,
+                    base["p50"],
+                    base["p95"],
+                    base["p99"],
+                    1000 / base["mean"],
+                    "",
+                ]
+            )
+    lines.append(
+        table(rows, ["agents", "vector", "Recall", "conc", "p50 ms", "p95 ms", "p99 ms", "q/s", "vs sqlite p50/p99"])
+    )
     for shape in record["shapes"]:
-        lines.append(f"agents={shape['agents']}: load {shape['load']['rows_per_second']:.0f} rows/s, maintenance "
-                     f"{shape['maintenance_seconds']:.1f} s, ANN recall@10 vs exact {shape['ann_recall_at_10']:.3f}"
-                     + (f", sqlite load {shape['sqlite']['load_seconds']:.1f} s" if "sqlite" in shape else ""))
-    lines.append(f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
-                 f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms")
+        lines.append(
+            f"agents={shape['agents']}: load {shape['load']['rows_per_second']:.0f} rows/s, maintenance "
+            f"{shape['maintenance_seconds']:.1f} s, ANN recall@10 vs exact {shape['ann_recall_at_10']:.3f}"
+            + (f", sqlite load {shape['sqlite']['load_seconds']:.1f} s" if "sqlite" in shape else "")
+        )
+    lines.append(
+        f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
+        f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms"
+    )
     lines.append(f"MemorizeBatch (server embeds, 256 items): {mem['batch_server_embeds']['per_second']:.0f} items/s")
     lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
     return "\n".join(lines)

@@ -21,8 +21,13 @@ def percentiles(samples_ms: list[float]) -> dict[str, float]:
     if not samples_ms:
         return {"p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "mean": float("nan"), "n": 0}
     arr = np.array(samples_ms)
-    return {"p50": float(np.percentile(arr, 50)), "p95": float(np.percentile(arr, 95)),
-            "p99": float(np.percentile(arr, 99)), "mean": float(arr.mean()), "n": len(samples_ms)}
+    return {
+        "p50": float(np.percentile(arr, 50)),
+        "p95": float(np.percentile(arr, 95)),
+        "p99": float(np.percentile(arr, 99)),
+        "mean": float(arr.mean()),
+        "n": len(samples_ms),
+    }
 
 
 def environment() -> dict[str, Any]:
@@ -33,16 +38,23 @@ def environment() -> dict[str, Any]:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
-    return {"date": datetime.now(UTC).isoformat(timespec="seconds"), "python": sys.version.split()[0],
-            "platform": platform.platform(), "cores": os.cpu_count(), "versions": versions}
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cores": os.cpu_count(),
+        "versions": versions,
+    }
 
 
 def table(rows: list[list[Any]], header: list[str]) -> str:
     """A plain-text table."""
     cells = [[_fmt(c) for c in row] for row in [header, *rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = ["  ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True)))
-             for r in cells]
+    lines = [
+        "  ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True)))
+        for r in cells
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 

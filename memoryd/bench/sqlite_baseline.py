@@ -33,8 +33,13 @@ class SqliteHybrid:
         self._db.enable_load_extension(True)
         sqlite_vec.load(self._db)
         self._db.enable_load_extension(False)
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "cache_size=-262144", "mmap_size=1073741824",
-                       "temp_store=MEMORY"):
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "cache_size=-262144",
+            "mmap_size=1073741824",
+            "temp_store=MEMORY",
+        ):
             self._db.execute(f"PRAGMA {pragma}")
         self._db.executescript(f"""
             CREATE TABLE IF NOT EXISTS memories(id INTEGER PRIMARY KEY, agent TEXT NOT NULL, content TEXT NOT NULL);
@@ -47,19 +52,30 @@ class SqliteHybrid:
     def load(self, agents: Sequence[str], texts: Sequence[str], vectors: Any) -> None:
         """Bulk insert in one transaction."""
         with self._db:
-            self._db.executemany("INSERT INTO memories(id, agent, content) VALUES (?, ?, ?)",
-                                 ((i, a, t) for i, (a, t) in enumerate(zip(agents, texts, strict=True))))
-            self._db.executemany("INSERT INTO vectors(rowid, agent, embedding) VALUES (?, ?, ?)",
-                                 ((i, a, _blob(v)) for i, (a, v) in enumerate(zip(agents, vectors, strict=True))))
-            self._db.executemany("INSERT INTO fts(rowid, content, agent) VALUES (?, ?, ?)",
-                                 ((i, t, a) for i, (a, t) in enumerate(zip(agents, texts, strict=True))))
+            self._db.executemany(
+                "INSERT INTO memories(id, agent, content) VALUES (?, ?, ?)",
+                ((i, a, t) for i, (a, t) in enumerate(zip(agents, texts, strict=True))),
+            )
+            self._db.executemany(
+                "INSERT INTO vectors(rowid, agent, embedding) VALUES (?, ?, ?)",
+                ((i, a, _blob(v)) for i, (a, v) in enumerate(zip(agents, vectors, strict=True))),
+            )
+            self._db.executemany(
+                "INSERT INTO fts(rowid, content, agent) VALUES (?, ?, ?)",
+                ((i, t, a) for i, (a, t) in enumerate(zip(agents, texts, strict=True))),
+            )
 
-    def recall(self, agent: str, query: str, vector: Sequence[float], limit: int, depth: int,
-               weights: FusionWeights) -> list[Fused]:
+    def recall(
+        self, agent: str, query: str, vector: Sequence[float], limit: int, depth: int, weights: FusionWeights
+    ) -> list[Fused]:
         """Vector kNN + FTS5 (AND, then OR), weighted RRF; ids are the insertion indexes."""
-        vec = [ArmHit(str(row[0]), 1.0 - row[1], _EPOCH) for row in self._db.execute(
-            "SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ? AND agent = ?",
-            (_blob(vector), depth, agent))]
+        vec = [
+            ArmHit(str(row[0]), 1.0 - row[1], _EPOCH)
+            for row in self._db.execute(
+                "SELECT rowid, distance FROM vectors WHERE embedding MATCH ? AND k = ? AND agent = ?",
+                (_blob(vector), depth, agent),
+            )
+        ]
         return fuse(vec, self._full_text(agent, query, depth), weights)[:limit]
 
     def _full_text(self, agent: str, query: str, depth: int) -> list[ArmHit]:
@@ -72,7 +88,8 @@ class SqliteHybrid:
             seen = {h.memory_id for h in hits}
             rows = self._db.execute(
                 "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? AND agent = ? ORDER BY bm25(fts) LIMIT ?",
-                (joiner.join(quoted), agent, depth)).fetchall()
+                (joiner.join(quoted), agent, depth),
+            ).fetchall()
             hits += [ArmHit(str(r[0]), -r[1], _EPOCH) for r in rows if str(r[0]) not in seen]
             if len(hits) >= depth or len(terms) == 1:
                 break

@@ -53,8 +53,6 @@ class StorageScope(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class WorkingPolicy:
     """Per-agent (and per-conversation) working-memory settings."""
 
@@ -79,8 +77,6 @@ class WorkingPolicy:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class Message:
     """One message of a conversation."""
 
@@ -95,8 +91,6 @@ class Message:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class Summary:
     """A dated summary of messages ``from_seq``..``to_seq``; level > 0 is a merge of summaries."""
 
@@ -111,15 +105,16 @@ class Summary:
 
     def render(self) -> str:
         """How the summary reads in the context: its dates first, ``[compressed]`` when merged."""
-        span = f"{self.first_at:%Y-%m-%d}" if self.first_at.date() == self.last_at.date() else \
-            f"{self.first_at:%Y-%m-%d} to {self.last_at:%Y-%m-%d}"
+        span = (
+            f"{self.first_at:%Y-%m-%d}"
+            if self.first_at.date() == self.last_at.date()
+            else f"{self.first_at:%Y-%m-%d} to {self.last_at:%Y-%m-%d}"
+        )
         mark = "[compressed] " if self.level else ""
         return f"{mark}[{span}] {self.text}"
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class Conversation:
     """The state row of a conversation (changed only by compare-and-swap on ``revision``)."""
 
@@ -139,8 +134,6 @@ class Conversation:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class CompactionPlan:
     """What one compaction does: summarise ``dropped`` (unless buffer_window), maybe merge old summaries."""
 
@@ -157,8 +150,6 @@ class CompactionPlan:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class ContextPart:
     """One message of the assembled context."""
 
@@ -173,8 +164,6 @@ class ContextPart:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class ContextAssembly:
     """What GetContext returns."""
 
@@ -190,8 +179,6 @@ class ContextAssembly:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class ConversationEvent:
     """A compaction step, persisted with the conversation and streamed by WatchConversation."""
 
@@ -209,8 +196,6 @@ class ConversationEvent:
 
 
 @dataclass(frozen=True, slots=True)
-
-
 class MessageInput:
     """One message as the runtime appends it (validated by the service)."""
 

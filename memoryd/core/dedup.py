@@ -30,8 +30,9 @@ DEDUP_POOL = {
 see shared); tenant and end_user memories are compared only within their own scope."""
 
 
-def merge_into(existing: MemoryRecord, draft: MemoryDraft, actor: Actor, now: datetime,
-               max_tags: int) -> MemoryRecord | None:
+def merge_into(
+    existing: MemoryRecord, draft: MemoryDraft, actor: Actor, now: datetime, max_tags: int
+) -> MemoryRecord | None:
     """``existing`` after absorbing the restatement ``draft``, or None when the caller may not merge into it.
 
     Returns ``existing`` itself when the merge changes nothing the caller may change.

@@ -146,8 +146,15 @@ class MemoryFilter:
     @property
     def narrows(self) -> bool:
         """Whether any condition beyond visibility is present (widens the vector arm)."""
-        return bool(self.subject or self.category or self.since or self.memory_type
-                    or self.tags or self.scopes or self.min_salience)
+        return bool(
+            self.subject
+            or self.category
+            or self.since
+            or self.memory_type
+            or self.tags
+            or self.scopes
+            or self.min_salience
+        )
 
 
 @dataclass(frozen=True, slots=True)

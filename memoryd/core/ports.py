@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
-from memoryd.core.jobs import JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 
 
@@ -30,8 +30,9 @@ class MemoryStore(Protocol):
         """The row if it exists and the actor sees it."""
         ...
 
-    async def get_many(self, actor: Actor, memory_ids: Sequence[str], *,
-                       with_retrievals: bool = True) -> dict[str, MemoryRecord]:
+    async def get_many(
+        self, actor: Actor, memory_ids: Sequence[str], *, with_retrievals: bool = True
+    ) -> dict[str, MemoryRecord]:
         """The visible rows among ``memory_ids``, by id (missing or invisible ids are absent).
 
         ``with_retrievals=False`` skips the retrieval statistics (left at 0 / unset): Recall
@@ -43,13 +44,15 @@ class MemoryStore(Protocol):
         """Visible rows created at or after ``since`` whose ``request_key`` is one of ``keys``, by key."""
         ...
 
-    async def nearest(self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int,
-                      min_similarity: float) -> list[ArmHit]:
+    async def nearest(
+        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[ArmHit]:
         """Visible ids by cosine similarity, best first, at or above the floor."""
         ...
 
-    async def full_text(self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int,
-                        require_all: bool) -> list[ArmHit]:
+    async def full_text(
+        self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int, require_all: bool
+    ) -> list[ArmHit]:
         """Visible ids by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
         ...
 
@@ -73,8 +76,11 @@ class MemoryStore(Protocol):
 class StoreMaintenance(Protocol):
     """Background upkeep of the store, run off the request path."""
 
-    async def maintain(self) -> None:
-        """Compact small fragments, fold new rows into indexes, build ANN indexes where large."""
+    async def maintain(self, *, full: bool = True) -> None:
+        """Compact small fragments, fold new rows into indexes, build ANN indexes where large.
+
+        ``full`` visits every table; otherwise only those this process wrote since the last pass.
+        """
         ...
 
 
@@ -123,8 +129,7 @@ class ProfileStore(Protocol):
         """Logged revisions older than ``before``, newest first."""
         ...
 
-    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str,
-                          reason: str) -> None:
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
         """Record an automatic rewrite that was refused (the profile stayed as it was)."""
         ...
 
@@ -189,8 +194,9 @@ class JobLedger(Protocol):
         """Records of (tenant, key) pairs in one round trip, None where absent."""
         ...
 
-    async def page(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
-                   limit: int, before: float) -> list[JobRecord]:
+    async def page(
+        self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str, limit: int, before: float
+    ) -> list[JobRecord]:
         """Newest first, created before the ``before`` timestamp (0: from the newest)."""
         ...
 
@@ -198,8 +204,7 @@ class JobLedger(Protocol):
         """Write the record's new state and append an event (one atomic step)."""
         ...
 
-    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float
-                     ) -> list[tuple[str, JobEvent]]:
+    async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:
         """Events after the cursor ``after`` ("" from the start), waiting up to ``block_seconds``."""
         ...
 
@@ -247,8 +252,12 @@ class ProviderGate(Protocol):
         """Give the slot back."""
         ...
 
+
+class Leases(Protocol):
+    """Exclusive, expiring holds by name, shared by every worker (one compaction per conversation)."""
+
     async def lock(self, name: str, holder: str, seconds: float) -> bool:
-        """Take an exclusive lease on ``name`` (re-entrant for ``holder``; expires after ``seconds``)."""
+        """Take the lease on ``name`` (re-entrant for ``holder``; expires after ``seconds``)."""
         ...
 
     async def unlock(self, name: str, holder: str) -> None:
@@ -267,8 +276,7 @@ class ConversationStore(Protocol):
         """Write ``conv`` if the stored revision is ``expected_revision`` (0: create)."""
         ...
 
-    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
-                                   ) -> set[str]:
+    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
         """Which of these client message ids the conversation already holds."""
         ...
 

@@ -56,5 +56,7 @@ Messages ({first_date} to {last_date}):
 {messages}
 {older}"""
 
-COMPRESS_INSTRUCTION = ("Also merge the older summaries listed after the messages into one shorter summary "
-                        "(\"compressed\") that keeps what still matters, at most {max_tokens} tokens.")
+COMPRESS_INSTRUCTION = (
+    "Also merge the older summaries listed after the messages into one shorter summary "
+    '("compressed") that keeps what still matters, at most {max_tokens} tokens.'
+)

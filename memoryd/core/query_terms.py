@@ -78,7 +78,8 @@ def word_prefixes(text: str) -> str:
 _QUESTION_LEAD = re.compile(
     r"^\s*(?:(?:what|when|where|who|whom|whose|which|why|how)(?:\s+(?:many|much|long|often|old|far|kind|type|sort))?"
     r"(?:\s+of)?\s+)?(?:(?:do|does|did|is|are|was|were|has|have|had|can|could|would|will|should|might)\s+)?",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def statement_form(text: str) -> str:

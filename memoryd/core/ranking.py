@@ -43,15 +43,22 @@ def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionW
         if hit.memory_id in parts:  # an arm lists a memory once; keep its best rank
             continue
         when[hit.memory_id] = hit.occurred_at
-        parts[hit.memory_id] = ScoreParts(vector_rank=rank, vector_similarity=hit.score,
-                                          vector_contribution=weights.vector_weight / (weights.k + rank))
+        parts[hit.memory_id] = ScoreParts(
+            vector_rank=rank,
+            vector_similarity=hit.score,
+            vector_contribution=weights.vector_weight / (weights.k + rank),
+        )
     for rank, hit in enumerate(full_text, start=1):
         current = parts.get(hit.memory_id, ScoreParts())
         if current.full_text_rank:
             continue
         when.setdefault(hit.memory_id, hit.occurred_at)
-        parts[hit.memory_id] = replace(current, full_text_rank=rank, full_text_score=hit.score,
-                                       full_text_contribution=weights.full_text_weight / (weights.k + rank))
+        parts[hit.memory_id] = replace(
+            current,
+            full_text_rank=rank,
+            full_text_score=hit.score,
+            full_text_contribution=weights.full_text_weight / (weights.k + rank),
+        )
     fused = [Fused(m, when[m], p.vector_contribution + p.full_text_contribution, p) for m, p in parts.items()]
     fused.sort(key=lambda f: (f.score, f.occurred_at, f.memory_id), reverse=True)
     return fused

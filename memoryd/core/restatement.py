@@ -36,12 +36,24 @@ _CONTRACTIONS = (
 # so "1,250" and "1250" are one number, while "1,250" and "1,520" stay two.
 # A clock time keeps its am/pm ("2am" is one word, never "2" plus the filler "am").
 _TOKEN = re.compile(r"\d+(?:[.:/-]\d+)*(?: ?[ap]m\b)?|[^\W\d_]+(?:-[^\W\d_]+)*")
-_FILLERS = frozenset({
-    "a", "an", "the",  # articles
-    "is", "are", "am",  # the present-tense copula ("Jordan is a vegetarian" = "Jordan is vegetarian");
-    # tense is kept: "was" and "were" are content ("the report is due" differs from "was due")
-    "also", "currently", "really", "just", "actually", "please", "very",
-})
+_FILLERS = frozenset(
+    {
+        "a",
+        "an",
+        "the",  # articles
+        "is",
+        "are",
+        "am",  # the present-tense copula ("Jordan is a vegetarian" = "Jordan is vegetarian");
+        # tense is kept: "was" and "were" are content ("the report is due" differs from "was due")
+        "also",
+        "currently",
+        "really",
+        "just",
+        "actually",
+        "please",
+        "very",
+    }
+)
 
 
 def statement_key(text: str) -> tuple[str, ...]:
@@ -50,8 +62,9 @@ def statement_key(text: str) -> tuple[str, ...]:
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
     lowered = re.sub(r"(?<=\d),(?=\d{3}\b)", "", lowered)
-    words = (token.replace(" ", "") if token[0].isdigit() else token.replace("-", "")
-             for token in _TOKEN.findall(lowered))
+    words = (
+        token.replace(" ", "") if token[0].isdigit() else token.replace("-", "") for token in _TOKEN.findall(lowered)
+    )
     return tuple(word for word in words if word not in _FILLERS)
 
 

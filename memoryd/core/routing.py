@@ -5,7 +5,5 @@ maintenance and bootstrap prompts, and in tool descriptions; a test keeps
 every copy identical to this constant.
 """
 
-ROUTING_RULE = (
-    "Should this influence the agent's behaviour in most future conversations, without anyone mentioning it?"
-)
+ROUTING_RULE = "Should this influence the agent's behaviour in most future conversations, without anyone mentioning it?"
 """Yes: it belongs in the profile. No: it belongs in the archive."""

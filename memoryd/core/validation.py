@@ -118,8 +118,7 @@ def check_unit(value: float | None, field: str) -> float | None:
     return value
 
 
-def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
-                field: str = "memory") -> MemoryDraft:
+def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime, field: str = "memory") -> MemoryDraft:
     """Validate a memory to write; ``field`` prefixes every field name."""
     check_content(draft.content, limits, f"{field}.content")
     check_text(draft.category, f"{field}.category", limits.max_category_chars)
@@ -179,4 +178,3 @@ def check_range(value: int, field: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise InvalidRequest(field, f"must be in [{low}, {high}], got {value}")
     return value
-

@@ -49,6 +49,8 @@ def rescope_refusal(actor: Actor, record: MemoryRecord, scope: Scope) -> str:
     if record.agent_id != actor.agent_id:
         return f"only its author agent {record.agent_id!r} may change the scope of memory {record.memory_id!r}"
     if record.scope is Scope.END_USER:
-        return (f"memory {record.memory_id!r} belongs to a contact and stays SCOPE_END_USER: "
-                "write a new memory to share what it says")
+        return (
+            f"memory {record.memory_id!r} belongs to a contact and stays SCOPE_END_USER: "
+            "write a new memory to share what it says"
+        )
     return ""

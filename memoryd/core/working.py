@@ -47,7 +47,7 @@ def shrink_tool_results(messages: Sequence[Message], policy: WorkingPolicy, coun
         if age < policy.tool_intact + policy.tool_truncated:
             if len(m.content) <= policy.tool_truncate_chars:
                 continue
-            text = m.content[:policy.tool_truncate_chars] + f" … [truncated, {m.token_count} tokens in full]"
+            text = m.content[: policy.tool_truncate_chars] + f" … [truncated, {m.token_count} tokens in full]"
         else:
             first = m.content.strip().splitlines()[0][:80] if m.content.strip() else ""
             text = f"[{m.tool_name or 'tool'} result collapsed, {m.token_count} tokens: {first}]"
@@ -55,8 +55,14 @@ def shrink_tool_results(messages: Sequence[Message], policy: WorkingPolicy, coun
     return out
 
 
-def plan_compaction(conv: Conversation, raw: Sequence[Message], summaries: Sequence[Summary],
-                    policy: WorkingPolicy, *, force: bool = False) -> CompactionPlan | None:
+def plan_compaction(
+    conv: Conversation,
+    raw: Sequence[Message],
+    summaries: Sequence[Summary],
+    policy: WorkingPolicy,
+    *,
+    force: bool = False,
+) -> CompactionPlan | None:
     """The compaction due for this state, or None. ``raw`` is the tail after ``compacted_through``.
 
     ``force`` (Compact, and the job itself) skips the threshold: whatever lies before the
@@ -83,8 +89,9 @@ def plan_compaction(conv: Conversation, raw: Sequence[Message], summaries: Seque
         # tenth of the window), or a small window would compact again on the very next message.
         cap = summary_cap(policy, window)
         projected = min(summary_tokens, policy.summary_budget_percent / 100 * window) + cap
-        keep_budget = min(policy.keep_percent / 100 * window,
-                          policy.threshold_percent / 100 * window - projected - window / 10)
+        keep_budget = min(
+            policy.keep_percent / 100 * window, policy.threshold_percent / 100 * window - projected - window / 10
+        )
     kept: list[Message] = []
     used = 0
     for m in reversed(raw):
@@ -93,7 +100,7 @@ def plan_compaction(conv: Conversation, raw: Sequence[Message], summaries: Seque
         kept.append(m)
         used += m.token_count
     kept.reverse()
-    dropped = tuple(raw[:len(raw) - len(kept)])
+    dropped = tuple(raw[: len(raw) - len(kept)])
     if not dropped:
         return None
     return CompactionPlan(dropped, tuple(kept), summarize=True)
@@ -114,9 +121,15 @@ def summaries_to_merge(summaries: Sequence[Summary], policy: WorkingPolicy, wind
     return tuple(merged) if len(merged) >= 2 else ()
 
 
-def assemble(profile_block: str, summaries: Sequence[Summary], raw: Sequence[Message],
-             memories: Sequence[tuple[str, datetime]], policy: WorkingPolicy, window: int,
-             count: Count) -> ContextAssembly:
+def assemble(
+    profile_block: str,
+    summaries: Sequence[Summary],
+    raw: Sequence[Message],
+    memories: Sequence[tuple[str, datetime]],
+    policy: WorkingPolicy,
+    window: int,
+    count: Count,
+) -> ContextAssembly:
     """The context to send, in order: profile, dated summaries, kept raw messages, recalled memories.
 
     Never over ``window`` tokens: the profile is placed first, then the newest raw
@@ -131,7 +144,7 @@ def assemble(profile_block: str, summaries: Sequence[Summary], raw: Sequence[Mes
             left -= tokens
     tail = shrink_tool_results(raw, policy, count)
     if policy.strategy == Strategy.BUFFER_WINDOW:
-        tail = tail[-policy.window_messages:]
+        tail = tail[-policy.window_messages :]
         summaries = ()
     kept: list[ContextPart] = []
     for m in reversed(tail):
@@ -172,8 +185,9 @@ def central_messages(messages: Sequence[Message], vectors: Sequence[Sequence[flo
     return [messages[i] for i in sorted(best)]
 
 
-def extractive_summary(messages: Sequence[Message], picked: Sequence[Message], count: Count, max_tokens: int,
-                       max_chars: int = 300) -> str:
+def extractive_summary(
+    messages: Sequence[Message], picked: Sequence[Message], count: Count, max_tokens: int, max_chars: int = 300
+) -> str:
     """A summary made of the picked messages, each with its date and speaker, within ``max_tokens``."""
     lines = [f"Excerpts of {len(messages)} messages:"]
     for m in picked:

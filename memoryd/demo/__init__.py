@@ -33,7 +33,7 @@ from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
 from memoryd.rpc.server import serving
-from workers.settings import build_workers, close_workers
+from workers.settings import running_workers
 
 TENANT = (("x-tenant-id", "demo"),)
 AGENT = "assistant"
@@ -96,9 +96,13 @@ def run(args: argparse.Namespace) -> int:
         if valkey is not None:
             valkey.start()
         try:
-            settings = load_settings(args.config, storage={"uri": str(Path(tmp) / "data")},
-                                     redis={"dsn": external or valkey.connection_url},  # type: ignore[union-attr]
-                                     jobs={"bootstrap_at_start": False}, log={"level": "WARNING"})
+            settings = load_settings(
+                args.config,
+                storage={"uri": str(Path(tmp) / "data")},
+                redis={"dsn": external or valkey.connection_url},  # type: ignore[union-attr]
+                jobs={"bootstrap_at_start": False},
+                log={"level": "WARNING"},
+            )
             record = asyncio.run(_replay(settings, turns, args.window))
         finally:
             if valkey is not None:
@@ -110,44 +114,51 @@ def run(args: argparse.Namespace) -> int:
 
 async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[str, Any]:
     user = turns[0].speaker
-    async with build_app(settings) as app, serving(app, "127.0.0.1", 0, 1.0) as port:
-        workers = build_workers(settings, {"app": app})
-        tasks = [asyncio.create_task(w.async_run()) for w in workers]
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                conversations = ConversationServiceStub(channel)
-                latencies: list[float] = []
-                started = time.perf_counter()
-                for turn in turns:
-                    msg = cpb.MessageInput(message_id=turn.message_id,
-                                           role=cpb.ROLE_USER if turn.speaker == user else cpb.ROLE_ASSISTANT,
-                                           content=f"{turn.speaker}: {turn.text}")
-                    if turn.at is not None:
-                        msg.created_at.FromDatetime(turn.at)
-                    await conversations.AppendMessages(cpb.AppendMessagesRequest(
-                        agent_id=AGENT, conversation_id="demo", messages=[msg], context_window_tokens=window),
-                        metadata=TENANT)
-                    t0 = time.perf_counter()
-                    await conversations.GetContext(cpb.GetContextRequest(
-                        agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
-                    latencies.append((time.perf_counter() - t0) * 1000)
-                jobs = await _settle(JobServiceStub(channel))
-                replay_seconds = time.perf_counter() - started
-                at_rest: list[float] = []
-                for _ in range(50):  # after the replay: no appends or compactions competing
-                    t0 = time.perf_counter()
-                    await conversations.GetContext(cpb.GetContextRequest(
-                        agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
-                    at_rest.append((time.perf_counter() - t0) * 1000)
-                context = await conversations.GetContext(cpb.GetContextRequest(
-                    agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT)
-                memories = await MemoryServiceStub(channel).ListMemories(
-                    pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT)
-        finally:
-            await close_workers(workers)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+    async with (
+        build_app(settings) as app,
+        serving(app, "127.0.0.1", 0, 1.0) as port,
+        running_workers(settings, app),
+        grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
+    ):
+        conversations = ConversationServiceStub(channel)
+        latencies: list[float] = []
+        started = time.perf_counter()
+        for turn in turns:
+            msg = cpb.MessageInput(
+                message_id=turn.message_id,
+                role=cpb.ROLE_USER if turn.speaker == user else cpb.ROLE_ASSISTANT,
+                content=f"{turn.speaker}: {turn.text}",
+            )
+            if turn.at is not None:
+                msg.created_at.FromDatetime(turn.at)
+            await conversations.AppendMessages(
+                cpb.AppendMessagesRequest(
+                    agent_id=AGENT, conversation_id="demo", messages=[msg], context_window_tokens=window
+                ),
+                metadata=TENANT,
+            )
+            t0 = time.perf_counter()
+            await conversations.GetContext(
+                cpb.GetContextRequest(agent_id=AGENT, conversation_id="demo", context_window_tokens=window),
+                metadata=TENANT,
+            )
+            latencies.append((time.perf_counter() - t0) * 1000)
+        jobs = await _settle(JobServiceStub(channel))
+        replay_seconds = time.perf_counter() - started
+        at_rest: list[float] = []
+        for _ in range(50):  # after the replay: no appends or compactions competing
+            t0 = time.perf_counter()
+            await conversations.GetContext(
+                cpb.GetContextRequest(agent_id=AGENT, conversation_id="demo", context_window_tokens=window),
+                metadata=TENANT,
+            )
+            at_rest.append((time.perf_counter() - t0) * 1000)
+        context = await conversations.GetContext(
+            cpb.GetContextRequest(agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT
+        )
+        memories = await MemoryServiceStub(channel).ListMemories(
+            pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT
+        )
     return _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window)
 
 
@@ -162,14 +173,24 @@ async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
         await asyncio.sleep(0.1)
 
 
-def _report(turns: list[Turn], jobs: list[Any], context: Any, memories: Any, latencies: list[float],
-            at_rest: list[float], seconds: float, window: int) -> dict[str, Any]:
+def _report(
+    turns: list[Turn],
+    jobs: list[Any],
+    context: Any,
+    memories: Any,
+    latencies: list[float],
+    at_rest: list[float],
+    seconds: float,
+    window: int,
+) -> dict[str, Any]:
     done = [j for j in jobs if j.result.get("outcome") == "compacted"]
     calls = [int(j.result.get("model_calls", "0")) for j in done]
-    tokens_in = sum(int(j.result.get("summary_tokens_in", "0")) + int(j.result.get("maintenance_tokens_in", "0"))
-                    for j in done)
-    tokens_out = sum(int(j.result.get("summary_tokens_out", "0")) + int(j.result.get("maintenance_tokens_out", "0"))
-                     for j in done)
+    tokens_in = sum(
+        int(j.result.get("summary_tokens_in", "0")) + int(j.result.get("maintenance_tokens_in", "0")) for j in done
+    )
+    tokens_out = sum(
+        int(j.result.get("summary_tokens_out", "0")) + int(j.result.get("maintenance_tokens_out", "0")) for j in done
+    )
     counter = TiktokenCounter()
     conversation_tokens = sum(counter.count(f"{t.speaker}: {t.text}") for t in turns)
     print(f"\n=== context the model gets ({context.total_tokens} of {window} tokens) ===")
@@ -185,15 +206,30 @@ def _report(turns: list[Turn], jobs: list[Any], context: Any, memories: Any, lat
         print(f"- {mem.content[:140].replace(chr(10), ' ')}")
     lat = percentiles(latencies)
     paths = sorted({j.result.get("path", "") for j in done})
-    record = {"turns": len(turns), "conversation_tokens": conversation_tokens, "compactions": len(done),
-              "paths": paths,
-              "model_calls_per_compaction": (sum(calls) / len(calls)) if calls else 0.0,
-              "model_tokens_in": tokens_in, "model_tokens_out": tokens_out,
-              "summarized_messages": sum(int(j.result.get("summarized_messages", "0")) for j in done),
-              "final_context_tokens": context.total_tokens, "left_out_messages": context.left_out_messages,
-              "filed_memories": len(memories.memories), "get_context_ms": lat,
-              "get_context_at_rest_ms": percentiles(at_rest), "replay_seconds": seconds}
+    record = {
+        "turns": len(turns),
+        "conversation_tokens": conversation_tokens,
+        "compactions": len(done),
+        "paths": paths,
+        "model_calls_per_compaction": (sum(calls) / len(calls)) if calls else 0.0,
+        "model_tokens_in": tokens_in,
+        "model_tokens_out": tokens_out,
+        "summarized_messages": sum(int(j.result.get("summarized_messages", "0")) for j in done),
+        "final_context_tokens": context.total_tokens,
+        "left_out_messages": context.left_out_messages,
+        "filed_memories": len(memories.memories),
+        "get_context_ms": lat,
+        "get_context_at_rest_ms": percentiles(at_rest),
+        "replay_seconds": seconds,
+    }
     print()
-    print(table([[k, v if not isinstance(v, dict) else f"p50 {v['p50']:.1f} / p99 {v['p99']:.1f}"]
-                 for k, v in record.items()], ["demo", "value"]))
+    print(
+        table(
+            [
+                [k, v if not isinstance(v, dict) else f"p50 {v['p50']:.1f} / p99 {v['p99']:.1f}"]
+                for k, v in record.items()
+            ],
+            ["demo", "value"],
+        )
+    )
     return record

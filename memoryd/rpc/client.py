@@ -27,5 +27,14 @@ ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
 JobServiceStub: Any = jpb_grpc.JobServiceStub
 ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
 
-__all__ = ["TENANT_METADATA_KEY", "ConversationServiceStub", "JobServiceStub", "MemoryServiceStub",
-           "ProfileServiceStub", "cpb", "jpb", "pb", "ppb"]
+__all__ = [
+    "TENANT_METADATA_KEY",
+    "ConversationServiceStub",
+    "JobServiceStub",
+    "MemoryServiceStub",
+    "ProfileServiceStub",
+    "cpb",
+    "jpb",
+    "pb",
+    "ppb",
+]

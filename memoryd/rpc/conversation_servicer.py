@@ -14,19 +14,34 @@ from memoryd.rpc.identity import Ctx, actor
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.conversation import ConversationService
 
-ROLES: dict[int, Role] = {cpb.ROLE_USER: Role.USER, cpb.ROLE_ASSISTANT: Role.ASSISTANT, cpb.ROLE_SYSTEM: Role.SYSTEM,
-         cpb.ROLE_TOOL: Role.TOOL}
-ROLES_PB = {Role.USER: cpb.ROLE_USER, Role.ASSISTANT: cpb.ROLE_ASSISTANT, Role.SYSTEM: cpb.ROLE_SYSTEM,
-            Role.TOOL: cpb.ROLE_TOOL}
+ROLES: dict[int, Role] = {
+    cpb.ROLE_USER: Role.USER,
+    cpb.ROLE_ASSISTANT: Role.ASSISTANT,
+    cpb.ROLE_SYSTEM: Role.SYSTEM,
+    cpb.ROLE_TOOL: Role.TOOL,
+}
+ROLES_PB = {
+    Role.USER: cpb.ROLE_USER,
+    Role.ASSISTANT: cpb.ROLE_ASSISTANT,
+    Role.SYSTEM: cpb.ROLE_SYSTEM,
+    Role.TOOL: cpb.ROLE_TOOL,
+}
 STRATEGIES: dict[int, Strategy] = {
-    cpb.STRATEGY_BUFFER_WINDOW: Strategy.BUFFER_WINDOW, cpb.STRATEGY_SUMMARY_BUFFER: Strategy.SUMMARY_BUFFER,
-    cpb.STRATEGY_ACCUMULATE: Strategy.ACCUMULATE}
-STRATEGIES_PB = {Strategy.BUFFER_WINDOW: cpb.STRATEGY_BUFFER_WINDOW,
-                 Strategy.SUMMARY_BUFFER: cpb.STRATEGY_SUMMARY_BUFFER, Strategy.ACCUMULATE: cpb.STRATEGY_ACCUMULATE}
+    cpb.STRATEGY_BUFFER_WINDOW: Strategy.BUFFER_WINDOW,
+    cpb.STRATEGY_SUMMARY_BUFFER: Strategy.SUMMARY_BUFFER,
+    cpb.STRATEGY_ACCUMULATE: Strategy.ACCUMULATE,
+}
+STRATEGIES_PB = {
+    Strategy.BUFFER_WINDOW: cpb.STRATEGY_BUFFER_WINDOW,
+    Strategy.SUMMARY_BUFFER: cpb.STRATEGY_SUMMARY_BUFFER,
+    Strategy.ACCUMULATE: cpb.STRATEGY_ACCUMULATE,
+}
 SCOPES: dict[int, StorageScope] = {
-    cpb.STORAGE_SCOPE_ALL: StorageScope.ALL, cpb.STORAGE_SCOPE_SESSION: StorageScope.SESSION,
+    cpb.STORAGE_SCOPE_ALL: StorageScope.ALL,
+    cpb.STORAGE_SCOPE_SESSION: StorageScope.SESSION,
     cpb.STORAGE_SCOPE_CONVERSATIONAL: StorageScope.CONVERSATIONAL,
-    cpb.STORAGE_SCOPE_SUMMARIES_ONLY: StorageScope.SUMMARIES_ONLY}
+    cpb.STORAGE_SCOPE_SUMMARIES_ONLY: StorageScope.SUMMARIES_ONLY,
+}
 
 
 def _inputs(request: cpb.AppendMessagesRequest) -> list[MessageInput]:
@@ -58,9 +73,15 @@ def _options(o: cpb.ConversationOptions) -> Options:
 
 
 def _event(e: ConversationEvent) -> cpb.ConversationEvent:
-    out = cpb.ConversationEvent(kind=e.kind, job_id=e.job_id, message=e.message, path=e.path,
-                                summarized_messages=e.summarized_messages, tokens_in=e.tokens_in,
-                                tokens_out=e.tokens_out)
+    out = cpb.ConversationEvent(
+        kind=e.kind,
+        job_id=e.job_id,
+        message=e.message,
+        path=e.path,
+        summarized_messages=e.summarized_messages,
+        tokens_in=e.tokens_in,
+        tokens_out=e.tokens_out,
+    )
     out.at.CopyFrom(convert.to_timestamp(e.at))
     return out
 
@@ -72,7 +93,6 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         self._app = app
 
     def _svc(self) -> ConversationService:
-        assert self._app.conversations is not None  # built by every App
         return self._app.conversations
 
     @translated
@@ -81,10 +101,14 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         who = actor(context, request.agent_id, request.end_user_id)
         if request.context_window_tokens < 0:
             raise InvalidRequest("context_window_tokens", "must be positive")
-        result = await self._svc().append(who, request.conversation_id, _inputs(request),
-                                          request.context_window_tokens, _options(request.options))
-        return cpb.AppendMessagesResponse(seqs=list(result.seqs), duplicates=result.duplicates,
-                                          compaction_job_id=result.compaction.key if result.compaction else "")
+        result = await self._svc().append(
+            who, request.conversation_id, _inputs(request), request.context_window_tokens, _options(request.options)
+        )
+        return cpb.AppendMessagesResponse(
+            seqs=list(result.seqs),
+            duplicates=result.duplicates,
+            compaction_job_id=result.compaction.key if result.compaction else "",
+        )
 
     @translated
     async def GetContext(self, request: cpb.GetContextRequest, context: Ctx) -> cpb.GetContextResponse:
@@ -93,16 +117,28 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         ctx = await self._svc().context(who, request.conversation_id, request.context_window_tokens)
         messages = []
         for p in ctx.parts:
-            m = cpb.ContextMessage(kind=p.kind, role=ROLES_PB[p.role], content=p.content, token_count=p.token_count,
-                                   seq=p.seq, tool_name=p.tool_name)
+            m = cpb.ContextMessage(
+                kind=p.kind,
+                role=ROLES_PB[p.role],
+                content=p.content,
+                token_count=p.token_count,
+                seq=p.seq,
+                tool_name=p.tool_name,
+            )
             if p.at is not None:
                 m.at.CopyFrom(convert.to_timestamp(p.at))
             messages.append(m)
         return cpb.GetContextResponse(
-            messages=messages, total_tokens=ctx.tokens(), profile_tokens=ctx.tokens("profile"),
-            summary_tokens=ctx.tokens("summary"), message_tokens=ctx.tokens("message"),
-            memory_tokens=ctx.tokens("memory"), strategy=STRATEGIES_PB[ctx.strategy],
-            left_out_messages=ctx.left_out, encoding=self._app.profile.encoding)
+            messages=messages,
+            total_tokens=ctx.tokens(),
+            profile_tokens=ctx.tokens("profile"),
+            summary_tokens=ctx.tokens("summary"),
+            message_tokens=ctx.tokens("message"),
+            memory_tokens=ctx.tokens("memory"),
+            strategy=STRATEGIES_PB[ctx.strategy],
+            left_out_messages=ctx.left_out,
+            encoding=self._app.profile.encoding,
+        )
 
     @translated
     async def Compact(self, request: cpb.CompactRequest, context: Ctx) -> cpb.CompactResponse:
@@ -112,8 +148,9 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         return cpb.CompactResponse(job_id=job.key)
 
     @translated_stream
-    async def WatchConversation(self, request: cpb.WatchConversationRequest, context: Ctx
-                                ) -> AsyncIterator[cpb.WatchConversationResponse]:
+    async def WatchConversation(
+        self, request: cpb.WatchConversationRequest, context: Ctx
+    ) -> AsyncIterator[cpb.WatchConversationResponse]:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         async for event in self._svc().watch(who, request.conversation_id, request.from_start):

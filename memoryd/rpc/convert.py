@@ -31,19 +31,31 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 
 E = TypeVar("E")
 
-SCOPE_PB = {Scope.PRIVATE: pb.SCOPE_PRIVATE, Scope.SHARED: pb.SCOPE_SHARED, Scope.TENANT: pb.SCOPE_TENANT,
-            Scope.END_USER: pb.SCOPE_END_USER}
+SCOPE_PB = {
+    Scope.PRIVATE: pb.SCOPE_PRIVATE,
+    Scope.SHARED: pb.SCOPE_SHARED,
+    Scope.TENANT: pb.SCOPE_TENANT,
+    Scope.END_USER: pb.SCOPE_END_USER,
+}
 SCOPES: dict[int, Scope] = {v: k for k, v in SCOPE_PB.items()}
 TYPE_PB = {MemoryType.EPISODIC: pb.MEMORY_TYPE_EPISODIC, MemoryType.SEMANTIC: pb.MEMORY_TYPE_SEMANTIC}
 TYPES: dict[int, MemoryType] = {v: k for k, v in TYPE_PB.items()}
 TAG_MODES: dict[int, TagMode] = {
-    pb.TAG_MODE_UNSPECIFIED: TagMode.ANY, pb.TAG_MODE_ANY: TagMode.ANY, pb.TAG_MODE_ALL: TagMode.ALL}
+    pb.TAG_MODE_UNSPECIFIED: TagMode.ANY,
+    pb.TAG_MODE_ANY: TagMode.ANY,
+    pb.TAG_MODE_ALL: TagMode.ALL,
+}
 ARMS: dict[int, RecallArms] = {
-    pb.RECALL_ARMS_UNSPECIFIED: RecallArms.BOTH, pb.RECALL_ARMS_BOTH: RecallArms.BOTH,
-    pb.RECALL_ARMS_VECTOR: RecallArms.VECTOR, pb.RECALL_ARMS_FULL_TEXT: RecallArms.FULL_TEXT}
+    pb.RECALL_ARMS_UNSPECIFIED: RecallArms.BOTH,
+    pb.RECALL_ARMS_BOTH: RecallArms.BOTH,
+    pb.RECALL_ARMS_VECTOR: RecallArms.VECTOR,
+    pb.RECALL_ARMS_FULL_TEXT: RecallArms.FULL_TEXT,
+}
 RANKINGS: dict[int, RankingMode] = {
-    pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE, pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
-    pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY}
+    pb.RANKING_MODE_UNSPECIFIED: RankingMode.RELEVANCE,
+    pb.RANKING_MODE_RELEVANCE: RankingMode.RELEVANCE,
+    pb.RANKING_MODE_SALIENCE_DECAY: RankingMode.SALIENCE_DECAY,
+}
 
 
 def enum_value(table: Mapping[int, E], value: int, field: str, default: E | None = None) -> E | None:
@@ -91,8 +103,11 @@ def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
 
 def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
     """A RecallFilter as a MemoryFilter."""
-    scopes = frozenset(enum_value(SCOPES, s, f"{field}.scopes[{i}]", Scope.PRIVATE) or Scope.PRIVATE
-                       for i, s in enumerate(msg.scopes) if s != pb.SCOPE_UNSPECIFIED)
+    scopes = frozenset(
+        enum_value(SCOPES, s, f"{field}.scopes[{i}]", Scope.PRIVATE) or Scope.PRIVATE
+        for i, s in enumerate(msg.scopes)
+        if s != pb.SCOPE_UNSPECIFIED
+    )
     return MemoryFilter(
         subject=msg.subject,
         category=msg.category,
@@ -124,13 +139,25 @@ def patch(msg: pb.UpdateMemoryRequest) -> MemoryPatch:
 def memory(record: MemoryRecord) -> pb.Memory:
     """A MemoryRecord as a Memory message."""
     out = pb.Memory(
-        id=record.memory_id, agent_id=record.agent_id, end_user_id=record.end_user_id,
-        scope=SCOPE_PB[record.scope], content=record.content, memory_type=TYPE_PB[record.memory_type],
-        category=record.category, subject=record.subject, tags=list(record.tags), salience=record.salience,
-        decay_factor=record.decay_factor, source_context=record.source_context, source_id=record.source_id,
-        content_hash=record.content_hash, embedding_model=record.embedding_model,
-        created_at=to_timestamp(record.created_at), updated_at=to_timestamp(record.updated_at),
-        occurred_at=to_timestamp(record.occurred_at), retrieval_count=record.retrieval_count,
+        id=record.memory_id,
+        agent_id=record.agent_id,
+        end_user_id=record.end_user_id,
+        scope=SCOPE_PB[record.scope],
+        content=record.content,
+        memory_type=TYPE_PB[record.memory_type],
+        category=record.category,
+        subject=record.subject,
+        tags=list(record.tags),
+        salience=record.salience,
+        decay_factor=record.decay_factor,
+        source_context=record.source_context,
+        source_id=record.source_id,
+        content_hash=record.content_hash,
+        embedding_model=record.embedding_model,
+        created_at=to_timestamp(record.created_at),
+        updated_at=to_timestamp(record.updated_at),
+        occurred_at=to_timestamp(record.occurred_at),
+        retrieval_count=record.retrieval_count,
         status=pb.MEMORY_STATUS_ACTIVE,
     )
     if record.last_retrieved_at is not None:
@@ -141,11 +168,19 @@ def memory(record: MemoryRecord) -> pb.Memory:
 def hit(h: RecallHit) -> pb.RecallHit:
     """A RecallHit as a message."""
     p = h.parts
-    return pb.RecallHit(memory=memory(h.memory), score=h.score, parts=pb.ScoreParts(
-        vector_rank=p.vector_rank, vector_similarity=p.vector_similarity,
-        vector_contribution=p.vector_contribution, full_text_rank=p.full_text_rank,
-        full_text_score=p.full_text_score, full_text_contribution=p.full_text_contribution,
-        composite=p.composite))
+    return pb.RecallHit(
+        memory=memory(h.memory),
+        score=h.score,
+        parts=pb.ScoreParts(
+            vector_rank=p.vector_rank,
+            vector_similarity=p.vector_similarity,
+            vector_contribution=p.vector_contribution,
+            full_text_rank=p.full_text_rank,
+            full_text_score=p.full_text_score,
+            full_text_contribution=p.full_text_contribution,
+            composite=p.composite,
+        ),
+    )
 
 
 def _fingerprint(flt: Message) -> str:

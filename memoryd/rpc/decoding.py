@@ -48,8 +48,9 @@ else:  # generic only in grpc-stubs, not at run time
 class RejectUndecodable(_Interceptor):
     """Answer INVALID_ARGUMENT to a request body that does not parse (unary and server-streaming methods)."""
 
-    async def intercept_service(self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]],
-                                details: grpc.HandlerCallDetails) -> Any:
+    async def intercept_service(
+        self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]], details: grpc.HandlerCallDetails
+    ) -> Any:
         """The method's handler, its deserializer made safe."""
         # grpc-stubs type handlers for the sync server; the aio behaviours are coroutines.
         handler: Any = await continuation(details)
@@ -65,7 +66,8 @@ class RejectUndecodable(_Interceptor):
                 return await unary(request, context)
 
             return grpc.unary_unary_rpc_method_handler(
-                unary_call, request_deserializer=parse, response_serializer=handler.response_serializer)
+                unary_call, request_deserializer=parse, response_serializer=handler.response_serializer
+            )
         if handler.unary_stream is not None:
             stream = handler.unary_stream
 
@@ -76,5 +78,6 @@ class RejectUndecodable(_Interceptor):
                     yield item
 
             return grpc.unary_stream_rpc_method_handler(
-                stream_call, request_deserializer=parse, response_serializer=handler.response_serializer)
+                stream_call, request_deserializer=parse, response_serializer=handler.response_serializer
+            )
         return handler

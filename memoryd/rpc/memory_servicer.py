@@ -29,20 +29,28 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         drafts = [convert.draft(item, f"items[{i}]") for i, item in enumerate(request.items)]
-        results = await self._app.memorize.memorize_batch(who, drafts, request.skip_deduplication,
-                                                          request_id=request.request_id)
-        return pb.MemorizeBatchResponse(results=[
-            pb.MemorizeResponse(memory=convert.memory(r.memory), deduplicated=r.deduplicated) for r in results])
+        results = await self._app.memorize.memorize_batch(
+            who, drafts, request.skip_deduplication, request_id=request.request_id
+        )
+        return pb.MemorizeBatchResponse(
+            results=[pb.MemorizeResponse(memory=convert.memory(r.memory), deduplicated=r.deduplicated) for r in results]
+        )
 
     @translated
     async def Recall(self, request: pb.RecallRequest, context: Ctx) -> pb.RecallResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        query = RecallQuery(who, request.query, request.limit or 10, convert.memory_filter(request.filter),
-                            convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
-                            request.min_score, request.min_salience,
-                            tuple(request.query_embedding) if request.query_embedding else None,
-                            convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH)
+        query = RecallQuery(
+            who,
+            request.query,
+            request.limit or 10,
+            convert.memory_filter(request.filter),
+            convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
+            request.min_score,
+            request.min_salience,
+            tuple(request.query_embedding) if request.query_embedding else None,
+            convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,
+        )
         hits = await self._app.recall.recall(query)
         return pb.RecallResponse(hits=[convert.hit(h) for h in hits])
 
@@ -72,6 +80,9 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         who = actor(context, request.agent_id, request.end_user_id)
         after = convert.decode_page_token(request.page_token, request.filter)
         page = await self._app.archive.list_memories(
-            ListQuery(who, convert.memory_filter(request.filter), request.page_size or 50, after))
-        return pb.ListMemoriesResponse(memories=[convert.memory(m) for m in page.memories],
-                                       next_page_token=convert.encode_page_token(page.next_after_id, request.filter))
+            ListQuery(who, convert.memory_filter(request.filter), request.page_size or 50, after)
+        )
+        return pb.ListMemoriesResponse(
+            memories=[convert.memory(m) for m in page.memories],
+            next_page_token=convert.encode_page_token(page.next_after_id, request.filter),
+        )

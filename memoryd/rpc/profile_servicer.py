@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memoryd.app import App
-from memoryd.core.errors import InvalidRequest, Unavailable
+from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import Profile, ProfileEdit
 from memoryd.core.profile_doc import prompt_block
 from memoryd.rpc import convert
@@ -14,9 +14,16 @@ from memoryd.rpc.status import translated
 
 
 def _profile(p: Profile, encoding: str) -> ppb.Profile:
-    out = ppb.Profile(agent_id=p.agent_id, document=p.document, token_count=p.token_count,
-                      budget_tokens=p.budget_tokens, revision=p.revision, prompt_block=prompt_block(p.document),
-                      encoding=encoding, source=p.source)
+    out = ppb.Profile(
+        agent_id=p.agent_id,
+        document=p.document,
+        token_count=p.token_count,
+        budget_tokens=p.budget_tokens,
+        revision=p.revision,
+        prompt_block=prompt_block(p.document),
+        encoding=encoding,
+        source=p.source,
+    )
     if p.updated_at is not None:
         out.updated_at.CopyFrom(convert.to_timestamp(p.updated_at))
     return out
@@ -30,8 +37,9 @@ def _edit(request: ppb.EditProfileRequest) -> ProfileEdit:
         r = request.replace_section
         return ProfileEdit("replace_section", r.section, r.content, r.pinned)
     if kind == "remove_line":
-        return ProfileEdit("remove_line", request.remove_line.section, request.remove_line.line,
-                           request.remove_line.pinned)
+        return ProfileEdit(
+            "remove_line", request.remove_line.section, request.remove_line.line, request.remove_line.pinned
+        )
     if kind == "set_budget":
         return ProfileEdit("set_budget", budget_tokens=request.set_budget.budget_tokens)
     return ProfileEdit("")
@@ -66,29 +74,29 @@ class ProfileServicer(ppb_grpc.ProfileServiceServicer):
 
     @translated
     async def ListProfileRevisions(
-            self, request: ppb.ListProfileRevisionsRequest, context: Ctx) -> ppb.ListProfileRevisionsResponse:
+        self, request: ppb.ListProfileRevisionsRequest, context: Ctx
+    ) -> ppb.ListProfileRevisionsResponse:
         """See the proto."""
         who = actor(context, request.agent_id, "")
         page = await self._app.profile.revisions(who, request.page_size or 20, _before(request.page_token))
         more = bool(page) and page[-1].revision > 1
         return ppb.ListProfileRevisionsResponse(
             revisions=[_profile(p, self._app.profile.encoding) for p in page],
-            next_page_token=str(page[-1].revision) if more else "")
+            next_page_token=str(page[-1].revision) if more else "",
+        )
 
     @translated
     async def GetProfileRevision(
-            self, request: ppb.GetProfileRevisionRequest, context: Ctx) -> ppb.GetProfileRevisionResponse:
+        self, request: ppb.GetProfileRevisionRequest, context: Ctx
+    ) -> ppb.GetProfileRevisionResponse:
         """See the proto."""
         profile = await self._app.profile.revision(actor(context, request.agent_id, ""), request.revision)
         return ppb.GetProfileRevisionResponse(profile=_profile(profile, self._app.profile.encoding))
 
     @translated
     async def RegenerateProfile(
-            self, request: ppb.RegenerateProfileRequest, context: Ctx) -> ppb.RegenerateProfileResponse:
+        self, request: ppb.RegenerateProfileRequest, context: Ctx
+    ) -> ppb.RegenerateProfileResponse:
         """See the proto."""
-        who = actor(context, request.agent_id, "")
-        if self._app.bootstrap is None:
-            raise Unavailable("profile regeneration runs as a background job and this daemon has no job queue: "
-                              "start it with REDIS_URL set (or use `memoryd up`)")
-        job = await self._app.bootstrap.regenerate(who)
+        job = await self._app.jobs.bootstrap.regenerate(actor(context, request.agent_id, ""))
         return ppb.RegenerateProfileResponse(job_id=job.key)

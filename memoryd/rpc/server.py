@@ -32,10 +32,12 @@ from memoryd.rpc.profile_servicer import ProfileServicer
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAMES = [pb.DESCRIPTOR.services_by_name["MemoryService"].full_name,
-                 ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name,
-                 jpb.DESCRIPTOR.services_by_name["JobService"].full_name,
-                 cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name]
+SERVICE_NAMES = [
+    pb.DESCRIPTOR.services_by_name["MemoryService"].full_name,
+    ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name,
+    jpb.DESCRIPTOR.services_by_name["JobService"].full_name,
+    cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name,
+]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
 
@@ -43,14 +45,19 @@ _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 @asynccontextmanager
 async def serving(app: App, host: str, port: int, grace_seconds: float) -> AsyncIterator[int]:
     """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
-    server = grpc.aio.server(interceptors=[RejectUndecodable()],
-                             options=[("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
-                                      ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES)])
+    server = grpc.aio.server(
+        interceptors=[RejectUndecodable()],
+        options=[
+            ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
+        ],
+    )
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
     ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]
     jpb_grpc.add_JobServiceServicer_to_server(JobServicer(app), server)  # type: ignore[no-untyped-call]
     cpb_grpc.add_ConversationServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        ConversationServicer(app), server)
+        ConversationServicer(app), server
+    )
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
@@ -80,12 +87,12 @@ async def _watch_job_queue(app: App, health_servicer: Any) -> None:
     UNAVAILABLE meanwhile, and the health service says so instead of leaving it to be found out.
     """
     name = jpb.DESCRIPTOR.services_by_name["JobService"].full_name
-    if app.jobs is None:  # no queue configured at all: not an outage, a deployment without jobs
+    if app.job_parts is None:  # no queue configured at all: not an outage, a deployment without jobs
         await health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
         return
     serving = True
     while True:
-        ok = await app.jobs.reachable()
+        ok = await app.job_parts.service.reachable()
         if ok != serving:
             serving = ok
             status = health_pb2.HealthCheckResponse.SERVING if ok else health_pb2.HealthCheckResponse.NOT_SERVING
@@ -93,8 +100,9 @@ async def _watch_job_queue(app: App, health_servicer: Any) -> None:
             if ok:
                 log.info("job queue reachable again", extra={"health": name})
             else:
-                log.warning("job queue unreachable: job RPCs answer UNAVAILABLE until it returns",
-                            extra={"health": name})
+                log.warning(
+                    "job queue unreachable: job RPCs answer UNAVAILABLE until it returns", extra={"health": name}
+                )
         await asyncio.sleep(_JOB_HEALTH_SECONDS)
 
 
@@ -106,8 +114,14 @@ async def serve(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop.set)
     srv = settings.server
     async with build_app(settings) as app, serving(app, srv.host, srv.port, srv.grace_seconds) as port:
-        log.info("memoryd serving", extra={"address": f"{srv.host}:{port}", "data": settings.storage.uri,
-                                            "embedding_model": app.embedder.model_name})
+        log.info(
+            "memoryd serving",
+            extra={
+                "address": f"{srv.host}:{port}",
+                "data": settings.storage.uri,
+                "embedding_model": app.embedder.model_name,
+            },
+        )
         kickoff = asyncio.create_task(_queue_bootstrap(app)) if settings.jobs.bootstrap_at_start else None
         await stop.wait()
         if kickoff is not None:
@@ -117,10 +131,10 @@ async def serve(settings: Settings) -> None:
 
 async def _queue_bootstrap(app: App) -> None:
     """Queue the bootstrap batch when this profile-schema version is not done; never blocks start-up."""
-    if app.bootstrap is None:
+    if app.job_parts is None:
         return
     try:
-        job = await app.bootstrap.start_batch(defer_seconds=2.0)
+        job = await app.job_parts.bootstrap.start_batch(defer_seconds=2.0)
     except MemorydError:
         log.warning("could not queue the profile bootstrap batch; it is retried at the next start", exc_info=True)
         return

@@ -15,7 +15,7 @@ the batch over every agent (BOOTSTRAP_ALL). Both converge when re-run:
 from __future__ import annotations
 
 from memoryd.core.errors import ModelOutputInvalid, PreconditionFailed
-from memoryd.core.jobs import (
+from memoryd.core.job_records import (
     SYSTEM_TENANT,
     JobKind,
     JobRecord,
@@ -32,7 +32,7 @@ from memoryd.core.ports import AgentDirectory, MemoryStore, TokenCounter
 from memoryd.core.prompts import BOOTSTRAP_PROMPT
 from memoryd.core.validation import check_actor
 from memoryd.services.job_runner import Defer, JobContext
-from memoryd.services.jobs import JobService
+from memoryd.services.job_service import JobService
 from memoryd.services.profile import ProfileService
 
 _PAGE = 500
@@ -42,9 +42,18 @@ _USER_TURN = "Compile the profile now. Answer with the JSON object only."
 class BootstrapService:
     """Per-agent compilation and the batch over all agents."""
 
-    def __init__(self, store: MemoryStore, directory: AgentDirectory, profile: ProfileService, jobs: JobService,
-                 counter: TokenCounter, *, schema_version: int, archive_tokens: int,
-                 batch_check_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        directory: AgentDirectory,
+        profile: ProfileService,
+        jobs: JobService,
+        counter: TokenCounter,
+        *,
+        schema_version: int,
+        archive_tokens: int,
+        batch_check_seconds: float = 1.0,
+    ) -> None:
         self._store = store
         self._directory = directory
         self._profile = profile
@@ -67,8 +76,13 @@ class BootstrapService:
         """Queue the batch unless this schema version is done (None then); re-drives a failed batch."""
         if await self._jobs.flag(bootstrap_done_flag(self.schema_version)):
             return None
-        return await self._jobs.enqueue(JobKind.BOOTSTRAP_ALL, SYSTEM_TENANT, bootstrap_all_key(self.schema_version),
-                                        redrive=True, defer_seconds=defer_seconds)
+        return await self._jobs.enqueue(
+            JobKind.BOOTSTRAP_ALL,
+            SYSTEM_TENANT,
+            bootstrap_all_key(self.schema_version),
+            redrive=True,
+            defer_seconds=defer_seconds,
+        )
 
     # -- bodies -----------------------------------------------------------------
 
@@ -83,16 +97,23 @@ class BootstrapService:
         lines = await self._archive_lines(actor)
         if not lines:
             return {"outcome": "nothing_to_compile"}
-        prompt = BOOTSTRAP_PROMPT.format(budget_tokens=current.budget_tokens,
-                                         profile=current.document or "(empty)", memories="\n".join(lines))
+        prompt = BOOTSTRAP_PROMPT.format(
+            budget_tokens=current.budget_tokens, profile=current.document or "(empty)", memories="\n".join(lines)
+        )
         answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
         proposal = profile_proposal(answer)
         result = await self._profile.rewrite(actor, proposal.profile, proposal.demoted, origin, base=current)
         if not result.applied:
             raise ModelOutputInvalid(f"the generated profile was refused: {result.reason}")
-        return {"outcome": "compiled", "revision": result.profile.revision, "memories_read": len(lines),
-                "tokens_in": tokens_in, "tokens_out": tokens_out, "filed_memories": result.filed_memories,
-                "model": ctx.chat.model_name}
+        return {
+            "outcome": "compiled",
+            "revision": result.profile.revision,
+            "memories_read": len(lines),
+            "tokens_in": tokens_in,
+            "tokens_out": tokens_out,
+            "filed_memories": result.filed_memories,
+            "model": ctx.chat.model_name,
+        }
 
     async def run_batch(self, ctx: JobContext) -> JobResult:
         """Fan out one job per agent (first pass), then wait for all of them; set the done flag."""
@@ -113,15 +134,23 @@ class BootstrapService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(agents) - done - failed
-        summary: JobResult = {"fanned_out": True, "agents": len(agents), "succeeded": done, "failed": failed,
-                            "remaining": live, "compiled": compiled, "nothing_to_compile": nothing}
-        await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining",
-                           summary)
+        summary: JobResult = {
+            "fanned_out": True,
+            "agents": len(agents),
+            "succeeded": done,
+            "failed": failed,
+            "remaining": live,
+            "compiled": compiled,
+            "nothing_to_compile": nothing,
+        }
+        await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining", summary)
         if live:
             raise Defer(self._batch_check_seconds, JobState.RUNNING, f"waiting for {live} agents")
         if failed:
-            raise PreconditionFailed(f"{failed} of {len(agents)} agents failed; the done flag stays unset and "
-                                     "the next daemon start re-drives them")
+            raise PreconditionFailed(
+                f"{failed} of {len(agents)} agents failed; the done flag stays unset and "
+                "the next daemon start re-drives them"
+            )
         await self._jobs.set_flag(bootstrap_done_flag(version))
         return summary
 

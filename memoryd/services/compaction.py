@@ -34,8 +34,8 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     parse_compact_key,
 )
-from memoryd.core.errors import Conflict, MemorydError
-from memoryd.core.jobs import JobResult
+from memoryd.core.errors import Conflict, MemorydError, NotFound
+from memoryd.core.job_records import JobResult
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
@@ -62,8 +62,16 @@ _USER_TURN = "Answer with the JSON object only."
 class CompactionService:
     """The COMPACT job body."""
 
-    def __init__(self, store: ConversationStore, memorize: MemorizeService, profile: ProfileService,
-                 embedder: Embedder, counter: TokenCounter, clock: Clock, policies: PolicyBook) -> None:
+    def __init__(
+        self,
+        store: ConversationStore,
+        memorize: MemorizeService,
+        profile: ProfileService,
+        embedder: Embedder,
+        counter: TokenCounter,
+        clock: Clock,
+        policies: PolicyBook,
+    ) -> None:
         self._store = store
         self._memorize = memorize
         self._profile = profile
@@ -87,30 +95,53 @@ class CompactionService:
             return {"outcome": "no_conversation"}
         actor = Actor(tenant, conv.agent_id, conv.end_user_id)
         policy = self._policies.for_conversation(conv)
-        raw = [m for m in await self._store.messages(tenant, conversation_id, conv.compacted_through)
-               if m.seq <= last_seq]
+        raw = [
+            m for m in await self._store.messages(tenant, conversation_id, conv.compacted_through) if m.seq <= last_seq
+        ]
         summaries = await self._store.summaries(tenant, conversation_id, conv.summary_ids)
         plan = plan_compaction(conv, raw, summaries, policy, force=force)
         if plan is None:
             return {"outcome": "nothing_to_compact", "compacted_through": conv.compacted_through}
-        await self._event(tenant, conversation_id, rec.key, "started", f"compacting messages "
-                          f"{plan.dropped[0].seq}-{plan.through}", attempt=rec.attempts)
+        await self._event(
+            tenant,
+            conversation_id,
+            rec.key,
+            "started",
+            f"compacting messages {plan.dropped[0].seq}-{plan.through}",
+            attempt=rec.attempts,
+        )
         try:
             return await self._compact(ctx, actor, conv, policy, plan, summaries)
         except MemorydError as exc:
-            await self._event(tenant, conversation_id, rec.key, "failed", f"{type(exc).__name__}: {exc}",
-                              attempt=rec.attempts)
+            await self._event(
+                tenant, conversation_id, rec.key, "failed", f"{type(exc).__name__}: {exc}", attempt=rec.attempts
+            )
             raise
 
-    async def _compact(self, ctx: JobContext, actor: Actor, conv: Conversation, policy: WorkingPolicy,
-                       plan: CompactionPlan, summaries: Sequence[Summary]) -> JobResult:
+    async def _compact(
+        self,
+        ctx: JobContext,
+        actor: Actor,
+        conv: Conversation,
+        policy: WorkingPolicy,
+        plan: CompactionPlan,
+        summaries: Sequence[Summary],
+    ) -> JobResult:
         key = ctx.record.key
         dropped = shrink_tool_results(plan.dropped, policy, self._counter.count)
         cap = summary_cap(policy, conv.context_window)
-        merge = summaries_to_merge([*summaries, _placeholder(plan, cap)], policy, conv.context_window) \
-            if plan.summarize else ()
-        usage = {"summary_tokens_in": 0, "summary_tokens_out": 0, "maintenance_tokens_in": 0,
-                 "maintenance_tokens_out": 0, "model_calls": 0}
+        merge = (
+            summaries_to_merge([*summaries, _placeholder(plan, cap)], policy, conv.context_window)
+            if plan.summarize
+            else ()
+        )
+        usage = {
+            "summary_tokens_in": 0,
+            "summary_tokens_out": 0,
+            "maintenance_tokens_in": 0,
+            "maintenance_tokens_out": 0,
+            "model_calls": 0,
+        }
         model = ctx.chat.available
         new_summary: Summary | None = None
         compressed: Summary | None = None
@@ -123,8 +154,15 @@ class CompactionService:
             first, last = dropped[0], dropped[-1]
             new_summary = self._summary(conv, first.seq, last.seq, first.created_at, last.created_at, text, 0)
             if merge:
-                compressed = self._summary(conv, merge[0].from_seq, merge[-1].to_seq, merge[0].first_at,
-                                           merge[-1].last_at, merged_text, max(s.level for s in merge) + 1)
+                compressed = self._summary(
+                    conv,
+                    merge[0].from_seq,
+                    merge[-1].to_seq,
+                    merge[0].first_at,
+                    merge[-1].last_at,
+                    merged_text,
+                    max(s.level for s in merge) + 1,
+                )
         filed = 0
         if model and new_summary is not None:
             filed += await self._maintenance(ctx, actor, conv, new_summary, usage)
@@ -139,59 +177,99 @@ class CompactionService:
             live.append(new_summary.summary_id)
         await self._commit(actor, conv, plan.through, tuple(live))
         path = "window" if not plan.summarize else "model" if model else "extractive"
-        result: JobResult = {"outcome": "compacted", "path": path, "summarized_messages": len(plan.dropped),
-                            "compacted_through": plan.through, "summaries": len(live),
-                            "merged_summaries": len(merge), "filed_memories": filed, **usage}
-        await self._event(actor.tenant_id, conv.conversation_id, key, "finished",
-                          f"compacted messages {plan.dropped[0].seq}-{plan.through} ({path})", path=path,
-                          summarized=len(plan.dropped),
-                          tokens_in=usage["summary_tokens_in"] + usage["maintenance_tokens_in"],
-                          tokens_out=usage["summary_tokens_out"] + usage["maintenance_tokens_out"])
+        result: JobResult = {
+            "outcome": "compacted",
+            "path": path,
+            "summarized_messages": len(plan.dropped),
+            "compacted_through": plan.through,
+            "summaries": len(live),
+            "merged_summaries": len(merge),
+            "filed_memories": filed,
+            **usage,
+        }
+        await self._event(
+            actor.tenant_id,
+            conv.conversation_id,
+            key,
+            "finished",
+            f"compacted messages {plan.dropped[0].seq}-{plan.through} ({path})",
+            path=path,
+            summarized=len(plan.dropped),
+            tokens_in=usage["summary_tokens_in"] + usage["maintenance_tokens_in"],
+            tokens_out=usage["summary_tokens_out"] + usage["maintenance_tokens_out"],
+        )
         return result
 
     # -- the two model calls ------------------------------------------------------
 
-    async def _model_summary(self, ctx: JobContext, actor: Actor, conv: Conversation, dropped: Sequence[Message],
-                             merge: Sequence[Summary], usage: dict[str, int], cap: int) -> tuple[str, str]:
+    async def _model_summary(
+        self,
+        ctx: JobContext,
+        actor: Actor,
+        conv: Conversation,
+        dropped: Sequence[Message],
+        merge: Sequence[Summary],
+        usage: dict[str, int],
+        cap: int,
+    ) -> tuple[str, str]:
         blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:summary:{dropped[0].seq}-{dropped[-1].seq}"
         kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
         if kept is None:
             older = "\n".join(f"- {s.render()}" for s in merge)
             prompt = SUMMARY_PROMPT.format(
-                max_tokens=cap, compress_instruction=COMPRESS_INSTRUCTION.format(max_tokens=cap) if merge else "",
+                max_tokens=cap,
+                compress_instruction=COMPRESS_INSTRUCTION.format(max_tokens=cap) if merge else "",
                 compress_field=', "compressed": "<text>"' if merge else "",
-                first_date=f"{dropped[0].created_at:%Y-%m-%d}", last_date=f"{dropped[-1].created_at:%Y-%m-%d}",
+                first_date=f"{dropped[0].created_at:%Y-%m-%d}",
+                last_date=f"{dropped[-1].created_at:%Y-%m-%d}",
                 messages="\n".join(_line(m) for m in dropped),
-                older=f"\nOlder summaries to merge:\n{older}\n" if merge else "")
+                older=f"\nOlder summaries to merge:\n{older}\n" if merge else "",
+            )
             answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
             out = summary_output(answer, want_compressed=bool(merge))
-            kept = json.dumps({"summary": out.summary, "compressed": out.compressed,
-                               "tokens_in": tokens_in, "tokens_out": tokens_out})
+            kept = json.dumps(
+                {"summary": out.summary, "compressed": out.compressed, "tokens_in": tokens_in, "tokens_out": tokens_out}
+            )
             await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)
         data = json.loads(kept)  # fresh, or kept by an earlier attempt of this compaction: one call either way
-        usage.update(summary_tokens_in=data["tokens_in"], summary_tokens_out=data["tokens_out"],
-                     model_calls=usage["model_calls"] + 1)
+        usage.update(
+            summary_tokens_in=data["tokens_in"],
+            summary_tokens_out=data["tokens_out"],
+            model_calls=usage["model_calls"] + 1,
+        )
         return str(data["summary"]), str(data["compressed"])
 
-    async def _maintenance(self, ctx: JobContext, actor: Actor, conv: Conversation, summary: Summary,
-                           usage: dict[str, int]) -> int:
+    async def _maintenance(
+        self, ctx: JobContext, actor: Actor, conv: Conversation, summary: Summary, usage: dict[str, int]
+    ) -> int:
         blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:maintenance:{summary.from_seq}-{summary.to_seq}"
         kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
         current = await self._profile.get(actor)
         if kept is None:
-            prompt = MAINTENANCE_PROMPT.format(budget_tokens=current.budget_tokens,
-                                               profile=current.document or "(empty)", summary=summary.render())
+            prompt = MAINTENANCE_PROMPT.format(
+                budget_tokens=current.budget_tokens, profile=current.document or "(empty)", summary=summary.render()
+            )
             answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
             maintenance_output(answer)  # validated before anything is kept or written
             kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)
         data = json.loads(kept)
-        usage.update(maintenance_tokens_in=data["tokens_in"], maintenance_tokens_out=data["tokens_out"],
-                     model_calls=usage["model_calls"] + 1)
+        usage.update(
+            maintenance_tokens_in=data["tokens_in"],
+            maintenance_tokens_out=data["tokens_out"],
+            model_calls=usage["model_calls"] + 1,
+        )
         out = maintenance_output(data["answer"])
         source = f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}"
-        drafts = [MemoryDraft(content=m.content[:_MAX_FILED_BYTES], memory_type=MemoryType(m.memory_type),
-                              source_context=source, occurred_at=summary.last_at) for m in out.memories]
+        drafts = [
+            MemoryDraft(
+                content=m.content[:_MAX_FILED_BYTES],
+                memory_type=MemoryType(m.memory_type),
+                source_context=source,
+                occurred_at=summary.last_at,
+            )
+            for m in out.memories
+        ]
         if drafts:
             await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
         origin = f"compact:{conv.conversation_id}:{summary.to_seq}"
@@ -207,56 +285,113 @@ class CompactionService:
         vectors = await self._embedder.embed([m.content[:2000] for m in speech])
         return extractive_summary(dropped, central_messages(speech, vectors, keep), self._counter.count, cap)
 
-    async def _file(self, actor: Actor, conv: Conversation, policy: WorkingPolicy, plan: CompactionPlan,
-                    summary: Summary | None) -> int:
+    async def _file(
+        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, plan: CompactionPlan, summary: Summary | None
+    ) -> int:
         """What the dropped messages leave in the archive (``storage_scope``), deduplicated."""
         scope = policy.storage_scope
         if scope == StorageScope.SESSION and summary is not None:
-            drafts = [MemoryDraft(content=summary.render()[:_MAX_FILED_BYTES], memory_type=MemoryType.EPISODIC,
-                                  occurred_at=summary.last_at, category="conversation summary",
-                                  source_context=f"conversation {conv.conversation_id} summary "
-                                                 f"{summary.from_seq}-{summary.to_seq}")]
+            drafts = [
+                MemoryDraft(
+                    content=summary.render()[:_MAX_FILED_BYTES],
+                    memory_type=MemoryType.EPISODIC,
+                    occurred_at=summary.last_at,
+                    category="conversation summary",
+                    source_context=f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}",
+                )
+            ]
         elif scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
             wanted = (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
-            drafts = [MemoryDraft(content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
-                                  memory_type=MemoryType.EPISODIC, occurred_at=m.created_at,
-                                  source_context=f"conversation {conv.conversation_id} message {m.seq}")
-                      for m in plan.dropped if m.role in wanted and m.content.strip()]
+            drafts = [
+                MemoryDraft(
+                    content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
+                    memory_type=MemoryType.EPISODIC,
+                    occurred_at=m.created_at,
+                    source_context=f"conversation {conv.conversation_id} message {m.seq}",
+                )
+                for m in plan.dropped
+                if m.role in wanted and m.content.strip()
+            ]
         else:
             drafts = []
         if drafts:
             await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
         return len(drafts)
 
-    def _summary(self, conv: Conversation, from_seq: int, to_seq: int, first_at: datetime, last_at: datetime,
-                 text: str, level: int) -> Summary:
-        return Summary(summary_id(conv.conversation_id, from_seq, to_seq, level), from_seq, to_seq, first_at, last_at,
-                       text, self._counter.count(text), level)
+    def _summary(
+        self,
+        conv: Conversation,
+        from_seq: int,
+        to_seq: int,
+        first_at: datetime,
+        last_at: datetime,
+        text: str,
+        level: int,
+    ) -> Summary:
+        return Summary(
+            summary_id(conv.conversation_id, from_seq, to_seq, level),
+            from_seq,
+            to_seq,
+            first_at,
+            last_at,
+            text,
+            self._counter.count(text),
+            level,
+        )
 
     async def _commit(self, actor: Actor, conv: Conversation, through: int, live: tuple[str, ...]) -> None:
         """Advance the state row past the compacted messages (the commit point of the job)."""
         for _ in range(16):
             if conv.compacted_through >= through:
                 return  # a previous run of this job committed already
-            new = replace(conv, compacted_through=through, summary_ids=live, revision=conv.revision + 1,
-                          updated_at=self._clock.now())
+            new = replace(
+                conv,
+                compacted_through=through,
+                summary_ids=live,
+                revision=conv.revision + 1,
+                updated_at=self._clock.now(),
+            )
             if await self._store.swap_state(actor.tenant_id, new, conv.revision):
                 return
             fresh = await self._store.state(actor.tenant_id, conv.conversation_id)
-            assert fresh is not None  # state rows are never deleted
+            if fresh is None:  # state rows are never deleted: only an erase could get here
+                raise NotFound(f"conversation {conv.conversation_id!r} disappeared during compaction")
             if (fresh.compacted_through, fresh.summary_ids) != (conv.compacted_through, conv.summary_ids):
                 # Another compaction of this conversation committed first: plan again from its state.
                 raise Conflict(f"conversation {conv.conversation_id!r} was compacted concurrently; re-planning")
             conv = fresh  # an append moved next_seq: keep it, apply ours again
         raise Conflict(f"conversation {conv.conversation_id!r} kept changing; compaction re-plans")
 
-    async def _event(self, tenant_id: str, conversation_id: str, key: str, phase: str, message: str, *,
-                     attempt: int = 0, path: str = "", summarized: int = 0, tokens_in: int = 0,
-                     tokens_out: int = 0) -> None:
+    async def _event(
+        self,
+        tenant_id: str,
+        conversation_id: str,
+        key: str,
+        phase: str,
+        message: str,
+        *,
+        attempt: int = 0,
+        path: str = "",
+        summarized: int = 0,
+        tokens_in: int = 0,
+        tokens_out: int = 0,
+    ) -> None:
         suffix = f":{attempt}" if phase != "finished" else ""
-        await self._store.add_event(tenant_id, conversation_id, ConversationEvent(
-            f"{conversation_id}:event:{key}:{phase}{suffix}", f"compaction_{phase}", key, message, self._clock.now(),
-            path, summarized, tokens_in, tokens_out))
+        await self._store.add_event(
+            tenant_id,
+            conversation_id,
+            ConversationEvent(
+                f"{conversation_id}:event:{key}:{phase}{suffix}",
+                f"compaction_{phase}",
+                key,
+                message,
+                self._clock.now(),
+                path,
+                summarized,
+                tokens_in,
+                tokens_out,
+            ),
+        )
 
 
 def _line(m: Message) -> str:

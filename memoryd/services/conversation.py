@@ -27,7 +27,7 @@ from memoryd.core.conversation import (
     compact_key,
 )
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, Unavailable
-from memoryd.core.jobs import JobKind, JobRecord
+from memoryd.core.job_records import JobKind, JobRecord
 from memoryd.core.models import Actor, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
@@ -37,7 +37,7 @@ from memoryd.core.working import (
     assemble,
     plan_compaction,
 )
-from memoryd.services.jobs import JobService
+from memoryd.services.job_service import JobService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService
 
@@ -75,9 +75,17 @@ class PolicyBook:
 class ConversationService:
     """The working-memory use cases."""
 
-    def __init__(self, store: ConversationStore, profile: ProfileService, recall: RecallService,
-                 counter: TokenCounter, clock: Clock, jobs: JobService | None, policies: PolicyBook,
-                 default_window: int) -> None:
+    def __init__(
+        self,
+        store: ConversationStore,
+        profile: ProfileService,
+        recall: RecallService,
+        counter: TokenCounter,
+        clock: Clock,
+        jobs: JobService | None,
+        policies: PolicyBook,
+        default_window: int,
+    ) -> None:
         self._store = store
         self._profile = profile
         self._recall = recall
@@ -87,8 +95,14 @@ class ConversationService:
         self.policies = policies
         self._default_window = default_window
 
-    async def append(self, actor: Actor, conversation_id: str, inputs: Sequence[MessageInput],
-                     context_window: int = 0, options: Options | None = None) -> AppendResult:
+    async def append(
+        self,
+        actor: Actor,
+        conversation_id: str,
+        inputs: Sequence[MessageInput],
+        context_window: int = 0,
+        options: Options | None = None,
+    ) -> AppendResult:
         """Append messages (idempotent per message id); queue a compaction if the threshold is crossed."""
         check_actor(actor)
         _check_conversation_id(conversation_id)
@@ -108,13 +122,25 @@ class ConversationService:
             existing = await self._store.existing_message_ids(actor.tenant_id, conversation_id, list(unique))
             fresh = [m for message_id, m in unique.items() if message_id not in existing]
             changed = (context_window and context_window != conv.context_window) or any(
-                conv.options.get(k) != v for k, v in opts.items())
+                conv.options.get(k) != v for k, v in opts.items()
+            )
             if fresh or changed:
                 conv = await self._reserve(actor, conv, len(fresh), context_window, opts)
         now = self._clock.now()
         first = conv.next_seq - len(fresh)
-        messages = [Message(first + i, m.message_id, m.role or Role.USER, m.content, m.created_at or now,
-                            self._counter.count(m.content), m.tool_name, m.tool_call_id) for i, m in enumerate(fresh)]
+        messages = [
+            Message(
+                first + i,
+                m.message_id,
+                m.role or Role.USER,
+                m.content,
+                m.created_at or now,
+                self._counter.count(m.content),
+                m.tool_name,
+                m.tool_call_id,
+            )
+            for i, m in enumerate(fresh)
+        ]
         await self._store.add_messages(actor.tenant_id, conversation_id, messages)
         seq_of = {m.message_id: m.seq for m in messages}
         job = await self._maybe_compact(actor, conv)
@@ -130,10 +156,10 @@ class ConversationService:
         raw, summaries, profile = await asyncio.gather(
             self._store.messages(actor.tenant_id, conversation_id, conv.compacted_through),
             self._store.summaries(actor.tenant_id, conversation_id, conv.summary_ids),
-            self._profile.get(actor))
+            self._profile.get(actor),
+        )
         memories = await self._auto_recall(actor, raw, policy) if policy.auto_recall else []
-        return assemble(prompt_block(profile.document), summaries, raw, memories, policy, window,
-                        self._counter.count)
+        return assemble(prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count)
 
     async def compact(self, actor: Actor, conversation_id: str) -> JobRecord:
         """Force a compaction now (a job; the same state gives the same job)."""
@@ -141,12 +167,17 @@ class ConversationService:
         _check_conversation_id(conversation_id)
         conv = await self._visible(actor, conversation_id)
         jobs = self._require_jobs()
-        return await jobs.enqueue(JobKind.COMPACT, actor.tenant_id,
-                                  compact_key(conversation_id, conv.next_seq - 1, force=True), actor.agent_id,
-                                  redrive=True)
+        return await jobs.enqueue(
+            JobKind.COMPACT,
+            actor.tenant_id,
+            compact_key(conversation_id, conv.next_seq - 1, force=True),
+            actor.agent_id,
+            redrive=True,
+        )
 
-    async def watch(self, actor: Actor, conversation_id: str, from_start: bool,
-                    poll_seconds: float = 0.25) -> AsyncIterator[ConversationEvent]:
+    async def watch(
+        self, actor: Actor, conversation_id: str, from_start: bool, poll_seconds: float = 0.25
+    ) -> AsyncIterator[ConversationEvent]:
         """Compaction events, then live ones until the caller goes away."""
         check_actor(actor)
         _check_conversation_id(conversation_id)
@@ -164,31 +195,49 @@ class ConversationService:
 
     def _require_jobs(self) -> JobService:
         if self._jobs is None:
-            raise Unavailable("compaction runs as a background job and this daemon has no job queue: start it "
-                              "with REDIS_URL set (or use `memoryd up`)")
+            raise Unavailable(
+                "compaction runs as a background job and this daemon has no job queue: start it "
+                "with REDIS_URL set (or use `memoryd up`)"
+            )
         return self._jobs
 
     async def _visible(self, actor: Actor, conversation_id: str) -> Conversation:
         return _owned(actor, conversation_id, await self._store.state(actor.tenant_id, conversation_id))
 
-    async def _create(self, actor: Actor, conversation_id: str, window: int, opts: Options, count: int
-                      ) -> Conversation | None:
+    async def _create(
+        self, actor: Actor, conversation_id: str, window: int, opts: Options, count: int
+    ) -> Conversation | None:
         """Create the state row with seqs 1..count taken; None if another append created it first."""
         now = self._clock.now()
-        new = Conversation(conversation_id, actor.agent_id, actor.end_user_id, window or self._default_window,
-                           next_seq=1 + count, options=opts, revision=1, created_at=now, updated_at=now)
+        new = Conversation(
+            conversation_id,
+            actor.agent_id,
+            actor.end_user_id,
+            window or self._default_window,
+            next_seq=1 + count,
+            options=opts,
+            revision=1,
+            created_at=now,
+            updated_at=now,
+        )
         return new if await self._store.swap_state(actor.tenant_id, new, 0) else None
 
-    async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options
-                       ) -> Conversation:
+    async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options) -> Conversation:
         """Take ``count`` seqs (and record window/options) by compare-and-swap on the state row."""
         for _ in range(_SWAP_ATTEMPTS):
-            new = replace(conv, next_seq=conv.next_seq + count, context_window=window or conv.context_window,
-                          options={**conv.options, **opts}, revision=conv.revision + 1, updated_at=self._clock.now())
+            new = replace(
+                conv,
+                next_seq=conv.next_seq + count,
+                context_window=window or conv.context_window,
+                options={**conv.options, **opts},
+                revision=conv.revision + 1,
+                updated_at=self._clock.now(),
+            )
             if await self._store.swap_state(actor.tenant_id, new, conv.revision):
                 return new
             fresh = await self._store.state(actor.tenant_id, conv.conversation_id)
-            assert fresh is not None  # state rows are never deleted
+            if fresh is None:  # state rows are never deleted: only an erase could get here
+                raise NotFound(f"conversation {conv.conversation_id!r} disappeared during the append")
             conv = fresh
         raise Conflict(f"conversation {conv.conversation_id!r} is being appended to concurrently; retry")
 
@@ -200,17 +249,22 @@ class ConversationService:
         summaries = await self._store.summaries(actor.tenant_id, conv.conversation_id, conv.summary_ids)
         if plan_compaction(conv, raw, summaries, policy) is None:
             return None
-        return await self._jobs.enqueue(JobKind.COMPACT, actor.tenant_id,
-                                        compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id)
+        return await self._jobs.enqueue(
+            JobKind.COMPACT, actor.tenant_id, compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id
+        )
 
-    async def _auto_recall(self, actor: Actor, raw: Sequence[Message], policy: WorkingPolicy
-                           ) -> list[tuple[str, datetime]]:
+    async def _auto_recall(
+        self, actor: Actor, raw: Sequence[Message], policy: WorkingPolicy
+    ) -> list[tuple[str, datetime]]:
         last_user = next((m for m in reversed(raw) if m.role == Role.USER), None)
         if last_user is None or not last_user.content.strip():
             return []
         hits = await self._recall.recall(RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit))
-        return [(h.memory.content, h.memory.occurred_at) for h in hits
-                if h.parts.vector_similarity >= policy.recall_threshold]
+        return [
+            (h.memory.content, h.memory.occurred_at)
+            for h in hits
+            if h.parts.vector_similarity >= policy.recall_threshold
+        ]
 
 
 def _owned(actor: Actor, conversation_id: str, conv: Conversation | None) -> Conversation:

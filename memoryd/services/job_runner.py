@@ -32,9 +32,9 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
-from memoryd.core.jobs import LIVE_STATES, JobRecord, JobResult, JobState, retry_delay
-from memoryd.core.ports import ChatModel, Clock, ProviderGate
-from memoryd.services.jobs import JobService
+from memoryd.core.job_records import LIVE_STATES, JobRecord, JobResult, JobState, retry_delay
+from memoryd.core.ports import ChatModel, Clock, Leases, ProviderGate
+from memoryd.services.job_service import JobService
 
 log = logging.getLogger(__name__)
 
@@ -73,18 +73,22 @@ class JobContext:
     async def exclusive(self, name: str) -> AsyncIterator[None]:
         """Hold ``name`` for the body's duration, or Defer if another job holds it (no attempt spent)."""
         holder = self.record.message_id
-        if not await self._runner.gate.lock(name, holder, self._timeout + 10):
+        if not await self._runner.leases.lock(name, holder, self._timeout + 10):
             raise Defer(0.2 + self._runner.rng.uniform(0, 0.3), JobState.QUEUED, f"waiting for {name}")
         try:
             yield
         finally:
-            await self._runner.gate.unlock(name, holder)
+            await self._runner.leases.unlock(name, holder)
 
-    async def progress(self, done: int, total: int, message: str,
-                       result: JobResult | None = None) -> None:
+    async def progress(self, done: int, total: int, message: str, result: JobResult | None = None) -> None:
         """Record progress (and optionally a partial summary) on the ledger and the event stream."""
-        self.record = replace(self.record, progress_done=done, progress_total=total,
-                              updated_at=self._runner.clock.now(), result=result or self.record.result)
+        self.record = replace(
+            self.record,
+            progress_done=done,
+            progress_total=total,
+            updated_at=self._runner.clock.now(),
+            result=result or self.record.result,
+        )
         await self._runner.jobs.update(self.record, message)
 
 
@@ -94,8 +98,15 @@ Body = Callable[[JobContext], Awaitable[JobResult]]
 class GuardedChat:
     """The chat model behind the shared circuit breaker and the tenant's call slots."""
 
-    def __init__(self, chat: ChatModel | None, gate: ProviderGate, tenant_id: str, holder: str,
-                 policy: RetryPolicy, rng: random.Random) -> None:
+    def __init__(
+        self,
+        chat: ChatModel | None,
+        gate: ProviderGate,
+        tenant_id: str,
+        holder: str,
+        policy: RetryPolicy,
+        rng: random.Random,
+    ) -> None:
         self._chat = chat
         self._gate = gate
         self._tenant_id = tenant_id
@@ -117,15 +128,23 @@ class GuardedChat:
     async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
         """One model call, or a Defer / ProviderMissing before any call is made."""
         if self._chat is None:
-            raise ProviderMissing("no chat model is configured (set [provider] base_url and "
-                                  "MEMORY_EXTRACTION_MODEL); the job waits for one")
+            raise ProviderMissing(
+                "no chat model is configured (set [provider] base_url and "
+                "MEMORY_EXTRACTION_MODEL); the job waits for one"
+            )
         wait = await self._gate.open_for()
         if wait > 0:
-            raise Defer(wait + self._rng.uniform(0, 1), JobState.RETRYING,
-                        f"circuit open: the provider kept failing; next try in {wait:.1f} s")
+            raise Defer(
+                wait + self._rng.uniform(0, 1),
+                JobState.RETRYING,
+                f"circuit open: the provider kept failing; next try in {wait:.1f} s",
+            )
         if not await self._gate.acquire(self._tenant_id, self._holder):
-            raise Defer(self._policy.busy_retry_seconds * self._rng.uniform(0.5, 1.5), JobState.QUEUED,
-                        "the tenant is at its concurrent provider-call limit")
+            raise Defer(
+                self._policy.busy_retry_seconds * self._rng.uniform(0.5, 1.5),
+                JobState.QUEUED,
+                "the tenant is at its concurrent provider-call limit",
+            )
         try:
             self.calls += 1
             answer = await self._chat.complete_json(system, user)
@@ -144,11 +163,20 @@ class GuardedChat:
 class JobRunner:
     """Runs one delivery of a job message under the retry policy."""
 
-    def __init__(self, jobs: JobService, gate: ProviderGate, chat: ChatModel | None, clock: Clock,
-                 policy: RetryPolicy, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        jobs: JobService,
+        gate: ProviderGate,
+        leases: Leases,
+        chat: ChatModel | None,
+        clock: Clock,
+        policy: RetryPolicy,
+        rng: random.Random | None = None,
+    ) -> None:
         self.jobs = jobs
         self.clock = clock
         self.gate = gate
+        self.leases = leases
         self._chat = chat
         self._policy = policy
         self.rng = rng or random.Random()
@@ -164,11 +192,21 @@ class JobRunner:
             log.info("dropping stale job message", extra={"job": key})
             return None
         now = self.clock.now()
-        running = replace(record, state=JobState.RUNNING, attempts=record.attempts + 1, updated_at=now,
-                          started_at=record.started_at or now, next_attempt_at=None)
+        running = replace(
+            record,
+            state=JobState.RUNNING,
+            attempts=record.attempts + 1,
+            updated_at=now,
+            started_at=record.started_at or now,
+            next_attempt_at=None,
+        )
         await self.jobs.update(running, f"attempt {running.attempts} started")
-        ctx = JobContext(self, running, GuardedChat(self._chat, self.gate, tenant_id, running.message_id,
-                                                    self._policy, self.rng), timeout_seconds)
+        ctx = JobContext(
+            self,
+            running,
+            GuardedChat(self._chat, self.gate, tenant_id, running.message_id, self._policy, self.rng),
+            timeout_seconds,
+        )
         try:
             try:
                 async with asyncio.timeout(timeout_seconds):
@@ -178,8 +216,7 @@ class JobRunner:
         except Defer as exc:
             return await self._defer(ctx.record, record.attempts, exc)
         except ProviderMissing as exc:
-            await self._finish(replace(ctx.record, attempts=record.attempts), JobState.WAITING_FOR_PROVIDER,
-                               str(exc))
+            await self._finish(replace(ctx.record, attempts=record.attempts), JobState.WAITING_FOR_PROVIDER, str(exc))
             return None
         except MemorydError as exc:
             return await self._after(ctx.record, record.attempts, exc)
@@ -192,9 +229,16 @@ class JobRunner:
 
     async def _defer(self, record: JobRecord, attempts: int, exc: Defer) -> float:
         at = self.clock.now()
-        await self.jobs.update(replace(record, state=exc.state, attempts=attempts, updated_at=at,
-                                       last_error=exc.reason if exc.state == JobState.RETRYING else
-                                       record.last_error), exc.reason)
+        await self.jobs.update(
+            replace(
+                record,
+                state=exc.state,
+                attempts=attempts,
+                updated_at=at,
+                last_error=exc.reason if exc.state == JobState.RETRYING else record.last_error,
+            ),
+            exc.reason,
+        )
         return exc.seconds
 
     async def _after(self, record: JobRecord, attempts_before: int, exc: MemorydError) -> float | None:
@@ -212,17 +256,34 @@ class JobRunner:
         if record.attempts >= self._policy.max_tries:
             await self._finish(record, JobState.DEAD, f"gave up after {record.attempts} attempts: {reason}")
             return None
-        delay = retry_delay(record.attempts, self._policy.backoff_base_seconds, self._policy.backoff_cap_seconds,
-                            self.rng.random(), exc.retry_after)
+        delay = retry_delay(
+            record.attempts,
+            self._policy.backoff_base_seconds,
+            self._policy.backoff_cap_seconds,
+            self.rng.random(),
+            exc.retry_after,
+        )
         now = self.clock.now()
-        await self.jobs.update(replace(record, state=JobState.RETRYING, last_error=reason, updated_at=now,
-                                       next_attempt_at=now + timedelta(seconds=delay)),
-                               f"attempt {record.attempts} failed ({reason}); retrying in {delay:.1f} s")
+        await self.jobs.update(
+            replace(
+                record,
+                state=JobState.RETRYING,
+                last_error=reason,
+                updated_at=now,
+                next_attempt_at=now + timedelta(seconds=delay),
+            ),
+            f"attempt {record.attempts} failed ({reason}); retrying in {delay:.1f} s",
+        )
         return delay
 
     async def _finish(self, record: JobRecord, state: JobState, error: str) -> None:
         now = self.clock.now()
         last_error = "" if state == JobState.SUCCEEDED else (error or record.last_error)
-        final = replace(record, state=state, last_error=last_error, updated_at=now,
-                        finished_at=now if state not in LIVE_STATES else None)
+        final = replace(
+            record,
+            state=state,
+            last_error=last_error,
+            updated_at=now,
+            finished_at=now if state not in LIVE_STATES else None,
+        )
         await self.jobs.update(final, error or state.value)

@@ -33,8 +33,15 @@ _DEDUP_CONCURRENCY = 8
 class MemorizeService:
     """Writes memories: validate, embed, deduplicate, insert durably."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits,
-                 dedup_distance: float, request_ttl: timedelta = timedelta(hours=24)) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        clock: Clock,
+        limits: Limits,
+        dedup_distance: float,
+        request_ttl: timedelta = timedelta(hours=24),
+    ) -> None:
         self._store = store
         self._request_ttl = request_ttl
         self._embedder = embedder
@@ -50,12 +57,19 @@ class MemorizeService:
 
         Returns once the row is durable.
         """
-        results = await self.memorize_batch(actor, [draft], skip_deduplication=False, field="memory",
-                                            request_id=request_id)
+        results = await self.memorize_batch(
+            actor, [draft], skip_deduplication=False, field="memory", request_id=request_id
+        )
         return results[0]
 
-    async def memorize_batch(self, actor: Actor, drafts: Sequence[MemoryDraft], skip_deduplication: bool,
-                             field: str = "items", request_id: str = "") -> list[MemorizeResult]:
+    async def memorize_batch(
+        self,
+        actor: Actor,
+        drafts: Sequence[MemoryDraft],
+        skip_deduplication: bool,
+        field: str = "items",
+        request_id: str = "",
+    ) -> list[MemorizeResult]:
         """Store many memories for one agent; validation is all-or-nothing.
 
         Args:
@@ -73,17 +87,20 @@ class MemorizeService:
             raise InvalidRequest(field, f"must hold 1 to {self._limits.max_batch_items} items, got {len(drafts)}")
         now = self._clock.now()
         single = field == "memory"
-        checked = [check_draft(d, actor, self._limits, now, field if single else f"{field}[{i}]")
-                   for i, d in enumerate(drafts)]
-        keys = [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] \
-            if request_id else []
+        checked = [
+            check_draft(d, actor, self._limits, now, field if single else f"{field}[{i}]") for i, d in enumerate(drafts)
+        ]
+        keys = (
+            [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] if request_id else []
+        )
         vectors = await self._vectors(checked, field, single)
         async with self._locks.setdefault(actor.tenant_id, asyncio.Lock()):
             earlier = await self._earlier_attempt(actor, request_id, keys, checked)
             return await self._write(actor, checked, vectors, skip_deduplication, keys, earlier)
 
-    async def _earlier_attempt(self, actor: Actor, request_id: str, keys: Sequence[str],
-                               drafts: Sequence[MemoryDraft]) -> dict[int, MemoryRecord]:
+    async def _earlier_attempt(
+        self, actor: Actor, request_id: str, keys: Sequence[str], drafts: Sequence[MemoryDraft]
+    ) -> dict[int, MemoryRecord]:
         """Rows an earlier call with this request_id stored, by item index (AlreadyExists if it asked otherwise)."""
         if not keys:
             return {}
@@ -91,23 +108,34 @@ class MemorizeService:
         earlier = {i: found[key] for i, key in enumerate(keys) if key in found}
         for i, record in earlier.items():
             if record.content_hash != content_hash(drafts[i].content):
-                raise AlreadyExists(f"request_id {request_id!r} was used for a different request "
-                                    f"(item {i} differs); use a new request_id for a new request")
+                raise AlreadyExists(
+                    f"request_id {request_id!r} was used for a different request "
+                    f"(item {i} differs); use a new request_id for a new request"
+                )
         return earlier
 
     async def _vectors(self, drafts: Sequence[MemoryDraft], field: str, single: bool) -> list[list[float]]:
         dim = self._embedder.dimension
-        given = {i: normalised(d.embedding, dim, f"{field}.embedding" if single else f"{field}[{i}].embedding")
-                 for i, d in enumerate(drafts) if d.embedding}
+        given = {
+            i: normalised(d.embedding, dim, f"{field}.embedding" if single else f"{field}[{i}].embedding")
+            for i, d in enumerate(drafts)
+            if d.embedding
+        }
         missing = [i for i in range(len(drafts)) if i not in given]
         if missing:
             embedded = await self._embedder.embed([drafts[i].content for i in missing])
             given.update(zip(missing, embedded, strict=True))
         return [given[i] for i in range(len(drafts))]
 
-    async def _write(self, actor: Actor, drafts: Sequence[MemoryDraft], vectors: Sequence[list[float]],
-                     skip_deduplication: bool, keys: Sequence[str],
-                     earlier: dict[int, MemoryRecord]) -> list[MemorizeResult]:
+    async def _write(
+        self,
+        actor: Actor,
+        drafts: Sequence[MemoryDraft],
+        vectors: Sequence[list[float]],
+        skip_deduplication: bool,
+        keys: Sequence[str],
+        earlier: dict[int, MemoryRecord],
+    ) -> list[MemorizeResult]:
         # Ids sort by creation time; sorting the batch's ids keeps request order
         # when several are minted in the same millisecond (ListMemories pages by id).
         now = self._clock.now()
@@ -156,16 +184,26 @@ class MemorizeService:
 
     async def _stored_restatements(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
         """Visible memories of the draft's pool near its vector whose text it restates, nearest first."""
-        hits = await self._store.nearest(actor, vector, MemoryFilter(scopes=DEDUP_POOL[draft.scope]), _CANDIDATES,
-                                         self._min_similarity)
+        hits = await self._store.nearest(
+            actor, vector, MemoryFilter(scopes=DEDUP_POOL[draft.scope]), _CANDIDATES, self._min_similarity
+        )
         if not hits:
             return []
         records = await self._store.get_many(actor, [h.memory_id for h in hits], with_retrievals=False)
-        return [records[h.memory_id] for h in hits
-                if h.memory_id in records and is_restatement(draft.content, records[h.memory_id].content)]
+        return [
+            records[h.memory_id]
+            for h in hits
+            if h.memory_id in records and is_restatement(draft.content, records[h.memory_id].content)
+        ]
 
-    def _stored_twin(self, actor: Actor, draft: MemoryDraft, found: Sequence[MemoryRecord],
-                     merged: dict[str, MemoryRecord], now: datetime) -> MemoryRecord | None:
+    def _stored_twin(
+        self,
+        actor: Actor,
+        draft: MemoryDraft,
+        found: Sequence[MemoryRecord],
+        merged: dict[str, MemoryRecord],
+        now: datetime,
+    ) -> MemoryRecord | None:
         """The first stored restatement the draft may merge into, after the merge."""
         for record in found:
             result = merge_into(merged.get(record.memory_id, record), draft, actor, now, self._limits.max_tags)
@@ -173,8 +211,14 @@ class MemorizeService:
                 return result
         return None
 
-    def _batch_twin(self, actor: Actor, draft: MemoryDraft, vector: list[float],
-                    earlier: list[tuple[MemoryRecord, list[float]]], now: datetime) -> int | None:
+    def _batch_twin(
+        self,
+        actor: Actor,
+        draft: MemoryDraft,
+        vector: list[float],
+        earlier: list[tuple[MemoryRecord, list[float]]],
+        now: datetime,
+    ) -> int | None:
         """Merge into an earlier new row of the batch that the draft restates; its index, or None."""
         for at, (record, other) in enumerate(earlier):
             if cosine(vector, other) >= self._min_similarity and is_restatement(draft.content, record.content):

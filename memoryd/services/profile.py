@@ -34,8 +34,9 @@ _REWRITE_ATTEMPTS = 8
 class ProfileService:
     """Reads, edits (no model) and guarded automatic rewrites of agent profiles."""
 
-    def __init__(self, store: ProfileStore, counter: TokenCounter, memorize: MemorizeService, clock: Clock,
-                 default_budget: int) -> None:
+    def __init__(
+        self, store: ProfileStore, counter: TokenCounter, memorize: MemorizeService, clock: Clock, default_budget: int
+    ) -> None:
         self._store = store
         self._counter = counter
         self._memorize = memorize
@@ -65,14 +66,17 @@ class ProfileService:
         check_range(expected_revision, "expected_revision", 0, MAX_REVISION)
         current = await self.get(actor)
         if expected_revision != current.revision:
-            raise Conflict(f"profile of {actor.agent_id!r} is at revision {current.revision}, "
-                           f"not {expected_revision}; re-read it and retry")
+            raise Conflict(
+                f"profile of {actor.agent_id!r} is at revision {current.revision}, "
+                f"not {expected_revision}; re-read it and retry"
+            )
         document, budget = self._apply(parse(current.document), current.budget_tokens, edit)
         text = document.render()
         tokens = self._counter.count(text)
         if tokens > budget:
-            raise PreconditionFailed(f"the edit would make the profile {tokens} tokens; the budget is {budget} "
-                                     f"(now {current.token_count})")
+            raise PreconditionFailed(
+                f"the edit would make the profile {tokens} tokens; the budget is {budget} (now {current.token_count})"
+            )
         new = Profile(actor.agent_id, text, tokens, budget, current.revision + 1, self._clock.now(), "edit")
         return await self._commit(actor, new, current.revision)
 
@@ -81,10 +85,12 @@ class ProfileService:
         check_range(page_size, "page_size", 1, 200)
         check_range(before, "page_token", 0, MAX_REVISION)
         current = await self.get(actor)
-        page = await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1,
-                                           page_size)
-        if current.revision and (before == 0 or before > current.revision) and (
-                not page or page[0].revision < current.revision):
+        page = await self._store.revisions(actor.tenant_id, actor.agent_id, before or current.revision + 1, page_size)
+        if (
+            current.revision
+            and (before == 0 or before > current.revision)
+            and (not page or page[0].revision < current.revision)
+        ):
             # A crash between the swap and the log left the current revision unlogged: log it
             # now (idempotent), and only then, so reads do not commit on every call.
             await self._store.log_revision(actor.tenant_id, current)
@@ -99,8 +105,9 @@ class ProfileService:
             raise NotFound(f"profile of {actor.agent_id!r} has no revision {revision}")
         return found[0]
 
-    async def rewrite(self, actor: Actor, generated: str | None, demoted: Sequence[str],
-                      origin: str, base: Profile | None = None) -> RewriteResult:
+    async def rewrite(
+        self, actor: Actor, generated: str | None, demoted: Sequence[str], origin: str, base: Profile | None = None
+    ) -> RewriteResult:
         """Replace the document with a model's output, under the guards.
 
         1. A missing, empty or malformed document changes nothing; the attempt is recorded.
@@ -128,17 +135,30 @@ class ProfileService:
             doc, dropped = fit_budget(doc, self._counter.count, current.budget_tokens)
             filed = await self._file(actor, demoted, dropped, current.revision)
             text = doc.render()
-            new = Profile(actor.agent_id, text, self._counter.count(text), current.budget_tokens,
-                          current.revision + 1, self._clock.now(), f"rewrite:{origin}")
+            new = Profile(
+                actor.agent_id,
+                text,
+                self._counter.count(text),
+                current.budget_tokens,
+                current.revision + 1,
+                self._clock.now(),
+                f"rewrite:{origin}",
+            )
             try:
                 committed = await self._commit(actor, new, current.revision)
             except Conflict:
                 current = await self.get(actor)
                 continue
-            return RewriteResult(True, committed, filed_memories=filed,
-                                 dropped_sections=tuple(s.heading for s in dropped), attempts=attempt)
-        raise Conflict(f"profile of {actor.agent_id!r} kept changing; rewrite gave up after "
-                       f"{_REWRITE_ATTEMPTS} attempts")
+            return RewriteResult(
+                True,
+                committed,
+                filed_memories=filed,
+                dropped_sections=tuple(s.heading for s in dropped),
+                attempts=attempt,
+            )
+        raise Conflict(
+            f"profile of {actor.agent_id!r} kept changing; rewrite gave up after {_REWRITE_ATTEMPTS} attempts"
+        )
 
     async def _commit(self, actor: Actor, new: Profile, expected: int) -> Profile:
         if not await self._store.swap(actor.tenant_id, new, expected):
@@ -152,25 +172,32 @@ class ProfileService:
         lines += [(s.heading, line) for s in dropped for line in s.lines if line.strip()]
         if not lines:
             return 0
-        drafts = [MemoryDraft(content=line.strip().lstrip("-* ").strip() or line.strip(),
-                              memory_type=MemoryType.SEMANTIC, category="profile", subject=heading,
-                              source_context=f"profile revision {revision}") for heading, line in lines]
+        drafts = [
+            MemoryDraft(
+                content=line.strip().lstrip("-* ").strip() or line.strip(),
+                memory_type=MemoryType.SEMANTIC,
+                category="profile",
+                subject=heading,
+                source_context=f"profile revision {revision}",
+            )
+            for heading, line in lines
+        ]
         await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
         return len(drafts)
 
     def _apply(self, doc: Document, budget: int, edit: ProfileEdit) -> tuple[Document, int]:
         heading = PINNED if edit.pinned else edit.section
         if edit.kind == "append":
-            return append_line(doc, check_heading(heading, "append.section"),
-                               check_line(edit.text, "append.line")), budget
+            return append_line(
+                doc, check_heading(heading, "append.section"), check_line(edit.text, "append.line")
+            ), budget
         if edit.kind == "replace_section":
-            return replace_section(doc, check_heading(heading, "replace_section.section"), edit.text,
-                                   "replace_section.content"), budget
+            return replace_section(
+                doc, check_heading(heading, "replace_section.section"), edit.text, "replace_section.content"
+            ), budget
         if edit.kind == "remove_line":
             target = check_heading(heading, "remove_line.section") if heading.strip() else None
             return remove_line(doc, target, check_line(edit.text, "remove_line.line")), budget
         if edit.kind == "set_budget":
             return doc, check_range(edit.budget_tokens, "set_budget.budget_tokens", 1, MAX_BUDGET)
         raise InvalidRequest("edit", "exactly one of append, replace_section, remove_line, set_budget is required")
-
-

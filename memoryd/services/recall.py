@@ -39,8 +39,15 @@ class RecallTuning:
 class RecallService:
     """Runs the recall pipeline: two arms concurrently, weighted RRF, optional composite."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, retrievals: RetrievalLog,
-                 limits: Limits, tuning: RecallTuning) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        clock: Clock,
+        retrievals: RetrievalLog,
+        limits: Limits,
+        tuning: RecallTuning,
+    ) -> None:
         self._store = store
         self._embedder = embedder
         self._clock = clock
@@ -92,8 +99,11 @@ class RecallService:
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
         if query.min_score and query.ranking is not RankingMode.SALIENCE_DECAY:
-            raise InvalidRequest("min_score", "applies to RANKING_MODE_SALIENCE_DECAY only, whose scores lie in "
-                                              "[0, 1]; relevance scores are raw fused sums with no fixed scale")
+            raise InvalidRequest(
+                "min_score",
+                "applies to RANKING_MODE_SALIENCE_DECAY only, whose scores lie in "
+                "[0, 1]; relevance scores are raw fused sums with no fixed scale",
+            )
 
     async def _vector_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
         if query.filter.narrows:  # the filter must not starve the candidate pool
@@ -117,8 +127,9 @@ class RecallService:
             return []
         words = replace(terms, prefix_terms=())
         tiers = [] if self._tuning.full_text_mode == "or" or len(terms.terms) == 1 else [True]
-        found = await asyncio.gather(*(self._store.full_text(query.actor, words, query.filter, depth, require_all=r)
-                                       for r in [*tiers, False]))
+        found = await asyncio.gather(
+            *(self._store.full_text(query.actor, words, query.filter, depth, require_all=r) for r in [*tiers, False])
+        )
         hits = _merge(found, depth)
         if len(hits) < depth and self._tuning.prefix_matching and terms.prefix_terms:
             prefixed = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)

@@ -75,8 +75,9 @@ class FakeProvider:
         self._thread.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._server.shutdown()
         self._server.server_close()
 
@@ -96,18 +97,26 @@ class FakeProvider:
         inputs = body.get("input", [])
         inputs = [inputs] if isinstance(inputs, str) else inputs
         dim = int(body.get("dimensions") or self.dimension)
-        data = [{"object": "embedding", "index": i, "embedding": hashed_embedding(t, dim)}
-                for i, t in enumerate(inputs)]
-        return {"object": "list", "data": data, "model": body.get("model", "fake"),
-                "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+        data = [
+            {"object": "embedding", "index": i, "embedding": hashed_embedding(t, dim)} for i, t in enumerate(inputs)
+        ]
+        return {
+            "object": "list",
+            "data": data,
+            "model": body.get("model", "fake"),
+            "usage": {"prompt_tokens": 0, "total_tokens": 0},
+        }
 
     def _chat(self, body: dict[str, Any], reply: str | None) -> dict[str, Any]:
         content = reply if reply is not None else "{}"
-        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
-                "model": body.get("model", "fake"),
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": content}}],
-                "usage": _usage(body, content)}
+        return {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model", "fake"),
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": _usage(body, content),
+        }
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -133,8 +142,11 @@ class _Handler(BaseHTTPRequestHandler):
             time.sleep(float(behaviour.split(":", 1)[1]))
         elif behaviour not in ("ok", "malformed"):
             code, _, retry_after = behaviour.partition(":")
-            self._send(int(code), {"error": {"message": f"scripted {code}", "type": "scripted"}},
-                       {"Retry-After": retry_after} if retry_after else {})
+            self._send(
+                int(code),
+                {"error": {"message": f"scripted {code}", "type": "scripted"}},
+                {"Retry-After": retry_after} if retry_after else {},
+            )
             return
         if self.provider.latency:
             time.sleep(self.provider.latency)

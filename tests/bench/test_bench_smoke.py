@@ -12,9 +12,33 @@ from pathlib import Path
 def test_bench_recall_smoke(tmp_path: Path) -> None:
     out = tmp_path / "recall.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "bench", "recall", "--memories", "300", "--agents", "1,3", "--queries", "12",
-         "--single-writes", "4", "--concurrency", "1,2", "--baseline", "sqlite", "--json", str(out)],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+        [
+            sys.executable,
+            "-m",
+            "memoryd",
+            "bench",
+            "recall",
+            "--memories",
+            "300",
+            "--agents",
+            "1,3",
+            "--queries",
+            "12",
+            "--single-writes",
+            "4",
+            "--concurrency",
+            "1,2",
+            "--baseline",
+            "sqlite",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "vs sqlite p50/p99" in result.stdout and "baseline (in process)" in result.stdout
     record = json.loads(out.read_text())
@@ -33,9 +57,29 @@ def test_bench_locomo_smoke(tmp_path: Path) -> None:
     out = tmp_path / "locomo.json"
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "bench", "locomo", "--data", str(fixture), "--json", str(out),
-         "--only", "default", "--only", "full_text arm", "--only", "vector arm"],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+        [
+            sys.executable,
+            "-m",
+            "memoryd",
+            "bench",
+            "locomo",
+            "--data",
+            str(fixture),
+            "--json",
+            str(out),
+            "--only",
+            "default",
+            "--only",
+            "full_text arm",
+            "--only",
+            "vector arm",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     record = json.loads(out.read_text())
     assert record["config"]["questions"] == 6 and record["config"]["turns"] == 10
@@ -52,9 +96,31 @@ def test_bench_locomo_smoke(tmp_path: Path) -> None:
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     out = tmp_path / "jobs.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "bench", "jobs", "--agents", "20", "--tenants", "3", "--probes", "10",
-         "--latency", "0.05", "--slots", "4", "--json", str(out)],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+        [
+            sys.executable,
+            "-m",
+            "memoryd",
+            "bench",
+            "jobs",
+            "--agents",
+            "20",
+            "--tenants",
+            "3",
+            "--probes",
+            "10",
+            "--latency",
+            "0.05",
+            "--slots",
+            "4",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "ratio of ideal" in result.stdout
     record = json.loads(out.read_text())
@@ -66,8 +132,13 @@ def test_bench_jobs_smoke(tmp_path: Path) -> None:
 
 def test_bench_dedup_smoke(tmp_path: Path) -> None:
     out = tmp_path / "dedup.json"
-    result = subprocess.run([sys.executable, "-m", "memoryd", "bench", "dedup", "--json", str(out)],
-                            capture_output=True, text=True, timeout=300, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "bench", "dedup", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "near misses merged" in result.stdout
     record = json.loads(out.read_text())
@@ -78,9 +149,29 @@ def test_bench_dedup_smoke(tmp_path: Path) -> None:
 def test_bench_mixed_smoke(tmp_path: Path) -> None:
     out = tmp_path / "mixed.json"
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "bench", "mixed", "--memories", "200", "--clients", "4", "--seconds", "4",
-         "--idle", "2", "--json", str(out)],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "LANCEDB_LOG": "error"}, check=False)
+        [
+            sys.executable,
+            "-m",
+            "memoryd",
+            "bench",
+            "mixed",
+            "--memories",
+            "200",
+            "--clients",
+            "4",
+            "--seconds",
+            "4",
+            "--idle",
+            "2",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+        check=False,
+    )
     assert result.returncode == 0, result.stderr + result.stdout
     record = json.loads(out.read_text())
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0

@@ -13,6 +13,13 @@ from tests.conftest import LiveServer, tenant
 from tests.e2e.helpers import snapshot
 
 T = tenant("acme")
+
+
+def enum_number(n: int) -> Any:
+    """An enum number the proto does not define (typed as the enum so a request can carry it)."""
+    return n
+
+
 OK = pb.MemoryInput(content="a valid memory")
 MISSING = "0" * 32
 C = grpc.StatusCode
@@ -20,111 +27,319 @@ C = grpc.StatusCode
 
 @pytest.fixture
 def seeded(stub: MemoryServiceStub) -> dict[str, str]:
-    mine = stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="Sam likes tea")),
-                         metadata=T).memory.id
-    theirs = stub.Memorize(pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(
-        content="Deploys freeze on Fridays", scope=pb.SCOPE_SHARED)), metadata=T).memory.id
-    private2 = stub.Memorize(pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="a2 secret plan")),
-                             metadata=T).memory.id
+    mine = stub.Memorize(
+        pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="Sam likes tea")), metadata=T
+    ).memory.id
+    theirs = stub.Memorize(
+        pb.MemorizeRequest(
+            agent_id="a2", memory=pb.MemoryInput(content="Deploys freeze on Fridays", scope=pb.SCOPE_SHARED)
+        ),
+        metadata=T,
+    ).memory.id
+    private2 = stub.Memorize(
+        pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="a2 secret plan")), metadata=T
+    ).memory.id
     return {"mine": mine, "theirs": theirs, "private2": private2}
 
 
 def _cases(ids: dict[str, str]) -> list[tuple[str, Callable[[MemoryServiceStub], Any], C, str]]:
     m = ids["mine"]
     return [
-        ("memorize empty", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput()), metadata=T),
-         C.INVALID_ARGUMENT, "memory.content"),
-        ("memorize too big", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x" * 16385)), metadata=T), C.INVALID_ARGUMENT, "memory.content"),
-        ("memorize no agent", lambda s: s.Memorize(pb.MemorizeRequest(memory=OK), metadata=T),
-         C.INVALID_ARGUMENT, "agent_id"),
-        ("memorize bad agent", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a b'", memory=OK), metadata=T),
-         C.INVALID_ARGUMENT, "agent_id"),
-        ("memorize salience", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", salience=-0.1)), metadata=T), C.INVALID_ARGUMENT, "memory.salience"),
-        ("memorize enum", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", scope=42)), metadata=T), C.INVALID_ARGUMENT, "memory.scope"),
-        ("memorize type enum", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", memory_type=9)), metadata=T), C.INVALID_ARGUMENT, "memory.memory_type"),
-        ("memorize tags", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", tags=[str(i) for i in range(33)])), metadata=T), C.INVALID_ARGUMENT, "memory.tags"),
-        ("memorize end_user scope", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", scope=pb.SCOPE_END_USER)), metadata=T), C.INVALID_ARGUMENT, "end_user_id"),
-        ("memorize embedding dims", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="x", embedding=[0.1, 0.2])), metadata=T), C.INVALID_ARGUMENT, "memory.embedding"),
-        ("memorize no tenant", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=OK)),
-         C.UNAUTHENTICATED, "x-tenant-id"),
-        ("memorize bad tenant", lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=OK),
-                                                     metadata=tenant("../etc")), C.INVALID_ARGUMENT, "x-tenant-id"),
-        ("batch empty", lambda s: s.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1"), metadata=T),
-         C.INVALID_ARGUMENT, "items"),
-        ("batch too many", lambda s: s.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=[OK] * 1001),
-                                                     metadata=T), C.INVALID_ARGUMENT, "items"),
-        ("batch one bad item", lambda s: s.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=[
-            OK, pb.MemoryInput(content="fine"), pb.MemoryInput(content=" ")]), metadata=T),
-         C.INVALID_ARGUMENT, "items[2].content"),
-        ("recall empty", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="  "), metadata=T),
-         C.INVALID_ARGUMENT, "query"),
-        ("recall limit", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", limit=101), metadata=T),
-         C.INVALID_ARGUMENT, "limit"),
-        ("recall negative limit", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", limit=-1),
-                                                     metadata=T), C.INVALID_ARGUMENT, "limit"),
-        ("recall long", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="q" * 4097), metadata=T),
-         C.INVALID_ARGUMENT, "query"),
-        ("recall filter enum", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", filter=pb.RecallFilter(
-            tag_mode=7)), metadata=T), C.INVALID_ARGUMENT, "filter.tag_mode"),
-        ("recall ranking", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", ranking=5), metadata=T),
-         C.INVALID_ARGUMENT, "ranking"),
-        ("recall min_score", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", min_score=2),
-                                                metadata=T), C.INVALID_ARGUMENT, "min_score"),
-        ("recall arms enum", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", arms=9), metadata=T),
-         C.INVALID_ARGUMENT, "arms"),
-        ("recall query_embedding dims", lambda s: s.Recall(pb.RecallRequest(
-            agent_id="a1", query="tea", query_embedding=[0.5, 0.5]), metadata=T),
-         C.INVALID_ARGUMENT, "query_embedding"),
-        ("recall no tenant", lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea")),
-         C.UNAUTHENTICATED, "x-tenant-id"),
-        ("get malformed id", lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id="x' OR 1=1"),
-                                                   metadata=T), C.INVALID_ARGUMENT, "memory_id"),
-        ("get unknown", lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=MISSING), metadata=T),
-         C.NOT_FOUND, MISSING),
-        ("get other agent's private", lambda s: s.GetMemory(pb.GetMemoryRequest(
-            agent_id="a1", memory_id=ids["private2"]), metadata=T), C.NOT_FOUND, ids["private2"]),
-        ("get other tenant", lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=m),
-                                                   metadata=tenant("other")), C.NOT_FOUND, m),
-        ("update nothing", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=m), metadata=T),
-         C.INVALID_ARGUMENT, "update"),
-        ("update empty content", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=m, content=""), metadata=T), C.INVALID_ARGUMENT, "content"),
-        ("update salience", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=m, salience=3), metadata=T), C.INVALID_ARGUMENT, "salience"),
-        ("update unspecified scope", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=m, scope=pb.SCOPE_UNSPECIFIED), metadata=T), C.INVALID_ARGUMENT, "scope"),
-        ("update tags", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=m, tags=pb.TagList(values=[""])), metadata=T), C.INVALID_ARGUMENT, "tags[0]"),
-        ("update unknown", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=MISSING, subject="x"), metadata=T), C.NOT_FOUND, MISSING),
-        ("update someone else's shared", lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(
-            agent_id="a1", memory_id=ids["theirs"], subject="x"), metadata=T), C.PERMISSION_DENIED, ids["theirs"]),
-        ("forget malformed", lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=""), metadata=T),
-         C.INVALID_ARGUMENT, "memory_id"),
-        ("forget unknown", lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=MISSING), metadata=T),
-         C.NOT_FOUND, MISSING),
-        ("forget other agent's private", lambda s: s.Forget(pb.ForgetRequest(
-            agent_id="a1", memory_id=ids["private2"]), metadata=T), C.NOT_FOUND, ids["private2"]),
-        ("forget someone else's shared", lambda s: s.Forget(pb.ForgetRequest(
-            agent_id="a1", memory_id=ids["theirs"]), metadata=T), C.PERMISSION_DENIED, ids["theirs"]),
-        ("list page size", lambda s: s.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=501), metadata=T),
-         C.INVALID_ARGUMENT, "page_size"),
-        ("list garbled token", lambda s: s.ListMemories(pb.ListMemoriesRequest(
-            agent_id="a1", page_token="not-a-token!"), metadata=T), C.INVALID_ARGUMENT, "page_token"),
-        ("list no agent", lambda s: s.ListMemories(pb.ListMemoriesRequest(), metadata=T),
-         C.INVALID_ARGUMENT, "agent_id"),
+        (
+            "memorize empty",
+            lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput()), metadata=T),
+            C.INVALID_ARGUMENT,
+            "memory.content",
+        ),
+        (
+            "memorize too big",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x" * 16385)), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.content",
+        ),
+        (
+            "memorize no agent",
+            lambda s: s.Memorize(pb.MemorizeRequest(memory=OK), metadata=T),
+            C.INVALID_ARGUMENT,
+            "agent_id",
+        ),
+        (
+            "memorize bad agent",
+            lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a b'", memory=OK), metadata=T),
+            C.INVALID_ARGUMENT,
+            "agent_id",
+        ),
+        (
+            "memorize salience",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", salience=-0.1)), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.salience",
+        ),
+        (
+            "memorize enum",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", scope=enum_number(42))), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.scope",
+        ),
+        (
+            "memorize type enum",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", memory_type=enum_number(9))),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.memory_type",
+        ),
+        (
+            "memorize tags",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", tags=[str(i) for i in range(33)])),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.tags",
+        ),
+        (
+            "memorize end_user scope",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", scope=pb.SCOPE_END_USER)),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "end_user_id",
+        ),
+        (
+            "memorize embedding dims",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", embedding=[0.1, 0.2])), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.embedding",
+        ),
+        (
+            "memorize no tenant",
+            lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=OK)),
+            C.UNAUTHENTICATED,
+            "x-tenant-id",
+        ),
+        (
+            "memorize bad tenant",
+            lambda s: s.Memorize(pb.MemorizeRequest(agent_id="a1", memory=OK), metadata=tenant("../etc")),
+            C.INVALID_ARGUMENT,
+            "x-tenant-id",
+        ),
+        (
+            "batch empty",
+            lambda s: s.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1"), metadata=T),
+            C.INVALID_ARGUMENT,
+            "items",
+        ),
+        (
+            "batch too many",
+            lambda s: s.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=[OK] * 1001), metadata=T),
+            C.INVALID_ARGUMENT,
+            "items",
+        ),
+        (
+            "batch one bad item",
+            lambda s: s.MemorizeBatch(
+                pb.MemorizeBatchRequest(
+                    agent_id="a1", items=[OK, pb.MemoryInput(content="fine"), pb.MemoryInput(content=" ")]
+                ),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "items[2].content",
+        ),
+        (
+            "recall empty",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="  "), metadata=T),
+            C.INVALID_ARGUMENT,
+            "query",
+        ),
+        (
+            "recall limit",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", limit=101), metadata=T),
+            C.INVALID_ARGUMENT,
+            "limit",
+        ),
+        (
+            "recall negative limit",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", limit=-1), metadata=T),
+            C.INVALID_ARGUMENT,
+            "limit",
+        ),
+        (
+            "recall long",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="q" * 4097), metadata=T),
+            C.INVALID_ARGUMENT,
+            "query",
+        ),
+        (
+            "recall filter enum",
+            lambda s: s.Recall(
+                pb.RecallRequest(agent_id="a1", query="tea", filter=pb.RecallFilter(tag_mode=enum_number(7))),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "filter.tag_mode",
+        ),
+        (
+            "recall ranking",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", ranking=enum_number(5)), metadata=T),
+            C.INVALID_ARGUMENT,
+            "ranking",
+        ),
+        (
+            "recall min_score",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", min_score=2), metadata=T),
+            C.INVALID_ARGUMENT,
+            "min_score",
+        ),
+        (
+            "recall arms enum",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", arms=enum_number(9)), metadata=T),
+            C.INVALID_ARGUMENT,
+            "arms",
+        ),
+        (
+            "recall query_embedding dims",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", query_embedding=[0.5, 0.5]), metadata=T),
+            C.INVALID_ARGUMENT,
+            "query_embedding",
+        ),
+        (
+            "recall no tenant",
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea")),
+            C.UNAUTHENTICATED,
+            "x-tenant-id",
+        ),
+        (
+            "get malformed id",
+            lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id="x' OR 1=1"), metadata=T),
+            C.INVALID_ARGUMENT,
+            "memory_id",
+        ),
+        (
+            "get unknown",
+            lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=MISSING), metadata=T),
+            C.NOT_FOUND,
+            MISSING,
+        ),
+        (
+            "get other agent's private",
+            lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=ids["private2"]), metadata=T),
+            C.NOT_FOUND,
+            ids["private2"],
+        ),
+        (
+            "get other tenant",
+            lambda s: s.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=m), metadata=tenant("other")),
+            C.NOT_FOUND,
+            m,
+        ),
+        (
+            "update nothing",
+            lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=m), metadata=T),
+            C.INVALID_ARGUMENT,
+            "update",
+        ),
+        (
+            "update empty content",
+            lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=m, content=""), metadata=T),
+            C.INVALID_ARGUMENT,
+            "content",
+        ),
+        (
+            "update salience",
+            lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=m, salience=3), metadata=T),
+            C.INVALID_ARGUMENT,
+            "salience",
+        ),
+        (
+            "update unspecified scope",
+            lambda s: s.UpdateMemory(
+                pb.UpdateMemoryRequest(agent_id="a1", memory_id=m, scope=pb.SCOPE_UNSPECIFIED), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "scope",
+        ),
+        (
+            "update tags",
+            lambda s: s.UpdateMemory(
+                pb.UpdateMemoryRequest(agent_id="a1", memory_id=m, tags=pb.TagList(values=[""])), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "tags[0]",
+        ),
+        (
+            "update unknown",
+            lambda s: s.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=MISSING, subject="x"), metadata=T),
+            C.NOT_FOUND,
+            MISSING,
+        ),
+        (
+            "update someone else's shared",
+            lambda s: s.UpdateMemory(
+                pb.UpdateMemoryRequest(agent_id="a1", memory_id=ids["theirs"], subject="x"), metadata=T
+            ),
+            C.PERMISSION_DENIED,
+            ids["theirs"],
+        ),
+        (
+            "forget malformed",
+            lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=""), metadata=T),
+            C.INVALID_ARGUMENT,
+            "memory_id",
+        ),
+        (
+            "forget unknown",
+            lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=MISSING), metadata=T),
+            C.NOT_FOUND,
+            MISSING,
+        ),
+        (
+            "forget other agent's private",
+            lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=ids["private2"]), metadata=T),
+            C.NOT_FOUND,
+            ids["private2"],
+        ),
+        (
+            "forget someone else's shared",
+            lambda s: s.Forget(pb.ForgetRequest(agent_id="a1", memory_id=ids["theirs"]), metadata=T),
+            C.PERMISSION_DENIED,
+            ids["theirs"],
+        ),
+        (
+            "list page size",
+            lambda s: s.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=501), metadata=T),
+            C.INVALID_ARGUMENT,
+            "page_size",
+        ),
+        (
+            "list garbled token",
+            lambda s: s.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_token="not-a-token!"), metadata=T),
+            C.INVALID_ARGUMENT,
+            "page_token",
+        ),
+        (
+            "list no agent",
+            lambda s: s.ListMemories(pb.ListMemoriesRequest(), metadata=T),
+            C.INVALID_ARGUMENT,
+            "agent_id",
+        ),
     ]
 
 
-def test_every_rpc_rejects_bad_input_and_changes_nothing(stub: MemoryServiceStub, live_server: LiveServer,
-                                                          seeded: dict[str, str]) -> None:
+def test_every_rpc_rejects_bad_input_and_changes_nothing(
+    stub: MemoryServiceStub, live_server: LiveServer, seeded: dict[str, str]
+) -> None:
     uri = live_server._settings.storage.uri
     before = snapshot(uri, "acme")
     assert len(before) == 3
@@ -138,10 +353,20 @@ def test_every_rpc_rejects_bad_input_and_changes_nothing(stub: MemoryServiceStub
 
 
 def test_page_token_of_another_filter_is_rejected(stub: MemoryServiceStub, seeded: dict[str, str]) -> None:
-    stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", skip_deduplication=True, items=[
-        pb.MemoryInput(content=f"item {i}", category="c") for i in range(3)]), metadata=T)
+    stub.MemorizeBatch(
+        pb.MemorizeBatchRequest(
+            agent_id="a1",
+            skip_deduplication=True,
+            items=[pb.MemoryInput(content=f"item {i}", category="c") for i in range(3)],
+        ),
+        metadata=T,
+    )
     page = stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=1), metadata=T)
     with pytest.raises(grpc.RpcError) as err:
-        stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=1, page_token=page.next_page_token,
-                                                 filter=pb.RecallFilter(category="c")), metadata=T)
+        stub.ListMemories(
+            pb.ListMemoriesRequest(
+                agent_id="a1", page_size=1, page_token=page.next_page_token, filter=pb.RecallFilter(category="c")
+            ),
+            metadata=T,
+        )
     assert err.value.code() == C.INVALID_ARGUMENT and "page_token" in (err.value.details() or "")

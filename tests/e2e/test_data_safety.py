@@ -12,20 +12,25 @@ from tests.e2e.helpers import snapshot
 T = tenant("acme")
 
 
-def memorize(stub: MemoryServiceStub, content: str, agent: str = "a1", end_user: str = "",
-             **kw) -> pb.MemorizeResponse:
-    return stub.Memorize(pb.MemorizeRequest(agent_id=agent, end_user_id=end_user,
-                                            memory=pb.MemoryInput(content=content, **kw)), metadata=T)
+def memorize(stub: MemoryServiceStub, content: str, agent: str = "a1", end_user: str = "", **kw) -> pb.MemorizeResponse:
+    return stub.Memorize(
+        pb.MemorizeRequest(agent_id=agent, end_user_id=end_user, memory=pb.MemoryInput(content=content, **kw)),
+        metadata=T,
+    )
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),
-    ("The customer's order number is 48213", "The customer's order number is 99017"),
-    ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),
-    ("Noah's phone number is 555-0142", "Noah's phone number is 555-0199"),
-])
-def test_a_correction_is_stored_as_a_new_memory(stub: MemoryServiceStub, live_server: LiveServer,
-                                               first: str, second: str) -> None:
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),
+        ("The customer's order number is 48213", "The customer's order number is 99017"),
+        ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),
+        ("Noah's phone number is 555-0142", "Noah's phone number is 555-0199"),
+    ],
+)
+def test_a_correction_is_stored_as_a_new_memory(
+    stub: MemoryServiceStub, live_server: LiveServer, first: str, second: str
+) -> None:
     a = memorize(stub, first)
     b = memorize(stub, second)
     assert not b.deduplicated and b.memory.id != a.memory.id and b.memory.content == second
@@ -35,27 +40,32 @@ def test_a_correction_is_stored_as_a_new_memory(stub: MemoryServiceStub, live_se
 def test_an_agent_cannot_widen_another_contacts_memory(stub: MemoryServiceStub) -> None:
     secret = memorize(stub, "u0's door code is 4512", agent="a0", end_user="u0", scope=pb.SCOPE_END_USER).memory
     with pytest.raises(grpc.RpcError) as err:
-        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id,
-                                                 scope=pb.SCOPE_SHARED), metadata=T)
+        stub.UpdateMemory(
+            pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id, scope=pb.SCOPE_SHARED),
+            metadata=T,
+        )
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED and "author" in (err.value.details() or "")
     with pytest.raises(grpc.RpcError) as err:  # not even its author moves it out of the contact
-        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a0", end_user_id="u0", memory_id=secret.id,
-                                                 scope=pb.SCOPE_TENANT), metadata=T)
+        stub.UpdateMemory(
+            pb.UpdateMemoryRequest(agent_id="a0", end_user_id="u0", memory_id=secret.id, scope=pb.SCOPE_TENANT),
+            metadata=T,
+        )
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED and "SCOPE_END_USER" in (err.value.details() or "")
     with pytest.raises(grpc.RpcError) as err:
         stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", end_user_id="u1", memory_id=secret.id), metadata=T)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
     # Content stays editable by the agents serving that contact; the scope does not move.
-    edited = stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id,
-                                                      content="u0's door code is 4513"), metadata=T).memory
+    edited = stub.UpdateMemory(
+        pb.UpdateMemoryRequest(agent_id="a1", end_user_id="u0", memory_id=secret.id, content="u0's door code is 4513"),
+        metadata=T,
+    ).memory
     assert edited.scope == pb.SCOPE_END_USER and edited.end_user_id == "u0"
 
 
 def test_only_the_author_may_hide_a_tenant_memory(stub: MemoryServiceStub) -> None:
     rule = memorize(stub, "Refunds above 500 euros need a manager", agent="a0", scope=pb.SCOPE_TENANT).memory
     with pytest.raises(grpc.RpcError) as err:
-        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=rule.id, scope=pb.SCOPE_PRIVATE),
-                          metadata=T)
+        stub.UpdateMemory(pb.UpdateMemoryRequest(agent_id="a1", memory_id=rule.id, scope=pb.SCOPE_PRIVATE), metadata=T)
     assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
     assert stub.GetMemory(pb.GetMemoryRequest(agent_id="a2", memory_id=rule.id), metadata=T).memory.id == rule.id
 
@@ -80,8 +90,9 @@ def test_min_salience_filters_in_every_ranking_mode(stub: MemoryServiceStub) -> 
     salient = memorize(stub, "The garden hose leaks at the tap", salience=0.9).memory
     memorize(stub, "The garden hose is green", salience=0.1)
     for ranking in (pb.RANKING_MODE_RELEVANCE, pb.RANKING_MODE_SALIENCE_DECAY):
-        hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_salience=0.5, ranking=ranking),
-                           metadata=T).hits
+        hits = stub.Recall(
+            pb.RecallRequest(agent_id="a1", query="garden hose", min_salience=0.5, ranking=ranking), metadata=T
+        ).hits
         assert [h.memory.id for h in hits] == [salient.id], ranking
 
 
@@ -90,11 +101,15 @@ def test_min_score_is_refused_where_scores_have_no_scale_and_applied_where_they_
     with pytest.raises(grpc.RpcError) as err:
         stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5), metadata=T)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "min_score" in (err.value.details() or "")
-    kept = stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5,
-                                        ranking=pb.RANKING_MODE_SALIENCE_DECAY), metadata=T).hits
+    kept = stub.Recall(
+        pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5, ranking=pb.RANKING_MODE_SALIENCE_DECAY),
+        metadata=T,
+    ).hits
     assert kept and all(h.score >= 0.5 for h in kept)
-    assert not stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.999,
-                                            ranking=pb.RANKING_MODE_SALIENCE_DECAY), metadata=T).hits
+    assert not stub.Recall(
+        pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.999, ranking=pb.RANKING_MODE_SALIENCE_DECAY),
+        metadata=T,
+    ).hits
 
 
 def test_a_retried_batch_with_its_request_id_is_stored_once(stub: MemoryServiceStub, live_server: LiveServer) -> None:
@@ -105,25 +120,31 @@ def test_a_retried_batch_with_its_request_id_is_stored_once(stub: MemoryServiceS
     assert [r.memory.id for r in retry.results] == [r.memory.id for r in first.results]
     assert not any(r.deduplicated for r in retry.results)
     assert len(snapshot(live_server._settings.storage.uri, "acme")) == 50
-    other = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True,
-                                                       request_id="import-8"), metadata=T)
+    other = stub.MemorizeBatch(
+        pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True, request_id="import-8"), metadata=T
+    )
     assert len(snapshot(live_server._settings.storage.uri, "acme")) == 100 and other.results[0].memory.id not in {
-        r.memory.id for r in first.results}
+        r.memory.id for r in first.results
+    }
 
 
 def test_a_request_id_reused_for_another_request_is_refused(stub: MemoryServiceStub, live_server: LiveServer) -> None:
-    stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="first text"), request_id="r1"),
-                  metadata=T)
+    stub.Memorize(
+        pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="first text"), request_id="r1"), metadata=T
+    )
     before = snapshot(live_server._settings.storage.uri, "acme")
     with pytest.raises(grpc.RpcError) as err:
-        stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="other text"), request_id="r1"),
-                      metadata=T)
+        stub.Memorize(
+            pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="other text"), request_id="r1"), metadata=T
+        )
     assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS and "request_id" in (err.value.details() or "")
     with pytest.raises(grpc.RpcError) as err:
-        stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x"), request_id="bad id!"),
-                      metadata=T)
+        stub.Memorize(
+            pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x"), request_id="bad id!"), metadata=T
+        )
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in (err.value.details() or "")
     assert snapshot(live_server._settings.storage.uri, "acme") == before
     # Keys are per agent: another agent's r1 is its own request.
-    stub.Memorize(pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="other text"), request_id="r1"),
-                  metadata=T)
+    stub.Memorize(
+        pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="other text"), request_id="r1"), metadata=T
+    )

@@ -12,8 +12,14 @@ from pathlib import Path
 def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
     out = tmp_path / "demo.json"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
-    result = subprocess.run([sys.executable, "-m", "memoryd", "demo", "--json", str(out)], capture_output=True,
-                            text=True, timeout=240, env=env, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "demo", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "=== context the model gets" in result.stdout and "=== summaries" in result.stdout
     assert "=== memories filed into the archive" in result.stdout
@@ -28,9 +34,27 @@ def test_demo_replays_a_locomo_conversation(tmp_path: Path) -> None:
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
     out = tmp_path / "demo.json"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
-    result = subprocess.run([sys.executable, "-m", "memoryd", "demo", "--locomo", str(fixture), "--conversation",
-                             "1", "--window", "256", "--json", str(out)], capture_output=True, text=True,
-                            timeout=240, env=env, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memoryd",
+            "demo",
+            "--locomo",
+            str(fixture),
+            "--conversation",
+            "1",
+            "--window",
+            "256",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     record = json.loads(out.read_text())
     assert record["conversation"] and record["turns"] > 0 and record["final_context_tokens"] <= 256

@@ -32,8 +32,9 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("fuzz")) / "data"), OnnxMiniLMEmbedder(threads=2))
     server.start()
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        MemoryServiceStub(channel).Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content="the seed memory")), metadata=T)
+        MemoryServiceStub(channel).Memorize(
+            pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="the seed memory")), metadata=T
+        )
     yield server
     server.stop()
 
@@ -52,10 +53,13 @@ def _code(call) -> grpc.StatusCode:
     return grpc.StatusCode.OK
 
 
-seconds = st.one_of(st.sampled_from([-INT64 - 1, INT64, EARLIEST - 1, EARLIEST, LATEST, LATEST + 1, 0, -1]),
-                    st.integers(-(2**63), INT64))
-nanos = st.one_of(st.sampled_from([-1, 0, 999_999_999, 1_000_000_000, -(2**31), 2**31 - 1]),
-                  st.integers(-(2**31), 2**31 - 1))
+seconds = st.one_of(
+    st.sampled_from([-INT64 - 1, INT64, EARLIEST - 1, EARLIEST, LATEST, LATEST + 1, 0, -1]),
+    st.integers(-(2**63), INT64),
+)
+nanos = st.one_of(
+    st.sampled_from([-1, 0, 999_999_999, 1_000_000_000, -(2**31), 2**31 - 1]), st.integers(-(2**31), 2**31 - 1)
+)
 
 
 def _in_range(s: int, n: int) -> bool:
@@ -69,19 +73,48 @@ def test_timestamps_out_of_range_are_invalid_argument_naming_the_field(daemon, c
     memory, conversations = MemoryServiceStub(channel), ConversationServiceStub(channel)
     before = snapshot(daemon._settings.storage.uri, "fuzz")
     calls = {
-        "memorize": (lambda: memory.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-            content=f"event at {s}.{n}", occurred_at=ts)), metadata=T), "memory.occurred_at"),
-        "batch": (lambda: memory.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=[
-            pb.MemoryInput(content="fine"), pb.MemoryInput(content=f"event at {s}.{n}", occurred_at=ts)]),
-            metadata=T), "items[1].occurred_at"),
-        "recall": (lambda: memory.Recall(pb.RecallRequest(agent_id="a1", query="seed", filter=pb.RecallFilter(
-            since=ts)), metadata=T), "filter.since"),
-        "list": (lambda: memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(
-            since=ts)), metadata=T), "filter.since"),
-        "append": (lambda: conversations.AppendMessages(cpb.AppendMessagesRequest(
-            agent_id="a1", conversation_id="c1", messages=[cpb.MessageInput(
-                message_id=f"m{s}.{n}", role=cpb.ROLE_USER, content="hi", created_at=ts)]), metadata=T),
-                   "messages[0].created_at"),
+        "memorize": (
+            lambda: memory.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content=f"event at {s}.{n}", occurred_at=ts)),
+                metadata=T,
+            ),
+            "memory.occurred_at",
+        ),
+        "batch": (
+            lambda: memory.MemorizeBatch(
+                pb.MemorizeBatchRequest(
+                    agent_id="a1",
+                    items=[pb.MemoryInput(content="fine"), pb.MemoryInput(content=f"event at {s}.{n}", occurred_at=ts)],
+                ),
+                metadata=T,
+            ),
+            "items[1].occurred_at",
+        ),
+        "recall": (
+            lambda: memory.Recall(
+                pb.RecallRequest(agent_id="a1", query="seed", filter=pb.RecallFilter(since=ts)), metadata=T
+            ),
+            "filter.since",
+        ),
+        "list": (
+            lambda: memory.ListMemories(
+                pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(since=ts)), metadata=T
+            ),
+            "filter.since",
+        ),
+        "append": (
+            lambda: conversations.AppendMessages(
+                cpb.AppendMessagesRequest(
+                    agent_id="a1",
+                    conversation_id="c1",
+                    messages=[
+                        cpb.MessageInput(message_id=f"m{s}.{n}", role=cpb.ROLE_USER, content="hi", created_at=ts)
+                    ],
+                ),
+                metadata=T,
+            ),
+            "messages[0].created_at",
+        ),
     }
     call, field = calls[where]
     try:
@@ -96,16 +129,20 @@ def test_timestamps_out_of_range_are_invalid_argument_naming_the_field(daemon, c
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(revision=st.one_of(st.sampled_from([INT64, -INT64 - 1, 2**53, 2**53 + 1, 0, -1]),
-                          st.integers(-(2**63), INT64)))
+@given(revision=st.one_of(st.sampled_from([INT64, -INT64 - 1, 2**53, 2**53 + 1, 0, -1]), st.integers(-(2**63), INT64)))
 def test_revision_extremes_are_answered_precisely(channel, revision) -> None:
     profiles = ProfileServiceStub(channel)
     for call in (
-            lambda: profiles.GetProfileRevision(ppb.GetProfileRevisionRequest(agent_id="a1", revision=revision),
-                                                metadata=T),
-            lambda: profiles.EditProfile(ppb.EditProfileRequest(agent_id="a1", expected_revision=revision,
-                                                                append=ppb.AppendLine(section="S", line="x")),
-                                         metadata=T)):
+        lambda: profiles.GetProfileRevision(
+            ppb.GetProfileRevisionRequest(agent_id="a1", revision=revision), metadata=T
+        ),
+        lambda: profiles.EditProfile(
+            ppb.EditProfileRequest(
+                agent_id="a1", expected_revision=revision, append=ppb.AppendLine(section="S", line="x")
+            ),
+            metadata=T,
+        ),
+    ):
         code = _code(call)
         assert code not in BAD, (revision, code)
         if revision < 0 or revision > 2**53:
@@ -124,8 +161,11 @@ def _methods() -> list[tuple[str, bool]]:
 METHODS = _methods()
 raw = st.one_of(
     st.binary(max_size=64),
-    st.builds(lambda tag, body: bytes([tag, len(body)]) + body, st.sampled_from([0x0A, 0x12, 0x1A, 0x22]),
-              st.sampled_from([b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"ok\x80"])),  # invalid UTF-8 strings
+    st.builds(
+        lambda tag, body: bytes([tag, len(body)]) + body,
+        st.sampled_from([0x0A, 0x12, 0x1A, 0x22]),
+        st.sampled_from([b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"ok\x80"]),
+    ),  # invalid UTF-8 strings
     st.sampled_from([b"\x0a\x05ab", b"\x1a\x10\x0a", b"\xff\xff\xff\xff\x0f"]),  # truncated messages
 )
 

@@ -16,13 +16,16 @@ T = tenant("acme")
 
 def memorize(stub: MemoryServiceStub, content: str, agent: str = "a1", **kw) -> pb.Memory:
     end_user = kw.pop("end_user_id", "")
-    return stub.Memorize(pb.MemorizeRequest(agent_id=agent, end_user_id=end_user,
-                                            memory=pb.MemoryInput(content=content, **kw)), metadata=T).memory
+    return stub.Memorize(
+        pb.MemorizeRequest(agent_id=agent, end_user_id=end_user, memory=pb.MemoryInput(content=content, **kw)),
+        metadata=T,
+    ).memory
 
 
 def test_memorize_then_recall_returns_hit_with_parts_and_provenance(stub: MemoryServiceStub) -> None:
-    m = memorize(stub, "Caroline went to the LGBTQ support group on Tuesday", source_context="conversation c1",
-                 tags=["events"])
+    m = memorize(
+        stub, "Caroline went to the LGBTQ support group on Tuesday", source_context="conversation c1", tags=["events"]
+    )
     memorize(stub, "Melanie painted a sunset over the lake")
     query = "When did Caroline go to the LGBTQ support group?"
     reply = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, limit=5), metadata=T)
@@ -37,14 +40,18 @@ def test_memorize_then_recall_returns_hit_with_parts_and_provenance(stub: Memory
 def test_memorize_fills_type_defaults(stub: MemoryServiceStub) -> None:
     episodic = memorize(stub, "had lunch with Sam")
     semantic = memorize(stub, "Sam is vegetarian", memory_type=pb.MEMORY_TYPE_SEMANTIC)
-    assert (episodic.salience, episodic.decay_factor) == (pytest.approx(0.3), pytest.approx(0.02))
-    assert (semantic.salience, semantic.decay_factor) == (pytest.approx(0.5), pytest.approx(0.005))
+    assert episodic.salience == pytest.approx(0.3) and episodic.decay_factor == pytest.approx(0.02)
+    assert semantic.salience == pytest.approx(0.5) and semantic.decay_factor == pytest.approx(0.005)
 
 
 def test_memorize_near_duplicate_updates_existing(stub: MemoryServiceStub, live_server: LiveServer) -> None:
     first = memorize(stub, "The deploy window is Friday at 4pm", tags=["ops"])
-    again = stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(
-        content="The deploy window is Friday at 4pm.", tags=["release"])), metadata=T)
+    again = stub.Memorize(
+        pb.MemorizeRequest(
+            agent_id="a1", memory=pb.MemoryInput(content="The deploy window is Friday at 4pm.", tags=["release"])
+        ),
+        metadata=T,
+    )
     assert again.deduplicated and again.memory.id == first.id
     assert list(again.memory.tags) == ["ops", "release"]
     assert len(snapshot(live_server._settings.storage.uri, "acme")) == 1
@@ -53,7 +60,7 @@ def test_memorize_near_duplicate_updates_existing(stub: MemoryServiceStub, live_
 def test_quoted_question_still_matches_its_words(stub: MemoryServiceStub) -> None:
     m = memorize(stub, "Caroline researched adoption agencies last week")
     memorize(stub, "The weather was rainy all weekend")
-    for q in ['"What did Caroline research?"', 'adoption AND -agencies', "adopt* (Caroline)", "'agenc'"]:
+    for q in ['"What did Caroline research?"', "adoption AND -agencies", "adopt* (Caroline)", "'agenc'"]:
         hits = stub.Recall(pb.RecallRequest(agent_id="a1", query=q), metadata=T).hits
         assert hits and hits[0].memory.id == m.id, q
         assert hits[0].parts.full_text_rank == 1, q
@@ -76,11 +83,18 @@ def test_and_tier_ranks_all_term_matches_first(stub: MemoryServiceStub) -> None:
 def test_filters_apply_in_both_arms(stub: MemoryServiceStub) -> None:
     keep = memorize(stub, "Bought hiking boots", category="shopping", tags=["gear", "outdoor"])
     memorize(stub, "Went hiking with boots on the ridge", category="trips", tags=["outdoor"])
-    reply = stub.Recall(pb.RecallRequest(agent_id="a1", query="hiking boots", filter=pb.RecallFilter(
-        category="shopping")), metadata=T)
+    reply = stub.Recall(
+        pb.RecallRequest(agent_id="a1", query="hiking boots", filter=pb.RecallFilter(category="shopping")), metadata=T
+    )
     assert [h.memory.id for h in reply.hits] == [keep.id]
-    reply = stub.Recall(pb.RecallRequest(agent_id="a1", query="hiking boots", filter=pb.RecallFilter(
-        tags=["gear", "outdoor"], tag_mode=pb.TAG_MODE_ALL)), metadata=T)
+    reply = stub.Recall(
+        pb.RecallRequest(
+            agent_id="a1",
+            query="hiking boots",
+            filter=pb.RecallFilter(tags=["gear", "outdoor"], tag_mode=pb.TAG_MODE_ALL),
+        ),
+        metadata=T,
+    )
     assert [h.memory.id for h in reply.hits] == [keep.id]
 
 
@@ -92,8 +106,9 @@ def test_hostile_filter_values_cannot_escape_the_predicate(stub: MemoryServiceSt
             hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="secret note agent", filter=flt), metadata=T).hits
             assert all(h.memory.agent_id == "a1" for h in hits)
             assert {h.memory.id for h in hits} <= {mine.id}
-    hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="note", filter=pb.RecallFilter(
-        subject="x' OR '1'='1")), metadata=T).hits
+    hits = stub.Recall(
+        pb.RecallRequest(agent_id="a1", query="note", filter=pb.RecallFilter(subject="x' OR '1'='1")), metadata=T
+    ).hits
     assert [h.memory.id for h in hits] == [mine.id]
 
 
@@ -101,9 +116,16 @@ def test_get_update_forget_roundtrip(stub: MemoryServiceStub) -> None:
     m = memorize(stub, "Sam's birthday is in March")
     got = stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=m.id), metadata=T).memory
     assert got == m
-    updated = stub.UpdateMemory(pb.UpdateMemoryRequest(
-        agent_id="a1", memory_id=m.id, content="Sam's birthday is in May", tags=pb.TagList(values=["people"]),
-        salience=0.8), metadata=T).memory
+    updated = stub.UpdateMemory(
+        pb.UpdateMemoryRequest(
+            agent_id="a1",
+            memory_id=m.id,
+            content="Sam's birthday is in May",
+            tags=pb.TagList(values=["people"]),
+            salience=0.8,
+        ),
+        metadata=T,
+    ).memory
     assert (updated.content, list(updated.tags), updated.salience) == ("Sam's birthday is in May", ["people"], 0.8)
     hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="birthday May"), metadata=T).hits
     assert hits[0].memory.content == "Sam's birthday is in May"
@@ -115,9 +137,16 @@ def test_get_update_forget_roundtrip(stub: MemoryServiceStub) -> None:
 
 
 def test_list_pages_with_opaque_tokens(stub: MemoryServiceStub) -> None:
-    batch = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", skip_deduplication=True, items=[
-        pb.MemoryInput(content=f"note number {i}", category="even" if i % 2 == 0 else "odd") for i in range(7)]),
-        metadata=T)
+    batch = stub.MemorizeBatch(
+        pb.MemorizeBatchRequest(
+            agent_id="a1",
+            skip_deduplication=True,
+            items=[
+                pb.MemoryInput(content=f"note number {i}", category="even" if i % 2 == 0 else "odd") for i in range(7)
+            ],
+        ),
+        metadata=T,
+    )
     ids = [r.memory.id for r in batch.results]
     seen, token = [], ""
     while True:
@@ -127,8 +156,9 @@ def test_list_pages_with_opaque_tokens(stub: MemoryServiceStub) -> None:
         if not token:
             break
     assert seen == ids
-    evens = stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(category="even")),
-                              metadata=T)
+    evens = stub.ListMemories(
+        pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(category="even")), metadata=T
+    )
     assert [m.id for m in evens.memories] == ids[0::2]
 
 
@@ -195,12 +225,10 @@ def test_full_text_matches_the_date_a_memory_happened(stub: MemoryServiceStub) -
         item = pb.MemoryInput(content="Caroline went to the support group")
         item.occurred_at.FromDatetime(day)
         items.append(item)
-    reply = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True),
-                               metadata=T)
+    reply = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True), metadata=T)
     may, september = (r.memory.id for r in reply.results)
     assert may != september
     for query, expected in (("support group in September 2023", september), ("support group 8 May", may)):
-        hits = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, arms=pb.RECALL_ARMS_FULL_TEXT),
-                           metadata=T).hits
+        hits = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, arms=pb.RECALL_ARMS_FULL_TEXT), metadata=T).hits
         assert [h.memory.id for h in hits] == [expected, september if expected == may else may], query
         assert hits[0].memory.content == "Caroline went to the support group"  # indexed, not stored

@@ -18,8 +18,13 @@ def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
     node = shutil.which("node")
     assert node, "Node.js is required"
     assert (ROOT / "node_modules" / "@grpc" / "grpc-js").exists(), "run `make install` (npm ci)"
-    out = subprocess.run([node, str(ROOT / "tests" / "polyglot" / "client.js"), f"127.0.0.1:{live_server.port}"],
-                         capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [node, str(ROOT / "tests" / "polyglot" / "client.js"), f"127.0.0.1:{live_server.port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     result = json.loads(out.stdout)
     memory = result["mem"]["ok"]["memory"]
     assert memory["content"] == "Node runtimes can store memories too" and memory["scope"] == "SCOPE_PRIVATE"

@@ -36,16 +36,18 @@ def test_edits_write_revisions_and_a_stable_prompt_block(profiles: ProfileServic
     p3 = edit(profiles, 2, replace_section=ppb.ReplaceSection(section="Work", content="- ships memoryd\n- on call"))
     p4 = edit(profiles, 3, remove_line=ppb.RemoveLine(line="- on call"))
     assert [p.revision for p in (p1, p2, p3, p4)] == [1, 2, 3, 4]
-    assert p4.document == ("## Pinned\nNever share API keys\n\n## Preferences\n- likes espresso\n\n"
-                           "## Work\n- ships memoryd\n")
+    assert p4.document == (
+        "## Pinned\nNever share API keys\n\n## Preferences\n- likes espresso\n\n## Work\n- ships memoryd\n"
+    )
     assert p4.token_count > 0 and p4.source == "edit"
     again = profiles.GetProfile(ppb.GetProfileRequest(agent_id="a1"), metadata=T).profile
     assert again.prompt_block == p4.prompt_block and again.prompt_block.encode() == p4.prompt_block.encode()
     assert p4.document in again.prompt_block
     listed = profiles.ListProfileRevisions(ppb.ListProfileRevisionsRequest(agent_id="a1", page_size=3), metadata=T)
     assert [r.revision for r in listed.revisions] == [4, 3, 2] and listed.next_page_token
-    rest = profiles.ListProfileRevisions(ppb.ListProfileRevisionsRequest(
-        agent_id="a1", page_size=3, page_token=listed.next_page_token), metadata=T)
+    rest = profiles.ListProfileRevisions(
+        ppb.ListProfileRevisionsRequest(agent_id="a1", page_size=3, page_token=listed.next_page_token), metadata=T
+    )
     assert [r.revision for r in rest.revisions] == [1] and not rest.next_page_token
     old = profiles.GetProfileRevision(ppb.GetProfileRevisionRequest(agent_id="a1", revision=1), metadata=T).profile
     assert old.document == "## Preferences\n- likes espresso\n"
@@ -55,25 +57,43 @@ def test_bad_edits_change_nothing(profiles: ProfileServiceStub) -> None:
     edit(profiles, 0, append=ppb.AppendLine(section="Notes", line="first"))
     edit(profiles, 1, set_budget=ppb.SetBudget(budget_tokens=12))
     cases = [
-        (dict(expected_revision=1, append=ppb.AppendLine(section="Notes", line="stale")), grpc.StatusCode.ABORTED,
-         "revision 2"),
-        (dict(expected_revision=2, append=ppb.AppendLine(section="Notes", line="word " * 40)),
-         grpc.StatusCode.FAILED_PRECONDITION, "budget is 12"),
+        (
+            dict(expected_revision=1, append=ppb.AppendLine(section="Notes", line="stale")),
+            grpc.StatusCode.ABORTED,
+            "revision 2",
+        ),
+        (
+            dict(expected_revision=2, append=ppb.AppendLine(section="Notes", line="word " * 40)),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "budget is 12",
+        ),
         (dict(expected_revision=2, remove_line=ppb.RemoveLine(line="absent")), grpc.StatusCode.NOT_FOUND, "absent"),
-        (dict(expected_revision=2, append=ppb.AppendLine(section="Notes", line="two\nlines")),
-         grpc.StatusCode.INVALID_ARGUMENT, "append.line"),
-        (dict(expected_revision=2, append=ppb.AppendLine(section="", line="x")), grpc.StatusCode.INVALID_ARGUMENT,
-         "append.section"),
-        (dict(expected_revision=2, replace_section=ppb.ReplaceSection(section="Notes", content="## Evil")),
-         grpc.StatusCode.INVALID_ARGUMENT, "replace_section.content"),
-        (dict(expected_revision=2, set_budget=ppb.SetBudget(budget_tokens=0)), grpc.StatusCode.INVALID_ARGUMENT,
-         "set_budget.budget_tokens"),
+        (
+            dict(expected_revision=2, append=ppb.AppendLine(section="Notes", line="two\nlines")),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "append.line",
+        ),
+        (
+            dict(expected_revision=2, append=ppb.AppendLine(section="", line="x")),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "append.section",
+        ),
+        (
+            dict(expected_revision=2, replace_section=ppb.ReplaceSection(section="Notes", content="## Evil")),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "replace_section.content",
+        ),
+        (
+            dict(expected_revision=2, set_budget=ppb.SetBudget(budget_tokens=0)),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "set_budget.budget_tokens",
+        ),
         (dict(expected_revision=2), grpc.StatusCode.INVALID_ARGUMENT, "edit"),
         (dict(expected_revision=2, agent_id="bad agent"), grpc.StatusCode.INVALID_ARGUMENT, "agent_id"),
     ]
     before = profiles.GetProfile(ppb.GetProfileRequest(agent_id="a1"), metadata=T).profile
     for kwargs, code, needle in cases:
-        request = ppb.EditProfileRequest(**{"agent_id": "a1", **kwargs})
+        request = ppb.EditProfileRequest(**{"agent_id": "a1", **kwargs})  # type: ignore[arg-type, dict-item]  # a table of cases
         with pytest.raises(grpc.RpcError) as err:
             profiles.EditProfile(request, metadata=T)
         assert err.value.code() == code and needle in (err.value.details() or ""), (kwargs, err.value.details())

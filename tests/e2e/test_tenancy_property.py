@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -27,7 +28,7 @@ from tests.conftest import LiveServer, make_settings, tenant
 TENANTS = ["t0", "t1", "t2"]
 AGENTS = ["a0", "a1", "a2"]
 CONTACTS = ["u0", "u1", "u2"]
-SCOPES = [pb.SCOPE_PRIVATE, pb.SCOPE_SHARED, pb.SCOPE_TENANT, pb.SCOPE_END_USER]
+SCOPES: list[Any] = [pb.SCOPE_PRIVATE, pb.SCOPE_SHARED, pb.SCOPE_TENANT, pb.SCOPE_END_USER]
 WORDS = ["coffee", "garden", "deploy", "birthday", "hiking", "budget", "piano", "travel"]
 
 
@@ -51,8 +52,7 @@ def visible(w: Written, tenant_id: str, agent: str, contact: str) -> bool:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Written]]]:
-    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy")) / "data"),
-                        OnnxMiniLMEmbedder(threads=2))
+    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy")) / "data"), OnnxMiniLMEmbedder(threads=2))
     server.start()
     rng = random.Random(7)
     written: dict[str, Written] = {}
@@ -60,35 +60,52 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServ
         stub = MemoryServiceStub(channel)
         combos = list(itertools.product(TENANTS, AGENTS, ["", *CONTACTS], SCOPES))
         combos += [rng.choice(combos) for _ in range(60)]
-        groups: dict[tuple[str, str, str], list[int]] = {}
+        groups: dict[tuple[str, str, str], list[Any]] = {}
         for t, a, c, s in combos:
             if s == pb.SCOPE_END_USER and not c:
                 c = rng.choice(CONTACTS)
             groups.setdefault((t, a, c), []).append(s)
         for (t, a, c), scopes in groups.items():
-            items = [pb.MemoryInput(content=f"{' '.join(rng.sample(WORDS, 3))} note by {a} for {c or 'nobody'}",
-                                    scope=s, tags=[rng.choice(WORDS)]) for s in scopes]
-            reply = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=a, end_user_id=c, items=items,
-                                                               skip_deduplication=True), metadata=tenant(t))
+            items = [
+                pb.MemoryInput(
+                    content=f"{' '.join(rng.sample(WORDS, 3))} note by {a} for {c or 'nobody'}",
+                    scope=s,
+                    tags=[rng.choice(WORDS)],
+                )
+                for s in scopes
+            ]
+            reply = stub.MemorizeBatch(
+                pb.MemorizeBatchRequest(agent_id=a, end_user_id=c, items=items, skip_deduplication=True),
+                metadata=tenant(t),
+            )
             for r in reply.results:
                 written[r.memory.id] = Written(t, a, c, r.memory.scope)
         yield stub, written
     server.stop()
 
 
-callers = st.tuples(st.sampled_from([*TENANTS, "t9"]), st.sampled_from([*AGENTS, "a9"]),
-                    st.sampled_from(["", *CONTACTS, "u9"]))
+callers = st.tuples(
+    st.sampled_from([*TENANTS, "t9"]), st.sampled_from([*AGENTS, "a9"]), st.sampled_from(["", *CONTACTS, "u9"])
+)
 scope_filters = st.lists(st.sampled_from(SCOPES), max_size=3)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(caller=callers, words=st.lists(st.sampled_from([*WORDS, "note", "OR", "'", '"', "*"]), min_size=1,
-                                       max_size=4), scopes=scope_filters, limit=st.integers(1, 100))
+@given(
+    caller=callers,
+    words=st.lists(st.sampled_from([*WORDS, "note", "OR", "'", '"', "*"]), min_size=1, max_size=4),
+    scopes=scope_filters,
+    limit=st.integers(1, 100),
+)
 def test_recall_never_returns_invisible_memories(world, caller, words, scopes, limit) -> None:
     stub, written = world
     t, a, c = caller
-    reply = stub.Recall(pb.RecallRequest(agent_id=a, end_user_id=c, query=" ".join(words), limit=limit,
-                                         filter=pb.RecallFilter(scopes=scopes)), metadata=tenant(t))
+    reply = stub.Recall(
+        pb.RecallRequest(
+            agent_id=a, end_user_id=c, query=" ".join(words), limit=limit, filter=pb.RecallFilter(scopes=scopes)
+        ),
+        metadata=tenant(t),
+    )
     for hit in reply.hits:
         w = written[hit.memory.id]
         assert visible(w, t, a, c), (caller, w)
@@ -104,9 +121,12 @@ def test_list_returns_exactly_the_visible_set(world, caller, scopes, page_size) 
     seen: list[str] = []
     token = ""
     while True:
-        page = stub.ListMemories(pb.ListMemoriesRequest(agent_id=a, end_user_id=c, page_size=page_size,
-                                                        page_token=token, filter=pb.RecallFilter(scopes=scopes)),
-                                 metadata=tenant(t))
+        page = stub.ListMemories(
+            pb.ListMemoriesRequest(
+                agent_id=a, end_user_id=c, page_size=page_size, page_token=token, filter=pb.RecallFilter(scopes=scopes)
+            ),
+            metadata=tenant(t),
+        )
         seen += [m.id for m in page.memories]
         token = page.next_page_token
         if not token:
@@ -133,6 +153,7 @@ def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
 
 # -- mutations: every mutating RPC in the random operations -------------------------------------
 
+
 @dataclass
 class Row:
     tenant: str
@@ -152,16 +173,19 @@ def may_modify(r: Row, a: str) -> bool:
 
 @pytest.fixture(scope="module")
 def mutable_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Row]]]:
-    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy-mut")) / "data"),
-                        OnnxMiniLMEmbedder(threads=2))
+    server = LiveServer(
+        make_settings(Path(tmp_path_factory.mktemp("tenancy-mut")) / "data"), OnnxMiniLMEmbedder(threads=2)
+    )
     server.start()
     rows: dict[str, Row] = {}
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub = MemoryServiceStub(channel)
         for t, a, c, s in itertools.product(TENANTS[:2], AGENTS, CONTACTS[:2], SCOPES):
             content = f"secret {len(rows)} of {c} kept by {a}"
-            m = stub.Memorize(pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(
-                content=content, scope=s)), metadata=tenant(t)).memory
+            m = stub.Memorize(
+                pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(content=content, scope=s)),
+                metadata=tenant(t),
+            ).memory
             rows[m.id] = Row(t, a, c, s, content)
         yield stub, rows
     server.stop()
@@ -182,14 +206,20 @@ SERIAL = itertools.count()
 
 
 def _owner_code(row: Row | None, seen: bool, a: str) -> grpc.StatusCode:
-    return C.NOT_FOUND if not seen else (C.OK if may_modify(row, a) else C.PERMISSION_DENIED)
+    if row is None or not seen:
+        return C.NOT_FOUND
+    return C.OK if may_modify(row, a) else C.PERMISSION_DENIED
 
 
 def _memorize(stub, rows, t, a, c, memory_id, seen, scope) -> None:
     content = f"note {next(SERIAL)} by {a}"
     code = C.INVALID_ARGUMENT if scope == pb.SCOPE_END_USER and not c else C.OK
-    reply = _expect(stub.Memorize, pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(
-        content=content, scope=scope)), tenant(t), code)
+    reply = _expect(
+        stub.Memorize,
+        pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(content=content, scope=scope)),
+        tenant(t),
+        code,
+    )
     if reply is not None:
         assert not reply.deduplicated
         rows[reply.memory.id] = Row(t, a, c, scope, content)
@@ -205,8 +235,12 @@ def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
         code = C.PERMISSION_DENIED  # scopes belong to authors; a contact's memory stays the contact's
     else:
         code = C.OK
-    reply = _expect(stub.UpdateMemory, pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id,
-                                                              scope=scope), tenant(t), code)
+    reply = _expect(
+        stub.UpdateMemory,
+        pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, scope=scope),
+        tenant(t),
+        code,
+    )
     if reply is not None:
         row.scope = scope
         if scope == pb.SCOPE_END_USER:
@@ -216,25 +250,45 @@ def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
 
 def _rewrite(stub, rows, t, a, c, memory_id, seen, scope) -> None:
     text = f"rewritten {next(SERIAL)} by {a}"
-    if _expect(stub.UpdateMemory, pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id,
-                                                         content=text), tenant(t),
-               _owner_code(rows.get(memory_id), seen, a)) is not None:
+    if (
+        _expect(
+            stub.UpdateMemory,
+            pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, content=text),
+            tenant(t),
+            _owner_code(rows.get(memory_id), seen, a),
+        )
+        is not None
+    ):
         rows[memory_id].content = text
 
 
 def _forget(stub, rows, t, a, c, memory_id, seen, scope) -> None:
-    if _expect(stub.Forget, pb.ForgetRequest(agent_id=a, end_user_id=c, memory_id=memory_id), tenant(t),
-               _owner_code(rows.get(memory_id), seen, a)) is not None:
+    if (
+        _expect(
+            stub.Forget,
+            pb.ForgetRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
+            tenant(t),
+            _owner_code(rows.get(memory_id), seen, a),
+        )
+        is not None
+    ):
         del rows[memory_id]
 
 
 def _get(stub, rows, t, a, c, memory_id, seen, scope) -> None:
-    reply = _expect(stub.GetMemory, pb.GetMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
-                    tenant(t), C.OK if seen else C.NOT_FOUND)
+    reply = _expect(
+        stub.GetMemory,
+        pb.GetMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
+        tenant(t),
+        C.OK if seen else C.NOT_FOUND,
+    )
     if reply is not None:
         row = rows[memory_id]
         assert (reply.memory.scope, reply.memory.end_user_id, reply.memory.content) == (
-            row.scope, row.contact, row.content)
+            row.scope,
+            row.contact,
+            row.content,
+        )
 
 
 def _list(stub, rows, t, a, c, memory_id, seen, scope) -> None:
@@ -242,10 +296,12 @@ def _list(stub, rows, t, a, c, memory_id, seen, scope) -> None:
     assert {m.id for m in page.memories} == {i for i, r in rows.items() if row_visible(r, t, a, c)}
 
 
-OPS = {"memorize": _memorize, "rescope": _rescope, "rewrite": _rewrite, "forget": _forget, "get": _get,
-       "list": _list}
-ops = st.lists(st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES),
-                         st.booleans()), min_size=1, max_size=10)
+OPS = {"memorize": _memorize, "rescope": _rescope, "rewrite": _rewrite, "forget": _forget, "get": _get, "list": _list}
+ops = st.lists(
+    st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES), st.booleans()),
+    min_size=1,
+    max_size=10,
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

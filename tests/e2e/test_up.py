@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 import valkey
@@ -51,36 +52,44 @@ def wait_line(output: list[str], text: str, timeout: float = 60) -> None:
         time.sleep(0.2)
 
 
-def child_pid(parent: int, needle: str) -> int:
-    """The pid of ``parent``'s child whose command line mentions ``needle``."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and needle in cmdline:
-            return int(entry.name)
+def child_pid(parent: int, needle: str, timeout: float = 60) -> int:
+    """The pid of ``parent``'s child whose command line mentions ``needle`` (waiting while it restarts)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == parent and needle in cmdline:
+                return int(entry.name)
+        time.sleep(0.2)
     raise AssertionError(f"no child of {parent} runs {needle!r}")
 
 
 def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
-    proc = subprocess.Popen([sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path / "run"),
-                             "--listen", address], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path / "run"), "--listen", address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     try:
         assert proc.stdout is not None
         banner = proc.stdout.readline()
         assert "embedded Valkey at" in banner
         output: list[str] = []  # keep draining: a full pipe would block the children's logging
-        threading.Thread(target=lambda: output.extend(iter(proc.stdout.readline, "")), daemon=True).start()
+        stdout = proc.stdout
+        threading.Thread(target=lambda: output.extend(iter(stdout.readline, "")), daemon=True).start()
         url = banner.split(" at ", 1)[1].split(" ", 1)[0]
         wait_serving(address, proc)
-        client = valkey.Valkey.from_url(url)
+        client: Any = valkey.Valkey.from_url(url)  # the sync client (its stubs also type the async one)
         assert client.ping() and client.config_get("appendonly")["appendonly"] == "yes"
         assert (tmp_path / "run" / "data" / "store_meta.lance").exists()
         deadline = time.monotonic() + 60  # the daemon queued the bootstrap batch at start; the worker ran it
@@ -91,8 +100,9 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
             jobs, profiles = JobServiceStub(channel), ProfileServiceStub(channel)
             empty = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="new"), metadata=T).job_id
             assert wait_job(jobs, empty, jpb.JOB_STATE_SUCCEEDED).result["outcome"] == "nothing_to_compile"
-            MemoryServiceStub(channel).Memorize(pb.MemorizeRequest(
-                agent_id="a1", memory=pb.MemoryInput(content="a1 likes tea")), metadata=T)
+            MemoryServiceStub(channel).Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="a1 likes tea")), metadata=T
+            )
             needs_model = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=T).job_id
             parked = wait_job(jobs, needs_model, jpb.JOB_STATE_WAITING_FOR_PROVIDER)
             assert "no chat model" in parked.last_error  # the embedded default has no model: it waits

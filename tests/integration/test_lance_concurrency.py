@@ -9,32 +9,33 @@ from pathlib import Path
 
 import lancedb
 
-from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter
 from tests.integration.test_lance_store import record, unit
+from tests.lance_stores import open_store
 
 
 async def test_concurrent_first_use_of_a_tenant_creates_one_table(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     actor = Actor("t1", "a1")
-    await asyncio.gather(*(store.insert("t1", [(record(i, f"note {i}"), unit(i))]) for i in range(8)),
-                         *(store.record_retrievals("t1", {f"{i:032x}": 1}, record(0, "").created_at)
-                           for i in range(8)))
+    await asyncio.gather(
+        *(store.insert("t1", [(record(i, f"note {i}"), unit(i))]) for i in range(8)),
+        *(store.record_retrievals("t1", {f"{i:032x}": 1}, record(0, "").created_at) for i in range(8)),
+    )
     assert len(await store.page(actor, MemoryFilter(), "", 100)) == 8
     store.close()
 
 
 _UPSERTER = """
 import asyncio, sys
-from memoryd.adapters.lance_rows import to_table
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance_rows import memory_schema, to_table
 from tests.integration.test_lance_store import record, unit
+from tests.lance_stores import open_store
 
 async def main(uri):
-    store = await LanceMemoryStore.open(uri, "m", 8)
-    table = await store._table("t1", create=True)
+    store = await open_store(uri)
+    table = await store.db.table_if_exists("memories_t1")
     for i in range(20):
-        data = to_table([(record(i, f"same row {i}"), unit(i))], store._schema)
+        data = to_table([(record(i, f"same row {i}"), unit(i))], memory_schema(8))
         await table.merge_insert("id").when_not_matched_insert_all().execute(data)
     store.close()
 
@@ -43,12 +44,14 @@ asyncio.run(main(sys.argv[1]))
 
 
 async def test_two_processes_upserting_the_same_ids_never_duplicate(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     await store.insert("t1", [(record(100, "the tenant table exists"), unit(0))])
     store.close()
     root = str(Path(__file__).resolve().parents[2])
-    procs = [subprocess.Popen([sys.executable, "-c", _UPSERTER, str(tmp_path)], cwd=root, stderr=subprocess.PIPE,
-                              text=True) for _ in range(2)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _UPSERTER, str(tmp_path)], cwd=root, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
@@ -58,13 +61,16 @@ async def test_two_processes_upserting_the_same_ids_never_duplicate(tmp_path: Pa
 
 def test_processes_creating_a_new_store_at_once_all_start(tmp_path: Path) -> None:
     """`memoryd up` starts the daemon and a worker together on an empty data directory."""
-    code = ("import asyncio, sys\nfrom memoryd.adapters.lance_store import LanceMemoryStore\n"
-            "async def main():\n    (await LanceMemoryStore.open(sys.argv[1], 'model', 8)).close()\n"
-            "asyncio.run(main())\n")
+    code = (
+        "import asyncio, sys\nfrom memoryd.adapters.lance_db import LanceDatabase\n"
+        "async def main():\n    (await LanceDatabase.open(sys.argv[1], 'model', 8)).close()\n"
+        "asyncio.run(main())\n"
+    )
     for attempt in range(3):
         data = str(tmp_path / f"store{attempt}")
-        procs = [subprocess.Popen([sys.executable, "-c", code, data], stderr=subprocess.PIPE, text=True)
-                 for _ in range(4)]
+        procs = [
+            subprocess.Popen([sys.executable, "-c", code, data], stderr=subprocess.PIPE, text=True) for _ in range(4)
+        ]
         for proc in procs:
             _, err = proc.communicate(timeout=120)
             assert proc.returncode == 0, err

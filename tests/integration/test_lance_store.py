@@ -11,17 +11,36 @@ import pyarrow as pa
 import pytest
 from lancedb.index import FTS
 
-from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.errors import NotReady
 from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, MemoryType, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
+from tests.lance_stores import open_store
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def record(mid: int, content: str, agent: str = "a1", scope: Scope = Scope.PRIVATE) -> MemoryRecord:
-    return MemoryRecord(f"{mid:032x}", "t1", agent, "", scope, content, MemoryType.EPISODIC, "", "", (), 0.3, 0.02,
-                        "", "", "h", "m", NOW, NOW, NOW)
+    return MemoryRecord(
+        f"{mid:032x}",
+        "t1",
+        agent,
+        "",
+        scope,
+        content,
+        MemoryType.EPISODIC,
+        "",
+        "",
+        (),
+        0.3,
+        0.02,
+        "",
+        "",
+        "h",
+        "m",
+        NOW,
+        NOW,
+        NOW,
+    )
 
 
 def unit(i: int) -> list[float]:
@@ -31,12 +50,12 @@ def unit(i: int) -> list[float]:
 
 
 async def test_store_refuses_another_embedding_model(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "model-a", 8)
+    store = await open_store(str(tmp_path), "model-a", 8)
     store.close()
     with pytest.raises(NotReady, match="model-a"):
-        await LanceMemoryStore.open(str(tmp_path), "model-b", 8)
+        await open_store(str(tmp_path), "model-b", 8)
     with pytest.raises(NotReady, match="8 dims"):
-        await LanceMemoryStore.open(str(tmp_path), "model-a", 16)
+        await open_store(str(tmp_path), "model-a", 16)
 
 
 async def test_stop_word_list_matches_the_index_tokenizer(tmp_path: Path) -> None:
@@ -50,7 +69,7 @@ async def test_stop_word_list_matches_the_index_tokenizer(tmp_path: Path) -> Non
 
 
 async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     await store.insert("t1", [(record(1, "alpha note"), unit(1))])
     assert await store.get(Actor("t2", "a1"), f"{1:032x}") is None
     assert await store.nearest(Actor("t2", "a1"), unit(1), MemoryFilter(), 5, -1) == []
@@ -61,9 +80,15 @@ async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
 
 
 async def test_full_text_and_then_prefix(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
-    await store.insert("t1", [(record(1, "espresso machine descaling"), unit(1)),
-                              (record(2, "espresso beans"), unit(2)), (record(3, "green tea"), unit(3))])
+    store = await open_store(str(tmp_path), "m", 8)
+    await store.insert(
+        "t1",
+        [
+            (record(1, "espresso machine descaling"), unit(1)),
+            (record(2, "espresso beans"), unit(2)),
+            (record(3, "green tea"), unit(3)),
+        ],
+    )
     actor = Actor("t1", "a1")
     hits = await store.full_text(actor, full_text_query("espresso machine"), MemoryFilter(), 10, require_all=True)
     assert [h.memory_id for h in hits] == [f"{1:032x}"]
@@ -74,21 +99,21 @@ async def test_full_text_and_then_prefix(tmp_path: Path) -> None:
 
 
 async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8, optimize_min_fragments=4, ann_min_rows=10**9)
+    store = await open_store(str(tmp_path), "m", 8, optimize_min_fragments=4, ann_min_rows=10**9)
     for i in range(12):  # one fragment per insert
         await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
     table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
-    before = table.stats()["fragment_stats"]["num_fragments"]
+    before = table.stats()["fragment_stats"]["num_fragments"]  # type: ignore[index]  # a dict, typed otherwise
     await store.maintain()
     table.checkout_latest()
-    assert table.stats()["fragment_stats"]["num_fragments"] < before
+    assert table.stats()["fragment_stats"]["num_fragments"] < before  # type: ignore[index]
     hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
     assert len(hits) == 12
     store.close()
 
 
 async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     await store.insert("t1", [(record(1, "a"), unit(1)), (record(2, "b"), unit(2))])
     await store.record_retrievals("t1", {f"{1:032x}": 3, f"{2:032x}": 1, f"{9:032x}": 2}, NOW)
     got = await store.get(Actor("t1", "a1"), f"{1:032x}")
@@ -97,10 +122,12 @@ async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
 
 
 async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_batch(tmp_path: Path) -> None:
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
-    chat = [replace(record(1, "Did you ever go camping at the lake?"), source_context="chat 7"),
-            replace(record(2, "Yes, last summer with the kids."), source_context="chat 7"),
-            replace(record(3, "Unrelated note about invoices."), source_context="notes")]
+    store = await open_store(str(tmp_path), "m", 8)
+    chat = [
+        replace(record(1, "Did you ever go camping at the lake?"), source_context="chat 7"),
+        replace(record(2, "Yes, last summer with the kids."), source_context="chat 7"),
+        replace(record(3, "Unrelated note about invoices."), source_context="notes"),
+    ]
     await store.insert("t1", [(r, unit(i)) for i, r in enumerate(chat)])
     await store.insert("t1", [(replace(record(4, "We saw herons there."), source_context="chat 7"), unit(4))])
     me = Actor("t1", "a1")
@@ -118,16 +145,17 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
 async def test_a_table_from_before_request_keys_is_upgraded_in_place(tmp_path: Path) -> None:
     from memoryd.adapters.lance_rows import memory_schema, to_table
 
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     store.close()
     new_schema = memory_schema(8)
     old_schema = pa.schema([f for f in new_schema if f.name != "request_key"])
     old_rows = to_table([(record(1, "an old memory"), unit(1))], new_schema).drop_columns(["request_key"])
     db = await lancedb.connect_async(str(tmp_path))
     await db.create_table("memories_t1", data=old_rows, schema=old_schema)
-    store = await LanceMemoryStore.open(str(tmp_path), "m", 8)
+    store = await open_store(str(tmp_path), "m", 8)
     me = Actor("t1", "a1")
-    assert (await store.get(me, f"{1:032x}")).request_key == ""
+    old = await store.get(me, f"{1:032x}")
+    assert old is not None and old.request_key == ""
     await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"

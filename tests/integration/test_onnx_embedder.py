@@ -13,8 +13,12 @@ from memoryd.core.vectors import cosine
 
 
 async def test_vectors_are_unit_length_and_semantic(onnx_embedder: OnnxMiniLMEmbedder) -> None:
-    texts = ["I drink espresso every morning", "Coffee is how I start my day", "The tax return is due in April",
-             "x" * 5000]
+    texts = [
+        "I drink espresso every morning",
+        "Coffee is how I start my day",
+        "The tax return is due in April",
+        "x" * 5000,
+    ]
     vectors = await onnx_embedder.embed(texts)
     assert [len(v) for v in vectors] == [DIMENSION] * 4
     assert all(math.isclose(math.sqrt(sum(x * x for x in v)), 1.0, rel_tol=1e-4) for v in vectors)

@@ -32,11 +32,19 @@ async def test_answers_are_parsed_with_token_usage(provider: FakeProvider) -> No
     assert body["response_format"] == {"type": "json_object"} and body["messages"][0]["role"] == "system"
 
 
-@pytest.mark.parametrize(("behaviour", "error"), [
-    ("500", Unavailable), ("503", Unavailable), ("drop", Unavailable), ("429", RateLimited), ("400", NotReady),
-])
+@pytest.mark.parametrize(
+    ("behaviour", "error"),
+    [
+        ("500", Unavailable),
+        ("503", Unavailable),
+        ("drop", Unavailable),
+        ("429", RateLimited),
+        ("400", NotReady),
+    ],
+)
 async def test_failures_are_classified_and_never_retried_by_the_client(
-        provider: FakeProvider, behaviour: str, error: type[Exception]) -> None:
+    provider: FakeProvider, behaviour: str, error: type[Exception]
+) -> None:
     provider.script(behaviour)
     with pytest.raises(error):
         await chat(provider).complete_json("s", "u")

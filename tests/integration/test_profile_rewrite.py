@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import lancedb
 import pytest
 
+from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.models import Actor, ListQuery, MemoryType, Profile, ProfileEdit
-from memoryd.services.profile import ProfileService
+from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
 
 ME = Actor("acme", "a1")
@@ -48,9 +52,11 @@ async def test_pinned_survives_a_rewrite_that_deletes_or_alters_it(app: App) -> 
 async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines(app: App) -> None:
     await seed(app)
     current = await app.profile.edit(ME, 3, ProfileEdit("set_budget", budget_tokens=40))
-    generated = ("## Preferences\n- likes espresso\n\n## Projects\n- memoryd storage engine\n\n"
-                 "## Trivia\n- Sam's dog is called Biscuit and is afraid of the vacuum cleaner\n"
-                 "- the office plant was watered on Tuesday by the intern from the design team\n")
+    generated = (
+        "## Preferences\n- likes espresso\n\n## Projects\n- memoryd storage engine\n\n"
+        "## Trivia\n- Sam's dog is called Biscuit and is afraid of the vacuum cleaner\n"
+        "- the office plant was watered on Tuesday by the intern from the design team\n"
+    )
     result = await app.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
     assert result.applied and result.dropped_sections == ("Trivia",)
     assert result.profile.token_count <= 40 and "## Trivia" not in result.profile.document
@@ -71,6 +77,7 @@ async def test_malformed_rewrite_keeps_the_previous_revision(app: App, generated
     assert not result.applied and result.reason
     assert await app.profile.get(ME) == before
     assert await archive_lines(app) == []
+    assert isinstance(app.profiles, LanceProfileStore)
     failures = await app.profiles.failures("acme", "a1")
     assert [(f["base_revision"], f["source"]) for f in failures] == [(before.revision, "compaction")]
 
@@ -78,13 +85,13 @@ async def test_malformed_rewrite_keeps_the_previous_revision(app: App, generated
 class EditDuringSwap:
     """The real store, with a manual edit landing just before the rewrite's first swap."""
 
-    def __init__(self, store: LanceProfileStore, app: App) -> None:
+    def __init__(self, store: ProfileStore, app: App) -> None:
         self._store = store
         self._app = app
         self.fired = False
 
-    def __getattr__(self, name: str):
-        return getattr(self._store, name)
+    async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
+        return await self._store.current(tenant_id, agent_id)
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
         if not self.fired:
@@ -92,12 +99,29 @@ class EditDuringSwap:
             await self._app.profile.edit(ME, expected_revision, ProfileEdit("append", "Preferences", "- loves jazz"))
         return await self._store.swap(tenant_id, profile, expected_revision)
 
+    async def log_revision(self, tenant_id: str, profile: Profile) -> None:
+        await self._store.log_revision(tenant_id, profile)
 
-async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App) -> None:
+    async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
+        return await self._store.revisions(tenant_id, agent_id, before, limit)
+
+    async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
+        await self._store.log_failure(tenant_id, agent_id, base_revision, source, reason)
+
+
+async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings: Settings, onnx_embedder) -> None:
     before = await seed(app)
     racing = EditDuringSwap(app.profiles, app)
-    service = ProfileService(racing, app.profile._counter, app.memorize, app.profile._clock, 1500)
-    result = await service.rewrite(ME, "## Preferences\n- likes espresso\n- likes tea\n", [], "compaction")
+    async with build_app(
+        settings,
+        store=app.store,
+        directory=app.directory,
+        profiles=racing,
+        conversations=app.conversation_store,
+        embedder=onnx_embedder,
+        clock=app.clock,
+    ) as raced:
+        result = await raced.profile.rewrite(ME, "## Preferences\n- likes espresso\n- likes tea\n", [], "compaction")
     assert racing.fired and result.applied and result.attempts == 2
     doc = result.profile.document
     assert "- loves jazz" in doc and "- likes tea" in doc and "Always answer in English" in doc
@@ -108,27 +132,45 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App) -> None:
 
 async def test_a_crash_between_swap_and_log_is_healed_on_read(app: App) -> None:
     current = await seed(app)
-    crashed = Profile(ME.agent_id, current.document + "\n## Later\n- x\n", 20, current.budget_tokens,
-                      current.revision + 1, current.updated_at, "edit")
+    crashed = Profile(
+        ME.agent_id,
+        current.document + "\n## Later\n- x\n",
+        20,
+        current.budget_tokens,
+        current.revision + 1,
+        current.updated_at,
+        "edit",
+    )
     assert await app.profiles.swap("acme", crashed, current.revision)  # swapped, never logged
     history = await app.profile.revisions(ME, 10, 0)
     assert [p.revision for p in history] == [4, 3, 2, 1]
     assert (await app.profile.revision(ME, 4)).document == crashed.document
 
 
+def _maintenance(app: App) -> LanceMaintenance:
+    assert isinstance(app.maintenance, LanceMaintenance)
+    return app.maintenance
+
+
+async def _table(app: App, name: str) -> Any:
+    db = await lancedb.connect_async(app.settings.storage.uri, read_consistency_interval=timedelta(0))
+    return await db.open_table(name)
+
+
 async def test_maintenance_compacts_the_profile_tables_too(app: App) -> None:
     for i in range(20):  # one fragment per logged revision
         await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
-    revisions = await app.store.connection.open_table("profile_revisions_acme")
+    revisions = await _table(app, "profile_revisions_acme")
     before = (await revisions.stats())["fragment_stats"]["num_fragments"]
-    await app.store.maintain()
+    await _maintenance(app).maintain()
     assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
     assert (await app.profile.get(ME)).revision == 20
     assert len(await app.profile.revisions(ME, 50, 0)) == 20
 
 
 async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrote(
-        tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})  # no loop racing us
     async with build_app(settings, embedder=onnx_embedder) as app:
         await _quick_pass(app)
@@ -136,11 +178,11 @@ async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrot
 
 async def _quick_pass(app: App) -> None:
     await app.profile.edit(ME, 0, ProfileEdit("append", "Notes", "- one"))
-    assert app.store.written == {"profiles_acme", "profile_revisions_acme"}
+    assert _maintenance(app).pending == {"profiles_acme", "profile_revisions_acme"}
     for i in range(1, 20):
         await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
-    revisions = await app.store.connection.open_table("profile_revisions_acme")
+    revisions = await _table(app, "profile_revisions_acme")
     before = (await revisions.stats())["fragment_stats"]["num_fragments"]
-    await app.store.maintain(full=False)
-    assert app.store.written == set()
+    await _maintenance(app).maintain(full=False)
+    assert _maintenance(app).pending == set()
     assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before

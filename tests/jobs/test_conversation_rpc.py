@@ -36,16 +36,23 @@ def daemon(job_env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[Liv
 
 
 def _append(stub: Any, ids: range, **extra: Any) -> cpb.AppendMessagesResponse:
-    messages = [cpb.MessageInput(message_id=f"m{i}", role=cpb.ROLE_USER if i % 2 == 0 else cpb.ROLE_ASSISTANT,
-                                 content=f"message {i} about the garden and the raised beds we plan to build")
-                for i in ids]
-    return stub.AppendMessages(cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", messages=messages,
-                                                         **extra), metadata=T)
+    messages = [
+        cpb.MessageInput(
+            message_id=f"m{i}",
+            role=cpb.ROLE_USER if i % 2 == 0 else cpb.ROLE_ASSISTANT,
+            content=f"message {i} about the garden and the raised beds we plan to build",
+        )
+        for i in ids
+    ]
+    return stub.AppendMessages(
+        cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", messages=messages, **extra), metadata=T
+    )
 
 
 def _watch(stub: Any, events: list[cpb.ConversationEvent], stop: threading.Event) -> None:
-    call = stub.WatchConversation(cpb.WatchConversationRequest(agent_id="a1", conversation_id="c1",
-                                                               from_start=True), metadata=T)
+    call = stub.WatchConversation(
+        cpb.WatchConversationRequest(agent_id="a1", conversation_id="c1", from_start=True), metadata=T
+    )
     try:
         for reply in call:
             events.append(reply.event)
@@ -58,7 +65,8 @@ def _watch(stub: Any, events: list[cpb.ConversationEvent], stop: threading.Event
 
 
 async def test_forced_compaction_failure_then_success_streams_every_event(
-        daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     provider.reply_with('{"summary": ""}', GOOD, GOOD)
     with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
         stub = ConversationServiceStub(channel)
@@ -83,8 +91,9 @@ async def test_forced_compaction_failure_then_success_streams_every_event(
         finished = next(e for e in events if e.kind == "compaction_finished")
         assert finished.path == "model" and finished.summarized_messages > 0
         assert finished.tokens_out == 2 * (len(GOOD) // 4 + 1) and finished.tokens_in > finished.tokens_out
-        ctx = stub.GetContext(cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=2000),
-                              metadata=T)
+        ctx = stub.GetContext(
+            cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=2000), metadata=T
+        )
         kinds = [m.kind for m in ctx.messages]
         assert kinds[0] == "profile" and "summary" in kinds and kinds[-1] == "message"
         assert ctx.total_tokens == sum(m.token_count for m in ctx.messages) <= 2000
@@ -98,25 +107,53 @@ def test_conversation_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer
         stub = ConversationServiceStub(channel)
         _append(stub, range(2))
         bad = [
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c 1",
-                                       messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)]),
-             "conversation_id"),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1",
+                    conversation_id="c 1",
+                    messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)],
+                ),
+                "conversation_id",
+            ),
             (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1"), "messages"),
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1",
-                                       messages=[cpb.MessageInput(message_id="m 1", role=cpb.ROLE_USER)]),
-             "messages[0].message_id"),
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1",
-                                       messages=[cpb.MessageInput(message_id="x")]), "messages[0].role"),
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1",
-                                       messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_TOOL)]),
-             "messages[0].tool_name"),
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", context_window_tokens=10,
-                                       messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)]),
-             "context_window_tokens"),
-            (cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1",
-                                       options=cpb.ConversationOptions(window_messages=0),
-                                       messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)]),
-             "options.window_messages"),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1",
+                    conversation_id="c1",
+                    messages=[cpb.MessageInput(message_id="m 1", role=cpb.ROLE_USER)],
+                ),
+                "messages[0].message_id",
+            ),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1", conversation_id="c1", messages=[cpb.MessageInput(message_id="x")]
+                ),
+                "messages[0].role",
+            ),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1", conversation_id="c1", messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_TOOL)]
+                ),
+                "messages[0].tool_name",
+            ),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1",
+                    conversation_id="c1",
+                    context_window_tokens=10,
+                    messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)],
+                ),
+                "context_window_tokens",
+            ),
+            (
+                cpb.AppendMessagesRequest(
+                    agent_id="a1",
+                    conversation_id="c1",
+                    options=cpb.ConversationOptions(window_messages=0),
+                    messages=[cpb.MessageInput(message_id="x", role=cpb.ROLE_USER)],
+                ),
+                "options.window_messages",
+            ),
         ]
         for request, field in bad:
             with pytest.raises(grpc.RpcError) as err:
@@ -125,17 +162,26 @@ def test_conversation_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer
         with pytest.raises(grpc.RpcError) as err:
             stub.GetContext(cpb.GetContextRequest(agent_id="a1", conversation_id="c1"), metadata=T)
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "context_window_tokens" in (
-            err.value.details() or "")
+            err.value.details() or ""
+        )
         for metadata, agent in ((OTHER, "a1"), (T, "a2")):  # another tenant, another agent: not visible
             with pytest.raises(grpc.RpcError) as err:
-                stub.GetContext(cpb.GetContextRequest(agent_id=agent, conversation_id="c1",
-                                                      context_window_tokens=1000), metadata=metadata)
+                stub.GetContext(
+                    cpb.GetContextRequest(agent_id=agent, conversation_id="c1", context_window_tokens=1000),
+                    metadata=metadata,
+                )
             assert err.value.code() == grpc.StatusCode.NOT_FOUND
         with pytest.raises(grpc.RpcError) as err:  # appending to another agent's conversation id
-            stub.AppendMessages(cpb.AppendMessagesRequest(
-                agent_id="a2", conversation_id="c1", messages=[cpb.MessageInput(message_id="m9", role=1)]),
-                metadata=T)
+            stub.AppendMessages(
+                cpb.AppendMessagesRequest(
+                    agent_id="a2",
+                    conversation_id="c1",
+                    messages=[cpb.MessageInput(message_id="m9", role=cpb.ROLE_USER)],
+                ),
+                metadata=T,
+            )
         assert err.value.code() == grpc.StatusCode.NOT_FOUND
-        ctx = stub.GetContext(cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=1000),
-                              metadata=T)
+        ctx = stub.GetContext(
+            cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=1000), metadata=T
+        )
         assert [m.seq for m in ctx.messages if m.kind == "message"] == [1, 2]  # nothing changed

@@ -13,34 +13,49 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
-from memoryd.core.jobs import JobKind
+from memoryd.core.job_records import JobKind
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
 ME = Actor("acme", "a1")
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-TOPICS = ["the garden", "the billing migration", "a trip to Lisbon", "the new espresso machine", "chess club",
-          "the quarterly report", "Caroline's adoption plans", "the marathon training"]
-REPLY = json.dumps({"summary": "They discussed plans and agreed on next steps.",
-                    "compressed": "Earlier they discussed plans.",
-                    "memories": [{"content": "Caroline is training for a marathon", "memory_type": "semantic"},
-                                 {"content": "Caroline is training for a marathon", "memory_type": "semantic"}],
-                    "profile": "## Preferences\n- likes espresso"})
+TOPICS = [
+    "the garden",
+    "the billing migration",
+    "a trip to Lisbon",
+    "the new espresso machine",
+    "chess club",
+    "the quarterly report",
+    "Caroline's adoption plans",
+    "the marathon training",
+]
+REPLY = json.dumps(
+    {
+        "summary": "They discussed plans and agreed on next steps.",
+        "compressed": "Earlier they discussed plans.",
+        "memories": [
+            {"content": "Caroline is training for a marathon", "memory_type": "semantic"},
+            {"content": "Caroline is training for a marathon", "memory_type": "semantic"},
+        ],
+        "profile": "## Preferences\n- likes espresso",
+    }
+)
 
 
 def message(i: int) -> MessageInput:
     role = Role.USER if i % 2 == 0 else Role.ASSISTANT
-    text = (f"Message {i} about {TOPICS[i % len(TOPICS)]}: " + "we talked about the details at some length, "
-            "covering what happened, what comes next and who is responsible for each part. " * 2)
+    text = (
+        f"Message {i} about {TOPICS[i % len(TOPICS)]}: " + "we talked about the details at some length, "
+        "covering what happened, what comes next and who is responsible for each part. " * 2
+    )
     return MessageInput(f"m{i}", role, text, START + timedelta(days=i // 6, minutes=i))
 
 
 async def settle(app: App, timeout: float = 60) -> None:
     """Wait until no compaction job of the tenant is live."""
-    assert app.jobs is not None
     deadline = time.monotonic() + timeout
-    while any(j.live for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]):
+    while any(j.live for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]):
         assert time.monotonic() < deadline, "compaction jobs still live"
         await asyncio.sleep(0.05)
 
@@ -60,20 +75,24 @@ async def snapshot(app: App) -> dict[str, Any]:
     assert conv is not None
     summaries = await store.summaries("acme", "c1", conv.summary_ids)
     memories = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 500))
-    return {"through": conv.compacted_through,
-            "summaries": [(s.from_seq, s.to_seq, s.level, s.text) for s in summaries],
-            "memories": memories, "profile": (await app.profile.get(ME)).document}
+    return {
+        "through": conv.compacted_through,
+        "summaries": [(s.from_seq, s.to_seq, s.level, s.text) for s in summaries],
+        "memories": memories,
+        "profile": (await app.profile.get(ME)).document,
+    }
 
 
 async def test_without_a_model_summaries_accumulate_merge_and_the_context_always_fits(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
         assert app.conversations is not None
         await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
         await replay(app, 60)
         state = await snapshot(app)
-        jobs = [j for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]  # type: ignore[union-attr]
+        jobs = [j for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]
         done = [j for j in jobs if j.result.get("outcome") == "compacted"]
         assert len(done) >= 4 and all(j.result["path"] == "extractive" and j.result["model_calls"] == 0 for j in done)
         assert state["through"] > 30 and len(state["summaries"]) >= 2
@@ -111,7 +130,8 @@ async def snapshot_profile(settings: Any, embedder: Any) -> str:
 
 
 async def test_duplicate_appends_do_not_double_a_message(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
         assert app.conversations is not None
         first = await app.conversations.append(ME, "c1", [message(0), message(1)])
@@ -130,27 +150,35 @@ async def test_duplicate_appends_do_not_double_a_message(
 
 
 async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_pinned_kept(
-        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     provider.reply_with(*[REPLY] * 100)
     settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
         await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
         await replay(app, 30)
         state = await snapshot(app)
-        jobs = [j for j in (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]  # type: ignore[union-attr]
-                if j.result.get("outcome") == "compacted"]
+        jobs = [
+            j
+            for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]
+            if j.result.get("outcome") == "compacted"
+        ]
         assert jobs and all(j.result["path"] == "model" and j.result["model_calls"] == 2 for j in jobs)
         # usage as the provider reported it for each of the two calls
-        assert all(j.result["summary_tokens_in"] > 100 and j.result["maintenance_tokens_in"] > 50 for j in jobs)
-        assert all(j.result["summary_tokens_out"] == j.result["maintenance_tokens_out"] == len(REPLY) // 4 + 1
-                   for j in jobs)
+        assert all(
+            int(j.result["summary_tokens_in"]) > 100 and int(j.result["maintenance_tokens_in"]) > 50 for j in jobs
+        )
+        assert all(
+            j.result["summary_tokens_out"] == j.result["maintenance_tokens_out"] == len(REPLY) // 4 + 1 for j in jobs
+        )
     assert provider.calls["/v1/chat/completions"] == 2 * len(jobs)
     assert state["memories"].count("Caroline is training for a marathon") == 1
     assert "- answer briefly" in state["profile"] and "likes espresso" in state["profile"]
 
 
 async def test_an_outage_during_compaction_retries_to_the_same_end_state(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     ends = []
     for outage in (False, True):
         with FakeProvider() as provider:
@@ -161,8 +189,7 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
             async with running(settings, onnx_embedder) as app:
                 await replay(app, 24)
                 ends.append(await snapshot(app))
-                assert app.jobs is not None
-                jobs = (await app.jobs.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]
+                jobs = (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]
                 if outage:  # the summary kept after its call is reused when the maintenance call fails
                     assert any(j.attempts > 1 for j in jobs)
                     compactions = sum(1 for j in jobs if j.result.get("outcome") == "compacted")
@@ -170,6 +197,7 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
                 assert all(j.result["model_calls"] == 2 for j in jobs if j.result.get("outcome") == "compacted")
                 assert all(j.state.value == "succeeded" for j in jobs)
         import redis as sync_redis
+
         client = sync_redis.Redis.from_url(redis_url)
         client.flushall()
         client.close()
@@ -177,11 +205,16 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
 
 
 async def test_buffer_window_files_dropped_user_messages_for_the_conversational_scope(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
         assert app.conversations is not None
-        options = {"strategy": "buffer_window", "window_messages": 4, "storage_scope": "conversational"}
+        options: dict[str, str | int | float | bool] = {
+            "strategy": "buffer_window",
+            "window_messages": 4,
+            "storage_scope": "conversational",
+        }
         for i in range(10):
             await app.conversations.append(ME, "c1", [message(i)], options=options)
             await settle(app)
@@ -196,12 +229,18 @@ async def test_buffer_window_files_dropped_user_messages_for_the_conversational_
 
 
 async def test_auto_recall_adds_archive_memories_above_the_threshold(
-        tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
         assert app.conversations is not None
-        await app.memorize.memorize_batch(ME, [MemoryDraft(content="Caroline takes her espresso without sugar"),
-                                               MemoryDraft(content="The quarterly report is due in June")],
-                                          skip_deduplication=True)
+        await app.memorize.memorize_batch(
+            ME,
+            [
+                MemoryDraft(content="Caroline takes her espresso without sugar"),
+                MemoryDraft(content="The quarterly report is due in June"),
+            ],
+            skip_deduplication=True,
+        )
         question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
         await app.conversations.append(ME, "off", [question])
         assert not [p for p in (await app.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]

@@ -41,8 +41,10 @@ def test_job_health_follows_redis(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbed
             valkey.stop()
             wait_status(health, JOBS, health_pb2.HealthCheckResponse.NOT_SERVING)
             # The archive does not depend on Redis: the daemon as a whole keeps serving.
-            assert health.Check(health_pb2.HealthCheckRequest(), timeout=2).status == \
-                health_pb2.HealthCheckResponse.SERVING
+            assert (
+                health.Check(health_pb2.HealthCheckRequest(), timeout=2).status
+                == health_pb2.HealthCheckResponse.SERVING
+            )
             valkey = ValkeyServer(port=port, data_dir=tmp_path / "valkey", persist=True)
             valkey.start()
             wait_status(health, JOBS, health_pb2.HealthCheckResponse.SERVING)

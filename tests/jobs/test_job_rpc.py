@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import grpc
 import pytest
@@ -30,9 +31,13 @@ def daemon(job_env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[Liv
     server = LiveServer(job_env, onnx_embedder)
     server.start()
     assert server.app is not None
-    server.run(server.app.memorize.memorize_batch(
-        Actor("acme", "a1"), [MemoryDraft(content="a1 prefers tea"), MemoryDraft(content="a1 is on billing")],
-        skip_deduplication=True))
+    server.run(
+        server.app.memorize.memorize_batch(
+            Actor("acme", "a1"),
+            [MemoryDraft(content="a1 prefers tea"), MemoryDraft(content="a1 is on billing")],
+            skip_deduplication=True,
+        )
+    )
     yield server
     server.stop()
 
@@ -43,7 +48,8 @@ def _stubs(daemon: LiveServer) -> tuple[grpc.Channel, JobServiceStub, ProfileSer
 
 
 async def test_regenerate_then_get_list_watch_and_retry(
-        daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     provider.script("503")
     provider.reply_with('{"profile": 42}', PROFILE_REPLY)
     channel, jobs, profiles = _stubs(daemon)
@@ -55,8 +61,9 @@ async def test_regenerate_then_get_list_watch_and_retry(
         queued = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=ACME).job
         assert queued.state == jpb.JOB_STATE_QUEUED and queued.kind == "regenerate" and queued.agent_id == "a1"
         async with running(job_env, onnx_embedder):
-            events = await asyncio.to_thread(lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id),
-                                                                        metadata=ACME, timeout=30)))
+            events = await asyncio.to_thread(
+                lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=ACME, timeout=30))
+            )
         states = [e.event.state for e in events]
         assert states[0] == jpb.JOB_STATE_QUEUED and states[-1] == jpb.JOB_STATE_FAILED
         assert jpb.JOB_STATE_RETRYING in states and jpb.JOB_STATE_RUNNING in states
@@ -73,8 +80,9 @@ async def test_regenerate_then_get_list_watch_and_retry(
         retried = jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=ACME).job
         assert retried.state == jpb.JOB_STATE_QUEUED and retried.run == 2 and retried.attempts == 0
         async with running(job_env, onnx_embedder):
-            events = await asyncio.to_thread(lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id),
-                                                                        metadata=ACME, timeout=30)))
+            events = await asyncio.to_thread(
+                lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=ACME, timeout=30))
+            )
         assert events[-1].event.state == jpb.JOB_STATE_SUCCEEDED
         done = jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=ACME).job
         assert done.result["outcome"] == "compiled" and done.result["revision"] == "1"
@@ -88,23 +96,43 @@ def test_job_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer) -> None
         job_id = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=ACME).job_id
         cases = [
             (lambda: jobs.GetJob(jpb.GetJobRequest(job_id=job_id), metadata=GLOBEX), grpc.StatusCode.NOT_FOUND, ""),
-            (lambda: jobs.GetJob(jpb.GetJobRequest(job_id=""), metadata=ACME), grpc.StatusCode.INVALID_ARGUMENT,
-             "job_id"),
+            (
+                lambda: jobs.GetJob(jpb.GetJobRequest(job_id=""), metadata=ACME),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "job_id",
+            ),
             (lambda: jobs.GetJob(jpb.GetJobRequest(job_id=job_id)), grpc.StatusCode.UNAUTHENTICATED, "x-tenant-id"),
-            (lambda: jobs.ListJobs(jpb.ListJobsRequest(kind="nope"), metadata=ACME), grpc.StatusCode.INVALID_ARGUMENT,
-             "kind"),
-            (lambda: jobs.ListJobs(jpb.ListJobsRequest(state=99), metadata=ACME), grpc.StatusCode.INVALID_ARGUMENT,
-             "state"),
-            (lambda: jobs.ListJobs(jpb.ListJobsRequest(page_size=501), metadata=ACME),
-             grpc.StatusCode.INVALID_ARGUMENT, "page_size"),
-            (lambda: jobs.ListJobs(jpb.ListJobsRequest(page_token="x"), metadata=ACME),
-             grpc.StatusCode.INVALID_ARGUMENT, "page_token"),
-            (lambda: jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=ACME),
-             grpc.StatusCode.FAILED_PRECONDITION, "queued"),
-            (lambda: jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=GLOBEX), grpc.StatusCode.NOT_FOUND,
-             ""),
-            (lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id="nope"), metadata=ACME)),
-             grpc.StatusCode.NOT_FOUND, ""),
+            (
+                lambda: jobs.ListJobs(jpb.ListJobsRequest(kind="nope"), metadata=ACME),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "kind",
+            ),
+            (
+                lambda: jobs.ListJobs(jpb.ListJobsRequest(state=cast(Any, 99)), metadata=ACME),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "state",
+            ),
+            (
+                lambda: jobs.ListJobs(jpb.ListJobsRequest(page_size=501), metadata=ACME),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_size",
+            ),
+            (
+                lambda: jobs.ListJobs(jpb.ListJobsRequest(page_token="x"), metadata=ACME),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_token",
+            ),
+            (
+                lambda: jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=ACME),
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "queued",
+            ),
+            (lambda: jobs.RetryJob(jpb.RetryJobRequest(job_id=job_id), metadata=GLOBEX), grpc.StatusCode.NOT_FOUND, ""),
+            (
+                lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id="nope"), metadata=ACME)),
+                grpc.StatusCode.NOT_FOUND,
+                "",
+            ),
         ]
         for call, code, field in cases:
             with pytest.raises(grpc.RpcError) as err:

@@ -10,25 +10,33 @@ import redis.asyncio as aioredis
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.redis_gate import RedisProviderGate
-from memoryd.core.jobs import JobState
+from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed, wait_for
 
 
 async def test_an_open_circuit_stops_every_call_until_the_cooldown_ends(
-        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     provider.script(*["503"] * 3)
     provider.reply_with(*[PROFILE_REPLY] * 4)
     # One call at a time (tenant_concurrency=1), so the count of calls is exact.
-    settings = job_settings(tmp_path, redis_url, provider, breaker_threshold=3, breaker_cooldown_seconds=2.0,
-                            tenant_concurrency=1, backoff_base_seconds=0.02, backoff_cap_seconds=0.05)
+    settings = job_settings(
+        tmp_path,
+        redis_url,
+        provider,
+        breaker_threshold=3,
+        breaker_cooldown_seconds=2.0,
+        tenant_concurrency=1,
+        backoff_base_seconds=0.02,
+        backoff_cap_seconds=0.05,
+    )
     async with running(settings, onnx_embedder) as app:
-        assert app.bootstrap is not None and app.jobs is not None
         agents = ["a1", "a2", "a3", "a4"]
         for agent in agents:
             await seed(app, "acme", agent, f"{agent} prefers tea")
-        jobs = [await app.bootstrap.regenerate(Actor("acme", a)) for a in agents]
+        jobs = [await app.jobs.bootstrap.regenerate(Actor("acme", a)) for a in agents]
         deadline = time.monotonic() + 10
         while provider.calls["/v1/chat/completions"] < 3 and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
@@ -36,11 +44,11 @@ async def test_an_open_circuit_stops_every_call_until_the_cooldown_ends(
         assert provider.calls["/v1/chat/completions"] == 3
         await asyncio.sleep(1.2)  # jobs keep coming back every ~50 ms; the circuit keeps them off the provider
         assert provider.calls["/v1/chat/completions"] == 3
-        states = {(await app.jobs.get("acme", j.key)).state for j in jobs}
+        states = {(await app.jobs.service.get("acme", j.key)).state for j in jobs}
         assert states <= {JobState.RETRYING, JobState.QUEUED, JobState.RUNNING}
-        errors = {(await app.jobs.get("acme", j.key)).last_error for j in jobs}
+        errors = {(await app.jobs.service.get("acme", j.key)).last_error for j in jobs}
         assert any("circuit open" in e for e in errors)
-        done = [await wait_for(lambda j=j: app.jobs.record("acme", j.key)) for j in jobs]  # type: ignore[misc]
+        done = [await wait_for(lambda j=j: app.jobs.service.record("acme", j.key)) for j in jobs]  # type: ignore[misc]
         assert time.monotonic() - opened_at >= 1.8
     assert all(d.state == JobState.SUCCEEDED for d in done)
     assert provider.calls["/v1/chat/completions"] == 3 + 4  # one probe closed the circuit, then the rest

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.core.jobs import JobState
+from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryFilter
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running, seed, wait_for
@@ -41,18 +41,20 @@ level = "WARNING"
 
 
 async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
-        tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
     provider.script("sleep:30")  # the first call hangs: the worker is killed while it waits
     provider.reply_with(REPLY, REPLY)
     settings = job_settings(tmp_path, redis_url, provider, model_job_timeout_seconds=2)
     config = _config(tmp_path / "memoryd.toml", tmp_path / "data", redis_url, provider)
     async with running(settings, onnx_embedder, workers=False) as app:
         await seed(app, "acme", "a1", "a1 prefers green tea", "a1 is on the billing team")
-        assert app.bootstrap is not None and app.jobs is not None
-        worker = subprocess.Popen([sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
-                                  env={**os.environ, "LANCEDB_LOG": "error"})
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
+            env={**os.environ, "LANCEDB_LOG": "error"},
+        )
         try:
-            job = await app.bootstrap.regenerate(Actor("acme", "a1"))
+            job = await app.jobs.bootstrap.regenerate(Actor("acme", "a1"))
             deadline = time.monotonic() + 30
             while provider.calls["/v1/chat/completions"] < 1:
                 assert time.monotonic() < deadline and worker.poll() is None, "the worker never called the model"
@@ -60,10 +62,12 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
             os.kill(worker.pid, signal.SIGKILL)
             worker.wait()
             killed_at = time.monotonic()
-            assert (await app.jobs.get("acme", job.key)).state == JobState.RUNNING
-            worker = subprocess.Popen([sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
-                                      env={**os.environ, "LANCEDB_LOG": "error"})
-            done = await wait_for(lambda: app.jobs.record("acme", job.key), timeout=45)
+            assert (await app.jobs.service.get("acme", job.key)).state == JobState.RUNNING
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
+                env={**os.environ, "LANCEDB_LOG": "error"},
+            )
+            done = await wait_for(lambda: app.jobs.service.record("acme", job.key), timeout=45)
         finally:
             worker.send_signal(signal.SIGTERM)
             worker.wait(timeout=30)

@@ -9,10 +9,13 @@ from memoryd.config import load_settings
 
 
 def test_precedence_overrides_then_product_env_then_prefixed_env_then_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = tmp_path / "memoryd.toml"
-    config.write_text('[server]\nport = 6000\nhost = "0.0.0.0"\n[recall]\nrrf_k = 10\nfts_weight = 0.7\n'
-                      '[memorize]\ndedup_distance = 0.2\n')
+    config.write_text(
+        '[server]\nport = 6000\nhost = "0.0.0.0"\n[recall]\nrrf_k = 10\nfts_weight = 0.7\n'
+        "[memorize]\ndedup_distance = 0.2\n"
+    )
     monkeypatch.setenv("MEMORY_RRF_K", "33")
     monkeypatch.setenv("MEMORYD_RECALL__FTS_WEIGHT", "0.5")
     monkeypatch.setenv("MEMORYD_RECALL__RRF_K", "44")
@@ -27,7 +30,11 @@ def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("MEMORYD_CONFIG", raising=False)
     s = load_settings()
     assert (s.recall.rrf_k, s.recall.fts_weight, s.recall.vector_weight, s.recall.similarity_threshold) == (
-        60, 1.25, 1.0, 0.5)
+        60,
+        1.25,
+        1.0,
+        0.5,
+    )
     assert (s.memorize.dedup_distance, s.memorize.max_content_bytes) == (None, 16384)
     assert (s.server.host, s.server.port) == ("127.0.0.1", 50051)
 
@@ -41,3 +48,18 @@ def test_unknown_keys_and_bad_values_are_rejected(tmp_path: Path) -> None:
         load_settings(None, recall={"fts_weight": -1})
     with pytest.raises(FileNotFoundError):
         load_settings(tmp_path / "missing.toml")
+
+
+def test_no_test_can_reach_beyond_loopback() -> None:
+    import socket
+
+    with pytest.raises(ConnectionRefusedError, match="loopback"):
+        socket.getaddrinfo("api.openai.com", 443)
+    with socket.socket() as s, pytest.raises(ConnectionRefusedError, match="loopback"):
+        s.connect(("203.0.113.7", 443))
+
+
+def test_the_shell_environment_never_reaches_a_test() -> None:
+    import os
+
+    assert not [n for n in os.environ if n.startswith(("MEMORY", "COMPACTING_")) or n == "REDIS_URL"]

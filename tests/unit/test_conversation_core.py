@@ -34,8 +34,16 @@ def msg(seq: int, words: int = 10, role: Role = Role.USER, tool: str = "") -> Me
 
 
 def summary(n: int, tokens: int, level: int = 0) -> Summary:
-    return Summary(f"s{n}", n * 10, n * 10 + 9, T0 + timedelta(days=n), T0 + timedelta(days=n, hours=5),
-                   " ".join(["x"] * tokens), tokens, level)
+    return Summary(
+        f"s{n}",
+        n * 10,
+        n * 10 + 9,
+        T0 + timedelta(days=n),
+        T0 + timedelta(days=n, hours=5),
+        " ".join(["x"] * tokens),
+        tokens,
+        level,
+    )
 
 
 def test_tool_results_shrink_by_age_newest_intact_middle_truncated_oldest_collapsed() -> None:

@@ -15,10 +15,37 @@ from memoryd.core.visibility import is_visible, may_modify
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 
 
-def rec(mid: str, *, scope: Scope = Scope.PRIVATE, agent: str = "a1", end_user: str = "", tenant: str = "t1",
-        occurred: datetime = NOW, salience: float = 0.3) -> MemoryRecord:
-    return MemoryRecord(mid, tenant, agent, end_user, scope, f"content {mid}", MemoryType.EPISODIC, "", "", (),
-                        salience, 0.02, "", "", "h", "m", NOW, NOW, occurred)
+def rec(
+    mid: str,
+    *,
+    scope: Scope = Scope.PRIVATE,
+    agent: str = "a1",
+    end_user: str = "",
+    tenant: str = "t1",
+    occurred: datetime = NOW,
+    salience: float = 0.3,
+) -> MemoryRecord:
+    return MemoryRecord(
+        mid,
+        tenant,
+        agent,
+        end_user,
+        scope,
+        f"content {mid}",
+        MemoryType.EPISODIC,
+        "",
+        "",
+        (),
+        salience,
+        0.02,
+        "",
+        "",
+        "h",
+        "m",
+        NOW,
+        NOW,
+        occurred,
+    )
 
 
 def test_ids_sort_by_creation_time() -> None:
@@ -94,17 +121,20 @@ def test_visibility_rules() -> None:
     assert may_modify(me, rec("t", scope=Scope.TENANT, agent="a2"))
 
 
-@pytest.mark.parametrize(("draft", "field"), [
-    (MemoryDraft(content="   "), "memory.content"),
-    (MemoryDraft(content="x" * 16385), "memory.content"),
-    (MemoryDraft(content="\ud800 lone surrogate"), "memory.content"),
-    (MemoryDraft(content="ok", tags=tuple(f"t{i}" for i in range(33))), "memory.tags"),
-    (MemoryDraft(content="ok", tags=("x" * 65,)), "memory.tags[0]"),
-    (MemoryDraft(content="ok", salience=1.5), "memory.salience"),
-    (MemoryDraft(content="ok", salience=float("nan")), "memory.salience"),
-    (MemoryDraft(content="ok", scope=Scope.END_USER), "end_user_id"),
-    (MemoryDraft(content="ok", occurred_at=NOW + timedelta(days=3)), "memory.occurred_at"),
-])
+@pytest.mark.parametrize(
+    ("draft", "field"),
+    [
+        (MemoryDraft(content="   "), "memory.content"),
+        (MemoryDraft(content="x" * 16385), "memory.content"),
+        (MemoryDraft(content="\ud800 lone surrogate"), "memory.content"),
+        (MemoryDraft(content="ok", tags=tuple(f"t{i}" for i in range(33))), "memory.tags"),
+        (MemoryDraft(content="ok", tags=("x" * 65,)), "memory.tags[0]"),
+        (MemoryDraft(content="ok", salience=1.5), "memory.salience"),
+        (MemoryDraft(content="ok", salience=float("nan")), "memory.salience"),
+        (MemoryDraft(content="ok", scope=Scope.END_USER), "end_user_id"),
+        (MemoryDraft(content="ok", occurred_at=NOW + timedelta(days=3)), "memory.occurred_at"),
+    ],
+)
 def test_check_draft_names_the_field(draft: MemoryDraft, field: str) -> None:
     with pytest.raises(InvalidRequest) as err:
         check_draft(draft, Actor("t1", "a1"), Limits(), NOW)
@@ -116,13 +146,16 @@ def test_check_draft_drops_duplicate_tags() -> None:
     assert out.tags == ("a", "b")
 
 
-@pytest.mark.parametrize(("question", "statement"), [
-    ("When did Caroline go to the support group?", "Caroline go to the support group"),
-    ("How many times has Mel gone to the beach?", "times has Mel gone to the beach"),
-    ("Is Sam vegetarian?", "Sam vegetarian"),
-    ("Caroline likes tea", "Caroline likes tea"),
-    ("?", "?"),
-])
+@pytest.mark.parametrize(
+    ("question", "statement"),
+    [
+        ("When did Caroline go to the support group?", "Caroline go to the support group"),
+        ("How many times has Mel gone to the beach?", "times has Mel gone to the beach"),
+        ("Is Sam vegetarian?", "Sam vegetarian"),
+        ("Caroline likes tea", "Caroline likes tea"),
+        ("?", "?"),
+    ],
+)
 def test_statement_form_drops_the_interrogative_lead(question: str, statement: str) -> None:
     from memoryd.core.query_terms import statement_form
 

@@ -19,32 +19,38 @@ NOW = datetime(2026, 11, 30, tzinfo=UTC)
 A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),  # negation
-    ("Bob is allergic to peanuts", "Bob isn't allergic to peanuts"),
-    ("The customer's order number is 48213", "The customer's order number is 99017"),  # number
-    ("The invoice total was 1,250 euros", "The invoice total was 1,520 euros"),
-    ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),  # date and time
-    ("The backup runs at 2am", "The backup runs at 2pm"),
-    ("Call Noah on 555-0142", "Call Noah on 555-0199"),  # phone numbers
-    ("Nadia handles billing questions", "Omar handles billing questions"),  # name
-    ("The report is due tomorrow", "The report was due yesterday"),  # tense and date
-    ("Chen prefers Slack over email", "Chen prefers email over Slack"),  # order carries meaning
-    ("The user prefers dark mode", "The user prefers light mode"),  # any other content word
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Bob is allergic to peanuts", "Bob is not allergic to peanuts"),  # negation
+        ("Bob is allergic to peanuts", "Bob isn't allergic to peanuts"),
+        ("The customer's order number is 48213", "The customer's order number is 99017"),  # number
+        ("The invoice total was 1,250 euros", "The invoice total was 1,520 euros"),
+        ("The standup is on Monday at 10am", "The standup is on Friday at 3pm"),  # date and time
+        ("The backup runs at 2am", "The backup runs at 2pm"),
+        ("Call Noah on 555-0142", "Call Noah on 555-0199"),  # phone numbers
+        ("Nadia handles billing questions", "Omar handles billing questions"),  # name
+        ("The report is due tomorrow", "The report was due yesterday"),  # tense and date
+        ("Chen prefers Slack over email", "Chen prefers email over Slack"),  # order carries meaning
+        ("The user prefers dark mode", "The user prefers light mode"),  # any other content word
+    ],
+)
 def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
     assert not is_restatement(new, old)
     assert not is_restatement(old, new)
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("The deploy window is Friday at 4pm", "the deploy window is friday at 4pm."),
-    ("Tom doesn't eat meat", "Tom does not eat meat"),
-    ("Jordan is a vegetarian", "Jordan is vegetarian!"),
-    ("The office Wi-Fi password changes monthly", "The office wifi password changes monthly"),
-    ("The invoice total was 1,250 euros", "The invoice total was 1250 euros"),
-    ("The user is learning Spanish", "The user is currently learning Spanish"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The deploy window is Friday at 4pm", "the deploy window is friday at 4pm."),
+        ("Tom doesn't eat meat", "Tom does not eat meat"),
+        ("Jordan is a vegetarian", "Jordan is vegetarian!"),
+        ("The office Wi-Fi password changes monthly", "The office wifi password changes monthly"),
+        ("The invoice total was 1,250 euros", "The invoice total was 1250 euros"),
+        ("The user is learning Spanish", "The user is currently learning Spanish"),
+    ],
+)
 def test_restatements_differ_only_in_form(old: str, new: str) -> None:
     assert is_restatement(new, old)
 
@@ -62,8 +68,27 @@ def test_the_shipped_fixture_never_merges_a_near_miss() -> None:
 
 
 def _record(author: str, scope: Scope, tags: tuple[str, ...] = (), end_user: str = "") -> MemoryRecord:
-    return MemoryRecord("0" * 32, "t1", author, end_user, scope, "Sam likes tea", MemoryType.EPISODIC, "", "", tags,
-                        0.3, 0.02, "", "", "h", "m", NOW, NOW, NOW)
+    return MemoryRecord(
+        "0" * 32,
+        "t1",
+        author,
+        end_user,
+        scope,
+        "Sam likes tea",
+        MemoryType.EPISODIC,
+        "",
+        "",
+        tags,
+        0.3,
+        0.02,
+        "",
+        "",
+        "h",
+        "m",
+        NOW,
+        NOW,
+        NOW,
+    )
 
 
 def test_the_author_sharing_a_private_memory_promotes_it() -> None:
@@ -99,8 +124,10 @@ async def test_memorize_keeps_a_correction_as_a_new_memory(memorize) -> None:
     first = await service.memorize(A1, MemoryDraft("Bob is allergic to peanuts"))
     second = await service.memorize(A1, MemoryDraft("Bob is not allergic to peanuts"))
     assert not second.deduplicated and second.memory.memory_id != first.memory.memory_id
-    assert sorted(r.content for r, _ in store.rows.values()) == ["Bob is allergic to peanuts",
-                                                                 "Bob is not allergic to peanuts"]
+    assert sorted(r.content for r, _ in store.rows.values()) == [
+        "Bob is allergic to peanuts",
+        "Bob is not allergic to peanuts",
+    ]
 
 
 async def test_memorize_shared_promotes_the_authors_private_twin(memorize) -> None:
@@ -125,9 +152,15 @@ async def test_memorize_private_restatement_of_another_agents_shared_memory(memo
 
 async def test_a_batch_merges_its_own_restatements_before_writing(memorize) -> None:
     service, store = memorize
-    results = await service.memorize_batch(A1, [MemoryDraft("Sam likes tea", tags=("a",)),
-                                                MemoryDraft("sam likes tea!", Scope.SHARED, tags=("b",)),
-                                                MemoryDraft("Sam likes coffee")], False)
+    results = await service.memorize_batch(
+        A1,
+        [
+            MemoryDraft("Sam likes tea", tags=("a",)),
+            MemoryDraft("sam likes tea!", Scope.SHARED, tags=("b",)),
+            MemoryDraft("Sam likes coffee"),
+        ],
+        False,
+    )
     assert [r.deduplicated for r in results] == [False, True, False]
     assert results[1].memory.memory_id == results[0].memory.memory_id
     row = store.rows[results[0].memory.memory_id][0]
@@ -141,7 +174,8 @@ async def test_a_request_id_is_honoured_for_its_ttl(memorize) -> None:
     again = await service.memorize(A1, MemoryDraft("Sam likes tea"), request_id="k1")
     assert again == first and len(store.rows) == 1
     clock.advance(hours=25)  # past the 24 h default: a new request with a reused key
-    later = await service.memorize_batch(A1, [MemoryDraft("Sam likes tea"), MemoryDraft("Sam likes coffee")], False,
-                                         request_id="k1")
+    later = await service.memorize_batch(
+        A1, [MemoryDraft("Sam likes tea"), MemoryDraft("Sam likes coffee")], False, request_id="k1"
+    )
     assert later[0].deduplicated and later[0].memory.memory_id == first.memory.memory_id
     assert not later[1].deduplicated and len(store.rows) == 2

@@ -16,10 +16,10 @@ from memoryd.core.errors import (
     RateLimited,
     Unavailable,
 )
-from memoryd.core.jobs import JobKind, JobRecord, JobState
+from memoryd.core.job_records import JobKind, JobRecord, JobState
 from memoryd.services.job_runner import Defer, JobContext, JobRunner, RetryPolicy
-from memoryd.services.jobs import JobService
-from tests.fakes import FrozenClock, InMemoryLedger, OpenGate, RecordingQueue, ScriptedChat
+from memoryd.services.job_service import JobService
+from tests.fakes import DictLeases, FrozenClock, InMemoryLedger, OpenGate, RecordingQueue, ScriptedChat
 
 KEY = "bootstrap:acme:a1:v1"
 
@@ -28,9 +28,15 @@ KEY = "bootstrap:acme:a1:v1"
 def world() -> tuple[JobRunner, InMemoryLedger, OpenGate]:
     ledger, gate = InMemoryLedger(), OpenGate()
     jobs = JobService(ledger, RecordingQueue(), FrozenClock())
-    runner = JobRunner(jobs, gate, ScriptedChat(), FrozenClock(), RetryPolicy(max_tries=3, backoff_base_seconds=2,
-                                                                                backoff_cap_seconds=60),
-                       rng=random.Random(1))
+    runner = JobRunner(
+        jobs,
+        gate,
+        DictLeases(),
+        ScriptedChat(),
+        FrozenClock(),
+        RetryPolicy(max_tries=3, backoff_base_seconds=2, backoff_cap_seconds=60),
+        rng=random.Random(1),
+    )
     return runner, ledger, gate
 
 
@@ -41,6 +47,7 @@ async def _queued(runner: JobRunner) -> JobRecord:
 def _raising(exc: BaseException):
     async def body(ctx: JobContext) -> dict[str, str | int | float | bool]:
         raise exc
+
     return body
 
 
@@ -79,8 +86,10 @@ async def test_retry_after_is_honoured(world) -> None:
     assert (await _record(ledger)).state == JobState.RETRYING
 
 
-@pytest.mark.parametrize("error", [InvalidRequest("x", "bad"), ModelOutputInvalid("not json"),
-                                   NotReady("the provider refused the request (401)")])
+@pytest.mark.parametrize(
+    "error",
+    [InvalidRequest("x", "bad"), ModelOutputInvalid("not json"), NotReady("the provider refused the request (401)")],
+)
 async def test_a_permanent_error_fails_at_once(world, error) -> None:
     runner, ledger, _ = world
     await _queued(runner)
@@ -165,7 +174,8 @@ async def test_a_full_tenant_defers_and_a_held_lease_defers(world) -> None:
 
     assert await runner.run("acme", KEY, calls_the_model) is not None
     assert (await _record(ledger)).attempts == 0
-    gate.leases["conversation:c1"] = "someone else"
+    assert isinstance(runner.leases, DictLeases)
+    runner.leases.held["conversation:c1"] = "someone else"
 
     async def needs_the_lease(ctx: JobContext) -> dict[str, str | int | float | bool]:
         async with ctx.exclusive("conversation:c1"):
@@ -177,9 +187,15 @@ async def test_a_full_tenant_defers_and_a_held_lease_defers(world) -> None:
 
 async def test_provider_failures_feed_the_breaker_but_throttling_does_not(world) -> None:
     _, ledger, gate = world
-    runner = JobRunner(JobService(ledger, RecordingQueue(), FrozenClock()), gate,
-                       ScriptedChat(Unavailable("503"), RateLimited("429"), {"ok": True}), FrozenClock(),
-                       RetryPolicy(), rng=random.Random(2))
+    runner = JobRunner(
+        JobService(ledger, RecordingQueue(), FrozenClock()),
+        gate,
+        DictLeases(),
+        ScriptedChat(Unavailable("503"), RateLimited("429"), {"ok": True}),
+        FrozenClock(),
+        RetryPolicy(),
+        rng=random.Random(2),
+    )
     await _queued(runner)
 
     async def calls_the_model(ctx: JobContext) -> dict[str, str | int | float | bool]:

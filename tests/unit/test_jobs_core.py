@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memoryd.core.errors import ModelOutputInvalid
-from memoryd.core.jobs import (
+from memoryd.core.job_records import (
     JobKind,
     JobRecord,
     JobState,
@@ -44,8 +44,14 @@ def test_profile_proposals_are_validated_before_anything_is_written() -> None:
     ok = profile_proposal({"profile": "## A\n- x", "demoted": ["- old", "  "]})
     assert ok.profile == "## A\n- x" and ok.demoted == ("- old",)
     assert profile_proposal({"profile": "## A\n- x"}).demoted == ()
-    for bad, words in [({}, "'profile'"), ({"profile": ""}, "'profile'"), ({"profile": 3}, "'profile'"),
-                       ({"profile": "x", "demoted": "y"}, "'demoted'"), ({"profile": "x", "demoted": [1]}, "'demoted'"),
-                       ({"profile": "x", "demoted": ["l"] * 201}, "at most")]:
+    cases: list[tuple[dict[str, object], str]] = [
+        ({}, "'profile'"),
+        ({"profile": ""}, "'profile'"),
+        ({"profile": 3}, "'profile'"),
+        ({"profile": "x", "demoted": "y"}, "'demoted'"),
+        ({"profile": "x", "demoted": [1]}, "'demoted'"),
+        ({"profile": "x", "demoted": ["l"] * 201}, "at most"),
+    ]
+    for bad, words in cases:
         with pytest.raises(ModelOutputInvalid, match=words):
             profile_proposal(bad)

@@ -19,19 +19,19 @@ class Clock:
 
 
 def test_a_dead_child_is_restarted_after_a_backoff() -> None:
-    clock, state = Clock(), {"alive": False, "starts": []}
+    clock, alive, starts = Clock(), [False], []
 
     def start() -> None:
-        state["alive"] = True
-        state["starts"].append(clock.t)
+        alive[0] = True
+        starts.append(clock.t)
 
-    child = Child("worker", start, lambda: state["alive"], lambda: None)
+    child = Child("worker", start, lambda: alive[0], lambda: None)
     assert supervise([child], lambda: clock.t > 10, sleep=clock.sleep, clock=clock.now) == 0
-    assert state["starts"] == [1.0]  # found dead at 0, restarted 1 s later, then left alone
+    assert starts == [1.0]  # found dead at 0, restarted 1 s later, then left alone
 
 
 def test_a_crash_loop_stops_everything_with_a_failure() -> None:
-    clock, starts = Clock(), []
+    clock, starts = Clock(), list[float]()
     child = Child("worker", lambda: starts.append(clock.t), lambda: False, lambda: None)
     assert supervise([child], lambda: clock.t > 600, sleep=clock.sleep, clock=clock.now) == 1
     gaps = [b - a for a, b in itertools.pairwise(starts)]
@@ -40,12 +40,15 @@ def test_a_crash_loop_stops_everything_with_a_failure() -> None:
 
 
 def test_exits_far_apart_are_not_a_crash_loop() -> None:
-    clock, state = Clock(), {"alive": True}
+    clock, state = Clock(), [True]
 
     def alive() -> bool:
         if clock.t % 100 < 0.5:  # dies once every 100 s
-            state["alive"] = False
-        return state["alive"]
+            state[0] = False
+        return state[0]
 
-    child = Child("daemon", lambda: state.update(alive=True), alive, lambda: None)
+    def start() -> None:
+        state[0] = True
+
+    child = Child("daemon", start, alive, lambda: None)
     assert supervise([child], lambda: clock.t > 1000, sleep=clock.sleep, clock=clock.now) == 0

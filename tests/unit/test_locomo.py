@@ -10,14 +10,17 @@ from memoryd.bench.locomo import Scores, clean_evidence, load
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    (["D8:6; D9:17"], ("D8:6", "D9:17")),
-    (["D9:1 D4:4 D4:6"], ("D9:1", "D4:4", "D4:6")),
-    (["D:11:26"], ("D11:26",)),
-    (["D30:05"], ("D30:5",)),
-    (["D", "D99:1"], ()),
-    (["D8:6", "D8:6"], ("D8:6",)),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (["D8:6; D9:17"], ("D8:6", "D9:17")),
+        (["D9:1 D4:4 D4:6"], ("D9:1", "D4:4", "D4:6")),
+        (["D:11:26"], ("D11:26",)),
+        (["D30:05"], ("D30:5",)),
+        (["D", "D99:1"], ()),
+        (["D8:6", "D8:6"], ("D8:6",)),
+    ],
+)
 def test_clean_evidence(raw: list[str], expected: tuple[str, ...]) -> None:
     known = {"D8:6", "D9:17", "D9:1", "D4:4", "D4:6", "D11:26", "D30:5"}
     assert clean_evidence(raw, known) == expected

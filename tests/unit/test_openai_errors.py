@@ -17,9 +17,15 @@ REQUEST = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")
 def status_error(status: int, retry_after: str | None = None) -> openai.APIStatusError:
     headers = {"retry-after": retry_after} if retry_after is not None else {}
     response = httpx2.Response(status, headers=headers, request=REQUEST)
-    cls = {429: openai.RateLimitError, 500: openai.InternalServerError, 400: openai.BadRequestError,
-           401: openai.AuthenticationError, 404: openai.NotFoundError, 409: openai.ConflictError,
-           422: openai.UnprocessableEntityError}.get(status, openai.APIStatusError)
+    cls = {
+        429: openai.RateLimitError,
+        500: openai.InternalServerError,
+        400: openai.BadRequestError,
+        401: openai.AuthenticationError,
+        404: openai.NotFoundError,
+        409: openai.ConflictError,
+        422: openai.UnprocessableEntityError,
+    }.get(status, openai.APIStatusError)
     return cls(f"status {status}", response=response, body=None)
 
 
@@ -30,21 +36,24 @@ async def _mapped(exc: BaseException) -> MemorydError:
     return caught.value
 
 
-@pytest.mark.parametrize(("exc", "kind", "retryable", "after"), [
-    (status_error(429, "1.5"), RateLimited, True, 1.5),
-    (status_error(429), RateLimited, True, None),
-    (status_error(500), Unavailable, True, None),
-    (status_error(503, "30"), Unavailable, True, 30.0),
-    (status_error(408), Unavailable, True, None),
-    (status_error(409), Unavailable, True, None),
-    (status_error(400), NotReady, False, None),
-    (status_error(401), NotReady, False, None),
-    (status_error(404), NotReady, False, None),
-    (status_error(422), NotReady, False, None),
-    (openai.APIConnectionError(request=REQUEST), Unavailable, True, None),
-    (openai.APITimeoutError(request=REQUEST), Unavailable, True, None),
-    (json.JSONDecodeError("bad", "x", 0), ModelOutputInvalid, False, None),
-])
+@pytest.mark.parametrize(
+    ("exc", "kind", "retryable", "after"),
+    [
+        (status_error(429, "1.5"), RateLimited, True, 1.5),
+        (status_error(429), RateLimited, True, None),
+        (status_error(500), Unavailable, True, None),
+        (status_error(503, "30"), Unavailable, True, 30.0),
+        (status_error(408), Unavailable, True, None),
+        (status_error(409), Unavailable, True, None),
+        (status_error(400), NotReady, False, None),
+        (status_error(401), NotReady, False, None),
+        (status_error(404), NotReady, False, None),
+        (status_error(422), NotReady, False, None),
+        (openai.APIConnectionError(request=REQUEST), Unavailable, True, None),
+        (openai.APITimeoutError(request=REQUEST), Unavailable, True, None),
+        (json.JSONDecodeError("bad", "x", 0), ModelOutputInvalid, False, None),
+    ],
+)
 async def test_each_failure_maps_to_one_error_with_its_retry_data(exc, kind, retryable, after) -> None:
     mapped = await _mapped(exc)
     assert type(mapped) is kind

@@ -17,8 +17,10 @@ from memoryd.core.profile_doc import (
     replace_section,
 )
 
-DOC = ("Intro line\n\n## Pinned\nNever share keys\n\n## Preferences\n- likes tea\n- hates mornings\n\n"
-       "## Work\n- ships memoryd\n")
+DOC = (
+    "Intro line\n\n## Pinned\nNever share keys\n\n## Preferences\n- likes tea\n- hates mornings\n\n"
+    "## Work\n- ships memoryd\n"
+)
 
 
 def test_parse_render_roundtrip_is_byte_stable() -> None:

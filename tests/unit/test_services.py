@@ -22,12 +22,16 @@ def parts() -> tuple[InMemoryStore, HashEmbedder, FrozenClock]:
     return InMemoryStore(), HashEmbedder(), FrozenClock()
 
 
-def services(store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock) -> tuple[
-        MemorizeService, RecallService, ArchiveService, RetrievalLog]:
+def services(
+    store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock
+) -> tuple[MemorizeService, RecallService, ArchiveService, RetrievalLog]:
     log = RetrievalLog(store, clock)
-    return (MemorizeService(store, emb, clock, Limits(), 0.15),
-            RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
-            ArchiveService(store, emb, clock, Limits()), log)
+    return (
+        MemorizeService(store, emb, clock, Limits(), 0.15),
+        RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
+        ArchiveService(store, emb, clock, Limits()),
+        log,
+    )
 
 
 async def test_memorize_merges_near_duplicate_and_merges_tags(parts) -> None:
@@ -110,7 +114,8 @@ async def test_full_text_prefix_matches_only_fill_after_whole_words(parts) -> No
                 seen = {h.memory_id for h in hits}
                 for record, _ in self._visible(actor, flt):
                     if record.memory_id not in seen and any(
-                            w.startswith(p) for p in query.prefix_terms for w in record.content.lower().split()):
+                        w.startswith(p) for p in query.prefix_terms for w in record.content.lower().split()
+                    ):
                         hits.append(ArmHit(record.memory_id, 0.5, record.occurred_at))
             return hits[:limit]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
-from memoryd.core.jobs import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.job_records import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.ports import Clock, JobLedger, JobQueue
 from memoryd.core.validation import check_range
 
@@ -25,12 +25,21 @@ class JobService:
         self._queue = queue
         self._clock = clock
 
-    async def enqueue(self, kind: JobKind, tenant_id: str, key: str, agent_id: str = "", *,
-                      redrive: bool = False, defer_seconds: float = 0) -> JobRecord:
+    async def enqueue(
+        self,
+        kind: JobKind,
+        tenant_id: str,
+        key: str,
+        agent_id: str = "",
+        *,
+        redrive: bool = False,
+        defer_seconds: float = 0,
+    ) -> JobRecord:
         """The job of ``key``: created and queued, re-driven (``redrive`` and failed/dead), or as it is."""
         now = self._clock.now()
         record, started = await self._ledger.claim(
-            JobRecord(key, kind, tenant_id, agent_id, created_at=now, updated_at=now), redrive=redrive)
+            JobRecord(key, kind, tenant_id, agent_id, created_at=now, updated_at=now), redrive=redrive
+        )
         if started or record.state == JobState.QUEUED:
             # A queued record whose message was lost (crash between the two writes) is healed
             # here: the queue ignores a second message of the same run.
@@ -52,8 +61,9 @@ class JobService:
             raise NotFound(f"job {key!r} not found")
         return record
 
-    async def list_jobs(self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str,
-                        page_size: int, before: float) -> tuple[list[JobRecord], bool]:
+    async def list_jobs(
+        self, tenant_id: str, kind: JobKind | None, state: JobState | None, agent_id: str, page_size: int, before: float
+    ) -> tuple[list[JobRecord], bool]:
         """One page of the tenant's jobs, newest first, and whether more follow."""
         check_range(page_size, "page_size", 1, 500)
         if before < 0:

@@ -10,30 +10,21 @@ from typing import Any
 
 from arq import Retry
 
-from memoryd.app import App
-from memoryd.core.jobs import JobKind
+from memoryd.core.job_records import JobKind
 from memoryd.services.job_runner import Body
-
-
-def _app(ctx: dict[str, Any]) -> App:
-    app: App = ctx["app"]
-    assert app.runner is not None and app.bootstrap is not None  # workers only start with a job queue
-    return app
+from workers.context import context_of
 
 
 async def _run(ctx: dict[str, Any], tenant_id: str, key: str, body: Body, timeout: float) -> None:
-    app = _app(ctx)
-    assert app.runner is not None
-    delay = await app.runner.run(tenant_id, key, body, timeout_seconds=timeout)
+    delay = await context_of(ctx).jobs.runner.run(tenant_id, key, body, timeout_seconds=timeout)
     if delay is not None:
         raise Retry(defer=delay)
 
 
 async def bootstrap(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """Compile one agent's archive into its profile (model-bound)."""
-    app = _app(ctx)
-    assert app.bootstrap is not None
-    await _run(ctx, tenant_id, key, app.bootstrap.compile, ctx["model_timeout"])
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.jobs.bootstrap.compile, c.model_timeout)
 
 
 async def regenerate(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
@@ -43,17 +34,19 @@ async def regenerate(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
 
 async def bootstrap_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """The batch over every agent (short: it only queues and checks)."""
-    app = _app(ctx)
-    assert app.bootstrap is not None
-    await _run(ctx, tenant_id, key, app.bootstrap.run_batch, ctx["short_timeout"])
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.jobs.bootstrap.run_batch, c.short_timeout)
 
 
 async def compact(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """Compact a conversation (model-bound when a model is configured; extractive otherwise)."""
-    app = _app(ctx)
-    assert app.compaction is not None
-    await _run(ctx, tenant_id, key, app.compaction.run, ctx["model_timeout"])
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.jobs.compaction.run, c.model_timeout)
 
 
-FUNCTIONS = {JobKind.BOOTSTRAP: bootstrap, JobKind.REGENERATE: regenerate, JobKind.BOOTSTRAP_ALL: bootstrap_all,
-             JobKind.COMPACT: compact}
+FUNCTIONS = {
+    JobKind.BOOTSTRAP: bootstrap,
+    JobKind.REGENERATE: regenerate,
+    JobKind.BOOTSTRAP_ALL: bootstrap_all,
+    JobKind.COMPACT: compact,
+}

@@ -1,0 +1,184 @@
+"""The LanceDB database every store of a process shares: one connection, its caches, the table registry.
+
+``LanceDatabase.open`` connects (caches bounded), checks that the store was built with the
+configured embedding model, and hands out tables: opened once per process, created on first
+use with their schema and indexes, upgraded in place when a column was added since. Writes are
+noted in ``written`` so the maintenance pass (``lance_maintenance``) visits those tables soon.
+
+Connections re-read the latest version on every query by default
+(``read_consistency_interval=0``): the daemon and the workers write the same tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import timedelta
+from typing import Any
+
+import lancedb
+import pyarrow as pa
+
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_rows import PRIMARY_KEY
+from memoryd.core.errors import NotReady
+
+log = logging.getLogger(__name__)
+
+META_TABLE = "store_meta"
+Upgrade = Callable[[Any], Awaitable[None]]
+"""Brings an existing table of an older store up to the current schema (idempotent)."""
+
+
+async def ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
+    """Create the missing indexes; a concurrent creator (another process) winning is fine."""
+    have = {tuple(ix.columns) for ix in await table.list_indices()}
+    for column, config in wanted:
+        if (column,) in have:
+            continue
+        try:
+            await table.create_index(column, config=config)
+        except RuntimeError as exc:  # lance: "Retryable commit conflict ... preempted by concurrent CreateIndex"
+            if "concurrent" not in str(exc):
+                raise
+            log.info("index created concurrently elsewhere", extra={"column": column})
+
+
+class LanceDatabase:
+    """One LanceDB directory or object-store URI, shared by the archive, profile and conversation stores."""
+
+    def __init__(self, connection: lancedb.AsyncConnection) -> None:
+        self.connection = connection
+        self.written: set[str] = set()
+        """Tables this process wrote since the last maintenance pass."""
+        self._tables: dict[str, Any] = {}
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls,
+        uri: str,
+        model_name: str,
+        dimension: int,
+        *,
+        read_consistency: timedelta = timedelta(0),
+        index_cache_bytes: int = 128 << 20,
+        metadata_cache_bytes: int = 32 << 20,
+    ) -> LanceDatabase:
+        """Connect and check the store was built with this embedding model (NotReady if not).
+
+        The caches are bounded: Lance's defaults (gigabytes) let a busy daemon's resident set
+        grow for as long as writes make new versions and files to cache.
+        """
+        async with map_lance_errors():
+            session = lancedb.Session(
+                index_cache_size_bytes=index_cache_bytes, metadata_cache_size_bytes=metadata_cache_bytes
+            )
+            db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency, session=session)
+            await _check_embedding_model(db, model_name, dimension)
+        return cls(db)
+
+    async def table(
+        self,
+        name: str,
+        schema: pa.Schema,
+        indexes: Sequence[tuple[str, Any]] = (),
+        *,
+        write: bool = False,
+        upgrade: Upgrade | None = None,
+    ) -> Any:
+        """The table, created with ``schema`` and ``indexes`` when missing.
+
+        ``write`` notes it as written (for maintenance); ``upgrade`` runs once per process on a
+        table that already existed.
+        """
+        if write:
+            self.written.add(name)
+        table = await self._registered(name, schema, indexes, upgrade)
+        assert table is not None  # a schema was given: missing tables are created
+        return table
+
+    async def table_if_exists(self, name: str, *, upgrade: Upgrade | None = None) -> Any | None:
+        """The table, or None when nobody created it yet (reads never create tables)."""
+        return await self._registered(name, None, (), upgrade)
+
+    async def _registered(
+        self, name: str, schema: pa.Schema | None, indexes: Sequence[tuple[str, Any]], upgrade: Upgrade | None
+    ) -> Any | None:
+        table = self._tables.get(name)
+        if table is not None:
+            return table
+        async with self._lock:
+            table = self._tables.get(name)
+            if table is None:
+                table = await self._open_or_create(name, schema, indexes, upgrade)
+                if table is not None:
+                    self._tables[name] = table
+        return table
+
+    async def _open_or_create(
+        self, name: str, schema: pa.Schema | None, indexes: Sequence[tuple[str, Any]], upgrade: Upgrade | None
+    ) -> Any | None:
+        try:
+            table = await self.connection.open_table(name)
+        except ValueError:  # lancedb: "Table ... was not found"
+            if schema is None:
+                return None
+            # Two processes creating the same new table at the same instant both succeed: the
+            # primary key is part of the schema, so every later upsert sees it either way.
+            table = await self.connection.create_table(name, schema=schema, exist_ok=True)
+            await ensure_indexes(table, indexes)
+            return table
+        if upgrade is not None:
+            await upgrade(table)
+        return table
+
+    async def names(self) -> AsyncIterator[str]:
+        """Every table of the database (operator-level: maintenance, batch jobs)."""
+        token: str | None = None
+        while True:
+            page = await self.connection.list_tables(page_token=token, limit=1000)
+            for name in page.tables:
+                yield name
+            token = page.page_token
+            if not token:
+                return
+
+    async def open_existing(self, name: str) -> Any:
+        """A table by name, bypassing the registry (maintenance visits tables other processes made)."""
+        return await self.connection.open_table(name)
+
+    def close(self) -> None:
+        """Release the connection."""
+        self._tables.clear()
+        self.connection.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
+
+
+async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, dimension: int) -> None:
+    """Refuse to mix vectors of two embedding models in one store."""
+    # The primary key is part of the schema, so two processes creating the store at the same
+    # instant (`memoryd up` starts the daemon and a worker together) create the same table.
+    schema = pa.schema(
+        [
+            pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+            pa.field("model", pa.string()),
+            pa.field("dimension", pa.int64()),
+        ]
+    )
+    try:
+        meta = await db.open_table(META_TABLE)
+    except ValueError:
+        try:
+            meta = await db.create_table(META_TABLE, schema=schema, exist_ok=True)
+        except ValueError:  # created meanwhile with another schema revision: use it as it is
+            meta = await db.open_table(META_TABLE)
+        row = pa.Table.from_pylist([{"key": "embedding", "model": model_name, "dimension": dimension}], schema)
+        await meta.merge_insert("key").when_not_matched_insert_all().execute(row)
+    rows = (await meta.query().where("key = 'embedding'").to_arrow()).to_pylist()
+    if rows and (rows[0]["model"], rows[0]["dimension"]) != (model_name, dimension):
+        raise NotReady(
+            f"the store was built with embedding model {rows[0]['model']!r} ({rows[0]['dimension']} dims) "
+            f"but the daemon is configured with {model_name!r} ({dimension} dims); start it with the "
+            "original embedder or re-embed the store"
+        )

@@ -1,0 +1,74 @@
+"""StoreMaintenance on LanceDB: fragment compaction, index folding and ANN builds, off the request path.
+
+Every commit adds a fragment and a version; small fragments and rows outside the full-text
+index slow every query until ``optimize()`` folds them in. A pass visits either the tables
+this process wrote since the last one (cheap, every few seconds: a busy conversation's table
+stays merged) or every table (writes of other processes included).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any
+
+from lancedb.index import IvfHnswSq
+
+from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_store import ARCHIVE_PREFIX
+from memoryd.core.errors import Conflict
+
+log = logging.getLogger(__name__)
+
+
+class LanceMaintenance:
+    """Compacts and indexes the tables of one database."""
+
+    def __init__(
+        self,
+        db: LanceDatabase,
+        *,
+        ann_min_rows: int = 50_000,
+        optimize_min_fragments: int = 16,
+        cleanup_older_than: timedelta = timedelta(hours=1),
+    ) -> None:
+        self._db = db
+        self._ann_min_rows = ann_min_rows
+        self._optimize_min_fragments = optimize_min_fragments
+        self._cleanup_older_than = cleanup_older_than
+
+    @property
+    def pending(self) -> frozenset[str]:
+        """The tables this process wrote since the last pass (what a quick pass visits)."""
+        return frozenset(self._db.written)
+
+    async def maintain(self, *, full: bool = True) -> None:
+        """One pass: every table (``full``) or the tables this process wrote since the last pass."""
+        written = set(self._db.written)
+        self._db.written.clear()
+        async with map_lance_errors():
+            names = [n async for n in self._db.names() if n != META_TABLE] if full else sorted(written)
+        for name in names:
+            try:
+                async with map_lance_errors():
+                    await self._maintain_table(name, await self._db.open_existing(name))
+            except Conflict:  # a writer committed meanwhile: nothing is lost, the next pass folds it in
+                log.info("maintenance of a table yielded to a concurrent write", extra={"table": name})
+                self._db.written.add(name)
+
+    async def _maintain_table(self, name: str, table: Any) -> None:
+        stats = await table.stats()
+        small = stats["fragment_stats"]["num_small_fragments"]
+        if not name.startswith(ARCHIVE_PREFIX):
+            if small >= self._optimize_min_fragments:
+                await table.optimize(cleanup_older_than=self._cleanup_older_than)
+            return
+        fts = await table.index_stats("search_text_idx")
+        unindexed = fts.num_unindexed_rows if fts else 0
+        if small >= self._optimize_min_fragments or unindexed >= 1000:
+            await table.optimize(cleanup_older_than=self._cleanup_older_than)
+            log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
+        if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
+            log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
+            await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))

@@ -1,0 +1,50 @@
+"""Direct access to a LanceDB store for the benchmarks: run maintenance now, compare ANN with exact search.
+
+Bench-only on purpose: production code never bypasses the vector index or asks which path served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_filters import visible_where
+from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance_store import ARCHIVE_PREFIX
+from memoryd.core.models import Actor, Vector
+
+
+@asynccontextmanager
+async def opened(data: Path, model_name: str, dimension: int) -> AsyncIterator[LanceDatabase]:
+    """The store's database, closed afterwards."""
+    db = await LanceDatabase.open(str(data), model_name, dimension)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+async def maintain_now(db: LanceDatabase) -> None:
+    """One full maintenance pass with the default thresholds (what the daemon's loop does over time)."""
+    await LanceMaintenance(db).maintain(full=True)
+
+
+async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
+    """Whether the tenant's archive table has an ANN index."""
+    table = await db.table_if_exists(ARCHIVE_PREFIX + tenant_id)
+    return table is not None and await table.index_stats("vector_idx") is not None
+
+
+async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *, exact: bool) -> list[str]:
+    """The actor's k nearest visible memories, through the ANN index or by exact search."""
+    table: Any = await db.table_if_exists(ARCHIVE_PREFIX + actor.tenant_id)
+    if table is None:
+        return []
+    query = table.query().nearest_to(list(vector)).distance_type("cosine")
+    if exact:
+        query = query.bypass_vector_index()
+    rows = await query.where(visible_where(actor)).select(["id", "_distance"]).limit(k).to_arrow()
+    return [str(i) for i in rows.column("id").to_pylist()]

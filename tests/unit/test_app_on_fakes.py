@@ -1,0 +1,141 @@
+"""The whole service graph built by build_app on fakes only: bodies of every job kind run in milliseconds."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from memoryd.app import App, build_app
+from memoryd.config import load_settings
+from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.errors import Unavailable
+from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
+from memoryd.core.models import Actor, MemoryDraft
+from memoryd.services.job_runner import JobRunner, RetryPolicy
+from tests.fakes import (
+    DictLeases,
+    FrozenClock,
+    HashEmbedder,
+    InMemoryConversations,
+    InMemoryLedger,
+    InMemoryProfiles,
+    InMemoryStore,
+    OpenGate,
+    RecordingQueue,
+    ScriptedChat,
+    WordCounter,
+)
+
+ME = Actor("acme", "a1")
+PROFILE: dict[str, object] = {"profile": "## Preferences\n- likes green tea", "demoted": []}
+
+
+@dataclass
+class World:
+    app: App
+    ledger: InMemoryLedger
+    queue: RecordingQueue
+    chat: ScriptedChat
+    profiles: InMemoryProfiles
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    store, ledger, queue, chat, profiles = (
+        InMemoryStore(),
+        InMemoryLedger(),
+        RecordingQueue(),
+        ScriptedChat(),
+        InMemoryProfiles(),
+    )
+    settings = load_settings(None, jobs={"bootstrap_at_start": False})
+    async with build_app(
+        settings,
+        store=store,
+        directory=store,
+        profiles=profiles,
+        conversations=InMemoryConversations(),
+        ledger=ledger,
+        queue=queue,
+        gate=OpenGate(),
+        leases=DictLeases(),
+        chat=chat,
+        embedder=HashEmbedder(),
+        clock=FrozenClock(),
+        counter=WordCounter(),
+    ) as app:
+        yield World(app, ledger, queue, chat, profiles)
+
+
+def _runner(w: World) -> JobRunner:
+    # The app's runner, with a seeded random so delays are reproducible.
+    return JobRunner(
+        w.app.jobs.service, OpenGate(), DictLeases(), w.chat, w.app.clock, RetryPolicy(), rng=random.Random(3)
+    )
+
+
+async def test_build_app_on_fakes_runs_a_regeneration_end_to_end(world: World) -> None:
+    app = world.app
+    await app.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
+    job = await app.jobs.bootstrap.regenerate(ME)
+    assert job.kind == JobKind.REGENERATE and world.queue.submitted == [(job.message_id, 0)]
+    world.chat.script.append(PROFILE)
+    assert await _runner(world).run("acme", job.key, app.jobs.bootstrap.compile) is None
+    done = await app.jobs.service.get("acme", job.key)
+    assert done.state == JobState.SUCCEEDED and done.result["outcome"] == "compiled"
+    assert "likes green tea" in (await app.profile.get(ME)).document
+
+
+async def test_the_bootstrap_batch_fans_out_and_sets_its_flag(world: World) -> None:
+    app = world.app
+    await app.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
+    batch = await app.jobs.bootstrap.start_batch()
+    assert batch is not None
+    runner = _runner(world)
+    assert await runner.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is not None  # waits
+    child = (await app.jobs.service.list_jobs("acme", JobKind.BOOTSTRAP, None, "a1", 10, 0))[0][0]
+    world.chat.script.append(PROFILE)
+    await runner.run("acme", child.key, app.jobs.bootstrap.compile)
+    assert await runner.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is None
+    assert await world.ledger.flag(bootstrap_done_flag(1))
+
+
+async def test_compaction_without_a_model_takes_the_extractive_path(world: World) -> None:
+    app = world.app
+    runner = JobRunner(app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(4))
+    turns = [
+        MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i} " + "word " * 60) for i in range(40)
+    ]
+    result = await app.conversations.append(ME, "c1", turns, context_window=1024)
+    assert result.compaction is not None
+    await runner.run("acme", result.compaction.key, app.jobs.compaction.run)
+    done = await app.jobs.service.get("acme", result.compaction.key)
+    assert done.state == JobState.SUCCEEDED and done.result["path"] == "extractive"
+    context = await app.conversations.context(ME, "c1", 1024)
+    assert context.tokens() <= 1024 and context.tokens("summary") > 0
+
+
+async def test_without_job_parts_the_app_answers_unavailable() -> None:
+    store = InMemoryStore()
+    async with build_app(
+        load_settings(None),
+        store=store,
+        directory=store,
+        profiles=InMemoryProfiles(),
+        conversations=InMemoryConversations(),
+        embedder=HashEmbedder(),
+        clock=FrozenClock(),
+        counter=WordCounter(),
+    ) as app:
+        assert app.job_parts is None
+        with pytest.raises(Unavailable, match="REDIS_URL"):
+            app.jobs.service  # noqa: B018  # the property is what is tested
+
+
+async def test_stores_and_job_ports_come_all_or_none() -> None:
+    with pytest.raises(ValueError, match="every store"):
+        async with build_app(load_settings(None), store=InMemoryStore(), embedder=HashEmbedder()):
+            pass
