@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test gen lint typecheck arch buf format bench-smoke clean
+.PHONY: install run test test-unit gen lint typecheck arch buf format bench-smoke clean
 
 $(STAMP): pyproject.toml package.json package-lock.json
 	$(PY) -m venv $(VENV)
@@ -21,6 +21,9 @@ run: install
 
 test: install
 	$(BIN)/pytest -ra
+
+test-unit: install
+	$(BIN)/pytest -ra tests/unit
 
 gen: install
 	$(BIN)/python scripts/gen_protos.py

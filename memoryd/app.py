@@ -34,7 +34,6 @@ from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
 from memoryd.core.calibration import calibration_for
-from memoryd.core.conversation import WorkingPolicy
 from memoryd.core.errors import MemorydError, Unavailable
 from memoryd.core.ports import (
     AgentDirectory,
@@ -51,18 +50,16 @@ from memoryd.core.ports import (
     StoreMaintenance,
     TokenCounter,
 )
-from memoryd.core.ranking import FusionWeights
 from memoryd.core.validation import Limits
-from memoryd.core.working import apply_overrides
 from memoryd.services.archive import ArchiveService
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
-from memoryd.services.job_runner import JobRunner, RetryPolicy
+from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
-from memoryd.services.recall import RecallService, RecallTuning
+from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 
 log = logging.getLogger(__name__)
@@ -128,13 +125,9 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
 
 
 def build_policies(settings: WorkingSettings) -> PolicyBook:
-    """The working-memory policies; a bad per-agent override fails here, at start-up."""
-    default = apply_overrides(WorkingPolicy(), dict(settings.default.model_dump()))
-    agents = {
-        agent: type(settings.default)(**{**settings.default.model_dump(), **override}).model_dump()
-        for agent, override in settings.agents.items()
-    }
-    return PolicyBook(default, agents)
+    """The working-memory policies: the default, and each agent's override applied to it."""
+    default = settings.default.policy()
+    return PolicyBook(default, {agent: o.applied_to(default) for agent, o in settings.agents.items()})
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
@@ -299,16 +292,7 @@ def _wire(
 ) -> App:
     """The service graph over the ports."""
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
-    rc = settings.recall
-    tuning = RecallTuning(
-        FusionWeights(rc.rrf_k, rc.vector_weight, rc.fts_weight),
-        rc.similarity_threshold,
-        rc.min_depth,
-        rc.depth_per_limit,
-        full_text_mode=rc.full_text_mode,
-        prefix_matching=rc.prefix_matching,
-        vector_query=rc.vector_query,
-    )
+    tuning = settings.recall.tuning()
     dedup_distance = settings.memorize.dedup_distance
     if dedup_distance is None:
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
@@ -331,7 +315,7 @@ def _wire(
                 ports.leases,
                 chat,
                 clock,
-                RetryPolicy(js.max_tries, js.backoff_base_seconds, js.backoff_cap_seconds),
+                js.retry_policy(),
             ),
             bootstrap=BootstrapService(
                 stores.store,

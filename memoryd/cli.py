@@ -1,4 +1,8 @@
-"""The `memoryd` command: serve, worker, bootstrap, up, demo, bench."""
+"""The `memoryd` command: serve, worker, bootstrap, up, demo, bench.
+
+Every subcommand declares its options once (shared ones through parent parsers) and names
+its handler with ``set_defaults(run=...)``; ``main`` only calls it.
+"""
 
 from __future__ import annotations
 
@@ -21,10 +25,19 @@ def _listen(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _add_daemon_args(p: argparse.ArgumentParser) -> None:
+def _store_options() -> argparse.ArgumentParser:
+    """``--config`` and ``--data``: every command that opens the store."""
+    p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
-    p.add_argument("--listen", type=_listen, help="HOST:PORT to serve on (default 127.0.0.1:50051)")
     p.add_argument("--data", help="storage directory or URI (default var/data)")
+    p.set_defaults(listen=None)
+    return p
+
+
+def _listen_option() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--listen", type=_listen, help="HOST:PORT to serve on (default 127.0.0.1:50051)")
+    return p
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -37,67 +50,70 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(args.config, **overrides)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure(settings.log.level, settings.log.format)
+    from memoryd.rpc.server import serve
+
+    asyncio.run(serve(settings))
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure(settings.log.level, settings.log.format)
+    from workers.run import run_workers
+
+    asyncio.run(run_workers(settings))
+    return 0
+
+
+def _bootstrap(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from workers.batch import run_bootstrap_all
+
+    return asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker))
+
+
+def _up(args: argparse.Namespace) -> int:
+    from memoryd.launcher import run_up
+
+    return run_up(args, settings_from(args))
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser."""
     root = argparse.ArgumentParser(prog="memoryd", description="Persistent memory for LLM agents over gRPC.")
     sub = root.add_subparsers(dest="command", required=True)
-    _add_daemon_args(sub.add_parser("serve", help="run the gRPC daemon"))
-    worker = sub.add_parser("worker", help="run the job workers (needs REDIS_URL)")
-    worker.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
-    worker.add_argument("--data", help="storage directory or URI (default var/data)")
-    worker.set_defaults(listen=None)
-    boot = sub.add_parser("bootstrap", help="compile every agent's archive into its profile (batch job)")
+    store, listen = _store_options(), _listen_option()
+    sub.add_parser("serve", parents=[store, listen], help="run the gRPC daemon").set_defaults(run=_serve)
+    sub.add_parser("worker", parents=[store], help="run the job workers (needs REDIS_URL)").set_defaults(run=_worker)
+    boot = sub.add_parser("bootstrap", parents=[store], help="compile every agent's archive into its profile")
     boot.add_argument("--all", action="store_true", required=True, help="every agent of every tenant")
     boot.add_argument(
         "--no-worker", action="store_true", help="only queue and follow the batch; running workers do the work"
     )
-    boot.add_argument("--config", type=Path, help="TOML config file (default: $MEMORYD_CONFIG)")
-    boot.add_argument("--data", help="storage directory or URI (default var/data)")
-    boot.set_defaults(listen=None)
-    up = sub.add_parser("up", help="run the embedded default: daemon + worker + embedded Valkey")
-    _add_daemon_args(up)
+    boot.set_defaults(run=_bootstrap)
+    up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
+    up.set_defaults(run=_up)
     from memoryd.demo import register as register_demo
 
     register_demo(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
-    bench_sub = bench.add_subparsers(dest="bench", required=True)
     from memoryd.bench.cli import add_bench_commands
 
-    add_bench_commands(bench_sub)
+    add_bench_commands(bench.add_subparsers(dest="bench", required=True))
     return root
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point."""
+    """Entry point: parse, then run the subcommand's handler."""
     limit_malloc_arenas()  # before any native thread pool starts (lancedb, grpc, onnxruntime)
     args = parser().parse_args(argv)
     try:
-        if args.command == "serve":
-            settings = settings_from(args)
-            logs.configure(settings.log.level, settings.log.format)
-            from memoryd.rpc.server import serve
-
-            asyncio.run(serve(settings))
-        elif args.command == "worker":
-            settings = settings_from(args)
-            logs.configure(settings.log.level, settings.log.format)
-            from workers.run import run_workers
-
-            asyncio.run(run_workers(settings))
-        elif args.command == "bootstrap":
-            settings = settings_from(args)
-            logs.configure("WARNING", settings.log.format)
-            from workers.batch import run_bootstrap_all
-
-            sys.exit(asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker)))
-        elif args.command == "up":
-            from memoryd.launcher import run_up
-
-            settings = settings_from(args)
-            sys.exit(run_up(args, settings))
-        else:
-            sys.exit(args.run(args))
+        sys.exit(args.run(args))
     except MemorydError as exc:
         sys.exit(f"memoryd: {exc}")
     except KeyboardInterrupt:

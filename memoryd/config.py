@@ -9,6 +9,7 @@ the only module that reads the environment.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +21,21 @@ from pydantic_settings import (
     SettingsConfigDict,
     TomlConfigSettingsSource,
 )
+
+from memoryd.core.conversation import (
+    MAX_WINDOW,
+    MIN_WINDOW,
+    POLICY_BOUNDS,
+    StorageScope,
+    Strategy,
+    WorkingPolicy,
+)
+from memoryd.core.job_records import RetryPolicy
+from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
+
+_RECALL = RecallTuning()
+_RETRY = RetryPolicy()
+_POLICY = WorkingPolicy()
 
 
 class _Section(BaseModel):
@@ -78,24 +94,34 @@ class EmbeddingSettings(_Section):
 
 
 class RecallSettings(_Section):
-    """The recall pipeline."""
+    """The recall pipeline; every default comes from ``core.ranking.RecallTuning``."""
 
-    rrf_k: int = Field(60, ge=1)
-    vector_weight: float = Field(1.0, ge=0)
-    fts_weight: float = Field(1.25, ge=0)
-    """Full text's RRF weight (``MEMORY_FTS_BOOST``); above the vector arm's 1.0 because the embedded
-    MiniLM arm is the weaker one on conversational memory (LoCoMo: 1.25 vs 1.0 R@10 +0.019, MRR
-    +0.024; 0.5 loses to full text alone; docs/benchmarks.md)."""
-    similarity_threshold: float = Field(0.5, ge=-1, le=1)
-    min_depth: int = Field(20, ge=1)
-    depth_per_limit: int = Field(2, ge=1)
-    full_text_mode: Literal["and_then_or", "or"] = "and_then_or"
+    rrf_k: int = Field(_RECALL.weights.k, ge=1)
+    vector_weight: float = Field(_RECALL.weights.vector_weight, ge=0)
+    fts_weight: float = Field(_RECALL.weights.full_text_weight, ge=0)
+    """Full text's RRF weight (``MEMORY_FTS_BOOST``); see ``FusionWeights.full_text_weight`` for why."""
+    similarity_threshold: float = Field(_RECALL.similarity_floor, ge=-1, le=1)
+    min_depth: int = Field(_RECALL.min_depth, ge=1)
+    depth_per_limit: int = Field(_RECALL.depth_per_limit, ge=1)
+    full_text_mode: FullTextMode = _RECALL.full_text_mode
     """AND of the terms first with OR as the fallback, or OR alone (plain BM25 order)."""
-    prefix_matching: bool = True
-    vector_query: Literal["as_is", "statement"] = "as_is"
+    prefix_matching: bool = _RECALL.prefix_matching
+    vector_query: VectorQuery = _RECALL.vector_query
     """Embed the query as given, or its statement form (questions lose their interrogative lead)."""
     retrieval_flush_seconds: float = Field(10.0, gt=0)
     """Retrieval counts are written this often (each flush is a few small table commits)."""
+
+    def tuning(self) -> RecallTuning:
+        """The core value these settings describe."""
+        return RecallTuning(
+            FusionWeights(self.rrf_k, self.vector_weight, self.fts_weight),
+            self.similarity_threshold,
+            self.min_depth,
+            self.depth_per_limit,
+            full_text_mode=self.full_text_mode,
+            prefix_matching=self.prefix_matching,
+            vector_query=self.vector_query,
+        )
 
 
 class MemorizeSettings(_Section):
@@ -153,10 +179,10 @@ class JobSettings(_Section):
     model_job_timeout_seconds: float = Field(300.0, gt=0)
     """A killed worker's model-bound job is re-run this long (+10 s) after the kill."""
     short_job_timeout_seconds: float = Field(30.0, gt=0)
-    max_tries: int = Field(8, ge=1)
+    max_tries: int = Field(_RETRY.max_tries, ge=1)
     """Attempts before a retryable failure makes the job ``dead``."""
-    backoff_base_seconds: float = Field(2.0, gt=0)
-    backoff_cap_seconds: float = Field(300.0, gt=0)
+    backoff_base_seconds: float = Field(_RETRY.backoff_base_seconds, gt=0)
+    backoff_cap_seconds: float = Field(_RETRY.backoff_cap_seconds, gt=0)
     breaker_threshold: int = Field(5, ge=1)
     """Consecutive provider failures (any worker) that open the circuit."""
     breaker_cooldown_seconds: float = Field(30.0, gt=0)
@@ -169,41 +195,79 @@ class JobSettings(_Section):
     bootstrap_archive_tokens: int = Field(6000, ge=100)
     """Share of the bootstrap prompt given to the archive (newest memories first)."""
 
+    def retry_policy(self) -> RetryPolicy:
+        """The core value of the retry settings."""
+        return RetryPolicy(self.max_tries, self.backoff_base_seconds, self.backoff_cap_seconds)
+
+
+def _bounded_optional(name: str) -> Any:
+    low, high = POLICY_BOUNDS[name]
+    return Field(None, ge=low, le=high)
+
+
+def _bounded(name: str, doc: str = "") -> Any:
+    """A policy field: the core default and the core bounds (``core.conversation.POLICY_BOUNDS``)."""
+    low, high = POLICY_BOUNDS[name]
+    return Field(getattr(_POLICY, name), ge=low, le=high, description=doc or None)
+
 
 class WorkingPolicySettings(_Section):
-    """One agent's working-memory policy (every key optional in per-agent overrides)."""
+    """One agent's working-memory policy; defaults and bounds come from ``core.conversation``."""
 
-    strategy: Literal["buffer_window", "summary_buffer", "accumulate"] = "accumulate"
-    window_messages: int = Field(20, ge=1, le=10_000)
-    """buffer_window: the last N messages."""
-    budget_tokens: int = Field(2000, ge=100)
-    """summary_buffer: the token budget of the messages."""
-    buffer_threshold: float = Field(0.8, gt=0, le=1)
-    buffer_target: float = Field(0.6, gt=0, le=1)
-    threshold_percent: int = Field(75, ge=1, le=100)
-    """accumulate: compact above this share of the context window (``COMPACTING_THRESHOLD_PERCENT``)."""
-    keep_percent: int = Field(40, ge=1, le=100)
-    """accumulate: the raw keep-window's share of the context window (``COMPACTING_KEEP_PERCENT``)."""
-    max_summaries: int = Field(8, ge=2)
-    """More live summaries than this and the oldest merge into one ``[compressed]`` (``COMPACTING_MAX_SUMMARIES``)."""
-    summary_budget_percent: int = Field(15, ge=1, le=100)
-    """Summaries over this share of the window merge too (``COMPACTING_SUMMARY_BUDGET_PERCENT``)."""
-    tool_intact: int = Field(3, ge=0)
-    tool_truncated: int = Field(5, ge=0)
-    tool_truncate_chars: int = Field(400, ge=20)
-    storage_scope: Literal["all", "session", "conversational", "summaries_only"] = "session"
-    auto_recall: bool = False
-    recall_limit: int = Field(5, ge=1, le=50)
-    recall_threshold: float = Field(0.7, ge=-1, le=1)
+    strategy: Strategy = _POLICY.strategy
+    window_messages: int = _bounded("window_messages", "buffer_window: the last N messages.")
+    budget_tokens: int = _bounded("budget_tokens", "summary_buffer: the token budget of the messages.")
+    buffer_threshold: float = _bounded("buffer_threshold")
+    buffer_target: float = _bounded("buffer_target")
+    threshold_percent: int = _bounded("threshold_percent", "accumulate: compact above this share of the window.")
+    keep_percent: int = _bounded("keep_percent", "accumulate: the raw keep-window's share of the window.")
+    max_summaries: int = _bounded("max_summaries", "More live summaries and the oldest merge (``[compressed]``).")
+    summary_budget_percent: int = _bounded("summary_budget_percent", "Summaries over this share merge too.")
+    tool_intact: int = _bounded("tool_intact")
+    tool_truncated: int = _bounded("tool_truncated")
+    tool_truncate_chars: int = _bounded("tool_truncate_chars")
+    storage_scope: StorageScope = _POLICY.storage_scope
+    auto_recall: bool = _POLICY.auto_recall
+    recall_limit: int = _bounded("recall_limit")
+    recall_threshold: float = _bounded("recall_threshold")
+
+    def policy(self) -> WorkingPolicy:
+        """The core value these settings describe."""
+        return WorkingPolicy(**self.model_dump())
+
+
+class WorkingOverride(_Section):
+    """A per-agent override: any policy key, each optional (unset: the default policy's value)."""
+
+    strategy: Strategy | None = None
+    window_messages: int | None = _bounded_optional("window_messages")
+    budget_tokens: int | None = _bounded_optional("budget_tokens")
+    buffer_threshold: float | None = _bounded_optional("buffer_threshold")
+    buffer_target: float | None = _bounded_optional("buffer_target")
+    threshold_percent: int | None = _bounded_optional("threshold_percent")
+    keep_percent: int | None = _bounded_optional("keep_percent")
+    max_summaries: int | None = _bounded_optional("max_summaries")
+    summary_budget_percent: int | None = _bounded_optional("summary_budget_percent")
+    tool_intact: int | None = _bounded_optional("tool_intact")
+    tool_truncated: int | None = _bounded_optional("tool_truncated")
+    tool_truncate_chars: int | None = _bounded_optional("tool_truncate_chars")
+    storage_scope: StorageScope | None = None
+    auto_recall: bool | None = None
+    recall_limit: int | None = _bounded_optional("recall_limit")
+    recall_threshold: float | None = _bounded_optional("recall_threshold")
+
+    def applied_to(self, policy: WorkingPolicy) -> WorkingPolicy:
+        """``policy`` with the keys this override sets."""
+        return replace(policy, **self.model_dump(exclude_none=True))
 
 
 class WorkingSettings(_Section):
     """Working memory: the default policy, per-agent overrides, the default context window."""
 
     default: WorkingPolicySettings = WorkingPolicySettings()
-    agents: dict[str, dict[str, Any]] = {}
+    agents: dict[str, WorkingOverride] = {}
     """Per-agent overrides of ``default``, e.g. ``[working.agents.support-bot] strategy = "buffer_window"``."""
-    context_window_tokens: int = Field(8192, ge=256)
+    context_window_tokens: int = Field(8192, ge=MIN_WINDOW, le=MAX_WINDOW)
     """Assumed model window of a conversation whose runtime never said."""
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -15,6 +13,7 @@ from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, Memo
 from memoryd.core.query_terms import words
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
+from memoryd.testing.provider import hashed_embedding
 
 
 class FrozenClock:
@@ -31,7 +30,7 @@ class FrozenClock:
 
 
 class HashEmbedder:
-    """Bag-of-words hashing into 64 dims: texts sharing words are similar, deterministic."""
+    """Bag-of-words hashing into 64 dims (``memoryd.testing.hashed_embedding``): texts sharing words are similar."""
 
     model_name = "hash-64"
     dimension = 64
@@ -41,14 +40,7 @@ class HashEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls += 1
-        out = []
-        for text in texts:
-            v = [0.0] * self.dimension
-            for w in words(text) or ["<empty>"]:
-                v[int(hashlib.sha256(w.encode()).hexdigest(), 16) % self.dimension] += 1.0
-            n = math.sqrt(sum(x * x for x in v))
-            out.append([x / n for x in v])
-        return out
+        return [hashed_embedding(text, self.dimension) for text in texts]
 
 
 def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:

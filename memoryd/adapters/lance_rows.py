@@ -8,7 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.core.models import MemoryRecord, MemoryType, Scope, Vector
+from memoryd.core.models import MemoryRecord, MemoryStatus, MemoryType, Scope, Vector
 from memoryd.core.query_terms import word_prefixes
 
 TIMESTAMP = pa.timestamp("us", tz="UTC")
@@ -175,7 +175,7 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         occurred_at=_utc(row["occurred_at"]),
         retrieval_count=stats["retrieval_count"],
         last_retrieved_at=_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
-        status=row["status"],
+        status=MemoryStatus(row["status"]),
         request_key=row.get("request_key") or "",
     )
 

@@ -28,7 +28,13 @@ class Turn:
 
     dia_id: str
     content: str
+    """What is stored: ``speaker: text`` (and the image caption, when the turn shared one)."""
     occurred_at: datetime | None
+    """The session's date and time."""
+    speaker: str = ""
+    text: str = ""
+    position: int = 0
+    """The turn's index within its session."""
 
 
 @dataclass(frozen=True)
@@ -78,22 +84,34 @@ def _turn_text(turn: dict[str, Any]) -> str:
 
 def load(path: Path) -> list[Conversation]:
     """Conversations with their turns in session order and their answerable questions."""
+    return parse(json.loads(path.read_text()))
+
+
+def parse(samples: list[dict[str, Any]]) -> list[Conversation]:
+    """``load`` on data already read (the demo's shipped conversation is in this format too)."""
     out = []
-    for sample in json.loads(path.read_text()):
+    for index, sample in enumerate(samples, start=1):
         conv = sample["conversation"]
         sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)))
         turns = [
-            Turn(_normal_id(t["dia_id"]), _turn_text(t), _session_time(conv.get(f"{key}_date_time")))
+            Turn(
+                _normal_id(t["dia_id"]),
+                _turn_text(t),
+                _session_time(conv.get(f"{key}_date_time")),
+                t["speaker"],
+                t["text"],
+                position,
+            )
             for _, key in sessions
-            for t in conv[key]
+            for position, t in enumerate(conv[key])
         ]
         known = {t.dia_id for t in turns}
         questions = []
-        for qa in sample["qa"]:
+        for qa in sample.get("qa", []):
             evidence = clean_evidence(qa.get("evidence", []), known)
             if qa["category"] in CATEGORIES and evidence:
                 questions.append(Question(qa["question"], qa["category"], evidence))
-        out.append(Conversation(str(sample["sample_id"]), tuple(turns), tuple(questions)))
+        out.append(Conversation(str(sample.get("sample_id", index)), tuple(turns), tuple(questions)))
     return out
 
 

@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--concurrency", default="1,8", help="comma-separated client concurrency levels")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time")
+    p.add_argument("--ann-min-rows", type=int, default=50_000, help="tables from this size get the ANN index")
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")
     p.add_argument("--json", type=Path, help="write the results here")
@@ -78,7 +79,7 @@ async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[st
             shape: dict[str, Any] = {"agents": agents_per_table, "rows": args.memories}
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
-            shape.update(await _maintain(data, embedder, tenant, agents, query_vectors))
+            shape.update(await _maintain(data, embedder, tenant, agents, query_vectors, args.ann_min_rows))
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
             if args.baseline == "sqlite":
@@ -115,12 +116,17 @@ async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]
 
 
 async def _maintain(
-    data: Path, embedder: OnnxMiniLMEmbedder, tenant: str, agents: list[str], vectors: list[list[float]]
+    data: Path,
+    embedder: OnnxMiniLMEmbedder,
+    tenant: str,
+    agents: list[str],
+    vectors: list[list[float]],
+    ann_min_rows: int,
 ) -> dict[str, Any]:
     """Run the maintenance step now (timed), then measure the ANN index's recall@10 against exact search."""
     async with opened(data, embedder.model_name, embedder.dimension) as db:
         start = time.perf_counter()
-        await maintain_now(db)
+        await maintain_now(db, ann_min_rows)
         seconds = time.perf_counter() - start
         indexed = await has_vector_index(db, tenant)
         overlap = []

@@ -27,9 +27,9 @@ async def opened(data: Path, model_name: str, dimension: int) -> AsyncIterator[L
         db.close()
 
 
-async def maintain_now(db: LanceDatabase) -> None:
-    """One full maintenance pass with the default thresholds (what the daemon's loop does over time)."""
-    await LanceMaintenance(db).maintain(full=True)
+async def maintain_now(db: LanceDatabase, ann_min_rows: int = 50_000) -> None:
+    """One full maintenance pass (what the daemon's loop does over time)."""
+    await LanceMaintenance(db, ann_min_rows=ann_min_rows).maintain(full=True)
 
 
 async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:

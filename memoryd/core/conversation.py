@@ -52,9 +52,42 @@ class StorageScope(StrEnum):
     """Nothing beyond the summaries kept with the conversation (and what maintenance extracts)."""
 
 
+class PartKind(StrEnum):
+    """What a part of the assembled context is."""
+
+    PROFILE = "profile"
+    SUMMARY = "summary"
+    MESSAGE = "message"
+    MEMORY = "memory"
+
+
+MIN_WINDOW, MAX_WINDOW = 256, 4_000_000
+"""Context windows a runtime may state, in tokens."""
+
+POLICY_BOUNDS: dict[str, tuple[float, float]] = {
+    "window_messages": (1, 10_000),
+    "budget_tokens": (100, MAX_WINDOW),
+    "buffer_threshold": (0.01, 1.0),
+    "buffer_target": (0.01, 1.0),
+    "threshold_percent": (1, 100),
+    "keep_percent": (1, 100),
+    "max_summaries": (2, 1_000),
+    "summary_budget_percent": (1, 100),
+    "tool_intact": (0, 10_000),
+    "tool_truncated": (0, 10_000),
+    "tool_truncate_chars": (20, 1_000_000),
+    "recall_limit": (1, 50),
+    "recall_threshold": (-1.0, 1.0),
+}
+"""The accepted range of every numeric policy value (config, per-agent and per-conversation alike)."""
+
+CONVERSATION_OPTIONS = frozenset({"strategy", "window_messages", "budget_tokens", "storage_scope", "auto_recall"})
+"""The policy values one conversation may override (``ConversationOptions``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class WorkingPolicy:
-    """Per-agent (and per-conversation) working-memory settings."""
+    """Per-agent (and per-conversation) working-memory settings; the defaults here are the shipped defaults."""
 
     strategy: Strategy = Strategy.ACCUMULATE
     window_messages: int = 20
@@ -153,8 +186,7 @@ class CompactionPlan:
 class ContextPart:
     """One message of the assembled context."""
 
-    kind: str
-    """profile | summary | message | memory."""
+    kind: PartKind
     role: Role
     content: str
     token_count: int
@@ -173,7 +205,7 @@ class ContextAssembly:
     left_out: int
     """Raw messages that did not fit (a compaction is due or running)."""
 
-    def tokens(self, kind: str | None = None) -> int:
+    def tokens(self, kind: PartKind | None = None) -> int:
         """Tokens of every part, or of one kind."""
         return sum(p.token_count for p in self.parts if kind is None or p.kind == kind)
 

@@ -45,6 +45,17 @@ class JobKind(StrEnum):
     """Summarise a conversation's old messages and run the maintenance call (or the extractive path)."""
 
 
+class Outcome(StrEnum):
+    """What a successful job did (``result["outcome"]``)."""
+
+    COMPILED = "compiled"
+    NOTHING_TO_COMPILE = "nothing_to_compile"
+    ALREADY_COMPILED = "already_compiled"
+    COMPACTED = "compacted"
+    NOTHING_TO_COMPACT = "nothing_to_compact"
+    NO_CONVERSATION = "no_conversation"
+
+
 JobResult = dict[str, str | int | float | bool]
 """A job's small summary of what it did (revision written, tokens used, agents done...)."""
 
@@ -119,6 +130,18 @@ def bootstrap_all_key(schema_version: int) -> str:
 def bootstrap_done_flag(schema_version: int) -> str:
     """Set once every agent's bootstrap of this version succeeded or had nothing to compile."""
     return f"bootstrap_done:v{schema_version}"
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How retryable failures are retried; the defaults here are the shipped defaults."""
+
+    max_tries: int = 8
+    """Attempts before a retryable failure makes the job ``dead``."""
+    backoff_base_seconds: float = 2.0
+    backoff_cap_seconds: float = 300.0
+    busy_retry_seconds: float = 0.5
+    """Wait of a job whose tenant is at its provider-call limit."""
 
 
 def backoff_seconds(attempt: int, base: float, cap: float, jitter: float) -> float:

@@ -10,8 +10,12 @@ from enum import StrEnum
 Vector = Sequence[float]
 """An embedding, L2-normalised, of the store's dimension."""
 
-STATUS_ACTIVE = "active"
-"""The only lifecycle state searchable today; Forget deletes the row."""
+
+class MemoryStatus(StrEnum):
+    """A row's lifecycle state."""
+
+    ACTIVE = "active"
+    """Searchable; the only state today (Forget deletes the row)."""
 
 
 class Scope(StrEnum):
@@ -92,7 +96,7 @@ class MemoryRecord:
     occurred_at: datetime
     retrieval_count: int = 0
     last_retrieved_at: datetime | None = None
-    status: str = STATUS_ACTIVE
+    status: MemoryStatus = MemoryStatus.ACTIVE
     request_key: str = ""
     """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
 
@@ -258,12 +262,21 @@ class Profile:
     """What wrote it: "edit", "rewrite:<origin>"."""
 
 
+class EditKind(StrEnum):
+    """The manual profile edits (no model involved)."""
+
+    APPEND = "append"
+    REPLACE_SECTION = "replace_section"
+    REMOVE_LINE = "remove_line"
+    SET_BUDGET = "set_budget"
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileEdit:
     """One manual edit; exactly one kind is set by the caller."""
 
-    kind: str
-    """"append", "replace_section", "remove_line" or "set_budget"."""
+    kind: EditKind | None
+    """None: the request named no edit."""
     section: str = ""
     text: str = ""
     """The line (append, remove_line) or the body (replace_section)."""

@@ -18,6 +18,7 @@ from memoryd.core.conversation import (
     Count,
     Message,
     Options,
+    PartKind,
     Role,
     StorageScope,
     Strategy,
@@ -140,7 +141,7 @@ def assemble(
     if profile_block:
         tokens = count(profile_block)
         if tokens <= left:
-            parts_head.append(ContextPart("profile", Role.SYSTEM, profile_block, tokens))
+            parts_head.append(ContextPart(PartKind.PROFILE, Role.SYSTEM, profile_block, tokens))
             left -= tokens
     tail = shrink_tool_results(raw, policy, count)
     if policy.strategy == Strategy.BUFFER_WINDOW:
@@ -150,7 +151,7 @@ def assemble(
     for m in reversed(tail):
         if m.token_count > left:
             break
-        kept.append(ContextPart("message", m.role, m.content, m.token_count, m.seq, m.tool_name, m.created_at))
+        kept.append(ContextPart(PartKind.MESSAGE, m.role, m.content, m.token_count, m.seq, m.tool_name, m.created_at))
         left -= m.token_count
     kept.reverse()
     summary_parts: list[ContextPart] = []
@@ -159,7 +160,7 @@ def assemble(
         tokens = count(text)
         if tokens > left:
             break
-        summary_parts.append(ContextPart("summary", Role.SYSTEM, text, tokens, s.to_seq, at=s.last_at))
+        summary_parts.append(ContextPart(PartKind.SUMMARY, Role.SYSTEM, text, tokens, s.to_seq, at=s.last_at))
         left -= tokens
     summary_parts.reverse()
     memory_parts: list[ContextPart] = []
@@ -168,7 +169,7 @@ def assemble(
         tokens = count(line)
         if tokens > left:
             break
-        memory_parts.append(ContextPart("memory", Role.SYSTEM, line, tokens, at=at))
+        memory_parts.append(ContextPart(PartKind.MEMORY, Role.SYSTEM, line, tokens, at=at))
         left -= tokens
     parts = (*parts_head, *summary_parts, *kept, *memory_parts)
     return ContextAssembly(parts, policy.strategy, window, len(tail) - len(kept))

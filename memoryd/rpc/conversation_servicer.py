@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from memoryd.app import App
-from memoryd.core.conversation import ConversationEvent, MessageInput, Options, Role, StorageScope, Strategy
+from memoryd.core.conversation import ConversationEvent, MessageInput, Options, PartKind, Role, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
@@ -131,10 +131,10 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         return cpb.GetContextResponse(
             messages=messages,
             total_tokens=ctx.tokens(),
-            profile_tokens=ctx.tokens("profile"),
-            summary_tokens=ctx.tokens("summary"),
-            message_tokens=ctx.tokens("message"),
-            memory_tokens=ctx.tokens("memory"),
+            profile_tokens=ctx.tokens(PartKind.PROFILE),
+            summary_tokens=ctx.tokens(PartKind.SUMMARY),
+            message_tokens=ctx.tokens(PartKind.MESSAGE),
+            memory_tokens=ctx.tokens(PartKind.MEMORY),
             strategy=STRATEGIES_PB[ctx.strategy],
             left_out_messages=ctx.left_out,
             encoding=self._app.profile.encoding,

@@ -19,6 +19,7 @@ from memoryd.core.models import (
     MemoryFilter,
     MemoryPatch,
     MemoryRecord,
+    MemoryStatus,
     MemoryType,
     RankingMode,
     RecallArms,
@@ -38,6 +39,7 @@ SCOPE_PB = {
     Scope.END_USER: pb.SCOPE_END_USER,
 }
 SCOPES: dict[int, Scope] = {v: k for k, v in SCOPE_PB.items()}
+STATUS_PB = {MemoryStatus.ACTIVE: pb.MEMORY_STATUS_ACTIVE}
 TYPE_PB = {MemoryType.EPISODIC: pb.MEMORY_TYPE_EPISODIC, MemoryType.SEMANTIC: pb.MEMORY_TYPE_SEMANTIC}
 TYPES: dict[int, MemoryType] = {v: k for k, v in TYPE_PB.items()}
 TAG_MODES: dict[int, TagMode] = {
@@ -158,7 +160,7 @@ def memory(record: MemoryRecord) -> pb.Memory:
         updated_at=to_timestamp(record.updated_at),
         occurred_at=to_timestamp(record.occurred_at),
         retrieval_count=record.retrieval_count,
-        status=pb.MEMORY_STATUS_ACTIVE,
+        status=STATUS_PB[record.status],
     )
     if record.last_retrieved_at is not None:
         out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.models import Profile, ProfileEdit
+from memoryd.core.models import EditKind, Profile, ProfileEdit
 from memoryd.core.profile_doc import prompt_block
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
@@ -32,17 +32,17 @@ def _profile(p: Profile, encoding: str) -> ppb.Profile:
 def _edit(request: ppb.EditProfileRequest) -> ProfileEdit:
     kind = request.WhichOneof("edit") or ""
     if kind == "append":
-        return ProfileEdit("append", request.append.section, request.append.line, request.append.pinned)
+        return ProfileEdit(EditKind.APPEND, request.append.section, request.append.line, request.append.pinned)
     if kind == "replace_section":
         r = request.replace_section
-        return ProfileEdit("replace_section", r.section, r.content, r.pinned)
+        return ProfileEdit(EditKind.REPLACE_SECTION, r.section, r.content, r.pinned)
     if kind == "remove_line":
         return ProfileEdit(
-            "remove_line", request.remove_line.section, request.remove_line.line, request.remove_line.pinned
+            EditKind.REMOVE_LINE, request.remove_line.section, request.remove_line.line, request.remove_line.pinned
         )
     if kind == "set_budget":
-        return ProfileEdit("set_budget", budget_tokens=request.set_budget.budget_tokens)
-    return ProfileEdit("")
+        return ProfileEdit(EditKind.SET_BUDGET, budget_tokens=request.set_budget.budget_tokens)
+    return ProfileEdit(None)
 
 
 def _before(token: str) -> int:

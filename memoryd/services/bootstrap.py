@@ -21,6 +21,7 @@ from memoryd.core.job_records import (
     JobRecord,
     JobResult,
     JobState,
+    Outcome,
     bootstrap_all_key,
     bootstrap_done_flag,
     bootstrap_key,
@@ -93,10 +94,10 @@ class BootstrapService:
         origin = _origin(rec.key)
         current = await self._profile.get(actor)
         if current.source == f"rewrite:{origin}":
-            return {"outcome": "already_compiled", "revision": current.revision}
+            return {"outcome": Outcome.ALREADY_COMPILED, "revision": current.revision}
         lines = await self._archive_lines(actor)
         if not lines:
-            return {"outcome": "nothing_to_compile"}
+            return {"outcome": Outcome.NOTHING_TO_COMPILE}
         prompt = BOOTSTRAP_PROMPT.format(
             budget_tokens=current.budget_tokens, profile=current.document or "(empty)", memories="\n".join(lines)
         )
@@ -106,7 +107,7 @@ class BootstrapService:
         if not result.applied:
             raise ModelOutputInvalid(f"the generated profile was refused: {result.reason}")
         return {
-            "outcome": "compiled",
+            "outcome": Outcome.COMPILED,
             "revision": result.profile.revision,
             "memories_read": len(lines),
             "tokens_in": tokens_in,
@@ -129,8 +130,8 @@ class BootstrapService:
                 child = await self._jobs.enqueue(JobKind.BOOTSTRAP, tenant_id, key, agent_id, redrive=first_pass)
             states[child.state] = states.get(child.state, 0) + 1
             outcome = child.result.get("outcome")
-            compiled += outcome in ("compiled", "already_compiled")
-            nothing += outcome == "nothing_to_compile"
+            compiled += outcome in (Outcome.COMPILED, Outcome.ALREADY_COMPILED)
+            nothing += outcome == Outcome.NOTHING_TO_COMPILE
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(agents) - done - failed

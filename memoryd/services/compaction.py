@@ -34,8 +34,8 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     parse_compact_key,
 )
-from memoryd.core.errors import Conflict, MemorydError, NotFound
-from memoryd.core.job_records import JobResult
+from memoryd.core.errors import MemorydError
+from memoryd.core.job_records import JobResult, Outcome
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
@@ -50,7 +50,7 @@ from memoryd.core.working import (
     summary_cap,
     summary_id,
 )
-from memoryd.services.conversation import PolicyBook
+from memoryd.services.conversation import PolicyBook, swap_state
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
@@ -92,7 +92,7 @@ class CompactionService:
         tenant = rec.tenant_id
         conv = await self._store.state(tenant, conversation_id)
         if conv is None:
-            return {"outcome": "no_conversation"}
+            return {"outcome": Outcome.NO_CONVERSATION}
         actor = Actor(tenant, conv.agent_id, conv.end_user_id)
         policy = self._policies.for_conversation(conv)
         raw = [
@@ -101,7 +101,7 @@ class CompactionService:
         summaries = await self._store.summaries(tenant, conversation_id, conv.summary_ids)
         plan = plan_compaction(conv, raw, summaries, policy, force=force)
         if plan is None:
-            return {"outcome": "nothing_to_compact", "compacted_through": conv.compacted_through}
+            return {"outcome": Outcome.NOTHING_TO_COMPACT, "compacted_through": conv.compacted_through}
         await self._event(
             tenant,
             conversation_id,
@@ -178,7 +178,7 @@ class CompactionService:
         await self._commit(actor, conv, plan.through, tuple(live))
         path = "window" if not plan.summarize else "model" if model else "extractive"
         result: JobResult = {
-            "outcome": "compacted",
+            "outcome": Outcome.COMPACTED,
             "path": path,
             "summarized_messages": len(plan.dropped),
             "compacted_through": plan.through,
@@ -341,26 +341,31 @@ class CompactionService:
 
     async def _commit(self, actor: Actor, conv: Conversation, through: int, live: tuple[str, ...]) -> None:
         """Advance the state row past the compacted messages (the commit point of the job)."""
-        for _ in range(16):
-            if conv.compacted_through >= through:
-                return  # a previous run of this job committed already
-            new = replace(
-                conv,
+
+        def advance(current: Conversation) -> Conversation | None:
+            if current.compacted_through >= through:
+                return None  # a previous run of this job committed already
+            return replace(
+                current,
                 compacted_through=through,
                 summary_ids=live,
-                revision=conv.revision + 1,
+                revision=current.revision + 1,
                 updated_at=self._clock.now(),
             )
-            if await self._store.swap_state(actor.tenant_id, new, conv.revision):
-                return
-            fresh = await self._store.state(actor.tenant_id, conv.conversation_id)
-            if fresh is None:  # state rows are never deleted: only an erase could get here
-                raise NotFound(f"conversation {conv.conversation_id!r} disappeared during compaction")
-            if (fresh.compacted_through, fresh.summary_ids) != (conv.compacted_through, conv.summary_ids):
-                # Another compaction of this conversation committed first: plan again from its state.
-                raise Conflict(f"conversation {conv.conversation_id!r} was compacted concurrently; re-planning")
-            conv = fresh  # an append moved next_seq: keep it, apply ours again
-        raise Conflict(f"conversation {conv.conversation_id!r} kept changing; compaction re-plans")
+
+        def compacted_meanwhile(old: Conversation, fresh: Conversation) -> bool:
+            # Another compaction committed first: plan again from its state. (An append only
+            # moved next_seq: keep it and apply ours again.)
+            return (fresh.compacted_through, fresh.summary_ids) != (old.compacted_through, old.summary_ids)
+
+        await swap_state(
+            self._store,
+            actor.tenant_id,
+            conv,
+            advance,
+            replan_if=compacted_meanwhile,
+            gave_up=f"conversation {conv.conversation_id!r} kept changing; compaction re-plans",
+        )
 
     async def _event(
         self,

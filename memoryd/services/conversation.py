@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memoryd.core.conversation import (
+    CONVERSATION_OPTIONS,
+    MAX_WINDOW,
+    MIN_WINDOW,
+    POLICY_BOUNDS,
     ContextAssembly,
     Conversation,
     ConversationEvent,
@@ -44,8 +48,38 @@ from memoryd.services.recall import RecallService
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 MAX_MESSAGES = 500
 MAX_MESSAGE_BYTES = 256 * 1024
-MIN_WINDOW, MAX_WINDOW = 256, 4_000_000
 _SWAP_ATTEMPTS = 16
+
+
+async def swap_state(
+    store: ConversationStore,
+    tenant_id: str,
+    conv: Conversation,
+    change: Callable[[Conversation], Conversation | None],
+    *,
+    replan_if: Callable[[Conversation, Conversation], bool] = lambda old, fresh: False,
+    gave_up: str,
+) -> Conversation:
+    """Write ``change(conv)`` by compare-and-swap on the state row, re-reading and re-applying on a lost race.
+
+    ``change`` returns None when there is nothing to write (a previous run did it). When the row
+    moved in a way ``replan_if`` says the caller's plan cannot survive, this raises Conflict (a
+    job re-plans without spending an attempt); after ``_SWAP_ATTEMPTS`` lost races it raises
+    Conflict with ``gave_up``.
+    """
+    for _ in range(_SWAP_ATTEMPTS):
+        new = change(conv)
+        if new is None:
+            return conv
+        if await store.swap_state(tenant_id, new, conv.revision):
+            return new
+        fresh = await store.state(tenant_id, conv.conversation_id)
+        if fresh is None:  # state rows are never deleted: only an erase could get here
+            raise NotFound(f"conversation {conv.conversation_id!r} disappeared while it was being written")
+        if replan_if(conv, fresh):
+            raise Conflict(f"conversation {conv.conversation_id!r} changed under this job; re-planning")
+        conv = fresh
+    raise Conflict(gave_up)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +97,9 @@ class AppendResult:
 class PolicyBook:
     """The default policy and per-agent overrides (validated when the app is built)."""
 
-    def __init__(self, default: WorkingPolicy, agents: Mapping[str, Options]) -> None:
+    def __init__(self, default: WorkingPolicy, agents: Mapping[str, WorkingPolicy]) -> None:
         self._default = default
-        self._agents = {agent: apply_overrides(default, dict(opts)) for agent, opts in agents.items()}
+        self._agents = dict(agents)
 
     def for_conversation(self, conv: Conversation) -> WorkingPolicy:
         """The agent's policy with the conversation's overrides."""
@@ -224,22 +258,24 @@ class ConversationService:
 
     async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options) -> Conversation:
         """Take ``count`` seqs (and record window/options) by compare-and-swap on the state row."""
-        for _ in range(_SWAP_ATTEMPTS):
-            new = replace(
-                conv,
-                next_seq=conv.next_seq + count,
-                context_window=window or conv.context_window,
-                options={**conv.options, **opts},
-                revision=conv.revision + 1,
+
+        def reserve(current: Conversation) -> Conversation:
+            return replace(
+                current,
+                next_seq=current.next_seq + count,
+                context_window=window or current.context_window,
+                options={**current.options, **opts},
+                revision=current.revision + 1,
                 updated_at=self._clock.now(),
             )
-            if await self._store.swap_state(actor.tenant_id, new, conv.revision):
-                return new
-            fresh = await self._store.state(actor.tenant_id, conv.conversation_id)
-            if fresh is None:  # state rows are never deleted: only an erase could get here
-                raise NotFound(f"conversation {conv.conversation_id!r} disappeared during the append")
-            conv = fresh
-        raise Conflict(f"conversation {conv.conversation_id!r} is being appended to concurrently; retry")
+
+        return await swap_state(
+            self._store,
+            actor.tenant_id,
+            conv,
+            reserve,
+            gave_up=f"conversation {conv.conversation_id!r} is being appended to concurrently; retry",
+        )
 
     async def _maybe_compact(self, actor: Actor, conv: Conversation) -> JobRecord | None:
         if self._jobs is None:
@@ -295,17 +331,16 @@ def _check_inputs(inputs: Sequence[MessageInput]) -> None:
 
 def _check_options(options: Options) -> Options:
     for key, value in options.items():
+        if key not in CONVERSATION_OPTIONS:
+            raise InvalidRequest(f"options.{key}", "is not a per-conversation option")
         try:
             if key == "strategy":
                 Strategy(str(value))
             elif key == "storage_scope":
                 StorageScope(str(value))
-            elif key == "window_messages":
-                check_range(int(value), "options.window_messages", 1, 10_000)
-            elif key == "budget_tokens":
-                check_range(int(value), "options.budget_tokens", 100, MAX_WINDOW)
-            elif key != "auto_recall":
-                raise InvalidRequest(f"options.{key}", "is not a per-conversation option")
+            elif key in POLICY_BOUNDS:
+                low, high = POLICY_BOUNDS[key]
+                check_range(int(value), f"options.{key}", int(low), int(high))
         except ValueError:
             raise InvalidRequest(f"options.{key}", f"invalid value {value!r}") from None
     return options

@@ -28,26 +28,15 @@ import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 
 from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
-from memoryd.core.job_records import LIVE_STATES, JobRecord, JobResult, JobState, retry_delay
+from memoryd.core.job_records import LIVE_STATES, JobRecord, JobResult, JobState, RetryPolicy, retry_delay
 from memoryd.core.ports import ChatModel, Clock, Leases, ProviderGate
 from memoryd.services.job_service import JobService
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How retryable failures are retried."""
-
-    max_tries: int = 8
-    backoff_base_seconds: float = 2.0
-    backoff_cap_seconds: float = 300.0
-    busy_retry_seconds: float = 0.5
-    """Wait of a job whose tenant is at its provider-call limit."""
 
 
 class Defer(Exception):  # control flow, not an error

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
-from memoryd.core.models import Actor, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
+from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
 from memoryd.core.ports import Clock, ProfileStore, TokenCounter
 from memoryd.core.profile_doc import (
     PINNED,
@@ -187,17 +187,17 @@ class ProfileService:
 
     def _apply(self, doc: Document, budget: int, edit: ProfileEdit) -> tuple[Document, int]:
         heading = PINNED if edit.pinned else edit.section
-        if edit.kind == "append":
+        if edit.kind is EditKind.APPEND:
             return append_line(
                 doc, check_heading(heading, "append.section"), check_line(edit.text, "append.line")
             ), budget
-        if edit.kind == "replace_section":
+        if edit.kind is EditKind.REPLACE_SECTION:
             return replace_section(
                 doc, check_heading(heading, "replace_section.section"), edit.text, "replace_section.content"
             ), budget
-        if edit.kind == "remove_line":
+        if edit.kind is EditKind.REMOVE_LINE:
             target = check_heading(heading, "remove_line.section") if heading.strip() else None
             return remove_line(doc, target, check_line(edit.text, "remove_line.line")), budget
-        if edit.kind == "set_budget":
+        if edit.kind is EditKind.SET_BUDGET:
             return doc, check_range(edit.budget_tokens, "set_budget.budget_tokens", 1, MAX_BUDGET)
         raise InvalidRequest("edit", "exactly one of append, replace_section, remove_line, set_budget is required")

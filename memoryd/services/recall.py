@@ -4,36 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
-from memoryd.core.ranking import FusionWeights, attach, composite, fuse
+from memoryd.core.ranking import FullTextMode, RecallTuning, VectorQuery, attach, composite, fuse
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.retrievals import RetrievalLog
-
-
-@dataclass(frozen=True, slots=True)
-class RecallTuning:
-    """Recall parameters (env names in README)."""
-
-    weights: FusionWeights = field(default_factory=FusionWeights)
-    similarity_floor: float = 0.5
-    """Vector hits below this cosine similarity are dropped: a spam filter, not a relevance gate."""
-    min_depth: int = 20
-    depth_per_limit: int = 2
-    """Candidates per arm = max(min_depth, depth_per_limit × limit)."""
-    filtered_depth_factor: int = 3
-    """With a filter present the vector arm fetches this many times more candidates."""
-    full_text_mode: str = "and_then_or"
-    """"and_then_or": hits with every term first, then any term; "or": any term, BM25 order."""
-    prefix_matching: bool = True
-    """Query terms also match as word prefixes."""
-    vector_query: str = "as_is"
-    """"as_is" embeds the query text; "statement" embeds its statement form (``query_terms``)."""
 
 
 class RecallService:
@@ -111,7 +91,7 @@ class RecallService:
         if query.embedding:
             vector = normalised(query.embedding, self._embedder.dimension, "query_embedding")
         else:
-            text = statement_form(query.text) if self._tuning.vector_query == "statement" else query.text
+            text = statement_form(query.text) if self._tuning.vector_query is VectorQuery.STATEMENT else query.text
             (vector,) = await self._embedder.embed([text])
         return await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
 
@@ -126,7 +106,7 @@ class RecallService:
         if not terms.terms:
             return []
         words = replace(terms, prefix_terms=())
-        tiers = [] if self._tuning.full_text_mode == "or" or len(terms.terms) == 1 else [True]
+        tiers = [] if self._tuning.full_text_mode is FullTextMode.OR or len(terms.terms) == 1 else [True]
         found = await asyncio.gather(
             *(self._store.full_text(query.actor, words, query.filter, depth, require_all=r) for r in [*tiers, False])
         )

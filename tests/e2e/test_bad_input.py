@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import pytest
 
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.rpc.client import MemoryServiceStub, pb
-from tests.conftest import LiveServer, tenant
+from tests.conftest import LiveServer, make_settings, tenant
 from tests.e2e.helpers import snapshot
 
 T = tenant("acme")
@@ -25,8 +27,29 @@ MISSING = "0" * 32
 C = grpc.StatusCode
 
 
+@dataclass
+class World:
+    stub: MemoryServiceStub
+    uri: str
+    ids: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    server = LiveServer(make_settings(tmp_path_factory.mktemp("bad-input") / "data"), OnnxMiniLMEmbedder(threads=2))
+    server.start()
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        stub = MemoryServiceStub(channel)
+        yield World(stub, server._settings.storage.uri, _seed(stub))
+    server.stop()
+
+
 @pytest.fixture
 def seeded(stub: MemoryServiceStub) -> dict[str, str]:
+    return _seed(stub)
+
+
+def _seed(stub: MemoryServiceStub) -> dict[str, str]:
     mine = stub.Memorize(
         pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="Sam likes tea")), metadata=T
     ).memory.id
@@ -337,19 +360,20 @@ def _cases(ids: dict[str, str]) -> list[tuple[str, Callable[[MemoryServiceStub],
     ]
 
 
-def test_every_rpc_rejects_bad_input_and_changes_nothing(
-    stub: MemoryServiceStub, live_server: LiveServer, seeded: dict[str, str]
-) -> None:
-    uri = live_server._settings.storage.uri
-    before = snapshot(uri, "acme")
+CASE_NAMES = [name for name, *_ in _cases({"mine": "m", "theirs": "t", "private2": "p"})]
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_every_rpc_rejects_bad_input_and_changes_nothing(world: World, name: str) -> None:
+    before = snapshot(world.uri, "acme")
     assert len(before) == 3
-    for name, call, code, needle in _cases(seeded):
-        with pytest.raises(grpc.RpcError) as err:
-            call(stub)
-        assert err.value.code() == code, (name, err.value.details())
-        assert needle in (err.value.details() or ""), (name, err.value.details())
-        assert snapshot(uri, "acme") == before, name
-    assert snapshot(uri, "other") == []
+    _, call, code, needle = next(case for case in _cases(world.ids) if case[0] == name)
+    with pytest.raises(grpc.RpcError) as err:
+        call(world.stub)
+    assert err.value.code() == code, err.value.details()
+    assert needle in (err.value.details() or ""), err.value.details()
+    assert snapshot(world.uri, "acme") == before
+    assert snapshot(world.uri, "other") == []
 
 
 def test_page_token_of_another_filter_is_rejected(stub: MemoryServiceStub, seeded: dict[str, str]) -> None:

@@ -15,7 +15,7 @@ from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
-from memoryd.core.models import Actor, ListQuery, MemoryType, Profile, ProfileEdit
+from memoryd.core.models import Actor, EditKind, ListQuery, MemoryType, Profile, ProfileEdit
 from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
 
@@ -30,9 +30,9 @@ async def app(settings: Settings, onnx_embedder) -> AsyncIterator[App]:
 
 async def seed(app: App) -> Profile:
     svc = app.profile
-    await svc.edit(ME, 0, ProfileEdit("append", text="Always answer in English", pinned=True))
-    await svc.edit(ME, 1, ProfileEdit("append", "Preferences", "- likes espresso"))
-    return await svc.edit(ME, 2, ProfileEdit("append", "Work", "- ships memoryd"))
+    await svc.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="Always answer in English", pinned=True))
+    await svc.edit(ME, 1, ProfileEdit(EditKind.APPEND, "Preferences", "- likes espresso"))
+    return await svc.edit(ME, 2, ProfileEdit(EditKind.APPEND, "Work", "- ships memoryd"))
 
 
 async def archive_lines(app: App) -> list[tuple[str, str, MemoryType]]:
@@ -51,7 +51,7 @@ async def test_pinned_survives_a_rewrite_that_deletes_or_alters_it(app: App) -> 
 
 async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines(app: App) -> None:
     await seed(app)
-    current = await app.profile.edit(ME, 3, ProfileEdit("set_budget", budget_tokens=40))
+    current = await app.profile.edit(ME, 3, ProfileEdit(EditKind.SET_BUDGET, budget_tokens=40))
     generated = (
         "## Preferences\n- likes espresso\n\n## Projects\n- memoryd storage engine\n\n"
         "## Trivia\n- Sam's dog is called Biscuit and is afraid of the vacuum cleaner\n"
@@ -96,7 +96,9 @@ class EditDuringSwap:
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
         if not self.fired:
             self.fired = True
-            await self._app.profile.edit(ME, expected_revision, ProfileEdit("append", "Preferences", "- loves jazz"))
+            await self._app.profile.edit(
+                ME, expected_revision, ProfileEdit(EditKind.APPEND, "Preferences", "- loves jazz")
+            )
         return await self._store.swap(tenant_id, profile, expected_revision)
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
@@ -159,7 +161,7 @@ async def _table(app: App, name: str) -> Any:
 
 async def test_maintenance_compacts_the_profile_tables_too(app: App) -> None:
     for i in range(20):  # one fragment per logged revision
-        await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
+        await app.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
     revisions = await _table(app, "profile_revisions_acme")
     before = (await revisions.stats())["fragment_stats"]["num_fragments"]
     await _maintenance(app).maintain()
@@ -177,10 +179,10 @@ async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrot
 
 
 async def _quick_pass(app: App) -> None:
-    await app.profile.edit(ME, 0, ProfileEdit("append", "Notes", "- one"))
+    await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, "Notes", "- one"))
     assert _maintenance(app).pending == {"profiles_acme", "profile_revisions_acme"}
     for i in range(1, 20):
-        await app.profile.edit(ME, i, ProfileEdit("append", "Notes", f"- note {i}"))
+        await app.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
     revisions = await _table(app, "profile_revisions_acme")
     before = (await revisions.stats())["fragment_stats"]["num_fragments"]
     await _maintenance(app).maintain(full=False)

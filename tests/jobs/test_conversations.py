@@ -14,7 +14,7 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import JobKind
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, ProfileEdit
+from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
@@ -89,7 +89,7 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
         assert app.conversations is not None
-        await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
+        await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
         await replay(app, 60)
         state = await snapshot(app)
         jobs = [j for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]
@@ -117,10 +117,9 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
         # session scope: compaction summaries were filed into the archive (near-duplicates merged by dedup)
         filed = [m for m in state["memories"] if "Excerpts of" in m]
         assert 1 <= len(filed) <= len(done) and len(set(filed)) == len(filed)
-        assert app.conversation_store is not None
         events = await app.conversation_store.events("acme", "c1", None)
-        kinds = [e.kind for e in events]
-        assert kinds.count("compaction_started") == kinds.count("compaction_finished") == len(done)
+        phases = [e.kind for e in events]
+        assert phases.count("compaction_started") == phases.count("compaction_finished") == len(done)
     assert (await snapshot_profile(settings, onnx_embedder)) == "## Pinned\n- answer briefly"
 
 
@@ -155,7 +154,7 @@ async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_p
     provider.reply_with(*[REPLY] * 100)
     settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
-        await app.profile.edit(ME, 0, ProfileEdit("append", text="- answer briefly", pinned=True))
+        await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
         await replay(app, 30)
         state = await snapshot(app)
         jobs = [

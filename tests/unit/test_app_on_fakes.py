@@ -10,11 +10,11 @@ import pytest
 
 from memoryd.app import App, build_app
 from memoryd.config import load_settings
-from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
-from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
+from memoryd.core.job_records import JobKind, JobState, RetryPolicy, bootstrap_done_flag
 from memoryd.core.models import Actor, MemoryDraft
-from memoryd.services.job_runner import JobRunner, RetryPolicy
+from memoryd.services.job_runner import JobRunner
 from tests.fakes import (
     DictLeases,
     FrozenClock,
@@ -115,7 +115,7 @@ async def test_compaction_without_a_model_takes_the_extractive_path(world: World
     done = await app.jobs.service.get("acme", result.compaction.key)
     assert done.state == JobState.SUCCEEDED and done.result["path"] == "extractive"
     context = await app.conversations.context(ME, "c1", 1024)
-    assert context.tokens() <= 1024 and context.tokens("summary") > 0
+    assert context.tokens() <= 1024 and context.tokens(PartKind.SUMMARY) > 0
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:

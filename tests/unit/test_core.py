@@ -160,3 +160,10 @@ def test_statement_form_drops_the_interrogative_lead(question: str, statement: s
     from memoryd.core.query_terms import statement_form
 
     assert statement_form(question) == statement
+
+
+def test_every_memory_status_has_a_wire_value() -> None:
+    from memoryd.core.models import MemoryStatus
+    from memoryd.rpc.convert import STATUS_PB
+
+    assert set(STATUS_PB) == set(MemoryStatus)

@@ -16,8 +16,8 @@ from memoryd.core.errors import (
     RateLimited,
     Unavailable,
 )
-from memoryd.core.job_records import JobKind, JobRecord, JobState
-from memoryd.services.job_runner import Defer, JobContext, JobRunner, RetryPolicy
+from memoryd.core.job_records import JobKind, JobRecord, JobState, RetryPolicy
+from memoryd.services.job_runner import Defer, JobContext, JobRunner
 from memoryd.services.job_service import JobService
 from tests.fakes import DictLeases, FrozenClock, InMemoryLedger, OpenGate, RecordingQueue, ScriptedChat
 

@@ -6,11 +6,11 @@ import pytest
 
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryPatch, RecallQuery, Scope
-from memoryd.core.ranking import FusionWeights
+from memoryd.core.ranking import FusionWeights, RecallTuning
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
 from memoryd.services.memorize import MemorizeService
-from memoryd.services.recall import RecallService, RecallTuning
+from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore
 
