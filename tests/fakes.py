@@ -8,8 +8,19 @@ from datetime import UTC, datetime, timedelta
 
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
-from memoryd.core.job_records import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
-from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, TagMode, Vector
+from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.models import (
+    Actor,
+    ArmHit,
+    FullTextQuery,
+    MemoryFilter,
+    MemoryRecord,
+    MemoryType,
+    Profile,
+    Scope,
+    TagMode,
+    Vector,
+)
 from memoryd.core.query_terms import words
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
@@ -156,23 +167,9 @@ class InMemoryLedger:
 
     async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
         existing = self.records.get((record.tenant_id, record.key))
-        if existing is not None and (existing.live or not redrive or existing.state not in REDRIVABLE_STATES):
+        if existing is not None and not existing.claimable(redrive=redrive):
             return existing, False
-        new = (
-            record
-            if existing is None
-            else replace(
-                existing,
-                state=JobState.QUEUED,
-                run=existing.run + 1,
-                attempts=0,
-                last_error="",
-                updated_at=record.created_at,
-                finished_at=None,
-                next_attempt_at=None,
-                result={},
-            )
-        )
+        new = record if existing is None else existing.redriven(record.created_at)
         await self.update(new, "queued")
         return new, True
 
@@ -393,3 +390,30 @@ class WordCounter:
 
     def count(self, text: str) -> int:
         return len(text.split())
+
+
+def memory_record(memory_id: str = "0" * 32, content: str = "a memory", **fields: object) -> MemoryRecord:
+    """A MemoryRecord with plain defaults (tenant t1, agent a1, private, episodic); ``fields`` override any."""
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    base = MemoryRecord(
+        memory_id,
+        "t1",
+        "a1",
+        "",
+        Scope.PRIVATE,
+        content,
+        MemoryType.EPISODIC,
+        "",
+        "",
+        (),
+        0.3,
+        0.02,
+        "",
+        "",
+        "h",
+        "m",
+        at,
+        at,
+        at,
+    )
+    return replace(base, **fields)  # type: ignore[arg-type]  # keys are MemoryRecord fields

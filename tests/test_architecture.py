@@ -82,3 +82,31 @@ def test_the_client_module_pulls_in_none_of_the_servers_dependencies() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == ""
+
+
+def _codemap() -> str:
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    return text[text.index("## Codemap") : text.index("## Invariants")]
+
+
+def test_every_path_in_the_codemap_exists() -> None:
+    import re
+
+    for row in _codemap().splitlines():
+        if not row.startswith("| `"):
+            continue
+        first = row.split("|")[1]
+        paths = re.findall(r"`([^`]+)`", first)
+        base = Path(paths[0]).parent
+        for path in paths:
+            candidate = ROOT / path if "/" in path else ROOT / base / path
+            assert candidate.exists() or list(ROOT.glob(path)), path
+
+
+def test_every_module_of_the_layers_is_in_the_codemap() -> None:
+    codemap = _codemap()
+    for package in ("memoryd/core", "memoryd/services", "memoryd/adapters", "memoryd/rpc", "workers"):
+        for module in sorted((ROOT / package).glob("*.py")):
+            if module.name == "__init__.py":
+                continue
+            assert module.name in codemap, f"{package}/{module.name} is missing from ARCHITECTURE.md's codemap"

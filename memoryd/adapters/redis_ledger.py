@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,7 +28,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.exceptions import WatchError
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.job_records import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.job_records import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
 
 _EVENTS_KEPT = 200
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
@@ -89,25 +89,9 @@ class RedisJobLedger:
                         await pipe.watch(name)
                         raw = await pipe.get(name)
                         existing = _decode(raw) if raw else None
-                        if existing is not None and (
-                            existing.state in LIVE_STATES or not redrive or existing.state not in REDRIVABLE_STATES
-                        ):
+                        if existing is not None and not existing.claimable(redrive=redrive):
                             return existing, False
-                        new = (
-                            record
-                            if existing is None
-                            else replace(
-                                existing,
-                                state=JobState.QUEUED,
-                                run=existing.run + 1,
-                                attempts=0,
-                                last_error="",
-                                updated_at=record.created_at,
-                                finished_at=None,
-                                next_attempt_at=None,
-                                result={},
-                            )
-                        )
+                        new = record if existing is None else existing.redriven(record.created_at)
                         pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
                         self._write(pipe, new, "queued" if existing is None else f"re-driven (run {new.run})")
                         if existing is None:

@@ -7,7 +7,7 @@ durable truth about a job; the queue only carries the key to a worker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 
@@ -92,6 +92,24 @@ class JobRecord:
     def live(self) -> bool:
         """Queued, running, waiting or retrying: enqueueing the key again returns this job."""
         return self.state in LIVE_STATES
+
+    def redriven(self, at: datetime | None) -> JobRecord:
+        """A new run of this (failed or dead) job: queued again with its attempts and error cleared."""
+        return replace(
+            self,
+            state=JobState.QUEUED,
+            run=self.run + 1,
+            attempts=0,
+            last_error="",
+            updated_at=at,
+            finished_at=None,
+            next_attempt_at=None,
+            result={},
+        )
+
+    def claimable(self, *, redrive: bool) -> bool:
+        """Whether enqueueing this key again starts a run (``JobLedger.claim``): only a re-drive of a failure."""
+        return redrive and not self.live and self.state in REDRIVABLE_STATES
 
     @property
     def message_id(self) -> str:

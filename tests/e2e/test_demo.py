@@ -8,6 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
+pytestmark = pytest.mark.timeout(120)
+
 
 def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
     out = tmp_path / "demo.json"

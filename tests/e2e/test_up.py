@@ -12,11 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 import valkey
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.bench.daemon import free_port
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
+
+# Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
+pytestmark = pytest.mark.timeout(180)
 
 T = (("x-tenant-id", "acme"),)
 

@@ -12,34 +12,17 @@ import pytest
 from lancedb.index import FTS
 
 from memoryd.core.errors import NotReady
-from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, MemoryType, Scope
+from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
+from tests.fakes import memory_record
 from tests.lance_stores import open_store
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def record(mid: int, content: str, agent: str = "a1", scope: Scope = Scope.PRIVATE) -> MemoryRecord:
-    return MemoryRecord(
-        f"{mid:032x}",
-        "t1",
-        agent,
-        "",
-        scope,
-        content,
-        MemoryType.EPISODIC,
-        "",
-        "",
-        (),
-        0.3,
-        0.02,
-        "",
-        "",
-        "h",
-        "m",
-        NOW,
-        NOW,
-        NOW,
+    return memory_record(
+        f"{mid:032x}", content, agent_id=agent, scope=scope, created_at=NOW, updated_at=NOW, occurred_at=NOW
     )
 
 

@@ -10,10 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.models import Actor
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import PROFILE_REPLY, job_settings, running, seed
+
+# Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
+pytestmark = pytest.mark.timeout(120)
 
 AGENTS = [("acme", f"a{i}") for i in range(4)]
 

@@ -10,11 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryFilter
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running, seed, wait_for
+
+# Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
+pytestmark = pytest.mark.timeout(120)
 
 REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": ["- used to work nights"]}'
 

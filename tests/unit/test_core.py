@@ -6,11 +6,12 @@ import pytest
 
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
-from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, MemoryType, Scope
+from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, Scope
 from memoryd.core.query_terms import full_text_query, word_prefixes
 from memoryd.core.ranking import FusionWeights, attach, composite, fuse
 from memoryd.core.validation import Limits, check_draft
 from memoryd.core.visibility import is_visible, may_modify
+from tests.fakes import memory_record
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 
@@ -25,26 +26,17 @@ def rec(
     occurred: datetime = NOW,
     salience: float = 0.3,
 ) -> MemoryRecord:
-    return MemoryRecord(
+    return memory_record(
         mid,
-        tenant,
-        agent,
-        end_user,
-        scope,
         f"content {mid}",
-        MemoryType.EPISODIC,
-        "",
-        "",
-        (),
-        salience,
-        0.02,
-        "",
-        "",
-        "h",
-        "m",
-        NOW,
-        NOW,
-        occurred,
+        scope=scope,
+        agent_id=agent,
+        end_user_id=end_user,
+        tenant_id=tenant,
+        occurred_at=occurred,
+        salience=salience,
+        created_at=NOW,
+        updated_at=NOW,
     )
 
 

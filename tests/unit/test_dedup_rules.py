@@ -9,11 +9,11 @@ from importlib import resources
 import pytest
 
 from memoryd.core.dedup import merge_into
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryType, Scope
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, Scope
 from memoryd.core.restatement import is_restatement, statement_key
 from memoryd.core.validation import Limits
 from memoryd.services.memorize import MemorizeService
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore, memory_record
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
@@ -68,27 +68,7 @@ def test_the_shipped_fixture_never_merges_a_near_miss() -> None:
 
 
 def _record(author: str, scope: Scope, tags: tuple[str, ...] = (), end_user: str = "") -> MemoryRecord:
-    return MemoryRecord(
-        "0" * 32,
-        "t1",
-        author,
-        end_user,
-        scope,
-        "Sam likes tea",
-        MemoryType.EPISODIC,
-        "",
-        "",
-        tags,
-        0.3,
-        0.02,
-        "",
-        "",
-        "h",
-        "m",
-        NOW,
-        NOW,
-        NOW,
-    )
+    return memory_record(content="Sam likes tea", agent_id=author, scope=scope, tags=tags, end_user_id=end_user)
 
 
 def test_the_author_sharing_a_private_memory_promotes_it() -> None:

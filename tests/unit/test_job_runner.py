@@ -51,6 +51,11 @@ def _raising(exc: BaseException):
     return body
 
 
+async def calls_the_model(ctx: JobContext) -> dict[str, str | int | float | bool]:
+    await ctx.chat.complete_json("s", "u")
+    return {}
+
+
 async def _record(ledger: InMemoryLedger) -> JobRecord:
     record = await ledger.get("acme", KEY)
     assert record is not None
@@ -153,10 +158,6 @@ async def test_an_open_circuit_defers_before_any_call(world) -> None:
     gate.open_seconds = 12.0
     await _queued(runner)
 
-    async def calls_the_model(ctx: JobContext) -> dict[str, str | int | float | bool]:
-        await ctx.chat.complete_json("s", "u")
-        return {}
-
     delay = await runner.run("acme", KEY, calls_the_model)
     assert delay is not None and delay >= 12.0
     record = await _record(ledger)
@@ -167,10 +168,6 @@ async def test_a_full_tenant_defers_and_a_held_lease_defers(world) -> None:
     runner, ledger, gate = world
     gate.slots = 0
     await _queued(runner)
-
-    async def calls_the_model(ctx: JobContext) -> dict[str, str | int | float | bool]:
-        await ctx.chat.complete_json("s", "u")
-        return {}
 
     assert await runner.run("acme", KEY, calls_the_model) is not None
     assert (await _record(ledger)).attempts == 0
@@ -197,10 +194,6 @@ async def test_provider_failures_feed_the_breaker_but_throttling_does_not(world)
         rng=random.Random(2),
     )
     await _queued(runner)
-
-    async def calls_the_model(ctx: JobContext) -> dict[str, str | int | float | bool]:
-        await ctx.chat.complete_json("s", "u")
-        return {}
 
     for _ in range(3):
         await runner.run("acme", KEY, calls_the_model)
