@@ -95,9 +95,7 @@ class LanceDatabase:
         """
         if write:
             self.written.add(name)
-        table = await self._registered(name, schema, indexes, upgrade)
-        assert table is not None  # a schema was given: missing tables are created
-        return table
+        return await self._registered(name, schema, indexes, upgrade)  # given a schema, never None
 
     async def table_if_exists(self, name: str, *, upgrade: Upgrade | None = None) -> Any | None:
         """The table, or None when nobody created it yet (reads never create tables)."""

@@ -101,6 +101,11 @@ def test_the_readme_configuration_table_states_the_defaults() -> None:
             (Settings().working.context_window_tokens,),
         ),
         (
+            "conversation.proto",
+            r"The agent's configured scope \(default (\w+)\)",
+            (WorkingPolicy().storage_scope.value.upper(),),
+        ),
+        (
             "profile.proto",
             r"The most tokens the document may hold \(default ([\d,]+)\)",
             (Settings().profile.default_budget_tokens,),
@@ -113,4 +118,9 @@ def test_defaults_stated_in_proto_comments_equal_the_constants(
     text = (ROOT / "proto" / "memoryd" / "v1" / path).read_text()
     found = re.search(pattern, text)
     assert found is not None, pattern
-    assert tuple(float(g.replace(",", "")) for g in found.groups()) == tuple(float(e) for e in expected)
+
+    def value(v: Any) -> Any:
+        text = str(v).replace(",", "")
+        return float(text) if text.replace(".", "").isdigit() else text
+
+    assert tuple(value(g) for g in found.groups()) == tuple(value(e) for e in expected)
