@@ -195,17 +195,7 @@ class InMemoryLedger:
 
     async def update(self, record: JobRecord, message: str) -> None:
         self.records[(record.tenant_id, record.key)] = record
-        self.log.setdefault((record.tenant_id, record.key), []).append(
-            JobEvent(
-                record.key,
-                record.state,
-                message,
-                record.attempts,
-                record.progress_done,
-                record.progress_total,
-                record.updated_at or datetime.now(UTC),
-            )
-        )
+        self.log.setdefault((record.tenant_id, record.key), []).append(record.event(message, datetime.now(UTC)))
 
     async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:
         start = int(after or 0)

@@ -161,15 +161,7 @@ class RedisJobLedger:
             pipe.sadd("memoryd:jobs:waiting", member)
         else:
             pipe.srem("memoryd:jobs:waiting", member)
-        event = JobEvent(
-            record.key,
-            record.state,
-            message,
-            record.attempts,
-            record.progress_done,
-            record.progress_total,
-            record.updated_at or datetime.now(UTC),
-        )
+        event = record.event(message, datetime.now(UTC))
         stream = self._stream(record.tenant_id, record.key)
         pipe.xadd(
             stream,

@@ -107,6 +107,18 @@ class JobRecord:
             result={},
         )
 
+    def event(self, message: str, now: datetime) -> JobEvent:
+        """The event this state of the record streams to WatchJob (``now`` when it carries no time)."""
+        return JobEvent(
+            self.key,
+            self.state,
+            message,
+            self.attempts,
+            self.progress_done,
+            self.progress_total,
+            self.updated_at or now,
+        )
+
     def claimable(self, *, redrive: bool) -> bool:
         """Whether enqueueing this key again starts a run (``JobLedger.claim``): only a re-drive of a failure."""
         return redrive and not self.live and self.state in REDRIVABLE_STATES
