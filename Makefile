@@ -20,7 +20,7 @@ run: install
 	$(BIN)/memoryd up
 
 test: install
-	$(BIN)/pytest -ra
+	$(BIN)/pytest -ra -n 2
 
 test-unit: install
 	$(BIN)/pytest -ra tests/unit
