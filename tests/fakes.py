@@ -65,7 +65,7 @@ def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:
         return False
     if flt.since and record.occurred_at < flt.since:
         return False
-    if record.salience < flt.min_salience:
+    if record.salience < flt.min_salience or record.status not in flt.statuses:
         return False
     if flt.tags:
         have = set(record.tags)
@@ -146,14 +146,20 @@ class InMemoryStore:
     async def agents(self) -> list[tuple[str, str]]:
         return sorted({(r.tenant_id, r.agent_id) for r, _ in self.rows.values()})
 
-    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
-        for memory_id, n in counts.items():
-            row = self.rows.get(memory_id)
-            if row:
+    async def record_retrievals(
+        self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
+    ) -> None:
+        for memory_id, n in recalled.items():
+            if memory_id in self.rows:
+                record, vector = self.rows[memory_id]
                 self.rows[memory_id] = (
-                    replace(row[0], retrieval_count=row[0].retrieval_count + n, last_retrieved_at=at),
-                    row[1],
+                    replace(record, retrieval_count=record.retrieval_count + n, last_retrieved_at=at),
+                    vector,
                 )
+        for memory_id, n in injected.items():
+            if memory_id in self.rows:
+                record, vector = self.rows[memory_id]
+                self.rows[memory_id] = (replace(record, injection_count=record.injection_count + n), vector)
 
 
 class InMemoryLedger:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from memoryd.core.models import Actor, MemoryFilter, Scope, TagMode
+from memoryd.core.models import ALL_STATUSES, Actor, MemoryFilter, Scope, TagMode
 
 
 def literal(value: str) -> str:
@@ -55,6 +55,10 @@ def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "
     if not wanted:
         return "false"
     parts = ["(" + " OR ".join(wanted) + ")"]
+    if flt.statuses != ALL_STATUSES:
+        if not flt.statuses:
+            return "false"
+        parts.append(f"{col}status IN (" + ", ".join(literal(s.value) for s in sorted(flt.statuses)) + ")")
     if flt.subject:
         parts.append(f"{col}subject = {literal(flt.subject)}")
     if flt.category:

@@ -40,6 +40,7 @@ RECORD_COLUMNS = [
     "updated_at",
     "occurred_at",
     "status",
+    "superseded_by",
     "request_key",
 ]
 
@@ -52,6 +53,8 @@ RETRIEVAL_SCHEMA = pa.schema(
         pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
         pa.field("retrieval_count", pa.int64(), nullable=False),
         pa.field("last_retrieved_at", TIMESTAMP, nullable=True),
+        # Nullable: side tables made before it existed gain it as a column of nulls (``lance_store``).
+        pa.field("injected_count", pa.int64(), nullable=True),
     ]
 )
 
@@ -83,7 +86,8 @@ def memory_schema(dimension: int) -> pa.Schema:
             pa.field("updated_at", TIMESTAMP, nullable=False),
             pa.field("occurred_at", TIMESTAMP, nullable=False),
             pa.field("status", text, nullable=False),
-            # Nullable: stores made before it existed gain it as a column of nulls (``lance_store``).
+            # Nullable: stores made before these existed gain them as columns of nulls (``lance_store``).
+            pa.field("superseded_by", text, nullable=True),
             pa.field("request_key", text, nullable=True),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
         ]
@@ -116,6 +120,7 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "updated_at": [r.updated_at for r in recs],
         "occurred_at": [r.occurred_at for r in recs],
         "status": [r.status for r in recs],
+        "superseded_by": [r.superseded_by for r in recs],
         "request_key": [r.request_key for r in recs],
     }
     dim = schema.field("vector").type.list_size
@@ -175,7 +180,9 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         occurred_at=_utc(row["occurred_at"]),
         retrieval_count=stats["retrieval_count"],
         last_retrieved_at=_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
+        injection_count=stats.get("injected_count") or 0,
         status=MemoryStatus(row["status"]),
+        superseded_by=row.get("superseded_by") or "",
         request_key=row.get("request_key") or "",
     )
 

@@ -38,13 +38,17 @@ from memoryd.adapters.lance_rows import (
     to_record,
     to_table,
 )
-from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
+from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
 ARCHIVE_PREFIX = "memories_"
 _STATS_PREFIX = "retrievals_"
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
+_BY_ID = MemoryFilter(statuses=ALL_STATUSES)
+"""Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
+_ADDED_COLUMNS = ("request_key", "superseded_by")
+"""Nullable string columns added after the first release (``_upgrade``)."""
 _ARCHIVE_INDEXES = [
     ("search_text", FTS(with_position=True)),
     ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
@@ -67,7 +71,9 @@ class LanceMemoryStore:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
 
     async def _stats_table(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._db.table(_STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write)
+        return await self._db.table(
+            _STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write, upgrade=_upgrade_stats
+        )
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
         """The gate every read and write of memories passes.
@@ -92,7 +98,7 @@ class LanceMemoryStore:
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
         """Upsert over a visible row only (the visibility check is inside the merge)."""
         async with map_lance_errors():
-            table, visible = await self._scoped(actor, col="target.")
+            table, visible = await self._scoped(actor, _BY_ID, col="target.")
             if table is None:
                 return False
             if vector is None:
@@ -110,7 +116,7 @@ class LanceMemoryStore:
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
         async with map_lance_errors():
-            table, visible = await self._scoped(actor)
+            table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return False
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
@@ -119,29 +125,40 @@ class LanceMemoryStore:
                 await (await self._stats_table(actor.tenant_id, write=True)).delete(f"id = {literal(memory_id)}")
             return bool(result.num_deleted_rows > 0)
 
-    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
+    async def record_retrievals(
+        self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
+    ) -> None:
         """Add to the side table: insert missing ids at 0, then one increment per distinct count.
 
         Increments are SQL updates (``retrieval_count + n``), so flushes from several
         daemons add up instead of overwriting each other.
         """
-        if not counts:
+        if not recalled and not injected:
             return
         async with map_lance_errors():
             table = await self._stats_table(tenant_id, write=True)
+            ids = sorted({*recalled, *injected})
             fresh = pa.table(
-                {"id": list(counts), "retrieval_count": [0] * len(counts), "last_retrieved_at": [None] * len(counts)},
+                {
+                    "id": ids,
+                    "retrieval_count": [0] * len(ids),
+                    "last_retrieved_at": [None] * len(ids),
+                    "injected_count": [0] * len(ids),
+                },
                 schema=RETRIEVAL_SCHEMA,
             )
             await table.merge_insert("id").when_not_matched_insert_all().execute(fresh)
-            by_count: dict[int, list[str]] = {}
-            for memory_id, n in counts.items():
-                by_count.setdefault(n, []).append(memory_id)
-            for n, ids in by_count.items():
-                await table.update(
-                    where=ids_in(ids),
-                    updates_sql={"retrieval_count": f"retrieval_count + {int(n)}", "last_retrieved_at": timestamp(at)},
-                )
+            for counts, column, extra in (
+                (recalled, "retrieval_count", {"last_retrieved_at": timestamp(at)}),
+                (injected, "injected_count", {}),
+            ):
+                by_count: dict[int, list[str]] = {}
+                for memory_id, n in counts.items():
+                    by_count.setdefault(n, []).append(memory_id)
+                for n, same in by_count.items():
+                    await table.update(
+                        where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
+                    )
 
     # -- reads ----------------------------------------------------------------
 
@@ -152,11 +169,11 @@ class LanceMemoryStore:
     async def get_many(
         self, actor: Actor, memory_ids: Sequence[str], *, with_retrievals: bool = True
     ) -> dict[str, MemoryRecord]:
-        """Visible rows by id, in one query (the BTree on id makes it a lookup)."""
+        """Visible rows by id, in one query (the BTree on id makes it a lookup), whatever their status."""
         if not memory_ids:
             return {}
         async with map_lance_errors():
-            table, visible = await self._scoped(actor)
+            table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
             rows, stats = await asyncio.gather(
@@ -174,7 +191,7 @@ class LanceMemoryStore:
         if not keys:
             return {}
         async with map_lance_errors():
-            table, visible = await self._scoped(actor)
+            table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
             keyed = "request_key IN (" + ", ".join(literal(k) for k in keys) + ")"
@@ -259,14 +276,26 @@ async def _upgrade(table: Any) -> None:
     Several processes may open an old table at once: a losing concurrent add leaves the column
     there all the same, so the schema is read again rather than the error trusted.
     """
-    if "request_key" in (await table.schema()).names:
+    for column in _ADDED_COLUMNS:
+        if column in (await table.schema()).names:
+            continue
+        try:
+            await table.add_columns(pa.field(column, pa.string(), nullable=True))
+        except (RuntimeError, ValueError):
+            if column not in (await table.schema()).names:
+                raise
+    await ensure_indexes(table, [("request_key", BTree())])
+
+
+async def _upgrade_stats(table: Any) -> None:
+    """A retrieval side table of an older store gains ``injected_count`` (nulls count as 0)."""
+    if "injected_count" in (await table.schema()).names:
         return
     try:
-        await table.add_columns(pa.field("request_key", pa.string(), nullable=True))
+        await table.add_columns(pa.field("injected_count", pa.int64(), nullable=True))
     except (RuntimeError, ValueError):
-        if "request_key" not in (await table.schema()).names:
+        if "injected_count" not in (await table.schema()).names:
             raise
-    await ensure_indexes(table, [("request_key", BTree())])
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

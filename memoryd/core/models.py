@@ -12,10 +12,17 @@ Vector = Sequence[float]
 
 
 class MemoryStatus(StrEnum):
-    """A row's lifecycle state."""
+    """A row's lifecycle state. Only Forget deletes; every other change keeps the row, restorable."""
 
     ACTIVE = "active"
-    """Searchable; the only state today (Forget deletes the row)."""
+    """Searchable: Recall, ListMemories and deduplication see it."""
+    ARCHIVED = "archived"
+    """Hidden from Recall and default listing (a review archived it); readable by id, restorable."""
+    SUPERSEDED = "superseded"
+    """Merged into or corrected by ``superseded_by``; hidden like archived, readable, restorable."""
+
+
+ALL_STATUSES = frozenset(MemoryStatus)
 
 
 class Scope(StrEnum):
@@ -95,8 +102,13 @@ class MemoryRecord:
     updated_at: datetime
     occurred_at: datetime
     retrieval_count: int = 0
+    """Times Recall returned it."""
     last_retrieved_at: datetime | None = None
+    injection_count: int = 0
+    """Times GetContext's auto-recall injected it (counted apart: nobody asked for it)."""
     status: MemoryStatus = MemoryStatus.ACTIVE
+    superseded_by: str = ""
+    """The memory that replaced this one (status SUPERSEDED); "" otherwise."""
     request_key: str = ""
     """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
 
@@ -146,6 +158,8 @@ class MemoryFilter:
     """Empty means every visible scope; otherwise restrict to these (still within visibility)."""
     min_salience: float = 0.0
     """Only memories whose salience is at least this (0: no condition)."""
+    statuses: frozenset[MemoryStatus] = frozenset({MemoryStatus.ACTIVE})
+    """Which lifecycle states match; active only unless asked (reads by id see every state)."""
 
     @property
     def narrows(self) -> bool:
@@ -175,6 +189,8 @@ class RecallQuery:
     embedding: tuple[float, ...] | None = None
     """A caller-supplied query vector; None means the server embeds ``text``."""
     arms: RecallArms = RecallArms.BOTH
+    injected: bool = False
+    """GetContext's auto-recall: its hits are counted as injections, not retrievals."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,8 +68,10 @@ class MemoryStore(Protocol):
         """Visible rows with id > after_id, in id (creation) order."""
         ...
 
-    async def record_retrievals(self, tenant_id: str, counts: Mapping[str, int], at: datetime) -> None:
-        """Add to retrieval_count and set last_retrieved_at; rows gone meanwhile are skipped."""
+    async def record_retrievals(
+        self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
+    ) -> None:
+        """Add to retrieval_count (Recall) and injection_count (auto-recall); set last_retrieved_at on recalls."""
         ...
 
 

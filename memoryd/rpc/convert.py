@@ -39,7 +39,12 @@ SCOPE_PB = {
     Scope.END_USER: pb.SCOPE_END_USER,
 }
 SCOPES: dict[int, Scope] = {v: k for k, v in SCOPE_PB.items()}
-STATUS_PB = {MemoryStatus.ACTIVE: pb.MEMORY_STATUS_ACTIVE}
+STATUS_PB = {
+    MemoryStatus.ACTIVE: pb.MEMORY_STATUS_ACTIVE,
+    MemoryStatus.ARCHIVED: pb.MEMORY_STATUS_ARCHIVED,
+    MemoryStatus.SUPERSEDED: pb.MEMORY_STATUS_SUPERSEDED,
+}
+STATUSES: dict[int, MemoryStatus] = {v: k for k, v in STATUS_PB.items()}
 TYPE_PB = {MemoryType.EPISODIC: pb.MEMORY_TYPE_EPISODIC, MemoryType.SEMANTIC: pb.MEMORY_TYPE_SEMANTIC}
 TYPES: dict[int, MemoryType] = {v: k for k, v in TYPE_PB.items()}
 TAG_MODES: dict[int, TagMode] = {
@@ -110,6 +115,10 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
         for i, s in enumerate(msg.scopes)
         if s != pb.SCOPE_UNSPECIFIED
     )
+    statuses = frozenset(
+        enum_value(STATUSES, s, f"{field}.statuses[{i}]", MemoryStatus.ACTIVE) or MemoryStatus.ACTIVE
+        for i, s in enumerate(msg.statuses)
+    )
     return MemoryFilter(
         subject=msg.subject,
         category=msg.category,
@@ -118,6 +127,7 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
         tags=tuple(msg.tags),
         tag_mode=enum_value(TAG_MODES, msg.tag_mode, f"{field}.tag_mode", TagMode.ANY) or TagMode.ANY,
         scopes=scopes,
+        statuses=statuses or frozenset({MemoryStatus.ACTIVE}),
     )
 
 
@@ -161,6 +171,8 @@ def memory(record: MemoryRecord) -> pb.Memory:
         occurred_at=to_timestamp(record.occurred_at),
         retrieval_count=record.retrieval_count,
         status=STATUS_PB[record.status],
+        superseded_by=record.superseded_by,
+        injection_count=record.injection_count,
     )
     if record.last_retrieved_at is not None:
         out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))

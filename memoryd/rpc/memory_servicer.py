@@ -75,6 +75,12 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         return pb.ForgetResponse(memory_id=await self._app.archive.forget(who, request.memory_id))
 
     @translated
+    async def RestoreMemory(self, request: pb.RestoreMemoryRequest, context: Ctx) -> pb.RestoreMemoryResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        return pb.RestoreMemoryResponse(memory=convert.memory(await self._app.archive.restore(who, request.memory_id)))
+
+    @translated
     async def ListMemories(self, request: pb.ListMemoriesRequest, context: Ctx) -> pb.ListMemoriesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from memoryd.core.errors import NotFound, PermissionDenied
 from memoryd.core.ids import content_hash
-from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, Scope
+from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, MemoryStatus, Scope
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import may_modify, rescope_refusal
@@ -62,6 +62,18 @@ class ArchiveService:
         if not await self._store.replace(actor, updated, vector):
             raise NotFound(f"memory {memory_id!r} not found")
         return updated
+
+    async def restore(self, actor: Actor, memory_id: str) -> MemoryRecord:
+        """Make an archived or superseded memory active again (an active one is returned as it is)."""
+        record = await self.get(actor, memory_id)
+        if record.status is MemoryStatus.ACTIVE:
+            return record
+        if not may_modify(actor, record):
+            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        restored = replace(record, status=MemoryStatus.ACTIVE, superseded_by="", updated_at=self._clock.now())
+        if not await self._store.replace(actor, restored, None):
+            raise NotFound(f"memory {memory_id!r} not found")
+        return restored
 
     async def forget(self, actor: Actor, memory_id: str) -> str:
         """Delete a memory for good; returns its id."""

@@ -295,7 +295,9 @@ class ConversationService:
         last_user = next((m for m in reversed(raw) if m.role == Role.USER), None)
         if last_user is None or not last_user.content.strip():
             return []
-        hits = await self._recall.recall(RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit))
+        hits = await self._recall.recall(
+            RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit, injected=True)
+        )
         return [
             (h.memory.content, h.memory.occurred_at)
             for h in hits

@@ -54,7 +54,7 @@ class RecallService:
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
             hits = attach(winners, records)
         hits = hits[: query.limit]
-        self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits))
+        self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         return hits
 
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:

@@ -20,24 +20,30 @@ class RetrievalLog:
     def __init__(self, store: MemoryStore, clock: Clock) -> None:
         self._store = store
         self._clock = clock
-        self._pending: dict[str, Counter[str]] = {}
+        self._pending: dict[tuple[str, bool], Counter[str]] = {}
 
-    def note(self, tenant_id: str, memory_ids: Iterable[str]) -> None:
-        """Count one retrieval of each id (cheap, synchronous)."""
-        self._pending.setdefault(tenant_id, Counter()).update(memory_ids)
+    def note(self, tenant_id: str, memory_ids: Iterable[str], *, injected: bool = False) -> None:
+        """Count one retrieval of each id (cheap, synchronous).
+
+        ``injected``: GetContext's auto-recall put them in a context, nobody asked for them; counted
+        apart, so "never retrieved" and concentration describe what callers actually recalled.
+        """
+        self._pending.setdefault((tenant_id, injected), Counter()).update(memory_ids)
 
     @property
     def pending(self) -> int:
-        """Number of distinct (tenant, memory) counts waiting to be written."""
+        """Number of distinct (tenant, memory, kind) counts waiting to be written."""
         return sum(len(c) for c in self._pending.values())
 
     async def flush(self) -> None:
         """Write the buffered counts; on failure they are put back for the next flush."""
         batch, self._pending = self._pending, {}
         at = self._clock.now()
-        for tenant_id, counts in batch.items():
+        for tenant_id in sorted({t for t, _ in batch}):
+            recalled, injected = batch.get((tenant_id, False), Counter()), batch.get((tenant_id, True), Counter())
             try:
-                await self._store.record_retrievals(tenant_id, dict(counts), at)
+                await self._store.record_retrievals(tenant_id, dict(recalled), dict(injected), at)
             except BaseException:
-                self._pending.setdefault(tenant_id, Counter()).update(counts)
+                self._pending.setdefault((tenant_id, False), Counter()).update(recalled)
+                self._pending.setdefault((tenant_id, True), Counter()).update(injected)
                 raise

@@ -19,7 +19,7 @@ async def test_concurrent_first_use_of_a_tenant_creates_one_table(tmp_path: Path
     actor = Actor("t1", "a1")
     await asyncio.gather(
         *(store.insert("t1", [(record(i, f"note {i}"), unit(i))]) for i in range(8)),
-        *(store.record_retrievals("t1", {f"{i:032x}": 1}, record(0, "").created_at) for i in range(8)),
+        *(store.record_retrievals("t1", {f"{i:032x}": 1}, {}, record(0, "").created_at) for i in range(8)),
     )
     assert len(await store.page(actor, MemoryFilter(), "", 100)) == 8
     store.close()

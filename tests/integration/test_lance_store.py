@@ -98,9 +98,14 @@ async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path
 async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
     store = await open_store(str(tmp_path), "m", 8)
     await store.insert("t1", [(record(1, "a"), unit(1)), (record(2, "b"), unit(2))])
-    await store.record_retrievals("t1", {f"{1:032x}": 3, f"{2:032x}": 1, f"{9:032x}": 2}, NOW)
+    await store.record_retrievals("t1", {f"{1:032x}": 3, f"{2:032x}": 1, f"{9:032x}": 2}, {f"{2:032x}": 5}, NOW)
     got = await store.get(Actor("t1", "a1"), f"{1:032x}")
     assert got is not None and got.retrieval_count == 3 and got.last_retrieved_at == NOW
+    injected = await store.get(Actor("t1", "a1"), f"{2:032x}")
+    assert injected is not None and (injected.retrieval_count, injected.injection_count) == (1, 5)
+    await store.record_retrievals("t1", {}, {f"{1:032x}": 2}, NOW)
+    again = await store.get(Actor("t1", "a1"), f"{1:032x}")
+    assert again is not None and (again.retrieval_count, again.injection_count) == (3, 2)
     store.close()
 
 

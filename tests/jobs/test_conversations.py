@@ -14,7 +14,7 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import JobKind
-from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit
+from memoryd.core.models import Actor, EditKind, ListQuery, MemoryDraft, MemoryFilter, ProfileEdit
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
@@ -231,7 +231,6 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        assert app.conversations is not None
         await app.memorize.memorize_batch(
             ME,
             [
@@ -246,3 +245,8 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
         await app.conversations.append(ME, "on", [question], options={"auto_recall": True})
         recalled = [p for p in (await app.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
         assert len(recalled) == 1 and "espresso without sugar" in recalled[0].content
+        # An injection is not a retrieval: it is counted apart (the usage report's "never retrieved").
+        await app.retrievals.flush()
+        page = await app.archive.list_memories(ListQuery(ME, page_size=10))
+        espresso = next(m for m in page.memories if "espresso" in m.content)
+        assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)

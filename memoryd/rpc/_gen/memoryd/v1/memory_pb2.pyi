@@ -28,6 +28,8 @@ class MemoryStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     MEMORY_STATUS_UNSPECIFIED: _ClassVar[MemoryStatus]
     MEMORY_STATUS_ACTIVE: _ClassVar[MemoryStatus]
+    MEMORY_STATUS_ARCHIVED: _ClassVar[MemoryStatus]
+    MEMORY_STATUS_SUPERSEDED: _ClassVar[MemoryStatus]
 
 class TagMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -57,6 +59,8 @@ MEMORY_TYPE_EPISODIC: MemoryType
 MEMORY_TYPE_SEMANTIC: MemoryType
 MEMORY_STATUS_UNSPECIFIED: MemoryStatus
 MEMORY_STATUS_ACTIVE: MemoryStatus
+MEMORY_STATUS_ARCHIVED: MemoryStatus
+MEMORY_STATUS_SUPERSEDED: MemoryStatus
 TAG_MODE_UNSPECIFIED: TagMode
 TAG_MODE_ANY: TagMode
 TAG_MODE_ALL: TagMode
@@ -69,7 +73,7 @@ RECALL_ARMS_VECTOR: RecallArms
 RECALL_ARMS_FULL_TEXT: RecallArms
 
 class Memory(_message.Message):
-    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status")
+    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status", "superseded_by", "injection_count")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -91,6 +95,8 @@ class Memory(_message.Message):
     RETRIEVAL_COUNT_FIELD_NUMBER: _ClassVar[int]
     LAST_RETRIEVED_AT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    INJECTION_COUNT_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     end_user_id: str
@@ -112,7 +118,9 @@ class Memory(_message.Message):
     retrieval_count: int
     last_retrieved_at: _timestamp_pb2.Timestamp
     status: MemoryStatus
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ...) -> None: ...
+    superseded_by: str
+    injection_count: int
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ..., superseded_by: _Optional[str] = ..., injection_count: _Optional[int] = ...) -> None: ...
 
 class MemoryInput(_message.Message):
     __slots__ = ("content", "scope", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "occurred_at", "embedding")
@@ -183,7 +191,7 @@ class MemorizeBatchResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[MemorizeResponse, _Mapping]]] = ...) -> None: ...
 
 class RecallFilter(_message.Message):
-    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes")
+    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes", "statuses")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
@@ -191,6 +199,7 @@ class RecallFilter(_message.Message):
     TAGS_FIELD_NUMBER: _ClassVar[int]
     TAG_MODE_FIELD_NUMBER: _ClassVar[int]
     SCOPES_FIELD_NUMBER: _ClassVar[int]
+    STATUSES_FIELD_NUMBER: _ClassVar[int]
     subject: str
     category: str
     since: _timestamp_pb2.Timestamp
@@ -198,7 +207,8 @@ class RecallFilter(_message.Message):
     tags: _containers.RepeatedScalarFieldContainer[str]
     tag_mode: TagMode
     scopes: _containers.RepeatedScalarFieldContainer[Scope]
-    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ...) -> None: ...
+    statuses: _containers.RepeatedScalarFieldContainer[MemoryStatus]
+    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms")
@@ -345,3 +355,19 @@ class ListMemoriesResponse(_message.Message):
     memories: _containers.RepeatedCompositeFieldContainer[Memory]
     next_page_token: str
     def __init__(self, memories: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class RestoreMemoryRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
+
+class RestoreMemoryResponse(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...

@@ -70,6 +70,11 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__pb2.ListMemoriesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__pb2.ListMemoriesResponse.FromString,
                 _registered_method=True)
+        self.RestoreMemory = channel.unary_unary(
+                '/memoryd.v1.MemoryService/RestoreMemory',
+                request_serializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -147,6 +152,15 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RestoreMemory(self, request, context):
+        """RestoreMemory makes an archived or superseded memory active again (the
+        same rules as UpdateMemory decide who may). Restoring an active memory
+        changes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -184,6 +198,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.ListMemories,
                     request_deserializer=memoryd_dot_v1_dot_memory__pb2.ListMemoriesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__pb2.ListMemoriesResponse.SerializeToString,
+            ),
+            'RestoreMemory': grpc.unary_unary_rpc_method_handler(
+                    servicer.RestoreMemory,
+                    request_deserializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -376,6 +395,33 @@ class MemoryService:
             '/memoryd.v1.MemoryService/ListMemories',
             memoryd_dot_v1_dot_memory__pb2.ListMemoriesRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__pb2.ListMemoriesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RestoreMemory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/RestoreMemory',
+            memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.FromString,
             options,
             channel_credentials,
             insecure,
