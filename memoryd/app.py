@@ -20,11 +20,14 @@ import openai
 
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
+from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.adapters.lance_reviews import LanceReviewStore
 from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_chat import OpenAIChat
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
@@ -36,7 +39,7 @@ from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, Workin
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, Unavailable
 from memoryd.core.ports import (
-    AgentDirectory,
+    ArchiveStore,
     ChatModel,
     Clock,
     ConversationStore,
@@ -44,11 +47,13 @@ from memoryd.core.ports import (
     JobLedger,
     JobQueue,
     Leases,
-    MemoryStore,
+    NeighbourSearch,
     ProfileStore,
     ProviderGate,
+    ReviewStore,
     StoreMaintenance,
     TokenCounter,
+    UsageAnalytics,
 )
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
@@ -61,6 +66,8 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
+from memoryd.services.review import ReviewService
+from memoryd.services.usage import UsageService
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +87,7 @@ class JobParts:
     runner: JobRunner
     bootstrap: BootstrapService
     compaction: CompactionService
+    review: ReviewService
 
 
 @dataclass(frozen=True)
@@ -89,10 +97,10 @@ class App:
     settings: Settings
     embedder: Embedder
     clock: Clock
-    store: MemoryStore
-    directory: AgentDirectory
+    store: ArchiveStore
     profiles: ProfileStore
     conversation_store: ConversationStore
+    reviews: ReviewStore
     maintenance: StoreMaintenance | None
     """The store's upkeep; None when the stores were passed in (tests with fakes)."""
     memorize: MemorizeService
@@ -101,6 +109,7 @@ class App:
     profile: ProfileService
     retrievals: RetrievalLog
     conversations: ConversationService
+    usage: UsageService
     job_parts: JobParts | None
 
     @property
@@ -145,10 +154,10 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
 
 @dataclass(frozen=True)
 class _Stores:
-    store: MemoryStore
-    directory: AgentDirectory
+    store: ArchiveStore
     profiles: ProfileStore
     conversations: ConversationStore
+    reviews: ReviewStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
 
@@ -156,18 +165,16 @@ class _Stores:
 async def _open_stores(
     settings: Settings,
     embedder: Embedder,
-    store: MemoryStore | None,
+    store: ArchiveStore | None,
     profiles: ProfileStore | None,
     conversations: ConversationStore | None,
-    directory: AgentDirectory | None,
+    reviews: ReviewStore | None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
-    given = (store, profiles, conversations, directory)
-    if all(part is not None for part in given):
-        assert store is not None and profiles is not None and conversations is not None and directory is not None
-        return _Stores(store, directory, profiles, conversations, None, lambda: None)
-    if any(part is not None for part in given):
-        raise ValueError("pass every store (store, profiles, conversations, directory) or none of them")
+    if store is not None and profiles is not None and conversations is not None and reviews is not None:
+        return _Stores(store, profiles, conversations, reviews, None, lambda: None)
+    if (store, profiles, conversations, reviews) != (None, None, None, None):
+        raise ValueError("pass every store (store, profiles, conversations, reviews) or none of them")
     st = settings.storage
     db = await LanceDatabase.open(
         st.uri,
@@ -177,24 +184,32 @@ async def _open_stores(
         index_cache_bytes=st.index_cache_mb << 20,
         metadata_cache_bytes=st.metadata_cache_mb << 20,
     )
-    archive = LanceMemoryStore(db, embedder.dimension)
     maintenance = LanceMaintenance(
         db,
         ann_min_rows=st.ann_min_rows,
         optimize_min_fragments=st.optimize_min_fragments,
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
     )
-    return _Stores(archive, archive, LanceProfileStore(db), LanceConversationStore(db), maintenance, db.close)
+    return _Stores(
+        LanceMemoryStore(db, embedder.dimension),
+        LanceProfileStore(db),
+        LanceConversationStore(db),
+        LanceReviewStore(db),
+        maintenance,
+        db.close,
+    )
 
 
 @asynccontextmanager
 async def build_app(
     settings: Settings,
     *,
-    store: MemoryStore | None = None,
+    store: ArchiveStore | None = None,
     profiles: ProfileStore | None = None,
     conversations: ConversationStore | None = None,
-    directory: AgentDirectory | None = None,
+    reviews: ReviewStore | None = None,
+    neighbours: NeighbourSearch | None = None,
+    analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
     queue: JobQueue | None = None,
     gate: ProviderGate | None = None,
@@ -213,14 +228,15 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(settings, embedder, store, profiles, conversations, directory)
+    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews)
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
         jobs = _redis_job_ports(settings, redis)
     try:
         chat = chat if chat is not None else build_chat(settings.provider)
-        app = _wire(settings, stores, embedder, clock, counter, jobs, chat)
+        analytics = analytics or DuckDBAnalytics(settings.storage.uri)
+        app = _wire(settings, stores, embedder, clock, counter, jobs, chat, neighbours or NumpyNeighbours(), analytics)
         tasks = [
             asyncio.create_task(
                 _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
@@ -289,6 +305,8 @@ def _wire(
     counter: TokenCounter,
     ports: _JobPorts | None,
     chat: ChatModel | None,
+    neighbours: NeighbourSearch,
+    analytics: UsageAnalytics,
 ) -> App:
     """The service graph over the ports."""
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
@@ -319,7 +337,7 @@ def _wire(
             ),
             bootstrap=BootstrapService(
                 stores.store,
-                stores.directory,
+                stores.store,
                 profile,
                 service,
                 counter,
@@ -327,14 +345,26 @@ def _wire(
                 archive_tokens=js.bootstrap_archive_tokens,
             ),
             compaction=CompactionService(stores.conversations, memorize, profile, embedder, counter, clock, policies),
+            review=ReviewService(
+                stores.store,
+                stores.store,
+                neighbours,
+                stores.reviews,
+                service,
+                memorize,
+                counter,
+                clock,
+                settings.audits.limits(),
+                settings.audits.policy_for,
+            ),
         )
     return App(
         settings=settings,
         embedder=embedder,
         clock=clock,
         store=stores.store,
-        directory=stores.directory,
         profiles=stores.profiles,
+        reviews=stores.reviews,
         conversation_store=stores.conversations,
         maintenance=stores.maintenance,
         memorize=memorize,
@@ -351,6 +381,12 @@ def _wire(
             parts.service if parts else None,
             policies,
             settings.working.context_window_tokens,
+        ),
+        usage=UsageService(
+            analytics,
+            clock,
+            settings.audits.concentration_top1_share,
+            settings.audits.never_retrieved_share,
         ),
         job_parts=parts,
     )

@@ -22,6 +22,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from memoryd.core.audit import ApplyPolicy, ReviewLimits
 from memoryd.core.conversation import (
     MAX_WINDOW,
     MIN_WINDOW,
@@ -34,6 +35,7 @@ from memoryd.core.job_records import RetryPolicy
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
 
 _RECALL = RecallTuning()
+_REVIEW = ReviewLimits()
 _RETRY = RetryPolicy()
 _POLICY = WorkingPolicy()
 
@@ -271,6 +273,45 @@ class WorkingSettings(_Section):
     """Assumed model window of a conversation whose runtime never said."""
 
 
+class AuditSettings(_Section):
+    """Memory audits: review_memories, its auto-apply policy, the schedule, usage-report alarms."""
+
+    apply: ApplyPolicy = ApplyPolicy.NONE
+    """Which findings a review applies on its own: ``none`` (the default: they are proposals), ``rules``
+    (identical texts, clutter, long-unused memories), ``all`` (every confirmed finding)."""
+    tenants: dict[str, ApplyPolicy] = {}
+    """Per-tenant ``apply`` policy, e.g. ``[audits.tenants] acme = "rules"``."""
+    schedule: str = ""
+    """A cron expression (``"0 3 * * *"``) for the audit batch; empty: off (the embedded default)."""
+    duplicate_similarity: float = Field(_REVIEW.duplicate_similarity, gt=0, le=1)
+    contradiction_similarity: float = Field(_REVIEW.contradiction_similarity, gt=0, le=1)
+    stale_days: float = Field(_REVIEW.stale_days, gt=0)
+    max_model_calls: int = Field(_REVIEW.max_model_calls, ge=0)
+    """Model calls per review at most (a review over the budget keeps the rules' actions for the rest)."""
+    findings_per_call: int = Field(_REVIEW.findings_per_call, ge=1)
+    max_prompt_tokens: int = Field(_REVIEW.max_prompt_tokens, ge=500)
+    concentration_top1_share: float = Field(0.5, gt=0, le=1)
+    """Usage alarm: the top 1 % of memories hold at least this share of all retrievals."""
+    never_retrieved_share: float = Field(0.8, gt=0, le=1)
+    """Usage alarm: at least this share of memories (older than a week) was never retrieved."""
+
+    def limits(self) -> ReviewLimits:
+        """The core value of the review thresholds and budget."""
+        return replace(
+            _REVIEW,
+            duplicate_similarity=self.duplicate_similarity,
+            contradiction_similarity=self.contradiction_similarity,
+            stale_days=self.stale_days,
+            max_model_calls=self.max_model_calls,
+            findings_per_call=self.findings_per_call,
+            max_prompt_tokens=self.max_prompt_tokens,
+        )
+
+    def policy_for(self, tenant_id: str) -> ApplyPolicy:
+        """The tenant's apply policy."""
+        return self.tenants.get(tenant_id, self.apply)
+
+
 class LogSettings(_Section):
     """Structured logs on stderr."""
 
@@ -342,6 +383,7 @@ class Settings(BaseSettings):
     provider: ProviderSettings = ProviderSettings()
     jobs: JobSettings = JobSettings()
     working: WorkingSettings = WorkingSettings()
+    audits: AuditSettings = AuditSettings()
 
     @classmethod
     def settings_customise_sources(

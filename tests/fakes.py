@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from memoryd.core.audit import Finding, Review
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
@@ -143,6 +145,14 @@ class InMemoryStore:
         rows = sorted((r for r, _ in self._visible(actor, flt) if r.memory_id > after_id), key=lambda r: r.memory_id)
         return rows[:limit]
 
+    async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
+        found = sorted(self._visible(actor, MemoryFilter()), key=lambda rv: rv[0].memory_id)
+        return [r for r, _ in found], [v for _, v in found]
+
+    async def fingerprint(self, actor: Actor) -> str:
+        found = sorted((r.memory_id, r.updated_at.isoformat()) for r, _ in self._visible(actor, MemoryFilter()))
+        return hashlib.sha256(repr(found).encode()).hexdigest()[:16]
+
     async def agents(self) -> list[tuple[str, str]]:
         return sorted({(r.tenant_id, r.agent_id) for r, _ in self.rows.values()})
 
@@ -274,10 +284,13 @@ class DictLeases:
             del self.held[name]
 
 
-class ScriptedChat:
-    """ChatModel answering from a script: a dict is an answer, an exception is raised."""
+Answer = dict[str, object] | Exception | Callable[[str, str], dict[str, object]]
 
-    def __init__(self, *script: dict[str, object] | Exception, model: str = "scripted") -> None:
+
+class ScriptedChat:
+    """ChatModel answering from a script: a dict is an answer, an exception is raised, a function is asked."""
+
+    def __init__(self, *script: Answer, model: str = "scripted") -> None:
         self.script = list(script)
         self.calls = 0
         self._model = model
@@ -291,7 +304,8 @@ class ScriptedChat:
         step = self.script.pop(0)
         if isinstance(step, Exception):
             raise step
-        return step, len(system + user) // 4, 10
+        answer = step(system, user) if callable(step) else step
+        return answer, len(system + user) // 4, 10
 
 
 class InMemoryProfiles:
@@ -413,3 +427,42 @@ def memory_record(memory_id: str = "0" * 32, content: str = "a memory", **fields
         at,
     )
     return replace(base, **fields)  # type: ignore[arg-type]  # keys are MemoryRecord fields
+
+
+class InMemoryReviews:
+    """ReviewStore over dicts."""
+
+    def __init__(self) -> None:
+        self.reviews_by: dict[tuple[str, str], Review] = {}
+        self.findings_by: dict[tuple[str, str], Finding] = {}
+
+    async def put_review(self, tenant_id: str, review: Review) -> None:
+        self.reviews_by[(tenant_id, review.review_id)] = review
+
+    async def review(self, tenant_id: str, review_id: str) -> Review | None:
+        return self.reviews_by.get((tenant_id, review_id))
+
+    async def reviews(self, tenant_id: str, agent_id: str, limit: int) -> list[Review]:
+        found = [r for (t, _), r in self.reviews_by.items() if t == tenant_id and r.agent_id == agent_id]
+        return sorted(
+            found, key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.review_id), reverse=True
+        )[:limit]
+
+    async def put_findings(self, tenant_id: str, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            self.findings_by[(tenant_id, f.finding_id)] = f
+
+    async def findings(self, tenant_id: str, review_id: str) -> list[Finding]:
+        found = [f for (t, _), f in self.findings_by.items() if t == tenant_id and f.review_id == review_id]
+        return sorted(found, key=lambda f: (f.kind.value, f.finding_id))
+
+
+class PairwiseNeighbours:
+    """NeighbourSearch by comparing every pair (small sets only)."""
+
+    def neighbours(self, vectors: Sequence[Vector], k: int, min_similarity: float) -> list[list[tuple[int, float]]]:
+        out = []
+        for i, v in enumerate(vectors):
+            scored = [(j, cosine(v, w)) for j, w in enumerate(vectors) if j != i]
+            out.append(sorted((p for p in scored if p[1] >= min_similarity), key=lambda p: -p[1])[:k])
+        return out

@@ -44,9 +44,16 @@ async def compact(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, c.jobs.compaction.run, c.model_timeout)
 
 
+async def review(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """review_memories: audit one agent's archive (rules; the model judges when there is one)."""
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.jobs.review.run, c.model_timeout)
+
+
 FUNCTIONS = {
     JobKind.BOOTSTRAP: bootstrap,
     JobKind.REGENERATE: regenerate,
     JobKind.BOOTSTRAP_ALL: bootstrap_all,
     JobKind.COMPACT: compact,
+    JobKind.REVIEW: review,
 }

@@ -20,6 +20,7 @@ atomic upsert across processes.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -257,6 +258,35 @@ class LanceMemoryStore:
                 return []
         records = await self.get_many(actor, wanted)
         return [records[i] for i in wanted if i in records]
+
+    async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
+        """Every active visible row with its vector (one scan; vectors as one float32 matrix, not lists)."""
+        async with map_lance_errors():
+            table, visible = await self._scoped(actor)
+            if table is None:
+                return [], []
+            rows = await table.query().where(visible).select([*RECORD_COLUMNS, "vector"]).to_arrow()
+            stats_table = await self._stats_table(actor.tenant_id)
+            stats = {r["id"]: r for r in (await stats_table.query().to_arrow()).to_pylist()}
+        vectors = rows.column("vector").combine_chunks()
+        dimension = self._schema.field("vector").type.list_size
+        matrix: Any = vectors.values.to_numpy().reshape(len(vectors), dimension)  # rows are Sequence[float]
+        records = [to_record(r, stats.get(r["id"])) for r in rows.drop_columns(["vector"]).to_pylist()]
+        return records, matrix
+
+    async def fingerprint(self, actor: Actor) -> str:
+        """sha256 over the sorted (id, updated_at) of the active visible set."""
+        async with map_lance_errors():
+            table, visible = await self._scoped(actor)
+            if table is None:
+                return "empty"
+            rows = await table.query().where(visible).select(["id", "updated_at"]).to_arrow()
+        digest = hashlib.sha256()
+        for memory_id, updated in sorted(
+            zip(rows.column("id").to_pylist(), rows.column("updated_at").to_pylist(), strict=True)
+        ):
+            digest.update(f"{memory_id}:{updated.timestamp()}\n".encode())
+        return digest.hexdigest()[:16]
 
     async def agents(self) -> list[tuple[str, str]]:
         """Every (tenant, agent) that authored a memory: operator-level, for batch jobs only."""

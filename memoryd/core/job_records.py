@@ -43,6 +43,10 @@ class JobKind(StrEnum):
     """Fan out BOOTSTRAP to every agent of every tenant and set the done flag."""
     COMPACT = "compact"
     """Summarise a conversation's old messages and run the maintenance call (or the extractive path)."""
+    REVIEW = "review"
+    """review_memories: audit one agent's archive (rules, then the model when there is one)."""
+    REVIEW_ALL = "review_all"
+    """The audit batch: a review per agent with activity since the last audit, then usage reports."""
 
 
 class Outcome(StrEnum):
@@ -52,6 +56,7 @@ class Outcome(StrEnum):
     NOTHING_TO_COMPILE = "nothing_to_compile"
     ALREADY_COMPILED = "already_compiled"
     COMPACTED = "compacted"
+    REVIEWED = "reviewed"
     NOTHING_TO_COMPACT = "nothing_to_compact"
     NO_CONVERSATION = "no_conversation"
 
@@ -59,7 +64,7 @@ class Outcome(StrEnum):
 JobResult = dict[str, str | int | float | bool]
 """A job's small summary of what it did (revision written, tokens used, agents done...)."""
 
-MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.REGENERATE, JobKind.COMPACT})
+MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.REGENERATE, JobKind.COMPACT, JobKind.REVIEW})
 SYSTEM_TENANT = "@system"
 """The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
 

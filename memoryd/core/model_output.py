@@ -94,3 +94,62 @@ def maintenance_output(answer: Mapping[str, object]) -> MaintenanceOutput:
         memories.append(ExtractedMemory(content.strip(), kind))
     profile = profile_proposal(answer) if "profile" in answer else None
     return MaintenanceOutput(tuple(memories), profile)
+
+
+MAX_VERDICT_TEXT = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The model's judgement of one finding."""
+
+    confirm: bool
+    action: str
+    survivor_id: str
+    memory_id: str
+    text: str
+
+
+_ACTIONS = frozenset({"merge", "update", "archive", "keep"})
+
+
+def review_verdicts(answer: Mapping[str, object], asked: Mapping[str, tuple[str, ...]]) -> dict[str, Verdict]:
+    """``{"verdicts": [...]}`` with exactly one valid verdict per asked finding (finding id -> its memory ids)."""
+    raw = answer.get("verdicts")
+    if not isinstance(raw, list):
+        raise ModelOutputInvalid("model answer has no list 'verdicts'")
+    out: dict[str, Verdict] = {}
+    for item in raw:
+        if not isinstance(item, Mapping):
+            raise ModelOutputInvalid("a verdict is not an object")
+        finding = item.get("finding_id")
+        if not isinstance(finding, str) or finding not in asked:
+            raise ModelOutputInvalid(f"a verdict names finding {finding!r}, which was not asked about")
+        if finding in out:
+            raise ModelOutputInvalid(f"finding {finding!r} has two verdicts")
+        out[finding] = _verdict(item, asked[finding], finding)
+    missing = sorted(set(asked) - set(out))
+    if missing:
+        raise ModelOutputInvalid(f"no verdict for {len(missing)} finding(s), e.g. {missing[0]!r}")
+    return out
+
+
+def _verdict(item: Mapping[str, object], memory_ids: tuple[str, ...], finding: str) -> Verdict:
+    confirm, action = item.get("confirm"), item.get("action")
+    if not isinstance(confirm, bool) or action not in _ACTIONS:
+        raise ModelOutputInvalid(
+            f"finding {finding!r}: 'confirm' must be a boolean and 'action' one of {sorted(_ACTIONS)}"
+        )
+    fields = {name: item.get(name, "") or "" for name in ("survivor_id", "memory_id", "text")}
+    if not all(isinstance(v, str) for v in fields.values()):
+        raise ModelOutputInvalid(f"finding {finding!r}: 'survivor_id', 'memory_id' and 'text' must be strings")
+    survivor, memory, text = (str(fields[n]) for n in ("survivor_id", "memory_id", "text"))
+    if len(text) > MAX_VERDICT_TEXT:
+        raise ModelOutputInvalid(f"finding {finding!r}: 'text' is over {MAX_VERDICT_TEXT} characters")
+    if confirm and action == "merge" and survivor not in memory_ids:
+        raise ModelOutputInvalid(f"finding {finding!r}: 'survivor_id' must be one of the finding's memories")
+    if confirm and action == "update" and (memory not in memory_ids or not text.strip()):
+        raise ModelOutputInvalid(f"finding {finding!r}: an update needs one of the finding's memories and a text")
+    if memory and memory not in memory_ids:
+        raise ModelOutputInvalid(f"finding {finding!r}: 'memory_id' must be one of the finding's memories")
+    return Verdict(confirm, str(action), survivor, memory, text)

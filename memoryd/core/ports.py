@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memoryd.core.audit import Finding, Review
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
+from memoryd.core.usage import UsageReport
 
 
 class MemoryStore(Protocol):
@@ -72,6 +74,58 @@ class MemoryStore(Protocol):
         self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
     ) -> None:
         """Add to retrieval_count (Recall) and injection_count (auto-recall); set last_retrieved_at on recalls."""
+        ...
+
+
+class ArchiveSnapshot(Protocol):
+    """Whole visible archives at once, for background jobs (reviews, never a request path)."""
+
+    async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
+        """Every active memory the actor sees (retrieval counts included) and its vector, in the same order."""
+        ...
+
+    async def fingerprint(self, actor: Actor) -> str:
+        """A digest of the actor's visible active set (ids, update times): equal exactly when nothing changed."""
+        ...
+
+
+class NeighbourSearch(Protocol):
+    """Exact nearest neighbours among a set of unit vectors (CPU work: callers run it off the event loop)."""
+
+    def neighbours(self, vectors: Sequence[Vector], k: int, min_similarity: float) -> list[list[tuple[int, float]]]:
+        """For each vector, up to ``k`` other indices with cosine at least ``min_similarity``, best first."""
+        ...
+
+
+class ReviewStore(Protocol):
+    """Reviews and their findings, per tenant; writes are upserts on deterministic ids."""
+
+    async def put_review(self, tenant_id: str, review: Review) -> None:
+        """Insert or replace the review row."""
+        ...
+
+    async def review(self, tenant_id: str, review_id: str) -> Review | None:
+        """One review, or None."""
+        ...
+
+    async def reviews(self, tenant_id: str, agent_id: str, limit: int) -> list[Review]:
+        """The agent's reviews, newest first."""
+        ...
+
+    async def put_findings(self, tenant_id: str, findings: Sequence[Finding]) -> None:
+        """Insert or replace findings by id."""
+        ...
+
+    async def findings(self, tenant_id: str, review_id: str) -> list[Finding]:
+        """A review's findings, in a stable order."""
+        ...
+
+
+class UsageAnalytics(Protocol):
+    """Analytics over the store's tables (reads only)."""
+
+    async def report(self, tenant_id: str, agent_id: str, since: datetime | None, now: datetime) -> UsageReport:
+        """The usage report of the tenant (``agent_id`` empty) or of one agent's memories, since a time."""
         ...
 
 
@@ -175,6 +229,10 @@ class AgentDirectory(Protocol):
     async def agents(self) -> list[tuple[str, str]]:
         """Every (tenant, agent) that authored at least one memory."""
         ...
+
+
+class ArchiveStore(MemoryStore, AgentDirectory, ArchiveSnapshot, Protocol):
+    """The archive adapter: request-path reads and writes, the agent directory and whole-archive snapshots."""
 
 
 class JobLedger(Protocol):

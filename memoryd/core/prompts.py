@@ -60,3 +60,24 @@ COMPRESS_INSTRUCTION = (
     "Also merge the older summaries listed after the messages into one shorter summary "
     '("compressed") that keeps what still matters, at most {max_tokens} tokens.'
 )
+
+REVIEW_PROMPT = f"""You audit an agent's archive of memories. Rules flagged the findings below as possible
+duplicates, contradictions, stale entries or clutter; judge each one.
+
+Routing rule: {ROUTING_RULE}
+(Memories that pass it belong in the profile, not here: leave them as they are.)
+
+For each finding, confirm it or reject it, and choose exactly one action:
+- "merge": the memories say the same thing. Give "survivor_id" (one of the finding's memories) and,
+  only if no memory says it all, a merged "text" that keeps every fact of every memory.
+- "update": one memory is wrong or outdated. Give its "memory_id" and the corrected "text"; the
+  correction becomes a new memory and the old one is kept as superseded.
+- "archive": the memory is clutter or no longer of use (give "memory_id", or none for all of them).
+  Nothing is deleted: archived memories can be restored.
+- "keep": nothing should change.
+Two texts that differ in a number, a date, a name or a negation are different facts: never merge
+them; when one corrects the other, update or archive the outdated one.
+
+Answer with JSON: {{"verdicts": [{{"finding_id": "...", "confirm": true, "action": "merge|update|archive|keep",
+"survivor_id": "", "memory_id": "", "text": ""}}]}}, one verdict per finding.
+"""

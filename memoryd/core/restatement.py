@@ -72,3 +72,46 @@ def is_restatement(new: str, existing: str) -> bool:
     """Whether ``new`` says nothing ``existing`` does not (and the other way round)."""
     key = statement_key(new)
     return bool(key) and key == statement_key(existing)
+
+
+_NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without"})
+_TIME_WORDS = frozenset({
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december", "today", "tomorrow", "yesterday", "tonight", "morning", "afternoon", "evening",
+    "night", "noon", "midnight", "spring", "summer", "autumn", "fall", "winter", "weekend", "weekday",
+})  # fmt: skip
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+_POSSESSIVE = re.compile(r"['’]s$")
+# Capitalised only because they open a sentence: not names.
+_SENTENCE_WORDS = frozenset({
+    "the", "a", "an", "i", "we", "you", "he", "she", "they", "it", "this", "that", "these", "those", "my", "our",
+    "your", "his", "her", "their", "its", "there", "here", "when", "what", "where", "who", "why", "how", "which",
+    "yes", "no", "not", "and", "but", "or", "so", "if", "then", "also", "please", "thanks", "ok", "okay", "user",
+    "customer", "client", "team", "agent", "assistant", "some", "all", "every", "each", "one", "after", "before",
+    "in", "on", "at", "for", "from", "to", "with", "by", "as", "is", "are", "was", "were", "do", "does", "did",
+})  # fmt: skip
+
+
+def fact_markers(text: str) -> dict[str, frozenset[str]]:
+    """The parts of a text that make two similar texts different facts.
+
+    ``number``: numbers (times and ids included); ``time``: weekday, month and relative-time words;
+    ``negation``: how many negations it holds (as a one-element set); ``name``: capitalised words
+    other than the common ones a sentence opens with.
+    """
+    key = statement_key(text)
+    return {
+        "number": frozenset(w for w in key if w[0].isdigit()),
+        "time": frozenset(w for w in key if w in _TIME_WORDS),
+        "negation": frozenset({str(sum(1 for w in key if w in _NEGATIONS))}),
+        "name": frozenset(
+            w for w in (_POSSESSIVE.sub("", m.lower()) for m in _CAPITALISED.findall(text)) if w not in _SENTENCE_WORDS
+        ),
+    }
+
+
+def differing_markers(a: str, b: str) -> list[str]:
+    """Which kinds of fact marker differ between two texts, in a fixed order ([] when none)."""
+    left, right = fact_markers(a), fact_markers(b)
+    return [kind for kind in ("number", "time", "negation", "name") if left[kind] != right[kind]]

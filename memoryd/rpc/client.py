@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
+from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
@@ -26,13 +28,16 @@ MemoryServiceStub: Any = pb_grpc.MemoryServiceStub
 ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
 JobServiceStub: Any = jpb_grpc.JobServiceStub
 ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
+AuditServiceStub: Any = apb_grpc.AuditServiceStub
 
 __all__ = [
     "TENANT_METADATA_KEY",
+    "AuditServiceStub",
     "ConversationServiceStub",
     "JobServiceStub",
     "MemoryServiceStub",
     "ProfileServiceStub",
+    "apb",
     "cpb",
     "jpb",
     "pb",

@@ -16,6 +16,8 @@ from grpc_reflection.v1alpha import reflection
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError
+from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
+from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
@@ -24,6 +26,7 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc.audit_servicer import AuditServicer
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.decoding import RejectUndecodable
 from memoryd.rpc.job_servicer import JobServicer
@@ -37,6 +40,7 @@ SERVICE_NAMES = [
     ppb.DESCRIPTOR.services_by_name["ProfileService"].full_name,
     jpb.DESCRIPTOR.services_by_name["JobService"].full_name,
     cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name,
+    apb.DESCRIPTOR.services_by_name["AuditService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
@@ -58,6 +62,7 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
     cpb_grpc.add_ConversationServiceServicer_to_server(  # type: ignore[no-untyped-call]
         ConversationServicer(app), server
     )
+    apb_grpc.add_AuditServiceServicer_to_server(AuditServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

@@ -52,6 +52,11 @@ class MemorizeService:
         # so two concurrent Memorize calls of the same text cannot both insert.
         self._locks: dict[str, asyncio.Lock] = {}
 
+    @property
+    def max_tags(self) -> int:
+        """Tags a memory may carry (a merge of tags is cut to it)."""
+        return self._limits.max_tags
+
     async def memorize(self, actor: Actor, draft: MemoryDraft, request_id: str = "") -> MemorizeResult:
         """Store one memory, or merge it into a stored restatement (``core.dedup``, ``core.restatement``).
 

@@ -117,7 +117,7 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings:
     async with build_app(
         settings,
         store=app.store,
-        directory=app.directory,
+        reviews=app.reviews,
         profiles=racing,
         conversations=app.conversation_store,
         embedder=onnx_embedder,

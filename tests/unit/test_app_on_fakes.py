@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 import pytest
 
-from memoryd.app import App, build_app
+from memoryd.app import build_app
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
@@ -20,61 +18,17 @@ from tests.fakes import (
     FrozenClock,
     HashEmbedder,
     InMemoryConversations,
-    InMemoryLedger,
     InMemoryProfiles,
+    InMemoryReviews,
     InMemoryStore,
     OpenGate,
-    RecordingQueue,
-    ScriptedChat,
+    PairwiseNeighbours,
     WordCounter,
 )
+from tests.unit.conftest import World, runner
 
 ME = Actor("acme", "a1")
 PROFILE: dict[str, object] = {"profile": "## Preferences\n- likes green tea", "demoted": []}
-
-
-@dataclass
-class World:
-    app: App
-    ledger: InMemoryLedger
-    queue: RecordingQueue
-    chat: ScriptedChat
-    profiles: InMemoryProfiles
-
-
-@pytest.fixture
-async def world() -> AsyncIterator[World]:
-    store, ledger, queue, chat, profiles = (
-        InMemoryStore(),
-        InMemoryLedger(),
-        RecordingQueue(),
-        ScriptedChat(),
-        InMemoryProfiles(),
-    )
-    settings = load_settings(None, jobs={"bootstrap_at_start": False})
-    async with build_app(
-        settings,
-        store=store,
-        directory=store,
-        profiles=profiles,
-        conversations=InMemoryConversations(),
-        ledger=ledger,
-        queue=queue,
-        gate=OpenGate(),
-        leases=DictLeases(),
-        chat=chat,
-        embedder=HashEmbedder(),
-        clock=FrozenClock(),
-        counter=WordCounter(),
-    ) as app:
-        yield World(app, ledger, queue, chat, profiles)
-
-
-def _runner(w: World) -> JobRunner:
-    # The app's runner, with a seeded random so delays are reproducible.
-    return JobRunner(
-        w.app.jobs.service, OpenGate(), DictLeases(), w.chat, w.app.clock, RetryPolicy(), rng=random.Random(3)
-    )
 
 
 async def test_build_app_on_fakes_runs_a_regeneration_end_to_end(world: World) -> None:
@@ -83,7 +37,7 @@ async def test_build_app_on_fakes_runs_a_regeneration_end_to_end(world: World) -
     job = await app.jobs.bootstrap.regenerate(ME)
     assert job.kind == JobKind.REGENERATE and world.queue.submitted == [(job.message_id, 0)]
     world.chat.script.append(PROFILE)
-    assert await _runner(world).run("acme", job.key, app.jobs.bootstrap.compile) is None
+    assert await runner(world).run("acme", job.key, app.jobs.bootstrap.compile) is None
     done = await app.jobs.service.get("acme", job.key)
     assert done.state == JobState.SUCCEEDED and done.result["outcome"] == "compiled"
     assert "likes green tea" in (await app.profile.get(ME)).document
@@ -94,12 +48,12 @@ async def test_the_bootstrap_batch_fans_out_and_sets_its_flag(world: World) -> N
     await app.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
     batch = await app.jobs.bootstrap.start_batch()
     assert batch is not None
-    runner = _runner(world)
-    assert await runner.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is not None  # waits
+    run = runner(world)
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is not None  # waits
     child = (await app.jobs.service.list_jobs("acme", JobKind.BOOTSTRAP, None, "a1", 10, 0))[0][0]
     world.chat.script.append(PROFILE)
-    await runner.run("acme", child.key, app.jobs.bootstrap.compile)
-    assert await runner.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is None
+    await run.run("acme", child.key, app.jobs.bootstrap.compile)
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is None
     assert await world.ledger.flag(bootstrap_done_flag(1))
 
 
@@ -123,7 +77,8 @@ async def test_without_job_parts_the_app_answers_unavailable() -> None:
     async with build_app(
         load_settings(None),
         store=store,
-        directory=store,
+        reviews=InMemoryReviews(),
+        neighbours=PairwiseNeighbours(),
         profiles=InMemoryProfiles(),
         conversations=InMemoryConversations(),
         embedder=HashEmbedder(),

@@ -1,0 +1,183 @@
+"""ReviewStore on LanceDB: a review row per review, its findings in a second table; both per tenant.
+
+Ids are deterministic (the review id is the job key, a finding's id hashes the review, kind and
+memories), and every write is an upsert on them, so a review re-run after a crash or a retry
+converges on the same rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import BTree
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
+
+_TEXT = pa.string()
+REVIEW_SCHEMA = pa.schema(
+    [
+        pa.field("review_id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("agent_id", _TEXT, nullable=False),
+        pa.field("archive_version", _TEXT, nullable=False),
+        pa.field("memories_reviewed", pa.int64(), nullable=False),
+        pa.field("counts", _TEXT, nullable=False),
+        pa.field("model", _TEXT, nullable=False),
+        pa.field("model_calls", pa.int64(), nullable=False),
+        pa.field("tokens_in", pa.int64(), nullable=False),
+        pa.field("tokens_out", pa.int64(), nullable=False),
+        pa.field("created_at", TIMESTAMP, nullable=True),
+        pa.field("finished_at", TIMESTAMP, nullable=True),
+    ]
+)
+FINDING_SCHEMA = pa.schema(
+    [
+        pa.field("finding_id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("review_id", _TEXT, nullable=False),
+        pa.field("kind", _TEXT, nullable=False),
+        pa.field("memory_ids", pa.list_(_TEXT), nullable=False),
+        pa.field("reason", _TEXT, nullable=False),
+        pa.field("action", _TEXT, nullable=False),
+        pa.field("source", _TEXT, nullable=False),
+        pa.field("survivor_id", _TEXT, nullable=False),
+        pa.field("text", _TEXT, nullable=False),
+        pa.field("certain", pa.bool_(), nullable=False),
+        pa.field("status", _TEXT, nullable=False),
+        pa.field("judged", pa.bool_(), nullable=False),
+        pa.field("outcome", _TEXT, nullable=False),
+    ]
+)
+
+
+def _review_row(r: Review) -> dict[str, Any]:
+    return {
+        "review_id": r.review_id,
+        "agent_id": r.agent_id,
+        "archive_version": r.archive_version,
+        "memories_reviewed": r.memories_reviewed,
+        "counts": json.dumps(r.counts, sort_keys=True),
+        "model": r.model,
+        "model_calls": r.model_calls,
+        "tokens_in": r.tokens_in,
+        "tokens_out": r.tokens_out,
+        "created_at": r.created_at,
+        "finished_at": r.finished_at,
+    }
+
+
+def _review(row: dict[str, Any]) -> Review:
+    return Review(
+        row["review_id"],
+        row["agent_id"],
+        row["archive_version"],
+        row["memories_reviewed"],
+        json.loads(row["counts"]),
+        row["model"],
+        row["model_calls"],
+        row["tokens_in"],
+        row["tokens_out"],
+        _utc(row["created_at"]),
+        _utc(row["finished_at"]),
+    )
+
+
+def _finding_row(f: Finding) -> dict[str, Any]:
+    return {
+        "finding_id": f.finding_id,
+        "review_id": f.review_id,
+        "kind": f.kind.value,
+        "memory_ids": list(f.memory_ids),
+        "reason": f.reason,
+        "action": f.action.value,
+        "source": f.source.value,
+        "survivor_id": f.survivor_id,
+        "text": f.text,
+        "certain": f.certain,
+        "status": f.status.value,
+        "judged": f.judged,
+        "outcome": f.outcome,
+    }
+
+
+def _finding(row: dict[str, Any]) -> Finding:
+    return Finding(
+        row["finding_id"],
+        row["review_id"],
+        FindingKind(row["kind"]),
+        tuple(row["memory_ids"]),
+        row["reason"],
+        Action(row["action"]),
+        FindingSource(row["source"]),
+        row["survivor_id"],
+        row["text"],
+        row["certain"],
+        FindingStatus(row["status"]),
+        row["judged"],
+        row["outcome"],
+    )
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return value.astimezone(UTC) if value is not None else None
+
+
+class LanceReviewStore:
+    """Reviews on the archive's LanceDB database."""
+
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
+
+    async def _reviews(self, tenant_id: str, *, write: bool = False) -> Any:
+        return await self._db.table(f"reviews_{tenant_id}", REVIEW_SCHEMA, [("agent_id", BTree())], write=write)
+
+    async def _findings(self, tenant_id: str, *, write: bool = False) -> Any:
+        return await self._db.table(
+            f"review_findings_{tenant_id}", FINDING_SCHEMA, [("review_id", BTree())], write=write
+        )
+
+    async def put_review(self, tenant_id: str, review: Review) -> None:
+        """Upsert by review id."""
+        data = pa.Table.from_pylist([_review_row(review)], REVIEW_SCHEMA)
+        async with map_lance_errors():
+            table = await self._reviews(tenant_id, write=True)
+            await table.merge_insert("review_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    async def review(self, tenant_id: str, review_id: str) -> Review | None:
+        """One review row."""
+        async with map_lance_errors():
+            table = await self._reviews(tenant_id)
+            rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
+        return _review(rows[0]) if rows else None
+
+    async def reviews(self, tenant_id: str, agent_id: str, limit: int) -> list[Review]:
+        """Newest first."""
+        async with map_lance_errors():
+            table = await self._reviews(tenant_id)
+            rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
+        found = [_review(r) for r in rows]
+        found.sort(key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.review_id), reverse=True)
+        return found[:limit]
+
+    async def put_findings(self, tenant_id: str, findings: Sequence[Finding]) -> None:
+        """Upsert by finding id (one commit)."""
+        if not findings:
+            return
+        data = pa.Table.from_pylist([_finding_row(f) for f in findings], FINDING_SCHEMA)
+        async with map_lance_errors():
+            table = await self._findings(tenant_id, write=True)
+            merge = table.merge_insert("finding_id").when_matched_update_all().when_not_matched_insert_all()
+            await merge.execute(data)
+
+    async def findings(self, tenant_id: str, review_id: str) -> list[Finding]:
+        """A review's findings by kind, then id."""
+        async with map_lance_errors():
+            table = await self._findings(tenant_id)
+            rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
+        return sorted((_finding(r) for r in rows), key=lambda f: (f.kind.value, f.finding_id))

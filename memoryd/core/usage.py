@@ -1,0 +1,87 @@
+"""Usage reports as values: how an archive is used, and the alarms an operator should see. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+AGE_BUCKETS: tuple[tuple[str, float, float], ...] = (
+    ("<1 day", 0, 1),
+    ("1-7 days", 1, 7),
+    ("7-30 days", 7, 30),
+    ("30-90 days", 30, 90),
+    ("90-365 days", 90, 365),
+    (">365 days", 365, float("inf")),
+)
+"""Age since a memory was stored, in days: label, from (inclusive), to (exclusive)."""
+SALIENCE_BUCKETS: tuple[tuple[str, float, float], ...] = (
+    ("0.0-0.2", 0.0, 0.2),
+    ("0.2-0.4", 0.2, 0.4),
+    ("0.4-0.6", 0.4, 0.6),
+    ("0.6-0.8", 0.6, 0.8),
+    ("0.8-1.0", 0.8, 1.01),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AgentUsage:
+    """One agent's line of the breakdown (memories it authored)."""
+
+    agent_id: str
+    memories: int
+    retrievals: int
+    never_retrieved_share: float
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReport:
+    """A tenant's (or one agent's) archive usage; shares are in [0, 1]."""
+
+    memories: int
+    by_scope: dict[str, int]
+    by_type: dict[str, int]
+    by_status: dict[str, int]
+    growth: tuple[tuple[str, int], ...]
+    """Memories created per day (YYYY-MM-DD, UTC)."""
+    never_retrieved_share: float
+    """Active memories that Recall never returned (auto-recall injections do not count)."""
+    retrievals: int
+    injections: int
+    top1pct_share: float
+    """Share of retrievals held by the top 1 % of active memories (at least one memory)."""
+    top10_share: float
+    gini: float
+    """Of retrievals over active memories: 0 even, towards 1 when a few memories take every retrieval."""
+    age_days: tuple[tuple[str, int], ...]
+    salience: tuple[tuple[str, int], ...]
+    duplicate_share: float
+    """Active memories whose exact text another active memory repeats."""
+    agents: tuple[AgentUsage, ...]
+    computed_at: datetime
+    seconds: float
+    alarms: tuple[str, ...] = ()
+
+
+def gini(values: list[int]) -> float:
+    """The Gini coefficient of non-negative counts (0 for no counts at all)."""
+    ordered = sorted(values)
+    total, n = sum(ordered), len(ordered)
+    if not n or not total:
+        return 0.0
+    weighted = sum((i + 1) * x for i, x in enumerate(ordered))
+    return (2 * weighted) / (n * total) - (n + 1) / n
+
+
+def with_alarms(report: UsageReport, top1_threshold: float, never_threshold: float) -> UsageReport:
+    """The report with the alarms its figures raise (the product's winner-take-all lesson)."""
+    alarms = []
+    if report.retrievals and report.top1pct_share >= top1_threshold:
+        alarms.append(
+            f"concentration: the top 1 % of memories hold {report.top1pct_share:.0%} of retrievals "
+            f"(threshold {top1_threshold:.0%})"
+        )
+    if report.memories and report.never_retrieved_share >= never_threshold:
+        alarms.append(
+            f"never retrieved: {report.never_retrieved_share:.0%} of active memories (threshold {never_threshold:.0%})"
+        )
+    return replace(report, alarms=tuple(alarms))

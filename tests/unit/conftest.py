@@ -1,0 +1,88 @@
+"""Unit-tier fixtures: the whole App built on fakes (no sockets, no disk)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from memoryd.app import App, build_app
+from memoryd.config import load_settings
+from memoryd.core.job_records import RetryPolicy
+from memoryd.services.job_runner import JobRunner
+from tests.fakes import (
+    DictLeases,
+    FrozenClock,
+    HashEmbedder,
+    InMemoryConversations,
+    InMemoryLedger,
+    InMemoryProfiles,
+    InMemoryReviews,
+    InMemoryStore,
+    OpenGate,
+    PairwiseNeighbours,
+    RecordingQueue,
+    ScriptedChat,
+    WordCounter,
+)
+
+
+@dataclass
+class World:
+    """An App on fakes, and the fakes behind it."""
+
+    app: App
+    ledger: InMemoryLedger
+    queue: RecordingQueue
+    chat: ScriptedChat
+    profiles: InMemoryProfiles
+    store: InMemoryStore
+    reviews: InMemoryReviews
+    clock: FrozenClock
+
+
+@asynccontextmanager
+async def fake_world(**settings: Any) -> AsyncIterator[World]:
+    """An App whose every port is a fake; ``settings`` are config sections to override."""
+    store, ledger, queue, chat = InMemoryStore(), InMemoryLedger(), RecordingQueue(), ScriptedChat()
+    profiles, reviews, clock = InMemoryProfiles(), InMemoryReviews(), FrozenClock()
+    async with build_app(
+        load_settings(None, jobs={"bootstrap_at_start": False}, **settings),
+        store=store,
+        reviews=reviews,
+        neighbours=PairwiseNeighbours(),
+        profiles=profiles,
+        conversations=InMemoryConversations(),
+        ledger=ledger,
+        queue=queue,
+        gate=OpenGate(),
+        leases=DictLeases(),
+        chat=chat,
+        embedder=HashEmbedder(),
+        clock=clock,
+        counter=WordCounter(),
+    ) as app:
+        yield World(app, ledger, queue, chat, profiles, store, reviews, clock)
+
+
+@pytest.fixture
+async def world() -> AsyncIterator[World]:
+    async with fake_world() as w:
+        yield w
+
+
+def runner(w: World, *, with_model: bool = True) -> JobRunner:
+    """A runner over the world's job service, with a seeded random (reproducible delays)."""
+    return JobRunner(
+        w.app.jobs.service,
+        OpenGate(),
+        DictLeases(),
+        w.chat if with_model else None,
+        w.app.clock,
+        RetryPolicy(),
+        rng=random.Random(3),
+    )

@@ -1,0 +1,96 @@
+"""The review's rules on planted problems: each kind found, corrections never called duplicates."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits
+from memoryd.core.audit_rules import clutter_reason, find, survivor
+from memoryd.core.ids import content_hash
+from memoryd.core.models import MemoryRecord, Scope
+from memoryd.testing.provider import hashed_embedding
+from tests.fakes import PairwiseNeighbours, memory_record
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def mem(i: int, text: str, *, days: float = 1, **fields: object) -> MemoryRecord:
+    at = NOW - timedelta(days=days)
+    return memory_record(
+        f"{i:032x}", text, content_hash=content_hash(text), created_at=at, updated_at=at, occurred_at=at, **fields
+    )
+
+
+def run(records: list[MemoryRecord], **limits: float) -> list[Finding]:
+    vectors = [hashed_embedding(r.content, 256) for r in records]
+    lim = ReviewLimits(**limits)  # type: ignore[arg-type]
+    near = PairwiseNeighbours().neighbours(vectors, lim.neighbours, lim.contradiction_similarity)
+    return find("review:t1:a1:v", records, near, NOW, lim)
+
+
+def kinds(findings: list[Finding], kind: FindingKind) -> list[set[str]]:
+    return [set(f.memory_ids) for f in findings if f.kind is kind]
+
+
+def test_identical_texts_are_certain_duplicates_kept_in_the_widest_scope() -> None:
+    a = mem(1, "The VPN needs a hardware key", scope=Scope.PRIVATE)
+    b = mem(2, "The VPN needs a hardware key", scope=Scope.TENANT)
+    found = run([a, b, mem(3, "The printer on floor 3 jams daily")])
+    dup = next(f for f in found if f.kind is FindingKind.DUPLICATE)
+    assert set(dup.memory_ids) == {a.memory_id, b.memory_id} and dup.certain and dup.action is Action.MERGE
+    assert dup.survivor_id == b.memory_id
+
+
+def test_a_correction_is_a_contradiction_never_a_duplicate() -> None:
+    a = mem(1, "The customer order number is 48213 for the blue chairs")
+    b = mem(2, "The customer order number is 99017 for the blue chairs")
+    c = mem(3, "Bob is allergic to peanuts and carries an epipen")
+    d = mem(4, "Bob is not allergic to peanuts and carries an epipen")
+    found = run([a, b, c, d])
+    assert kinds(found, FindingKind.DUPLICATE) == []
+    contradictions = kinds(found, FindingKind.CONTRADICTION)
+    assert {a.memory_id, b.memory_id} in contradictions and {c.memory_id, d.memory_id} in contradictions
+    assert all(f.action is Action.KEEP for f in found if f.kind is FindingKind.CONTRADICTION)
+
+
+def test_memories_about_one_subject_that_differ_in_a_fact_are_contradictions() -> None:
+    a = mem(1, "Weekly sync happens at 10am", subject="sync")
+    b = mem(2, "Planning moved to Thursdays", subject="sync")
+    assert {a.memory_id, b.memory_id} in kinds(run([a, b]), FindingKind.CONTRADICTION)
+
+
+def test_old_unused_faded_memories_and_replaced_ones_are_stale() -> None:
+    old = mem(1, "Lunch order for the offsite was sandwiches", days=400)
+    used = mem(2, "The office alarm code rotates each quarter", days=400, retrieval_count=3)
+    fresh = mem(3, "The staging cluster lives in eu-west", days=2)
+    found = run([old, used, fresh])
+    stale = [f for f in found if f.kind is FindingKind.STALE]
+    assert [set(f.memory_ids) for f in stale] == [{old.memory_id}] and stale[0].certain
+    assert stale[0].action is Action.ARCHIVE
+
+
+def test_clutter_is_recognised_and_facts_are_not() -> None:
+    for text in [
+        "",
+        "   ",
+        "thanks!",
+        "ok ok",
+        '{"tool": "search", "hits": [1, 2, 3], "ok": true}',
+        "Traceback (most recent call last): File x",
+        "and then",
+    ]:
+        assert clutter_reason(text), text
+    for text in ["Bob is allergic to peanuts", "Call Noah at 9", "Deploys freeze Fridays"]:
+        assert not clutter_reason(text), text
+
+
+def test_finding_ids_are_deterministic() -> None:
+    records = [mem(1, "thanks"), mem(2, "same text here"), mem(3, "same text here")]
+    assert [f.finding_id for f in run(records)] == [f.finding_id for f in run(records)]
+
+
+def test_the_survivor_is_the_widest_then_most_used_then_oldest() -> None:
+    a = mem(1, "x", scope=Scope.PRIVATE, retrieval_count=9)
+    b = mem(2, "x", scope=Scope.SHARED, days=1)
+    c = mem(3, "x", scope=Scope.SHARED, days=5)
+    assert survivor([a, b, c]) == c
