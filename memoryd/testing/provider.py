@@ -22,6 +22,7 @@ import re
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
@@ -50,6 +51,7 @@ class FakeProvider:
         self.requests: list[dict[str, Any]] = []
         self._behaviours: deque[str] = deque()
         self._replies: deque[str] = deque()
+        self._responder: Callable[[str, str], str] | None = None
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -70,6 +72,10 @@ class FakeProvider:
         """Queue chat completion contents, used in order by answered chat requests; then ``{}``."""
         with self._lock:
             self._replies.extend(contents)
+
+    def answer_with(self, responder: Callable[[str, str], str]) -> None:
+        """Answer chat requests the queue has no reply for with ``responder(system, user)`` (a model that reads)."""
+        self._responder = responder
 
     def __enter__(self) -> FakeProvider:
         self._thread.start()
@@ -108,6 +114,9 @@ class FakeProvider:
         }
 
     def _chat(self, body: dict[str, Any], reply: str | None) -> dict[str, Any]:
+        if reply is None and self._responder is not None:
+            messages = {m.get("role"): m.get("content", "") for m in body.get("messages", [])}
+            reply = self._responder(str(messages.get("system", "")), str(messages.get("user", "")))
         content = reply if reply is not None else "{}"
         return {
             "id": "chatcmpl-fake",

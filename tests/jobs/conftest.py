@@ -50,8 +50,10 @@ def provider() -> Iterator[FakeProvider]:
         yield p
 
 
-def job_settings(tmp_path: Path, redis_url: str, provider: FakeProvider | None, **jobs: Any) -> Settings:
-    """Fast retries and polling so outages play out in seconds."""
+def job_settings(
+    tmp_path: Path, redis_url: str, provider: FakeProvider | None, *, audits: dict[str, Any] | None = None, **jobs: Any
+) -> Settings:
+    """Fast retries and polling so outages play out in seconds; `jobs` overrides the jobs section."""
     knobs = {
         "poll_seconds": 0.02,
         "backoff_base_seconds": 0.05,
@@ -63,7 +65,12 @@ def job_settings(tmp_path: Path, redis_url: str, provider: FakeProvider | None, 
     }
     prov = {"base_url": provider.base_url, "extraction_model": "fake-model", "timeout_seconds": 5} if provider else {}
     return make_settings(
-        tmp_path / "data", redis={"dsn": redis_url}, jobs=knobs, provider=prov, storage={"maintenance_enabled": False}
+        tmp_path / "data",
+        redis={"dsn": redis_url},
+        jobs=knobs,
+        provider=prov,
+        storage={"maintenance_enabled": False},
+        audits=audits or {},
     )
 
 

@@ -1,0 +1,224 @@
+"""review_memories and usage reports against the real parts: gRPC, LanceDB, Valkey + arq, the scriptable provider."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.config import Settings
+from memoryd.rpc.client import AuditServiceStub, JobServiceStub, MemoryServiceStub, apb, jpb, pb
+from memoryd.testing.provider import FakeProvider
+from tests.conftest import LiveServer, tenant
+from tests.jobs.conftest import job_settings, running
+
+T = tenant("acme")
+PLANTED = {
+    "dup_a": ("The VPN needs a hardware key", ["ops"]),
+    "dup_b": ("The VPN needs a hardware key", ["security"]),
+    "fix_a": ("The customer order number is 48213 for the blue chairs", []),
+    "fix_b": ("The customer order number is 99017 for the blue chairs", []),
+    "junk": ("thanks!", []),
+    "fine": ("Priya leads the search team in Lisbon", []),
+}
+
+
+def keep_everything(system: str, user: str) -> str:
+    """A model that confirms each finding and keeps it (deterministic, whatever the order of calls)."""
+    asked = re.findall(r"Finding ([0-9a-f]{32}) \((\w+)\)", system)
+    return json.dumps(
+        {"verdicts": [{"finding_id": f, "confirm": kind != "clutter", "action": "keep"} for f, kind in asked]}
+    )
+
+
+@pytest.fixture
+def env(tmp_path: Path, redis_url: str, provider: FakeProvider) -> Settings:
+    return job_settings(tmp_path, redis_url, provider, audits={"findings_per_call": 1})
+
+
+@pytest.fixture
+def daemon(env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveServer]:
+    server = LiveServer(env, onnx_embedder)
+    server.start()
+    yield server
+    server.stop()
+
+
+def plant(memory: MemoryServiceStub) -> dict[str, str]:
+    items = [pb.MemoryInput(content=text, tags=tags) for text, tags in PLANTED.values()]
+    reply = memory.MemorizeBatch(
+        pb.MemorizeBatchRequest(agent_id="a1", items=items, skip_deduplication=True), metadata=T
+    )
+    return {name: r.memory.id for name, r in zip(PLANTED, reply.results, strict=True)}
+
+
+async def reviewed(channel: grpc.Channel, env: Settings, embedder: OnnxMiniLMEmbedder) -> apb.GetReviewResponse:
+    audits, jobs = AuditServiceStub(channel), JobServiceStub(channel)
+    job_id = audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="a1"), metadata=T).job_id
+    async with running(env, embedder):
+        events = await asyncio.to_thread(
+            lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=T, timeout=60))
+        )
+    assert events[-1].event.state == jpb.JOB_STATE_SUCCEEDED, events[-1].event.message
+    return audits.GetReview(apb.GetReviewRequest(agent_id="a1", review_id=job_id), metadata=T)
+
+
+async def test_a_review_finds_the_planted_problems_and_applying_never_deletes(
+    daemon: LiveServer, env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.answer_with(keep_everything)
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        memory, audits = MemoryServiceStub(channel), AuditServiceStub(channel)
+        ids = plant(memory)
+        got = await reviewed(channel, env, onnx_embedder)
+        kinds = {f.kind: set(f.memory_ids) for f in got.findings}
+        assert kinds[apb.FINDING_KIND_DUPLICATE] == {ids["dup_a"], ids["dup_b"]}
+        assert kinds[apb.FINDING_KIND_CONTRADICTION] == {ids["fix_a"], ids["fix_b"]}
+        assert kinds[apb.FINDING_KIND_CLUTTER] == {ids["junk"]}
+        assert got.review.memories_reviewed == 6 and got.review.model_calls == len(got.findings)
+        assert all(f.source == apb.FINDING_SOURCE_MODEL for f in got.findings)
+        # Nothing changed by the review itself.
+        listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
+        assert len(listed) == 6
+        # The model's verdict (keep) replaces the rules' proposal (merge): applying it all leaves every memory active.
+        dup = next(f for f in got.findings if f.kind == apb.FINDING_KIND_DUPLICATE)
+        assert dup.action == apb.FINDING_ACTION_KEEP
+        applied = audits.ApplyFindings(
+            apb.ApplyFindingsRequest(agent_id="a1", review_id=got.review.review_id), metadata=T
+        )
+        assert {f.status for f in applied.findings} <= {apb.FINDING_STATUS_APPLIED, apb.FINDING_STATUS_REJECTED}
+        listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
+        assert {m.id for m in listed} == set(ids.values())
+
+
+async def test_merge_supersedes_recall_drops_the_loser_and_restore_brings_it_back(
+    daemon: LiveServer, env: Settings, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        memory, audits = MemoryServiceStub(channel), AuditServiceStub(channel)
+        plant(memory)
+        got = await reviewed(
+            channel,
+            env.model_copy(update={"provider": env.provider.model_copy(update={"extraction_model": ""})}),
+            onnx_embedder,
+        )  # rules only: no model configured for the worker
+        dup = next(f for f in got.findings if f.kind == apb.FINDING_KIND_DUPLICATE)
+        assert dup.action == apb.FINDING_ACTION_MERGE and dup.certain and dup.source == apb.FINDING_SOURCE_RULES
+        applied = audits.ApplyFindings(
+            apb.ApplyFindingsRequest(agent_id="a1", review_id=got.review.review_id, finding_ids=[dup.finding_id]),
+            metadata=T,
+        )
+        assert applied.findings[0].status == apb.FINDING_STATUS_APPLIED
+        loser = next(i for i in dup.memory_ids if i != dup.survivor_id)
+        survivor = memory.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=dup.survivor_id), metadata=T).memory
+        lost = memory.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=loser), metadata=T).memory
+        assert survivor.status == pb.MEMORY_STATUS_ACTIVE and set(survivor.tags) == {"ops", "security"}
+        assert lost.status == pb.MEMORY_STATUS_SUPERSEDED and lost.superseded_by == dup.survivor_id
+        hits = memory.Recall(pb.RecallRequest(agent_id="a1", query="VPN hardware key"), metadata=T).hits
+        assert loser not in {h.memory.id for h in hits}
+        listed = memory.ListMemories(
+            pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(statuses=[pb.MEMORY_STATUS_SUPERSEDED])),
+            metadata=T,
+        ).memories
+        assert [m.id for m in listed] == [loser]
+        again = audits.ApplyFindings(
+            apb.ApplyFindingsRequest(agent_id="a1", review_id=got.review.review_id, finding_ids=[dup.finding_id]),
+            metadata=T,
+        )
+        assert again.findings[0].outcome == applied.findings[0].outcome
+        memory.RestoreMemory(pb.RestoreMemoryRequest(agent_id="a1", memory_id=loser), metadata=T)
+        hits = memory.Recall(pb.RecallRequest(agent_id="a1", query="VPN hardware key"), metadata=T).hits
+        assert loser in {h.memory.id for h in hits}
+        listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
+        assert len(listed) == 6 and all(m.status == pb.MEMORY_STATUS_ACTIVE for m in listed)
+
+
+async def test_an_outage_during_a_review_converges_to_the_clean_findings(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.answer_with(keep_everything)
+    results = []
+    for run, script in enumerate((["ok"], ["ok", "503", "503", "ok", "429:0.1", "ok", "503"])):
+        env = job_settings(tmp_path / f"run{run}", redis_url, provider, audits={"findings_per_call": 1})
+        provider.script(*script)
+        server = LiveServer(env, onnx_embedder)
+        server.start()
+        try:
+            with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+                plant(MemoryServiceStub(channel))
+                got = await reviewed(channel, env, onnx_embedder)
+                results.append(sorted((f.kind, f.status, f.action, f.source, f.reason) for f in got.findings))
+        finally:
+            server.stop()
+    assert results[0] == results[1] and results[0]
+
+
+async def test_a_malformed_answer_fails_the_review_and_applies_nothing(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, provider, audits={"apply": "all"})
+    provider.reply_with('{"verdicts": "nope"}')
+    server = LiveServer(env, onnx_embedder)
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            memory, audits, jobs = MemoryServiceStub(channel), AuditServiceStub(channel), JobServiceStub(channel)
+            plant(memory)
+            job_id = audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="a1"), metadata=T).job_id
+            async with running(env, onnx_embedder):
+                events = await asyncio.to_thread(
+                    lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=T, timeout=60))
+                )
+            assert events[-1].event.state == jpb.JOB_STATE_FAILED and "verdicts" in events[-1].event.message
+            listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
+            assert len(listed) == 6 and all(m.status == pb.MEMORY_STATUS_ACTIVE for m in listed)
+    finally:
+        server.stop()
+
+
+def test_audit_rpcs_reject_bad_input(daemon: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        audits = AuditServiceStub(channel)
+        job_id = audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="a1"), metadata=T).job_id
+        cases = [
+            (
+                lambda: audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="bad agent"), metadata=T),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "agent_id",
+            ),
+            (
+                lambda: audits.GetReview(apb.GetReviewRequest(agent_id="a1", review_id=job_id), metadata=T),
+                grpc.StatusCode.NOT_FOUND,
+                "not found",
+            ),  # queued: no review row yet
+            (
+                lambda: audits.ListReviews(apb.ListReviewsRequest(agent_id="a1", page_size=101), metadata=T),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "page_size",
+            ),
+            (
+                lambda: audits.ApplyFindings(apb.ApplyFindingsRequest(agent_id="a2", review_id=job_id), metadata=T),
+                grpc.StatusCode.NOT_FOUND,
+                "not found",
+            ),
+            (
+                lambda: audits.GetUsageReport(apb.GetUsageReportRequest(agent_id="bad agent"), metadata=T),
+                grpc.StatusCode.INVALID_ARGUMENT,
+                "agent_id",
+            ),
+            (
+                lambda: audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="a1")),
+                grpc.StatusCode.UNAUTHENTICATED,
+                "x-tenant-id",
+            ),
+        ]
+        for call, code, needle in cases:
+            with pytest.raises(grpc.RpcError) as err:
+                call()
+            assert err.value.code() == code and needle in (err.value.details() or ""), err.value.details()
