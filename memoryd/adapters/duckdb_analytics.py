@@ -68,7 +68,7 @@ class DuckDBAnalytics:
             con.register("stats", stats if stats is not None else _EMPTY_STATS)
             injected = "s.injected_count" if stats is None or "injected_count" in stats.schema.names else "0"
             where = ["TRUE"]
-            params: dict[str, Any] = {"now": now}
+            params: dict[str, Any] = {}
             if agent_id:
                 where.append("m.agent_id = $agent")
                 params["agent"] = agent_id

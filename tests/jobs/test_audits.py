@@ -95,6 +95,9 @@ async def test_a_review_finds_the_planted_problems_and_applying_never_deletes(
         assert {f.status for f in applied.findings} <= {apb.FINDING_STATUS_APPLIED, apb.FINDING_STATUS_REJECTED}
         listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
         assert {m.id for m in listed} == set(ids.values())
+        report = audits.GetUsageReport(apb.GetUsageReportRequest(), metadata=T).report
+        assert report.memories == 6 and report.by_status == {"active": 6} and report.retrievals == 0
+        assert report.duplicate_share == pytest.approx(2 / 6) and [a.agent_id for a in report.agents] == ["a1"]
 
 
 async def test_merge_supersedes_recall_drops_the_loser_and_restore_brings_it_back(
