@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -33,6 +33,7 @@ from memoryd.core.conversation import (
 )
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
+from memoryd.core.schedule import check_schedule
 
 _RECALL = RecallTuning()
 _REVIEW = ReviewLimits()
@@ -282,7 +283,8 @@ class AuditSettings(_Section):
     tenants: dict[str, ApplyPolicy] = {}
     """Per-tenant ``apply`` policy, e.g. ``[audits.tenants] acme = "rules"``."""
     schedule: str = ""
-    """A cron expression (``"0 3 * * *"``) for the audit batch; empty: off (the embedded default)."""
+    """A five-field cron expression in UTC (``"0 3 * * *"``) for the audit batch; empty: off (the embedded
+    default)."""
     duplicate_similarity: float = Field(_REVIEW.duplicate_similarity, gt=0, le=1)
     contradiction_similarity: float = Field(_REVIEW.contradiction_similarity, gt=0, le=1)
     stale_days: float = Field(_REVIEW.stale_days, gt=0)
@@ -293,7 +295,12 @@ class AuditSettings(_Section):
     concentration_top1_share: float = Field(0.5, gt=0, le=1)
     """Usage alarm: the top 1 % of memories hold at least this share of all retrievals."""
     never_retrieved_share: float = Field(0.8, gt=0, le=1)
-    """Usage alarm: at least this share of memories (older than a week) was never retrieved."""
+    """Usage alarm: at least this share of active memories was never retrieved."""
+
+    @field_validator("schedule")
+    @classmethod
+    def _cron(cls, value: str) -> str:
+        return check_schedule(value)
 
     def limits(self) -> ReviewLimits:
         """The core value of the review thresholds and budget."""

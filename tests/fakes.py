@@ -24,6 +24,7 @@ from memoryd.core.models import (
     Vector,
 )
 from memoryd.core.query_terms import words
+from memoryd.core.usage import UsageReport
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
 from memoryd.testing.provider import hashed_embedding
@@ -179,6 +180,7 @@ class InMemoryLedger:
         self.records: dict[tuple[str, str], JobRecord] = {}
         self.log: dict[tuple[str, str], list[JobEvent]] = {}
         self.flags: set[str] = set()
+        self.batch_parts: dict[str, dict[str, tuple[str, str]]] = {}
         self.reachable = True
 
     async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
@@ -229,6 +231,12 @@ class InMemoryLedger:
 
     async def set_flag(self, name: str) -> None:
         self.flags.add(name)
+
+    async def add_parts(self, batch_key: str, parts: Mapping[str, tuple[str, str]]) -> None:
+        self.batch_parts.setdefault(batch_key, {}).update(parts)
+
+    async def parts(self, batch_key: str) -> dict[str, tuple[str, str]]:
+        return dict(self.batch_parts.get(batch_key, {}))
 
 
 class RecordingQueue:
@@ -435,6 +443,7 @@ class InMemoryReviews:
     def __init__(self) -> None:
         self.reviews_by: dict[tuple[str, str], Review] = {}
         self.findings_by: dict[tuple[str, str], Finding] = {}
+        self.reports_by: dict[tuple[str, str], UsageReport] = {}
 
     async def put_review(self, tenant_id: str, review: Review) -> None:
         self.reviews_by[(tenant_id, review.review_id)] = review
@@ -455,6 +464,13 @@ class InMemoryReviews:
     async def findings(self, tenant_id: str, review_id: str) -> list[Finding]:
         found = [f for (t, _), f in self.findings_by.items() if t == tenant_id and f.review_id == review_id]
         return sorted(found, key=lambda f: (f.kind.value, f.finding_id))
+
+    async def put_report(self, tenant_id: str, report_id: str, report: UsageReport) -> None:
+        self.reports_by[(tenant_id, report_id)] = report
+
+    async def reports(self, tenant_id: str, limit: int) -> list[tuple[str, UsageReport]]:
+        found = [(i, r) for (t, i), r in self.reports_by.items() if t == tenant_id]
+        return sorted(found, key=lambda p: (p[1].computed_at, p[0]), reverse=True)[:limit]
 
 
 class PairwiseNeighbours:

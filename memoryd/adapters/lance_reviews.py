@@ -1,4 +1,4 @@
-"""ReviewStore on LanceDB: a review row per review, its findings in a second table; both per tenant.
+"""ReviewStore on LanceDB: reviews, their findings, and the usage reports audit batches keep; per tenant.
 
 Ids are deterministic (the review id is the job key, a finding's id hashes the review, kind and
 memories), and every write is an upsert on them, so a review re-run after a crash or a retry
@@ -20,6 +20,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
+from memoryd.core.usage import UsageReport, report_from_dict, report_to_dict
 
 _TEXT = pa.string()
 REVIEW_SCHEMA = pa.schema(
@@ -54,6 +55,25 @@ FINDING_SCHEMA = pa.schema(
         pa.field("outcome", _TEXT, nullable=False),
     ]
 )
+
+
+REPORT_SCHEMA = pa.schema(
+    [
+        pa.field("report_id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("computed_at", TIMESTAMP, nullable=False),
+        pa.field("alarms", pa.list_(_TEXT), nullable=False),
+        pa.field("report", _TEXT, nullable=False),
+    ]
+)
+"""The whole report is one JSON column: it is read back whole, and its shape may grow."""
+
+
+_TABLES: dict[str, tuple[pa.Schema, list[tuple[str, Any]]]] = {
+    "reviews": (REVIEW_SCHEMA, [("agent_id", BTree())]),
+    "review_findings": (FINDING_SCHEMA, [("review_id", BTree())]),
+    "usage_reports": (REPORT_SCHEMA, []),
+}
+"""Each table (named ``{table}_{tenant}``) with its schema and scalar indexes."""
 
 
 def _review_row(r: Review) -> dict[str, Any]:
@@ -134,32 +154,37 @@ class LanceReviewStore:
     def __init__(self, db: LanceDatabase) -> None:
         self._db = db
 
-    async def _reviews(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._db.table(f"reviews_{tenant_id}", REVIEW_SCHEMA, [("agent_id", BTree())], write=write)
+    async def _writing(self, table: str, tenant_id: str) -> Any:
+        """A table to write, created when missing."""
+        schema, indexes = _TABLES[table]
+        return await self._db.table(f"{table}_{tenant_id}", schema, indexes, write=True)
 
-    async def _findings(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._db.table(
-            f"review_findings_{tenant_id}", FINDING_SCHEMA, [("review_id", BTree())], write=write
-        )
+    async def _reading(self, table: str, tenant_id: str) -> Any | None:
+        """A table to read, or None when missing (a read creates nothing)."""
+        return await self._db.table_if_exists(f"{table}_{tenant_id}")
 
     async def put_review(self, tenant_id: str, review: Review) -> None:
         """Upsert by review id."""
         data = pa.Table.from_pylist([_review_row(review)], REVIEW_SCHEMA)
         async with map_lance_errors():
-            table = await self._reviews(tenant_id, write=True)
+            table = await self._writing("reviews", tenant_id)
             await table.merge_insert("review_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
     async def review(self, tenant_id: str, review_id: str) -> Review | None:
         """One review row."""
         async with map_lance_errors():
-            table = await self._reviews(tenant_id)
+            table = await self._reading("reviews", tenant_id)
+            if table is None:
+                return None
             rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
         return _review(rows[0]) if rows else None
 
     async def reviews(self, tenant_id: str, agent_id: str, limit: int) -> list[Review]:
         """Newest first."""
         async with map_lance_errors():
-            table = await self._reviews(tenant_id)
+            table = await self._reading("reviews", tenant_id)
+            if table is None:
+                return []
             rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
         found = [_review(r) for r in rows]
         found.sort(key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.review_id), reverse=True)
@@ -171,13 +196,38 @@ class LanceReviewStore:
             return
         data = pa.Table.from_pylist([_finding_row(f) for f in findings], FINDING_SCHEMA)
         async with map_lance_errors():
-            table = await self._findings(tenant_id, write=True)
+            table = await self._writing("review_findings", tenant_id)
             merge = table.merge_insert("finding_id").when_matched_update_all().when_not_matched_insert_all()
             await merge.execute(data)
 
     async def findings(self, tenant_id: str, review_id: str) -> list[Finding]:
         """A review's findings by kind, then id."""
         async with map_lance_errors():
-            table = await self._findings(tenant_id)
+            table = await self._reading("review_findings", tenant_id)
+            if table is None:
+                return []
             rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
         return sorted((_finding(r) for r in rows), key=lambda f: (f.kind.value, f.finding_id))
+
+    async def put_report(self, tenant_id: str, report_id: str, report: UsageReport) -> None:
+        """Upsert by report id."""
+        row = {
+            "report_id": report_id,
+            "computed_at": report.computed_at,
+            "alarms": list(report.alarms),
+            "report": json.dumps(report_to_dict(report), sort_keys=True),
+        }
+        data = pa.Table.from_pylist([row], REPORT_SCHEMA)
+        async with map_lance_errors():
+            table = await self._writing("usage_reports", tenant_id)
+            await table.merge_insert("report_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    async def reports(self, tenant_id: str, limit: int) -> list[tuple[str, UsageReport]]:
+        """Newest first."""
+        async with map_lance_errors():
+            table = await self._reading("usage_reports", tenant_id)
+            if table is None:
+                return []
+            rows = (await table.query().select(["report_id", "computed_at", "report"]).to_arrow()).to_pylist()
+        rows.sort(key=lambda r: (r["computed_at"], r["report_id"]), reverse=True)
+        return [(r["report_id"], report_from_dict(json.loads(r["report"]))) for r in rows[:limit]]

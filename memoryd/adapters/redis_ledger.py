@@ -7,6 +7,7 @@ Keys (every one carries the tenant, so a ledger read cannot cross tenants)::
     memoryd:events:{tenant}:{key}    stream of state changes (WatchJob), capped
     memoryd:jobs:waiting             set of tenant + newline + key, parked for want of a model
     memoryd:flag:{name}              operator-level flags (the bootstrap done flag)
+    memoryd:parts:{batch key}        hash of a batch's jobs: part name -> tenant + newline + key
 
 Claiming a key is a WATCH/MULTI transaction, so two callers enqueueing the same
 key at once see one record. Durability is Redis's: the embedded Valkey runs with
@@ -16,7 +17,7 @@ AOF; an external Redis must be configured with persistence by its operator.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -225,3 +226,24 @@ class RedisJobLedger:
         """Set the flag."""
         async with map_redis_errors():
             await self._r.set(f"memoryd:flag:{name}", datetime.now(UTC).isoformat())
+
+    async def add_parts(self, batch_key: str, parts: Mapping[str, tuple[str, str]]) -> None:
+        """HSET in one round trip; the hash lives as long as a terminal record would."""
+        if not parts:
+            return
+        name = f"memoryd:parts:{batch_key}"
+        async with map_redis_errors():
+            pipe = self._r.pipeline(transaction=True)
+            pipe.hset(name, mapping={part: f"{tenant}\n{key}" for part, (tenant, key) in parts.items()})
+            pipe.expire(name, self._keep_seconds)
+            await pipe.execute()
+
+    async def parts(self, batch_key: str) -> dict[str, tuple[str, str]]:
+        """The batch's hash."""
+        async with map_redis_errors():
+            raw = await self._r.hgetall(f"memoryd:parts:{batch_key}")  # type: ignore[misc]  # sync/async union
+        out = {}
+        for part, value in raw.items():
+            tenant, _, key = value.decode().partition("\n")
+            out[part.decode()] = (tenant, key)
+        return out

@@ -120,6 +120,14 @@ class ReviewStore(Protocol):
         """A review's findings, in a stable order."""
         ...
 
+    async def put_report(self, tenant_id: str, report_id: str, report: UsageReport) -> None:
+        """Keep a usage report (an audit batch's), replacing one with the same id."""
+        ...
+
+    async def reports(self, tenant_id: str, limit: int) -> list[tuple[str, UsageReport]]:
+        """Kept usage reports with their ids, newest first."""
+        ...
+
 
 class UsageAnalytics(Protocol):
     """Analytics over the store's tables (reads only)."""
@@ -282,6 +290,17 @@ class JobLedger(Protocol):
 
     async def set_flag(self, name: str) -> None:
         """Set an operator-level flag (durably)."""
+        ...
+
+    async def add_parts(self, batch_key: str, parts: Mapping[str, tuple[str, str]]) -> None:
+        """Remember a batch's jobs: part name (e.g. tenant and agent) → (tenant, job key).
+
+        A name set again points at its new job.
+        """
+        ...
+
+    async def parts(self, batch_key: str) -> dict[str, tuple[str, str]]:
+        """The jobs a batch remembered, by part name."""
         ...
 
 

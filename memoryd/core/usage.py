@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
+from typing import Any
 
 AGE_BUCKETS: tuple[tuple[str, float, float], ...] = (
     ("<1 day", 0, 1),
@@ -85,3 +86,29 @@ def with_alarms(report: UsageReport, top1_threshold: float, never_threshold: flo
             f"never retrieved: {report.never_retrieved_share:.0%} of active memories (threshold {never_threshold:.0%})"
         )
     return replace(report, alarms=tuple(alarms))
+
+
+def report_to_dict(report: UsageReport) -> dict[str, Any]:
+    """The report as JSON-ready values (``memoryd report --json``, stored batch reports)."""
+    out = asdict(report)
+    out["growth"] = [list(day) for day in report.growth]
+    out["age_days"] = [list(b) for b in report.age_days]
+    out["salience"] = [list(b) for b in report.salience]
+    out["alarms"] = list(report.alarms)
+    out["computed_at"] = report.computed_at.isoformat()
+    return out
+
+
+def report_from_dict(data: dict[str, Any]) -> UsageReport:
+    """The inverse of ``report_to_dict``."""
+    return UsageReport(
+        **{
+            **data,
+            "growth": tuple((str(d), int(n)) for d, n in data["growth"]),
+            "age_days": tuple((str(b), int(n)) for b, n in data["age_days"]),
+            "salience": tuple((str(b), int(n)) for b, n in data["salience"]),
+            "agents": tuple(AgentUsage(**a) for a in data["agents"]),
+            "alarms": tuple(data["alarms"]),
+            "computed_at": datetime.fromisoformat(data["computed_at"]),
+        }
+    )

@@ -7,7 +7,7 @@ another tenant is NOT_FOUND, whatever its name says.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
 from memoryd.core.job_records import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
@@ -124,6 +124,14 @@ class JobService:
     async def set_flag(self, name: str) -> None:
         """Set an operator-level flag."""
         await self._ledger.set_flag(name)
+
+    async def add_parts(self, batch_key: str, parts: Mapping[str, tuple[str, str]]) -> None:
+        """Remember the jobs a batch fanned out (by part name)."""
+        await self._ledger.add_parts(batch_key, parts)
+
+    async def parts(self, batch_key: str) -> dict[str, tuple[str, str]]:
+        """The jobs a batch fanned out, by part name: (tenant, key)."""
+        return await self._ledger.parts(batch_key)
 
 
 def _check_key(key: str) -> str:

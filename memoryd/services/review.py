@@ -118,7 +118,7 @@ class ReviewService:
         await self._reviews.put_review(rec.tenant_id, review)
         if ctx.chat.available:
             findings, review = await self._judge(ctx, review, findings, {r.memory_id: r for r in records})
-        applied = await self._auto_apply(actor, findings)
+        applied = await self._by_policy(actor, findings, self._apply_policy(actor.tenant_id))
         review = replace(review, finished_at=self._clock.now())
         await self._reviews.put_review(rec.tenant_id, review)
         return {
@@ -167,8 +167,12 @@ class ReviewService:
             prompt = candidate
         return batch, prompt
 
-    async def _auto_apply(self, actor: Actor, findings: Sequence[Finding]) -> int:
-        policy = self._apply_policy(actor.tenant_id)
+    async def apply_by_policy(self, actor: Actor, review_id: str, policy: ApplyPolicy) -> int:
+        """Apply the review's proposed findings that ``policy`` covers (``memoryd audit --apply``); how many."""
+        _, findings = await self.get(actor, review_id)
+        return await self._by_policy(actor, findings, policy)
+
+    async def _by_policy(self, actor: Actor, findings: Sequence[Finding], policy: ApplyPolicy) -> int:
         if policy is ApplyPolicy.NONE:
             return 0
         chosen = [
