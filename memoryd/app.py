@@ -57,6 +57,7 @@ from memoryd.core.ports import (
 )
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
+from memoryd.services.audit_batch import AuditBatchService
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
@@ -88,6 +89,7 @@ class JobParts:
     bootstrap: BootstrapService
     compaction: CompactionService
     review: ReviewService
+    audits: AuditBatchService
 
 
 @dataclass(frozen=True)
@@ -321,10 +323,25 @@ def _wire(
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
     policies = build_policies(settings.working)
+    usage = UsageService(
+        analytics, clock, settings.audits.concentration_top1_share, settings.audits.never_retrieved_share
+    )
     parts = None
     if ports is not None:
         js = settings.jobs
         service = JobService(ports.ledger, ports.queue, clock)
+        review = ReviewService(
+            stores.store,
+            stores.store,
+            neighbours,
+            stores.reviews,
+            service,
+            memorize,
+            counter,
+            clock,
+            settings.audits.limits(),
+            settings.audits.policy_for,
+        )
         parts = JobParts(
             service=service,
             runner=JobRunner(
@@ -345,17 +362,9 @@ def _wire(
                 archive_tokens=js.bootstrap_archive_tokens,
             ),
             compaction=CompactionService(stores.conversations, memorize, profile, embedder, counter, clock, policies),
-            review=ReviewService(
-                stores.store,
-                stores.store,
-                neighbours,
-                stores.reviews,
-                service,
-                memorize,
-                counter,
-                clock,
-                settings.audits.limits(),
-                settings.audits.policy_for,
+            review=review,
+            audits=AuditBatchService(
+                stores.store, review, usage, stores.reviews, service, clock, settings.audits.schedule, check_seconds=1.0
             ),
         )
     return App(
@@ -382,12 +391,7 @@ def _wire(
             policies,
             settings.working.context_window_tokens,
         ),
-        usage=UsageService(
-            analytics,
-            clock,
-            settings.audits.concentration_top1_share,
-            settings.audits.never_retrieved_share,
-        ),
+        usage=usage,
         job_parts=parts,
     )
 

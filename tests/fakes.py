@@ -17,6 +17,7 @@ from memoryd.core.models import (
     FullTextQuery,
     MemoryFilter,
     MemoryRecord,
+    MemoryStatus,
     MemoryType,
     Profile,
     Scope,
@@ -24,7 +25,7 @@ from memoryd.core.models import (
     Vector,
 )
 from memoryd.core.query_terms import words
-from memoryd.core.usage import UsageReport
+from memoryd.core.usage import UsageReport, gini
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
 from memoryd.testing.provider import hashed_embedding
@@ -435,6 +436,39 @@ def memory_record(memory_id: str = "0" * 32, content: str = "a memory", **fields
         at,
     )
     return replace(base, **fields)  # type: ignore[arg-type]  # keys are MemoryRecord fields
+
+
+class StoreAnalytics:
+    """UsageAnalytics over an InMemoryStore: the counts and retrieval figures (histograms left empty)."""
+
+    def __init__(self, store: InMemoryStore) -> None:
+        self._store = store
+
+    async def report(self, tenant_id: str, agent_id: str, since: datetime | None, now: datetime) -> UsageReport:
+        rows = [
+            r
+            for r, _ in self._store.rows.values()
+            if r.tenant_id == tenant_id
+            and (not agent_id or r.agent_id == agent_id)
+            and (since is None or r.created_at >= since)
+        ]
+        active = [r for r in rows if r.status is MemoryStatus.ACTIVE]
+        counts = sorted((r.retrieval_count for r in active), reverse=True)
+        total = sum(counts)
+        top = max(1, -(-len(active) // 100))
+        return UsageReport(
+            memories=len(rows),
+            by_scope={}, by_type={}, by_status={},
+            growth=(),
+            never_retrieved_share=sum(1 for n in counts if n == 0) / len(active) if active else 0.0,
+            retrievals=total,
+            injections=sum(r.injection_count for r in active),
+            top1pct_share=sum(counts[:top]) / total if total else 0.0,
+            top10_share=sum(counts[:10]) / total if total else 0.0,
+            gini=gini(counts),
+            age_days=(), salience=(), duplicate_share=0.0, agents=(),
+            computed_at=now, seconds=0.0,
+        )  # fmt: skip
 
 
 class InMemoryReviews:

@@ -6,13 +6,16 @@ the ledger, so a message can be redelivered any number of times.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from arq import Retry
 
-from memoryd.core.job_records import JobKind
+from memoryd.core.job_records import JobKind, JobState
 from memoryd.services.job_runner import Body
 from workers.context import context_of
+
+log = logging.getLogger(__name__)
 
 
 async def _run(ctx: dict[str, Any], tenant_id: str, key: str, body: Body, timeout: float) -> None:
@@ -50,10 +53,24 @@ async def review(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, c.jobs.review.run, c.model_timeout)
 
 
+async def review_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """The audit batch (short: it asks for reviews and counts them; then keeps the usage reports)."""
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.jobs.audits.run, c.short_timeout)
+
+
+async def audit_tick(ctx: dict[str, Any]) -> None:
+    """The cron tick: start the audit batch of a due slot of ``audits.schedule`` (one per period, whoever ticks)."""
+    started = await context_of(ctx).jobs.audits.tick()
+    if started is not None and started.state is JobState.QUEUED:
+        log.info("audit batch queued", extra={"job_id": started.key})
+
+
 FUNCTIONS = {
     JobKind.BOOTSTRAP: bootstrap,
     JobKind.REGENERATE: regenerate,
     JobKind.BOOTSTRAP_ALL: bootstrap_all,
     JobKind.COMPACT: compact,
     JobKind.REVIEW: review,
+    JobKind.REVIEW_ALL: review_all,
 }

@@ -14,18 +14,20 @@ import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from arq import Worker, func
+from arq import Worker, cron, func
 from arq.connections import RedisSettings
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, queue_of
 from memoryd.app import App
 from memoryd.config import Settings
 from workers.context import WorkerContext, install
-from workers.functions import FUNCTIONS
+from workers.functions import FUNCTIONS, audit_tick
 
 _UNBOUNDED_TRIES = 1_000_000
 """arq's own try limit is not the retry policy (JobRunner's is): deferrals must not exhaust it."""
 _SLACK_SECONDS = 5.0
+_TICK_SECONDS = {0, 10, 20, 30, 40, 50}
+"""The audit schedule is read every ten seconds (a tick only enqueues; the ledger key makes it once per period)."""
 
 
 def build_workers(settings: Settings, app: App) -> list[Worker]:
@@ -42,9 +44,13 @@ def build_workers(settings: Settings, app: App) -> list[Worker]:
             for kind, coroutine in FUNCTIONS.items()
             if queue_of(kind) == queue
         ]
+        crons = []
+        if queue == SHORT_QUEUE and settings.audits.schedule:
+            crons.append(cron(audit_tick, second=_TICK_SECONDS, unique=True, timeout=js.short_job_timeout_seconds))
         workers.append(
             Worker(
                 functions=functions,
+                cron_jobs=crons,
                 queue_name=queue,
                 redis_settings=RedisSettings.from_dsn(settings.redis.dsn),
                 ctx=ctx,

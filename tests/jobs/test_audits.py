@@ -6,17 +6,22 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import grpc
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import build_app
 from memoryd.config import Settings
+from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState
 from memoryd.rpc.client import AuditServiceStub, JobServiceStub, MemoryServiceStub, apb, jpb, pb
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer, tenant
-from tests.jobs.conftest import job_settings, running
+from tests.fakes import FrozenClock
+from tests.jobs.conftest import job_settings, running, seed, wait_for
+from workers.settings import running_workers
 
 T = tenant("acme")
 PLANTED = {
@@ -225,3 +230,29 @@ def test_audit_rpcs_reject_bad_input(daemon: LiveServer) -> None:
             with pytest.raises(grpc.RpcError) as err:
                 call()
             assert err.value.code() == code and needle in (err.value.details() or ""), err.value.details()
+
+
+async def test_the_cron_batch_runs_once_per_period_whoever_triggers_it(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None, audits={"schedule": "0 3 * * *"})
+    clock = FrozenClock(datetime(2026, 6, 30, 3, 2, tzinfo=UTC))  # two minutes after the slot
+    key = "review_all:@all:20260630T0300Z"
+    async with build_app(env, embedder=onnx_embedder, clock=clock) as app:
+        await seed(app, "acme", "a1", "The VPN needs a hardware key", "thanks!")
+        await seed(app, "acme", "a2", "Priya leads the search team in Lisbon")
+        await seed(app, "globex", "b1", "The build server is in Frankfurt")
+        # Two worker processes' worth of workers: both tick the same slot.
+        async with running_workers(env, app), running_workers(env, app):
+            batch = await wait_for(lambda: app.jobs.service.record(SYSTEM_TENANT, key), timeout=40)
+            assert batch.state is JobState.SUCCEEDED, batch.last_error
+            again = [await app.jobs.audits.tick(), await app.jobs.audits.start()]  # and a manual trigger
+        assert all(r is not None and r.key == key and r.run == 1 for r in again)
+        batches, _ = await app.jobs.service.list_jobs(SYSTEM_TENANT, JobKind.REVIEW_ALL, None, "", 50, 0)
+        assert [b.key for b in batches] == [key]
+        for tenant, agents in (("acme", 2), ("globex", 1)):
+            reviews, _ = await app.jobs.service.list_jobs(tenant, JobKind.REVIEW, None, "", 50, 0)
+            assert len(reviews) == agents and all(r.run == 1 for r in reviews)
+            kept = await app.reviews.reports(tenant, 5)
+            assert [i for i, _ in kept] == [key]
+        assert batch.result["agents"] == 3 and batch.result["tenants"] == 2

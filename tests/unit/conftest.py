@@ -27,6 +27,7 @@ from tests.fakes import (
     PairwiseNeighbours,
     RecordingQueue,
     ScriptedChat,
+    StoreAnalytics,
     WordCounter,
 )
 
@@ -55,6 +56,7 @@ async def fake_world(**settings: Any) -> AsyncIterator[World]:
         store=store,
         reviews=reviews,
         neighbours=PairwiseNeighbours(),
+        analytics=StoreAnalytics(store),
         profiles=profiles,
         conversations=InMemoryConversations(),
         ledger=ledger,
