@@ -324,7 +324,11 @@ def _wire(
     recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
     policies = build_policies(settings.working)
     usage = UsageService(
-        analytics, clock, settings.audits.concentration_top1_share, settings.audits.never_retrieved_share
+        analytics,
+        stores.reviews,
+        clock,
+        settings.audits.concentration_top1_share,
+        settings.audits.never_retrieved_share,
     )
     parts = None
     if ports is not None:
@@ -364,7 +368,7 @@ def _wire(
             compaction=CompactionService(stores.conversations, memorize, profile, embedder, counter, clock, policies),
             review=review,
             audits=AuditBatchService(
-                stores.store, review, usage, stores.reviews, service, clock, settings.audits.schedule, check_seconds=1.0
+                stores.store, review, usage, service, clock, settings.audits.schedule, check_seconds=1.0
             ),
         )
     return App(

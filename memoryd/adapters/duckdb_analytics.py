@@ -20,7 +20,7 @@ import lance
 import pyarrow as pa
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.usage import AGE_BUCKETS, SALIENCE_BUCKETS, AgentUsage, UsageReport
+from memoryd.core.usage import AGE_BUCKETS, LORENZ_STEPS, SALIENCE_BUCKETS, AgentUsage, UsageReport
 
 _EMPTY_STATS = pa.table(
     {"id": pa.array([], pa.string()), "retrieval_count": pa.array([], pa.int64()),
@@ -115,6 +115,14 @@ class DuckDBAnalytics:
                     "FROM a GROUP BY agent_id ORDER BY agent_id"
                 )
             )
+        lorenz: tuple[tuple[float, float], ...] = ()
+        if retrievals:
+            steps = rows(
+                f"SELECT ceil(rn * {LORENZ_STEPS}.0 / n) AS step, max(c) FROM (SELECT count(*) OVER () AS n, "
+                "row_number() OVER (ORDER BY r, id) AS rn, sum(r) OVER (ORDER BY r, id ROWS UNBOUNDED PRECEDING) "
+                "AS c FROM a) GROUP BY step ORDER BY step"
+            )
+            lorenz = ((0.0, 0.0), *((float(step) / LORENZ_STEPS, float(c) / retrievals) for step, c in steps))
         return UsageReport(
             memories=total,
             by_scope=dict(rows("SELECT scope, count(*) FROM m GROUP BY scope ORDER BY scope")),
@@ -149,6 +157,7 @@ class DuckDBAnalytics:
             agents=agents,
             computed_at=now,
             seconds=0.0,
+            lorenz=lorenz,
         )
 
 

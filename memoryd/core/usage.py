@@ -15,6 +15,8 @@ AGE_BUCKETS: tuple[tuple[str, float, float], ...] = (
     (">365 days", 365, float("inf")),
 )
 """Age since a memory was stored, in days: label, from (inclusive), to (exclusive)."""
+LORENZ_STEPS = 20
+"""The Lorenz curve's resolution: one point per 5 % of memories."""
 SALIENCE_BUCKETS: tuple[tuple[str, float, float], ...] = (
     ("0.0-0.2", 0.0, 0.2),
     ("0.2-0.4", 0.2, 0.4),
@@ -61,6 +63,8 @@ class UsageReport:
     computed_at: datetime
     seconds: float
     alarms: tuple[str, ...] = ()
+    lorenz: tuple[tuple[float, float], ...] = ()
+    """(share of active memories, share of retrievals they hold), least retrieved first, from (0, 0) to (1, 1)."""
 
 
 def gini(values: list[int]) -> float:
@@ -95,6 +99,7 @@ def report_to_dict(report: UsageReport) -> dict[str, Any]:
     out["age_days"] = [list(b) for b in report.age_days]
     out["salience"] = [list(b) for b in report.salience]
     out["alarms"] = list(report.alarms)
+    out["lorenz"] = [list(p) for p in report.lorenz]
     out["computed_at"] = report.computed_at.isoformat()
     return out
 
@@ -109,6 +114,7 @@ def report_from_dict(data: dict[str, Any]) -> UsageReport:
             "salience": tuple((str(b), int(n)) for b, n in data["salience"]),
             "agents": tuple(AgentUsage(**a) for a in data["agents"]),
             "alarms": tuple(data["alarms"]),
+            "lorenz": tuple((float(x), float(y)) for x, y in data.get("lorenz", ())),
             "computed_at": datetime.fromisoformat(data["computed_at"]),
         }
     )

@@ -97,6 +97,7 @@ def usage(u: UsageReport) -> apb.UsageReport:
         concentration_alarm=bool(u.alarms),
         alarms=list(u.alarms),
         seconds=u.seconds,
+        lorenz=[apb.LorenzPoint(memories_share=x, retrievals_share=y) for x, y in u.lorenz],
     )
     out.computed_at.CopyFrom(convert.to_timestamp(u.computed_at))
     return out
@@ -139,3 +140,13 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         since = convert.to_datetime(request.since, "since") if request.HasField("since") else None
         report = await self._app.usage.report(tenant_of(context), request.agent_id, since)
         return apb.GetUsageReportResponse(report=usage(report))
+
+    @translated
+    async def ListUsageReports(
+        self, request: apb.ListUsageReportsRequest, context: Ctx
+    ) -> apb.ListUsageReportsResponse:
+        """See the proto."""
+        kept = await self._app.usage.kept(tenant_of(context), request.page_size or 10)
+        return apb.ListUsageReportsResponse(
+            reports=[apb.KeptUsageReport(report_id=i, report=usage(r)) for i, r in kept]
+        )

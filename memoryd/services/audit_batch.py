@@ -16,7 +16,7 @@ import logging
 from memoryd.core.errors import PreconditionFailed
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState
 from memoryd.core.models import Actor
-from memoryd.core.ports import AgentDirectory, Clock, ReviewStore
+from memoryd.core.ports import AgentDirectory, Clock
 from memoryd.core.schedule import batch_scope, current_period, due_period, review_all_key
 from memoryd.core.validation import check_tenant
 from memoryd.services.job_runner import Defer, JobContext
@@ -38,7 +38,6 @@ class AuditBatchService:
         directory: AgentDirectory,
         reviews: ReviewService,
         usage: UsageService,
-        kept_reports: ReviewStore,
         jobs: JobService,
         clock: Clock,
         schedule: str,
@@ -47,7 +46,6 @@ class AuditBatchService:
         self._directory = directory
         self._reviews = reviews
         self._usage = usage
-        self._kept = kept_reports
         self._jobs = jobs
         self._clock = clock
         self.schedule = schedule
@@ -133,8 +131,7 @@ class AuditBatchService:
     async def _keep_reports(self, key: str, tenants: list[str]) -> JobResult:
         alarms = 0
         for tenant_id in tenants:
-            report = await self._usage.report(tenant_id)
-            await self._kept.put_report(tenant_id, key, report)
+            report = await self._usage.keep(tenant_id, key)
             for alarm in report.alarms:
                 log.warning("usage alarm", extra={"tenant_id": tenant_id, "alarm": alarm, "batch": key})
             alarms += len(report.alarms)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
+from memoryd.adapters.lance_reviews import LanceReviewStore
 from memoryd.core.models import MemoryStatus, MemoryType, Scope
 from memoryd.services.usage import UsageService
 from tests.fakes import FrozenClock, memory_record
@@ -45,7 +46,13 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     # Recall returned m1 six times, m2 and m6 twice each; auto-recall injected m3 ten times and m1 once.
     await store.record_retrievals("t1", {ids[1]: 4, ids[2]: 2, ids[6]: 2}, {ids[3]: 10, ids[1]: 1}, NOW)
     await store.record_retrievals("t1", {ids[1]: 2, ids[7]: 5}, {}, NOW)
-    usage = UsageService(DuckDBAnalytics(str(tmp_path)), FrozenClock(NOW), top1_threshold=0.5, never_threshold=0.9)
+    usage = UsageService(
+        DuckDBAnalytics(str(tmp_path)),
+        LanceReviewStore(store.db),
+        FrozenClock(NOW),
+        top1_threshold=0.5,
+        never_threshold=0.9,
+    )
 
     report = await usage.report("t1")
 
@@ -61,6 +68,9 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     assert report.top1pct_share == pytest.approx(0.6) and report.top10_share == pytest.approx(1.0)
     # Gini of [0, 0, 0, 2, 2, 6]: 2·(4·2 + 5·2 + 6·6)/(6·10) − 7/6.
     assert report.gini == pytest.approx(2 * 54 / 60 - 7 / 6)
+    # Lorenz: sorted counts 0 0 0 2 2 6, one point per 5 % of memories (memory k of 6 ends step ceil(20k/6)).
+    expected = [(0, 0), (0.2, 0), (0.35, 0), (0.5, 0), (0.7, 0.2), (0.85, 0.4), (1.0, 1.0)]
+    assert [x for p in report.lorenz for x in p] == pytest.approx([x for p in expected for x in p])
     assert report.duplicate_share == pytest.approx(2 / 6)  # m4 and m5 share a text
     assert dict(report.age_days) == {
         "<1 day": 1, "1-7 days": 2, "7-30 days": 1, "30-90 days": 1, "90-365 days": 0, ">365 days": 1,
@@ -77,4 +87,7 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     recent = await usage.report("t1", since=NOW - timedelta(days=5))
     assert recent.memories == 3 and recent.retrievals == 8
     assert (await usage.report("t2")).memories == 0  # another tenant: its own (empty) table
+    kept = await usage.keep("t1", "review_all:@all:20260630T0300Z")
+    assert await usage.kept("t1", 10) == [("review_all:@all:20260630T0300Z", kept)] and kept.gini == report.gini
+    assert await usage.kept("t2", 10) == []
     store.close()

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16memoryd/v1/audit.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x02\n\x07\x46inding\x12\x12\n\nfinding_id\x18\x01 \x01(\t\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.memoryd.v1.FindingKind\x12\x12\n\nmemory_ids\x18\x03 \x03(\t\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12)\n\x06\x61\x63tion\x18\x05 \x01(\x0e\x32\x19.memoryd.v1.FindingAction\x12)\n\x06source\x18\x06 \x01(\x0e\x32\x19.memoryd.v1.FindingSource\x12\x13\n\x0bsurvivor_id\x18\x07 \x01(\t\x12\x0c\n\x04text\x18\x08 \x01(\t\x12\x0f\n\x07\x63\x65rtain\x18\t \x01(\x08\x12)\n\x06status\x18\n \x01(\x0e\x32\x19.memoryd.v1.FindingStatus\x12\x0f\n\x07outcome\x18\x0b \x01(\t\"\xec\x02\n\x06Review\x12\x11\n\treview_id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x17\n\x0f\x61rchive_version\x18\x03 \x01(\t\x12\x19\n\x11memories_reviewed\x18\x04 \x01(\x03\x12.\n\x06\x63ounts\x18\x05 \x03(\x0b\x32\x1e.memoryd.v1.Review.CountsEntry\x12\r\n\x05model\x18\x06 \x01(\t\x12\x13\n\x0bmodel_calls\x18\x07 \x01(\x03\x12\x11\n\ttokens_in\x18\x08 \x01(\x03\x12\x12\n\ntokens_out\x18\t \x01(\x03\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x1a-\n\x0b\x43ountsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\")\n\x15ReviewMemoriesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"(\n\x16ReviewMemoriesResponse\x12\x0e\n\x06job_id\x18\x01 \x01(\t\"7\n\x10GetReviewRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\treview_id\x18\x02 \x01(\t\"^\n\x11GetReviewResponse\x12\"\n\x06review\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Review\x12%\n\x08\x66indings\x18\x02 \x03(\x0b\x32\x13.memoryd.v1.Finding\"9\n\x12ListReviewsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\":\n\x13ListReviewsResponse\x12#\n\x07reviews\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Review\"P\n\x14\x41pplyFindingsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\treview_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66inding_ids\x18\x03 \x03(\t\">\n\x15\x41pplyFindingsResponse\x12%\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x13.memoryd.v1.Finding\"T\n\x15GetUsageReportRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12)\n\x05since\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"&\n\x06\x42ucket\x12\r\n\x05label\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\x03\"(\n\x08\x44\x61yCount\x12\x0b\n\x03\x64\x61y\x18\x01 \x01(\t\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x03\"c\n\nAgentUsage\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08memories\x18\x02 \x01(\x03\x12\x12\n\nretrievals\x18\x03 \x01(\x03\x12\x1d\n\x15never_retrieved_share\x18\x04 \x01(\x01\"\xfa\x05\n\x0bUsageReport\x12\x10\n\x08memories\x18\x01 \x01(\x03\x12\x36\n\x08\x62y_scope\x18\x02 \x03(\x0b\x32$.memoryd.v1.UsageReport.ByScopeEntry\x12\x34\n\x07\x62y_type\x18\x03 \x03(\x0b\x32#.memoryd.v1.UsageReport.ByTypeEntry\x12\x38\n\tby_status\x18\x04 \x03(\x0b\x32%.memoryd.v1.UsageReport.ByStatusEntry\x12$\n\x06growth\x18\x05 \x03(\x0b\x32\x14.memoryd.v1.DayCount\x12\x1d\n\x15never_retrieved_share\x18\x06 \x01(\x01\x12\x12\n\nretrievals\x18\x07 \x01(\x03\x12\x12\n\ninjections\x18\x08 \x01(\x03\x12\x15\n\rtop1pct_share\x18\t \x01(\x01\x12\x13\n\x0btop10_share\x18\n \x01(\x01\x12\x0c\n\x04gini\x18\x0b \x01(\x01\x12$\n\x08\x61ge_days\x18\x0c \x03(\x0b\x32\x12.memoryd.v1.Bucket\x12$\n\x08salience\x18\r \x03(\x0b\x32\x12.memoryd.v1.Bucket\x12\x17\n\x0f\x64uplicate_share\x18\x0e \x01(\x01\x12&\n\x06\x61gents\x18\x0f \x03(\x0b\x32\x16.memoryd.v1.AgentUsage\x12\x1b\n\x13\x63oncentration_alarm\x18\x10 \x01(\x08\x12\x0e\n\x06\x61larms\x18\x11 \x03(\t\x12/\n\x0b\x63omputed_at\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07seconds\x18\x13 \x01(\x01\x1a.\n\x0c\x42yScopeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a-\n\x0b\x42yTypeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a/\n\rByStatusEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"A\n\x16GetUsageReportResponse\x12\'\n\x06report\x18\x01 \x01(\x0b\x32\x17.memoryd.v1.UsageReport*\x99\x01\n\x0b\x46indingKind\x12\x1c\n\x18\x46INDING_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x46INDING_KIND_DUPLICATE\x10\x01\x12\x1e\n\x1a\x46INDING_KIND_CONTRADICTION\x10\x02\x12\x16\n\x12\x46INDING_KIND_STALE\x10\x03\x12\x18\n\x14\x46INDING_KIND_CLUTTER\x10\x04*\x99\x01\n\rFindingAction\x12\x1e\n\x1a\x46INDING_ACTION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46INDING_ACTION_MERGE\x10\x01\x12\x19\n\x15\x46INDING_ACTION_UPDATE\x10\x02\x12\x1a\n\x16\x46INDING_ACTION_ARCHIVE\x10\x03\x12\x17\n\x13\x46INDING_ACTION_KEEP\x10\x04*\x85\x01\n\rFindingStatus\x12\x1e\n\x1a\x46INDING_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x46INDING_STATUS_PROPOSED\x10\x01\x12\x1a\n\x16\x46INDING_STATUS_APPLIED\x10\x02\x12\x1b\n\x17\x46INDING_STATUS_REJECTED\x10\x03*c\n\rFindingSource\x12\x1e\n\x1a\x46INDING_SOURCE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46INDING_SOURCE_RULES\x10\x01\x12\x18\n\x14\x46INDING_SOURCE_MODEL\x10\x02\x32\xb0\x03\n\x0c\x41uditService\x12W\n\x0eReviewMemories\x12!.memoryd.v1.ReviewMemoriesRequest\x1a\".memoryd.v1.ReviewMemoriesResponse\x12H\n\tGetReview\x12\x1c.memoryd.v1.GetReviewRequest\x1a\x1d.memoryd.v1.GetReviewResponse\x12N\n\x0bListReviews\x12\x1e.memoryd.v1.ListReviewsRequest\x1a\x1f.memoryd.v1.ListReviewsResponse\x12T\n\rApplyFindings\x12 .memoryd.v1.ApplyFindingsRequest\x1a!.memoryd.v1.ApplyFindingsResponse\x12W\n\x0eGetUsageReport\x12!.memoryd.v1.GetUsageReportRequest\x1a\".memoryd.v1.GetUsageReportResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16memoryd/v1/audit.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x02\n\x07\x46inding\x12\x12\n\nfinding_id\x18\x01 \x01(\t\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.memoryd.v1.FindingKind\x12\x12\n\nmemory_ids\x18\x03 \x03(\t\x12\x0e\n\x06reason\x18\x04 \x01(\t\x12)\n\x06\x61\x63tion\x18\x05 \x01(\x0e\x32\x19.memoryd.v1.FindingAction\x12)\n\x06source\x18\x06 \x01(\x0e\x32\x19.memoryd.v1.FindingSource\x12\x13\n\x0bsurvivor_id\x18\x07 \x01(\t\x12\x0c\n\x04text\x18\x08 \x01(\t\x12\x0f\n\x07\x63\x65rtain\x18\t \x01(\x08\x12)\n\x06status\x18\n \x01(\x0e\x32\x19.memoryd.v1.FindingStatus\x12\x0f\n\x07outcome\x18\x0b \x01(\t\"\xec\x02\n\x06Review\x12\x11\n\treview_id\x18\x01 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x17\n\x0f\x61rchive_version\x18\x03 \x01(\t\x12\x19\n\x11memories_reviewed\x18\x04 \x01(\x03\x12.\n\x06\x63ounts\x18\x05 \x03(\x0b\x32\x1e.memoryd.v1.Review.CountsEntry\x12\r\n\x05model\x18\x06 \x01(\t\x12\x13\n\x0bmodel_calls\x18\x07 \x01(\x03\x12\x11\n\ttokens_in\x18\x08 \x01(\x03\x12\x12\n\ntokens_out\x18\t \x01(\x03\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x1a-\n\x0b\x43ountsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\")\n\x15ReviewMemoriesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"(\n\x16ReviewMemoriesResponse\x12\x0e\n\x06job_id\x18\x01 \x01(\t\"7\n\x10GetReviewRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\treview_id\x18\x02 \x01(\t\"^\n\x11GetReviewResponse\x12\"\n\x06review\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.Review\x12%\n\x08\x66indings\x18\x02 \x03(\x0b\x32\x13.memoryd.v1.Finding\"9\n\x12ListReviewsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\":\n\x13ListReviewsResponse\x12#\n\x07reviews\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.Review\"P\n\x14\x41pplyFindingsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\treview_id\x18\x02 \x01(\t\x12\x13\n\x0b\x66inding_ids\x18\x03 \x03(\t\">\n\x15\x41pplyFindingsResponse\x12%\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x13.memoryd.v1.Finding\"T\n\x15GetUsageReportRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12)\n\x05since\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\",\n\x17ListUsageReportsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\"M\n\x0fKeptUsageReport\x12\x11\n\treport_id\x18\x01 \x01(\t\x12\'\n\x06report\x18\x02 \x01(\x0b\x32\x17.memoryd.v1.UsageReport\"H\n\x18ListUsageReportsResponse\x12,\n\x07reports\x18\x01 \x03(\x0b\x32\x1b.memoryd.v1.KeptUsageReport\"?\n\x0bLorenzPoint\x12\x16\n\x0ememories_share\x18\x01 \x01(\x01\x12\x18\n\x10retrievals_share\x18\x02 \x01(\x01\"&\n\x06\x42ucket\x12\r\n\x05label\x18\x01 \x01(\t\x12\r\n\x05\x63ount\x18\x02 \x01(\x03\"(\n\x08\x44\x61yCount\x12\x0b\n\x03\x64\x61y\x18\x01 \x01(\t\x12\x0f\n\x07\x63reated\x18\x02 \x01(\x03\"c\n\nAgentUsage\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08memories\x18\x02 \x01(\x03\x12\x12\n\nretrievals\x18\x03 \x01(\x03\x12\x1d\n\x15never_retrieved_share\x18\x04 \x01(\x01\"\xa3\x06\n\x0bUsageReport\x12\x10\n\x08memories\x18\x01 \x01(\x03\x12\x36\n\x08\x62y_scope\x18\x02 \x03(\x0b\x32$.memoryd.v1.UsageReport.ByScopeEntry\x12\x34\n\x07\x62y_type\x18\x03 \x03(\x0b\x32#.memoryd.v1.UsageReport.ByTypeEntry\x12\x38\n\tby_status\x18\x04 \x03(\x0b\x32%.memoryd.v1.UsageReport.ByStatusEntry\x12$\n\x06growth\x18\x05 \x03(\x0b\x32\x14.memoryd.v1.DayCount\x12\x1d\n\x15never_retrieved_share\x18\x06 \x01(\x01\x12\x12\n\nretrievals\x18\x07 \x01(\x03\x12\x12\n\ninjections\x18\x08 \x01(\x03\x12\x15\n\rtop1pct_share\x18\t \x01(\x01\x12\x13\n\x0btop10_share\x18\n \x01(\x01\x12\x0c\n\x04gini\x18\x0b \x01(\x01\x12$\n\x08\x61ge_days\x18\x0c \x03(\x0b\x32\x12.memoryd.v1.Bucket\x12$\n\x08salience\x18\r \x03(\x0b\x32\x12.memoryd.v1.Bucket\x12\x17\n\x0f\x64uplicate_share\x18\x0e \x01(\x01\x12&\n\x06\x61gents\x18\x0f \x03(\x0b\x32\x16.memoryd.v1.AgentUsage\x12\x1b\n\x13\x63oncentration_alarm\x18\x10 \x01(\x08\x12\x0e\n\x06\x61larms\x18\x11 \x03(\t\x12/\n\x0b\x63omputed_at\x18\x12 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07seconds\x18\x13 \x01(\x01\x12\'\n\x06lorenz\x18\x14 \x03(\x0b\x32\x17.memoryd.v1.LorenzPoint\x1a.\n\x0c\x42yScopeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a-\n\x0b\x42yTypeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a/\n\rByStatusEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"A\n\x16GetUsageReportResponse\x12\'\n\x06report\x18\x01 \x01(\x0b\x32\x17.memoryd.v1.UsageReport*\x99\x01\n\x0b\x46indingKind\x12\x1c\n\x18\x46INDING_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x46INDING_KIND_DUPLICATE\x10\x01\x12\x1e\n\x1a\x46INDING_KIND_CONTRADICTION\x10\x02\x12\x16\n\x12\x46INDING_KIND_STALE\x10\x03\x12\x18\n\x14\x46INDING_KIND_CLUTTER\x10\x04*\x99\x01\n\rFindingAction\x12\x1e\n\x1a\x46INDING_ACTION_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46INDING_ACTION_MERGE\x10\x01\x12\x19\n\x15\x46INDING_ACTION_UPDATE\x10\x02\x12\x1a\n\x16\x46INDING_ACTION_ARCHIVE\x10\x03\x12\x17\n\x13\x46INDING_ACTION_KEEP\x10\x04*\x85\x01\n\rFindingStatus\x12\x1e\n\x1a\x46INDING_STATUS_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x46INDING_STATUS_PROPOSED\x10\x01\x12\x1a\n\x16\x46INDING_STATUS_APPLIED\x10\x02\x12\x1b\n\x17\x46INDING_STATUS_REJECTED\x10\x03*c\n\rFindingSource\x12\x1e\n\x1a\x46INDING_SOURCE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46INDING_SOURCE_RULES\x10\x01\x12\x18\n\x14\x46INDING_SOURCE_MODEL\x10\x02\x32\x8f\x04\n\x0c\x41uditService\x12W\n\x0eReviewMemories\x12!.memoryd.v1.ReviewMemoriesRequest\x1a\".memoryd.v1.ReviewMemoriesResponse\x12H\n\tGetReview\x12\x1c.memoryd.v1.GetReviewRequest\x1a\x1d.memoryd.v1.GetReviewResponse\x12N\n\x0bListReviews\x12\x1e.memoryd.v1.ListReviewsRequest\x1a\x1f.memoryd.v1.ListReviewsResponse\x12T\n\rApplyFindings\x12 .memoryd.v1.ApplyFindingsRequest\x1a!.memoryd.v1.ApplyFindingsResponse\x12W\n\x0eGetUsageReport\x12!.memoryd.v1.GetUsageReportRequest\x1a\".memoryd.v1.GetUsageReportResponse\x12]\n\x10ListUsageReports\x12#.memoryd.v1.ListUsageReportsRequest\x1a$.memoryd.v1.ListUsageReportsResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,14 +40,14 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_USAGEREPORT_BYTYPEENTRY']._serialized_options = b'8\001'
   _globals['_USAGEREPORT_BYSTATUSENTRY']._loaded_options = None
   _globals['_USAGEREPORT_BYSTATUSENTRY']._serialized_options = b'8\001'
-  _globals['_FINDINGKIND']._serialized_start=2348
-  _globals['_FINDINGKIND']._serialized_end=2501
-  _globals['_FINDINGACTION']._serialized_start=2504
-  _globals['_FINDINGACTION']._serialized_end=2657
-  _globals['_FINDINGSTATUS']._serialized_start=2660
-  _globals['_FINDINGSTATUS']._serialized_end=2793
-  _globals['_FINDINGSOURCE']._serialized_start=2795
-  _globals['_FINDINGSOURCE']._serialized_end=2894
+  _globals['_FINDINGKIND']._serialized_start=2653
+  _globals['_FINDINGKIND']._serialized_end=2806
+  _globals['_FINDINGACTION']._serialized_start=2809
+  _globals['_FINDINGACTION']._serialized_end=2962
+  _globals['_FINDINGSTATUS']._serialized_start=2965
+  _globals['_FINDINGSTATUS']._serialized_end=3098
+  _globals['_FINDINGSOURCE']._serialized_start=3100
+  _globals['_FINDINGSOURCE']._serialized_end=3199
   _globals['_FINDING']._serialized_start=72
   _globals['_FINDING']._serialized_end=374
   _globals['_REVIEW']._serialized_start=377
@@ -72,22 +72,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_APPLYFINDINGSRESPONSE']._serialized_end=1244
   _globals['_GETUSAGEREPORTREQUEST']._serialized_start=1246
   _globals['_GETUSAGEREPORTREQUEST']._serialized_end=1330
-  _globals['_BUCKET']._serialized_start=1332
-  _globals['_BUCKET']._serialized_end=1370
-  _globals['_DAYCOUNT']._serialized_start=1372
-  _globals['_DAYCOUNT']._serialized_end=1412
-  _globals['_AGENTUSAGE']._serialized_start=1414
-  _globals['_AGENTUSAGE']._serialized_end=1513
-  _globals['_USAGEREPORT']._serialized_start=1516
-  _globals['_USAGEREPORT']._serialized_end=2278
-  _globals['_USAGEREPORT_BYSCOPEENTRY']._serialized_start=2136
-  _globals['_USAGEREPORT_BYSCOPEENTRY']._serialized_end=2182
-  _globals['_USAGEREPORT_BYTYPEENTRY']._serialized_start=2184
-  _globals['_USAGEREPORT_BYTYPEENTRY']._serialized_end=2229
-  _globals['_USAGEREPORT_BYSTATUSENTRY']._serialized_start=2231
-  _globals['_USAGEREPORT_BYSTATUSENTRY']._serialized_end=2278
-  _globals['_GETUSAGEREPORTRESPONSE']._serialized_start=2280
-  _globals['_GETUSAGEREPORTRESPONSE']._serialized_end=2345
-  _globals['_AUDITSERVICE']._serialized_start=2897
-  _globals['_AUDITSERVICE']._serialized_end=3329
+  _globals['_LISTUSAGEREPORTSREQUEST']._serialized_start=1332
+  _globals['_LISTUSAGEREPORTSREQUEST']._serialized_end=1376
+  _globals['_KEPTUSAGEREPORT']._serialized_start=1378
+  _globals['_KEPTUSAGEREPORT']._serialized_end=1455
+  _globals['_LISTUSAGEREPORTSRESPONSE']._serialized_start=1457
+  _globals['_LISTUSAGEREPORTSRESPONSE']._serialized_end=1529
+  _globals['_LORENZPOINT']._serialized_start=1531
+  _globals['_LORENZPOINT']._serialized_end=1594
+  _globals['_BUCKET']._serialized_start=1596
+  _globals['_BUCKET']._serialized_end=1634
+  _globals['_DAYCOUNT']._serialized_start=1636
+  _globals['_DAYCOUNT']._serialized_end=1676
+  _globals['_AGENTUSAGE']._serialized_start=1678
+  _globals['_AGENTUSAGE']._serialized_end=1777
+  _globals['_USAGEREPORT']._serialized_start=1780
+  _globals['_USAGEREPORT']._serialized_end=2583
+  _globals['_USAGEREPORT_BYSCOPEENTRY']._serialized_start=2441
+  _globals['_USAGEREPORT_BYSCOPEENTRY']._serialized_end=2487
+  _globals['_USAGEREPORT_BYTYPEENTRY']._serialized_start=2489
+  _globals['_USAGEREPORT_BYTYPEENTRY']._serialized_end=2534
+  _globals['_USAGEREPORT_BYSTATUSENTRY']._serialized_start=2536
+  _globals['_USAGEREPORT_BYSTATUSENTRY']._serialized_end=2583
+  _globals['_GETUSAGEREPORTRESPONSE']._serialized_start=2585
+  _globals['_GETUSAGEREPORTRESPONSE']._serialized_end=2650
+  _globals['_AUDITSERVICE']._serialized_start=3202
+  _globals['_AUDITSERVICE']._serialized_end=3729
 # @@protoc_insertion_point(module_scope)

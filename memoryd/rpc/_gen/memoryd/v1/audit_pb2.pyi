@@ -181,6 +181,34 @@ class GetUsageReportRequest(_message.Message):
     since: _timestamp_pb2.Timestamp
     def __init__(self, agent_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
+class ListUsageReportsRequest(_message.Message):
+    __slots__ = ("page_size",)
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    def __init__(self, page_size: _Optional[int] = ...) -> None: ...
+
+class KeptUsageReport(_message.Message):
+    __slots__ = ("report_id", "report")
+    REPORT_ID_FIELD_NUMBER: _ClassVar[int]
+    REPORT_FIELD_NUMBER: _ClassVar[int]
+    report_id: str
+    report: UsageReport
+    def __init__(self, report_id: _Optional[str] = ..., report: _Optional[_Union[UsageReport, _Mapping]] = ...) -> None: ...
+
+class ListUsageReportsResponse(_message.Message):
+    __slots__ = ("reports",)
+    REPORTS_FIELD_NUMBER: _ClassVar[int]
+    reports: _containers.RepeatedCompositeFieldContainer[KeptUsageReport]
+    def __init__(self, reports: _Optional[_Iterable[_Union[KeptUsageReport, _Mapping]]] = ...) -> None: ...
+
+class LorenzPoint(_message.Message):
+    __slots__ = ("memories_share", "retrievals_share")
+    MEMORIES_SHARE_FIELD_NUMBER: _ClassVar[int]
+    RETRIEVALS_SHARE_FIELD_NUMBER: _ClassVar[int]
+    memories_share: float
+    retrievals_share: float
+    def __init__(self, memories_share: _Optional[float] = ..., retrievals_share: _Optional[float] = ...) -> None: ...
+
 class Bucket(_message.Message):
     __slots__ = ("label", "count")
     LABEL_FIELD_NUMBER: _ClassVar[int]
@@ -210,7 +238,7 @@ class AgentUsage(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., memories: _Optional[int] = ..., retrievals: _Optional[int] = ..., never_retrieved_share: _Optional[float] = ...) -> None: ...
 
 class UsageReport(_message.Message):
-    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds")
+    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds", "lorenz")
     class ByScopeEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -251,6 +279,7 @@ class UsageReport(_message.Message):
     ALARMS_FIELD_NUMBER: _ClassVar[int]
     COMPUTED_AT_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    LORENZ_FIELD_NUMBER: _ClassVar[int]
     memories: int
     by_scope: _containers.ScalarMap[str, int]
     by_type: _containers.ScalarMap[str, int]
@@ -270,7 +299,8 @@ class UsageReport(_message.Message):
     alarms: _containers.RepeatedScalarFieldContainer[str]
     computed_at: _timestamp_pb2.Timestamp
     seconds: float
-    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ...) -> None: ...
+    lorenz: _containers.RepeatedCompositeFieldContainer[LorenzPoint]
+    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ..., lorenz: _Optional[_Iterable[_Union[LorenzPoint, _Mapping]]] = ...) -> None: ...
 
 class GetUsageReportResponse(_message.Message):
     __slots__ = ("report",)

@@ -60,6 +60,11 @@ class AuditServiceStub:
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.FromString,
                 _registered_method=True)
+        self.ListUsageReports = channel.unary_unary(
+                '/memoryd.v1.AuditService/ListUsageReports',
+                request_serializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.FromString,
+                _registered_method=True)
 
 
 class AuditServiceServicer:
@@ -122,6 +127,14 @@ class AuditServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListUsageReports(self, request, context):
+        """ListUsageReports lists the tenant's reports that audit batches kept (audits.schedule, or
+        `memoryd audit`), newest first: how the archive's use and its alarms changed over time.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuditServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -149,6 +162,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.GetUsageReport,
                     request_deserializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.SerializeToString,
+            ),
+            'ListUsageReports': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListUsageReports,
+                    request_deserializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -287,6 +305,33 @@ class AuditService:
             '/memoryd.v1.AuditService/GetUsageReport',
             memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.SerializeToString,
             memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListUsageReports(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.AuditService/ListUsageReports',
+            memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.SerializeToString,
+            memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.FromString,
             options,
             channel_credentials,
             insecure,
