@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, worker, bootstrap, up, demo, bench.
+"""The `memoryd` command: serve, worker, bootstrap, audit, report, up, demo, bench.
 
 Every subcommand declares its options once (shared ones through parent parsers) and names
 its handler with ``set_defaults(run=...)``; ``main`` only calls it.
@@ -76,6 +76,42 @@ def _bootstrap(args: argparse.Namespace) -> int:
     return asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker))
 
 
+def _audit(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.core.audit import ApplyPolicy
+    from workers.audit import run_audit
+
+    return asyncio.run(
+        run_audit(
+            settings,
+            tenant_id=args.tenant,
+            agent_id=args.agent,
+            apply=ApplyPolicy(args.apply),
+            dry_run=args.dry_run,
+            with_worker=not args.no_worker,
+        )
+    )
+
+
+def _report(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.reports.command import parse_since, run_report
+
+    return asyncio.run(
+        run_report(
+            settings,
+            tenant_id=args.tenant,
+            agent_id=args.agent,
+            since=parse_since(args.since) if args.since else None,
+            json_path=args.json,
+            html_path=args.html,
+            fail_on_alarm=args.fail_on_alarm,
+        )
+    )
+
+
 def _up(args: argparse.Namespace) -> int:
     from memoryd.launcher import run_up
 
@@ -95,6 +131,26 @@ def parser() -> argparse.ArgumentParser:
         "--no-worker", action="store_true", help="only queue and follow the batch; running workers do the work"
     )
     boot.set_defaults(run=_bootstrap)
+    audit = sub.add_parser("audit", parents=[store], help="review archives now (the audit batch) and summarise")
+    audit.add_argument("--tenant", default="", help="only this tenant (default: every tenant)")
+    audit.add_argument("--agent", default="", help="only this agent's review (needs --tenant)")
+    audit.add_argument(
+        "--apply",
+        choices=["rules", "all"],
+        default="none",
+        help="then apply the proposals: rules (certain rule findings) or all (every confirmed finding)",
+    )
+    audit.add_argument("--dry-run", action="store_true", help="print what the rules would find; store nothing")
+    audit.add_argument("--no-worker", action="store_true", help="only queue and follow; running workers do the work")
+    audit.set_defaults(run=_audit)
+    report = sub.add_parser("report", parents=[store], help="usage report: counts, concentration, age, growth")
+    report.add_argument("--tenant", default="", help="only this tenant (default: every tenant)")
+    report.add_argument("--agent", default="", help="only this agent's memories (needs --tenant)")
+    report.add_argument("--since", default="", help="only memories created since (ISO date or time, UTC)")
+    report.add_argument("--json", type=Path, help="also write the report(s) as JSON here")
+    report.add_argument("--html", type=Path, help="also write a self-contained HTML page with charts here")
+    report.add_argument("--fail-on-alarm", action="store_true", help="exit 1 when a report raises an alarm")
+    report.set_defaults(run=_report)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)

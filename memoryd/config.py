@@ -404,6 +404,13 @@ class Settings(BaseSettings):
         """Overrides, product env names, MEMORYD_ env, then the TOML file."""
         return (init_settings, _ProductEnvSource(settings_cls), env_settings, TomlConfigSettingsSource(settings_cls))
 
+    def without_maintenance(self) -> Settings:
+        """These settings with the store's maintenance loop off, for every process but the daemon.
+
+        Two processes compacting the same tables waste the CPU and one of them loses each commit.
+        """
+        return self.model_copy(update={"storage": self.storage.model_copy(update={"maintenance_enabled": False})})
+
 
 def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:
     """Settings from the TOML file (argument, else ``MEMORYD_CONFIG``), the env, then overrides.

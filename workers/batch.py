@@ -19,7 +19,6 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
-from workers.run import without_maintenance
 from workers.settings import running_workers
 
 _WIDTH = 24
@@ -44,7 +43,7 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
     """Run the batch to its end; 0 when every agent succeeded or had nothing to compile."""
     if not settings.redis.dsn:
         raise NotReady("bootstrap needs the job queue: set REDIS_URL (`memoryd up` prints it)")
-    async with build_app(without_maintenance(settings)) as app:
+    async with build_app(settings.without_maintenance()) as app:
         jobs = app.jobs
         version = jobs.bootstrap.schema_version
         job = await jobs.bootstrap.start_batch()

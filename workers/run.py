@@ -19,14 +19,6 @@ from workers.settings import running_workers
 log = logging.getLogger(__name__)
 
 
-def without_maintenance(settings: Settings) -> Settings:
-    """The settings with the store's maintenance loop off: the daemon runs it.
-
-    Two processes compacting the same tables waste the CPU and one of them loses each commit.
-    """
-    return settings.model_copy(update={"storage": settings.storage.model_copy(update={"maintenance_enabled": False})})
-
-
 async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run until ``stop`` is set (or a signal arrives when ``stop`` is None)."""
     if not settings.redis.dsn:
@@ -36,7 +28,7 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-    async with build_app(without_maintenance(settings)) as app:
+    async with build_app(settings.without_maintenance()) as app:
         if settings.provider.configured:
             resumed = await app.jobs.service.resume_waiting()
             if resumed:

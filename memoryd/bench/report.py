@@ -13,6 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from memoryd.text_table import table
+
+__all__ = ["environment", "percentiles", "table", "write_json"]
+
 PACKAGES = ["memoryd", "lancedb", "pylance", "onnxruntime", "grpcio", "protobuf", "numpy", "pyarrow"]
 
 
@@ -45,24 +49,6 @@ def environment() -> dict[str, Any]:
         "cores": os.cpu_count(),
         "versions": versions,
     }
-
-
-def table(rows: list[list[Any]], header: list[str]) -> str:
-    """A plain-text table."""
-    cells = [[_fmt(c) for c in row] for row in [header, *rows]]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = [
-        "  ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in enumerate(zip(r, widths, strict=True)))
-        for r in cells
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
-    return str(value)
 
 
 def write_json(path: Path | None, record: dict[str, Any]) -> None:

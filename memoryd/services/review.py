@@ -33,7 +33,7 @@ from memoryd.core.audit_rules import find
 from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
 from memoryd.core.model_output import Verdict, review_verdicts
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
 from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
 from memoryd.core.prompts import REVIEW_PROMPT
 from memoryd.core.validation import check_actor, check_range
@@ -95,6 +95,18 @@ class ReviewService:
         check_range(limit, "page_size", 1, 100)
         return await self._reviews.reviews(actor.tenant_id, actor.agent_id, limit)
 
+    async def preview(self, actor: Actor) -> list[Finding]:
+        """What the rules would find in the agent's archive now: no job, no model, nothing stored."""
+        check_actor(actor)
+        records, vectors = await self._snapshot.with_vectors(Actor(actor.tenant_id, actor.agent_id))
+        return await self._rules("preview", records, vectors)
+
+    async def _rules(self, review_id: str, records: list[MemoryRecord], vectors: Sequence[Vector]) -> list[Finding]:
+        near = await asyncio.to_thread(
+            self._neighbours.neighbours, vectors, self.limits.neighbours, self.limits.contradiction_similarity
+        )
+        return find(review_id, records, near, self._clock.now(), self.limits)
+
     # -- the job body ---------------------------------------------------------------
 
     async def run(self, ctx: JobContext) -> JobResult:
@@ -103,11 +115,8 @@ class ReviewService:
         actor = Actor(rec.tenant_id, rec.agent_id)
         version = rec.key.rsplit(":", 1)[1]
         records, vectors = await self._snapshot.with_vectors(actor)
-        near = await asyncio.to_thread(
-            self._neighbours.neighbours, vectors, self.limits.neighbours, self.limits.contradiction_similarity
-        )
+        found = await self._rules(rec.key, records, vectors)
         now = self._clock.now()
-        found = find(rec.key, records, near, now, self.limits)
         known = {f.finding_id: f for f in await self._reviews.findings(rec.tenant_id, rec.key)}
         await self._reviews.put_findings(rec.tenant_id, [f for f in found if f.finding_id not in known])
         findings = [known.get(f.finding_id, f) for f in found]

@@ -1,0 +1,64 @@
+"""`memoryd report [--tenant T] [--agent A] [--since DATE] [--json PATH] [--html PATH]`.
+
+Without ``--tenant`` it reports every tenant of the store, one after the other. It reads the
+store directly (DuckDB over the Lance tables), so it needs no daemon and no job queue.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from memoryd.app import build_app
+from memoryd.config import Settings
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.usage import UsageReport, report_to_dict
+from memoryd.reports.page import usage_page
+from memoryd.reports.text import usage_text
+
+
+def parse_since(value: str) -> datetime:
+    """``2026-11-01`` or a full ISO time; naive times are UTC."""
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidRequest("--since", f"{value!r} is not an ISO date or time (e.g. 2026-11-01)") from None
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
+async def run_report(
+    settings: Settings,
+    *,
+    tenant_id: str = "",
+    agent_id: str = "",
+    since: datetime | None = None,
+    json_path: Path | None = None,
+    html_path: Path | None = None,
+    fail_on_alarm: bool = False,
+    out: TextIO | None = None,
+) -> int:
+    """Print the report(s); write the JSON and HTML files when asked. 1 on an alarm if ``fail_on_alarm``."""
+    out = out or sys.stdout  # read at call time (tests and callers may swap it)
+    if agent_id and not tenant_id:
+        raise InvalidRequest("--agent", "needs --tenant")
+    async with build_app(settings.without_maintenance()) as app:
+        tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.store.agents()})
+        reports: list[tuple[str, UsageReport]] = [(t, await app.usage.report(t, agent_id, since)) for t in tenants]
+    if not reports:
+        print("the store holds no memories yet", file=out)
+    for i, (tenant, report) in enumerate(reports):
+        print(("\n" if i else "") + usage_text(tenant, report, agent_id), file=out)
+    if json_path is not None:
+        body = {"tenants": {t: report_to_dict(r) for t, r in reports}, "agent_id": agent_id or None}
+        json_path.parent.mkdir(parents=True, exist_ok=True)
+        json_path.write_text(json.dumps(body, indent=2, sort_keys=True))
+        print(f"wrote {json_path}", file=out)
+    if html_path is not None:
+        titles = [(f"{t} / {agent_id}" if agent_id else t, r) for t, r in reports]
+        html_path.parent.mkdir(parents=True, exist_ok=True)
+        html_path.write_text(usage_page(titles))
+        print(f"wrote {html_path}", file=out)
+    return 1 if fail_on_alarm and any(r.alarms for _, r in reports) else 0

@@ -1,0 +1,133 @@
+"""`memoryd audit` and `memoryd report` against the real parts (LanceDB, Valkey + arq, DuckDB)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import build_app
+from memoryd.cli import main
+from memoryd.config import Settings
+from memoryd.core.audit import ApplyPolicy
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.job_records import SYSTEM_TENANT, JobKind
+from memoryd.core.models import Actor, MemoryFilter, MemoryStatus, RecallQuery
+from memoryd.reports.command import run_report
+from tests.jobs.conftest import job_settings, seed
+from workers.audit import run_audit
+
+
+async def planted(env: Settings, embedder: OnnxMiniLMEmbedder) -> None:
+    async with build_app(env, embedder=embedder) as app:
+        await seed(app, "acme", "a1", "The VPN needs a hardware key", "The VPN needs a hardware key", "thanks!")
+        await seed(app, "acme", "a2", "Priya leads the search team in Lisbon")
+        await seed(app, "globex", "b1", "The build server is in Frankfurt", "ok")
+
+
+async def statuses(env: Settings, embedder: OnnxMiniLMEmbedder, tenant: str, agent: str) -> list[MemoryStatus]:
+    async with build_app(env, embedder=embedder) as app:
+        everything = MemoryFilter(statuses=frozenset(MemoryStatus))
+        return sorted(r.status for r in await app.store.page(Actor(tenant, agent), everything, "", 100))
+
+
+async def test_audit_runs_the_batch_once_applies_by_policy_and_summarises(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None)
+    await planted(env, onnx_embedder)
+    out = io.StringIO()
+    assert await run_audit(env, out=out) == 0
+    text = out.getvalue()
+    assert re.search(r"\] 3/3 reviewed · 0 failed · \d+ findings · 0 remaining", text), text
+    assert re.search(r"^clutter\s+2\s+2\s", text, re.M) and re.search(r"^duplicate\s+1\s+1\s", text, re.M), text
+    assert "3 agents: 3 reviewed (0 unchanged" in text and "usage alarms" in text
+    assert await statuses(env, onnx_embedder, "acme", "a1") == [MemoryStatus.ACTIVE] * 3  # proposals only
+
+    again = io.StringIO()  # the same period: the same batch, nothing re-run; now apply the certain findings
+    assert await run_audit(env, apply=ApplyPolicy.RULES, out=again) == 0
+    assert "--apply rules: 3 findings applied now" in again.getvalue(), again.getvalue()
+    assert await statuses(env, onnx_embedder, "acme", "a1") == [
+        MemoryStatus.ACTIVE,
+        MemoryStatus.ARCHIVED,
+        MemoryStatus.SUPERSEDED,
+    ]
+    third = io.StringIO()
+    assert await run_audit(env, apply=ApplyPolicy.RULES, out=third) == 0
+    assert "--apply rules: 0 findings applied now" in third.getvalue()  # applying twice changes nothing
+    async with build_app(env, embedder=onnx_embedder) as app:
+        batches, _ = await app.jobs.service.list_jobs(SYSTEM_TENANT, JobKind.REVIEW_ALL, None, "", 10, 0)
+        assert len(batches) == 1 and batches[0].run == 1
+
+
+async def test_an_interrupted_audit_is_picked_up_by_the_next_run(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None)
+    await planted(env, onnx_embedder)
+    first = asyncio.create_task(run_audit(env, tenant_id="acme", with_worker=False, out=io.StringIO()))
+    await asyncio.sleep(3)  # queued and followed, but no worker: nothing moves
+    first.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    out = io.StringIO()
+    assert await run_audit(env, tenant_id="acme", out=out) == 0
+    assert "] 2/2 reviewed" in out.getvalue() and "review_all:acme:" in out.getvalue()
+
+
+async def test_dry_run_and_single_agent_audit(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None)
+    await planted(env, onnx_embedder)
+    out = io.StringIO()
+    assert await run_audit(env, dry_run=True, out=out) == 0
+    assert "dry run over 3 agents" in out.getvalue() and re.search(r"^clutter\s+2\s+2$", out.getvalue(), re.M)
+    async with build_app(env, embedder=onnx_embedder) as app:
+        assert await app.reviews.reviews("acme", "a1", 10) == []  # a dry run stores nothing
+        assert (await app.jobs.service.list_jobs("acme", None, None, "", 10, 0))[0] == []
+    one = io.StringIO()
+    assert await run_audit(env, tenant_id="globex", agent_id="b1", out=one) == 0
+    assert "review of globex/b1: succeeded" in one.getvalue() and re.search(r"^clutter\s+1", one.getvalue(), re.M)
+    with pytest.raises(InvalidRequest, match="--agent"):
+        await run_audit(env, agent_id="b1")
+    with pytest.raises(InvalidRequest, match="--apply"):
+        await run_audit(env, dry_run=True, apply=ApplyPolicy.ALL)
+
+
+async def test_report_prints_writes_json_and_a_self_contained_page(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None, audits={"never_retrieved_share": 0.5})
+    await planted(env, onnx_embedder)
+    async with build_app(env, embedder=onnx_embedder) as app:  # retrievals for the Lorenz curve
+        await app.recall.recall(RecallQuery(Actor("acme", "a2"), "who leads search", limit=1))
+        await app.retrievals.flush()
+    out = io.StringIO()
+    code = await run_report(
+        env, json_path=tmp_path / "r.json", html_path=tmp_path / "r.html", fail_on_alarm=True, out=out
+    )
+    text = out.getvalue()
+    assert code == 1 and "ALARM never retrieved" in text  # most memories were never retrieved
+    assert "usage of tenant acme: 4 memories (4 active)" in text and "usage of tenant globex" in text
+    body = json.loads((tmp_path / "r.json").read_text())
+    assert set(body["tenants"]) == {"acme", "globex"} and body["tenants"]["acme"]["retrievals"] >= 1
+    page = (tmp_path / "r.html").read_text()
+    assert page.count("<svg") >= 6 and "Lorenz" in page and "never retrieved" in page
+    assert not re.search(r"<script|<link|src=|url\([^#]", page)  # nothing loads from anywhere
+
+
+def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    env = job_settings(tmp_path, redis_url, None)
+    data = env.storage.uri
+    with pytest.raises(SystemExit) as done:
+        main(["report", "--data", data, "--tenant", "acme", "--since", "2026-01-01"])
+    assert done.value.code == 0 and "usage of tenant acme: 0 memories" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as bad:
+        main(["report", "--data", data, "--since", "last tuesday"])
+    assert "--since" in str(bad.value.code)
