@@ -54,6 +54,8 @@ class ServerSettings(_Section):
     port: int = Field(50051, ge=0, le=65535)
     grace_seconds: float = Field(10.0, ge=0)
     """On SIGTERM, in-flight calls get this long to finish."""
+    operator_key: SecretStr = SecretStr("")
+    """The key of JobService's operator path (``operator_batches``: batch jobs over many tenants); empty: off."""
 
 
 class StorageSettings(_Section):

@@ -10,7 +10,7 @@ from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
-from memoryd.rpc.identity import Ctx, tenant_of
+from memoryd.rpc.identity import Ctx, job_partition
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.job_service import JobService
 
@@ -65,19 +65,22 @@ class JobServicer(jpb_grpc.JobServiceServicer):
     def __init__(self, app: App) -> None:
         self._app = app
 
+    def _partition(self, context: Ctx, operator_batches: bool) -> str:
+        return job_partition(context, operator_batches, self._app.settings.server.operator_key.get_secret_value())
+
     def _jobs(self) -> JobService:
         return self._app.jobs.service  # Unavailable (UNAVAILABLE) without a job queue
 
     @translated
     async def GetJob(self, request: jpb.GetJobRequest, context: Ctx) -> jpb.GetJobResponse:
         """See the proto."""
-        tenant = tenant_of(context)
+        tenant = self._partition(context, request.operator_batches)
         return jpb.GetJobResponse(job=_job(await self._jobs().get(tenant, request.job_id)))
 
     @translated
     async def ListJobs(self, request: jpb.ListJobsRequest, context: Ctx) -> jpb.ListJobsResponse:
         """See the proto."""
-        tenant = tenant_of(context)
+        tenant = self._partition(context, request.operator_batches)
         try:
             kind = JobKind(request.kind) if request.kind else None
         except ValueError:
@@ -100,12 +103,12 @@ class JobServicer(jpb_grpc.JobServiceServicer):
     @translated_stream
     async def WatchJob(self, request: jpb.WatchJobRequest, context: Ctx) -> AsyncIterator[jpb.WatchJobResponse]:
         """See the proto."""
-        tenant = tenant_of(context)
+        tenant = self._partition(context, request.operator_batches)
         async for event in self._jobs().watch(tenant, request.job_id):
             yield jpb.WatchJobResponse(event=_event(event))
 
     @translated
     async def RetryJob(self, request: jpb.RetryJobRequest, context: Ctx) -> jpb.RetryJobResponse:
         """See the proto."""
-        tenant = tenant_of(context)
+        tenant = self._partition(context, request.operator_batches)
         return jpb.RetryJobResponse(job=_job(await self._jobs().retry(tenant, request.job_id)))

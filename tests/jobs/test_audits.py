@@ -11,6 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
+from pydantic import SecretStr
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
@@ -256,3 +257,47 @@ async def test_the_cron_batch_runs_once_per_period_whoever_triggers_it(
             kept = await app.reviews.reports(tenant, 5)
             assert [i for i, _ in kept] == [key]
         assert batch.result["agents"] == 3 and batch.result["tenants"] == 2
+
+
+async def test_operators_read_batch_jobs_with_the_operator_key_and_tenants_never_do(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    env = job_settings(tmp_path, redis_url, None)
+    env = env.model_copy(update={"server": env.server.model_copy(update={"operator_key": SecretStr("s3cret")})})
+    async with build_app(env, embedder=onnx_embedder) as app:
+        await seed(app, "acme", "a1", "The VPN needs a hardware key")
+        batch = await app.jobs.audits.start()
+    server = LiveServer(env, onnx_embedder)
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            jobs = JobServiceStub(channel)
+            operator = (("x-operator-key", "s3cret"),)
+            listed = jobs.ListJobs(jpb.ListJobsRequest(operator_batches=True), metadata=operator).jobs
+            assert [(j.job_id, j.kind) for j in listed] == [(batch.key, "review_all")]
+            got = jobs.GetJob(jpb.GetJobRequest(job_id=batch.key, operator_batches=True), metadata=operator).job
+            assert got.state == jpb.JOB_STATE_QUEUED
+            # A tenant sees its own jobs only, and cannot name the batch.
+            assert [j.kind for j in jobs.ListJobs(jpb.ListJobsRequest(), metadata=T).jobs] == []
+            with pytest.raises(grpc.RpcError) as hidden:
+                jobs.GetJob(jpb.GetJobRequest(job_id=batch.key), metadata=T)
+            assert hidden.value.code() == grpc.StatusCode.NOT_FOUND
+            for metadata in ((("x-operator-key", "guess"),), T, ()):
+                with pytest.raises(grpc.RpcError) as refused:
+                    jobs.ListJobs(jpb.ListJobsRequest(operator_batches=True), metadata=metadata)
+                assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+                assert "x-operator-key" in (refused.value.details() or "")
+    finally:
+        server.stop()
+    off = LiveServer(job_settings(tmp_path / "off", redis_url, None), onnx_embedder)
+    off.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{off.port}") as channel, pytest.raises(grpc.RpcError) as closed:
+            JobServiceStub(channel).ListJobs(
+                jpb.ListJobsRequest(operator_batches=True), metadata=(("x-operator-key", ""),)
+            )
+        assert closed.value.code() == grpc.StatusCode.PERMISSION_DENIED and "operator_key" in (
+            closed.value.details() or ""
+        )
+    finally:
+        off.stop()

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15memoryd/v1/jobs.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8e\x04\n\x03Job\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12#\n\x05state\x18\x04 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12\x12\n\nlast_error\x18\x06 \x01(\t\x12\x15\n\rprogress_done\x18\x07 \x01(\x05\x12\x16\n\x0eprogress_total\x18\x08 \x01(\x05\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nstarted_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0fnext_attempt_at\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x06result\x18\x0e \x03(\x0b\x32\x1b.memoryd.v1.Job.ResultEntry\x12\x0b\n\x03run\x18\x0f \x01(\x05\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb9\x01\n\x08JobEvent\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12#\n\x05state\x18\x02 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08\x61ttempts\x18\x04 \x01(\x05\x12\x15\n\rprogress_done\x18\x05 \x01(\x05\x12\x16\n\x0eprogress_total\x18\x06 \x01(\x05\x12&\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x1f\n\rGetJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\".\n\x0eGetJobResponse\x12\x1c\n\x03job\x18\x01 \x01(\x0b\x32\x0f.memoryd.v1.Job\"}\n\x0fListJobsRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12#\n\x05state\x18\x02 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"J\n\x10ListJobsResponse\x12\x1d\n\x04jobs\x18\x01 \x03(\x0b\x32\x0f.memoryd.v1.Job\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"!\n\x0fWatchJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\"7\n\x10WatchJobResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.memoryd.v1.JobEvent\"!\n\x0fRetryJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\"0\n\x10RetryJobResponse\x12\x1c\n\x03job\x18\x01 \x01(\x0b\x32\x0f.memoryd.v1.Job*\xd1\x01\n\x08JobState\x12\x19\n\x15JOB_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10JOB_STATE_QUEUED\x10\x01\x12\x15\n\x11JOB_STATE_RUNNING\x10\x02\x12\"\n\x1eJOB_STATE_WAITING_FOR_PROVIDER\x10\x03\x12\x16\n\x12JOB_STATE_RETRYING\x10\x04\x12\x17\n\x13JOB_STATE_SUCCEEDED\x10\x05\x12\x14\n\x10JOB_STATE_FAILED\x10\x06\x12\x12\n\x0eJOB_STATE_DEAD\x10\x07\x32\xa4\x02\n\nJobService\x12?\n\x06GetJob\x12\x19.memoryd.v1.GetJobRequest\x1a\x1a.memoryd.v1.GetJobResponse\x12\x45\n\x08ListJobs\x12\x1b.memoryd.v1.ListJobsRequest\x1a\x1c.memoryd.v1.ListJobsResponse\x12G\n\x08WatchJob\x12\x1b.memoryd.v1.WatchJobRequest\x1a\x1c.memoryd.v1.WatchJobResponse0\x01\x12\x45\n\x08RetryJob\x12\x1b.memoryd.v1.RetryJobRequest\x1a\x1c.memoryd.v1.RetryJobResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15memoryd/v1/jobs.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8e\x04\n\x03Job\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12#\n\x05state\x18\x04 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x10\n\x08\x61ttempts\x18\x05 \x01(\x05\x12\x12\n\nlast_error\x18\x06 \x01(\t\x12\x15\n\rprogress_done\x18\x07 \x01(\x05\x12\x16\n\x0eprogress_total\x18\x08 \x01(\x05\x12.\n\ncreated_at\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nstarted_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x66inished_at\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x33\n\x0fnext_attempt_at\x18\r \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x06result\x18\x0e \x03(\x0b\x32\x1b.memoryd.v1.Job.ResultEntry\x12\x0b\n\x03run\x18\x0f \x01(\x05\x1a-\n\x0bResultEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb9\x01\n\x08JobEvent\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12#\n\x05state\x18\x02 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\x10\n\x08\x61ttempts\x18\x04 \x01(\x05\x12\x15\n\rprogress_done\x18\x05 \x01(\x05\x12\x16\n\x0eprogress_total\x18\x06 \x01(\x05\x12&\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"9\n\rGetJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\x18\n\x10operator_batches\x18\x02 \x01(\x08\".\n\x0eGetJobResponse\x12\x1c\n\x03job\x18\x01 \x01(\x0b\x32\x0f.memoryd.v1.Job\"\x97\x01\n\x0fListJobsRequest\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12#\n\x05state\x18\x02 \x01(\x0e\x32\x14.memoryd.v1.JobState\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\x12\x18\n\x10operator_batches\x18\x06 \x01(\x08\"J\n\x10ListJobsResponse\x12\x1d\n\x04jobs\x18\x01 \x03(\x0b\x32\x0f.memoryd.v1.Job\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\";\n\x0fWatchJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\x18\n\x10operator_batches\x18\x02 \x01(\x08\"7\n\x10WatchJobResponse\x12#\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x14.memoryd.v1.JobEvent\";\n\x0fRetryJobRequest\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\x18\n\x10operator_batches\x18\x02 \x01(\x08\"0\n\x10RetryJobResponse\x12\x1c\n\x03job\x18\x01 \x01(\x0b\x32\x0f.memoryd.v1.Job*\xd1\x01\n\x08JobState\x12\x19\n\x15JOB_STATE_UNSPECIFIED\x10\x00\x12\x14\n\x10JOB_STATE_QUEUED\x10\x01\x12\x15\n\x11JOB_STATE_RUNNING\x10\x02\x12\"\n\x1eJOB_STATE_WAITING_FOR_PROVIDER\x10\x03\x12\x16\n\x12JOB_STATE_RETRYING\x10\x04\x12\x17\n\x13JOB_STATE_SUCCEEDED\x10\x05\x12\x14\n\x10JOB_STATE_FAILED\x10\x06\x12\x12\n\x0eJOB_STATE_DEAD\x10\x07\x32\xa4\x02\n\nJobService\x12?\n\x06GetJob\x12\x19.memoryd.v1.GetJobRequest\x1a\x1a.memoryd.v1.GetJobResponse\x12\x45\n\x08ListJobs\x12\x1b.memoryd.v1.ListJobsRequest\x1a\x1c.memoryd.v1.ListJobsResponse\x12G\n\x08WatchJob\x12\x1b.memoryd.v1.WatchJobRequest\x1a\x1c.memoryd.v1.WatchJobResponse0\x01\x12\x45\n\x08RetryJob\x12\x1b.memoryd.v1.RetryJobRequest\x1a\x1c.memoryd.v1.RetryJobResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,8 +34,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_JOB_RESULTENTRY']._loaded_options = None
   _globals['_JOB_RESULTENTRY']._serialized_options = b'8\001'
-  _globals['_JOBSTATE']._serialized_start=1249
-  _globals['_JOBSTATE']._serialized_end=1458
+  _globals['_JOBSTATE']._serialized_start=1354
+  _globals['_JOBSTATE']._serialized_end=1563
   _globals['_JOB']._serialized_start=71
   _globals['_JOB']._serialized_end=597
   _globals['_JOB_RESULTENTRY']._serialized_start=552
@@ -43,21 +43,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_JOBEVENT']._serialized_start=600
   _globals['_JOBEVENT']._serialized_end=785
   _globals['_GETJOBREQUEST']._serialized_start=787
-  _globals['_GETJOBREQUEST']._serialized_end=818
-  _globals['_GETJOBRESPONSE']._serialized_start=820
-  _globals['_GETJOBRESPONSE']._serialized_end=866
-  _globals['_LISTJOBSREQUEST']._serialized_start=868
-  _globals['_LISTJOBSREQUEST']._serialized_end=993
-  _globals['_LISTJOBSRESPONSE']._serialized_start=995
-  _globals['_LISTJOBSRESPONSE']._serialized_end=1069
-  _globals['_WATCHJOBREQUEST']._serialized_start=1071
-  _globals['_WATCHJOBREQUEST']._serialized_end=1104
-  _globals['_WATCHJOBRESPONSE']._serialized_start=1106
-  _globals['_WATCHJOBRESPONSE']._serialized_end=1161
-  _globals['_RETRYJOBREQUEST']._serialized_start=1163
-  _globals['_RETRYJOBREQUEST']._serialized_end=1196
-  _globals['_RETRYJOBRESPONSE']._serialized_start=1198
-  _globals['_RETRYJOBRESPONSE']._serialized_end=1246
-  _globals['_JOBSERVICE']._serialized_start=1461
-  _globals['_JOBSERVICE']._serialized_end=1753
+  _globals['_GETJOBREQUEST']._serialized_end=844
+  _globals['_GETJOBRESPONSE']._serialized_start=846
+  _globals['_GETJOBRESPONSE']._serialized_end=892
+  _globals['_LISTJOBSREQUEST']._serialized_start=895
+  _globals['_LISTJOBSREQUEST']._serialized_end=1046
+  _globals['_LISTJOBSRESPONSE']._serialized_start=1048
+  _globals['_LISTJOBSRESPONSE']._serialized_end=1122
+  _globals['_WATCHJOBREQUEST']._serialized_start=1124
+  _globals['_WATCHJOBREQUEST']._serialized_end=1183
+  _globals['_WATCHJOBRESPONSE']._serialized_start=1185
+  _globals['_WATCHJOBRESPONSE']._serialized_end=1240
+  _globals['_RETRYJOBREQUEST']._serialized_start=1242
+  _globals['_RETRYJOBREQUEST']._serialized_end=1301
+  _globals['_RETRYJOBRESPONSE']._serialized_start=1303
+  _globals['_RETRYJOBRESPONSE']._serialized_end=1351
+  _globals['_JOBSERVICE']._serialized_start=1566
+  _globals['_JOBSERVICE']._serialized_end=1858
 # @@protoc_insertion_point(module_scope)

@@ -89,10 +89,12 @@ class JobEvent(_message.Message):
     def __init__(self, job_id: _Optional[str] = ..., state: _Optional[_Union[JobState, str]] = ..., message: _Optional[str] = ..., attempts: _Optional[int] = ..., progress_done: _Optional[int] = ..., progress_total: _Optional[int] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GetJobRequest(_message.Message):
-    __slots__ = ("job_id",)
+    __slots__ = ("job_id", "operator_batches")
     JOB_ID_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_BATCHES_FIELD_NUMBER: _ClassVar[int]
     job_id: str
-    def __init__(self, job_id: _Optional[str] = ...) -> None: ...
+    operator_batches: bool
+    def __init__(self, job_id: _Optional[str] = ..., operator_batches: _Optional[bool] = ...) -> None: ...
 
 class GetJobResponse(_message.Message):
     __slots__ = ("job",)
@@ -101,18 +103,20 @@ class GetJobResponse(_message.Message):
     def __init__(self, job: _Optional[_Union[Job, _Mapping]] = ...) -> None: ...
 
 class ListJobsRequest(_message.Message):
-    __slots__ = ("kind", "state", "agent_id", "page_size", "page_token")
+    __slots__ = ("kind", "state", "agent_id", "page_size", "page_token", "operator_batches")
     KIND_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_BATCHES_FIELD_NUMBER: _ClassVar[int]
     kind: str
     state: JobState
     agent_id: str
     page_size: int
     page_token: str
-    def __init__(self, kind: _Optional[str] = ..., state: _Optional[_Union[JobState, str]] = ..., agent_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    operator_batches: bool
+    def __init__(self, kind: _Optional[str] = ..., state: _Optional[_Union[JobState, str]] = ..., agent_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., operator_batches: _Optional[bool] = ...) -> None: ...
 
 class ListJobsResponse(_message.Message):
     __slots__ = ("jobs", "next_page_token")
@@ -123,10 +127,12 @@ class ListJobsResponse(_message.Message):
     def __init__(self, jobs: _Optional[_Iterable[_Union[Job, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class WatchJobRequest(_message.Message):
-    __slots__ = ("job_id",)
+    __slots__ = ("job_id", "operator_batches")
     JOB_ID_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_BATCHES_FIELD_NUMBER: _ClassVar[int]
     job_id: str
-    def __init__(self, job_id: _Optional[str] = ...) -> None: ...
+    operator_batches: bool
+    def __init__(self, job_id: _Optional[str] = ..., operator_batches: _Optional[bool] = ...) -> None: ...
 
 class WatchJobResponse(_message.Message):
     __slots__ = ("event",)
@@ -135,10 +141,12 @@ class WatchJobResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[JobEvent, _Mapping]] = ...) -> None: ...
 
 class RetryJobRequest(_message.Message):
-    __slots__ = ("job_id",)
+    __slots__ = ("job_id", "operator_batches")
     JOB_ID_FIELD_NUMBER: _ClassVar[int]
+    OPERATOR_BATCHES_FIELD_NUMBER: _ClassVar[int]
     job_id: str
-    def __init__(self, job_id: _Optional[str] = ...) -> None: ...
+    operator_batches: bool
+    def __init__(self, job_id: _Optional[str] = ..., operator_batches: _Optional[bool] = ...) -> None: ...
 
 class RetryJobResponse(_message.Message):
     __slots__ = ("job",)

@@ -27,9 +27,17 @@ if _version_not_supported:
 
 class JobServiceStub:
     """JobService reads the ledger of background jobs (profile bootstrap,
-    regeneration, batches) and re-drives failed ones. Every call is scoped to
-    the tenant in the `x-tenant-id` metadata: another tenant's job is NOT_FOUND.
-    Without a job queue (no Redis/Valkey configured) every call is UNAVAILABLE.
+    regeneration, compaction, reviews, batches) and re-drives failed ones. Every
+    call is scoped to the tenant in the `x-tenant-id` metadata: another tenant's
+    job is NOT_FOUND. Without a job queue (no Redis/Valkey configured) every call
+    is UNAVAILABLE.
+
+    Operator path: batch jobs over many tenants (`bootstrap_all`, `review_all`)
+    live in an operator partition no tenant can name. A request with
+    `operator_batches` set reads that partition instead of the tenant's; it needs
+    the `x-operator-key` metadata to equal the server's `server.operator_key`
+    (PERMISSION_DENIED when it differs or the server has no key) and ignores
+    `x-tenant-id`.
     """
 
     def __init__(self, channel):
@@ -62,9 +70,17 @@ class JobServiceStub:
 
 class JobServiceServicer:
     """JobService reads the ledger of background jobs (profile bootstrap,
-    regeneration, batches) and re-drives failed ones. Every call is scoped to
-    the tenant in the `x-tenant-id` metadata: another tenant's job is NOT_FOUND.
-    Without a job queue (no Redis/Valkey configured) every call is UNAVAILABLE.
+    regeneration, compaction, reviews, batches) and re-drives failed ones. Every
+    call is scoped to the tenant in the `x-tenant-id` metadata: another tenant's
+    job is NOT_FOUND. Without a job queue (no Redis/Valkey configured) every call
+    is UNAVAILABLE.
+
+    Operator path: batch jobs over many tenants (`bootstrap_all`, `review_all`)
+    live in an operator partition no tenant can name. A request with
+    `operator_batches` set reads that partition instead of the tenant's; it needs
+    the `x-operator-key` metadata to equal the server's `server.operator_key`
+    (PERMISSION_DENIED when it differs or the server has no key) and ignores
+    `x-tenant-id`.
     """
 
     def GetJob(self, request, context):
@@ -130,9 +146,17 @@ def add_JobServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class JobService:
     """JobService reads the ledger of background jobs (profile bootstrap,
-    regeneration, batches) and re-drives failed ones. Every call is scoped to
-    the tenant in the `x-tenant-id` metadata: another tenant's job is NOT_FOUND.
-    Without a job queue (no Redis/Valkey configured) every call is UNAVAILABLE.
+    regeneration, compaction, reviews, batches) and re-drives failed ones. Every
+    call is scoped to the tenant in the `x-tenant-id` metadata: another tenant's
+    job is NOT_FOUND. Without a job queue (no Redis/Valkey configured) every call
+    is UNAVAILABLE.
+
+    Operator path: batch jobs over many tenants (`bootstrap_all`, `review_all`)
+    live in an operator partition no tenant can name. A request with
+    `operator_batches` set reads that partition instead of the tenant's; it needs
+    the `x-operator-key` metadata to equal the server's `server.operator_key`
+    (PERMISSION_DENIED when it differs or the server has no key) and ignores
+    `x-tenant-id`.
     """
 
     @staticmethod
