@@ -53,6 +53,7 @@ FINDING_SCHEMA = pa.schema(
         pa.field("status", _TEXT, nullable=False),
         pa.field("judged", pa.bool_(), nullable=False),
         pa.field("outcome", _TEXT, nullable=False),
+        pa.field("content_hashes", pa.list_(_TEXT), nullable=False),
     ]
 )
 
@@ -123,6 +124,7 @@ def _finding_row(f: Finding) -> dict[str, Any]:
         "status": f.status.value,
         "judged": f.judged,
         "outcome": f.outcome,
+        "content_hashes": list(f.content_hashes),
     }
 
 
@@ -141,6 +143,7 @@ def _finding(row: dict[str, Any]) -> Finding:
         FindingStatus(row["status"]),
         row["judged"],
         row["outcome"],
+        tuple(row["content_hashes"]),
     )
 
 

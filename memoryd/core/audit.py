@@ -87,6 +87,8 @@ class Finding:
     """A model has given its verdict (re-runs skip it)."""
     outcome: str = ""
     """What applying did, or why it could not."""
+    content_hashes: tuple[str, ...] = ()
+    """The texts' hashes as reviewed, one per memory id: a memory rewritten since is not touched by applying."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,8 @@ def _finding(
     certain: bool = False,
     keep: MemoryRecord | None = None,
 ) -> Finding:
-    ids = tuple(sorted(m.memory_id for m in members))
+    ordered = sorted(members, key=lambda m: m.memory_id)
+    ids = tuple(m.memory_id for m in ordered)
     return Finding(
         finding_id(review_id, kind, ids),
         review_id,
@@ -92,6 +93,7 @@ def _finding(
         action,
         survivor_id=keep.memory_id if keep else "",
         certain=certain,
+        content_hashes=tuple(m.content_hash for m in ordered),
     )
 
 

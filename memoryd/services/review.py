@@ -222,6 +222,9 @@ class ReviewService:
         records = await self._store.get_many(actor, f.memory_ids, with_retrievals=False)
         if len(records) != len(f.memory_ids):
             return "a memory of this finding is gone (forgotten); nothing changed", True
+        rewritten = [i for i, h in zip(f.memory_ids, f.content_hashes, strict=True) if records[i].content_hash != h]
+        if rewritten:
+            return f"rewritten since the review: {', '.join(rewritten)}; review again", False
         targets = [records[i] for i in _targets(f)]
         refused = [r.memory_id for r in targets if not may_modify(actor, r)]
         if refused:

@@ -10,7 +10,7 @@ import pytest
 from memoryd.core.audit import Action, FindingKind, FindingSource, FindingStatus
 from memoryd.core.errors import NotFound, Unavailable
 from memoryd.core.job_records import JobState
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryStatus, RecallQuery
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, MemoryStatus, RecallQuery
 from tests.unit.conftest import World, fake_world, runner
 
 ME = Actor("acme", "a1")
@@ -73,6 +73,17 @@ async def test_applying_a_merge_supersedes_the_loser_and_restore_brings_it_back(
     page = await world.store.page(ME, MemoryFilter(), "", 100)
     assert lose in {r.memory_id for r in page}
     assert ids["dup_a"] in world.store.rows  # nothing was deleted
+
+
+async def test_a_memory_rewritten_since_the_review_is_not_touched_by_applying(world: World) -> None:
+    ids = await seed(world)
+    key = await review(world)
+    _, findings = await world.app.jobs.review.get(ME, key)
+    junk = next(f for f in findings if f.kind is FindingKind.CLUTTER)
+    await world.app.archive.update(ME, ids["junk"], MemoryPatch(content="thanks! the invoice is 4410"))
+    applied = await world.app.jobs.review.apply(ME, key, [junk.finding_id])
+    assert applied[0].status is FindingStatus.PROPOSED and "rewritten since the review" in applied[0].outcome
+    assert world.store.rows[ids["junk"]][0].status is MemoryStatus.ACTIVE
 
 
 def judge(decide: Callable[[str, str], dict[str, object]]) -> Callable[[str, str], dict[str, object]]:
