@@ -214,6 +214,23 @@ def _cases(ids: dict[str, str]) -> list[tuple[str, Callable[[MemoryServiceStub],
             "filter.tag_mode",
         ),
         (
+            "list status enum",
+            lambda s: s.ListMemories(
+                pb.ListMemoriesRequest(
+                    agent_id="a1", filter=pb.RecallFilter(statuses=[pb.MEMORY_STATUS_ARCHIVED, enum_number(9)])
+                ),
+                metadata=T,
+            ),
+            C.INVALID_ARGUMENT,
+            "filter.statuses[1]",
+        ),
+        (
+            "restore unknown",
+            lambda s: s.RestoreMemory(pb.RestoreMemoryRequest(agent_id="a1", memory_id="f" * 32), metadata=T),
+            C.NOT_FOUND,
+            "not found",
+        ),
+        (
             "recall ranking",
             lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", ranking=enum_number(5)), metadata=T),
             C.INVALID_ARGUMENT,
