@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.bench.audit_bench import register as register_audit
 from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
@@ -18,3 +19,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_jobs(sub)
     register_dedup(sub)
     register_mixed(sub)
+    register_audit(sub)

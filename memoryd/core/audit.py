@@ -115,8 +115,11 @@ class ReviewLimits:
 
     duplicate_similarity: float = 0.95
     """Near-duplicates: tighter than insert-time dedup (which also needs a restatement)."""
-    contradiction_similarity: float = 0.80
-    """Contradiction candidates: at least this similar (or the same subject), differing in a fact marker."""
+    contradiction_similarity: float = 0.70
+    """Contradiction candidates: pairs at least this similar (or with the same subject) are checked by the
+    lexical rule (``restatement.conflicting_markers``), which decides; the similarity only proposes pairs.
+    A swapped name or city moves the embedded MiniLM's cosine to about 0.75 (``memoryd bench audit``:
+    at 0.80 a quarter of the planted contradictions were never looked at)."""
     newer_similarity: float = 0.90
     """Stale: a newer memory at least this similar, differing in no fact marker, replaces an old one."""
     neighbours: int = 8

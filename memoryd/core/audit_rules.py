@@ -16,7 +16,7 @@ from datetime import datetime
 
 from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits, finding_id
 from memoryd.core.models import MemoryRecord, Scope
-from memoryd.core.restatement import differing_markers
+from memoryd.core.restatement import conflicting_markers, differing_markers
 
 Neighbours = Sequence[Sequence[tuple[int, float]]]
 """For each memory (by index), other indices with their cosine similarity, most similar first."""
@@ -25,6 +25,7 @@ _WORD = re.compile(r"[^\W_]+")
 _GREETINGS = frozenset({
     "hi", "hello", "hey", "thanks", "thank", "you", "ok", "okay", "bye", "goodbye", "good", "morning", "night",
     "evening", "cheers", "sure", "yes", "no", "yep", "nope", "great", "cool", "lol", "haha", "welcome", "np", "ty",
+    "sounds", "fine", "alright", "noted", "perfect", "awesome", "got", "it", "will", "do", "nice", "thx",
 })  # fmt: skip
 _TRACE = re.compile(r"Traceback \(most recent call last\)|^\s*[{\[]|\bat [\w.$]+\(|Exception:|ERROR\b")
 _WIDEST_FIRST = {Scope.TENANT: 0, Scope.SHARED: 1, Scope.END_USER: 2, Scope.PRIVATE: 3}
@@ -175,7 +176,9 @@ def _contradictions(
 ) -> None:
     for (i, j), similarity in sorted(pairs.items()):
         a, b = records[i], records[j]
-        differ = differing_markers(a.content, b.content)
+        same_subject = bool(a.subject) and a.subject.lower() == b.subject.lower()
+        # Stated subjects vouch for "one fact"; otherwise the texts must say one thing differently.
+        differ = (differing_markers if same_subject else conflicting_markers)(a.content, b.content)
         if not differ or a.content_hash == b.content_hash:
             continue
         basis = f"cosine {similarity:.2f}" if similarity else f"the same subject {a.subject!r}"

@@ -17,6 +17,7 @@ costs a row, a wrong merge loses what a user said.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 _CONTRACTIONS = (
     (re.compile(r"\bcan['’]t\b"), "can not"),
@@ -114,4 +115,36 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
 def differing_markers(a: str, b: str) -> list[str]:
     """Which kinds of fact marker differ between two texts, in a fixed order ([] when none)."""
     left, right = fact_markers(a), fact_markers(b)
-    return [kind for kind in ("number", "time", "negation", "name") if left[kind] != right[kind]]
+    differ = [kind for kind in ("number", "time", "negation") if left[kind] != right[kind]]
+    # A name differs only when the other text lacks the word altogether ("Dune" and "dune" are one name).
+    words_a, words_b = set(statement_key(a)), set(statement_key(b))
+    if (left["name"] - words_b) | (right["name"] - words_a):
+        differ.append("name")
+    return differ
+
+
+def conflicting_markers(a: str, b: str) -> list[str]:
+    """The marker kinds in which two texts state one fact differently ([] when they are not one fact).
+
+    Two texts contradict each other only when they say the same thing of the same subject and
+    differ in a fact marker: once the marker words are set aside (numbers, time words, negations,
+    names), at most one other word may differ ("no longer prefers" / "prefers"); and a different
+    name opening both texts is a different subject, not a contradiction ("Sofia is allergic to
+    peanuts" and "Ingrid is allergic to peanuts" are two facts).
+    """
+    differ = differing_markers(a, b)
+    if not differ:
+        return []
+    key_a, key_b = statement_key(a), statement_key(b)
+    names = fact_markers(a)["name"] | fact_markers(b)["name"]
+    if key_a and key_b and key_a[0] != key_b[0] and key_a[0] in names and key_b[0] in names:
+        return []  # another subject
+    rest_a = [w for w in key_a if not _is_marker(w, names)]
+    rest_b = [w for w in key_b if not _is_marker(w, names)]
+    extra = Counter(rest_a)
+    extra.subtract(Counter(rest_b))
+    return differ if sum(abs(n) for n in extra.values()) <= 1 else []
+
+
+def _is_marker(word: str, names: frozenset[str]) -> bool:
+    return word[0].isdigit() or word in _TIME_WORDS or word in _NEGATIONS or word in names
