@@ -107,7 +107,9 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
         "time": frozenset(w for w in key if w in _TIME_WORDS),
         "negation": frozenset({str(sum(1 for w in key if w in _NEGATIONS))}),
         "name": frozenset(
-            w for w in (_POSSESSIVE.sub("", m.lower()) for m in _CAPITALISED.findall(text)) if w not in _SENTENCE_WORDS
+            w
+            for w in (_POSSESSIVE.sub("", m.lower()) for m in _CAPITALISED.findall(text))
+            if w not in _SENTENCE_WORDS and w not in _TIME_WORDS  # "Monday" is a time, not a name
         ),
     }
 

@@ -111,3 +111,21 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
     assert len(record["rss_mb"]) >= 3 and record["rss_summary"]["max"] >= record["rss_summary"]["start"] > 0
     assert "daemon RSS MiB" in stdout
+
+
+def test_bench_audit_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "audit", "--sizes", "500", "--report-rows", "5000", "--report-runs", "2")
+    assert "kind (rules only)" in stdout and "usage report: memories" in stdout
+    quality = record["quality"]["per_kind"]
+    assert set(quality) == {"duplicate", "contradiction", "stale", "clutter"}
+    for kind, figures in quality.items():  # the shipped planted archive: a regression guard on the rules
+        assert figures["planted"] > 0 and figures["precision"] >= 0.8 and figures["recall"] >= 0.9, (kind, figures)
+    generation = record["candidate_generation"][0]
+    assert generation["memories"] == 500 and generation["seconds"] > 0 and generation["findings"] > 0
+    model = record["model"]
+    assert model["model_calls"] >= 1 and model["tokens_in"] > 0 and model["judged"] >= 1
+    assert model["per_1000_memories"]["model_calls"] == pytest.approx(
+        model["model_calls"] * 1000 / model["memories_reviewed"]
+    )
+    report = record["usage_report"]
+    assert report["memories"] == 5000 and report["ms"]["n"] == 2 and 0 < report["gini"] < 1

@@ -8,6 +8,7 @@ from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits
 from memoryd.core.audit_rules import clutter_reason, find, survivor
 from memoryd.core.ids import content_hash
 from memoryd.core.models import MemoryRecord, Scope
+from memoryd.core.restatement import conflicting_markers
 from memoryd.testing.provider import hashed_embedding
 from tests.fakes import PairwiseNeighbours, memory_record
 
@@ -51,6 +52,23 @@ def test_a_correction_is_a_contradiction_never_a_duplicate() -> None:
     contradictions = kinds(found, FindingKind.CONTRADICTION)
     assert {a.memory_id, b.memory_id} in contradictions and {c.memory_id, d.memory_id} in contradictions
     assert all(f.action is Action.KEEP for f in found if f.kind is FindingKind.CONTRADICTION)
+
+
+def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> None:
+    cases = [
+        ("Sofia is allergic to peanuts", "Sofia is not allergic to peanuts", ["negation"]),
+        ("Nadia prefers green tea", "Nadia no longer prefers green tea", ["negation"]),
+        ("The user lives in Lisbon", "The user lives in Porto", ["name"]),
+        ("The Borealis launch is on 3 June", "The Borealis launch is on 4 June", ["number"]),
+        ("The standup is on Monday", "The standup is on Friday", ["time"]),
+        ("Sofia is allergic to peanuts", "Ingrid is allergic to peanuts", []),  # another subject
+        ("Sofia is allergic to peanuts", "Sofia is allergic to shellfish", []),  # another fact, both may hold
+        ("The Dune project ships in May", "the dune project ships in may", []),  # a case is not a name
+        ("The weekly design review is at 14:00", "The weekly incident review is at 16:00", []),  # two meetings
+    ]
+    for a, b, expected in cases:
+        assert conflicting_markers(a, b) == expected, (a, b)
+        assert conflicting_markers(b, a) == expected, (b, a)
 
 
 def test_memories_about_one_subject_that_differ_in_a_fact_are_contradictions() -> None:
