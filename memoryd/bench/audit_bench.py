@@ -309,10 +309,11 @@ async def _report_speed(path: Path, rows: int, runs: int) -> dict[str, Any]:
     seed_seconds = time.perf_counter() - seeded
     analytics = DuckDBAnalytics(str(path))
     timings, report = [], None
-    for _ in range(runs):
-        started = time.perf_counter()
-        report = await analytics.report("big", "", None, now)
-        timings.append((time.perf_counter() - started) * 1000)
+    with PeakRss() as rss:
+        for _ in range(runs):
+            started = time.perf_counter()
+            report = await analytics.report("big", "", None, now)
+            timings.append((time.perf_counter() - started) * 1000)
     db.close()
     assert report is not None
     return {
@@ -320,6 +321,7 @@ async def _report_speed(path: Path, rows: int, runs: int) -> dict[str, Any]:
         "retrievals": report.retrievals,
         "seed_seconds": seed_seconds,
         "ms": percentiles(timings),
+        "rss_added_mb": rss.peak - rss.start,
         "gini": report.gini,
         "top1pct_share": report.top1pct_share,
         "never_retrieved_share": report.never_retrieved_share,
@@ -362,7 +364,7 @@ def _render(record: dict[str, Any]) -> str:
     )
     r = record["usage_report"]
     report = table(
-        [[r["memories"], r["retrievals"], r["ms"]["p50"], r["ms"]["p99"], r["goal_ms"], f"{r['gini']:.2f}"]],
-        ["usage report: memories", "retrievals", "p50 ms", "p99 ms", "goal ms", "Gini"],
+        [[r["memories"], r["retrievals"], r["ms"]["p50"], r["ms"]["p99"], r["goal_ms"], r["rss_added_mb"]]],
+        ["usage report: memories", "retrievals", "p50 ms", "p99 ms", "goal ms", "RSS added (MiB)"],
     )
     return "\n\n".join([quality, gen, model, report])
