@@ -20,7 +20,14 @@ import lance
 import pyarrow as pa
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.usage import AGE_BUCKETS, LORENZ_STEPS, SALIENCE_BUCKETS, AgentUsage, UsageReport
+from memoryd.core.usage import (
+    AGE_BUCKETS,
+    SALIENCE_BUCKETS,
+    AgentUsage,
+    UsageReport,
+    gini_of_histogram,
+    lorenz_of_histogram,
+)
 
 _EMPTY_STATS = pa.table(
     {"id": pa.array([], pa.string()), "retrieval_count": pa.array([], pa.int64()),
@@ -101,11 +108,10 @@ class DuckDBAnalytics:
         top_k = max(1, math.ceil(active * 0.01))
         top1 = scalar(f"SELECT coalesce(sum(r), 0) FROM (SELECT r FROM a ORDER BY r DESC LIMIT {top_k})")
         top10 = scalar("SELECT coalesce(sum(r), 0) FROM (SELECT r FROM a ORDER BY r DESC LIMIT 10)")
-        gini = scalar(
-            "SELECT CASE WHEN sum(r) = 0 THEN 0 ELSE 2 * sum(rn * r) / (count(*) * sum(r)) - (count(*) + 1) / count(*)"
-            " END FROM (SELECT r, row_number() OVER (ORDER BY r, id) AS rn FROM a)"
-        )
-        age = _buckets("date_diff('second', created_at, $now::TIMESTAMPTZ) / 86400.0", AGE_BUCKETS)
+        # Retrieval counts as a histogram (a few thousand distinct values at most): the Gini
+        # coefficient and the Lorenz curve follow from it exactly, without sorting a million rows.
+        histogram = [(int(v), int(c)) for v, c in rows("SELECT r, count(*) FROM a GROUP BY r ORDER BY r")]
+        age = _buckets("age", AGE_BUCKETS)
         agents: tuple[AgentUsage, ...] = ()
         if not one_agent:
             agents = tuple(
@@ -115,14 +121,6 @@ class DuckDBAnalytics:
                     "FROM a GROUP BY agent_id ORDER BY agent_id"
                 )
             )
-        lorenz: tuple[tuple[float, float], ...] = ()
-        if retrievals:
-            steps = rows(
-                f"SELECT ceil(rn * {LORENZ_STEPS}.0 / n) AS step, max(c) FROM (SELECT count(*) OVER () AS n, "
-                "row_number() OVER (ORDER BY r, id) AS rn, sum(r) OVER (ORDER BY r, id ROWS UNBOUNDED PRECEDING) "
-                "AS c FROM a) GROUP BY step ORDER BY step"
-            )
-            lorenz = ((0.0, 0.0), *((float(step) / LORENZ_STEPS, float(c) / retrievals) for step, c in steps))
         return UsageReport(
             memories=total,
             by_scope=dict(rows("SELECT scope, count(*) FROM m GROUP BY scope ORDER BY scope")),
@@ -142,8 +140,15 @@ class DuckDBAnalytics:
             injections=int(scalar("SELECT coalesce(sum(inj), 0) FROM a")),
             top1pct_share=float(top1) / retrievals if retrievals else 0.0,
             top10_share=float(top10) / retrievals if retrievals else 0.0,
-            gini=float(gini or 0.0),
-            age_days=_ordered(rows(f"SELECT {age} AS b, count(*) FROM a GROUP BY b", {"now": now}), AGE_BUCKETS),
+            gini=gini_of_histogram(histogram),
+            age_days=_ordered(
+                rows(
+                    f"SELECT {age} AS b, count(*) FROM (SELECT date_diff('second', created_at, $now::TIMESTAMPTZ) "
+                    "/ 86400.0 AS age FROM a) GROUP BY b",
+                    {"now": now},
+                ),
+                AGE_BUCKETS,
+            ),
             salience=_ordered(
                 rows(f"SELECT {_buckets('salience', SALIENCE_BUCKETS)} AS b, count(*) FROM a GROUP BY b"),
                 SALIENCE_BUCKETS,
@@ -157,7 +162,7 @@ class DuckDBAnalytics:
             agents=agents,
             computed_at=now,
             seconds=0.0,
-            lorenz=lorenz,
+            lorenz=lorenz_of_histogram(histogram),
         )
 
 

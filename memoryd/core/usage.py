@@ -118,3 +118,43 @@ def report_from_dict(data: dict[str, Any]) -> UsageReport:
             "computed_at": datetime.fromisoformat(data["computed_at"]),
         }
     )
+
+
+def gini_of_histogram(histogram: list[tuple[int, int]]) -> float:
+    """The Gini coefficient of counts given as (value, how many memories have it), values ascending."""
+    n = sum(c for _, c in histogram)
+    total = sum(v * c for v, c in histogram)
+    if not n or not total:
+        return 0.0
+    weighted, before = 0, 0
+    for value, count in histogram:  # ranks before+1 .. before+count all hold `value`
+        weighted += value * (count * before + count * (count + 1) // 2)
+        before += count
+    return (2 * weighted) / (n * total) - (n + 1) / n
+
+
+def lorenz_of_histogram(histogram: list[tuple[int, int]], steps: int = LORENZ_STEPS) -> tuple[tuple[float, float], ...]:
+    """The Lorenz curve at every ``1/steps`` of memories (least retrieved first) that ends on a memory.
+
+    Step ``s`` ends on rank ``floor(s·n/steps)``; ties hold equal values, so their order never
+    changes a point. Empty when nothing was retrieved.
+    """
+    n = sum(c for _, c in histogram)
+    total = sum(v * c for v, c in histogram)
+    if not n or not total:
+        return ()
+    points = [(0.0, 0.0)]
+    groups = iter(histogram)
+    rank = cumulative = 0
+    value, left = 0, 0
+    for step in range(1, steps + 1):
+        end, previous = step * n // steps, (step - 1) * n // steps
+        if end == previous:
+            continue  # no memory ends in this step
+        while rank < end:
+            if not left:
+                value, left = next(groups)
+            take = min(left, end - rank)
+            rank, left, cumulative = rank + take, left - take, cumulative + take * value
+        points.append((step / steps, cumulative / total))
+    return tuple(points)

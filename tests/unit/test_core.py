@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import random
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,6 +11,7 @@ from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, Scope
 from memoryd.core.query_terms import full_text_query, word_prefixes
 from memoryd.core.ranking import FusionWeights, attach, composite, fuse
+from memoryd.core.usage import gini, gini_of_histogram, lorenz_of_histogram
 from memoryd.core.validation import Limits, check_draft
 from memoryd.core.visibility import is_visible, may_modify
 from tests.fakes import memory_record
@@ -159,3 +162,20 @@ def test_every_memory_status_has_a_wire_value() -> None:
     from memoryd.rpc.convert import STATUS_PB
 
     assert set(STATUS_PB) == set(MemoryStatus)
+
+
+def test_gini_and_lorenz_from_a_histogram_equal_the_sorted_list() -> None:
+    rng = random.Random(4)
+    for n in (1, 6, 19, 20, 21, 257):
+        values = sorted(rng.choice([0, 0, 0, 1, 2, 5, 40]) for _ in range(n))
+        histogram = sorted(Counter(values).items())
+        assert gini_of_histogram(histogram) == pytest.approx(gini(values))
+        total = sum(values)
+        if not total:
+            assert lorenz_of_histogram(histogram) == ()
+            continue
+        expected = [(0.0, 0.0)] + [
+            (s / 20, sum(values[: s * n // 20]) / total) for s in range(1, 21) if s * n // 20 > (s - 1) * n // 20
+        ]
+        got = lorenz_of_histogram(histogram)
+        assert [x for p in got for x in p] == pytest.approx([x for p in expected for x in p])
