@@ -23,6 +23,7 @@ from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_keys import LanceKeyStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_reviews import LanceReviewStore
@@ -46,6 +47,7 @@ from memoryd.core.ports import (
     Embedder,
     JobLedger,
     JobQueue,
+    KeyStore,
     Leases,
     NeighbourSearch,
     ProfileStore,
@@ -63,6 +65,7 @@ from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
+from memoryd.services.keys import KeyService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService
@@ -112,6 +115,7 @@ class App:
     retrievals: RetrievalLog
     conversations: ConversationService
     usage: UsageService
+    keys: KeyService
     job_parts: JobParts | None
 
     @property
@@ -160,6 +164,7 @@ class _Stores:
     profiles: ProfileStore
     conversations: ConversationStore
     reviews: ReviewStore
+    keys: KeyStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
 
@@ -171,12 +176,20 @@ async def _open_stores(
     profiles: ProfileStore | None,
     conversations: ConversationStore | None,
     reviews: ReviewStore | None,
+    keys: KeyStore | None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
-    if store is not None and profiles is not None and conversations is not None and reviews is not None:
-        return _Stores(store, profiles, conversations, reviews, None, lambda: None)
-    if (store, profiles, conversations, reviews) != (None, None, None, None):
-        raise ValueError("pass every store (store, profiles, conversations, reviews) or none of them")
+    given = (store, profiles, conversations, reviews, keys)
+    if (
+        store is not None
+        and profiles is not None
+        and conversations is not None
+        and reviews is not None
+        and keys is not None
+    ):
+        return _Stores(store, profiles, conversations, reviews, keys, None, lambda: None)
+    if given != (None, None, None, None, None):
+        raise ValueError("pass every store (store, profiles, conversations, reviews, keys) or none of them")
     st = settings.storage
     db = await LanceDatabase.open(
         st.uri,
@@ -197,6 +210,7 @@ async def _open_stores(
         LanceProfileStore(db),
         LanceConversationStore(db),
         LanceReviewStore(db),
+        LanceKeyStore(db),
         maintenance,
         db.close,
     )
@@ -210,6 +224,7 @@ async def build_app(
     profiles: ProfileStore | None = None,
     conversations: ConversationStore | None = None,
     reviews: ReviewStore | None = None,
+    keys: KeyStore | None = None,
     neighbours: NeighbourSearch | None = None,
     analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
@@ -230,7 +245,7 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews)
+    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys)
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
@@ -396,6 +411,7 @@ def _wire(
             settings.working.context_window_tokens,
         ),
         usage=usage,
+        keys=KeyService(stores.keys, clock, settings.auth.cache_seconds),
         job_parts=parts,
     )
 

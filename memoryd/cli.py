@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, worker, bootstrap, audit, report, up, demo, bench.
+"""The `memoryd` command: serve, worker, bootstrap, audit, report, keys, up, demo, bench.
 
 Every subcommand declares its options once (shared ones through parent parsers) and names
 its handler with ``set_defaults(run=...)``; ``main`` only calls it.
@@ -16,6 +16,7 @@ from memoryd import logs
 from memoryd.allocator import limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.core.errors import MemorydError
+from memoryd.core.keys import Role
 
 
 def _listen(value: str) -> tuple[str, int]:
@@ -112,6 +113,24 @@ def _report(args: argparse.Namespace) -> int:
     )
 
 
+def _keys(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.keys import run_keys
+
+    return asyncio.run(
+        run_keys(
+            settings,
+            args.action,
+            tenant_id=args.tenant,
+            role=args.role,
+            agent_id=args.agent,
+            name=args.name,
+            key_id=args.key_id,
+        )
+    )
+
+
 def _up(args: argparse.Namespace) -> int:
     from memoryd.launcher import run_up
 
@@ -151,6 +170,14 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("--html", type=Path, help="also write a self-contained HTML page with charts here")
     report.add_argument("--fail-on-alarm", action="store_true", help="exit 1 when a report raises an alarm")
     report.set_defaults(run=_report)
+    keys = sub.add_parser("keys", parents=[store], help="API keys: create (token shown once), list, revoke")
+    keys.add_argument("action", choices=["create", "list", "revoke"])
+    keys.add_argument("key_id", nargs="?", default="", help="the key to revoke")
+    keys.add_argument("--tenant", default="", help="the key's tenant (create); filter (list, revoke)")
+    keys.add_argument("--role", default="agent", choices=[r.name.lower() for r in Role], help="(create)")
+    keys.add_argument("--agent", default="", help="pin an agent key to this agent id (create)")
+    keys.add_argument("--name", default="", help="a label for people (create)")
+    keys.set_defaults(run=_keys)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)

@@ -56,6 +56,31 @@ class ServerSettings(_Section):
     """On SIGTERM, in-flight calls get this long to finish."""
     operator_key: SecretStr = SecretStr("")
     """The key of JobService's operator path (``operator_batches``: batch jobs over many tenants); empty: off."""
+    tls_cert_file: str = ""
+    """PEM certificate chain of the listener; with ``tls_key_file``, the listener speaks TLS only."""
+    tls_key_file: str = ""
+    tls_client_ca_file: str = ""
+    """PEM CA bundle: when set, clients must present a certificate it signed (mutual TLS)."""
+
+    @property
+    def tls(self) -> bool:
+        """Whether the listener speaks TLS."""
+        return bool(self.tls_cert_file and self.tls_key_file)
+
+
+class AuthSettings(_Section):
+    """API keys and protected mode."""
+
+    insecure: bool = False
+    """Allow a non-loopback listener without keys or without TLS (a private network you trust)."""
+    cache_seconds: float = Field(1.0, gt=0, le=60)
+    """A verified key is re-read after this long: the bound on a revocation reaching every replica."""
+    reads_per_second: float = Field(200.0, gt=0)
+    """Each key's budget for read calls (a token bucket shared through Redis)."""
+    writes_per_second: float = Field(50.0, gt=0)
+    """Each key's budget for write calls."""
+    burst_seconds: float = Field(2.0, gt=0)
+    """A bucket holds this many seconds of its rate (bursts up to that size pass)."""
 
 
 class StorageSettings(_Section):
@@ -382,6 +407,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="MEMORYD_", env_nested_delimiter="__", extra="forbid")
 
     server: ServerSettings = ServerSettings()
+    auth: AuthSettings = AuthSettings()
     storage: StorageSettings = StorageSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     recall: RecallSettings = RecallSettings()

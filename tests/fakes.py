@@ -11,6 +11,7 @@ from memoryd.core.audit import Finding, Review
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.keys import ApiKey
 from memoryd.core.models import (
     Actor,
     ArmHit,
@@ -469,6 +470,30 @@ class StoreAnalytics:
             age_days=(), salience=(), duplicate_share=0.0, agents=(),
             computed_at=now, seconds=0.0,
         )  # fmt: skip
+
+
+class InMemoryKeys:
+    """KeyStore over a dict."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, ApiKey] = {}
+
+    async def put_key(self, key: ApiKey) -> None:
+        self.by_id[key.key_id] = key
+
+    async def key(self, key_id: str) -> ApiKey | None:
+        return self.by_id.get(key_id)
+
+    async def keys(self, tenant_id: str | None) -> list[ApiKey]:
+        found = [k for k in self.by_id.values() if tenant_id is None or k.tenant_id == tenant_id]
+        return sorted(found, key=lambda k: (k.created_at, k.key_id))
+
+    async def touch_key(self, key_id: str, at: datetime) -> None:
+        if key_id in self.by_id:
+            self.by_id[key_id] = replace(self.by_id[key_id], last_used_at=at)
+
+    async def any_active(self) -> bool:
+        return any(k.active for k in self.by_id.values())
 
 
 class InMemoryReviews:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memoryd.core.keys import Role
+
 Vector = Sequence[float]
 """An embedding, L2-normalised, of the store's dimension."""
 
@@ -75,6 +77,11 @@ class Actor:
     agent_id: str
     end_user_id: str = ""
     """Empty when the request serves no particular contact."""
+    role: Role = Role.ADMIN
+    """What the caller's key may do. memoryd's own work (jobs, commands) acts with full rights
+    within the tenant; ``rpc.identity`` sets the verified caller's role on every request."""
+    key_id: str = ""
+    """The caller's API key (for the audit log); empty for memoryd's own work and protected mode."""
 
 
 @dataclass(frozen=True, slots=True)

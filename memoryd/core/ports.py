@@ -12,6 +12,7 @@ from typing import Protocol
 from memoryd.core.audit import Finding, Review
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.keys import ApiKey
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 from memoryd.core.usage import UsageReport
 
@@ -389,4 +390,28 @@ class ConversationStore(Protocol):
 
     async def blob(self, tenant_id: str, conversation_id: str, blob_id: str) -> str | None:
         """A kept output, or None."""
+        ...
+
+
+class KeyStore(Protocol):
+    """API keys of every tenant (only hashes of their secrets); writes are upserts on the key id."""
+
+    async def put_key(self, key: ApiKey) -> None:
+        """Insert or replace a key."""
+        ...
+
+    async def key(self, key_id: str) -> ApiKey | None:
+        """One key, or None."""
+        ...
+
+    async def keys(self, tenant_id: str | None) -> list[ApiKey]:
+        """A tenant's keys, or every key with None; oldest first."""
+        ...
+
+    async def touch_key(self, key_id: str, at: datetime) -> None:
+        """Set ``last_used_at`` only (a concurrent revocation must survive it)."""
+        ...
+
+    async def any_active(self) -> bool:
+        """Whether any key is not revoked."""
         ...

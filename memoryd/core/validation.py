@@ -56,6 +56,13 @@ def check_actor(actor: Actor) -> Actor:
     return actor
 
 
+def check_agent_id(agent_id: str, field: str = "agent_id") -> str:
+    """An agent id: 1-128 chars of [A-Za-z0-9._:@-]."""
+    if not _ID.fullmatch(agent_id):
+        raise InvalidRequest(field, "required, 1-128 chars of [A-Za-z0-9._:@-]")
+    return agent_id
+
+
 def check_request_id(request_id: str) -> str:
     """A caller's idempotency key: 1-128 chars of [A-Za-z0-9._:@-]."""
     if not _ID.fullmatch(request_id):

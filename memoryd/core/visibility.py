@@ -9,6 +9,7 @@ in-memory fake and by the property tests that try to break the adapter.
 
 from __future__ import annotations
 
+from memoryd.core.keys import Role
 from memoryd.core.models import Actor, MemoryRecord, Scope
 
 
@@ -26,26 +27,47 @@ def is_visible(actor: Actor, record: MemoryRecord) -> bool:
 def may_modify(actor: Actor, record: MemoryRecord) -> bool:
     """Whether ``actor`` may update or forget a record it can see.
 
-    Private and shared memories belong to their author. Tenant and end_user
-    memories are common property of the agents that see them (role-based
-    restrictions come with API keys); who sees them is not: see ``may_rescope``.
+    Private and shared memories belong to their author. End_user memories are
+    common property of the agents serving that contact; tenant memories are
+    human-authored workspace facts, changed by admins only. Who sees a memory is
+    another question: see ``rescope_refusal``.
     """
     if not is_visible(actor, record):
         return False
     if record.scope in (Scope.PRIVATE, Scope.SHARED):
         return record.agent_id == actor.agent_id
+    if record.scope is Scope.TENANT:
+        return actor.role >= Role.ADMIN
     return True
+
+
+def modify_refusal(actor: Actor, record: MemoryRecord) -> str:
+    """Why ``actor`` may not update, forget or restore ``record`` (which it sees); empty when it may."""
+    if may_modify(actor, record):
+        return ""
+    if record.scope is Scope.TENANT:
+        return f"memory {record.memory_id!r} is a SCOPE_TENANT memory: only admin keys change it"
+    return f"memory {record.memory_id!r} belongs to agent {record.agent_id!r}"
+
+
+def scope_refusal(actor: Actor, scope: Scope) -> str:
+    """Why ``actor`` may not write a memory in ``scope``; empty when it may."""
+    if scope is Scope.TENANT and actor.role < Role.ADMIN:
+        return "scope: SCOPE_TENANT memories are written by admin keys only (workspace facts are human-authored)"
+    return ""
 
 
 def rescope_refusal(actor: Actor, record: MemoryRecord, scope: Scope) -> str:
     """Why ``actor`` may not move ``record`` to ``scope``; empty when it may.
 
-    A scope change decides who sees a memory, so it belongs to the author alone (an admin
-    too, once keys exist); and a contact's memory never becomes visible outside that
-    contact, so an end_user memory stays an end_user memory.
+    A scope change decides who sees a memory, so it belongs to the author alone; and a
+    contact's memory never becomes visible outside that contact, so an end_user memory stays
+    an end_user memory. Moving a memory into the tenant scope takes an admin.
     """
     if scope is record.scope:
         return ""
+    if scope_refusal(actor, scope):
+        return scope_refusal(actor, scope)
     if record.agent_id != actor.agent_id:
         return f"only its author agent {record.agent_id!r} may change the scope of memory {record.memory_id!r}"
     if record.scope is Scope.END_USER:

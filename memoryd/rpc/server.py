@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -14,7 +16,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from memoryd.app import App, build_app
-from memoryd.config import Settings
+from memoryd.config import ServerSettings, Settings
 from memoryd.core.errors import MemorydError
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -22,14 +24,18 @@ from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
+from memoryd.rpc._gen.memoryd.v1 import keys_pb2_grpc as kpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.audit_servicer import AuditServicer
+from memoryd.rpc.auth import Authenticate
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.decoding import RejectUndecodable
 from memoryd.rpc.job_servicer import JobServicer
+from memoryd.rpc.key_servicer import KeyServicer
 from memoryd.rpc.memory_servicer import MemoryServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
 
@@ -41,16 +47,57 @@ SERVICE_NAMES = [
     jpb.DESCRIPTOR.services_by_name["JobService"].full_name,
     cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name,
     apb.DESCRIPTOR.services_by_name["AuditService"].full_name,
+    kpb.DESCRIPTOR.services_by_name["KeyService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address (only those may run without keys)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def credentials(settings: ServerSettings) -> grpc.ServerCredentials | None:
+    """TLS credentials from the configured PEM files (client certificates required with a CA); None: plaintext."""
+    if not settings.tls:
+        return None
+    key, chain = Path(settings.tls_key_file).read_bytes(), Path(settings.tls_cert_file).read_bytes()
+    roots = Path(settings.tls_client_ca_file).read_bytes() if settings.tls_client_ca_file else None
+    return grpc.ssl_server_credentials([(key, chain)], root_certificates=roots, require_client_auth=roots is not None)
+
+
+def check_listener(settings: Settings, keys_required: bool) -> None:
+    """Refuse to expose memoryd beyond loopback without keys or TLS, unless ``auth.insecure`` says so."""
+    host = settings.server.host
+    if not is_loopback(host) and not settings.auth.insecure:
+        if not keys_required:
+            raise SystemExit(
+                f"memoryd: refusing to listen on {host} without API keys; create one with `memoryd keys create`, "
+                "listen on 127.0.0.1, or set auth.insecure = true"
+            )
+        if not settings.server.tls:
+            raise SystemExit(
+                f"memoryd: refusing to listen on {host} without TLS (server.tls_cert_file, server.tls_key_file); "
+                "or set auth.insecure = true"
+            )
+    if not keys_required:
+        log.warning("protected mode: no API keys exist, every caller on %s is trusted as its tenant's admin", host)
+
+
 @asynccontextmanager
-async def serving(app: App, host: str, port: int, grace_seconds: float) -> AsyncIterator[int]:
+async def serving(
+    app: App, host: str, port: int, grace_seconds: float, tls: grpc.ServerCredentials | None = None
+) -> AsyncIterator[int]:
     """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
+    trust = is_loopback(host) or app.settings.auth.insecure
     server = grpc.aio.server(
-        interceptors=[RejectUndecodable()],
+        interceptors=[RejectUndecodable(), Authenticate(app.keys, trust_without_keys=trust)],
         options=[
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
@@ -63,10 +110,12 @@ async def serving(app: App, host: str, port: int, grace_seconds: float) -> Async
         ConversationServicer(app), server
     )
     apb_grpc.add_AuditServiceServicer_to_server(AuditServicer(app), server)  # type: ignore[no-untyped-call]
+    kpb_grpc.add_KeyServiceServicer_to_server(KeyServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    address = f"{host}:{port}"
+    bound = server.add_secure_port(address, tls) if tls is not None else server.add_insecure_port(address)
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
@@ -118,20 +167,28 @@ async def serve(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     srv = settings.server
-    async with build_app(settings) as app, serving(app, srv.host, srv.port, srv.grace_seconds) as port:
-        log.info(
-            "memoryd serving",
-            extra={
-                "address": f"{srv.host}:{port}",
-                "data": settings.storage.uri,
-                "embedding_model": app.embedder.model_name,
-            },
-        )
-        kickoff = asyncio.create_task(_queue_bootstrap(app)) if settings.jobs.bootstrap_at_start else None
-        await stop.wait()
-        if kickoff is not None:
-            kickoff.cancel()
-        log.info("shutting down", extra={"grace_seconds": srv.grace_seconds})
+    async with build_app(settings) as app:
+        check_listener(settings, await app.keys.keys_required())
+        async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv)) as port:
+            await _serve_until(app, settings, port, stop)
+
+
+async def _serve_until(app: App, settings: Settings, port: int, stop: asyncio.Event) -> None:
+    """Log the address, queue the start-up bootstrap, wait for the stop signal."""
+    srv = settings.server
+    log.info(
+        "memoryd serving",
+        extra={
+            "address": f"{srv.host}:{port}",
+            "data": settings.storage.uri,
+            "embedding_model": app.embedder.model_name,
+        },
+    )
+    kickoff = asyncio.create_task(_queue_bootstrap(app)) if settings.jobs.bootstrap_at_start else None
+    await stop.wait()
+    if kickoff is not None:
+        kickoff.cancel()
+    log.info("shutting down", extra={"grace_seconds": srv.grace_seconds})
 
 
 async def _queue_bootstrap(app: App) -> None:

@@ -8,6 +8,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
 
 from memoryd.core.errors import (
     AlreadyExists,
@@ -50,6 +53,24 @@ def status_for(exc: MemorydError) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
+async def abort_with(context: grpc.aio.ServicerContext[Any, Any], exc: MemorydError) -> None:
+    """Abort the call with the error's status; a retry delay travels as ``google.rpc.RetryInfo``.
+
+    Clients of any language read the delay from the standard details (``grpc-status-details-bin``);
+    the message states it too, for people.
+    """
+    code = status_for(exc)
+    delay = exc.retry_after
+    if delay is None or delay <= 0:
+        await context.abort(code, str(exc))
+    info = error_details_pb2.RetryInfo()
+    info.retry_delay.FromMilliseconds(max(1, round(delay * 1000)))
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=str(exc), details=[detail])
+    await context.abort(code, str(exc), trailing_metadata=rpc_status.to_status(status).trailing_metadata)
+
+
 Req = TypeVar("Req")
 Resp = TypeVar("Resp")
 Handler = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], Awaitable[Resp]]
@@ -63,7 +84,7 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
         try:
             return await method(self, request, context)
         except MemorydError as exc:
-            await context.abort(status_for(exc), str(exc))
+            await abort_with(context, exc)
         except Exception:  # the one catch-all of the transport: log, then INTERNAL
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
@@ -84,7 +105,7 @@ def translated_stream(method: StreamHandler[Req, Resp]) -> StreamHandler[Req, Re
             async for item in method(self, request, context):
                 yield item
         except MemorydError as exc:
-            await context.abort(status_for(exc), str(exc))
+            await abort_with(context, exc)
         except Exception:  # the one catch-all of the transport: log, then INTERNAL
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")

@@ -10,7 +10,7 @@ from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, MemoryStatus, Scope
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
-from memoryd.core.visibility import may_modify, rescope_refusal
+from memoryd.core.visibility import modify_refusal, rescope_refusal
 
 
 class ArchiveService:
@@ -49,8 +49,8 @@ class ArchiveService:
         check_memory_id(memory_id)
         patch = check_patch(patch, actor, self._limits)
         record = await self.get(actor, memory_id)
-        if not may_modify(actor, record):
-            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        if refusal := modify_refusal(actor, record):
+            raise PermissionDenied(refusal)
         refusal = rescope_refusal(actor, record, patch.scope) if patch.scope is not None else ""
         if refusal:
             raise PermissionDenied(refusal)
@@ -68,8 +68,8 @@ class ArchiveService:
         record = await self.get(actor, memory_id)
         if record.status is MemoryStatus.ACTIVE:
             return record
-        if not may_modify(actor, record):
-            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        if refusal := modify_refusal(actor, record):
+            raise PermissionDenied(refusal)
         restored = replace(record, status=MemoryStatus.ACTIVE, superseded_by="", updated_at=self._clock.now())
         if not await self._store.replace(actor, restored, None):
             raise NotFound(f"memory {memory_id!r} not found")
@@ -78,8 +78,8 @@ class ArchiveService:
     async def forget(self, actor: Actor, memory_id: str) -> str:
         """Delete a memory for good; returns its id."""
         record = await self.get(actor, memory_id)
-        if not may_modify(actor, record):
-            raise PermissionDenied(f"memory {memory_id!r} belongs to agent {record.agent_id!r}")
+        if refusal := modify_refusal(actor, record):
+            raise PermissionDenied(refusal)
         if not await self._store.delete(actor, memory_id):
             raise NotFound(f"memory {memory_id!r} not found")
         return memory_id

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from memoryd.core.dedup import DEDUP_POOL, merge_into
-from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest
+from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, PermissionDenied
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -24,6 +24,7 @@ from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import cosine, normalised
+from memoryd.core.visibility import scope_refusal
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
@@ -95,6 +96,9 @@ class MemorizeService:
         checked = [
             check_draft(d, actor, self._limits, now, field if single else f"{field}[{i}]") for i, d in enumerate(drafts)
         ]
+        refusal = next((scope_refusal(actor, d.scope) for d in checked if scope_refusal(actor, d.scope)), "")
+        if refusal:
+            raise PermissionDenied(refusal)
         keys = (
             [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] if request_id else []
         )

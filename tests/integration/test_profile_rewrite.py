@@ -18,6 +18,7 @@ from memoryd.config import Settings
 from memoryd.core.models import Actor, EditKind, ListQuery, MemoryType, Profile, ProfileEdit
 from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
+from tests.fakes import InMemoryKeys
 
 ME = Actor("acme", "a1")
 
@@ -118,6 +119,7 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings:
         settings,
         store=app.store,
         reviews=app.reviews,
+        keys=InMemoryKeys(),
         profiles=racing,
         conversations=app.conversation_store,
         embedder=onnx_embedder,

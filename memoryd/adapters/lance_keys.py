@@ -1,0 +1,114 @@
+"""KeyStore on LanceDB: one ``api_keys`` table for every tenant, upserts on the key id.
+
+Only the secret's hash is stored. The table is small (one row per key) and read by id; a
+revocation is an upsert that every process sees on its next read of the row (the key service
+re-reads a verified key after ``auth.cache_seconds``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.core.keys import ApiKey, Role
+
+KEYS_TABLE = "api_keys"
+_TEXT = pa.string()
+KEY_SCHEMA = pa.schema(
+    [
+        pa.field("key_id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("tenant_id", _TEXT, nullable=False),
+        pa.field("role", _TEXT, nullable=False),
+        pa.field("agent_id", _TEXT, nullable=False),
+        pa.field("name", _TEXT, nullable=False),
+        pa.field("secret_hash", _TEXT, nullable=False),
+        pa.field("created_at", TIMESTAMP, nullable=False),
+        pa.field("last_used_at", TIMESTAMP, nullable=True),
+        pa.field("revoked_at", TIMESTAMP, nullable=True),
+    ]
+)
+
+
+def _row(key: ApiKey) -> dict[str, Any]:
+    return {
+        "key_id": key.key_id,
+        "tenant_id": key.tenant_id,
+        "role": key.role.label,
+        "agent_id": key.agent_id,
+        "name": key.name,
+        "secret_hash": key.secret_hash,
+        "created_at": key.created_at,
+        "last_used_at": key.last_used_at,
+        "revoked_at": key.revoked_at,
+    }
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return value.astimezone(UTC) if value is not None else None
+
+
+def _key(row: dict[str, Any]) -> ApiKey:
+    return ApiKey(
+        row["key_id"],
+        row["tenant_id"],
+        Role.parse(row["role"]),
+        row["agent_id"],
+        row["name"],
+        row["secret_hash"],
+        row["created_at"].astimezone(UTC),
+        _utc(row["last_used_at"]),
+        _utc(row["revoked_at"]),
+    )
+
+
+class LanceKeyStore:
+    """API keys on the archive's LanceDB database."""
+
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
+
+    async def put_key(self, key: ApiKey) -> None:
+        """Insert or replace the key's row."""
+        data = pa.Table.from_pylist([_row(key)], KEY_SCHEMA)
+        async with map_lance_errors():
+            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True)
+            await table.merge_insert("key_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    async def key(self, key_id: str) -> ApiKey | None:
+        """One key by id, or None."""
+        rows = await self._rows(f"key_id = {literal(key_id)}")
+        return _key(rows[0]) if rows else None
+
+    async def keys(self, tenant_id: str | None) -> list[ApiKey]:
+        """A tenant's keys (every key with None), oldest first."""
+        rows = await self._rows(f"tenant_id = {literal(tenant_id)}" if tenant_id is not None else None)
+        return sorted((_key(r) for r in rows), key=lambda k: (k.created_at, k.key_id))
+
+    async def touch_key(self, key_id: str, at: datetime) -> None:
+        """Set ``last_used_at`` alone (an update of one column never undoes a revocation)."""
+        async with map_lance_errors():
+            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True)
+            await table.update({"last_used_at": at}, where=f"key_id = {literal(key_id)}")
+
+    async def any_active(self) -> bool:
+        """Whether any key is not revoked (protected mode ends with the first key)."""
+        return bool(await self._rows("revoked_at IS NULL", limit=1))
+
+    async def _rows(self, where: str | None, limit: int | None = None) -> list[dict[str, Any]]:
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(KEYS_TABLE)
+            if table is None:
+                return []
+            query = table.query()
+            if where:
+                query = query.where(where)
+            if limit:
+                query = query.limit(limit)
+            rows: list[dict[str, Any]] = (await query.to_arrow()).to_pylist()
+        return rows

@@ -1,0 +1,48 @@
+"""``memoryd keys create|list|revoke``: API keys from the command line (the first admin key starts here)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from memoryd.app import build_app
+from memoryd.config import Settings
+from memoryd.core.keys import ApiKey, Role
+from memoryd.text_table import table
+
+
+def _when(key: ApiKey) -> tuple[str, str, str]:
+    def fmt(value: object) -> str:
+        return value.strftime("%Y-%m-%d %H:%M") if hasattr(value, "strftime") else "-"
+
+    return fmt(key.created_at), fmt(key.last_used_at), fmt(key.revoked_at)
+
+
+def key_table(keys: list[ApiKey]) -> str:
+    """Keys as a table (never a secret)."""
+    rows = [[k.key_id, k.tenant_id, k.role.label, k.agent_id or "*", k.name, *_when(k)] for k in keys]
+    return table(rows, ["key id", "tenant", "role", "agent", "name", "created", "last used", "revoked"])
+
+
+async def run_keys(
+    settings: Settings,
+    action: str,
+    *,
+    tenant_id: str = "",
+    role: str = "agent",
+    agent_id: str = "",
+    name: str = "",
+    key_id: str = "",
+    out: TextIO = sys.stdout,
+) -> int:
+    """Create (prints the token once), list or revoke keys; returns the exit status."""
+    async with build_app(settings.without_maintenance()) as app:
+        if action == "create":
+            key, token = await app.keys.create(tenant_id, Role.parse(role), agent_id, name)
+            print(key_table([key]), file=out)
+            print(f"\ntoken (shown once, store it now): {token}", file=out)
+        elif action == "list":
+            print(key_table(await app.keys.list(tenant_id or None)), file=out)
+        else:
+            print(key_table([await app.keys.revoke(tenant_id or None, key_id)]), file=out)
+    return 0
