@@ -21,6 +21,7 @@ import openai
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
+from memoryd.adapters.lance_audit_log import LanceAuditLog
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_keys import LanceKeyStore
@@ -41,6 +42,7 @@ from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, Unavailable
 from memoryd.core.ports import (
     ArchiveStore,
+    AuditEventStore,
     ChatModel,
     Clock,
     ConversationStore,
@@ -60,6 +62,7 @@ from memoryd.core.ports import (
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
 from memoryd.services.audit_batch import AuditBatchService
+from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
@@ -75,6 +78,9 @@ from memoryd.services.usage import UsageService
 
 log = logging.getLogger(__name__)
 
+
+_AUDIT_FLUSH_SECONDS = 1.0
+"""Buffered audit events are written this often (a crash loses at most this much of the log)."""
 
 NO_JOB_QUEUE = (
     "this process has no job queue: background jobs need Redis/Valkey; start it with REDIS_URL set "
@@ -116,6 +122,8 @@ class App:
     conversations: ConversationService
     usage: UsageService
     keys: KeyService
+    trail: AuditTrail
+    """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
 
     @property
@@ -165,6 +173,7 @@ class _Stores:
     conversations: ConversationStore
     reviews: ReviewStore
     keys: KeyStore
+    audit_log: AuditEventStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
 
@@ -177,19 +186,21 @@ async def _open_stores(
     conversations: ConversationStore | None,
     reviews: ReviewStore | None,
     keys: KeyStore | None,
+    audit_log: AuditEventStore | None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
-    given = (store, profiles, conversations, reviews, keys)
+    given = (store, profiles, conversations, reviews, keys, audit_log)
     if (
         store is not None
         and profiles is not None
         and conversations is not None
         and reviews is not None
         and keys is not None
+        and audit_log is not None
     ):
-        return _Stores(store, profiles, conversations, reviews, keys, None, lambda: None)
-    if given != (None, None, None, None, None):
-        raise ValueError("pass every store (store, profiles, conversations, reviews, keys) or none of them")
+        return _Stores(store, profiles, conversations, reviews, keys, audit_log, None, lambda: None)
+    if given != (None,) * len(given):
+        raise ValueError("pass every store (store, profiles, conversations, reviews, keys, audit_log) or none of them")
     st = settings.storage
     db = await LanceDatabase.open(
         st.uri,
@@ -211,6 +222,7 @@ async def _open_stores(
         LanceConversationStore(db),
         LanceReviewStore(db),
         LanceKeyStore(db),
+        LanceAuditLog(db),
         maintenance,
         db.close,
     )
@@ -225,6 +237,7 @@ async def build_app(
     conversations: ConversationStore | None = None,
     reviews: ReviewStore | None = None,
     keys: KeyStore | None = None,
+    audit_log: AuditEventStore | None = None,
     neighbours: NeighbourSearch | None = None,
     analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
@@ -245,7 +258,7 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys)
+    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys, audit_log)
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
@@ -257,7 +270,8 @@ async def build_app(
         tasks = [
             asyncio.create_task(
                 _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
-            )
+            ),
+            asyncio.create_task(_every(_AUDIT_FLUSH_SECONDS, app.trail.flush, "audit log flush")),
         ]
         st = settings.storage
         if st.maintenance_enabled and stores.maintenance is not None:
@@ -278,6 +292,10 @@ async def build_app(
                 await app.retrievals.flush()
             except MemorydError:
                 log.warning("could not flush retrieval counts at shutdown", exc_info=True)
+            try:
+                await app.trail.flush()
+            except MemorydError:
+                log.error("could not write %d audit events at shutdown", app.trail.pending, exc_info=True)
     finally:
         if redis is not None:
             await redis.aclose()
@@ -331,10 +349,19 @@ def _wire(
     dedup_distance = settings.memorize.dedup_distance
     if dedup_distance is None:
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
+    trail = AuditTrail(stores.audit_log, clock)
     memorize = MemorizeService(
-        stores.store, embedder, clock, limits, dedup_distance, timedelta(hours=settings.memorize.request_id_hours)
+        stores.store,
+        embedder,
+        clock,
+        limits,
+        dedup_distance,
+        timedelta(hours=settings.memorize.request_id_hours),
+        trail=trail,
     )
-    profile = ProfileService(stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens)
+    profile = ProfileService(
+        stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail
+    )
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
     policies = build_policies(settings.working)
@@ -360,6 +387,7 @@ def _wire(
             clock,
             settings.audits.limits(),
             settings.audits.policy_for,
+            trail=trail,
         )
         parts = JobParts(
             service=service,
@@ -397,7 +425,7 @@ def _wire(
         maintenance=stores.maintenance,
         memorize=memorize,
         recall=recall,
-        archive=ArchiveService(stores.store, embedder, clock, limits),
+        archive=ArchiveService(stores.store, embedder, clock, limits, trail=trail),
         profile=profile,
         retrievals=retrievals,
         conversations=ConversationService(
@@ -411,7 +439,8 @@ def _wire(
             settings.working.context_window_tokens,
         ),
         usage=usage,
-        keys=KeyService(stores.keys, clock, settings.auth.cache_seconds),
+        keys=KeyService(stores.keys, clock, settings.auth.cache_seconds, trail=trail),
+        trail=trail,
         job_parts=parts,
     )
 

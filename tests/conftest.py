@@ -110,9 +110,10 @@ async def app(settings: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> AsyncIte
 class LiveServer:
     """The daemon (build_app + serving) on a free port, in its own thread and event loop."""
 
-    def __init__(self, settings: Settings, embedder: Embedder) -> None:
+    def __init__(self, settings: Settings, embedder: Embedder, tls: grpc.ServerCredentials | None = None) -> None:
         self._settings = settings
         self._embedder = embedder
+        self._tls = tls
         self._ready: Future[int] = Future()
         self._loop = asyncio.new_event_loop()
         self._stop: asyncio.Event | None = None
@@ -124,7 +125,7 @@ class LiveServer:
         try:
             async with (
                 build_app(self._settings, embedder=self._embedder) as app,
-                serving(app, "127.0.0.1", 0, 0.5) as port,
+                serving(app, "127.0.0.1", 0, 0.5, self._tls) as port,
             ):
                 self.app = app
                 self._ready.set_result(port)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from memoryd.core.audit import Finding, Review
+from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
@@ -494,6 +495,30 @@ class InMemoryKeys:
 
     async def any_active(self) -> bool:
         return any(k.active for k in self.by_id.values())
+
+
+class InMemoryAuditLog:
+    """AuditEventStore over a dict."""
+
+    def __init__(self) -> None:
+        self.by_tenant: dict[str, dict[str, AuditEvent]] = {}
+
+    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+        self.by_tenant.setdefault(tenant_id, {}).update({e.event_id: e for e in events})
+
+    async def events(
+        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
+    ) -> list[AuditEvent]:
+        return sorted(
+            (
+                e
+                for e in self.by_tenant.get(tenant_id, {}).values()
+                if (since is None or e.at >= since)
+                and (until is None or e.at < until)
+                and (operation is None or e.operation is operation)
+            ),
+            key=lambda e: e.event_id,
+        )
 
 
 class InMemoryReviews:

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memoryd.core.audit import Finding, Review
+from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
@@ -414,4 +415,18 @@ class KeyStore(Protocol):
 
     async def any_active(self) -> bool:
         """Whether any key is not revoked."""
+        ...
+
+
+class AuditEventStore(Protocol):
+    """The audit log, per tenant; appends are upserts on the event id (a retried flush converges)."""
+
+    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+        """Store events (one commit)."""
+        ...
+
+    async def events(
+        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
+    ) -> list[AuditEvent]:
+        """The tenant's events in [since, until), oldest first."""
         ...

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from memoryd.app import App
 from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
+from memoryd.core.audit_log import AuditEvent, Operation
+from memoryd.core.errors import InvalidRequest
 from memoryd.core.usage import UsageReport
+from memoryd.core.validation import check_range
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -150,3 +153,34 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         return apb.ListUsageReportsResponse(
             reports=[apb.KeptUsageReport(report_id=i, report=usage(r)) for i, r in kept]
         )
+
+    @translated
+    async def ListAuditEvents(self, request: apb.ListAuditEventsRequest, context: Ctx) -> apb.ListAuditEventsResponse:
+        """See the proto."""
+        since = convert.to_datetime(request.since, "since") if request.HasField("since") else None
+        until = convert.to_datetime(request.until, "until") if request.HasField("until") else None
+        try:
+            operation = Operation(request.operation) if request.operation else None
+        except ValueError:
+            raise InvalidRequest("operation", f"unknown operation {request.operation!r}") from None
+        size = check_range(request.page_size or 100, "page_size", 1, 500)
+        page = await self._app.trail.page(tenant_of(context), since, until, operation, size, request.page_token)
+        return apb.ListAuditEventsResponse(
+            events=[audit_event(e) for e in page.events], next_page_token=page.next_page_token
+        )
+
+
+def audit_event(e: AuditEvent) -> apb.AuditEvent:
+    """An AuditEvent as a message."""
+    out = apb.AuditEvent(
+        event_id=e.event_id,
+        operation=e.operation.value,
+        key_id=e.key_id,
+        role=e.role,
+        agent_id=e.agent_id,
+        ids=list(e.ids),
+        scopes=list(e.scopes),
+        counts=e.counts,
+    )
+    out.at.CopyFrom(convert.to_timestamp(e.at))
+    return out

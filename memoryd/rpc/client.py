@@ -14,6 +14,8 @@ from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
+from memoryd.rpc._gen.memoryd.v1 import keys_pb2_grpc as kpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
@@ -29,17 +31,27 @@ ProfileServiceStub: Any = ppb_grpc.ProfileServiceStub
 JobServiceStub: Any = jpb_grpc.JobServiceStub
 ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
 AuditServiceStub: Any = apb_grpc.AuditServiceStub
+KeyServiceStub: Any = kpb_grpc.KeyServiceStub
+
+
+def bearer(token: str) -> tuple[str, str]:
+    """The call metadata entry that carries an API key."""
+    return ("authorization", f"Bearer {token}")
+
 
 __all__ = [
     "TENANT_METADATA_KEY",
     "AuditServiceStub",
     "ConversationServiceStub",
     "JobServiceStub",
+    "KeyServiceStub",
     "MemoryServiceStub",
     "ProfileServiceStub",
     "apb",
+    "bearer",
     "cpb",
     "jpb",
+    "kpb",
     "pb",
     "ppb",
 ]

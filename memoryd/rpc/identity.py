@@ -93,6 +93,12 @@ def actor(context: Ctx, agent_id: str, end_user_id: str) -> Actor:
     return Actor(tenant, agent_id, end_user_id, who.role, who.key_id)
 
 
+def caller(context: Ctx) -> Actor:
+    """The caller as an actor of no particular agent (key management: who asked, for the audit log)."""
+    who = principal()
+    return Actor(tenant_of(context), who.agent_id, "", who.role, who.key_id)
+
+
 def job_partition(context: Ctx, operator_batches: bool, operator_key: str) -> str:
     """The ledger partition a JobService call reads: the caller's tenant, or the batches' (operator path).
 

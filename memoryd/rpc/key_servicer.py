@@ -8,7 +8,7 @@ from memoryd.core.keys import ApiKey, Role
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2_grpc as kpb_grpc
-from memoryd.rpc.identity import Ctx, principal, tenant_of
+from memoryd.rpc.identity import Ctx, caller, principal, tenant_of
 from memoryd.rpc.status import translated
 
 _ROLES = {
@@ -45,7 +45,9 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
             raise InvalidRequest("role", "is required: KEY_ROLE_AGENT, KEY_ROLE_OPERATOR or KEY_ROLE_ADMIN")
         if role is Role.SYSTEM or role > principal().role:
             raise PermissionDenied(f"role: a {principal().role.label} key cannot create a {role.label} key")
-        key, token = await self._app.keys.create(tenant_of(context), role, request.agent_id, request.name)
+        key, token = await self._app.keys.create(
+            tenant_of(context), role, request.agent_id, request.name, by=caller(context)
+        )
         return kpb.CreateKeyResponse(key=api_key(key), token=token)
 
     @translated
@@ -58,4 +60,5 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
         """Revoke a key of the tenant (NOT_FOUND for another tenant's)."""
         if not request.key_id:
             raise InvalidRequest("key_id", "is required")
-        return kpb.RevokeKeyResponse(key=api_key(await self._app.keys.revoke(tenant_of(context), request.key_id)))
+        revoked = await self._app.keys.revoke(tenant_of(context), request.key_id, by=caller(context))
+        return kpb.RevokeKeyResponse(key=api_key(revoked))

@@ -5,19 +5,24 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from memoryd.core.audit_log import Operation
 from memoryd.core.errors import NotFound, PermissionDenied
 from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, MemoryStatus, Scope
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
+from memoryd.services.audit_trail import AuditTrail
 
 
 class ArchiveService:
     """Single-memory operations, all within the actor's visibility."""
 
-    def __init__(self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits) -> None:
+    def __init__(
+        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits, *, trail: AuditTrail
+    ) -> None:
         self._store = store
+        self._trail = trail
         self._embedder = embedder
         self._clock = clock
         self._limits = limits
@@ -61,6 +66,7 @@ class ArchiveService:
             updated = replace(updated, embedding_model=self._embedder.model_name)
         if not await self._store.replace(actor, updated, vector):
             raise NotFound(f"memory {memory_id!r} not found")
+        self._trail.note(actor, Operation.UPDATE, [memory_id], {record.scope.value, updated.scope.value})
         return updated
 
     async def restore(self, actor: Actor, memory_id: str) -> MemoryRecord:
@@ -73,6 +79,7 @@ class ArchiveService:
         restored = replace(record, status=MemoryStatus.ACTIVE, superseded_by="", updated_at=self._clock.now())
         if not await self._store.replace(actor, restored, None):
             raise NotFound(f"memory {memory_id!r} not found")
+        self._trail.note(actor, Operation.RESTORE, [memory_id], [record.scope.value])
         return restored
 
     async def forget(self, actor: Actor, memory_id: str) -> str:
@@ -82,6 +89,7 @@ class ArchiveService:
             raise PermissionDenied(refusal)
         if not await self._store.delete(actor, memory_id):
             raise NotFound(f"memory {memory_id!r} not found")
+        self._trail.note(actor, Operation.FORGET, [memory_id], [record.scope.value])
         return memory_id
 
 

@@ -14,11 +14,14 @@ import time
 from dataclasses import replace
 from datetime import timedelta
 
+from memoryd.core.audit_log import Operation
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied, Unauthenticated
 from memoryd.core.job_records import SYSTEM_TENANT
 from memoryd.core.keys import KEY_ID_HEX, ApiKey, Principal, Role, compose_key, hash_secret, secret_matches, split_key
+from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, KeyStore
 from memoryd.core.validation import check_agent_id, check_tenant, check_text
+from memoryd.services.audit_trail import AuditTrail
 
 _LAST_USED_EVERY = timedelta(minutes=1)
 _NAME_CHARS = 200
@@ -27,15 +30,18 @@ _NAME_CHARS = 200
 class KeyService:
     """API keys: the admins' operations and the per-call verification."""
 
-    def __init__(self, store: KeyStore, clock: Clock, cache_seconds: float = 1.0) -> None:
+    def __init__(self, store: KeyStore, clock: Clock, cache_seconds: float = 1.0, *, trail: AuditTrail) -> None:
         self._store = store
+        self._trail = trail
         self._clock = clock
         self._ttl = cache_seconds
         self._verified: dict[str, tuple[float, ApiKey]] = {}
         self._protected: tuple[float, bool] = (float("-inf"), True)
 
-    async def create(self, tenant_id: str, role: Role, agent_id: str = "", name: str = "") -> tuple[ApiKey, str]:
-        """A new key and its bearer token (shown once: only the hash is kept)."""
+    async def create(
+        self, tenant_id: str, role: Role, agent_id: str = "", name: str = "", *, by: Actor | None = None
+    ) -> tuple[ApiKey, str]:
+        """A new key and its bearer token (shown once: only the hash is kept); ``by``: who asked (audit log)."""
         if role is Role.SYSTEM:
             tenant_id = SYSTEM_TENANT
         else:
@@ -49,13 +55,14 @@ class KeyService:
         key = ApiKey(key_id, tenant_id, role, agent_id, name, hash_secret(secret), self._clock.now())
         await self._store.put_key(key)
         self._protected = (float("-inf"), True)
+        await self._trail.write(tenant_id, Operation.KEY_CREATE, by, [key_id], (), {"role": int(role)})
         return key, compose_key(key_id, secret)
 
     async def list(self, tenant_id: str | None) -> list[ApiKey]:
         """A tenant's keys (every key with None), revoked ones included."""
         return await self._store.keys(tenant_id)
 
-    async def revoke(self, tenant_id: str | None, key_id: str) -> ApiKey:
+    async def revoke(self, tenant_id: str | None, key_id: str, *, by: Actor | None = None) -> ApiKey:
         """Revoke a key of ``tenant_id`` (any tenant with None); revoking twice keeps the first time."""
         key = await self._store.key(key_id)
         if key is None or (tenant_id is not None and key.tenant_id != tenant_id):
@@ -63,6 +70,7 @@ class KeyService:
         if key.revoked_at is None:
             key = replace(key, revoked_at=self._clock.now())
             await self._store.put_key(key)
+            await self._trail.write(key.tenant_id, Operation.KEY_REVOKE, by, [key_id])
         self._verified.pop(key_id, None)
         return key
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from memoryd.core.audit_log import Operation
 from memoryd.core.dedup import DEDUP_POOL, merge_into
 from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, PermissionDenied
 from memoryd.core.ids import content_hash, new_memory_id
@@ -25,6 +26,7 @@ from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import cosine, normalised
 from memoryd.core.visibility import scope_refusal
+from memoryd.services.audit_trail import AuditTrail
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
@@ -42,8 +44,11 @@ class MemorizeService:
         limits: Limits,
         dedup_distance: float,
         request_ttl: timedelta = timedelta(hours=24),
+        *,
+        trail: AuditTrail,
     ) -> None:
         self._store = store
+        self._trail = trail
         self._request_ttl = request_ttl
         self._embedder = embedder
         self._clock = clock
@@ -105,7 +110,15 @@ class MemorizeService:
         vectors = await self._vectors(checked, field, single)
         async with self._locks.setdefault(actor.tenant_id, asyncio.Lock()):
             earlier = await self._earlier_attempt(actor, request_id, keys, checked)
-            return await self._write(actor, checked, vectors, skip_deduplication, keys, earlier)
+            results = await self._write(actor, checked, vectors, skip_deduplication, keys, earlier)
+        self._trail.note(
+            actor,
+            Operation.MEMORIZE,
+            [r.memory.memory_id for r in results],
+            [r.memory.scope.value for r in results],
+            {"deduplicated": sum(r.deduplicated for r in results)},
+        )
+        return results
 
     async def _earlier_attempt(
         self, actor: Actor, request_id: str, keys: Sequence[str], drafts: Sequence[MemoryDraft]

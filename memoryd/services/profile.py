@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memoryd.core.audit_log import Operation
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
 from memoryd.core.ports import Clock, ProfileStore, TokenCounter
@@ -25,6 +26,7 @@ from memoryd.core.profile_doc import (
     replace_section,
 )
 from memoryd.core.validation import MAX_REVISION, check_actor, check_range
+from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
 
 MAX_BUDGET = 100_000
@@ -35,9 +37,17 @@ class ProfileService:
     """Reads, edits (no model) and guarded automatic rewrites of agent profiles."""
 
     def __init__(
-        self, store: ProfileStore, counter: TokenCounter, memorize: MemorizeService, clock: Clock, default_budget: int
+        self,
+        store: ProfileStore,
+        counter: TokenCounter,
+        memorize: MemorizeService,
+        clock: Clock,
+        default_budget: int,
+        *,
+        trail: AuditTrail,
     ) -> None:
         self._store = store
+        self._trail = trail
         self._counter = counter
         self._memorize = memorize
         self._clock = clock
@@ -78,7 +88,9 @@ class ProfileService:
                 f"the edit would make the profile {tokens} tokens; the budget is {budget} (now {current.token_count})"
             )
         new = Profile(actor.agent_id, text, tokens, budget, current.revision + 1, self._clock.now(), "edit")
-        return await self._commit(actor, new, current.revision)
+        committed = await self._commit(actor, new, current.revision)
+        self._trail.note(actor, Operation.PROFILE_EDIT, [actor.agent_id], (), {"revision": committed.revision})
+        return committed
 
     async def revisions(self, actor: Actor, page_size: int, before: int) -> list[Profile]:
         """Revisions older than ``before`` (0: from the newest), newest first."""

@@ -23,12 +23,14 @@ from memoryd.core.audit import (
     Action,
     ApplyPolicy,
     Finding,
+    FindingKind,
     FindingSource,
     FindingStatus,
     Review,
     ReviewLimits,
     review_key,
 )
+from memoryd.core.audit_log import Operation
 from memoryd.core.audit_rules import find
 from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
@@ -38,6 +40,7 @@ from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSea
 from memoryd.core.prompts import REVIEW_PROMPT
 from memoryd.core.validation import check_actor, check_range
 from memoryd.core.visibility import may_modify
+from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
@@ -62,8 +65,11 @@ class ReviewService:
         clock: Clock,
         limits: ReviewLimits,
         apply_policy: Callable[[str], ApplyPolicy],
+        *,
+        trail: AuditTrail,
     ) -> None:
         self._store = store
+        self._trail = trail
         self._snapshot = snapshot
         self._neighbours = neighbours
         self._reviews = reviews
@@ -215,6 +221,11 @@ class ReviewService:
             updated = replace(finding, status=FindingStatus.APPLIED if done else finding.status, outcome=outcome)
             await self._reviews.put_findings(actor.tenant_id, [updated])
             out.append(updated)
+        applied = [f for f, before in zip(out, findings, strict=True) if f.status is not before.status]
+        if applied:
+            ids = [m for f in applied for m in f.memory_ids]
+            counts = {"findings": len(applied)} | {k.value: sum(f.kind is k for f in applied) for k in FindingKind}
+            await self._trail.write(actor.tenant_id, Operation.FINDINGS_APPLIED, actor, ids, (), counts)
         return out
 
     async def _carry_out(self, actor: Actor, f: Finding) -> tuple[str, bool]:

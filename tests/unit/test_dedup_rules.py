@@ -12,8 +12,9 @@ from memoryd.core.dedup import merge_into
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, Scope
 from memoryd.core.restatement import is_restatement, statement_key
 from memoryd.core.validation import Limits
+from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore, memory_record
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, memory_record
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
@@ -96,7 +97,9 @@ def test_pools_keep_tenant_and_end_user_apart() -> None:
 @pytest.fixture
 def memorize() -> tuple[MemorizeService, InMemoryStore]:
     store = InMemoryStore()
-    return MemorizeService(store, HashEmbedder(), FrozenClock(NOW), Limits(), 0.5), store
+    return MemorizeService(
+        store, HashEmbedder(), FrozenClock(NOW), Limits(), 0.5, trail=AuditTrail(InMemoryAuditLog(), FrozenClock(NOW))
+    ), store
 
 
 async def test_memorize_keeps_a_correction_as_a_new_memory(memorize) -> None:

@@ -9,10 +9,11 @@ from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryPatch, RecallQ
 from memoryd.core.ranking import FusionWeights, RecallTuning
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
+from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryStore
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore
 
 ME = Actor("t1", "a1")
 
@@ -25,11 +26,11 @@ def parts() -> tuple[InMemoryStore, HashEmbedder, FrozenClock]:
 def services(
     store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock
 ) -> tuple[MemorizeService, RecallService, ArchiveService, RetrievalLog]:
-    log = RetrievalLog(store, clock)
+    log, trail = RetrievalLog(store, clock), AuditTrail(InMemoryAuditLog(), clock)
     return (
-        MemorizeService(store, emb, clock, Limits(), 0.15),
+        MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail),
         RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
-        ArchiveService(store, emb, clock, Limits()),
+        ArchiveService(store, emb, clock, Limits(), trail=trail),
         log,
     )
 

@@ -60,6 +60,11 @@ class AuditServiceStub:
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.FromString,
                 _registered_method=True)
+        self.ListAuditEvents = channel.unary_unary(
+                '/memoryd.v1.AuditService/ListAuditEvents',
+                request_serializer=memoryd_dot_v1_dot_audit__pb2.ListAuditEventsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_audit__pb2.ListAuditEventsResponse.FromString,
+                _registered_method=True)
         self.ListUsageReports = channel.unary_unary(
                 '/memoryd.v1.AuditService/ListUsageReports',
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.SerializeToString,
@@ -127,10 +132,20 @@ class AuditServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def ListUsageReports(self, request, context):
+    def ListAuditEvents(self, request, context):
         """ListUsageReports lists the tenant's reports that audit batches kept (audits.schedule, or
         `memoryd audit`), newest first: how the archive's use and its alarms changed over time.
+        ListAuditEvents lists the tenant's audit log (admin keys): one event per mutation — who (key id
+        and role), when, as which agent, what, which ids and scopes, how many — never any content.
+        Frequent mutations reach the log within a second; keys, erasures, retention purges and applied
+        findings before their call answers.
         """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListUsageReports(self, request, context):
+        """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -162,6 +177,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.GetUsageReport,
                     request_deserializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.SerializeToString,
+            ),
+            'ListAuditEvents': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListAuditEvents,
+                    request_deserializer=memoryd_dot_v1_dot_audit__pb2.ListAuditEventsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_audit__pb2.ListAuditEventsResponse.SerializeToString,
             ),
             'ListUsageReports': grpc.unary_unary_rpc_method_handler(
                     servicer.ListUsageReports,
@@ -305,6 +325,33 @@ class AuditService:
             '/memoryd.v1.AuditService/GetUsageReport',
             memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.SerializeToString,
             memoryd_dot_v1_dot_audit__pb2.GetUsageReportResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListAuditEvents(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.AuditService/ListAuditEvents',
+            memoryd_dot_v1_dot_audit__pb2.ListAuditEventsRequest.SerializeToString,
+            memoryd_dot_v1_dot_audit__pb2.ListAuditEventsResponse.FromString,
             options,
             channel_credentials,
             insecure,

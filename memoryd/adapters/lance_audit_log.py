@@ -1,0 +1,104 @@
+"""AuditEventStore on LanceDB: ``audit_events_<tenant>``, upserts on the time-ordered event id."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import BTree
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import literal, timestamp
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.core.audit_log import AuditEvent, Operation
+
+_TEXT = pa.string()
+EVENT_SCHEMA = pa.schema(
+    [
+        pa.field("event_id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("at", TIMESTAMP, nullable=False),
+        pa.field("operation", _TEXT, nullable=False),
+        pa.field("key_id", _TEXT, nullable=False),
+        pa.field("role", _TEXT, nullable=False),
+        pa.field("agent_id", _TEXT, nullable=False),
+        pa.field("ids", pa.list_(_TEXT), nullable=False),
+        pa.field("scopes", pa.list_(_TEXT), nullable=False),
+        pa.field("counts", _TEXT, nullable=False),
+    ]
+)
+_INDEXES = [("at", BTree())]
+
+
+def events_table(tenant_id: str) -> str:
+    """The table of a tenant's audit log."""
+    return f"audit_events_{tenant_id}"
+
+
+def _row(e: AuditEvent) -> dict[str, Any]:
+    return {
+        "event_id": e.event_id,
+        "at": e.at,
+        "operation": e.operation.value,
+        "key_id": e.key_id,
+        "role": e.role,
+        "agent_id": e.agent_id,
+        "ids": list(e.ids),
+        "scopes": list(e.scopes),
+        "counts": json.dumps(e.counts, sort_keys=True),
+    }
+
+
+def _event(tenant_id: str, row: dict[str, Any]) -> AuditEvent:
+    return AuditEvent(
+        row["event_id"],
+        row["at"].astimezone(UTC),
+        tenant_id,
+        Operation(row["operation"]),
+        row["key_id"],
+        row["role"],
+        row["agent_id"],
+        tuple(row["ids"]),
+        tuple(row["scopes"]),
+        json.loads(row["counts"]),
+    )
+
+
+class LanceAuditLog:
+    """The audit log on the archive's LanceDB database."""
+
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
+
+    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+        """Upsert by event id (one commit)."""
+        if not events:
+            return
+        data = pa.Table.from_pylist([_row(e) for e in events], EVENT_SCHEMA)
+        async with map_lance_errors():
+            table = await self._db.table(events_table(tenant_id), EVENT_SCHEMA, _INDEXES, write=True)
+            await table.merge_insert("event_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+
+    async def events(
+        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
+    ) -> list[AuditEvent]:
+        """Events in [since, until), oldest first."""
+        where = []
+        if since is not None:
+            where.append(f"at >= {timestamp(since)}")
+        if until is not None:
+            where.append(f"at < {timestamp(until)}")
+        if operation is not None:
+            where.append(f"operation = {literal(operation.value)}")
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(events_table(tenant_id))
+            if table is None:
+                return []
+            query = table.query()
+            if where:
+                query = query.where(" AND ".join(where))
+            rows = (await query.to_arrow()).to_pylist()
+        return sorted((_event(tenant_id, r) for r in rows), key=lambda e: e.event_id)

@@ -1,0 +1,51 @@
+"""The audit log as values: one event per mutation, never the content.
+
+An event says who (key id and role), when, in which tenant, as which agent, did what (the
+operation), to which rows (ids), in which scopes, and how many (counts). Texts are never in it:
+the log must survive an erasure without holding what was erased.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+
+class Operation(StrEnum):
+    """What an audit event records."""
+
+    MEMORIZE = "memorize"
+    UPDATE = "update"
+    FORGET = "forget"
+    RESTORE = "restore"
+    PROFILE_EDIT = "profile_edit"
+    FINDINGS_APPLIED = "findings_applied"
+    KEY_CREATE = "key_create"
+    KEY_REVOKE = "key_revoke"
+    ERASE = "erase"
+    RETENTION_PURGE = "retention_purge"
+    IMPORT = "import"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEvent:
+    """One mutation."""
+
+    event_id: str
+    """Time-ordered: the log pages by it."""
+    at: datetime
+    tenant_id: str
+    operation: Operation
+    key_id: str = ""
+    """Empty for memoryd's own work (jobs, commands) and protected mode."""
+    role: str = ""
+    agent_id: str = ""
+    ids: tuple[str, ...] = ()
+    """The rows changed (memory ids, key ids, …); capped so one event stays small."""
+    scopes: tuple[str, ...] = ()
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+MAX_IDS = 1000
+"""Ids kept per event; a larger operation keeps the first ones and counts them all."""

@@ -1,0 +1,232 @@
+"""API keys and roles against the real daemon: who may call what, revocation across replicas, TLS."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+import trustme
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.config import Settings
+from memoryd.core.keys import Role
+from memoryd.rpc.client import (
+    AuditServiceStub,
+    JobServiceStub,
+    KeyServiceStub,
+    MemoryServiceStub,
+    apb,
+    bearer,
+    jpb,
+    kpb,
+    pb,
+)
+from memoryd.rpc.server import check_listener
+from tests.conftest import LiveServer, make_settings
+from tests.e2e.helpers import snapshot
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _code(call: Callable[[], object]) -> grpc.StatusCode:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    return err.value.code()
+
+
+def _key(server: LiveServer, tenant: str, role: Role, agent: str = "") -> str:
+    assert server.app is not None
+    _, token = server.run(server.app.keys.create(tenant, role, agent, f"{role.label} of {tenant}"))
+    return str(token)
+
+
+def _memorize(stub: MemoryServiceStub, token: str, content: str, scope: Any = 0, agent: str = "a1") -> str:
+    reply = stub.Memorize(
+        pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=content, scope=scope)),
+        metadata=(bearer(token),),
+    )
+    return str(reply.memory.id)
+
+
+@pytest.fixture
+def keyed(live_server: LiveServer) -> Iterator[tuple[LiveServer, dict[str, str]]]:
+    """A daemon with keys: admin, operator, agent and a pinned agent of acme, an agent of globex."""
+    keys = {
+        "admin": _key(live_server, "acme", Role.ADMIN),
+        "operator": _key(live_server, "acme", Role.OPERATOR),
+        "agent": _key(live_server, "acme", Role.AGENT),
+        "pinned": _key(live_server, "acme", Role.AGENT, agent="a1"),
+        "globex": _key(live_server, "globex", Role.AGENT),
+    }
+    yield live_server, keys
+
+
+def test_without_keys_loopback_callers_are_trusted_and_the_first_key_ends_it(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        stub = MemoryServiceStub(ch)
+        req = pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="protected mode works"))
+        stub.Memorize(req, metadata=(("x-tenant-id", "acme"),))
+        _key(live_server, "acme", Role.ADMIN)
+        time.sleep(1.1)  # another replica notices within auth.cache_seconds; this one at once
+        assert _code(lambda: stub.Memorize(req, metadata=(("x-tenant-id", "acme"),))) == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_roles_decide_what_a_key_may_call(keyed: tuple[LiveServer, dict[str, str]], settings: Settings) -> None:
+    server, keys = keyed
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        stub, audits, jobs = MemoryServiceStub(ch), AuditServiceStub(ch), JobServiceStub(ch)
+        tenant_row = _memorize(stub, keys["admin"], "The office closes at 6pm on Fridays", pb.SCOPE_TENANT)
+        before = snapshot(settings.storage.uri, "acme")
+        agent = (bearer(keys["agent"]),)
+        # An agent key works the archive, but tenant rows are the admins'.
+        _memorize(stub, keys["agent"], "a private note of a1")
+        assert _code(lambda: _memorize(stub, keys["agent"], "The office is closed", pb.SCOPE_TENANT)) == (
+            grpc.StatusCode.PERMISSION_DENIED
+        )
+        update = pb.UpdateMemoryRequest(agent_id="a1", memory_id=tenant_row, content="The office never closes")
+        assert _code(lambda: stub.UpdateMemory(update, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        forget = pb.ForgetRequest(agent_id="a1", memory_id=tenant_row)
+        assert _code(lambda: stub.Forget(forget, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        # Operator methods are not an agent's.
+        review = apb.ReviewMemoriesRequest(agent_id="a1")
+        assert _code(lambda: audits.ReviewMemories(review, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        assert _code(lambda: jobs.ListJobs(jpb.ListJobsRequest(), metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        # A pinned key acts as its agent only.
+        _memorize(stub, keys["pinned"], "pinned writes as a1")
+        assert _code(lambda: _memorize(stub, keys["pinned"], "as a2", agent="a2")) == grpc.StatusCode.PERMISSION_DENIED
+        # The tenant comes from the key: naming another one is refused, not obeyed.
+        other = (bearer(keys["globex"]), ("x-tenant-id", "acme"))
+        get = pb.GetMemoryRequest(agent_id="a1", memory_id=tenant_row)
+        assert _code(lambda: stub.GetMemory(get, metadata=other)) == grpc.StatusCode.PERMISSION_DENIED
+        assert _code(lambda: stub.GetMemory(get, metadata=(bearer(keys["globex"]),))) == grpc.StatusCode.NOT_FOUND
+        # Nothing refused changed a row; the two accepted writes were added.
+        after = {r["id"]: r for r in snapshot(settings.storage.uri, "acme")}
+        assert all(after[r["id"]] == r for r in before) and len(after) == len(before) + 2
+        # Unknown, malformed and missing keys.
+        bad = pb.GetMemoryRequest(agent_id="a1", memory_id=tenant_row)
+        forged = keys["agent"][:-4] + "AAAA"
+        attempts: list[tuple[tuple[str, str], ...]] = [
+            (bearer(forged),),
+            (bearer("not-a-key"),),
+            (("authorization", "Basic abc"),),
+            (),
+        ]
+        for metadata in attempts:
+            assert _code(functools.partial(stub.GetMemory, bad, metadata=metadata)) == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_admins_manage_keys_and_no_key_grants_more_than_its_own_role(keyed: tuple[LiveServer, dict[str, str]]) -> None:
+    server, keys = keyed
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        admin_keys, stub = KeyServiceStub(ch), MemoryServiceStub(ch)
+        admin = (bearer(keys["admin"]),)
+        made = admin_keys.CreateKey(kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT, name="bot"), metadata=admin)
+        assert made.token.startswith("mdk_") and made.key.tenant_id == "acme"
+        _memorize(stub, made.token, "written with a key made over the API")
+        listed = admin_keys.ListKeys(kpb.ListKeysRequest(), metadata=admin).keys
+        assert made.key.key_id in {k.key_id for k in listed} and all(k.tenant_id == "acme" for k in listed)
+        system = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_SYSTEM)
+        assert _code(lambda: admin_keys.CreateKey(system, metadata=admin)) == grpc.StatusCode.PERMISSION_DENIED
+        operator = (bearer(keys["operator"]),)
+        agent_req = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT)
+        assert _code(lambda: admin_keys.CreateKey(agent_req, metadata=operator)) == grpc.StatusCode.PERMISSION_DENIED
+        glob = server.run(server.app.keys.list("globex"))[0].key_id  # type: ignore[union-attr]
+        revoke_other = kpb.RevokeKeyRequest(key_id=glob)
+        assert _code(lambda: admin_keys.RevokeKey(revoke_other, metadata=admin)) == grpc.StatusCode.NOT_FOUND
+        admin_keys.RevokeKey(kpb.RevokeKeyRequest(key_id=made.key.key_id), metadata=admin)
+        assert _code(lambda: _memorize(stub, made.token, "after revocation")) == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_a_revocation_reaches_another_replica_within_two_seconds(
+    keyed: tuple[LiveServer, dict[str, str]], settings: Settings, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    server, keys = keyed
+    replica = LiveServer(settings.without_maintenance(), onnx_embedder)
+    replica.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{replica.port}") as ch:
+            stub = MemoryServiceStub(ch)
+            _memorize(stub, keys["agent"], "the replica knows the key")  # now cached there
+            key_id = keys["agent"].split("_")[1]
+            server.run(server.app.keys.revoke("acme", key_id))  # type: ignore[union-attr]
+            revoked_at, refused_after = time.monotonic(), None
+            while time.monotonic() - revoked_at < 5:
+                try:
+                    _memorize(stub, keys["agent"], "still accepted?")
+                except grpc.RpcError as exc:
+                    assert exc.code() == grpc.StatusCode.UNAUTHENTICATED
+                    refused_after = time.monotonic() - revoked_at
+                    break
+                time.sleep(0.05)
+            assert refused_after is not None and refused_after < 2.0
+    finally:
+        replica.stop()
+
+
+def test_tls_and_client_certificates(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    ca = trustme.CA()
+    cert = ca.issue_cert("localhost", "127.0.0.1")
+    client = ca.issue_cert("client.memoryd.test")
+    paths = {}
+    for name, blob in [("cert", cert.cert_chain_pems[0]), ("key", cert.private_key_pem), ("ca", ca.cert_pem)]:
+        paths[name] = tmp_path / f"{name}.pem"
+        blob.write_to_path(str(paths[name]))
+    settings = make_settings(
+        tmp_path / "data",
+        server={
+            "tls_cert_file": str(paths["cert"]),
+            "tls_key_file": str(paths["key"]),
+            "tls_client_ca_file": str(paths["ca"]),
+        },
+    )
+    from memoryd.rpc.server import credentials
+
+    server = LiveServer(settings, onnx_embedder, tls=credentials(settings.server))
+    server.start()
+    try:
+        token = _key(server, "acme", Role.AGENT)
+        roots = ca.cert_pem.bytes()
+        req = pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="over mutual TLS"))
+        with_cert = grpc.ssl_channel_credentials(
+            roots, client.private_key_pem.bytes(), client.cert_chain_pems[0].bytes()
+        )
+        with grpc.secure_channel(f"localhost:{server.port}", with_cert) as ch:
+            assert MemoryServiceStub(ch).Memorize(req, metadata=(bearer(token),)).memory.content == "over mutual TLS"
+        with grpc.secure_channel(f"localhost:{server.port}", grpc.ssl_channel_credentials(roots)) as ch:
+            assert _code(lambda: MemoryServiceStub(ch).Memorize(req, metadata=(bearer(token),), timeout=5)) == (
+                grpc.StatusCode.UNAVAILABLE
+            )
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+            assert _code(lambda: MemoryServiceStub(ch).Memorize(req, metadata=(bearer(token),), timeout=5)) == (
+                grpc.StatusCode.UNAVAILABLE
+            )
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("host", "keys", "tls", "insecure", "refused"),
+    [
+        ("127.0.0.1", False, False, False, None),
+        ("::1", False, False, False, None),
+        ("0.0.0.0", False, False, False, "without API keys"),
+        ("10.1.2.3", True, False, False, "without TLS"),
+        ("0.0.0.0", True, True, False, None),
+        ("0.0.0.0", False, False, True, None),
+    ],
+)
+def test_memoryd_refuses_to_listen_beyond_loopback_unprotected(
+    tmp_path: Path, host: str, keys: bool, tls: bool, insecure: bool, refused: str | None
+) -> None:
+    server = {"host": host} | ({"tls_cert_file": "c.pem", "tls_key_file": "k.pem"} if tls else {})
+    settings = make_settings(tmp_path, server=server, auth={"insecure": insecure})
+    if refused is None:
+        check_listener(settings, keys_required=keys)
+    else:
+        with pytest.raises(SystemExit, match=refused):
+            check_listener(settings, keys_required=keys)
