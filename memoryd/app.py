@@ -66,6 +66,7 @@ from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
+from memoryd.services.erasure import ErasureService
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
@@ -122,6 +123,7 @@ class App:
     conversations: ConversationService
     usage: UsageService
     keys: KeyService
+    erasure: ErasureService
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
@@ -440,6 +442,15 @@ def _wire(
         ),
         usage=usage,
         keys=KeyService(stores.keys, clock, settings.auth.cache_seconds, trail=trail),
+        erasure=ErasureService(
+            stores.store,
+            stores.conversations,
+            stores.reviews,
+            stores.maintenance,
+            (ports.ledger, ports.queue) if ports is not None else None,
+            trail,
+            clock,
+        ),
         trail=trail,
         job_parts=parts,
     )

@@ -96,6 +96,12 @@ class InMemoryStore:
             assert record.tenant_id == tenant_id
             self.rows[record.memory_id] = (record, list(vector))
 
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
+        gone = sorted(m for m, (r, _) in self.rows.items() if r.tenant_id == tenant_id and r.end_user_id == end_user_id)
+        for memory_id in gone:
+            del self.rows[memory_id]
+        return gone, [f"memories_{tenant_id}"] if gone else []
+
     async def get(self, actor: Actor, memory_id: str) -> MemoryRecord | None:
         row = self.rows.get(memory_id)
         return row[0] if row and is_visible(actor, row[0]) else None
@@ -235,6 +241,18 @@ class InMemoryLedger:
     async def set_flag(self, name: str) -> None:
         self.flags.add(name)
 
+    async def keys(self, tenant_id: str) -> list[str]:
+        return sorted(k for t, k in self.records if t == tenant_id)
+
+    async def erase(self, tenant_id: str, keys: Sequence[str]) -> int:
+        gone = [self.records.pop((tenant_id, k), None) for k in keys]
+        for k in keys:
+            self.log.pop((tenant_id, k), None)
+        return sum(r is not None for r in gone)
+
+    async def purge_persistence(self, timeout_seconds: float = 60.0) -> bool:
+        return True
+
     async def add_parts(self, batch_key: str, parts: Mapping[str, tuple[str, str]]) -> None:
         self.batch_parts.setdefault(batch_key, {}).update(parts)
 
@@ -251,6 +269,10 @@ class RecordingQueue:
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
         if record.message_id not in {m for m, _ in self.submitted}:
             self.submitted.append((record.message_id, defer_seconds))
+
+    async def forget(self, records: Sequence[JobRecord]) -> None:
+        keys = {r.key for r in records}
+        self.submitted = [(m, d) for m, d in self.submitted if m.rpartition("#")[0] not in keys]
 
 
 class OpenGate:
@@ -360,6 +382,18 @@ class InMemoryConversations:
 
     async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
         return self.states.get((tenant_id, conversation_id))
+
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
+        gone = sorted(c for (t, c), s in self.states.items() if t == tenant_id and s.end_user_id == end_user_id)
+        items = 0
+        for c in gone:
+            del self.states[(tenant_id, c)]
+            for book in (self.messages_by, self.summaries_by, self.events_by):
+                items += len(book.pop((tenant_id, c), {}))
+            for blob in [b for b in self.blobs if b[:2] == (tenant_id, c)]:
+                del self.blobs[blob]
+                items += 1
+        return gone, items, [f"conversations_{tenant_id}"] if gone else []
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
         stored = self.states.get((tenant_id, conv.conversation_id))
@@ -531,6 +565,12 @@ class InMemoryReviews:
 
     async def put_review(self, tenant_id: str, review: Review) -> None:
         self.reviews_by[(tenant_id, review.review_id)] = review
+
+    async def erase_findings(self, tenant_id: str, memory_ids: Sequence[str]) -> tuple[int, list[str]]:
+        doomed = [k for k, f in self.findings_by.items() if k[0] == tenant_id and set(f.memory_ids) & set(memory_ids)]
+        for k in doomed:
+            del self.findings_by[k]
+        return len(doomed), [f"review_findings_{tenant_id}"] if doomed else []
 
     async def review(self, tenant_id: str, review_id: str) -> Review | None:
         return self.reviews_by.get((tenant_id, review_id))

@@ -9,10 +9,12 @@ worker's short jobs are reclaimed after the short timeout, not the long one.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
+from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix, retry_key_prefix
 
 from memoryd.adapters.redis_ledger import map_redis_errors
 from memoryd.core.job_records import MODEL_BOUND, JobKind, JobRecord
@@ -21,6 +23,9 @@ MODEL_QUEUE = "memoryd:queue:model"
 SHORT_QUEUE = "memoryd:queue:short"
 _EXPIRES = timedelta(days=7)
 """A queued message older than this is dropped by arq; the ledger still shows the job (re-drivable)."""
+
+
+_ARQ_PREFIXES = (job_key_prefix, result_key_prefix, retry_key_prefix, in_progress_key_prefix)
 
 
 def dumps(value: Any) -> bytes:
@@ -64,3 +69,15 @@ class ArqJobQueue:
                 _defer_by=defer_seconds or None,
                 _expires=_EXPIRES,
             )
+
+    async def forget(self, records: Sequence[JobRecord]) -> None:
+        """Drop every queue message of these jobs (all runs): queued entries, payloads, results, retries."""
+        if not records:
+            return
+        async with map_redis_errors(), self._client.pipeline(transaction=False) as pipe:
+            for record in records:
+                for run in range(1, record.run + 1):
+                    job_id = f"{record.key}#{run}"
+                    pipe.zrem(queue_of(record.kind), job_id)
+                    pipe.delete(*(prefix + job_id for prefix in _ARQ_PREFIXES))
+            await pipe.execute()

@@ -19,7 +19,7 @@ from lancedb.index import BTree
 
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance_filters import literal, of_end_user
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
@@ -94,6 +94,29 @@ class LanceConversationStore:
         return await self._db.table(
             f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())], write=write
         )
+
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
+        """Delete the contact's conversations and every item; (conversation ids, items deleted, tables touched).
+
+        Items are messages, summaries, events and the model outputs kept with them.
+        """
+        async with map_lance_errors():
+            states = await self._db.table_if_exists(f"conversations_{tenant_id}")
+            if states is None:
+                return [], 0, []
+            found = await states.query().where(of_end_user(end_user_id)).select(["conversation_id"]).to_arrow()
+            conversations = sorted(found.column("conversation_id").to_pylist())
+            if not conversations:
+                return [], 0, []
+            items = await self._items(tenant_id, write=True)
+            deleted = 0
+            for start in range(0, len(conversations), 500):
+                chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
+                result = await items.delete(f"conversation_id IN ({chunk})")
+                deleted += result.num_deleted_rows
+            self._db.written.add(f"conversations_{tenant_id}")
+            await states.delete(of_end_user(end_user_id))
+        return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:

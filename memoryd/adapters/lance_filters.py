@@ -78,3 +78,12 @@ def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "
 def ids_in(ids: Iterable[str]) -> str:
     """``id IN (...)`` for server-issued ids."""
     return "id IN (" + ", ".join(literal(i) for i in ids) + ")"
+
+
+def of_end_user(end_user_id: str) -> str:
+    """Every row of one contact, whatever its scope or author: the erasure of a data subject.
+
+    The only predicate that ignores agent visibility; callers are admin operations over one
+    tenant's own table.
+    """
+    return f"end_user_id = {literal(end_user_id)}"

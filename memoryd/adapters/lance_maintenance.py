@@ -8,7 +8,11 @@ stays merged) or every table (writes of other processes included).
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+import warnings
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -32,8 +36,11 @@ class LanceMaintenance:
         ann_min_rows: int = 50_000,
         optimize_min_fragments: int = 16,
         cleanup_older_than: timedelta = timedelta(hours=1),
+        forget_purge_every: timedelta = timedelta(hours=1),
     ) -> None:
         self._db = db
+        self._forget_purge_every = forget_purge_every.total_seconds()
+        self._last_forget_purge = time.monotonic()
         self._ann_min_rows = ann_min_rows
         self._optimize_min_fragments = optimize_min_fragments
         self._cleanup_older_than = cleanup_older_than
@@ -43,8 +50,46 @@ class LanceMaintenance:
         """The tables this process wrote since the last pass (what a quick pass visits)."""
         return frozenset(self._db.written)
 
+    async def purge(self, names: Sequence[str]) -> int:
+        """Remove deleted rows from disk: rewrite every fragment holding one, fold the indexes, drop old versions.
+
+        Returns the versions removed. Readers of an old version fail meanwhile (an erasure is rare
+        and must not wait an hour); files no version references are left alone (they may be an
+        in-flight commit of another process).
+        """
+        removed = 0
+        for name in dict.fromkeys(names):
+            async with map_lance_errors():
+                table = await _materialized(await self._db.open_existing(name))
+                with warnings.catch_warnings():  # "readers of older versions will fail": meant, see above
+                    warnings.simplefilter("ignore", UserWarning)
+                    stats = await table.optimize(cleanup_older_than=timedelta(0))
+            removed += stats.prune.old_versions_removed
+            self._db.deleted.discard(name)
+        return removed
+
+    async def _purge_forgotten(self) -> None:
+        """Tables with deleted rows get their fragments rewritten once per ``forget_purge_every``.
+
+        The old files then go with the normal cleanup (``cleanup_older_than``): a forgotten row's
+        bytes leave the disk within the sum of the two (two hours by default).
+        """
+        if time.monotonic() - self._last_forget_purge < self._forget_purge_every:
+            return
+        self._last_forget_purge = time.monotonic()
+        for name in sorted(self._db.deleted):
+            try:
+                async with map_lance_errors():
+                    table = await _materialized(await self._db.open_existing(name))
+                    await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                self._db.deleted.discard(name)
+            except Conflict:
+                log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
+
     async def maintain(self, *, full: bool = True) -> None:
         """One pass: every table (``full``) or the tables this process wrote since the last pass."""
+        if full:
+            await self._purge_forgotten()
         written = set(self._db.written)
         self._db.written.clear()
         async with map_lance_errors():
@@ -72,3 +117,16 @@ class LanceMaintenance:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+
+
+async def _materialized(table: Any) -> Any:
+    """The table with every fragment that holds a deleted row rewritten without it.
+
+    LanceDB's ``optimize`` rewrites only fragments past a deletion ratio: a lone deleted row would stay.
+    """
+    dataset = await table.to_lance()
+    await asyncio.to_thread(
+        dataset.optimize.compact_files, materialize_deletions=True, materialize_deletions_threshold=0.0
+    )
+    await table.checkout_latest()
+    return table

@@ -212,6 +212,21 @@ class LanceReviewStore:
             rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
         return sorted((_finding(r) for r in rows), key=lambda f: (f.kind.value, f.finding_id))
 
+    async def erase_findings(self, tenant_id: str, memory_ids: Sequence[str]) -> tuple[int, list[str]]:
+        """Delete the findings that name any of these memories (their texts quote them)."""
+        if not memory_ids:
+            return 0, []
+        async with map_lance_errors():
+            table = await self._reading("review_findings", tenant_id)
+            if table is None:
+                return 0, []
+            deleted = 0
+            for start in range(0, len(memory_ids), 500):
+                chunk = ", ".join(literal(m) for m in memory_ids[start : start + 500])
+                result = await table.delete(f"array_has_any(memory_ids, [{chunk}])")
+                deleted += result.num_deleted_rows
+        return deleted, [f"review_findings_{tenant_id}"] if deleted else []
+
     async def put_report(self, tenant_id: str, report_id: str, report: UsageReport) -> None:
         """Upsert by report id."""
         row = {

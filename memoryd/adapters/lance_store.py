@@ -31,7 +31,7 @@ from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance_db import LanceDatabase, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import ids_in, literal, timestamp, visible_where
+from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_rows import (
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
@@ -114,6 +114,26 @@ class LanceMemoryStore:
             result = await table.merge_insert("id").when_matched_update_all(where=visible).execute(data)
             return bool(result.num_updated_rows == 1)
 
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
+        """Delete every row of the contact (any scope, any author) and their statistics.
+
+        Returns the deleted ids and the tables touched (for the physical purge).
+        """
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return [], []
+            found = await table.query().where(of_end_user(end_user_id)).select(["id"]).to_arrow()
+            ids = sorted(found.column("id").to_pylist())
+            if not ids:
+                return [], []
+            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+            await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
+            stats = await self._stats_table(tenant_id, write=True)
+            for chunk in range(0, len(ids), 1000):
+                await stats.delete(ids_in(ids[chunk : chunk + 1000]))
+        return ids, [ARCHIVE_PREFIX + tenant_id, _STATS_PREFIX + tenant_id]
+
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
         async with map_lance_errors():
@@ -121,6 +141,7 @@ class LanceMemoryStore:
             if table is None:
                 return False
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
+            self._db.deleted.add(ARCHIVE_PREFIX + actor.tenant_id)
             result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await (await self._stats_table(actor.tenant_id, write=True)).delete(f"id = {literal(memory_id)}")

@@ -16,7 +16,9 @@ AOF; an external Redis must be configured with persistence by its operator.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import asdict
@@ -25,11 +27,13 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.exceptions import WatchError
 
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+
+log = logging.getLogger(__name__)
 
 _EVENTS_KEPT = 200
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
@@ -144,6 +148,54 @@ class RedisJobLedger:
                         out.append(rec)
                 upper = f"({keys[-1][1]}"
         return out[:limit]
+
+    async def keys(self, tenant_id: str) -> list[str]:
+        """Every job key of the tenant's index (an erasure looks for the jobs of a contact's conversations)."""
+        async with map_redis_errors():
+            return [k.decode() for k in await self._r.zrange(self._index(tenant_id), 0, -1)]
+
+    async def erase(self, tenant_id: str, keys: Sequence[str]) -> int:
+        """Delete these jobs: records, event streams, index and waiting-set entries; the number deleted."""
+        if not keys:
+            return 0
+        async with map_redis_errors(), self._r.pipeline(transaction=True) as pipe:
+            for key in keys:
+                pipe.delete(self._job(tenant_id, key), self._stream(tenant_id, key))
+                pipe.zrem(self._index(tenant_id), key)
+                pipe.srem("memoryd:jobs:waiting", f"{tenant_id}\n{key}")
+            done = await pipe.execute()
+        return sum(1 for n in done[0::3] if n)  # three commands per key; the first deletes the record
+
+    async def purge_persistence(self, timeout_seconds: float = 60.0) -> bool:
+        """Rewrite the append-only file and the snapshot so deleted keys leave the disk too.
+
+        Returns False when the server refuses (managed services often disable these commands) or
+        does not finish in time; the keys are deleted either way.
+        """
+        try:
+            async with map_redis_errors():
+                for start, flag in (
+                    (self._r.bgrewriteaof, "aof_rewrite_in_progress"),
+                    (self._r.bgsave, "rdb_bgsave_in_progress"),
+                ):
+                    await self._wait_idle(timeout_seconds)
+                    await start()
+                    await self._wait_idle(timeout_seconds, flag)
+        except (ResponseError, TimeoutError) as exc:
+            log.warning("could not rewrite the Redis persistence files after an erasure: %s", exc)
+            return False
+        return True
+
+    async def _wait_idle(self, timeout_seconds: float, flag: str = "") -> None:
+        deadline = asyncio.get_running_loop().time() + timeout_seconds
+        flags = [flag] if flag else ["aof_rewrite_in_progress", "rdb_bgsave_in_progress", "aof_rewrite_scheduled"]
+        while True:
+            info = await self._r.info("persistence")
+            if not any(int(info.get(f, 0)) for f in flags):
+                return
+            if asyncio.get_running_loop().time() > deadline:
+                raise TimeoutError("Redis is still writing its persistence files")
+            await asyncio.sleep(0.05)
 
     async def update(self, record: JobRecord, message: str) -> None:
         """Write the record and append its event in one transaction."""

@@ -64,6 +64,10 @@ class MemoryStore(Protocol):
         """Overwrite a visible row (new vector optional); False if it is gone or invisible."""
         ...
 
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
+        """Delete every memory of a contact, any scope or author (an erasure); (ids, tables touched)."""
+        ...
+
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row; False if it was not there."""
         ...
@@ -122,6 +126,10 @@ class ReviewStore(Protocol):
         """A review's findings, in a stable order."""
         ...
 
+    async def erase_findings(self, tenant_id: str, memory_ids: Sequence[str]) -> tuple[int, list[str]]:
+        """Delete findings naming any of these memories; (findings deleted, tables touched)."""
+        ...
+
     async def put_report(self, tenant_id: str, report_id: str, report: UsageReport) -> None:
         """Keep a usage report (an audit batch's), replacing one with the same id."""
         ...
@@ -147,6 +155,10 @@ class StoreMaintenance(Protocol):
 
         ``full`` visits every table; otherwise only those this process wrote since the last pass.
         """
+        ...
+
+    async def purge(self, names: Sequence[str]) -> int:
+        """Take deleted rows off the disk now (every version and index file that held them); versions removed."""
         ...
 
 
@@ -301,6 +313,18 @@ class JobLedger(Protocol):
         """
         ...
 
+    async def keys(self, tenant_id: str) -> list[str]:
+        """Every job key of the tenant."""
+        ...
+
+    async def erase(self, tenant_id: str, keys: Sequence[str]) -> int:
+        """Delete these jobs' records and events; the number of records deleted."""
+        ...
+
+    async def purge_persistence(self, timeout_seconds: float = 60.0) -> bool:
+        """Make deleted keys leave the server's persistence files; False when it cannot."""
+        ...
+
     async def parts(self, batch_key: str) -> dict[str, tuple[str, str]]:
         """The jobs a batch remembered, by part name."""
         ...
@@ -311,6 +335,10 @@ class JobQueue(Protocol):
 
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
         """Queue the record's current run (a second submit of the same run is a no-op)."""
+        ...
+
+    async def forget(self, records: Sequence[JobRecord]) -> None:
+        """Drop every message of these jobs, all runs (an erasure)."""
         ...
 
 
@@ -383,6 +411,10 @@ class ConversationStore(Protocol):
 
     async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
         """Events after ``after`` (None: all), oldest first."""
+        ...
+
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
+        """Delete a contact's conversations and all their items; (conversation ids, items, tables touched)."""
         ...
 
     async def put_blob(self, tenant_id: str, conversation_id: str, blob_id: str, data: str) -> None:

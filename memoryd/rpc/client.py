@@ -12,6 +12,8 @@ from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
+from memoryd.rpc._gen.memoryd.v1 import data_pb2_grpc as dpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
@@ -32,6 +34,7 @@ JobServiceStub: Any = jpb_grpc.JobServiceStub
 ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
 AuditServiceStub: Any = apb_grpc.AuditServiceStub
 KeyServiceStub: Any = kpb_grpc.KeyServiceStub
+DataServiceStub: Any = dpb_grpc.DataServiceStub
 
 
 def bearer(token: str) -> tuple[str, str]:
@@ -43,6 +46,7 @@ __all__ = [
     "TENANT_METADATA_KEY",
     "AuditServiceStub",
     "ConversationServiceStub",
+    "DataServiceStub",
     "JobServiceStub",
     "KeyServiceStub",
     "MemoryServiceStub",
@@ -50,6 +54,7 @@ __all__ = [
     "apb",
     "bearer",
     "cpb",
+    "dpb",
     "jpb",
     "kpb",
     "pb",

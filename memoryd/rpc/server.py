@@ -22,6 +22,8 @@ from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
+from memoryd.rpc._gen.memoryd.v1 import data_pb2_grpc as dpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
@@ -33,6 +35,7 @@ from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.audit_servicer import AuditServicer
 from memoryd.rpc.auth import Authenticate
 from memoryd.rpc.conversation_servicer import ConversationServicer
+from memoryd.rpc.data_servicer import DataServicer
 from memoryd.rpc.decoding import RejectUndecodable
 from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.key_servicer import KeyServicer
@@ -48,6 +51,7 @@ SERVICE_NAMES = [
     cpb.DESCRIPTOR.services_by_name["ConversationService"].full_name,
     apb.DESCRIPTOR.services_by_name["AuditService"].full_name,
     kpb.DESCRIPTOR.services_by_name["KeyService"].full_name,
+    dpb.DESCRIPTOR.services_by_name["DataService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
@@ -111,6 +115,7 @@ async def serving(
     )
     apb_grpc.add_AuditServiceServicer_to_server(AuditServicer(app), server)  # type: ignore[no-untyped-call]
     kpb_grpc.add_KeyServiceServicer_to_server(KeyServicer(app), server)  # type: ignore[no-untyped-call]
+    dpb_grpc.add_DataServiceServicer_to_server(DataServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

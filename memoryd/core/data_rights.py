@@ -1,0 +1,42 @@
+"""Data-subject rights as values: the erasure receipt, the subject's digest, the export format.
+
+A receipt says what an erasure removed — counts per table, the memory ids, versions purged, time —
+and names the contact and its conversations only by digest: it is kept (in the audit log) after
+the contact is gone, so it must not hold what was erased, and ids chosen by callers may be
+personal ("chat-with-alice@example.com").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+EXPORT_FORMAT = "memoryd-export"
+EXPORT_VERSION = 1
+"""The JSONL export's version: readers refuse a newer one instead of guessing."""
+
+
+def digest(tenant_id: str, value: str) -> str:
+    """A stable, non-reversible name for a contact or conversation id within a tenant."""
+    return hashlib.sha256(f"{tenant_id}\n{value}".encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class ErasureReceipt:
+    """What EraseEndUser removed."""
+
+    tenant_id: str
+    subject: str
+    """The contact's digest."""
+    at: datetime
+    counts: dict[str, int] = field(default_factory=dict)
+    """Rows removed per kind: memories, conversations, conversation_items, findings, jobs."""
+    memory_ids: tuple[str, ...] = ()
+    conversations: tuple[str, ...] = ()
+    """Digests of the conversations removed."""
+    versions_purged: int = 0
+    """Old table versions removed so the bytes left the disk."""
+    persistence_rewritten: bool = False
+    """Whether the job queue's persistence files were rewritten without the removed jobs."""
+    seconds: float = 0.0

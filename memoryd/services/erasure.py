@@ -1,0 +1,98 @@
+"""ErasureService: EraseEndUser — every row that references a contact, and the bytes on disk.
+
+The contact's memories (any scope, any author), conversations with every item (messages,
+summaries, events, kept model outputs), review findings that name those memories, and the jobs of
+those conversations (records, events, queue messages) are deleted; then the touched tables are
+rewritten and their old versions dropped, and Redis rewrites its persistence files, so no old
+version, index file or append-only log still holds them. The receipt (no content, digests for
+caller-chosen ids) is returned and kept in the audit log.
+"""
+
+from __future__ import annotations
+
+import time
+
+from memoryd.core.audit_log import Operation
+from memoryd.core.conversation import parse_compact_key
+from memoryd.core.data_rights import ErasureReceipt, digest
+from memoryd.core.models import Actor
+from memoryd.core.ports import (
+    Clock,
+    ConversationStore,
+    JobLedger,
+    JobQueue,
+    MemoryStore,
+    ReviewStore,
+    StoreMaintenance,
+)
+from memoryd.core.validation import check_agent_id, check_tenant
+from memoryd.services.audit_trail import AuditTrail
+
+
+class ErasureService:
+    """Erases a data subject."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        conversations: ConversationStore,
+        reviews: ReviewStore,
+        maintenance: StoreMaintenance | None,
+        jobs: tuple[JobLedger, JobQueue] | None,
+        trail: AuditTrail,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._conversations = conversations
+        self._reviews = reviews
+        self._maintenance = maintenance
+        self._jobs = jobs
+        self._trail = trail
+        self._clock = clock
+
+    async def erase_end_user(self, actor: Actor, end_user_id: str) -> ErasureReceipt:
+        """Remove the contact everywhere and purge the disk; the receipt."""
+        started = time.monotonic()
+        tenant = check_tenant(actor.tenant_id)
+        check_agent_id(end_user_id, "end_user_id")
+        memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
+        conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
+        findings, most = await self._reviews.erase_findings(tenant, memory_ids)
+        jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
+        tables = [*touched, *more, *most]
+        versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
+        counts = {
+            "memories": len(memory_ids),
+            "conversations": len(conversations),
+            "conversation_items": items,
+            "findings": findings,
+            "jobs": jobs,
+        }
+        receipt = ErasureReceipt(
+            tenant,
+            digest(tenant, end_user_id),
+            self._clock.now(),
+            counts,
+            tuple(memory_ids),
+            tuple(digest(tenant, c) for c in conversations),
+            versions,
+            rewritten,
+            round(time.monotonic() - started, 3),
+        )
+        ids = [f"subject:{receipt.subject}", *receipt.memory_ids, *(f"conversation:{c}" for c in receipt.conversations)]
+        await self._trail.write(tenant, Operation.ERASE, actor, ids, (), counts | {"versions_purged": versions})
+        return receipt
+
+    async def _erase_jobs(self, tenant_id: str, conversations: set[str]) -> tuple[int, bool]:
+        """The conversations' compaction jobs, everywhere Redis keeps them; (records deleted, files rewritten)."""
+        if self._jobs is None or not conversations:
+            return 0, False
+        ledger, queue = self._jobs
+        keys = [k for k in await ledger.keys(tenant_id) if k.startswith("compact:")]
+        doomed = [k for k in keys if parse_compact_key(k)[0] in conversations]
+        if not doomed:
+            return 0, False
+        records = [r for r in await ledger.get_many([(tenant_id, k) for k in doomed]) if r is not None]
+        await queue.forget(records)
+        erased = await ledger.erase(tenant_id, doomed)
+        return erased, await ledger.purge_persistence()

