@@ -24,6 +24,7 @@ from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_audit_log import LanceAuditLog
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_export import LanceTenantArchive
 from memoryd.adapters.lance_keys import LanceKeyStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
@@ -56,6 +57,7 @@ from memoryd.core.ports import (
     ProviderGate,
     ReviewStore,
     StoreMaintenance,
+    TenantArchive,
     TokenCounter,
     UsageAnalytics,
 )
@@ -67,6 +69,7 @@ from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
 from memoryd.services.erasure import ErasureService
+from memoryd.services.export import ExportService
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
@@ -124,6 +127,7 @@ class App:
     usage: UsageService
     keys: KeyService
     erasure: ErasureService
+    exports: ExportService
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
@@ -176,6 +180,7 @@ class _Stores:
     reviews: ReviewStore
     keys: KeyStore
     audit_log: AuditEventStore
+    archive: TenantArchive
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
 
@@ -189,9 +194,10 @@ async def _open_stores(
     reviews: ReviewStore | None,
     keys: KeyStore | None,
     audit_log: AuditEventStore | None,
+    archive: TenantArchive | None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
-    given = (store, profiles, conversations, reviews, keys, audit_log)
+    given = (store, profiles, conversations, reviews, keys, audit_log, archive)
     if (
         store is not None
         and profiles is not None
@@ -199,10 +205,11 @@ async def _open_stores(
         and reviews is not None
         and keys is not None
         and audit_log is not None
+        and archive is not None
     ):
-        return _Stores(store, profiles, conversations, reviews, keys, audit_log, None, lambda: None)
+        return _Stores(store, profiles, conversations, reviews, keys, audit_log, archive, None, lambda: None)
     if given != (None,) * len(given):
-        raise ValueError("pass every store (store, profiles, conversations, reviews, keys, audit_log) or none of them")
+        raise ValueError("pass every store (store … archive) or none of them")
     st = settings.storage
     db = await LanceDatabase.open(
         st.uri,
@@ -217,6 +224,7 @@ async def _open_stores(
         ann_min_rows=st.ann_min_rows,
         optimize_min_fragments=st.optimize_min_fragments,
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
+        forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
     )
     return _Stores(
         LanceMemoryStore(db, embedder.dimension),
@@ -225,6 +233,7 @@ async def _open_stores(
         LanceReviewStore(db),
         LanceKeyStore(db),
         LanceAuditLog(db),
+        LanceTenantArchive(db, embedder.dimension),
         maintenance,
         db.close,
     )
@@ -240,6 +249,7 @@ async def build_app(
     reviews: ReviewStore | None = None,
     keys: KeyStore | None = None,
     audit_log: AuditEventStore | None = None,
+    archive: TenantArchive | None = None,
     neighbours: NeighbourSearch | None = None,
     analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
@@ -260,7 +270,7 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys, audit_log)
+    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive)
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
@@ -451,6 +461,7 @@ def _wire(
             trail,
             clock,
         ),
+        exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
         trail=trail,
         job_parts=parts,
     )

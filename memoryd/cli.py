@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, worker, bootstrap, audit, report, keys, up, demo, bench.
+"""The `memoryd` command: serve, worker, bootstrap, audit, report, keys, export, import, erase, up, demo, bench.
 
 Every subcommand declares its options once (shared ones through parent parsers) and names
 its handler with ``set_defaults(run=...)``; ``main`` only calls it.
@@ -131,6 +131,33 @@ def _keys(args: argparse.Namespace) -> int:
     )
 
 
+def _export(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.data import run_export
+
+    if args.out == "-":
+        return asyncio.run(run_export(settings, args.tenant, args.end_user, args.embeddings))
+    with open(args.out, "w", encoding="utf-8") as out:
+        return asyncio.run(run_export(settings, args.tenant, args.end_user, args.embeddings, out))
+
+
+def _import(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.data import run_import
+
+    return asyncio.run(run_import(settings, args.tenant, args.file))
+
+
+def _erase(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.data import run_erase
+
+    return asyncio.run(run_erase(settings, args.tenant, args.end_user))
+
+
 def _up(args: argparse.Namespace) -> int:
     from memoryd.launcher import run_up
 
@@ -178,6 +205,20 @@ def parser() -> argparse.ArgumentParser:
     keys.add_argument("--agent", default="", help="pin an agent key to this agent id (create)")
     keys.add_argument("--name", default="", help="a label for people (create)")
     keys.set_defaults(run=_keys)
+    export = sub.add_parser("export", parents=[store], help="a tenant (or one contact) as versioned JSONL")
+    export.add_argument("--tenant", required=True)
+    export.add_argument("--end-user", default=None, help="only what concerns this contact")
+    export.add_argument("--embeddings", action="store_true", help="include the vectors (the header names the model)")
+    export.add_argument("--out", default="-", help="file to write (default: standard output)")
+    export.set_defaults(run=_export)
+    imp = sub.add_parser("import", parents=[store], help="restore an export into an empty tenant")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--tenant", required=True)
+    imp.set_defaults(run=_import)
+    erase = sub.add_parser("erase", parents=[store], help="erase one contact everywhere, bytes on disk included")
+    erase.add_argument("--tenant", required=True)
+    erase.add_argument("--end-user", required=True)
+    erase.set_defaults(run=_erase)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)

@@ -106,6 +106,9 @@ class StorageSettings(_Section):
     """LanceDB's metadata cache (manifests, fragment and file metadata of the versions read)."""
     cleanup_older_than_minutes: float = Field(60.0, ge=1)
     """Old table versions are pruned after this (never 0: other processes may read them)."""
+    forget_purge_minutes: float = Field(60.0, ge=1)
+    """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
+    then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""
 
 
 class EmbeddingSettings(_Section):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
@@ -243,6 +244,9 @@ class InMemoryLedger:
 
     async def keys(self, tenant_id: str) -> list[str]:
         return sorted(k for t, k in self.records if t == tenant_id)
+
+    async def restore(self, record: JobRecord) -> None:
+        self.records[(record.tenant_id, record.key)] = record
 
     async def erase(self, tenant_id: str, keys: Sequence[str]) -> int:
         gone = [self.records.pop((tenant_id, k), None) for k in keys]
@@ -553,6 +557,34 @@ class InMemoryAuditLog:
             ),
             key=lambda e: e.event_id,
         )
+
+
+class InMemoryArchive:
+    """TenantArchive over a list of (tenant, kind, row): what was imported is what is exported."""
+
+    def __init__(self) -> None:
+        self.stored: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def rows(
+        self, tenant_id: str, end_user_id: str | None, with_vectors: bool
+    ) -> AsyncIterator[tuple[str, dict[str, Any]]]:
+        for tenant, kind, row in list(self.stored):
+            if tenant == tenant_id and (end_user_id is None or row.get("end_user_id") == end_user_id):
+                yield kind, row
+
+    async def is_empty(self, tenant_id: str) -> bool:
+        return not any(t == tenant_id for t, _, _ in self.stored)
+
+    async def import_rows(
+        self,
+        tenant_id: str,
+        kind: str,
+        rows: Sequence[dict[str, Any]],
+        embed: Callable[[list[str]], Awaitable[list[list[float]]]],
+        model_name: str,
+    ) -> int:
+        self.stored += [(tenant_id, kind, dict(r)) for r in rows]
+        return len(rows)
 
 
 class InMemoryReviews:

@@ -30,7 +30,7 @@ EVENT_SCHEMA = pa.schema(
         pa.field("counts", _TEXT, nullable=False),
     ]
 )
-_INDEXES = [("at", BTree())]
+EVENT_INDEXES = [("at", BTree())]
 
 
 def events_table(tenant_id: str) -> str:
@@ -79,7 +79,7 @@ class LanceAuditLog:
             return
         data = pa.Table.from_pylist([_row(e) for e in events], EVENT_SCHEMA)
         async with map_lance_errors():
-            table = await self._db.table(events_table(tenant_id), EVENT_SCHEMA, _INDEXES, write=True)
+            table = await self._db.table(events_table(tenant_id), EVENT_SCHEMA, EVENT_INDEXES, write=True)
             await table.merge_insert("event_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
     async def events(

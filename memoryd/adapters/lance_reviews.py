@@ -69,7 +69,7 @@ REPORT_SCHEMA = pa.schema(
 """The whole report is one JSON column: it is read back whole, and its shape may grow."""
 
 
-_TABLES: dict[str, tuple[pa.Schema, list[tuple[str, Any]]]] = {
+TABLES: dict[str, tuple[pa.Schema, list[tuple[str, Any]]]] = {
     "reviews": (REVIEW_SCHEMA, [("agent_id", BTree())]),
     "review_findings": (FINDING_SCHEMA, [("review_id", BTree())]),
     "usage_reports": (REPORT_SCHEMA, []),
@@ -159,7 +159,7 @@ class LanceReviewStore:
 
     async def _writing(self, table: str, tenant_id: str) -> Any:
         """A table to write, created when missing."""
-        schema, indexes = _TABLES[table]
+        schema, indexes = TABLES[table]
         return await self._db.table(f"{table}_{tenant_id}", schema, indexes, write=True)
 
     async def _reading(self, table: str, tenant_id: str) -> Any | None:

@@ -42,7 +42,7 @@ from memoryd.adapters.lance_rows import (
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
 ARCHIVE_PREFIX = "memories_"
-_STATS_PREFIX = "retrievals_"
+STATS_PREFIX = "retrievals_"
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
@@ -50,7 +50,7 @@ _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
 """Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
 _ADDED_COLUMNS = ("request_key", "superseded_by")
 """Nullable string columns added after the first release (``_upgrade``)."""
-_ARCHIVE_INDEXES = [
+ARCHIVE_INDEXES = [
     ("search_text", FTS(with_position=True)),
     ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
     ("scope", Bitmap()),
@@ -73,7 +73,7 @@ class LanceMemoryStore:
 
     async def _stats_table(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(
-            _STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write, upgrade=_upgrade_stats
+            STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write, upgrade=_upgrade_stats
         )
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
@@ -90,7 +90,7 @@ class LanceMemoryStore:
         """Add rows in one commit; durable when this returns."""
         async with map_lance_errors():
             table = await self._db.table(
-                ARCHIVE_PREFIX + tenant_id, self._schema, _ARCHIVE_INDEXES, write=True, upgrade=_upgrade
+                ARCHIVE_PREFIX + tenant_id, self._schema, ARCHIVE_INDEXES, write=True, upgrade=_upgrade
             )
             data = to_table(rows, self._schema)
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
@@ -132,7 +132,7 @@ class LanceMemoryStore:
             stats = await self._stats_table(tenant_id, write=True)
             for chunk in range(0, len(ids), 1000):
                 await stats.delete(ids_in(ids[chunk : chunk + 1000]))
-        return ids, [ARCHIVE_PREFIX + tenant_id, _STATS_PREFIX + tenant_id]
+        return ids, [ARCHIVE_PREFIX + tenant_id, STATS_PREFIX + tenant_id]
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""

@@ -31,12 +31,19 @@ from redis.exceptions import ResponseError, WatchError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.job_records import REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.job_records import (
+    REDRIVABLE_STATES,
+    JobEvent,
+    JobKind,
+    JobRecord,
+    JobState,
+    job_from_json,
+    job_to_json,
+)
 
 log = logging.getLogger(__name__)
 
 _EVENTS_KEPT = 200
-_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
 
 
 @asynccontextmanager
@@ -49,20 +56,11 @@ async def map_redis_errors() -> AsyncIterator[None]:
 
 
 def _encode(record: JobRecord) -> str:
-    data = asdict(record)
-    for name in _TIMES:
-        value = data[name]
-        data[name] = value.isoformat() if value else None
-    return json.dumps(data, separators=(",", ":"))
+    return json.dumps(job_to_json(record), separators=(",", ":"))
 
 
 def _decode(raw: bytes | str) -> JobRecord:
-    data: dict[str, Any] = json.loads(raw)
-    for name in _TIMES:
-        data[name] = datetime.fromisoformat(data[name]) if data[name] else None
-    data["kind"] = JobKind(data["kind"])
-    data["state"] = JobState(data["state"])
-    return JobRecord(**data)
+    return job_from_json(json.loads(raw))
 
 
 class RedisJobLedger:
@@ -196,6 +194,13 @@ class RedisJobLedger:
             if asyncio.get_running_loop().time() > deadline:
                 raise TimeoutError("Redis is still writing its persistence files")
             await asyncio.sleep(0.05)
+
+    async def restore(self, record: JobRecord) -> None:
+        """Write a record as it was (an import): the record, its index entry, one event."""
+        async with map_redis_errors(), self._r.pipeline(transaction=True) as pipe:
+            self._write(pipe, record, "imported")
+            pipe.zadd(self._index(record.tenant_id), {record.key: (record.created_at or datetime.now(UTC)).timestamp()})
+            await pipe.execute()
 
     async def update(self, record: JobRecord, message: str) -> None:
         """Write the record and append its event in one transaction."""

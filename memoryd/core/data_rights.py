@@ -9,12 +9,18 @@ personal ("chat-with-alice@example.com").
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
 EXPORT_FORMAT = "memoryd-export"
 EXPORT_VERSION = 1
 """The JSONL export's version: readers refuse a newer one instead of guessing."""
+
+
+def json_line(record: dict[str, object]) -> str:
+    """One export line: compact JSON, keys sorted (two exports of the same data are byte-equal)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def digest(tenant_id: str, value: str) -> str:

@@ -7,9 +7,10 @@ durable truth about a job; the queue only carries the key to a worker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 
 class JobState(StrEnum):
@@ -195,3 +196,25 @@ def retry_delay(attempt: int, base: float, cap: float, jitter: float, retry_afte
     if retry_after is not None and retry_after > 0:
         return retry_after + base / 10 * jitter
     return backoff_seconds(attempt, base, cap, jitter)
+
+
+_TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
+
+
+def job_to_json(record: JobRecord) -> dict[str, Any]:
+    """A record as plain JSON values (times as ISO-8601): the ledger's and the export's form."""
+    data = asdict(record)
+    for name in _TIMES:
+        value = data[name]
+        data[name] = value.isoformat() if value else None
+    return data
+
+
+def job_from_json(data: dict[str, Any]) -> JobRecord:
+    """The record ``job_to_json`` wrote."""
+    data = dict(data)
+    for name in _TIMES:
+        data[name] = datetime.fromisoformat(data[name]) if data[name] else None
+    data["kind"] = JobKind(data["kind"])
+    data["state"] = JobState(data["state"])
+    return JobRecord(**data)

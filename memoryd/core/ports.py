@@ -5,9 +5,9 @@ Each has one real adapter in ``memoryd.adapters`` and a fake in ``tests/fakes.py
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
@@ -16,6 +16,9 @@ from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
 from memoryd.core.usage import UsageReport
+
+Row = dict[str, Any]
+"""A stored row as plain JSON values (export and import)."""
 
 
 class MemoryStore(Protocol):
@@ -317,6 +320,10 @@ class JobLedger(Protocol):
         """Every job key of the tenant."""
         ...
 
+    async def restore(self, record: JobRecord) -> None:
+        """Write a record as it was (an import restores history; nothing is queued)."""
+        ...
+
     async def erase(self, tenant_id: str, keys: Sequence[str]) -> int:
         """Delete these jobs' records and events; the number of records deleted."""
         ...
@@ -461,4 +468,27 @@ class AuditEventStore(Protocol):
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
     ) -> list[AuditEvent]:
         """The tenant's events in [since, until), oldest first."""
+        ...
+
+
+class TenantArchive(Protocol):
+    """Every stored row of a tenant as JSON-ready rows, by kind, and back (export and import)."""
+
+    def rows(self, tenant_id: str, end_user_id: str | None, with_vectors: bool) -> AsyncIterator[tuple[str, Row]]:
+        """(kind, row) of every row, or of the rows that concern one contact; stable order."""
+        ...
+
+    async def is_empty(self, tenant_id: str) -> bool:
+        """Whether the tenant has nothing stored."""
+        ...
+
+    async def import_rows(
+        self,
+        tenant_id: str,
+        kind: str,
+        rows: Sequence[Row],
+        embed: Callable[[list[str]], Awaitable[list[list[float]]]],
+        model_name: str,
+    ) -> int:
+        """Write rows of one kind; memory rows lacking a vector of ``model_name`` are embedded."""
         ...

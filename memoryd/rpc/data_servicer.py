@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from memoryd.app import App
-from memoryd.core.data_rights import ErasureReceipt
+from memoryd.core.data_rights import ErasureReceipt, json_line
+from memoryd.core.errors import InvalidRequest
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
 from memoryd.rpc._gen.memoryd.v1 import data_pb2_grpc as dpb_grpc
 from memoryd.rpc.identity import Ctx, caller
-from memoryd.rpc.status import translated
+from memoryd.rpc.status import translated, translated_stream
 
 
 def receipt(r: ErasureReceipt) -> dpb.ErasureReceipt:
@@ -37,3 +40,22 @@ class DataServicer(dpb_grpc.DataServiceServicer):
         """See the proto."""
         done = await self._app.erasure.erase_end_user(caller(context), request.end_user_id)
         return dpb.EraseEndUserResponse(receipt=receipt(done))
+
+    @translated_stream
+    async def ExportTenant(
+        self, request: dpb.ExportTenantRequest, context: Ctx
+    ) -> AsyncIterator[dpb.ExportTenantResponse]:
+        """See the proto."""
+        async for record in self._app.exports.export(caller(context), None, request.include_embeddings):
+            yield dpb.ExportTenantResponse(line=json_line(record))
+
+    @translated_stream
+    async def ExportEndUser(
+        self, request: dpb.ExportEndUserRequest, context: Ctx
+    ) -> AsyncIterator[dpb.ExportEndUserResponse]:
+        """See the proto."""
+        if not request.end_user_id:
+            raise InvalidRequest("end_user_id", "is required")
+        records = self._app.exports.export(caller(context), request.end_user_id, request.include_embeddings)
+        async for record in records:
+            yield dpb.ExportEndUserResponse(line=json_line(record))

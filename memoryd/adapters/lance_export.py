@@ -1,0 +1,182 @@
+"""TenantArchive on LanceDB: every table of a tenant as JSON-ready rows, and back.
+
+The export walks the tenant's tables in a fixed order (so the output is stable), as rows of plain
+JSON values: timestamps as ISO-8601 strings, vectors as lists (only when asked for). A contact's
+export keeps the rows that concern them: their memories (any scope or author) and statistics,
+their conversations with every item, the findings naming their memories. The import writes rows
+back through each table's schema and indexes; it refuses a tenant that already holds anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import BTree
+
+from memoryd.adapters.lance_audit_log import EVENT_INDEXES, EVENT_SCHEMA
+from memoryd.adapters.lance_conversations import ITEM_SCHEMA, STATE_SCHEMA
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import ids_in, literal, of_end_user
+from memoryd.adapters.lance_profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
+from memoryd.adapters.lance_reviews import TABLES as REVIEW_TABLES
+from memoryd.adapters.lance_rows import RETRIEVAL_SCHEMA, memory_schema
+from memoryd.adapters.lance_store import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
+from memoryd.core.errors import PreconditionFailed
+
+Row = dict[str, Any]
+Embed = Callable[[list[str]], Awaitable[list[list[float]]]]
+
+
+@dataclass(frozen=True)
+class _Kind:
+    name: str
+    prefix: str
+    schema: pa.Schema | None
+    """None: the archive's schema (its vector width is the store's)."""
+    indexes: Sequence[tuple[str, Any]]
+    per_contact: str
+    """How a contact's export selects rows: ``end_user``, ``memory``, ``conversation``, ``finding`` or ``""`` (none)."""
+
+
+_KINDS = [
+    _Kind("memory", ARCHIVE_PREFIX, None, ARCHIVE_INDEXES, "end_user"),
+    _Kind("retrievals", STATS_PREFIX, RETRIEVAL_SCHEMA, [("id", BTree())], "memory"),
+    _Kind("profile", "profiles_", PROFILE_SCHEMA, [], ""),
+    _Kind("profile_revision", "profile_revisions_", REVISION_SCHEMA, [], ""),
+    _Kind("profile_failure", "profile_failures_", FAILURE_SCHEMA, [], ""),
+    _Kind("conversation", "conversations_", STATE_SCHEMA, [("conversation_id", BTree())], "end_user"),
+    _Kind(
+        "conversation_item",
+        "conversation_items_",
+        ITEM_SCHEMA,
+        [("id", BTree()), ("conversation_id", BTree())],
+        "conversation",
+    ),
+    _Kind("review", "reviews_", *REVIEW_TABLES["reviews"], ""),
+    _Kind("finding", "review_findings_", *REVIEW_TABLES["review_findings"], "finding"),
+    _Kind("usage_report", "usage_reports_", *REVIEW_TABLES["usage_reports"], ""),
+    _Kind("audit_event", "audit_events_", EVENT_SCHEMA, EVENT_INDEXES, ""),
+]
+KIND_NAMES = tuple(k.name for k in _KINDS)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _typed(row: Row, schema: pa.Schema) -> Row:
+    out = dict(row)
+    for field in schema:
+        value = out.get(field.name)
+        if isinstance(value, str) and pa.types.is_timestamp(field.type):
+            out[field.name] = datetime.fromisoformat(value)
+    return out
+
+
+class LanceTenantArchive:
+    """Exports and imports whole tenants (or one contact's rows) of a LanceDB database."""
+
+    def __init__(self, db: LanceDatabase, dimension: int) -> None:
+        self._db = db
+        self._memory_schema = memory_schema(dimension)
+
+    def _schema(self, kind: _Kind) -> pa.Schema:
+        return kind.schema if kind.schema is not None else self._memory_schema
+
+    async def rows(self, tenant_id: str, end_user_id: str | None, with_vectors: bool) -> AsyncIterator[tuple[str, Row]]:
+        """(kind, row) of every row of the tenant, or of the rows that concern one contact."""
+        memories: list[str] = []
+        conversations: list[str] = []
+        for kind in _KINDS:
+            if end_user_id is not None and not kind.per_contact:
+                continue
+            wheres = self._selection(kind, end_user_id, memories, conversations)
+            if wheres == []:
+                continue
+            async with map_lance_errors():
+                table = await self._db.table_if_exists(kind.prefix + tenant_id)
+            if table is None:
+                continue
+            for where in wheres if wheres is not None else [""]:
+                async for row in self._read(table, where, with_vectors):
+                    if kind.name == "memory":
+                        memories.append(row["id"])
+                    elif kind.name == "conversation":
+                        conversations.append(row["conversation_id"])
+                    yield kind.name, row
+
+    @staticmethod
+    def _selection(
+        kind: _Kind, end_user_id: str | None, memories: list[str], conversations: list[str]
+    ) -> list[str] | None:
+        """The predicates of a contact's rows in this table (None: every row; []: none)."""
+        if end_user_id is None:
+            return None
+        if kind.per_contact == "end_user":
+            return [of_end_user(end_user_id)]
+        chunks = [memories[i : i + 500] for i in range(0, len(memories), 500)]
+        if kind.per_contact == "memory":
+            return [ids_in(c) for c in chunks]
+        if kind.per_contact == "finding":
+            return [f"array_has_any(memory_ids, [{', '.join(literal(m) for m in c)}])" for c in chunks]
+        convs = [conversations[i : i + 500] for i in range(0, len(conversations), 500)]
+        return [f"conversation_id IN ({', '.join(literal(c) for c in chunk)})" for chunk in convs]
+
+    async def _read(self, table: Any, where: str, with_vectors: bool) -> AsyncIterator[Row]:
+        async with map_lance_errors():
+            query = table.query()
+            if where:
+                query = query.where(where)
+            data = await query.to_arrow()
+        rows = data.to_pylist()
+        key = next(
+            n
+            for n in ("id", "key", "conversation_id", "review_id", "finding_id", "report_id", "event_id")
+            if n in data.column_names
+        )
+        for row in sorted(rows, key=lambda r: str(r[key])):
+            if not with_vectors:
+                row.pop("vector", None)
+            yield {k: _plain(v) for k, v in row.items()}
+
+    async def is_empty(self, tenant_id: str) -> bool:
+        """Whether the tenant has no table at all."""
+        async with map_lance_errors():
+            for kind in _KINDS:
+                if await self._db.table_if_exists(kind.prefix + tenant_id) is not None:
+                    return False
+        return True
+
+    async def import_rows(
+        self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str
+    ) -> int:
+        """Write rows of one kind (one commit).
+
+        Memory rows without a vector, or with one of another model, are embedded again with the
+        store's model; every memory row takes the importing tenant's id.
+        """
+        kind = next((k for k in _KINDS if k.name == kind_name), None)
+        if kind is None:
+            raise PreconditionFailed(f"export: unknown record type {kind_name!r}")
+        schema = self._schema(kind)
+        typed = [_typed(r, schema) for r in rows]
+        if kind.name == "memory":
+            missing = [r for r in typed if not r.get("vector") or r.get("embedding_model") != model_name]
+            if missing:
+                for row, vector in zip(missing, await embed([r["content"] for r in missing]), strict=True):
+                    row["vector"], row["embedding_model"] = vector, model_name
+            for row in typed:
+                row["tenant_id"] = tenant_id
+        async with map_lance_errors():
+            table = await self._db.table(kind.prefix + tenant_id, schema, kind.indexes, write=True)
+            await table.add(pa.Table.from_pylist(typed, schema))
+        return len(typed)

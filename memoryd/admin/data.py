@@ -1,0 +1,61 @@
+"""``memoryd export``, ``memoryd import`` and ``memoryd erase``: data-subject rights from the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from memoryd.app import build_app
+from memoryd.config import Settings
+from memoryd.core.data_rights import json_line
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.keys import Role
+from memoryd.core.models import Actor
+from memoryd.text_table import table
+
+
+def _operator(tenant_id: str) -> Actor:
+    """The command acting on a tenant as memoryd itself (local access to the store is the root of trust)."""
+    return Actor(tenant_id, "", role=Role.ADMIN)
+
+
+async def run_export(
+    settings: Settings, tenant_id: str, end_user_id: str | None, embeddings: bool, out: TextIO = sys.stdout
+) -> int:
+    """Write the tenant's (or one contact's) JSONL export to ``out``."""
+    async with build_app(settings.without_maintenance()) as app:
+        async for record in app.exports.export(_operator(tenant_id), end_user_id, embeddings):
+            out.write(json_line(record) + "\n")
+    return 0
+
+
+def _lines(path: Path) -> Iterator[dict[str, object]]:
+    with path.open(encoding="utf-8") as f:
+        for n, text in enumerate(f, start=1):
+            if text.strip():
+                try:
+                    yield json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise InvalidRequest("export", f"line {n} is not JSON: {exc}") from None
+
+
+async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO = sys.stdout) -> int:
+    """Restore an export into an empty tenant; prints the rows written per kind."""
+    async with build_app(settings.without_maintenance()) as app:
+        counts = await app.exports.import_(_operator(tenant_id), _lines(path))
+    print(table([[k, n] for k, n in sorted(counts.items())], ["record", "rows"]), file=out)
+    return 0
+
+
+async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: TextIO = sys.stdout) -> int:
+    """Erase one contact and print the receipt."""
+    async with build_app(settings.without_maintenance()) as app:
+        receipt = await app.erasure.erase_end_user(_operator(tenant_id), end_user_id)
+    rows = [[k, n] for k, n in sorted(receipt.counts.items())]
+    rows += [["versions purged", receipt.versions_purged], ["seconds", receipt.seconds]]
+    print(f"erased contact {receipt.subject} of tenant {receipt.tenant_id}", file=out)
+    print(table(rows, ["removed", "count"]), file=out)
+    return 0

@@ -1,0 +1,118 @@
+"""ExportService: a tenant (or one contact) as versioned JSON lines, and an import into an empty tenant.
+
+Each line is one JSON object: first the header (format, version, tenant, contact, time, the
+embedding model when vectors are included), then ``{"type": kind, "row": {...}}`` for every stored
+row, then ``{"type": "job", "row": {...}}`` for the ledger's records. An import checks the header,
+refuses a newer version and a tenant that holds anything, writes the rows kind by kind (memories
+without vectors of the store's model are embedded again) and restores the job records as history.
+Export → import → export gives the same lines but the header's time and the import's audit event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import replace
+from typing import Any
+
+from memoryd.core.audit_log import Operation
+from memoryd.core.conversation import parse_compact_key
+from memoryd.core.data_rights import EXPORT_FORMAT, EXPORT_VERSION
+from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.job_records import job_from_json, job_to_json
+from memoryd.core.models import Actor
+from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
+from memoryd.core.validation import check_agent_id, check_tenant
+from memoryd.services.audit_trail import AuditTrail
+
+_BATCH = 1000
+
+
+class ExportService:
+    """Exports and imports."""
+
+    def __init__(
+        self, archive: TenantArchive, ledger: JobLedger | None, embedder: Embedder, clock: Clock, trail: AuditTrail
+    ) -> None:
+        self._archive = archive
+        self._ledger = ledger
+        self._embedder = embedder
+        self._clock = clock
+        self._trail = trail
+
+    async def export(self, actor: Actor, end_user_id: str | None, with_vectors: bool) -> AsyncIterator[Row]:
+        """The header, then every record; ``end_user_id``: only what concerns that contact."""
+        tenant = check_tenant(actor.tenant_id)
+        if end_user_id is not None:
+            check_agent_id(end_user_id, "end_user_id")
+        yield {
+            "type": "header",
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "tenant": tenant,
+            "end_user": end_user_id,
+            "exported_at": self._clock.now().isoformat(),
+            "embedding_model": self._embedder.model_name if with_vectors else None,
+        }
+        conversations: set[str] = set()
+        async for kind, row in self._archive.rows(tenant, end_user_id, with_vectors):
+            if kind == "conversation":
+                conversations.add(str(row["conversation_id"]))
+            yield {"type": kind, "row": row}
+        if self._ledger is None:
+            return
+        keys = await self._ledger.keys(tenant)
+        if end_user_id is not None:
+            keys = [k for k in keys if k.startswith("compact:") and parse_compact_key(k)[0] in conversations]
+        for start in range(0, len(keys), _BATCH):
+            records = await self._ledger.get_many([(tenant, k) for k in sorted(keys)[start : start + _BATCH]])
+            for record in records:
+                if record is not None:
+                    yield {"type": "job", "row": job_to_json(record)}
+
+    async def import_(self, actor: Actor, lines: Iterable[Row]) -> dict[str, int]:
+        """Restore an export into the actor's tenant, which must be empty; rows written per kind."""
+        tenant = check_tenant(actor.tenant_id)
+        it = iter(lines)
+        header = next(it, None)
+        _check_header(header)
+        if not await self._archive.is_empty(tenant):
+            raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
+        counts: dict[str, int] = {}
+        kind, batch = "", list[Row]()
+        for n, line in enumerate(it, start=2):
+            if not isinstance(line, dict) or not isinstance(line.get("row"), dict) or "type" not in line:
+                raise InvalidRequest("export", f"line {n} is not a record of this format")
+            if line["type"] == "job":
+                await self._restore_job(tenant, line["row"])
+                counts["job"] = counts.get("job", 0) + 1
+                continue
+            if line["type"] != kind or len(batch) >= _BATCH:
+                counts[kind] = counts.get(kind, 0) + await self._flush(tenant, kind, batch)
+                kind, batch = line["type"], []
+            batch.append(line["row"])
+        counts[kind] = counts.get(kind, 0) + await self._flush(tenant, kind, batch)
+        counts.pop("", None)
+        await self._trail.write(tenant, Operation.IMPORT, actor, (), (), counts)
+        return counts
+
+    async def _flush(self, tenant: str, kind: str, rows: list[Row]) -> int:
+        if not rows:
+            return 0
+        return await self._archive.import_rows(tenant, kind, rows, self._embedder.embed, self._embedder.model_name)
+
+    async def _restore_job(self, tenant: str, row: Row) -> None:
+        if self._ledger is None:
+            return  # without a job queue there is no ledger to restore into; the history is dropped
+        try:
+            record = job_from_json(row)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidRequest("export", f"a job record does not parse: {exc}") from None
+        await self._ledger.restore(replace(record, tenant_id=tenant))
+
+
+def _check_header(header: Any) -> None:
+    if not isinstance(header, dict) or header.get("type") != "header" or header.get("format") != EXPORT_FORMAT:
+        raise InvalidRequest("export", f"the first line is not a {EXPORT_FORMAT} header")
+    version = header.get("version")
+    if not isinstance(version, int) or version > EXPORT_VERSION:
+        raise PreconditionFailed(f"export version {version!r} is newer than this memoryd reads ({EXPORT_VERSION})")

@@ -1,0 +1,94 @@
+"""Export and import against real LanceDB, Valkey and arq: the round trip, a contact's export."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.admin.data import run_import
+from memoryd.app import App
+from memoryd.core.data_rights import json_line
+from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit, Scope
+from tests.jobs.conftest import job_settings, running
+from tests.jobs.test_conversations import settle
+from tests.jobs.test_erasure import turn
+
+pytestmark = pytest.mark.timeout(180)
+OPERATOR = Actor("acme", "")
+
+
+async def export(app: App, end_user: str | None = None, embeddings: bool = True) -> list[str]:
+    return [json_line(r) async for r in app.exports.export(OPERATOR, end_user, embeddings)]
+
+
+async def seed(app: App) -> None:
+    alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a2", "bob")
+    await app.memorize.memorize(alice, MemoryDraft(content="Alice prefers morning calls", scope=Scope.END_USER))
+    await app.memorize.memorize(alice, MemoryDraft(content="Alice's cat is called Miso", scope=Scope.END_USER))
+    await app.memorize.memorize(bob, MemoryDraft(content="Bob pays by invoice", scope=Scope.END_USER))
+    await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft(content="Office closes at six", scope=Scope.TENANT))
+    await app.profile.edit(Actor("acme", "a1"), 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly"))
+    for i in range(30):
+        await app.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
+        await app.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
+    await settle(app)
+    await app.trail.flush()
+
+
+async def test_export_import_export_gives_the_same_records(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    first = job_settings(tmp_path / "one", redis_url, None, poll_seconds=0.01)
+    async with running(first, onnx_embedder) as app:
+        await seed(app)
+        lines = await export(app)
+    header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    assert header["format"] == "memoryd-export" and header["version"] == 1
+    assert header["embedding_model"] == onnx_embedder.model_name
+    kinds = {r["type"] for r in records}
+    assert kinds >= {"memory", "profile", "profile_revision", "conversation", "conversation_item", "audit_event", "job"}
+    path = tmp_path / "acme.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+
+    second = job_settings(tmp_path / "two", redis_url, None, poll_seconds=0.01)
+    out = io.StringIO()
+    assert await run_import(second.without_maintenance(), "acme", path, out) == 0
+    assert "memory" in out.getvalue()
+    async with running(second, onnx_embedder, workers=False) as app:
+        again = await export(app)
+        restored = await app.store.page(Actor("acme", "a1", "alice"), MemoryFilter(), "", 100)
+        with pytest.raises(PreconditionFailed, match="empty tenant"):
+            await app.exports.import_(OPERATOR, [json.loads(line) for line in lines])
+        with pytest.raises(InvalidRequest, match="header"):
+            await app.exports.import_(Actor("other", ""), [{"type": "memory", "row": {}}])
+        newer = {**header, "version": 2}
+        with pytest.raises(PreconditionFailed, match="newer"):
+            await app.exports.import_(Actor("other", ""), [newer])
+    imported = [json.loads(line) for line in again[1:]]
+    extra = [r for r in imported if r["type"] == "audit_event" and r["row"]["operation"] == "import"]
+    assert len(extra) == 1
+    assert [r for r in imported if r not in extra] == records
+    assert {m.content for m in restored} >= {"Alice prefers morning calls", "Office closes at six"}
+
+
+async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        await seed(app)
+        lines = await export(app, "alice", embeddings=False)
+    text = "\n".join(lines)
+    records = [json.loads(line) for line in lines[1:]]
+    memories = [r["row"]["content"] for r in records if r["type"] == "memory"]
+    assert "Alice prefers morning calls" in memories and "Alice's cat is called Miso" in memories
+    assert "Bob" not in text and "Office closes" not in text and "answer briefly" not in text
+    assert {r["row"]["conversation_id"] for r in records if r["type"] == "conversation_item"} == {"chat-alice"}
+    assert all("chat-alice" in r["row"]["key"] for r in records if r["type"] == "job")
+    assert any(r["type"] == "job" for r in records)
+    assert all("vector" not in r["row"] for r in records)
