@@ -37,6 +37,7 @@ from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
+from memoryd.adapters.redis_rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
 from memoryd.core.calibration import calibration_for
@@ -55,6 +56,7 @@ from memoryd.core.ports import (
     NeighbourSearch,
     ProfileStore,
     ProviderGate,
+    RateLimiter,
     ReviewStore,
     StoreMaintenance,
     TenantArchive,
@@ -75,6 +77,7 @@ from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
+from memoryd.services.rate_budget import RateBudget
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 from memoryd.services.review import ReviewService
@@ -128,6 +131,8 @@ class App:
     keys: KeyService
     erasure: ErasureService
     exports: ExportService
+    rates: RateBudget | None
+    """Per-key call budgets (None without Redis: then keys are not rate-limited)."""
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
@@ -260,6 +265,7 @@ async def build_app(
     embedder: Embedder | None = None,
     clock: Clock | None = None,
     counter: TokenCounter | None = None,
+    rates: RateLimiter | None = None,
 ) -> AsyncIterator[App]:
     """Open what was not passed in, start the background loops, yield the App; close in reverse order.
 
@@ -275,10 +281,14 @@ async def build_app(
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
         jobs = _redis_job_ports(settings, redis)
+    if rates is None and redis is not None:
+        rates = RedisRateLimiter(redis)
     try:
         chat = chat if chat is not None else build_chat(settings.provider)
         analytics = analytics or DuckDBAnalytics(settings.storage.uri)
-        app = _wire(settings, stores, embedder, clock, counter, jobs, chat, neighbours or NumpyNeighbours(), analytics)
+        app = _wire(
+            settings, stores, embedder, clock, counter, jobs, chat, neighbours or NumpyNeighbours(), analytics, rates
+        )
         tasks = [
             asyncio.create_task(
                 _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
@@ -354,8 +364,10 @@ def _wire(
     chat: ChatModel | None,
     neighbours: NeighbourSearch,
     analytics: UsageAnalytics,
+    rates: RateLimiter | None,
 ) -> App:
     """The service graph over the ports."""
+    au = settings.auth
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     tuning = settings.recall.tuning()
     dedup_distance = settings.memorize.dedup_distance
@@ -462,6 +474,7 @@ def _wire(
             clock,
         ),
         exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
+        rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,
         trail=trail,
         job_parts=parts,
     )

@@ -492,3 +492,11 @@ class TenantArchive(Protocol):
     ) -> int:
         """Write rows of one kind; memory rows lacking a vector of ``model_name`` are embedded."""
         ...
+
+
+class RateLimiter(Protocol):
+    """Token buckets shared by every replica."""
+
+    async def take(self, bucket: str, rate: float, burst: float) -> float:
+        """Take one token: 0 when granted, else the seconds until one is there (nothing taken)."""
+        ...

@@ -101,7 +101,10 @@ async def serving(
     """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
     trust = is_loopback(host) or app.settings.auth.insecure
     server = grpc.aio.server(
-        interceptors=[RejectUndecodable(), Authenticate(app.keys, trust_without_keys=trust)],
+        interceptors=[
+            RejectUndecodable(),
+            Authenticate(app.keys, trust_without_keys=trust, after=app.rates.spend if app.rates else None),
+        ],
         options=[
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),

@@ -32,7 +32,9 @@ async def seed(app: App) -> None:
     await app.memorize.memorize(alice, MemoryDraft(content="Alice's cat is called Miso", scope=Scope.END_USER))
     await app.memorize.memorize(bob, MemoryDraft(content="Bob pays by invoice", scope=Scope.END_USER))
     await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft(content="Office closes at six", scope=Scope.TENANT))
-    await app.profile.edit(Actor("acme", "a1"), 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly"))
+    await app.profile.edit(
+        Actor("acme", "a1"), 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly")
+    )
     for i in range(30):
         await app.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
