@@ -76,6 +76,7 @@ from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
 from memoryd.services.recall import RecallService
@@ -133,6 +134,7 @@ class App:
     exports: ExportService
     rates: RateBudget | None
     """Per-key call budgets (None without Redis: then keys are not rate-limited)."""
+    pii: PiiFloor
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
@@ -374,6 +376,7 @@ def _wire(
     if dedup_distance is None:
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
     trail = AuditTrail(stores.audit_log, clock)
+    pii = PiiFloor(settings.pii.policy_for)
     memorize = MemorizeService(
         stores.store,
         embedder,
@@ -382,9 +385,10 @@ def _wire(
         dedup_distance,
         timedelta(hours=settings.memorize.request_id_hours),
         trail=trail,
+        pii=pii,
     )
     profile = ProfileService(
-        stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail
+        stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
     )
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
@@ -432,7 +436,9 @@ def _wire(
                 schema_version=settings.profile.schema_version,
                 archive_tokens=js.bootstrap_archive_tokens,
             ),
-            compaction=CompactionService(stores.conversations, memorize, profile, embedder, counter, clock, policies),
+            compaction=CompactionService(
+                stores.conversations, memorize, profile, embedder, counter, clock, policies, pii=pii
+            ),
             review=review,
             audits=AuditBatchService(
                 stores.store, review, usage, service, clock, settings.audits.schedule, check_seconds=1.0
@@ -449,7 +455,7 @@ def _wire(
         maintenance=stores.maintenance,
         memorize=memorize,
         recall=recall,
-        archive=ArchiveService(stores.store, embedder, clock, limits, trail=trail),
+        archive=ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii),
         profile=profile,
         retrievals=retrievals,
         conversations=ConversationService(
@@ -461,6 +467,7 @@ def _wire(
             parts.service if parts else None,
             policies,
             settings.working.context_window_tokens,
+            pii=pii,
         ),
         usage=usage,
         keys=KeyService(stores.keys, clock, settings.auth.cache_seconds, trail=trail),
@@ -475,6 +482,7 @@ def _wire(
         ),
         exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
         rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,
+        pii=pii,
         trail=trail,
         job_parts=parts,
     )

@@ -32,6 +32,7 @@ from memoryd.core.conversation import (
     WorkingPolicy,
 )
 from memoryd.core.job_records import RetryPolicy
+from memoryd.core.pii import PiiPolicy
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
 from memoryd.core.schedule import check_schedule
 
@@ -404,6 +405,19 @@ class _ProductEnvSource(PydanticBaseSettingsSource):
         return out
 
 
+class PiiSettings(_Section):
+    """The PII floor for text callers write directly (memoryd's own derived text is always redacted)."""
+
+    policy: PiiPolicy = PiiPolicy.OFF
+    """``off`` (callers' text is stored as written), ``redact`` (identifiers become ``[email]``…), ``block``."""
+    tenants: dict[str, PiiPolicy] = {}
+    """Per-tenant policy, e.g. ``[pii.tenants] acme = "redact"``."""
+
+    def policy_for(self, tenant_id: str) -> PiiPolicy:
+        """The tenant's policy, else the default."""
+        return self.tenants.get(tenant_id, self.policy)
+
+
 class Settings(BaseSettings):
     """Everything the daemon and workers are configured with."""
 
@@ -422,6 +436,7 @@ class Settings(BaseSettings):
     jobs: JobSettings = JobSettings()
     working: WorkingSettings = WorkingSettings()
     audits: AuditSettings = AuditSettings()
+    pii: PiiSettings = PiiSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -9,6 +9,7 @@ from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.mixed_bench import register as register_mixed
+from memoryd.bench.pii_bench import register as register_pii
 from memoryd.bench.recall_bench import register as register_recall
 
 
@@ -20,3 +21,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_dedup(sub)
     register_mixed(sub)
     register_audit(sub)
+    register_pii(sub)

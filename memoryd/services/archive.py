@@ -13,15 +13,17 @@ from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
 from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.pii_floor import PiiFloor
 
 
 class ArchiveService:
     """Single-memory operations, all within the actor's visibility."""
 
     def __init__(
-        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits, *, trail: AuditTrail
+        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits, *, trail: AuditTrail, pii: PiiFloor
     ) -> None:
         self._store = store
+        self._pii = pii
         self._trail = trail
         self._embedder = embedder
         self._clock = clock
@@ -53,6 +55,8 @@ class ArchiveService:
         check_actor(actor)
         check_memory_id(memory_id)
         patch = check_patch(patch, actor, self._limits)
+        if patch.content is not None:
+            patch = replace(patch, content=self._pii.direct(actor.tenant_id, patch.content, "content"))
         record = await self.get(actor, memory_id)
         if refusal := modify_refusal(actor, record):
             raise PermissionDenied(refusal)

@@ -53,6 +53,7 @@ from memoryd.core.working import (
 from memoryd.services.conversation import PolicyBook, swap_state
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 
 _MAX_FILED_BYTES = 8 * 1024
@@ -71,8 +72,11 @@ class CompactionService:
         counter: TokenCounter,
         clock: Clock,
         policies: PolicyBook,
+        *,
+        pii: PiiFloor,
     ) -> None:
         self._store = store
+        self._pii = pii
         self._memorize = memorize
         self._profile = profile
         self._embedder = embedder
@@ -271,7 +275,7 @@ class CompactionService:
             for m in out.memories
         ]
         if drafts:
-            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
+            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
         origin = f"compact:{conv.conversation_id}:{summary.to_seq}"
         if out.profile is not None and current.source != f"rewrite:{origin}":
             await self._profile.rewrite(actor, out.profile.profile, out.profile.demoted, origin, base=current)
@@ -315,7 +319,7 @@ class CompactionService:
         else:
             drafts = []
         if drafts:
-            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
+            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
         return len(drafts)
 
     def _summary(
@@ -328,6 +332,7 @@ class CompactionService:
         text: str,
         level: int,
     ) -> Summary:
+        text = self._pii.derived(text)  # a summary is memoryd's text: identifiers never reach it
         return Summary(
             summary_id(conv.conversation_id, from_seq, to_seq, level),
             from_seq,

@@ -42,6 +42,7 @@ from memoryd.core.working import (
     plan_compaction,
 )
 from memoryd.services.job_service import JobService
+from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.recall import RecallService
 
@@ -119,8 +120,11 @@ class ConversationService:
         jobs: JobService | None,
         policies: PolicyBook,
         default_window: int,
+        *,
+        pii: PiiFloor,
     ) -> None:
         self._store = store
+        self._pii = pii
         self._profile = profile
         self._recall = recall
         self._counter = counter
@@ -141,6 +145,10 @@ class ConversationService:
         check_actor(actor)
         _check_conversation_id(conversation_id)
         _check_inputs(inputs)
+        inputs = [
+            replace(m, content=self._pii.direct(actor.tenant_id, m.content, f"messages[{i}].content"))
+            for i, m in enumerate(inputs)
+        ]
         if context_window:
             check_range(context_window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
         opts = _check_options(options or {})

@@ -27,6 +27,7 @@ from memoryd.core.validation import Limits, check_actor, check_draft, check_requ
 from memoryd.core.vectors import cosine, normalised
 from memoryd.core.visibility import scope_refusal
 from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.pii_floor import PiiFloor
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
@@ -46,9 +47,11 @@ class MemorizeService:
         request_ttl: timedelta = timedelta(hours=24),
         *,
         trail: AuditTrail,
+        pii: PiiFloor,
     ) -> None:
         self._store = store
         self._trail = trail
+        self._pii = pii
         self._request_ttl = request_ttl
         self._embedder = embedder
         self._clock = clock
@@ -80,6 +83,8 @@ class MemorizeService:
         skip_deduplication: bool,
         field: str = "items",
         request_id: str = "",
+        *,
+        derived: bool = False,
     ) -> list[MemorizeResult]:
         """Store many memories for one agent; validation is all-or-nothing.
 
@@ -91,6 +96,8 @@ class MemorizeService:
             request_id: the caller's idempotency key: a retry within the request TTL returns the rows the
                 first call stored instead of storing them again (the key travels on the rows, so it commits
                 with them).
+            derived: memoryd produced these texts (summaries, extractions, merges): always redacted
+                (``PiiFloor``); otherwise the tenant's PII policy applies to the caller's text.
 
         """
         check_actor(actor)
@@ -100,6 +107,9 @@ class MemorizeService:
         single = field == "memory"
         checked = [
             check_draft(d, actor, self._limits, now, field if single else f"{field}[{i}]") for i, d in enumerate(drafts)
+        ]
+        checked = [
+            self._floored(actor, d, derived, field if single else f"{field}[{i}]") for i, d in enumerate(checked)
         ]
         refusal = next((scope_refusal(actor, d.scope) for d in checked if scope_refusal(actor, d.scope)), "")
         if refusal:
@@ -119,6 +129,14 @@ class MemorizeService:
             {"deduplicated": sum(r.deduplicated for r in results)},
         )
         return results
+
+    def _floored(self, actor: Actor, draft: MemoryDraft, derived: bool, field: str) -> MemoryDraft:
+        """The draft with its content through the PII floor."""
+        if derived:
+            content = self._pii.derived(draft.content)
+        else:
+            content = self._pii.direct(actor.tenant_id, draft.content, f"{field}.content")
+        return draft if content == draft.content else replace(draft, content=content)
 
     async def _earlier_attempt(
         self, actor: Actor, request_id: str, keys: Sequence[str], drafts: Sequence[MemoryDraft]

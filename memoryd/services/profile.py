@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from memoryd.core.audit_log import Operation
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
@@ -28,6 +29,7 @@ from memoryd.core.profile_doc import (
 from memoryd.core.validation import MAX_REVISION, check_actor, check_range
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
 
 MAX_BUDGET = 100_000
 _REWRITE_ATTEMPTS = 8
@@ -45,9 +47,11 @@ class ProfileService:
         default_budget: int,
         *,
         trail: AuditTrail,
+        pii: PiiFloor,
     ) -> None:
         self._store = store
         self._trail = trail
+        self._pii = pii
         self._counter = counter
         self._memorize = memorize
         self._clock = clock
@@ -74,6 +78,9 @@ class ProfileService:
 
         """
         check_range(expected_revision, "expected_revision", 0, MAX_REVISION)
+        written = {EditKind.APPEND: "append.line", EditKind.REPLACE_SECTION: "replace_section.content"}
+        if edit.kind in written:
+            edit = replace(edit, text=self._pii.direct(actor.tenant_id, edit.text, written[edit.kind]))
         current = await self.get(actor)
         if expected_revision != current.revision:
             raise Conflict(
@@ -134,6 +141,7 @@ class ProfileService:
         ``base`` is the revision the caller generated from (read again when not given).
         """
         base = base or await self.get(actor)  # a stale base only costs a retry of the swap
+        generated = self._pii.derived(generated) if generated else generated
         try:
             proposal = check_generated(generated)
         except MalformedProfile as exc:
@@ -194,7 +202,7 @@ class ProfileService:
             )
             for heading, line in lines
         ]
-        await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False)
+        await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
         return len(drafts)
 
     def _apply(self, doc: Document, budget: int, edit: ProfileEdit) -> tuple[Document, int]:

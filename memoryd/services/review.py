@@ -36,6 +36,7 @@ from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
 from memoryd.core.model_output import Verdict, review_verdicts
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
+from memoryd.core.pii import redact
 from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
 from memoryd.core.prompts import REVIEW_PROMPT
 from memoryd.core.validation import check_actor, check_range
@@ -270,7 +271,9 @@ class ReviewService:
             source_context=f"review {f.review_id}, finding {f.finding_id}",
         )
         # The request id makes a retried apply find the memory it wrote instead of writing another.
-        created = await self._memorize.memorize_batch(actor, [draft], True, request_id=f"review.{f.finding_id}")
+        created = await self._memorize.memorize_batch(
+            actor, [draft], True, request_id=f"review.{f.finding_id}", derived=True
+        )
         return created[0].memory.memory_id
 
     async def _set_status(self, actor: Actor, record: MemoryRecord, status: MemoryStatus, successor: str) -> None:
@@ -295,7 +298,9 @@ def _judged(f: Finding, v: Verdict) -> Finding:
     action = Action(v.action)
     # survivor_id names the memory an action keeps (merge) or changes (update, archive of one).
     target = v.survivor_id if action is Action.MERGE else v.memory_id
-    return replace(f, judged=True, source=FindingSource.MODEL, action=action, survivor_id=target, text=v.text)
+    return replace(
+        f, judged=True, source=FindingSource.MODEL, action=action, survivor_id=target, text=redact(v.text).text
+    )
 
 
 def _describe(f: Finding, by_id: dict[str, MemoryRecord]) -> str:

@@ -10,10 +10,12 @@ import pytest
 
 from memoryd.core.dedup import merge_into
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, Scope
+from memoryd.core.pii import PiiPolicy
 from memoryd.core.restatement import is_restatement, statement_key
 from memoryd.core.validation import Limits
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
 from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, memory_record
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -98,7 +100,13 @@ def test_pools_keep_tenant_and_end_user_apart() -> None:
 def memorize() -> tuple[MemorizeService, InMemoryStore]:
     store = InMemoryStore()
     return MemorizeService(
-        store, HashEmbedder(), FrozenClock(NOW), Limits(), 0.5, trail=AuditTrail(InMemoryAuditLog(), FrozenClock(NOW))
+        store,
+        HashEmbedder(),
+        FrozenClock(NOW),
+        Limits(),
+        0.5,
+        trail=AuditTrail(InMemoryAuditLog(), FrozenClock(NOW)),
+        pii=PiiFloor(lambda _: PiiPolicy.OFF),
     ), store
 
 

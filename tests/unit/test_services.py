@@ -6,11 +6,13 @@ import pytest
 
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryPatch, RecallQuery, Scope
+from memoryd.core.pii import PiiPolicy
 from memoryd.core.ranking import FusionWeights, RecallTuning
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore
@@ -27,10 +29,11 @@ def services(
     store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock
 ) -> tuple[MemorizeService, RecallService, ArchiveService, RetrievalLog]:
     log, trail = RetrievalLog(store, clock), AuditTrail(InMemoryAuditLog(), clock)
+    floor = PiiFloor(lambda _: PiiPolicy.OFF)
     return (
-        MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail),
+        MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail, pii=floor),
         RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
-        ArchiveService(store, emb, clock, Limits(), trail=trail),
+        ArchiveService(store, emb, clock, Limits(), trail=trail, pii=floor),
         log,
     )
 
