@@ -73,35 +73,68 @@ def phone() -> str:
 
 
 TEMPLATES = {
-    "email": ["You can reach {n} at {v} any weekday.", "Send the signed contract to {v} before Friday.",
-              "Her new work address is {v}, the old one bounces."],
-    "phone": ["Call the front desk on {v} if the door is locked.", "His mobile number is {v}.",
-              "The clinic's number changed to {v} last month."],
-    "card": ["The customer paid with card {v} and wants a refund.", "Charge the deposit to {v}, expiry 09/27.",
-             "Card ending in the number {v} was declined twice."],
-    "iban": ["Wire the refund to {v} at the end of the month.", "Her salary account is {v}.",
-             "Update the supplier's bank details to {v}."],
-    "id": ["Her customer number is {v} in the billing system.", "The passport number on file is {v}.",
-           "Ticket {v} tracks the outage."],
-    "secret": ["The staging API key is {v}, rotate it after the demo.", "He pasted the token {v} into the chat.",
-               "Use {v} for the deploy script."],
+    "email": [
+        "You can reach {n} at {v} any weekday.",
+        "Send the signed contract to {v} before Friday.",
+        "Her new work address is {v}, the old one bounces.",
+    ],
+    "phone": [
+        "Call the front desk on {v} if the door is locked.",
+        "His mobile number is {v}.",
+        "The clinic's number changed to {v} last month.",
+    ],
+    "card": [
+        "The customer paid with card {v} and wants a refund.",
+        "Charge the deposit to {v}, expiry 09/27.",
+        "Card ending in the number {v} was declined twice.",
+    ],
+    "iban": [
+        "Wire the refund to {v} at the end of the month.",
+        "Her salary account is {v}.",
+        "Update the supplier's bank details to {v}.",
+    ],
+    "id": [
+        "Her customer number is {v} in the billing system.",
+        "The passport number on file is {v}.",
+        "Ticket {v} tracks the outage.",
+    ],
+    "secret": [
+        "The staging API key is {v}, rotate it after the demo.",
+        "He pasted the token {v} into the chat.",
+        "Use {v} for the deploy script.",
+    ],
 }
 DECOYS = [
-    "The standup moved to 2024-03-15 at 10:30.", "She was born on 15/03/1987 in Porto.",
-    "The laptop costs $1,299.99 with tax.", "We upgraded Python to 3.11.7 yesterday.",
-    "He lived in Lisbon from 1998 to 2004.", "The order has 250 units in 12 boxes.",
-    "Room 1204 is on the twelfth floor.", "The office postcode is 94107.",
-    "Revenue grew 12.5% to 4,500,000 euros.", "The meeting is at 3:45 pm, about 90 minutes.",
-    "Flight LH 1234 leaves at 07:05 from gate B22.", "Chapter 11 covers pages 200-245.",
-    "The recipe needs 2 cups of flour and 3 eggs.", "Score was 21-17 after overtime.",
-    "Version 2.14.4 fixed the crash in build 5123.", "The warehouse holds 1,250,000 items.",
-    "Population was 8 336 817 in the last census.", "Set the thermostat to 21.5 degrees.",
-    "Bus 42 runs every 15 minutes until 23:30.", "Her ISBN list starts with 978-3-16.",
-    "The invoice total is 12 345,67 EUR.", "Lap times were 1:02.345 and 1:01.998.",
-    "Call back between 9 and 5 on weekdays.", "The contract runs 2025-01-01 to 2027-12-31.",
-    "Coordinates 38.7223, -9.1393 mark the cafe.", "She ran 10 km in 48 minutes on 3 June.",
-    "The book's ISBN is 9780306406157, second edition.", "The years 2019 2020 2021 were hard on the shop.",
-    "Scores by round: 10 12 14 11 9.", "Pick rows 12-14-16 of the seating plan.",
+    "The standup moved to 2024-03-15 at 10:30.",
+    "She was born on 15/03/1987 in Porto.",
+    "The laptop costs $1,299.99 with tax.",
+    "We upgraded Python to 3.11.7 yesterday.",
+    "He lived in Lisbon from 1998 to 2004.",
+    "The order has 250 units in 12 boxes.",
+    "Room 1204 is on the twelfth floor.",
+    "The office postcode is 94107.",
+    "Revenue grew 12.5% to 4,500,000 euros.",
+    "The meeting is at 3:45 pm, about 90 minutes.",
+    "Flight LH 1234 leaves at 07:05 from gate B22.",
+    "Chapter 11 covers pages 200-245.",
+    "The recipe needs 2 cups of flour and 3 eggs.",
+    "Score was 21-17 after overtime.",
+    "Version 2.14.4 fixed the crash in build 5123.",
+    "The warehouse holds 1,250,000 items.",
+    "Population was 8 336 817 in the last census.",
+    "Set the thermostat to 21.5 degrees.",
+    "Bus 42 runs every 15 minutes until 23:30.",
+    "Her ISBN list starts with 978-3-16.",
+    "The invoice total is 12 345,67 EUR.",
+    "Lap times were 1:02.345 and 1:01.998.",
+    "Call back between 9 and 5 on weekdays.",
+    "The contract runs 2025-01-01 to 2027-12-31.",
+    "Coordinates 38.7223, -9.1393 mark the cafe.",
+    "She ran 10 km in 48 minutes on 3 June.",
+    "The book's ISBN is 9780306406157, second edition.",
+    "The years 2019 2020 2021 were hard on the shop.",
+    "Scores by round: 10 12 14 11 9.",
+    "Pick rows 12-14-16 of the seating plan.",
 ]
 
 
@@ -119,10 +152,12 @@ def main(out: Path) -> None:
                 value = group(number, [4, 6, 5] if len(number) == 15 else [4, 4, 4, 4], rng.choice([" ", "-", ""]))
             elif kind == "iban":
                 country, bban = rng.choice(
-                    [("DE", "".join(rng.choice(string.digits) for _ in range(18))),
-                     ("GB", "NWBK" + "".join(rng.choice(string.digits) for _ in range(14))),
-                     ("FR", "".join(rng.choice(string.digits) for _ in range(23))),
-                     ("NL", "ABNA" + "".join(rng.choice(string.digits) for _ in range(10)))]
+                    [
+                        ("DE", "".join(rng.choice(string.digits) for _ in range(18))),
+                        ("GB", "NWBK" + "".join(rng.choice(string.digits) for _ in range(14))),
+                        ("FR", "".join(rng.choice(string.digits) for _ in range(23))),
+                        ("NL", "ABNA" + "".join(rng.choice(string.digits) for _ in range(10))),
+                    ]
                 )
                 value = iban(country, bban)
             elif kind == "id":
