@@ -80,6 +80,7 @@ from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
 from memoryd.services.recall import RecallService
+from memoryd.services.retention import RetentionService
 from memoryd.services.retrievals import RetrievalLog
 from memoryd.services.review import ReviewService
 from memoryd.services.usage import UsageService
@@ -132,6 +133,7 @@ class App:
     keys: KeyService
     erasure: ErasureService
     exports: ExportService
+    retention: RetentionService
     rates: RateBudget | None
     """Per-key call budgets (None without Redis: then keys are not rate-limited)."""
     pii: PiiFloor
@@ -479,6 +481,15 @@ def _wire(
             (ports.ledger, ports.queue) if ports is not None else None,
             trail,
             clock,
+        ),
+        retention=RetentionService(
+            stores.store,
+            stores.store,
+            stores.conversations,
+            trail,
+            clock,
+            settings.retention.policy_for,
+            lambda: sorted(settings.retention.tenants),
         ),
         exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
         rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,

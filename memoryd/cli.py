@@ -1,4 +1,4 @@
-"""The `memoryd` command: serve, worker, bootstrap, audit, report, keys, export, import, erase, up, demo, bench.
+"""The `memoryd` command: serve, worker, jobs, audits, reports, keys, data rights, up, demo, bench.
 
 Every subcommand declares its options once (shared ones through parent parsers) and names
 its handler with ``set_defaults(run=...)``; ``main`` only calls it.
@@ -158,6 +158,14 @@ def _erase(args: argparse.Namespace) -> int:
     return asyncio.run(run_erase(settings, args.tenant, args.end_user))
 
 
+def _retention(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.data import run_retention
+
+    return asyncio.run(run_retention(settings, args.tenant, args.dry_run))
+
+
 def _up(args: argparse.Namespace) -> int:
     from memoryd.launcher import run_up
 
@@ -219,6 +227,10 @@ def parser() -> argparse.ArgumentParser:
     erase.add_argument("--tenant", required=True)
     erase.add_argument("--end-user", required=True)
     erase.set_defaults(run=_erase)
+    retention = sub.add_parser("retention", parents=[store], help="apply the retention policies now")
+    retention.add_argument("--tenant", default="", help="one tenant (default: every tenant with a policy)")
+    retention.add_argument("--dry-run", action="store_true", help="count what would go; remove nothing")
+    retention.set_defaults(run=_retention)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)

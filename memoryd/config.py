@@ -34,6 +34,7 @@ from memoryd.core.conversation import (
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.pii import PiiPolicy
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
+from memoryd.core.retention import RetentionPolicy
 from memoryd.core.schedule import check_schedule
 
 _RECALL = RecallTuning()
@@ -405,6 +406,31 @@ class _ProductEnvSource(PydanticBaseSettingsSource):
         return out
 
 
+class RetentionDays(_Section):
+    """How long one tenant keeps things (days; 0 keeps forever)."""
+
+    memories_days: float = Field(0.0, ge=0)
+    conversations_days: float = Field(0.0, ge=0)
+
+
+class RetentionSettings(_Section):
+    """Retention: the daily purge of old memories and conversations (profiles are never expired)."""
+
+    memories_days: float = Field(0.0, ge=0)
+    """Memories created longer ago are deleted; 0 (default) keeps them forever."""
+    conversations_days: float = Field(0.0, ge=0)
+    """Conversations untouched for longer are deleted with every item; 0 keeps them forever."""
+    tenants: dict[str, RetentionDays] = {}
+    """Per-tenant days, e.g. ``[retention.tenants.acme] memories_days = 365``."""
+
+    def policy_for(self, tenant_id: str) -> RetentionPolicy:
+        """The tenant's days, else the defaults."""
+        days = self.tenants.get(tenant_id)
+        if days is None:
+            return RetentionPolicy(self.memories_days, self.conversations_days)
+        return RetentionPolicy(days.memories_days, days.conversations_days)
+
+
 class PiiSettings(_Section):
     """The PII floor for text callers write directly (memoryd's own derived text is always redacted)."""
 
@@ -437,6 +463,7 @@ class Settings(BaseSettings):
     working: WorkingSettings = WorkingSettings()
     audits: AuditSettings = AuditSettings()
     pii: PiiSettings = PiiSettings()
+    retention: RetentionSettings = RetentionSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -97,6 +97,13 @@ class InMemoryStore:
             assert record.tenant_id == tenant_id
             self.rows[record.memory_id] = (record, list(vector))
 
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
+        old = sorted(m for m, (r, _) in self.rows.items() if r.tenant_id == tenant_id and r.created_at < before)
+        if not dry_run:
+            for memory_id in old:
+                del self.rows[memory_id]
+        return old
+
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
         gone = sorted(m for m, (r, _) in self.rows.items() if r.tenant_id == tenant_id and r.end_user_id == end_user_id)
         for memory_id in gone:
@@ -386,6 +393,20 @@ class InMemoryConversations:
 
     async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
         return self.states.get((tenant_id, conversation_id))
+
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
+        old = sorted(
+            c
+            for (t, c), s in self.states.items()
+            if t == tenant_id and (s.updated_at or s.created_at or before) < before
+        )
+        items = sum(len(book.get((tenant_id, c), {})) for c in old for book in (self.messages_by, self.summaries_by))
+        if not dry_run:
+            for c in old:
+                del self.states[(tenant_id, c)]
+                for book in (self.messages_by, self.summaries_by, self.events_by):
+                    book.pop((tenant_id, c), None)
+        return old, items
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
         gone = sorted(c for (t, c), s in self.states.items() if t == tenant_id and s.end_user_id == end_user_id)

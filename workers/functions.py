@@ -66,6 +66,20 @@ async def audit_tick(ctx: dict[str, Any]) -> None:
         log.info("audit batch queued", extra={"job_id": started.key})
 
 
+async def retention(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """The daily retention purge over every tenant with a policy."""
+    c = context_of(ctx)
+    await _run(ctx, tenant_id, key, c.app.retention.run, c.short_timeout)
+
+
+async def retention_tick(ctx: dict[str, Any]) -> None:
+    """The hourly cron: queue today's retention job (the same job all day, whoever ticks)."""
+    c = context_of(ctx)
+    started = await c.app.retention.start_daily(c.jobs.service)
+    if started is not None and started.state is JobState.QUEUED:
+        log.info("retention purge queued", extra={"job_id": started.key})
+
+
 FUNCTIONS = {
     JobKind.BOOTSTRAP: bootstrap,
     JobKind.REGENERATE: regenerate,
@@ -73,4 +87,5 @@ FUNCTIONS = {
     JobKind.COMPACT: compact,
     JobKind.REVIEW: review,
     JobKind.REVIEW_ALL: review_all,
+    JobKind.RETENTION: retention,
 }

@@ -19,7 +19,7 @@ from lancedb.index import BTree
 
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal, of_end_user
+from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
@@ -117,6 +117,32 @@ class LanceConversationStore:
             self._db.written.add(f"conversations_{tenant_id}")
             await states.delete(of_end_user(end_user_id))
         return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
+
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
+        """Delete conversations untouched since ``before`` with every item (retention); (ids, items)."""
+        async with map_lance_errors():
+            states = await self._db.table_if_exists(f"conversations_{tenant_id}")
+            if states is None:
+                return [], 0
+            where = f"updated_at < {timestamp(before)}"
+            found = await states.query().where(where).select(["conversation_id"]).to_arrow()
+            conversations = sorted(found.column("conversation_id").to_pylist())
+            if not conversations:
+                return [], 0
+            items = await self._items(tenant_id, write=not dry_run)
+            counted = 0
+            for start in range(0, len(conversations), 500):
+                chunk = f"conversation_id IN ({', '.join(literal(c) for c in conversations[start : start + 500])})"
+                if dry_run:
+                    counted += await items.count_rows(chunk)
+                else:
+                    counted += (await items.delete(chunk)).num_deleted_rows
+            if not dry_run:
+                self._db.deleted.update({f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"})
+                for start in range(0, len(conversations), 500):
+                    chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
+                    await states.delete(f"conversation_id IN ({chunk})")
+        return conversations, counted
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:

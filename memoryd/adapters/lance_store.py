@@ -134,6 +134,23 @@ class LanceMemoryStore:
                 await stats.delete(ids_in(ids[chunk : chunk + 1000]))
         return ids, [ARCHIVE_PREFIX + tenant_id, STATS_PREFIX + tenant_id]
 
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
+        """Delete every memory created before ``before`` (retention; any scope); the ids (only counted when dry)."""
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return []
+            where = f"created_at < {timestamp(before)}"
+            ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
+            if ids and not dry_run:
+                self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+                self._db.deleted.add(ARCHIVE_PREFIX + tenant_id)
+                await table.delete(where)
+                stats = await self._stats_table(tenant_id, write=True)
+                for start in range(0, len(ids), 1000):
+                    await stats.delete(ids_in(ids[start : start + 1000]))
+        return ids
+
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
         async with map_lance_errors():

@@ -59,3 +59,19 @@ async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: T
     print(f"erased contact {receipt.subject} of tenant {receipt.tenant_id}", file=out)
     print(table(rows, ["removed", "count"]), file=out)
     return 0
+
+
+async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: TextIO = sys.stdout) -> int:
+    """Apply retention now (one tenant, or every tenant with a policy); print what was (or would be) removed."""
+    async with build_app(settings.without_maintenance()) as app:
+        tenants = [tenant_id] if tenant_id else await app.retention.tenants()
+        receipts = [await app.retention.purge(t, dry_run=dry_run) for t in tenants]
+    rows = [
+        [r.tenant_id, r.counts["memories"], r.counts["conversations"], r.counts["conversation_items"]] for r in receipts
+    ]
+    print(
+        ("dry run: nothing removed\n" if dry_run else "")
+        + table(rows, ["tenant", "memories", "conversations", "items"]),
+        file=out,
+    )
+    return 0

@@ -48,6 +48,8 @@ class JobKind(StrEnum):
     """review_memories: audit one agent's archive (rules, then the model when there is one)."""
     REVIEW_ALL = "review_all"
     """The audit batch: a review per agent with activity since the last audit, then usage reports."""
+    RETENTION = "retention"
+    """The daily retention purge over every tenant with a policy."""
 
 
 class Outcome(StrEnum):

@@ -67,6 +67,10 @@ class MemoryStore(Protocol):
         """Overwrite a visible row (new vector optional); False if it is gone or invisible."""
         ...
 
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
+        """Delete memories created before ``before`` (retention); their ids (nothing deleted when dry)."""
+        ...
+
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
         """Delete every memory of a contact, any scope or author (an erasure); (ids, tables touched)."""
         ...
@@ -418,6 +422,10 @@ class ConversationStore(Protocol):
 
     async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
         """Events after ``after`` (None: all), oldest first."""
+        ...
+
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
+        """Delete conversations untouched since ``before`` with their items; (ids, items)."""
         ...
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:

@@ -1,0 +1,85 @@
+"""RetentionService: per-tenant TTLs for memories and conversations, enforced daily or by hand.
+
+``purge`` deletes (or, dry, counts) what is older than the tenant's policy and writes a receipt
+to the audit log (``retention_purge``: ids and counts, no content). The daily job ``retention:{day}``
+runs ``purge`` for every tenant with a policy; enqueueing it twice in a day finds the same job. The
+deleted rows leave the disk with the next purge of deleted rows (``storage.forget_purge_minutes``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from memoryd.core.audit_log import Operation
+from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult
+from memoryd.core.models import Actor
+from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, MemoryStore
+from memoryd.core.retention import RetentionPolicy, RetentionReceipt, retention_key
+from memoryd.core.validation import check_tenant
+from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.job_runner import JobContext
+from memoryd.services.job_service import JobService
+
+
+class RetentionService:
+    """Expires what tenants' policies say."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        directory: AgentDirectory,
+        conversations: ConversationStore,
+        trail: AuditTrail,
+        clock: Clock,
+        policy_for: Callable[[str], RetentionPolicy],
+        configured_tenants: Callable[[], list[str]],
+    ) -> None:
+        self._store = store
+        self._directory = directory
+        self._conversations = conversations
+        self._trail = trail
+        self._clock = clock
+        self._policy_for = policy_for
+        self._configured = configured_tenants
+
+    async def purge(self, tenant_id: str, *, dry_run: bool, by: Actor | None = None) -> RetentionReceipt:
+        """Apply the tenant's policy now; the receipt (kept in the audit log unless dry)."""
+        check_tenant(tenant_id)
+        policy, now = self._policy_for(tenant_id), self._clock.now()
+        memory_ids: list[str] = []
+        conversations: list[str] = []
+        items = 0
+        if policy.memories_days > 0:
+            memory_ids = await self._store.expire(tenant_id, now - timedelta(days=policy.memories_days), dry_run)
+        if policy.conversations_days > 0:
+            before = now - timedelta(days=policy.conversations_days)
+            conversations, items = await self._conversations.expire(tenant_id, before, dry_run)
+        counts = {"memories": len(memory_ids), "conversations": len(conversations), "conversation_items": items}
+        receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
+        if not dry_run and any(counts.values()):
+            await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)
+        return receipt
+
+    async def tenants(self) -> list[str]:
+        """Every tenant a policy may apply to: those with memories, and those named in the configuration."""
+        known = {tenant for tenant, _ in await self._directory.agents()} | set(self._configured())
+        return sorted(t for t in known if self._policy_for(t).active)
+
+    async def start_daily(self, jobs: JobService) -> JobRecord | None:
+        """Queue today's retention job (the same job all day); None when no tenant has a policy."""
+        if not await self.tenants():
+            return None
+        day = self._clock.now().strftime("%Y-%m-%d")
+        return await jobs.enqueue(JobKind.RETENTION, SYSTEM_TENANT, retention_key(day))
+
+    async def run(self, ctx: JobContext) -> JobResult:
+        """The daily job body: purge every tenant with a policy (converges on a re-run: expired rows are gone)."""
+        tenants = await self.tenants()
+        totals = {"tenants": len(tenants), "memories": 0, "conversations": 0, "conversation_items": 0}
+        for done, tenant_id in enumerate(tenants, start=1):
+            receipt = await self.purge(tenant_id, dry_run=False)
+            for name, n in receipt.counts.items():
+                totals[name] += n
+            await ctx.progress(done, len(tenants), f"{done}/{len(tenants)} tenants", dict(totals))
+        return dict(totals)

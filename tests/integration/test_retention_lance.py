@@ -1,0 +1,37 @@
+"""Retention against LanceDB: old memories and idle conversations go, everything newer stays."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import build_app
+from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
+from tests.conftest import make_settings
+from tests.fakes import FrozenClock
+
+ME = Actor("acme", "a1", "u1")
+
+
+async def test_lance_expires_by_age_and_a_dry_run_only_counts(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        await app.memorize.memorize(ME, MemoryDraft("written in January"))
+        await app.conversations.append(ME, "old-chat", [MessageInput("m1", Role.USER, "hello in January")])
+        clock.advance(days=40)
+        await app.memorize.memorize(ME, MemoryDraft("written in February"))
+        await app.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
+        dry = await app.retention.purge("acme", dry_run=True)
+        assert dry.counts == {"memories": 1, "conversations": 1, "conversation_items": 1}
+        assert len(await app.store.page(ME, MemoryFilter(), "", 10)) == 2
+        done = await app.retention.purge("acme", dry_run=False)
+        assert done.counts == dry.counts
+        left = await app.store.page(ME, MemoryFilter(), "", 10)
+        assert [m.content for m in left] == ["written in February"]
+        assert await app.conversation_store.state("acme", "old-chat") is None
+        assert await app.conversation_store.state("acme", "new-chat") is not None
