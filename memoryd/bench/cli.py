@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.bench.adversarial import register as register_adversarial
 from memoryd.bench.audit_bench import register as register_audit
 from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.jobs_bench import register as register_jobs
@@ -22,3 +23,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_mixed(sub)
     register_audit(sub)
     register_pii(sub)
+    register_adversarial(sub)
