@@ -17,7 +17,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.rpc.client import ConversationServiceStub, MemoryServiceStub, ProfileServiceStub, cpb, jpb, pb, ppb
+from memoryd.rpc.client import (
+    ConversationServiceStub,
+    MemoryServiceStub,
+    ProfileServiceStub,
+    apb,
+    cpb,
+    dpb,
+    jpb,
+    kpb,
+    pb,
+    ppb,
+)
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.e2e.helpers import snapshot
 
@@ -151,7 +162,7 @@ def test_revision_extremes_are_answered_precisely(channel, revision) -> None:
 
 def _methods() -> list[tuple[str, bool]]:
     out = []
-    for module in (pb, ppb, jpb, cpb):
+    for module in (pb, ppb, jpb, cpb, apb, kpb, dpb):
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
                 out.append((f"/{service.full_name}/{method.name}", method.server_streaming))
