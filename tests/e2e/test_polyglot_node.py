@@ -9,10 +9,13 @@ import subprocess
 from pathlib import Path
 
 import grpc
+import trustme
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
-from tests.conftest import LiveServer
+from memoryd.core.keys import Role
+from memoryd.rpc.server import credentials
+from tests.conftest import LiveServer, make_settings
 from tests.jobs.conftest import job_settings
 from workers.settings import running_workers
 
@@ -37,6 +40,40 @@ def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
     assert hits[0]["memory"]["id"] == memory["id"] and hits[0]["score"] > 0
     assert result["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert "memory.content" in result["bad"]["details"]
+
+
+def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is required"
+    ca = trustme.CA()
+    cert = ca.issue_cert("localhost", "127.0.0.1")
+    paths = {name: tmp_path / f"{name}.pem" for name in ("cert", "key", "ca")}
+    cert.cert_chain_pems[0].write_to_path(str(paths["cert"]))
+    cert.private_key_pem.write_to_path(str(paths["key"]))
+    ca.cert_pem.write_to_path(str(paths["ca"]))
+    settings = make_settings(
+        tmp_path / "data", server={"tls_cert_file": str(paths["cert"]), "tls_key_file": str(paths["key"])}
+    )
+    server = LiveServer(settings, onnx_embedder, tls=credentials(settings.server))
+    server.start()
+    try:
+        assert server.app is not None
+        _, token = server.run(server.app.keys.create("node-tls", Role.AGENT, "node-agent", "node runtime"))
+        out = subprocess.run(
+            [node, str(ROOT / "tests" / "polyglot" / "client.js"), f"localhost:{server.port}", str(paths["ca"]), token],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+    finally:
+        server.stop()
+    result = json.loads(out.stdout)
+    memory = result["mem"]["ok"]["memory"]
+    assert memory["content"] == "Node runtimes can store memories too"
+    assert result["recall"]["ok"]["hits"][0]["memory"]["id"] == memory["id"]
+    assert result["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert result["forged"]["code"] == grpc.StatusCode.UNAUTHENTICATED.value[0]
 
 
 async def test_node_operator_tool_reviews_applies_restores_and_reports(

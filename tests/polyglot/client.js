@@ -1,5 +1,7 @@
 // A Node.js agent runtime calling memoryd: loads our .proto files at run time
 // (no generated code), then Memorize + Recall + a bad request. Prints JSON.
+// Usage: client.js HOST:PORT [CA_PEM API_KEY]  (with a CA and a key: TLS, and the key as a bearer token)
+const fs = require("fs");
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
@@ -9,12 +11,19 @@ const def = protoLoader.loadSync("memoryd/v1/memory.proto", {
   includeDirs: [path.join(root, "proto")], keepCase: true, longs: String, enums: String, defaults: true,
 });
 const memoryd = grpc.loadPackageDefinition(def).memoryd.v1;
-const client = new memoryd.MemoryService(process.argv[2], grpc.credentials.createInsecure());
-const md = new grpc.Metadata();
-md.set("x-tenant-id", "node-tenant");
+const [target, caFile, apiKey] = process.argv.slice(2);
+const credentials = caFile ? grpc.credentials.createSsl(fs.readFileSync(caFile)) : grpc.credentials.createInsecure();
+const client = new memoryd.MemoryService(target, credentials);
+const metadata = (key) => {
+  const md = new grpc.Metadata();
+  if (key) md.set("authorization", `Bearer ${key}`);
+  else md.set("x-tenant-id", "node-tenant");
+  return md;
+};
+const md = metadata(apiKey);
 
-const call = (method, req) => new Promise((resolve) => {
-  client[method](req, md, (err, res) => resolve(err ? { code: err.code, details: err.details } : { ok: res }));
+const call = (method, req, meta = md) => new Promise((resolve) => {
+  client[method](req, meta, (err, res) => resolve(err ? { code: err.code, details: err.details } : { ok: res }));
 });
 
 (async () => {
@@ -23,6 +32,8 @@ const call = (method, req) => new Promise((resolve) => {
   });
   const recall = await call("Recall", { agent_id: "node-agent", query: "\"Can Node store memories?\"", limit: 3 });
   const bad = await call("Memorize", { agent_id: "node-agent", memory: { content: "" } });
-  console.log(JSON.stringify({ mem, recall, bad }));
+  const out = { mem, recall, bad };
+  if (apiKey) out.forged = await call("Recall", { agent_id: "node-agent", query: "x" }, metadata(apiKey.slice(0, -4) + "AAAA"));
+  console.log(JSON.stringify(out));
   client.close();
 })();
