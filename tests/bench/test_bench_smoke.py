@@ -129,3 +129,15 @@ def test_bench_audit_smoke(tmp_path: Path) -> None:
     )
     report = record["usage_report"]
     assert report["memories"] == 5000 and report["ms"]["n"] == 2 and 0 < report["gini"] < 1
+
+
+def test_bench_pii_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "pii")
+    assert "detection" in stdout and record["sentences"] == 180 and record["latency_ms"]["n"] == 180
+    assert set(record["by_type"]) == {"secret", "email", "iban", "card", "phone", "id"}
+
+
+def test_bench_adversarial_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "adversarial", "--calls", "150")
+    assert "rows leaked" in stdout and sum(record["attempts"].values()) == 150
+    assert record["wrong_status"] == [] and record["leaked_rows"] == [] and record["tables_changed"] == []
