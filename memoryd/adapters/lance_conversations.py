@@ -138,7 +138,6 @@ class LanceConversationStore:
                 else:
                     counted += (await items.delete(chunk)).num_deleted_rows
             if not dry_run:
-                self._db.deleted.update({f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"})
                 for start in range(0, len(conversations), 500):
                     chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
                     await states.delete(f"conversation_id IN ({chunk})")

@@ -52,8 +52,6 @@ class LanceDatabase:
         self.connection = connection
         self.written: set[str] = set()
         """Tables this process wrote since the last maintenance pass."""
-        self.deleted: set[str] = set()
-        """Tables this process deleted rows from since their last purge (the bytes are still on disk)."""
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
 

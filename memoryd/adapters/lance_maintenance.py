@@ -65,35 +65,38 @@ class LanceMaintenance:
                     warnings.simplefilter("ignore", UserWarning)
                     stats = await table.optimize(cleanup_older_than=timedelta(0))
             removed += stats.prune.old_versions_removed
-            self._db.deleted.discard(name)
         return removed
 
-    async def _purge_forgotten(self) -> None:
-        """Tables with deleted rows get their fragments rewritten once per ``forget_purge_every``.
+    async def _purge_forgotten(self, names: Sequence[str]) -> None:
+        """Once per ``forget_purge_every``: deleted rows out of the files, and old versions pruned, in every table.
 
-        The old files then go with the normal cleanup (``cleanup_older_than``): a forgotten row's
-        bytes leave the disk within the sum of the two (two hours by default).
+        Every table is visited, so rows deleted by any process (a worker's retention purge, another
+        replica's Forget) are found: fragments holding a deletion are rewritten without it, then
+        ``optimize`` prunes versions older than ``cleanup_older_than`` (fragments deleted whole live
+        only in those). A forgotten row's bytes leave the disk within the sum of the two settings.
         """
         if time.monotonic() - self._last_forget_purge < self._forget_purge_every:
             return
         self._last_forget_purge = time.monotonic()
-        for name in sorted(self._db.deleted):
+        for name in names:
             try:
                 async with map_lance_errors():
-                    table = await _materialized(await self._db.open_existing(name))
+                    table = await self._db.open_existing(name)
+                    dataset = await table.to_lance()
+                    if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
+                        table = await _materialized(table)
                     await table.optimize(cleanup_older_than=self._cleanup_older_than)
-                self._db.deleted.discard(name)
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
 
     async def maintain(self, *, full: bool = True) -> None:
         """One pass: every table (``full``) or the tables this process wrote since the last pass."""
-        if full:
-            await self._purge_forgotten()
         written = set(self._db.written)
         self._db.written.clear()
         async with map_lance_errors():
             names = [n async for n in self._db.names() if n != META_TABLE] if full else sorted(written)
+        if full:
+            await self._purge_forgotten(names)
         for name in names:
             try:
                 async with map_lance_errors():

@@ -144,7 +144,6 @@ class LanceMemoryStore:
             ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
             if ids and not dry_run:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-                self._db.deleted.add(ARCHIVE_PREFIX + tenant_id)
                 await table.delete(where)
                 stats = await self._stats_table(tenant_id, write=True)
                 for start in range(0, len(ids), 1000):
@@ -158,7 +157,6 @@ class LanceMemoryStore:
             if table is None:
                 return False
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
-            self._db.deleted.add(ARCHIVE_PREFIX + actor.tenant_id)
             result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await (await self._stats_table(actor.tenant_id, write=True)).delete(f"id = {literal(memory_id)}")
