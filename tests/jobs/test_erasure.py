@@ -87,8 +87,8 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
         await app.trail.flush()
         planted = scan(Path(settings.storage.uri))
         assert set(planted) >= {MARKERS[0], MARKERS[3]}, planted  # the scan sees what it must not see later
-        client = redis.Redis.from_url(url)
-        client.bgrewriteaof()  # so the planted jobs sit in the base file as well as the increments
+        with redis.Redis.from_url(url) as client:
+            client.bgrewriteaof()  # so the planted jobs sit in the base file as well as the increments
         assert MARKERS[2] in str(scan(valkey_dir)), "the job keys are in the append-only file before"
 
         receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
