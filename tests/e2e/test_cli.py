@@ -37,3 +37,44 @@ def test_serve_refuses_a_store_built_with_another_embedder(tmp_path: Path) -> No
     )
     assert result.returncode != 0
     assert "some-other-model" in result.stderr and "all-MiniLM-L6-v2-int8" in result.stderr
+
+
+def _memoryd(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memoryd", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "LANCEDB_LOG": "error"},
+        check=False,
+    )
+
+
+def test_keys_erase_retention_and_an_exposed_listener_from_the_command_line(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    created = _memoryd("keys", "create", "--data", data, "--tenant", "acme", "--role", "admin", "--name", "ops")
+    assert created.returncode == 0, created.stderr
+    token = created.stdout.rsplit("store it now): ", 1)[1].strip()
+    key_id = token.split("_")[1]
+    listed = _memoryd("keys", "list", "--data", data)
+    assert key_id in listed.stdout and "admin" in listed.stdout and token.split("_", 2)[2] not in listed.stdout
+    with Daemon(tmp_path / "data") as daemon, grpc.insecure_channel(daemon.address) as channel:
+        from memoryd.rpc.client import MemoryServiceStub, bearer, pb
+
+        stub = MemoryServiceStub(channel)
+        request = pb.MemorizeRequest(agent_id="a1", end_user_id="u1", memory=pb.MemoryInput(content="hi", scope=4))
+        stub.Memorize(request, metadata=(bearer(token),))
+        try:
+            stub.Memorize(request, metadata=(("x-tenant-id", "acme"),))
+            raise AssertionError("a call without a key was accepted")
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.UNAUTHENTICATED
+    dry = _memoryd("retention", "--data", data, "--tenant", "acme", "--dry-run")
+    assert dry.returncode == 0 and "dry run" in dry.stdout
+    erased = _memoryd("erase", "--data", data, "--tenant", "acme", "--end-user", "u1")
+    assert erased.returncode == 0, erased.stderr
+    assert "memories" in erased.stdout and "u1" not in erased.stdout  # the receipt names the contact by digest
+    revoked = _memoryd("keys", "revoke", key_id, "--data", data)
+    assert revoked.returncode == 0 and "revoked" in revoked.stdout
+    exposed = _memoryd("serve", "--data", str(tmp_path / "open"), "--listen", "0.0.0.0:0")
+    assert exposed.returncode != 0 and "without API keys" in exposed.stderr + exposed.stdout
