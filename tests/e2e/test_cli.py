@@ -62,7 +62,9 @@ def test_keys_erase_retention_and_an_exposed_listener_from_the_command_line(tmp_
         from memoryd.rpc.client import MemoryServiceStub, bearer, pb
 
         stub = MemoryServiceStub(channel)
-        request = pb.MemorizeRequest(agent_id="a1", end_user_id="u1", memory=pb.MemoryInput(content="hi", scope=4))
+        request = pb.MemorizeRequest(
+            agent_id="a1", end_user_id="u1", memory=pb.MemoryInput(content="hi", scope=pb.SCOPE_END_USER)
+        )
         stub.Memorize(request, metadata=(bearer(token),))
         try:
             stub.Memorize(request, metadata=(("x-tenant-id", "acme"),))
