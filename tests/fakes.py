@@ -88,11 +88,14 @@ class InMemoryStore:
 
     def __init__(self) -> None:
         self.rows: dict[str, tuple[MemoryRecord, list[float]]] = {}
+        self.commits = 0
+        """Inserts so far (each is one commit in the real store)."""
 
     def _visible(self, actor: Actor, flt: MemoryFilter) -> list[tuple[MemoryRecord, list[float]]]:
         return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and _matches(r, flt)]
 
     async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
+        self.commits += 1
         for record, vector in rows:
             assert record.tenant_id == tenant_id
             self.rows[record.memory_id] = (record, list(vector))

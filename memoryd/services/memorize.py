@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from memoryd.core.audit_log import Operation
 from memoryd.core.dedup import DEDUP_POOL, merge_into
-from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, PermissionDenied
+from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, MemorydError, PermissionDenied, Unavailable
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -25,13 +25,51 @@ from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import cosine, normalised
-from memoryd.core.visibility import scope_refusal
+from memoryd.core.visibility import is_visible, scope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
 _DEDUP_CONCURRENCY = 8
+_GROUP_ROWS = 1024
+"""A group is closed at this many rows (a MemorizeBatch of 1,000 still fits in one)."""
+
+
+@dataclass(eq=False)
+class _Write:
+    """One Memorize or MemorizeBatch call waiting for its group."""
+
+    actor: Actor
+    drafts: Sequence[MemoryDraft]
+    vectors: list[list[float] | None]
+    """The caller's embeddings; None until the group embeds the rest."""
+    skip: bool
+    keys: Sequence[str]
+    request_id: str
+    earlier: dict[int, MemoryRecord] = field(default_factory=dict)
+    done: asyncio.Future[list[MemorizeResult]] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+    def finish(self, results: list[MemorizeResult]) -> None:
+        if not self.done.done():
+            self.done.set_result(results)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.done.done():
+            self.done.set_exception(exc)
+
+
+def _retrieved(done: asyncio.Future[list[MemorizeResult]]) -> None:
+    if not done.cancelled():
+        done.exception()
+
+
+def _vector(job: _Write, i: int) -> list[float]:
+    vector = job.vectors[i]
+    assert vector is not None, "the group embeds every missing vector before deduplication"
+    return vector
 
 
 class MemorizeService:
@@ -57,9 +95,11 @@ class MemorizeService:
         self._clock = clock
         self._limits = limits
         self._min_similarity = 1.0 - dedup_distance
-        # Dedup is check-then-write: serialise it per tenant inside this process
-        # so two concurrent Memorize calls of the same text cannot both insert.
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Dedup is check-then-write: a tenant's writes go through one committer in this process,
+        # which takes every call waiting and writes them as one group (one embedding batch, one
+        # commit); two concurrent Memorize calls of the same text cannot both insert.
+        self._waiting: dict[str, list[_Write]] = {}
+        self._committers: dict[str, asyncio.Task[None]] = {}
 
     @property
     def max_tags(self) -> int:
@@ -117,10 +157,9 @@ class MemorizeService:
         keys = (
             [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] if request_id else []
         )
-        vectors = await self._vectors(checked, field, single)
-        async with self._locks.setdefault(actor.tenant_id, asyncio.Lock()):
-            earlier = await self._earlier_attempt(actor, request_id, keys, checked)
-            results = await self._write(actor, checked, vectors, skip_deduplication, keys, earlier)
+        given = self._given_vectors(checked, field, single)
+        job = _Write(actor, checked, [given.get(i) for i in range(len(checked))], skip_deduplication, keys, request_id)
+        results = await self._submit(job)
         self._trail.note(
             actor,
             Operation.MEMORIZE,
@@ -154,73 +193,125 @@ class MemorizeService:
                 )
         return earlier
 
-    async def _vectors(self, drafts: Sequence[MemoryDraft], field: str, single: bool) -> list[list[float]]:
+    def _given_vectors(self, drafts: Sequence[MemoryDraft], field: str, single: bool) -> dict[int, list[float]]:
+        """The caller's own embeddings, validated (the rest are computed with the write's group)."""
         dim = self._embedder.dimension
-        given = {
+        return {
             i: normalised(d.embedding, dim, f"{field}.embedding" if single else f"{field}[{i}].embedding")
             for i, d in enumerate(drafts)
             if d.embedding
         }
-        missing = [i for i in range(len(drafts)) if i not in given]
-        if missing:
-            embedded = await self._embedder.embed([drafts[i].content for i in missing])
-            given.update(zip(missing, embedded, strict=True))
-        return [given[i] for i in range(len(drafts))]
 
-    async def _write(
-        self,
-        actor: Actor,
-        drafts: Sequence[MemoryDraft],
-        vectors: Sequence[list[float]],
-        skip_deduplication: bool,
-        keys: Sequence[str],
-        earlier: dict[int, MemoryRecord],
-    ) -> list[MemorizeResult]:
-        # Ids sort by creation time; sorting the batch's ids keeps request order
-        # when several are minted in the same millisecond (ListMemories pages by id).
+    # -- the group commit --------------------------------------------------------------
+
+    async def _submit(self, job: _Write) -> list[MemorizeResult]:
+        """Queue a write for the tenant's committer; its rows once the commit holding them is durable."""
+        tenant = job.actor.tenant_id
+        job.done.add_done_callback(_retrieved)  # a caller gone before its answer must not leave it unread
+        self._waiting.setdefault(tenant, []).append(job)
+        if tenant not in self._committers:
+            self._committers[tenant] = asyncio.create_task(self._commit_waiting(tenant))
+        # A caller that goes away does not stop the write: it was accepted, its group commits.
+        return await asyncio.shield(job.done)
+
+    async def _commit_waiting(self, tenant_id: str) -> None:
+        """Write the tenant's waiting calls, group after group, until none waits."""
+        waiting = self._waiting[tenant_id]
+        try:
+            while waiting:
+                group: list[_Write] = []
+                rows = 0
+                while waiting and (not group or rows + len(waiting[0].drafts) <= _GROUP_ROWS):
+                    group.append(waiting.pop(0))
+                    rows += len(group[-1].drafts)
+                try:
+                    await self._write_group(tenant_id, group)
+                except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it
+                    # the group's store write failed: every call of it fails alike (a bug reaches them as INTERNAL)
+                    for job in group:
+                        job.fail(exc)
+        finally:
+            del self._committers[tenant_id]
+            for job in waiting:  # only on cancellation (shutdown): nothing of them was written
+                job.fail(Unavailable("memoryd is shutting down; retry the call"))
+            waiting.clear()
+
+    async def _write_group(self, tenant_id: str, group: list[_Write]) -> None:
+        """One group: earlier attempts, one embedding batch, dedup, one insert, merges; then every answer."""
+        live = []
+        for job in group:
+            try:
+                job.earlier = await self._earlier_attempt(job.actor, job.request_id, job.keys, job.drafts)
+                live.append(job)
+            except MemorydError as exc:  # this call's own mistake (a reused request_id): the others go on
+                job.fail(exc)
+        todo = [(job, i) for job in live for i, v in enumerate(job.vectors) if v is None and i not in job.earlier]
+        if todo:
+            embedded = await self._embedder.embed([job.drafts[i].content for job, i in todo])
+            for (job, i), vector in zip(todo, embedded, strict=True):
+                job.vectors[i] = vector
+        await self._write(tenant_id, live)
+
+    async def _write(self, tenant_id: str, group: Sequence[_Write]) -> None:
+        # Ids sort by creation time; sorting the group's ids keeps arrival order when several are
+        # minted in the same millisecond (ListMemories pages by id).
         now = self._clock.now()
-        ids = iter(sorted(new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74)) for _ in drafts))
-        candidates: list[list[MemoryRecord]] = [[] for _ in drafts]
-        if not skip_deduplication:  # the store lookups are independent: run them concurrently
-            limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
+        items = [(job, i) for job in group for i in range(len(job.drafts))]
+        ids = iter(sorted(new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74)) for _ in items))
+        limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
-            async def lookup(i: int) -> list[MemoryRecord]:
-                if i in earlier:  # no lookup for the items a previous attempt stored
-                    return []
-                async with limit:
-                    return await self._stored_restatements(actor, drafts[i], vectors[i])
+        async def lookup(job: _Write, i: int) -> list[MemoryRecord]:
+            if job.skip or i in job.earlier:  # no lookup for the items a previous attempt stored
+                return []
+            async with limit:  # the store lookups are independent: run them concurrently
+                return await self._stored_restatements(job.actor, job.drafts[i], _vector(job, i))
 
-            candidates = list(await asyncio.gather(*(lookup(i) for i in range(len(drafts)))))
+        candidates = await asyncio.gather(*(lookup(job, i) for job, i in items))
         stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
+        mergers: dict[str, list[_Write]] = {}  # the calls that merged into each stored twin
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
-        outcome: list[tuple[str, bool]] = []  # (memory id, deduplicated) per draft
-        for i, (draft, vector, found) in enumerate(zip(drafts, vectors, candidates, strict=True)):
-            if i in earlier:  # a retry: the first attempt's row is the result, as it was then
-                stored.setdefault(earlier[i].memory_id, earlier[i])
-                outcome.append((earlier[i].memory_id, False))
+        outcome: dict[int, list[tuple[str, bool]]] = {id(job): [] for job in group}  # (memory id, deduplicated)
+        for (job, i), found in zip(items, candidates, strict=True):
+            draft, out = job.drafts[i], outcome[id(job)]
+            if i in job.earlier:  # a retry: the first attempt's row is the result, as it was then
+                stored.setdefault(job.earlier[i].memory_id, job.earlier[i])
+                out.append((job.earlier[i].memory_id, False))
                 continue
-            twin = None if skip_deduplication else self._stored_twin(actor, draft, found, stored, now)
+            twin = None if job.skip else self._stored_twin(job.actor, draft, found, stored, now)
             if twin is not None:
                 stored[twin.memory_id] = twin
-                outcome.append((twin.memory_id, True))
+                mergers.setdefault(twin.memory_id, []).append(job)
+                out.append((twin.memory_id, True))
                 continue
-            at = None if skip_deduplication else self._batch_twin(actor, draft, vector, new_rows, now)
-            if at is not None:  # an earlier item of this batch: merged before anything is written
-                outcome.append((new_rows[at][0].memory_id, True))
+            at = None if job.skip else self._batch_twin(job.actor, draft, _vector(job, i), new_rows, now)
+            if at is not None:  # an earlier item of this group: merged before anything is written
+                out.append((new_rows[at][0].memory_id, True))
                 continue
-            record = self._new_record(actor, draft, next(ids), keys[i] if keys else "")
-            new_rows.append((record, vector))
-            outcome.append((record.memory_id, False))
+            record = self._new_record(job.actor, draft, next(ids), job.keys[i] if job.keys else "")
+            new_rows.append((record, _vector(job, i)))
+            out.append((record.memory_id, False))
         if new_rows:
-            await self._store.insert(actor.tenant_id, new_rows)
-        as_found = {r.memory_id: r for found in candidates for r in found} | {r.memory_id: r for r in earlier.values()}
-        for memory_id, merged in stored.items():
-            # A merge that changes nothing writes nothing. A twin forgotten meanwhile (another process)
-            # fails the call: the new rows are durable, and the retry merges into them instead.
-            if merged != as_found[memory_id] and not await self._store.replace(actor, merged, None):
-                raise Conflict(f"memory {memory_id!r} changed while this write merged into it; retry the call")
+            await self._store.insert(tenant_id, new_rows)
+        as_found = {r.memory_id: r for found in candidates for r in found}
+        as_found |= {r.memory_id: r for job in group for r in job.earlier.values()}
+        await self._merge(stored, as_found, mergers)
         rows = {r.memory_id: r for r, _ in new_rows} | stored
-        return [MemorizeResult(rows[m], deduplicated=d) for m, d in outcome]
+        for job in group:
+            job.finish([MemorizeResult(rows[m], deduplicated=d) for m, d in outcome[id(job)]])
+
+    async def _merge(
+        self, stored: dict[str, MemoryRecord], as_found: dict[str, MemoryRecord], mergers: dict[str, list[_Write]]
+    ) -> None:
+        """Write the stored twins the group changed.
+
+        A merge that changes nothing writes nothing. A twin forgotten meanwhile (another process)
+        fails the calls that merged into it: the new rows are durable, and a retry merges into them.
+        """
+        for memory_id, merged in stored.items():
+            by = mergers.get(memory_id, [])
+            if merged != as_found[memory_id] and by and not await self._store.replace(by[0].actor, merged, None):
+                for job in by:
+                    job.fail(Conflict(f"memory {memory_id!r} changed while this write merged into it; retry the call"))
 
     async def _stored_restatements(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
         """Visible memories of the draft's pool near its vector whose text it restates, nearest first."""
@@ -261,6 +352,8 @@ class MemorizeService:
     ) -> int | None:
         """Merge into an earlier new row of the batch that the draft restates; its index, or None."""
         for at, (record, other) in enumerate(earlier):
+            if not is_visible(actor, record):  # another call's row of the group, out of this caller's sight
+                continue
             if cosine(vector, other) >= self._min_similarity and is_restatement(draft.content, record.content):
                 result = merge_into(record, draft, actor, now, self._limits.max_tags)
                 if result is not None:

@@ -1,0 +1,68 @@
+"""Group commit: concurrent writes of a tenant share one embedding batch and one commit, and stay correct."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from memoryd.core.errors import AlreadyExists
+from memoryd.core.models import Actor, MemoryDraft, Scope
+from tests.unit.conftest import World
+
+A1, A2 = Actor("acme", "a1"), Actor("acme", "a2")
+
+
+async def test_concurrent_calls_are_one_commit_and_one_embedding_batch(world: World) -> None:
+    app, embedder = world.app, world.app.embedder
+    calls_before = embedder.calls  # type: ignore[attr-defined]
+    results = await asyncio.gather(
+        *(app.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(20))
+    )
+    assert world.store.commits == 1 and embedder.calls == calls_before + 1  # type: ignore[attr-defined]
+    ids = [r.memory.memory_id for r in results]
+    assert len(set(ids)) == 20 and all(i in world.store.rows for i in ids)
+    assert [r.memory.content for r in results] == [f"fact number {i} about topic {i}" for i in range(20)]
+    assert ids == sorted(ids)  # ids keep the calls' arrival order
+
+
+async def test_two_concurrent_writers_of_one_new_text_make_one_memory(world: World) -> None:
+    first, second = await asyncio.gather(
+        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
+        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("release",))),
+    )
+    assert first.memory.memory_id == second.memory.memory_id and second.deduplicated
+    assert len(world.store.rows) == 1
+    assert set(world.store.rows[first.memory.memory_id][0].tags) == {"ops", "release"}
+
+
+async def test_a_group_never_merges_across_what_a_caller_cannot_see(world: World) -> None:
+    mine, theirs = await asyncio.gather(
+        world.app.memorize.memorize(A1, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
+        world.app.memorize.memorize(A2, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
+    )
+    assert mine.memory.memory_id != theirs.memory.memory_id and not theirs.deduplicated
+    assert {r.agent_id for r, _ in world.store.rows.values()} == {"a1", "a2"}
+
+
+async def test_one_bad_call_fails_alone(world: World) -> None:
+    app = world.app
+    await app.memorize.memorize(A1, MemoryDraft("first text"), request_id="r1")
+    reused, fine = await asyncio.gather(
+        app.memorize.memorize(A1, MemoryDraft("another text"), request_id="r1"),
+        app.memorize.memorize(A1, MemoryDraft("a good write")),
+        return_exceptions=True,
+    )
+    assert isinstance(reused, AlreadyExists)
+    assert not isinstance(fine, BaseException) and fine.memory.content == "a good write"
+
+
+async def test_a_store_failure_reaches_every_call_of_the_group(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*_: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(world.store, "insert", broken)
+    outcomes = await asyncio.gather(
+        *(world.app.memorize.memorize(A1, MemoryDraft(f"text {i}")) for i in range(3)), return_exceptions=True
+    )
+    assert all(isinstance(o, OSError) for o in outcomes) and not world.store.rows
