@@ -39,6 +39,9 @@ class OnnxMiniLMEmbedder:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # onnxruntime's workers spin after each run by default: on a small machine that spinning
+        # takes the cores from LanceDB and gRPC between embeddings (measured in `bench mixed`).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         self._tokenizer = Tokenizer.from_file(str(_ASSETS / "tokenizer.json"))
         self._tokenizer.enable_truncation(MAX_TOKENS)
