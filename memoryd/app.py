@@ -236,7 +236,7 @@ async def _open_stores(
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
     )
     return _Stores(
-        LanceMemoryStore(db, embedder.dimension),
+        LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables),
         LanceProfileStore(db),
         LanceConversationStore(db),
         LanceReviewStore(db),

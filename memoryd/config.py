@@ -108,6 +108,10 @@ class StorageSettings(_Section):
     """LanceDB's metadata cache (manifests, fragment and file metadata of the versions read)."""
     cleanup_older_than_minutes: float = Field(60.0, ge=1)
     """Old table versions are pruned after this (never 0: other processes may read them)."""
+    hot_max_rows: int = Field(10_000, ge=0)
+    """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off."""
+    hot_tables: int = Field(32, ge=1)
+    """How many such tables a process keeps (least recently used go first; ~15 MiB per 10k rows)."""
     forget_purge_minutes: float = Field(60.0, ge=1)
     """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
     then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -32,6 +33,7 @@ from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 from memoryd.adapters.lance_db import LanceDatabase, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
+from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_rows import (
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
@@ -64,9 +66,16 @@ ARCHIVE_INDEXES = [
 class LanceMemoryStore:
     """The archive (and the agent directory) on a ``LanceDatabase``."""
 
-    def __init__(self, db: LanceDatabase, dimension: int) -> None:
+    def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
         self._db = db
         self._schema = memory_schema(dimension)
+        self._hot_max_rows = hot_max_rows
+        self._hot_tables = hot_tables
+        self._hot: OrderedDict[str, HotArchive] = OrderedDict()
+        """In-memory copies of small tables by tenant, least recently used first (``lance_hot``)."""
+        self._too_big: dict[str, int] = {}
+        """Tables found over ``hot_max_rows``, with the version they were counted at."""
+        self._loading: dict[str, asyncio.Lock] = {}
 
     async def _table(self, tenant_id: str) -> Any | None:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
@@ -75,6 +84,42 @@ class LanceMemoryStore:
         return await self._db.table(
             STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write, upgrade=_upgrade_stats
         )
+
+    async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
+        """The tenant's table in memory at its current version, when it is small enough (else None)."""
+        if not self._hot_max_rows:
+            return None
+        version = await table.version()
+        hot = self._hot.get(tenant_id)
+        if hot is not None and hot.version == version:
+            self._hot.move_to_end(tenant_id)
+            return hot
+        if self._too_big.get(tenant_id) == version:
+            return None
+        async with self._loading.setdefault(tenant_id, asyncio.Lock()):
+            hot = self._hot.get(tenant_id)
+            if hot is not None and hot.version == version:
+                return hot
+            self._hot.pop(tenant_id, None)
+            if await table.count_rows() > self._hot_max_rows:
+                self._too_big[tenant_id] = version
+                return None
+            data = await table.query().select([*RECORD_COLUMNS, "vector"]).to_arrow()
+            if await table.version() != version:  # written while loading: try again on the next read
+                return None
+            hot = HotArchive.from_arrow(version, data)
+            self._hot[tenant_id] = hot
+            while len(self._hot) > self._hot_tables:
+                self._hot.popitem(last=False)
+            return hot
+
+    def _after_write(self, tenant_id: str, version: int, apply: Callable[[HotArchive], HotArchive | None]) -> None:
+        """Keep the in-memory copy current after this process's write, or drop it when it cannot be."""
+        hot = self._hot.pop(tenant_id, None)
+        if hot is not None and hot.version == version - 1:  # nobody else committed in between
+            updated = apply(hot)
+            if updated is not None and len(updated) <= self._hot_max_rows:
+                self._hot[tenant_id] = updated
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
         """The gate every read and write of memories passes.
@@ -94,7 +139,8 @@ class LanceMemoryStore:
             )
             data = to_table(rows, self._schema)
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
-            await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
+            added = await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
+        self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows))
 
     async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
         """Upsert over a visible row only (the visibility check is inside the merge)."""
@@ -112,7 +158,9 @@ class LanceMemoryStore:
             data = to_table([(record, vector)], self._schema)
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
             result = await table.merge_insert("id").when_matched_update_all(where=visible).execute(data)
-            return bool(result.num_updated_rows == 1)
+        kept = vector
+        self._after_write(actor.tenant_id, result.version, lambda hot: hot.replaced(result.version, record, kept))
+        return bool(result.num_updated_rows == 1)
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
         """Delete every row of the contact (any scope, any author) and their statistics.
@@ -128,6 +176,7 @@ class LanceMemoryStore:
             if not ids:
                 return [], []
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+            self._hot.pop(tenant_id, None)
             await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
             stats = await self._stats_table(tenant_id, write=True)
             for chunk in range(0, len(ids), 1000):
@@ -144,6 +193,7 @@ class LanceMemoryStore:
             ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
             if ids and not dry_run:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+                self._hot.pop(tenant_id, None)
                 await table.delete(where)
                 stats = await self._stats_table(tenant_id, write=True)
                 for start in range(0, len(ids), 1000):
@@ -159,6 +209,7 @@ class LanceMemoryStore:
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
             result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
+                self._after_write(actor.tenant_id, result.version, lambda hot: hot.deleted(result.version, memory_id))
                 await (await self._stats_table(actor.tenant_id, write=True)).delete(f"id = {literal(memory_id)}")
             return bool(result.num_deleted_rows > 0)
 
@@ -213,15 +264,14 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
+            hot = None if with_retrievals else await self._hot_copy(actor.tenant_id, table)
+            if hot is not None:
+                return _own_tenant(actor, hot.get_many(actor, memory_ids))
             rows, stats = await asyncio.gather(
                 table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(RECORD_COLUMNS).to_arrow(),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
             )
-        records = {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()}
-        if any(r.tenant_id != actor.tenant_id for r in records.values()):
-            # Cannot happen while tables are per tenant; if it ever does, fail loudly, never leak.
-            raise RuntimeError(f"tenant table for {actor.tenant_id!r} holds another tenant's rows")
-        return records
+        return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()})
 
     async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
         """Visible rows created at or after ``since`` by the calls these request keys name, by key."""
@@ -248,11 +298,14 @@ class LanceMemoryStore:
     async def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[ArmHit]:
-        """Cosine kNN under the visibility prefilter, floor applied."""
+        """Cosine kNN under the visibility prefilter, floor applied (from memory for small tables)."""
         async with map_lance_errors():
             table, visible = await self._scoped(actor, flt)
             if table is None:
                 return []
+            hot = await self._hot_copy(actor.tenant_id, table)
+            if hot is not None:
+                return hot.nearest(actor, vector, flt, limit, min_similarity)
             query = table.query().nearest_to(list(vector)).distance_type("cosine")
             rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).limit(limit).to_arrow()
         hits = []
@@ -382,3 +435,11 @@ def _match(term: str, column: str) -> MatchQuery:
 
 async def _no_stats() -> dict[str, dict[str, Any]]:
     return {}
+
+
+def _own_tenant(actor: Actor, records: dict[str, MemoryRecord]) -> dict[str, MemoryRecord]:
+    """The records, after checking they are the actor's tenant's."""
+    if any(r.tenant_id != actor.tenant_id for r in records.values()):
+        # Cannot happen while tables are per tenant; if it ever does, fail loudly, never leak.
+        raise RuntimeError(f"tenant table for {actor.tenant_id!r} holds another tenant's rows")
+    return records

@@ -10,7 +10,7 @@ in-memory fake and by the property tests that try to break the adapter.
 from __future__ import annotations
 
 from memoryd.core.keys import Role
-from memoryd.core.models import Actor, MemoryRecord, Scope
+from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, Scope, TagMode
 
 
 def is_visible(actor: Actor, record: MemoryRecord) -> bool:
@@ -22,6 +22,28 @@ def is_visible(actor: Actor, record: MemoryRecord) -> bool:
     if record.scope is Scope.PRIVATE:
         return record.agent_id == actor.agent_id
     return bool(actor.end_user_id) and record.end_user_id == actor.end_user_id
+
+
+def matches_filter(record: MemoryRecord, flt: MemoryFilter) -> bool:
+    """Whether a visible ``record`` meets ``flt`` (the store renders the same conditions as a predicate)."""
+    if flt.scopes and record.scope not in flt.scopes:
+        return False
+    if record.status not in flt.statuses:
+        return False
+    if flt.subject and record.subject != flt.subject:
+        return False
+    if flt.category and record.category != flt.category:
+        return False
+    if flt.memory_type is not None and record.memory_type is not flt.memory_type:
+        return False
+    if flt.since is not None and record.occurred_at < flt.since:
+        return False
+    if flt.min_salience and record.salience < flt.min_salience:
+        return False
+    if flt.tags:
+        have = set(record.tags)
+        return set(flt.tags) <= have if flt.tag_mode is TagMode.ALL else bool(have & set(flt.tags))
+    return True
 
 
 def may_modify(actor: Actor, record: MemoryRecord) -> bool:

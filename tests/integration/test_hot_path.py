@@ -1,0 +1,98 @@
+"""The in-memory copy of small tables answers exactly as LanceDB does, and follows every write."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, MemoryStatus, MemoryType, Scope, TagMode
+from memoryd.core.vectors import normalised
+from tests.fakes import memory_record
+
+DIM = 16
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+AGENTS, USERS, TAGS = ("a0", "a1", "a2"), ("", "u0", "u1"), ("ops", "home", "work")
+
+
+def vector(rng: random.Random) -> list[float]:
+    return normalised([rng.gauss(0, 1) for _ in range(DIM)], DIM, "v")
+
+
+def rows(rng: random.Random, n: int) -> list[tuple[MemoryRecord, list[float]]]:
+    out = []
+    for i in range(n):
+        scope = rng.choice(list(Scope))
+        record = memory_record(
+            f"{i + 1:032x}",
+            f"memory {i}",
+            tenant_id="acme",
+            agent_id=rng.choice(AGENTS),
+            end_user_id=rng.choice(USERS[1:]) if scope is Scope.END_USER else rng.choice(USERS),
+            scope=scope,
+            memory_type=rng.choice(list(MemoryType)),
+            category=rng.choice(["", "food", "travel"]),
+            subject=rng.choice(["", "caroline"]),
+            tags=tuple(rng.sample(TAGS, rng.randint(0, 2))),
+            salience=round(rng.random(), 2),
+            occurred_at=T0 + timedelta(days=rng.randint(0, 60)),
+            status=rng.choice([MemoryStatus.ACTIVE, MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED]),
+        )
+        out.append((record, vector(rng)))
+    return out
+
+
+def a_filter(rng: random.Random) -> MemoryFilter:
+    return MemoryFilter(
+        subject=rng.choice(["", "", "caroline"]),
+        category=rng.choice(["", "", "food"]),
+        since=rng.choice([None, None, T0 + timedelta(days=30)]),
+        memory_type=rng.choice([None, None, MemoryType.SEMANTIC]),
+        tags=tuple(rng.sample(TAGS, rng.choice([0, 0, 1, 2]))),
+        tag_mode=rng.choice(list(TagMode)),
+        scopes=frozenset(rng.sample(list(Scope), rng.choice([0, 0, 1, 2]))),
+        min_salience=rng.choice([0.0, 0.0, 0.5]),
+        statuses=rng.choice([frozenset({MemoryStatus.ACTIVE}), frozenset(MemoryStatus)]),
+    )
+
+
+async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    hot = LanceMemoryStore(db, DIM)
+    seeded = rows(rng, 300)
+    await cold.insert("acme", seeded)
+
+    async def same_answers(checks: int) -> None:
+        for _ in range(checks):
+            actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
+            flt, query = a_filter(rng), vector(rng)
+            limit, floor = rng.choice([1, 5, 20, 100]), rng.choice([-1.0, 0.0, 0.3])
+            expected = await cold.nearest(actor, query, flt, limit, floor)
+            got = await hot.nearest(actor, query, flt, limit, floor)
+            assert [h.memory_id for h in got] == [h.memory_id for h in expected], (actor, flt)
+            assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
+            ids = [f"{rng.randint(1, 320):032x}" for _ in range(8)]
+            assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
+                actor, ids, with_retrievals=False
+            )
+
+    await same_answers(150)
+    # Another writer (here: the store without the copy, as another process would be) is seen next read.
+    extra = rows(random.Random(9), 1)[0]
+    extra = (memory_record(f"{999:032x}", "late row", tenant_id="acme", scope=Scope.TENANT), extra[1])
+    await cold.insert("acme", [extra])
+    assert (await hot.nearest(Actor("acme", "a0"), extra[1], MemoryFilter(), 1, -1))[0].memory_id == f"{999:032x}"
+    # The copy's own writes keep it current without a reload.
+    own = rows(random.Random(11), 1)[0]
+    await hot.insert("acme", [(replace(own[0], memory_id=f"{1000:032x}"), own[1])])
+    victim = seeded[0][0]
+    owner = Actor("acme", victim.agent_id, victim.end_user_id)
+    await hot.delete(owner, victim.memory_id)
+    target = seeded[1][0]
+    await hot.replace(Actor("acme", target.agent_id, target.end_user_id), replace(target, tags=("ops", "work")), None)
+    await same_answers(50)
