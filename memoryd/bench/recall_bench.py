@@ -23,10 +23,12 @@ import grpc
 import numpy as np
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import build_embedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened
+from memoryd.config import load_settings
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
@@ -44,6 +46,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time")
     p.add_argument("--ann-min-rows", type=int, default=50_000, help="tables from this size get the ANN index")
+    p.add_argument(
+        "--hot-max-rows", type=int, default=10_000, help="tables up to this size are searched in memory (0: off)"
+    )
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")
     p.add_argument("--json", type=Path, help="write the results here")
@@ -72,7 +77,8 @@ async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[st
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}
     shapes: list[dict[str, Any]] = []
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
-    with Daemon(data, env={"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}) as daemon:
+    env = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false", "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.hot_max_rows)}
+    with Daemon(data, env=env) as daemon:
         for agents_per_table in (int(a) for a in args.agents.split(",")):
             tenant = f"bench-a{agents_per_table}"
             agents = [f"agent-{i}" for i in range(agents_per_table)]
@@ -80,6 +86,8 @@ async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[st
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
             shape.update(await _maintain(data, embedder, tenant, agents, query_vectors, args.ann_min_rows))
+            if args.memories <= args.hot_max_rows:
+                shape["vector_index"] = f"in memory ({shape['vector_index']} on disk)"
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
             if args.baseline == "sqlite":
@@ -201,6 +209,11 @@ async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
         for i in range(count)
     ]
     latencies, wall = await _timed_calls(calls, calls.stub.Memorize, singles, 1)
+    concurrent = [
+        pb.MemorizeRequest(agent_id="writer8", memory=pb.MemoryInput(content=f"concurrent {r.memory.content}"))
+        for r in singles
+    ]
+    latencies8, wall8 = await _timed_calls(calls, calls.stub.Memorize, concurrent, 8)
     batch = pb.MemorizeBatchRequest(
         agent_id="batch-writer",
         items=[
@@ -211,10 +224,29 @@ async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
     start = time.perf_counter()
     await calls.stub.MemorizeBatch(batch, metadata=calls.metadata)
     batch_seconds = time.perf_counter() - start
+    texts = [r.memory.content for r in singles]
     return {
         "single": {"per_second": count / wall, **percentiles(latencies)},
+        "concurrent_8": {"per_second": count / wall8, **percentiles(latencies8)},
         "batch_server_embeds": {"items": 256, "seconds": batch_seconds, "per_second": 256 / batch_seconds},
+        "embedder_alone": await _embedder_alone(texts, [i.content for i in batch.items]),
     }
+
+
+async def _embedder_alone(texts: list[str], batch: list[str]) -> dict[str, float]:
+    """The same model in this process, at the batch sizes the daemon sees: the baseline of the write path."""
+    embedder = build_embedder(load_settings(None).embedding)
+    out = {}
+    for name, size, items in (
+        ("texts_per_second_1", 1, texts),
+        ("texts_per_second_8", 8, texts),
+        ("texts_per_second_256", 256, batch),
+    ):
+        start = time.perf_counter()
+        for at in range(0, len(items), size):
+            await embedder.embed(items[at : at + size])
+        out[name] = len(items) / (time.perf_counter() - start)
+    return out
 
 
 async def _timed_calls(
@@ -288,6 +320,17 @@ def _render(record: dict[str, Any]) -> str:
         f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
         f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms"
     )
-    lines.append(f"MemorizeBatch (server embeds, 256 items): {mem['batch_server_embeds']['per_second']:.0f} items/s")
+    alone = mem["embedder_alone"]
+    lines.append(
+        f"Memorize, 8 concurrent clients: {mem['concurrent_8']['per_second']:.1f}/s "
+        f"({mem['concurrent_8']['per_second'] / alone['texts_per_second_8']:.0%} of the embedder alone, batches of 8: "
+        f"{alone['texts_per_second_8']:.0f} texts/s), p50 {mem['concurrent_8']['p50']:.1f} ms"
+    )
+    lines.append(
+        f"MemorizeBatch (server embeds, 256 items): {mem['batch_server_embeds']['per_second']:.0f} items/s "
+        f"({mem['batch_server_embeds']['per_second'] / alone['texts_per_second_256']:.0%} of the embedder alone, "
+        f"{alone['texts_per_second_256']:.0f} texts/s); the embedder alone, one text at a time: "
+        f"{alone['texts_per_second_1']:.0f}/s"
+    )
     lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
     return "\n".join(lines)

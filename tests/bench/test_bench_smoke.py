@@ -51,6 +51,8 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         "sqlite",
         "--ann-min-rows",
         "100",
+        "--hot-max-rows",
+        "0",  # the tables are tiny: turn the in-memory path off so Recall goes through the ANN index
     )
     assert "vs sqlite p50/p99" in stdout and "baseline (in process)" in stdout
     assert [s["agents"] for s in record["shapes"]] == [1, 3]
@@ -61,6 +63,9 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
+    memorize = record["memorize"]
+    assert memorize["concurrent_8"]["per_second"] > 0 and memorize["embedder_alone"]["texts_per_second_8"] > 0
+    assert "of the embedder alone" in stdout
     assert record["environment"]["cores"] and record["environment"]["versions"]["lancedb"]
 
 
