@@ -48,6 +48,8 @@ STATS_PREFIX = "retrievals_"
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
+_REFINE_FACTOR = 5
+"""ANN candidates fetched per result and re-ranked by exact cosine (no effect on exact search)."""
 _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
 """Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
 _ADDED_COLUMNS = ("request_key", "superseded_by")
@@ -306,7 +308,9 @@ class LanceMemoryStore:
             hot = await self._hot_copy(actor.tenant_id, table)
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
-            query = table.query().nearest_to(list(vector)).distance_type("cosine")
+            # With an ANN index, candidates are re-scored with the full vectors (the index quantises them):
+            # without it, recall@10 against exact search was 0.876 on 100k rows of one agent.
+            query = table.query().nearest_to(list(vector)).distance_type("cosine").refine_factor(_REFINE_FACTOR)
             rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).limit(limit).to_arrow()
         hits = []
         for row in rows.to_pylist():

@@ -13,8 +13,8 @@ from typing import Any
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_filters import visible_where
 from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_store import ARCHIVE_PREFIX
-from memoryd.core.models import Actor, Vector
+from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.core.models import Actor, MemoryFilter, Vector
 
 
 @asynccontextmanager
@@ -39,7 +39,10 @@ async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
 
 
 async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *, exact: bool) -> list[str]:
-    """The actor's k nearest visible memories, through the ANN index or by exact search."""
+    """The actor's k nearest visible memories: as Recall's vector arm finds them on disk, or by exact search."""
+    if not exact:  # the store's own query (index, refinement), not the in-memory copy of small tables
+        store = LanceMemoryStore(db, len(vector), hot_max_rows=0)
+        return [h.memory_id for h in await store.nearest(actor, vector, MemoryFilter(), k, -1.0)]
     table: Any = await db.table_if_exists(ARCHIVE_PREFIX + actor.tenant_id)
     if table is None:
         return []

@@ -61,6 +61,27 @@ class _Write:
             self.done.set_exception(exc)
 
 
+def _next_group(waiting: list[_Write]) -> list[_Write]:
+    """Take the next group off ``waiting``, in arrival order, up to ``_GROUP_ROWS`` rows.
+
+    Two calls with the same request_id never share a group: the second is a retry of the first,
+    and it must find the first's rows committed (not race it to an insert).
+    """
+    group: list[_Write] = []
+    rows, requests, later = 0, set(), []
+    while waiting and (not group or rows + len(waiting[0].drafts) <= _GROUP_ROWS):
+        job = waiting.pop(0)
+        request = (job.actor.agent_id, job.request_id)
+        if job.request_id and request in requests:
+            later.append(job)
+            continue
+        requests.add(request)
+        group.append(job)
+        rows += len(job.drafts)
+    waiting[:0] = later
+    return group
+
+
 def _retrieved(done: asyncio.Future[list[MemorizeResult]]) -> None:
     if not done.cancelled():
         done.exception()
@@ -219,11 +240,7 @@ class MemorizeService:
         waiting = self._waiting[tenant_id]
         try:
             while waiting:
-                group: list[_Write] = []
-                rows = 0
-                while waiting and (not group or rows + len(waiting[0].drafts) <= _GROUP_ROWS):
-                    group.append(waiting.pop(0))
-                    rows += len(group[-1].drafts)
+                group = _next_group(waiting)
                 try:
                     await self._write_group(tenant_id, group)
                 except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it

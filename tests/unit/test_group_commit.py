@@ -66,3 +66,17 @@ async def test_a_store_failure_reaches_every_call_of_the_group(world: World, mon
         *(world.app.memorize.memorize(A1, MemoryDraft(f"text {i}")) for i in range(3)), return_exceptions=True
     )
     assert all(isinstance(o, OSError) for o in outcomes) and not world.store.rows
+
+
+async def test_two_concurrent_calls_with_one_request_id_store_once(world: World) -> None:
+    first, retry = await asyncio.gather(
+        world.app.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
+        world.app.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
+    )
+    assert first.memory.memory_id == retry.memory.memory_id and len(world.store.rows) == 1
+    other = await asyncio.gather(
+        world.app.memorize.memorize(A1, MemoryDraft("first words"), request_id="r10"),
+        world.app.memorize.memorize(A1, MemoryDraft("other words"), request_id="r10"),
+        return_exceptions=True,
+    )
+    assert isinstance(other[1], AlreadyExists) and len(world.store.rows) == 2
