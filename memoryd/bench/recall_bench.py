@@ -27,7 +27,7 @@ from memoryd.app import build_embedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
-from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened
+from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened, write_footprint
 from memoryd.config import load_settings
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
@@ -96,6 +96,8 @@ async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[st
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             writes = await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes)
         peak = daemon.peak_rss_mb()
+    async with opened(data, embedder.model_name, embedder.dimension) as db:
+        writes["footprint"] = await write_footprint(db, "bench-writes")
     return {"config": config, "shapes": shapes, "memorize": writes, "daemon_peak_rss_mb": peak}
 
 
@@ -332,5 +334,11 @@ def _render(record: dict[str, Any]) -> str:
         f"{alone['texts_per_second_256']:.0f} texts/s); the embedder alone, one text at a time: "
         f"{alone['texts_per_second_1']:.0f}/s"
     )
+    foot = mem.get("footprint") or {}
+    if foot:
+        lines.append(
+            f"writes above: {foot['commits_per_memory']:.3f} commits per memory; "
+            f"{foot['bytes_per_memory']:.0f} bytes on disk per memory after maintenance ({foot['rows']:.0f} rows)"
+        )
     lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
     return "\n".join(lines)

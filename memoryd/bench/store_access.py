@@ -5,8 +5,10 @@ Bench-only on purpose: production code never bypasses the vector index or asks w
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +53,23 @@ async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *
         query = query.bypass_vector_index()
     rows = await query.where(visible_where(actor)).select(["id", "_distance"]).limit(k).to_arrow()
     return [str(i) for i in rows.column("id").to_pylist()]
+
+
+async def write_footprint(db: LanceDatabase, tenant_id: str) -> dict[str, float]:
+    """Commits a tenant's archive took per memory, and bytes on disk per memory once maintained.
+
+    The table's versions are counted as written (each commit is one); then one maintenance pass
+    with old versions pruned at once (bench-only: nothing else reads this table) leaves the
+    bytes a maintained table keeps.
+    """
+    table: Any = await db.table_if_exists(ARCHIVE_PREFIX + tenant_id)
+    if table is None:
+        return {}
+    rows = await table.count_rows()
+    commits = len(await table.list_versions()) - 1  # the first version is the table's creation
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        await table.optimize(cleanup_older_than=timedelta(0))
+    folder = Path(await table.uri())
+    size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder.exists() else 0
+    return {"rows": rows, "commits_per_memory": commits / max(1, rows), "bytes_per_memory": size / max(1, rows)}
