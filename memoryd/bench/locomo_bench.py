@@ -76,6 +76,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="extra configuration 'name|arms|ENV=VALUE,...' (repeatable)",
     )
     p.add_argument("--only", action="append", default=[], help="run only these variants (by name)")
+    p.add_argument(
+        "--protocol",
+        choices=["batch", "single", "both"],
+        default="batch",
+        help="how turns are written: one MemorizeBatch per conversation with source_context (batch), or each "
+        "turn its own Memorize with no source_context, as a runtime writes (single)",
+    )
     p.add_argument("--concurrency", type=int, default=4)
     p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
@@ -87,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
     variants = {**DEFAULT_VARIANTS, **dict(args.variant)}
     if args.only:
         variants = {k: v for k, v in variants.items() if k in args.only}
-    with tempfile.TemporaryDirectory(prefix="memoryd-locomo-") as tmp:
-        record = asyncio.run(_bench(conversations, variants, Path(tmp) / "data", args))
+    protocols = ["batch", "single"] if args.protocol == "both" else [args.protocol]
+    records = {}
+    for protocol in protocols:
+        with tempfile.TemporaryDirectory(prefix="memoryd-locomo-") as tmp:
+            records[protocol] = asyncio.run(_bench(conversations, variants, Path(tmp) / "data", args, protocol))
+        print(_render(records[protocol]))
+    record = records[protocols[0]] if len(protocols) == 1 else {"protocols": records}
     record["environment"] = environment()
     write_json(args.json, record)
-    print(_render(record))
     return 0
 
 
@@ -100,11 +111,13 @@ async def _bench(
     variants: dict[str, tuple[str, dict[str, str]]],
     data: Path,
     args: argparse.Namespace,
+    protocol: str,
 ) -> dict[str, Any]:
     with Daemon(data, env=_NO_MAINTENANCE) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             start = time.perf_counter()
-            ids = await _load(MemoryServiceStub(channel), conversations, args.with_date)
+            load = _load if protocol == "batch" else _load_single
+            ids = await load(MemoryServiceStub(channel), conversations, args.with_date)
             load_seconds = time.perf_counter() - start
     await _maintain(data)
     results = {}
@@ -119,6 +132,7 @@ async def _bench(
         "config": {
             "conversations": len(conversations),
             "with_date": args.with_date,
+            "protocol": protocol,
             "limit": 10,
             "turns": sum(len(c.turns) for c in conversations),
             "questions": sum(len(c.questions) for c in conversations),
@@ -145,6 +159,31 @@ async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation
             )
             ids.update({r.memory.id: t.dia_id for r, t in zip(reply.results, turns, strict=True)})
     return ids
+
+
+async def _load_single(
+    stub: MemoryServiceStub, conversations: list[locomo.Conversation], with_date: bool
+) -> dict[str, str]:
+    """Memorize each turn on its own (no source_context, dedup on), a few calls at a time, as runtimes write."""
+    ids: dict[str, str] = {}
+    for conv in conversations:
+        pending = list(conv.turns)
+
+        async def writer(conv: locomo.Conversation = conv, pending: list[locomo.Turn] = pending) -> None:
+            while pending:
+                turn = pending.pop(0)
+                item = pb.MemoryInput(content=_content(turn, with_date))
+                if turn.occurred_at is not None:
+                    item.occurred_at.FromDatetime(turn.occurred_at)
+                reply = await stub.Memorize(pb.MemorizeRequest(agent_id=_agent(conv), memory=item), metadata=TENANT)
+                ids[reply.memory.id] = turn.dia_id
+
+        await asyncio.gather(*(writer() for _ in range(_SINGLE_WRITERS)))
+    return ids
+
+
+_SINGLE_WRITERS = 8
+"""Concurrent Memorize calls while loading turn by turn (the order of rows does not matter to the questions)."""
 
 
 async def _maintain(data: Path) -> None:
@@ -212,6 +251,7 @@ def _render(record: dict[str, Any]) -> str:
     body = table([[c if not isinstance(c, float) else f"{c:.3f}" for c in row] for row in rows], header)
     return (
         f"memoryd bench locomo: {cfg['conversations']} conversations, {cfg['turns']} turns, "
-        f"{cfg['questions']} questions (limit 10, with_date={cfg['with_date']})\n{body}\n"
-        f"load (MemorizeBatch, server embeds): {record['load_seconds']:.1f} s"
+        f"{cfg['questions']} questions (limit 10, with_date={cfg['with_date']}, protocol {cfg['protocol']})\n"
+        f"{body}\nload ({'MemorizeBatch' if cfg['protocol'] == 'batch' else 'Memorize per turn'}, server embeds): "
+        f"{record['load_seconds']:.1f} s"
     )

@@ -94,6 +94,14 @@ def test_bench_locomo_smoke(tmp_path: Path) -> None:
     assert "R@10" in stdout and "single-hop" in stdout
 
 
+def test_bench_locomo_smoke_writes_turn_by_turn_too(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "locomo", "--data", str(FIXTURE), "--only", "default", "--protocol", "both")
+    by_protocol = record["protocols"]
+    assert set(by_protocol) == {"batch", "single"} and "protocol single" in stdout
+    for protocol, result in by_protocol.items():
+        assert result["config"]["protocol"] == protocol and result["variants"]["default"]["overall"]["n"] == 6
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"
