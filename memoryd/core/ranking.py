@@ -103,6 +103,26 @@ def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionW
     return fused
 
 
+def filled(fused: Sequence[Fused], below_floor: Sequence[ArmHit], limit: int) -> list[Fused]:
+    """The fused list, then — while it is shorter than ``limit`` — the nearest memories under the floor.
+
+    The floor keeps weak vector candidates out of the fusion; it must not leave a caller with fewer
+    hits than asked when more memories are visible. Fill-ins come after every fused candidate, in
+    similarity order, with a fused score of 0 (their vector rank and similarity stay in the parts:
+    ranked without the floor).
+    """
+    out = list(fused)
+    seen = {f.memory_id for f in fused}
+    for rank, hit in enumerate(below_floor, start=1):
+        if len(out) >= limit:
+            break
+        if hit.memory_id not in seen:
+            seen.add(hit.memory_id)
+            parts = ScoreParts(vector_rank=rank, vector_similarity=hit.score)
+            out.append(Fused(hit.memory_id, hit.occurred_at, 0.0, parts))
+    return out
+
+
 def attach(fused: Sequence[Fused], records: Mapping[str, MemoryRecord]) -> list[RecallHit]:
     """Hits for the fused candidates whose records were found (a row deleted meanwhile drops out)."""
     return [RecallHit(records[f.memory_id], f.score, f.parts) for f in fused if f.memory_id in records]

@@ -10,7 +10,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
-from memoryd.core.ranking import FullTextMode, RecallTuning, VectorQuery, attach, composite, fuse
+from memoryd.core.ranking import FullTextMode, RecallTuning, VectorQuery, attach, composite, filled, fuse
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.retrievals import RetrievalLog
@@ -41,11 +41,15 @@ class RecallService:
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
-        vector_hits, text_hits = await asyncio.gather(
-            self._vector_arm(query, depth) if query.arms is not RecallArms.FULL_TEXT else _nothing(),
+        (vector, vector_hits), text_hits = await asyncio.gather(
+            self._vector_arm(query, depth) if query.arms is not RecallArms.FULL_TEXT else _no_vector(),
             self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
         fused = fuse(vector_hits, text_hits, self._tuning.weights)
+        if len(fused) < query.limit and vector is not None:
+            # Fewer candidates than asked: fill with the nearest memories under the floor, after the rest.
+            nearest = await self._store.nearest(query.actor, vector, query.filter, query.limit + len(fused), -1.0)
+            fused = filled(fused, nearest, query.limit)
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
             hits = composite(attach(fused, records), self._clock.now(), query.min_score)
@@ -60,7 +64,7 @@ class RecallService:
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The vector arm alone (benchmarks compare arms)."""
         self._validate(query)
-        return await self._vector_arm(query, query.limit)
+        return (await self._vector_arm(query, query.limit))[1]
 
     async def full_text_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The full-text arm alone (benchmarks compare arms)."""
@@ -85,15 +89,21 @@ class RecallService:
                 "[0, 1]; relevance scores are raw fused sums with no fixed scale",
             )
 
-    async def _vector_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
+    async def _vector_arm(self, query: RecallQuery, depth: int) -> tuple[list[float], list[ArmHit]]:
+        """The query's vector and the arm's candidates above the floor."""
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
+        vector = await self._query_vector(query)
+        hits = await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
+        return vector, hits
+
+    async def _query_vector(self, query: RecallQuery) -> list[float]:
+        """The caller's vector, or the query embedded."""
         if query.embedding:
-            vector = normalised(query.embedding, self._embedder.dimension, "query_embedding")
-        else:
-            text = statement_form(query.text) if self._tuning.vector_query is VectorQuery.STATEMENT else query.text
-            (vector,) = await self._embedder.embed([text])
-        return await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
+            return normalised(query.embedding, self._embedder.dimension, "query_embedding")
+        text = statement_form(query.text) if self._tuning.vector_query is VectorQuery.STATEMENT else query.text
+        (vector,) = await self._embedder.embed([text])
+        return vector
 
     async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:
         """Tiers, each filling the places the previous left: all words, any word, word prefixes.
@@ -131,3 +141,7 @@ def _merge(tiers: Sequence[list[ArmHit]], depth: int) -> list[ArmHit]:
 
 async def _nothing() -> list[ArmHit]:
     return []
+
+
+async def _no_vector() -> tuple[list[float] | None, list[ArmHit]]:
+    return None, []

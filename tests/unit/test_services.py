@@ -129,3 +129,20 @@ async def test_full_text_prefix_matches_only_fill_after_whole_words(parts) -> No
     prefix = await mem.memorize(ME, MemoryDraft(content="a new career in nursing"))
     hits = await recall.full_text_arm(RecallQuery(ME, "car", limit=5))
     assert [h.memory_id for h in hits] == [whole.memory.memory_id, prefix.memory.memory_id]
+
+
+async def test_recall_fills_up_to_limit_under_the_floor_after_every_fused_hit() -> None:
+    from memoryd.core.models import RecallArms, RecallQuery
+    from memoryd.core.ranking import FusionWeights, RecallTuning
+
+    store, emb, clock = InMemoryStore(), HashEmbedder(), FrozenClock()
+    memorize, _, _, log = services(store, emb, clock)
+    strict = RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.99))
+    me = Actor("t1", "a1")
+    for text in ("lisbon trip in may", "chess club on thursdays", "the quarterly report is late"):
+        await memorize.memorize(me, MemoryDraft(text))
+    hits = await strict.recall(RecallQuery(me, "lisbon", limit=3))
+    assert hits[0].memory.content == "lisbon trip in may" and len(hits) == 3
+    assert hits[0].score > 0 and all(h.score == 0.0 for h in hits[1:])  # fill-ins come after, scored 0
+    assert len(await strict.recall(RecallQuery(me, "lisbon", limit=2))) == 2
+    assert len(await strict.recall(RecallQuery(me, "lisbon", limit=5, arms=RecallArms.FULL_TEXT))) == 1

@@ -117,7 +117,12 @@ class MemoryServiceServicer:
 
     def Recall(self, request, context):
         """Recall searches the visible archive: a vector arm and a full-text arm,
-        fused by weighted reciprocal rank. No language-model call is made.
+        fused by weighted reciprocal rank. No language-model call is made. When
+        the arms find fewer than `limit` candidates, the nearest visible memories
+        under the similarity floor fill the rest, after every fused hit, with
+        score 0 (their vector rank and similarity are in `parts`): Recall returns
+        `limit` hits whenever that many memories are visible (unless the full-text
+        arm alone was asked for).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
