@@ -319,7 +319,10 @@ class CompactionService:
         else:
             drafts = []
         if drafts:
-            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
+            # A summary is memoryd's text (always redacted); dropped messages filed as they are remain
+            # the caller's words, under the tenant's PII policy like every other text the caller wrote.
+            derived = scope == StorageScope.SESSION
+            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=derived)
         return len(drafts)
 
     def _summary(

@@ -76,6 +76,23 @@ async def test_policy_off_keeps_callers_text_and_derived_text_is_always_redacted
     assert all("@example.com" not in s.text for s in summaries) and any("[email]" in s.text for s in summaries)
     raw = await world.app.conversation_store.messages("acme", "c1", 0)
     assert any("@example.com" in m.content for m in raw)  # the caller's own messages, policy off
+    filed = [r.content for r, _ in world.store.rows.values() if r.category == "conversation summary"]
+    assert filed and all("@example.com" not in text for text in filed)  # a filed summary is memoryd's text
+
+
+async def test_messages_filed_as_they_were_stay_the_callers_words(world: World) -> None:
+    app = world.app
+    runner = JobRunner(app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(1))
+    turns = [
+        MessageInput(f"m{i}", Role.USER, f"turn {i} call me at ops.{i}@example.com " + "word " * 60) for i in range(40)
+    ]
+    result = await app.conversations.append(
+        ME, "c2", turns, context_window=1024, options={"storage_scope": "conversational"}
+    )
+    assert result.compaction is not None
+    await runner.run("acme", result.compaction.key, app.jobs.compaction.run)
+    filed = [r.content for r, _ in world.store.rows.values() if "call me at" in r.content]
+    assert filed and all("@example.com" in text for text in filed)  # policy off: kept as the user wrote it
 
 
 async def test_policy_redact_and_block_apply_to_every_direct_write() -> None:
