@@ -238,6 +238,7 @@ class MemorizeService:
     async def _commit_waiting(self, tenant_id: str) -> None:
         """Write the tenant's waiting calls, group after group, until none waits."""
         waiting = self._waiting[tenant_id]
+        group: list[_Write] = []
         try:
             while waiting:
                 group = _next_group(waiting)
@@ -249,7 +250,9 @@ class MemorizeService:
                         job.fail(exc)
         finally:
             del self._committers[tenant_id]
-            for job in waiting:  # only on cancellation (shutdown): nothing of them was written
+            # Only on cancellation (shutdown): the group in flight may or may not have committed, the
+            # waiting calls were not written; every caller hears it (a retry with request_id is safe).
+            for job in [*group, *waiting]:
                 job.fail(Unavailable("memoryd is shutting down; retry the call"))
             waiting.clear()
 

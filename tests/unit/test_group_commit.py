@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from memoryd.core.errors import AlreadyExists
+from memoryd.core.errors import AlreadyExists, Unavailable
 from memoryd.core.models import Actor, MemoryDraft, Scope
 from tests.unit.conftest import World
 
@@ -80,3 +80,20 @@ async def test_two_concurrent_calls_with_one_request_id_store_once(world: World)
         return_exceptions=True,
     )
     assert isinstance(other[1], AlreadyExists) and len(world.store.rows) == 2
+
+
+async def test_a_committer_stopped_mid_group_leaves_no_caller_waiting(world: World) -> None:
+    started = asyncio.Event()
+
+    async def stuck(*_: object) -> None:
+        started.set()
+        await asyncio.Event().wait()  # a commit that never ends, until the process stops
+
+    world.store.insert = stuck  # type: ignore[method-assign,assignment]
+    calls = [asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(f"text {i}"))) for i in range(3)]
+    await started.wait()
+    for task in asyncio.all_tasks():
+        if task.get_coro().__qualname__.endswith("_commit_waiting"):  # type: ignore[union-attr]
+            task.cancel()
+    outcomes = await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), timeout=5)
+    assert all(isinstance(o, Unavailable) for o in outcomes)
