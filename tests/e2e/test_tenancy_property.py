@@ -30,7 +30,7 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
-from memoryd.rpc.client import AuditServiceStub, MemoryServiceStub, apb, pb
+from memoryd.rpc.client import AuditServiceStub, DataServiceStub, MemoryServiceStub, apb, dpb, pb
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.jobs.conftest import job_settings, wait_for
 from workers.settings import running_workers
@@ -188,6 +188,7 @@ class MutableWorld:
 
     stub: MemoryServiceStub
     audits: AuditServiceStub
+    data: DataServiceStub
     rows: dict[str, Row]
     reviews: dict[str, tuple[str, str]]
 
@@ -238,7 +239,7 @@ def mutable_world(tmp_path_factory: pytest.TempPathFactory, valkey_server: str) 
             for r, (text, scope) in zip(reply.results, items, strict=True):
                 rows[r.memory.id] = Row(t, a, "", scope, text)
         reviews = asyncio.run(_review_everyone(env, embedder))
-        yield MutableWorld(stub, AuditServiceStub(channel), rows, reviews)
+        yield MutableWorld(stub, AuditServiceStub(channel), DataServiceStub(channel), rows, reviews)
     server.stop()
 
 
@@ -399,6 +400,22 @@ def _review(w, t, a, c, memory_id, seen, scope) -> None:
     assert reply.job_id.startswith(f"review:{t}:{a}:")
 
 
+def _erase(w, t, a, c, memory_id, seen, scope) -> None:
+    """EraseEndUser of the contact the caller serves: exactly that contact's rows of this tenant go."""
+    reply = _expect(
+        w.data.EraseEndUser,
+        dpb.EraseEndUserRequest(end_user_id=c),
+        tenant(t),
+        C.OK if c else C.INVALID_ARGUMENT,
+    )
+    if reply is None:
+        return
+    gone = {i for i, r in w.rows.items() if r.tenant == t and r.contact == c}
+    assert set(reply.receipt.memory_ids) == gone
+    for i in gone:
+        del w.rows[i]
+
+
 OPS = {
     "memorize": _memorize,
     "rescope": _rescope,
@@ -409,6 +426,7 @@ OPS = {
     "restore": _restore,
     "apply": _apply,
     "review": _review,
+    "erase": _erase,
 }
 ops = st.lists(
     st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES), st.booleans()),
