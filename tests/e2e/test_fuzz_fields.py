@@ -18,10 +18,9 @@ from google.protobuf.message_factory import GetMessageClass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.rpc.client import MemoryServiceStub, apb, cpb, dpb, jpb, kpb, pb, ppb
-from tests.conftest import LiveServer, make_settings, tenant
-from tests.e2e.helpers import snapshot
+from memoryd.rpc.client import apb, cpb, dpb, jpb, kpb, pb, ppb
+from tests.conftest import LiveServer, tenant
+from tests.e2e.helpers import fuzz_target, snapshot
 
 pytestmark = pytest.mark.timeout(600)
 T = tenant("fuzz")
@@ -147,14 +146,8 @@ METHODS = _methods()
 
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("fuzzf")) / "data"), OnnxMiniLMEmbedder(threads=2))
-    server.start()
-    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        MemoryServiceStub(channel).Memorize(
-            pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="the seed memory")), metadata=T
-        )
-    yield server
-    server.stop()
+    with fuzz_target(Path(tmp_path_factory.mktemp("fuzzf")) / "data") as server:
+        yield server
 
 
 @pytest.mark.parametrize(("path", "name", "descriptor", "streaming"), METHODS, ids=[m[1] for m in METHODS])

@@ -16,7 +16,6 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.rpc.client import (
     ConversationServiceStub,
     MemoryServiceStub,
@@ -29,8 +28,8 @@ from memoryd.rpc.client import (
     pb,
     ppb,
 )
-from tests.conftest import LiveServer, make_settings, tenant
-from tests.e2e.helpers import snapshot
+from tests.conftest import LiveServer, tenant
+from tests.e2e.helpers import fuzz_target, snapshot
 
 T = tenant("fuzz")
 INT64 = 2**63 - 1
@@ -40,14 +39,8 @@ EARLIEST, LATEST = -2208988800, 253402300799  # 1900-01-01, 9999-12-31T23:59:59 
 
 @pytest.fixture(scope="module")
 def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("fuzz")) / "data"), OnnxMiniLMEmbedder(threads=2))
-    server.start()
-    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-        MemoryServiceStub(channel).Memorize(
-            pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="the seed memory")), metadata=T
-        )
-    yield server
-    server.stop()
+    with fuzz_target(Path(tmp_path_factory.mktemp("fuzz")) / "data") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
