@@ -109,7 +109,7 @@ class LanceMemoryStore:
             data = await table.query().select([*RECORD_COLUMNS, "vector"]).to_arrow()
             if await table.version() != version:  # written while loading: try again on the next read
                 return None
-            hot = HotArchive.from_arrow(version, data)
+            hot = await asyncio.to_thread(HotArchive.from_arrow, version, data)  # 10k records: off the loop
             self._hot[tenant_id] = hot
             while len(self._hot) > self._hot_tables:
                 self._hot.popitem(last=False)
