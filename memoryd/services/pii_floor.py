@@ -2,10 +2,10 @@
 
 Everything memoryd derives itself — compaction summaries, memories the maintenance call
 extracts, profile rewrites, review merges — is redacted before it is stored, always: no policy can
-make memoryd invent a copy of a card number. Text a caller writes directly (Memorize, UpdateMemory,
-AppendMessages, EditProfile, and the messages compaction files as they were) follows the tenant's ``pii.policy``: ``off`` (the default: it is the
-caller's data), ``redact``, or ``block`` (INVALID_ARGUMENT naming the field and the kinds found,
-never the text). Replacements are counted by kind; no log line ever holds the original.
+make memoryd invent a copy of a card number. Text a caller writes directly (Memorize,
+UpdateMemory, AppendMessages, EditProfile, and the messages compaction files as they were) follows
+the tenant's ``pii.policy``: ``off`` (the default: it is the caller's data), ``redact``, or
+``block`` (INVALID_ARGUMENT naming the field and the kinds found, never the text). Replacements are counted by kind; no log line ever holds the original.
 """
 
 from __future__ import annotations
