@@ -5,7 +5,8 @@ extracts, profile rewrites, review merges — is redacted before it is stored, a
 make memoryd invent a copy of a card number. Text a caller writes directly (Memorize,
 UpdateMemory, AppendMessages, EditProfile, and the messages compaction files as they were) follows
 the tenant's ``pii.policy``: ``off`` (the default: it is the caller's data), ``redact``, or
-``block`` (INVALID_ARGUMENT naming the field and the kinds found, never the text). Replacements are counted by kind; no log line ever holds the original.
+``block`` (INVALID_ARGUMENT naming the field and the kinds found, never the text). Replacements
+are counted by kind; no log line ever holds the original.
 """
 
 from __future__ import annotations
