@@ -72,6 +72,7 @@ from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
 from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
+from memoryd.services.feedback import FeedbackService
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
@@ -126,6 +127,7 @@ class App:
     memorize: MemorizeService
     recall: RecallService
     archive: ArchiveService
+    feedback: FeedbackService
     profile: ProfileService
     retrievals: RetrievalLog
     conversations: ConversationService
@@ -446,6 +448,7 @@ def _wire(
                 stores.store, review, usage, service, clock, settings.audits.schedule, check_seconds=1.0
             ),
         )
+    archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii)
     return App(
         settings=settings,
         embedder=embedder,
@@ -457,7 +460,8 @@ def _wire(
         maintenance=stores.maintenance,
         memorize=memorize,
         recall=recall,
-        archive=ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii),
+        archive=archive,
+        feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
         profile=profile,
         retrievals=retrievals,
         conversations=ConversationService(

@@ -139,7 +139,8 @@ class RecallSettings(_Section):
     vector_weight: float = Field(_RECALL.weights.vector_weight, ge=0)
     fts_weight: float = Field(_RECALL.weights.full_text_weight, ge=0)
     """Full text's RRF weight (``MEMORY_FTS_BOOST``); see ``FusionWeights.full_text_weight`` for why."""
-    similarity_threshold: float = Field(_RECALL.similarity_floor, ge=-1, le=1)
+    similarity_threshold: float | None = Field(_RECALL.similarity_floor, ge=-1, le=1)
+    """``MEMORY_SIMILARITY_THRESHOLD``; unset: the embedder's calibrated floor (``core.calibration``)."""
     min_depth: int = Field(_RECALL.min_depth, ge=1)
     depth_per_limit: int = Field(_RECALL.depth_per_limit, ge=1)
     full_text_mode: FullTextMode = _RECALL.full_text_mode
@@ -147,6 +148,9 @@ class RecallSettings(_Section):
     prefix_matching: bool = _RECALL.prefix_matching
     vector_query: VectorQuery = _RECALL.vector_query
     """Embed the query as given, or its statement form (questions lose their interrogative lead)."""
+    coverage_rerank: bool = _RECALL.coverage_rerank
+    """Order fused candidates by fused score × (coverage_floor + share of the query's words they hold)."""
+    coverage_floor: float = Field(_RECALL.coverage_floor, ge=0)
     retrieval_flush_seconds: float = Field(10.0, gt=0)
     """Retrieval counts are written this often (each flush is a few small table commits)."""
 
@@ -160,6 +164,8 @@ class RecallSettings(_Section):
             full_text_mode=self.full_text_mode,
             prefix_matching=self.prefix_matching,
             vector_query=self.vector_query,
+            coverage_rerank=self.coverage_rerank,
+            coverage_floor=self.coverage_floor,
         )
 
 

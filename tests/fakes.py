@@ -12,6 +12,7 @@ from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
+from memoryd.core.feedback import STEPS, FeedbackSummary, Signal, bounded
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
 from memoryd.core.models import (
@@ -191,6 +192,15 @@ class InMemoryStore:
             if memory_id in self.rows:
                 record, vector = self.rows[memory_id]
                 self.rows[memory_id] = (replace(record, injection_count=record.injection_count + n), vector)
+
+    async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
+        for memory_id, signal in signals:
+            if memory_id in self.rows:
+                record, vector = self.rows[memory_id]
+                old = record.feedback
+                counts = {**old.counts, signal: old.count(signal) + 1}
+                summary = FeedbackSummary(counts, bounded(old.salience_shift + STEPS[signal]), at)
+                self.rows[memory_id] = (replace(record, feedback=summary), vector)
 
 
 class InMemoryLedger:

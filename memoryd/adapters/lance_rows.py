@@ -8,6 +8,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary, Signal
 from memoryd.core.models import MemoryRecord, MemoryStatus, MemoryType, Scope, Vector
 from memoryd.core.query_terms import word_prefixes
 
@@ -53,10 +54,24 @@ RETRIEVAL_SCHEMA = pa.schema(
         pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
         pa.field("retrieval_count", pa.int64(), nullable=False),
         pa.field("last_retrieved_at", TIMESTAMP, nullable=True),
-        # Nullable: side tables made before it existed gain it as a column of nulls (``lance_store``).
+        # Nullable: side tables made before these existed gain them as columns of nulls (``lance_store``).
         pa.field("injected_count", pa.int64(), nullable=True),
+        *(pa.field(f"fb_{s.value}", pa.int64(), nullable=True) for s in Signal),
+        pa.field("salience_shift", pa.float64(), nullable=True),
+        pa.field("last_feedback_at", TIMESTAMP, nullable=True),
     ]
 )
+ADDED_STATS_COLUMNS = RETRIEVAL_SCHEMA.names[3:]
+"""Side-table columns added after the first release; an older table gains them on open."""
+
+
+def feedback_of(stats: dict[str, Any]) -> FeedbackSummary:
+    """The feedback columns of a side-table row (nulls count as nothing)."""
+    counts = {s: n for s in Signal if (n := stats.get(f"fb_{s.value}") or 0)}
+    at = stats.get("last_feedback_at")
+    if not counts and not at:
+        return NO_FEEDBACK
+    return FeedbackSummary(counts, float(stats.get("salience_shift") or 0.0), _utc(at) if at else None)
 
 
 def memory_schema(dimension: int) -> pa.Schema:
@@ -184,6 +199,7 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         status=MemoryStatus(row["status"]),
         superseded_by=row.get("superseded_by") or "",
         request_key=row.get("request_key") or "",
+        feedback=feedback_of(stats),
     )
 
 

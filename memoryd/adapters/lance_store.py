@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -35,12 +35,14 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_rows import (
+    ADDED_STATS_COLUMNS,
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
     memory_schema,
     to_record,
     to_table,
 )
+from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
 
 ARCHIVE_PREFIX = "memories_"
@@ -227,17 +229,7 @@ class LanceMemoryStore:
             return
         async with map_lance_errors():
             table = await self._stats_table(tenant_id, write=True)
-            ids = sorted({*recalled, *injected})
-            fresh = pa.table(
-                {
-                    "id": ids,
-                    "retrieval_count": [0] * len(ids),
-                    "last_retrieved_at": [None] * len(ids),
-                    "injected_count": [0] * len(ids),
-                },
-                schema=RETRIEVAL_SCHEMA,
-            )
-            await table.merge_insert("id").when_not_matched_insert_all().execute(fresh)
+            await _ensure_stats_rows(table, sorted({*recalled, *injected}))
             for counts, column, extra in (
                 (recalled, "retrieval_count", {"last_retrieved_at": timestamp(at)}),
                 (injected, "injected_count", {}),
@@ -249,6 +241,32 @@ class LanceMemoryStore:
                     await table.update(
                         where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
                     )
+
+    async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
+        """Count each signal in the side table and move the salience shift by its step, bounded.
+
+        Like retrieval counts, increments are SQL updates, so concurrent calls (from any
+        process) add up; one update per (signal, times) group.
+        """
+        if not signals:
+            return
+        groups: dict[tuple[Signal, int], list[str]] = {}
+        for (memory_id, signal), n in Counter(signals).items():
+            groups.setdefault((signal, n), []).append(memory_id)
+        async with map_lance_errors():
+            table = await self._stats_table(tenant_id, write=True)
+            await _ensure_stats_rows(table, sorted({m for m, _ in signals}))
+            for (signal, n), ids in sorted(groups.items()):
+                shift = f"coalesce(salience_shift, 0) + {n * STEPS[signal]!r}"
+                bound = f"{SHIFT_BOUND!r}"
+                await table.update(
+                    where=ids_in(ids),
+                    updates_sql={
+                        f"fb_{signal.value}": f"coalesce(fb_{signal.value}, 0) + {int(n)}",
+                        "salience_shift": f"greatest(-{bound}, least({bound}, {shift}))",
+                        "last_feedback_at": timestamp(at),
+                    },
+                )
 
     # -- reads ----------------------------------------------------------------
 
@@ -410,15 +428,31 @@ async def _upgrade(table: Any) -> None:
     await ensure_indexes(table, [("request_key", BTree())])
 
 
+async def _ensure_stats_rows(table: Any, ids: Sequence[str]) -> None:
+    """Side-table rows for these ids, inserted at zero where missing (an upsert on the primary key)."""
+    fresh = pa.table(
+        {
+            name: [0] * len(ids) if name in _ZEROED else ids if name == "id" else [None] * len(ids)
+            for name in RETRIEVAL_SCHEMA.names
+        },
+        schema=RETRIEVAL_SCHEMA,
+    )
+    await table.merge_insert("id").when_not_matched_insert_all().execute(fresh)
+
+
+_ZEROED = frozenset({"retrieval_count", "injected_count"})
+
+
 async def _upgrade_stats(table: Any) -> None:
-    """A retrieval side table of an older store gains ``injected_count`` (nulls count as 0)."""
-    if "injected_count" in (await table.schema()).names:
-        return
-    try:
-        await table.add_columns(pa.field("injected_count", pa.int64(), nullable=True))
-    except (RuntimeError, ValueError):
-        if "injected_count" not in (await table.schema()).names:
-            raise
+    """A retrieval side table of an older store gains the columns added since (nulls count as 0)."""
+    for column in ADDED_STATS_COLUMNS:
+        if column in (await table.schema()).names:
+            continue
+        try:
+            await table.add_columns(RETRIEVAL_SCHEMA.field(column))
+        except (RuntimeError, ValueError):  # another process added it first
+            if column not in (await table.schema()).names:
+                raise
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

@@ -26,6 +26,7 @@ class Operation(StrEnum):
     ERASE = "erase"
     RETENTION_PURGE = "retention_purge"
     IMPORT = "import"
+    FEEDBACK = "feedback"
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """Per-embedder calibrated values: each embedder scores similarity on its own scale.
 
-Measured with ``memoryd bench dedup`` on the shipped fixture of restatement and near-miss
-pairs (``memoryd/bench/data/dedup_pairs.json``); a configured value overrides the table.
+The dedup distance is measured with ``memoryd bench dedup`` on the shipped fixture of
+restatement and near-miss pairs (``memoryd/bench/data/dedup_pairs.json``); the recall values
+with ``memoryd bench calibrate`` on questions and their evidence (gold pairs) against random
+turns of the same conversations (random pairs). A configured value overrides the table.
 """
 
 from __future__ import annotations
@@ -18,14 +20,28 @@ class EmbedderCalibration:
 
     Candidates only: a merge also needs the texts to be restatements (``core.restatement``), so this
     is a recall bound for the candidate search, set to admit every restatement of the fixture."""
+    similarity_floor: float
+    """Vector candidates below this cosine are left out of the fusion: a spam filter set at the 2nd
+    percentile of gold pairs, so it drops almost no pair that answers a question."""
+    noise_similarity: float
+    """Vector evidence 0 (``core.scores``): the 75th percentile of random pairs."""
+    strong_similarity: float
+    """Vector evidence 1: the 90th percentile of gold pairs."""
 
 
 CALIBRATED = {
     # Restatements the rule merges scored cosine >= 0.938 (the worst: a trailing "!"); 0.10 keeps margin.
-    "all-MiniLM-L6-v2-int8": EmbedderCalibration(dedup_distance=0.10),
+    # Recall values: 2,360 gold and 6,144 random pairs (docs/benchmarks.md, "The similarity scale").
+    "all-MiniLM-L6-v2-int8": EmbedderCalibration(
+        dedup_distance=0.10, similarity_floor=0.17, noise_similarity=0.34, strong_similarity=0.63
+    ),
 }
-UNCALIBRATED = EmbedderCalibration(dedup_distance=0.20)
-"""A model nobody measured: a wider candidate search (the restatement rule still decides)."""
+UNCALIBRATED = EmbedderCalibration(
+    dedup_distance=0.20, similarity_floor=0.0, noise_similarity=0.25, strong_similarity=0.65
+)
+"""A model nobody measured: a wider dedup candidate search (the restatement rule still decides), no floor
+(a floor on the wrong scale silently empties the vector arm; none only lets weak candidates into the
+fusion), and a middle-of-the-road evidence scale. ``memoryd bench calibrate --config`` measures a model."""
 
 
 def calibration_for(model_name: str) -> EmbedderCalibration:

@@ -73,6 +73,8 @@ METHOD_RULES: dict[str, Rule] = {
     "MemoryService/Forget": Rule(_A, _W),
     "MemoryService/ListMemories": Rule(_A, _R),
     "MemoryService/RestoreMemory": Rule(_O, _W),
+    "MemoryService/Feedback": Rule(_A, _W),
+    "MemoryService/AutoFeedback": Rule(_A, _W),
     "ProfileService/GetProfile": Rule(_A, _R),
     "ProfileService/EditProfile": Rule(_A, _W),
     "ProfileService/ListProfileRevisions": Rule(_A, _R),

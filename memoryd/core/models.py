@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary
 from memoryd.core.keys import Role
 
 Vector = Sequence[float]
@@ -118,6 +119,8 @@ class MemoryRecord:
     """The memory that replaced this one (status SUPERSEDED); "" otherwise."""
     request_key: str = ""
     """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
+    feedback: FeedbackSummary = NO_FEEDBACK
+    """Signals from Feedback and AutoFeedback (read with the retrieval statistics)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +170,8 @@ class MemoryFilter:
     """Only memories whose salience is at least this (0: no condition)."""
     statuses: frozenset[MemoryStatus] = frozenset({MemoryStatus.ACTIVE})
     """Which lifecycle states match; active only unless asked (reads by id see every state)."""
+    source_id: str = ""
+    """Only memories annotating this memory id ("" means any)."""
 
     @property
     def narrows(self) -> bool:
@@ -179,6 +184,7 @@ class MemoryFilter:
             or self.tags
             or self.scopes
             or self.min_salience
+            or self.source_id
         )
 
 
@@ -224,6 +230,12 @@ class ScoreParts:
     full_text_score: float = 0.0
     full_text_contribution: float = 0.0
     composite: float = 0.0
+    fused: float = 0.0
+    """The RRF sum the relevance ranking orders by."""
+    vector_evidence: float = 0.0
+    """The similarity on the embedder's calibrated 0-1 scale (``core.scores``); 0 when the vector arm missed it."""
+    full_text_evidence: float = 0.0
+    """The share of the query's terms the memory contains."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
+from memoryd.core.feedback import Signal
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
 from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
@@ -87,6 +88,10 @@ class MemoryStore(Protocol):
         self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
     ) -> None:
         """Add to retrieval_count (Recall) and injection_count (auto-recall); set last_retrieved_at on recalls."""
+        ...
+
+    async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
+        """Count each (memory id, signal) once and move its salience shift (``core.feedback``); durable on return."""
         ...
 
 

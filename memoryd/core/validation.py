@@ -32,7 +32,6 @@ class Limits:
     max_category_chars: int = 128
     max_subject_chars: int = 256
     max_source_context_chars: int = 1024
-    max_source_id_chars: int = 128
     max_query_chars: int = 4096
     max_batch_items: int = 1000
     max_recall_limit: int = 100
@@ -131,7 +130,8 @@ def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
     check_text(draft.category, f"{field}.category", limits.max_category_chars)
     check_text(draft.subject, f"{field}.subject", limits.max_subject_chars)
     check_text(draft.source_context, f"{field}.source_context", limits.max_source_context_chars)
-    check_text(draft.source_id, f"{field}.source_id", limits.max_source_id_chars)
+    if draft.source_id:  # a link to a memory (Memorize checks the caller can see it)
+        check_memory_id(draft.source_id, f"{field}.source_id")
     tags = check_tags(draft.tags, limits, f"{field}.tags")
     check_unit(draft.salience, f"{field}.salience")
     check_unit(draft.decay_factor, f"{field}.decay_factor")
@@ -169,6 +169,8 @@ def check_filter(flt: MemoryFilter, limits: Limits, field: str = "filter") -> Me
     check_text(flt.subject, f"{field}.subject", limits.max_subject_chars)
     check_text(flt.category, f"{field}.category", limits.max_category_chars)
     check_tags(flt.tags, limits, f"{field}.tags")
+    if flt.source_id:
+        check_memory_id(flt.source_id, f"{field}.source_id")
     return flt
 
 

@@ -14,6 +14,7 @@ from google.protobuf.message import Message
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from memoryd.core.errors import InvalidRequest
+from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary, Signal
 from memoryd.core.models import (
     MemoryDraft,
     MemoryFilter,
@@ -128,6 +129,7 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
         tag_mode=enum_value(TAG_MODES, msg.tag_mode, f"{field}.tag_mode", TagMode.ANY) or TagMode.ANY,
         scopes=scopes,
         statuses=statuses or frozenset({MemoryStatus.ACTIVE}),
+        source_id=msg.source_id,
     )
 
 
@@ -176,7 +178,33 @@ def memory(record: MemoryRecord) -> pb.Memory:
     )
     if record.last_retrieved_at is not None:
         out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))
+    if record.feedback is not NO_FEEDBACK:
+        out.feedback.CopyFrom(feedback_summary(record.feedback))
     return out
+
+
+def feedback_summary(summary: FeedbackSummary) -> pb.FeedbackSummary:
+    """A memory's feedback counts as a message."""
+    out = pb.FeedbackSummary(salience_shift=summary.salience_shift)
+    for signal, n in summary.counts.items():
+        setattr(out, FEEDBACK_FIELDS[signal], n)
+    if summary.last_at is not None:
+        out.last_feedback_at.CopyFrom(to_timestamp(summary.last_at))
+    return out
+
+
+FEEDBACK_FIELDS = {s: "corrections" if s is Signal.CORRECTION else s.value for s in Signal}
+"""FeedbackSummary's field for each signal's count."""
+SIGNALS: dict[int, Signal] = {
+    pb.FEEDBACK_SIGNAL_USEFUL: Signal.USEFUL,
+    pb.FEEDBACK_SIGNAL_NOT_USEFUL: Signal.NOT_USEFUL,
+    pb.FEEDBACK_SIGNAL_WRONG: Signal.WRONG,
+    pb.FEEDBACK_SIGNAL_EXPLICIT_POSITIVE: Signal.EXPLICIT_POSITIVE,
+    pb.FEEDBACK_SIGNAL_EXPLICIT_NEGATIVE: Signal.EXPLICIT_NEGATIVE,
+    pb.FEEDBACK_SIGNAL_CORRECTION: Signal.CORRECTION,
+    pb.FEEDBACK_SIGNAL_USED: Signal.USED,
+    pb.FEEDBACK_SIGNAL_UNUSED: Signal.UNUSED,
+}
 
 
 def hit(h: RecallHit) -> pb.RecallHit:
@@ -193,6 +221,9 @@ def hit(h: RecallHit) -> pb.RecallHit:
             full_text_score=p.full_text_score,
             full_text_contribution=p.full_text_contribution,
             composite=p.composite,
+            fused=p.fused,
+            vector_evidence=p.vector_evidence,
+            full_text_evidence=p.full_text_evidence,
         ),
     )
 

@@ -59,7 +59,26 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         record = await self._app.archive.get(who, request.memory_id)
-        return pb.GetMemoryResponse(memory=convert.memory(record))
+        annotated_by = await self._app.archive.annotated_by(who, record.memory_id)
+        return pb.GetMemoryResponse(memory=convert.memory(record), annotated_by=annotated_by)
+
+    @translated
+    async def Feedback(self, request: pb.FeedbackRequest, context: Ctx) -> pb.FeedbackResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        signal = convert.enum_value(convert.SIGNALS, request.signal, "signal")
+        record, corrected = await self._app.feedback.feedback(who, request.memory_id, signal, request.correction)
+        reply = pb.FeedbackResponse(memory=convert.memory(record))
+        if corrected is not None:
+            reply.correction.CopyFrom(convert.memory(corrected))
+        return reply
+
+    @translated
+    async def AutoFeedback(self, request: pb.AutoFeedbackRequest, context: Ctx) -> pb.AutoFeedbackResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        recorded = await self._app.feedback.auto_feedback(who, [(r.id, r.used) for r in request.results])
+        return pb.AutoFeedbackResponse(recorded=recorded)
 
     @translated
     async def UpdateMemory(self, request: pb.UpdateMemoryRequest, context: Ctx) -> pb.UpdateMemoryResponse:

@@ -8,12 +8,24 @@ from datetime import datetime
 from memoryd.core.audit_log import Operation
 from memoryd.core.errors import NotFound, PermissionDenied
 from memoryd.core.ids import content_hash
-from memoryd.core.models import Actor, ListQuery, MemoryPage, MemoryPatch, MemoryRecord, MemoryStatus, Scope
+from memoryd.core.models import (
+    Actor,
+    ListQuery,
+    MemoryFilter,
+    MemoryPage,
+    MemoryPatch,
+    MemoryRecord,
+    MemoryStatus,
+    Scope,
+)
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
+
+ANNOTATIONS_SHOWN = 100
+"""GetMemory lists this many annotating memories; ListMemories with filter.source_id pages through all."""
 
 
 class ArchiveService:
@@ -37,6 +49,11 @@ class ArchiveService:
         if record is None:
             raise NotFound(f"memory {memory_id!r} not found")
         return record
+
+    async def annotated_by(self, actor: Actor, memory_id: str, limit: int = ANNOTATIONS_SHOWN) -> list[str]:
+        """Ids of the visible active memories whose source_id is ``memory_id``, oldest first."""
+        rows = await self._store.page(actor, MemoryFilter(source_id=memory_id), "", limit)
+        return [r.memory_id for r in rows]
 
     async def list_memories(self, query: ListQuery) -> MemoryPage:
         """One page of visible memories, oldest first."""

@@ -10,7 +10,15 @@ from datetime import datetime, timedelta
 
 from memoryd.core.audit_log import Operation
 from memoryd.core.dedup import DEDUP_POOL, merge_into
-from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, MemorydError, PermissionDenied, Unavailable
+from memoryd.core.errors import (
+    AlreadyExists,
+    Conflict,
+    InvalidRequest,
+    MemorydError,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
@@ -175,6 +183,7 @@ class MemorizeService:
         refusal = next((scope_refusal(actor, d.scope) for d in checked if scope_refusal(actor, d.scope)), "")
         if refusal:
             raise PermissionDenied(refusal)
+        await self._check_sources(actor, checked, field, single)
         keys = (
             [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] if request_id else []
         )
@@ -189,6 +198,17 @@ class MemorizeService:
             {"deduplicated": sum(r.deduplicated for r in results)},
         )
         return results
+
+    async def _check_sources(self, actor: Actor, drafts: Sequence[MemoryDraft], field: str, single: bool) -> None:
+        """Every ``source_id`` names a memory the author can see (a link must not point at nothing or leak)."""
+        wanted = sorted({d.source_id for d in drafts if d.source_id})
+        if not wanted:
+            return
+        found = await self._store.get_many(actor, wanted, with_retrievals=False)
+        for i, draft in enumerate(drafts):
+            if draft.source_id and draft.source_id not in found:
+                name = f"{field}.source_id" if single else f"{field}[{i}].source_id"
+                raise NotFound(f"{name}: memory {draft.source_id!r} not found")
 
     def _floored(self, actor: Actor, draft: MemoryDraft, derived: bool, field: str) -> MemoryDraft:
         """The draft with its content through the PII floor."""

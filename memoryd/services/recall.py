@@ -6,11 +6,21 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 
+from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
-from memoryd.core.ranking import FullTextMode, RecallTuning, VectorQuery, attach, composite, filled, fuse
+from memoryd.core.ranking import (
+    FullTextMode,
+    RecallTuning,
+    VectorQuery,
+    attach,
+    composite,
+    coverage_ranked,
+    filled,
+    fuse,
+)
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.retrievals import RetrievalLog
@@ -34,6 +44,8 @@ class RecallService:
         self._retrievals = retrievals
         self._limits = limits
         self._tuning = tuning
+        self._scale = calibration_for(embedder.model_name)
+        self._floor = self._scale.similarity_floor if tuning.similarity_floor is None else tuning.similarity_floor
 
     async def recall(self, query: RecallQuery) -> list[RecallHit]:
         """The best ``limit`` visible memories for the query text, best first."""
@@ -50,13 +62,19 @@ class RecallService:
             # Fewer candidates than asked: fill with the nearest memories under the floor, after the rest.
             nearest = await self._store.nearest(query.actor, vector, query.filter, query.limit + len(fused), -1.0)
             fused = filled(fused, nearest, query.limit)
-        if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience
+        terms = full_text_query(query.text).terms
+        if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
+            records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
+            hits = composite(attach(fused, records, terms, self._scale), self._clock.now(), query.min_score)
+        elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate's text is read
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
-            hits = composite(attach(fused, records), self._clock.now(), query.min_score)
+            hits = coverage_ranked(attach(fused, records, terms, self._scale), self._tuning.coverage_floor)
         else:
             winners = fused[: query.limit]
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
-            hits = attach(winners, records)
+            hits = attach(winners, records, terms, self._scale)
+        if query.ranking is RankingMode.RELEVANCE:
+            hits = [h for h in hits if h.score >= query.min_score]
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         return hits
@@ -82,19 +100,13 @@ class RecallService:
         for name, value in (("min_score", query.min_score), ("min_salience", query.min_salience)):
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
-        if query.min_score and query.ranking is not RankingMode.SALIENCE_DECAY:
-            raise InvalidRequest(
-                "min_score",
-                "applies to RANKING_MODE_SALIENCE_DECAY only, whose scores lie in "
-                "[0, 1]; relevance scores are raw fused sums with no fixed scale",
-            )
 
     async def _vector_arm(self, query: RecallQuery, depth: int) -> tuple[list[float], list[ArmHit]]:
         """The query's vector and the arm's candidates above the floor."""
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
         vector = await self._query_vector(query)
-        hits = await self._store.nearest(query.actor, vector, query.filter, depth, self._tuning.similarity_floor)
+        hits = await self._store.nearest(query.actor, vector, query.filter, depth, self._floor)
         return vector, hits
 
     async def _query_vector(self, query: RecallQuery) -> list[float]:

@@ -96,20 +96,23 @@ def test_min_salience_filters_in_every_ranking_mode(stub: MemoryServiceStub) -> 
         assert [h.memory.id for h in hits] == [salient.id], ranking
 
 
-def test_min_score_is_refused_where_scores_have_no_scale_and_applied_where_they_do(stub: MemoryServiceStub) -> None:
+def test_min_score_applies_to_the_0_1_score_in_every_ranking_mode(stub: MemoryServiceStub) -> None:
     memorize(stub, "The garden hose leaks at the tap", salience=0.9)
-    with pytest.raises(grpc.RpcError) as err:
-        stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5), metadata=T)
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "min_score" in (err.value.details() or "")
-    kept = stub.Recall(
-        pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5, ranking=pb.RANKING_MODE_SALIENCE_DECAY),
-        metadata=T,
-    ).hits
-    assert kept and all(h.score >= 0.5 for h in kept)
-    assert not stub.Recall(
-        pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.999, ranking=pb.RANKING_MODE_SALIENCE_DECAY),
-        metadata=T,
-    ).hits
+    memorize(stub, "Quarterly taxes are due in April", salience=0.9)
+    for ranking in (pb.RANKING_MODE_RELEVANCE, pb.RANKING_MODE_SALIENCE_DECAY):
+        every = stub.Recall(pb.RecallRequest(agent_id="a1", query="garden hose", ranking=ranking), metadata=T).hits
+        assert len(every) == 2 and all(0.0 <= h.score <= 1.0 for h in every)
+        kept = stub.Recall(
+            pb.RecallRequest(agent_id="a1", query="garden hose", min_score=0.5, ranking=ranking), metadata=T
+        ).hits
+        assert [h.memory.content for h in kept] == ["The garden hose leaks at the tap"], ranking
+        assert all(h.score >= 0.5 for h in kept)
+        assert (
+            not stub.Recall(
+                pb.RecallRequest(agent_id="a1", query="garden hose", min_score=1.0, ranking=ranking), metadata=T
+            ).hits
+            or ranking == pb.RANKING_MODE_RELEVANCE
+        )  # relevance reaches 1.0 when every query word is present
 
 
 def test_a_retried_batch_with_its_request_id_is_stored_once(stub: MemoryServiceStub, live_server: LiveServer) -> None:

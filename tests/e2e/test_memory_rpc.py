@@ -32,7 +32,8 @@ def test_memorize_then_recall_returns_hit_with_parts_and_provenance(stub: Memory
     top = reply.hits[0]
     assert top.memory.id == m.id and top.memory.source_context == "conversation c1"
     assert top.parts.vector_rank == 1 and top.parts.full_text_rank == 1
-    assert top.score == pytest.approx(top.parts.vector_contribution + top.parts.full_text_contribution)
+    assert top.parts.fused == pytest.approx(top.parts.vector_contribution + top.parts.full_text_contribution)
+    assert 0.0 < top.score <= 1.0
     assert top.memory.agent_id == "a1" and top.memory.scope == pb.SCOPE_PRIVATE
     assert top.memory.created_at.seconds > 0 and top.memory.embedding_model == "all-MiniLM-L6-v2-int8"
 

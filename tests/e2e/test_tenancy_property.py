@@ -366,6 +366,46 @@ def _restore(w, t, a, c, memory_id, seen, scope) -> None:
         assert reply.memory.status == pb.MEMORY_STATUS_ACTIVE and reply.memory.content == row.content
 
 
+def _feedback(w, t, a, c, memory_id, seen, scope) -> None:
+    request = pb.FeedbackRequest(agent_id=a, end_user_id=c, memory_id=memory_id, signal=pb.FEEDBACK_SIGNAL_USEFUL)
+    reply = _expect(w.stub.Feedback, request, tenant(t), C.OK if seen else C.NOT_FOUND)
+    if reply is not None:
+        assert reply.memory.content == w.rows[memory_id].content and reply.memory.feedback.useful >= 1
+
+
+def _auto_feedback(w, t, a, c, memory_id, seen, scope) -> None:
+    results = [pb.UsedResult(id=memory_id, used=scope % 2 == 0)]
+    request = pb.AutoFeedbackRequest(agent_id=a, end_user_id=c, results=results)
+    _expect(w.stub.AutoFeedback, request, tenant(t), C.OK if seen else C.NOT_FOUND)
+
+
+def _correct(w, t, a, c, memory_id, seen, scope) -> None:
+    """A correction writes a new memory like the old one and supersedes the old: the owner rules apply."""
+    row = w.rows.get(memory_id)
+    text = f"corrected {next(SERIAL)} by {a}"
+    request = pb.FeedbackRequest(
+        agent_id=a, end_user_id=c, memory_id=memory_id, signal=pb.FEEDBACK_SIGNAL_CORRECTION, correction=text
+    )
+    reply = _expect(w.stub.Feedback, request, tenant(t), _owner_code(row, seen, a))
+    if reply is not None:
+        assert reply.correction.scope == row.scope and reply.memory.superseded_by == reply.correction.id
+        row.status = pb.MEMORY_STATUS_SUPERSEDED
+        w.rows[reply.correction.id] = Row(t, a, c, row.scope, text)
+
+
+def _annotate(w, t, a, c, memory_id, seen, scope) -> None:
+    """A note linked to a memory: only to one the writer sees."""
+    text = f"note on {memory_id[:6]} {next(SERIAL)} by {a}"
+    if scope == pb.SCOPE_END_USER and not c:
+        code = C.INVALID_ARGUMENT
+    else:
+        code = C.OK if seen and memory_id in w.rows else C.NOT_FOUND
+    item = pb.MemoryInput(content=text, scope=scope, source_id=memory_id)
+    reply = _expect(w.stub.Memorize, pb.MemorizeRequest(agent_id=a, end_user_id=c, memory=item), tenant(t), code)
+    if reply is not None:
+        w.rows[reply.memory.id] = Row(t, a, c, scope, text)
+
+
 def _apply(w, t, a, c, memory_id, seen, scope) -> None:
     """ApplyFindings of some agent's review: only that agent's, and only on rows it may change."""
     pick = int(memory_id[-6:], 16)
@@ -427,6 +467,10 @@ OPS = {
     "apply": _apply,
     "review": _review,
     "erase": _erase,
+    "feedback": _feedback,
+    "auto_feedback": _auto_feedback,
+    "correct": _correct,
+    "annotate": _annotate,
 }
 ops = st.lists(
     st.tuples(st.sampled_from(sorted(OPS)), callers, st.integers(0, 10_000), st.sampled_from(SCOPES), st.booleans()),

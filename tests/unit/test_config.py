@@ -30,10 +30,10 @@ def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delenv("MEMORYD_CONFIG", raising=False)
     s = load_settings()
     assert (s.recall.rrf_k, s.recall.fts_weight, s.recall.vector_weight, s.recall.similarity_threshold) == (
-        60,
+        5,
         1.25,
         1.0,
-        0.5,
+        None,  # the embedder's calibrated floor
     )
     assert (s.memorize.dedup_distance, s.memorize.max_content_bytes) == (None, 16384)
     assert (s.server.host, s.server.port) == ("127.0.0.1", 50051)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, Scope
@@ -78,13 +79,14 @@ def test_fuse_breaks_ties_by_recency() -> None:
 def test_attach_drops_candidates_deleted_meanwhile() -> None:
     a, b = rec("a"), rec("b")
     fused = fuse([arm(a, 0.9), arm(b, 0.8)], [], FusionWeights())
-    assert [h.memory.memory_id for h in attach(fused, {"b": b})] == ["b"]
+    assert [h.memory.memory_id for h in attach(fused, {"b": b}, (), calibration_for(""))] == ["b"]
 
 
 def test_composite_prefers_salient_recent_and_filters() -> None:
     fresh = rec("fresh", salience=0.9)
     stale = rec("stale", salience=0.9, occurred=NOW - timedelta(days=400))
-    hits = attach(fuse([arm(stale, 0.9), arm(fresh, 0.8)], [], FusionWeights()), {"fresh": fresh, "stale": stale})
+    fused = fuse([arm(stale, 0.9), arm(fresh, 0.8)], [], FusionWeights())
+    hits = attach(fused, {"fresh": fresh, "stale": stale}, (), calibration_for(""))
     ranked = composite(hits, NOW)
     assert ranked[0].memory.memory_id == "fresh" and ranked[0].parts.composite == ranked[0].score
     assert composite(hits, NOW, min_score=0.99) == []

@@ -143,6 +143,6 @@ async def test_recall_fills_up_to_limit_under_the_floor_after_every_fused_hit() 
         await memorize.memorize(me, MemoryDraft(text))
     hits = await strict.recall(RecallQuery(me, "lisbon", limit=3))
     assert hits[0].memory.content == "lisbon trip in may" and len(hits) == 3
-    assert hits[0].score > 0 and all(h.score == 0.0 for h in hits[1:])  # fill-ins come after, scored 0
+    assert hits[0].parts.fused > 0 and all(h.parts.fused == 0.0 for h in hits[1:])  # fill-ins come after, fused 0
     assert len(await strict.recall(RecallQuery(me, "lisbon", limit=2))) == 2
     assert len(await strict.recall(RecallQuery(me, "lisbon", limit=5, arms=RecallArms.FULL_TEXT))) == 1

@@ -10,6 +10,18 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class FeedbackSignal(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FEEDBACK_SIGNAL_UNSPECIFIED: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_USEFUL: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_NOT_USEFUL: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_WRONG: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_EXPLICIT_POSITIVE: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_EXPLICIT_NEGATIVE: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_CORRECTION: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_USED: _ClassVar[FeedbackSignal]
+    FEEDBACK_SIGNAL_UNUSED: _ClassVar[FeedbackSignal]
+
 class Scope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SCOPE_UNSPECIFIED: _ClassVar[Scope]
@@ -49,6 +61,15 @@ class RecallArms(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RECALL_ARMS_BOTH: _ClassVar[RecallArms]
     RECALL_ARMS_VECTOR: _ClassVar[RecallArms]
     RECALL_ARMS_FULL_TEXT: _ClassVar[RecallArms]
+FEEDBACK_SIGNAL_UNSPECIFIED: FeedbackSignal
+FEEDBACK_SIGNAL_USEFUL: FeedbackSignal
+FEEDBACK_SIGNAL_NOT_USEFUL: FeedbackSignal
+FEEDBACK_SIGNAL_WRONG: FeedbackSignal
+FEEDBACK_SIGNAL_EXPLICIT_POSITIVE: FeedbackSignal
+FEEDBACK_SIGNAL_EXPLICIT_NEGATIVE: FeedbackSignal
+FEEDBACK_SIGNAL_CORRECTION: FeedbackSignal
+FEEDBACK_SIGNAL_USED: FeedbackSignal
+FEEDBACK_SIGNAL_UNUSED: FeedbackSignal
 SCOPE_UNSPECIFIED: Scope
 SCOPE_PRIVATE: Scope
 SCOPE_SHARED: Scope
@@ -72,8 +93,78 @@ RECALL_ARMS_BOTH: RecallArms
 RECALL_ARMS_VECTOR: RecallArms
 RECALL_ARMS_FULL_TEXT: RecallArms
 
+class FeedbackSummary(_message.Message):
+    __slots__ = ("useful", "not_useful", "wrong", "explicit_positive", "explicit_negative", "corrections", "used", "unused", "salience_shift", "last_feedback_at")
+    USEFUL_FIELD_NUMBER: _ClassVar[int]
+    NOT_USEFUL_FIELD_NUMBER: _ClassVar[int]
+    WRONG_FIELD_NUMBER: _ClassVar[int]
+    EXPLICIT_POSITIVE_FIELD_NUMBER: _ClassVar[int]
+    EXPLICIT_NEGATIVE_FIELD_NUMBER: _ClassVar[int]
+    CORRECTIONS_FIELD_NUMBER: _ClassVar[int]
+    USED_FIELD_NUMBER: _ClassVar[int]
+    UNUSED_FIELD_NUMBER: _ClassVar[int]
+    SALIENCE_SHIFT_FIELD_NUMBER: _ClassVar[int]
+    LAST_FEEDBACK_AT_FIELD_NUMBER: _ClassVar[int]
+    useful: int
+    not_useful: int
+    wrong: int
+    explicit_positive: int
+    explicit_negative: int
+    corrections: int
+    used: int
+    unused: int
+    salience_shift: float
+    last_feedback_at: _timestamp_pb2.Timestamp
+    def __init__(self, useful: _Optional[int] = ..., not_useful: _Optional[int] = ..., wrong: _Optional[int] = ..., explicit_positive: _Optional[int] = ..., explicit_negative: _Optional[int] = ..., corrections: _Optional[int] = ..., used: _Optional[int] = ..., unused: _Optional[int] = ..., salience_shift: _Optional[float] = ..., last_feedback_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class FeedbackRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id", "signal", "correction")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    SIGNAL_FIELD_NUMBER: _ClassVar[int]
+    CORRECTION_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    signal: FeedbackSignal
+    correction: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., signal: _Optional[_Union[FeedbackSignal, str]] = ..., correction: _Optional[str] = ...) -> None: ...
+
+class FeedbackResponse(_message.Message):
+    __slots__ = ("memory", "correction")
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    CORRECTION_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    correction: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., correction: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+
+class UsedResult(_message.Message):
+    __slots__ = ("id", "used")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    USED_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    used: bool
+    def __init__(self, id: _Optional[str] = ..., used: _Optional[bool] = ...) -> None: ...
+
+class AutoFeedbackRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "results")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    results: _containers.RepeatedCompositeFieldContainer[UsedResult]
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., results: _Optional[_Iterable[_Union[UsedResult, _Mapping]]] = ...) -> None: ...
+
+class AutoFeedbackResponse(_message.Message):
+    __slots__ = ("recorded",)
+    RECORDED_FIELD_NUMBER: _ClassVar[int]
+    recorded: int
+    def __init__(self, recorded: _Optional[int] = ...) -> None: ...
+
 class Memory(_message.Message):
-    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status", "superseded_by", "injection_count")
+    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status", "superseded_by", "injection_count", "feedback")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +188,7 @@ class Memory(_message.Message):
     STATUS_FIELD_NUMBER: _ClassVar[int]
     SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
     INJECTION_COUNT_FIELD_NUMBER: _ClassVar[int]
+    FEEDBACK_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     end_user_id: str
@@ -120,7 +212,8 @@ class Memory(_message.Message):
     status: MemoryStatus
     superseded_by: str
     injection_count: int
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ..., superseded_by: _Optional[str] = ..., injection_count: _Optional[int] = ...) -> None: ...
+    feedback: FeedbackSummary
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ..., superseded_by: _Optional[str] = ..., injection_count: _Optional[int] = ..., feedback: _Optional[_Union[FeedbackSummary, _Mapping]] = ...) -> None: ...
 
 class MemoryInput(_message.Message):
     __slots__ = ("content", "scope", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "occurred_at", "embedding")
@@ -191,7 +284,7 @@ class MemorizeBatchResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[MemorizeResponse, _Mapping]]] = ...) -> None: ...
 
 class RecallFilter(_message.Message):
-    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes", "statuses")
+    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes", "statuses", "source_id")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
@@ -200,6 +293,7 @@ class RecallFilter(_message.Message):
     TAG_MODE_FIELD_NUMBER: _ClassVar[int]
     SCOPES_FIELD_NUMBER: _ClassVar[int]
     STATUSES_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     subject: str
     category: str
     since: _timestamp_pb2.Timestamp
@@ -208,7 +302,8 @@ class RecallFilter(_message.Message):
     tag_mode: TagMode
     scopes: _containers.RepeatedScalarFieldContainer[Scope]
     statuses: _containers.RepeatedScalarFieldContainer[MemoryStatus]
-    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ...) -> None: ...
+    source_id: str
+    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ..., source_id: _Optional[str] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms")
@@ -235,7 +330,7 @@ class RecallRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ..., query_embedding: _Optional[_Iterable[float]] = ..., arms: _Optional[_Union[RecallArms, str]] = ...) -> None: ...
 
 class ScoreParts(_message.Message):
-    __slots__ = ("vector_rank", "vector_similarity", "vector_contribution", "full_text_rank", "full_text_score", "full_text_contribution", "composite")
+    __slots__ = ("vector_rank", "vector_similarity", "vector_contribution", "full_text_rank", "full_text_score", "full_text_contribution", "composite", "fused", "vector_evidence", "full_text_evidence")
     VECTOR_RANK_FIELD_NUMBER: _ClassVar[int]
     VECTOR_SIMILARITY_FIELD_NUMBER: _ClassVar[int]
     VECTOR_CONTRIBUTION_FIELD_NUMBER: _ClassVar[int]
@@ -243,6 +338,9 @@ class ScoreParts(_message.Message):
     FULL_TEXT_SCORE_FIELD_NUMBER: _ClassVar[int]
     FULL_TEXT_CONTRIBUTION_FIELD_NUMBER: _ClassVar[int]
     COMPOSITE_FIELD_NUMBER: _ClassVar[int]
+    FUSED_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_EVIDENCE_FIELD_NUMBER: _ClassVar[int]
     vector_rank: int
     vector_similarity: float
     vector_contribution: float
@@ -250,7 +348,10 @@ class ScoreParts(_message.Message):
     full_text_score: float
     full_text_contribution: float
     composite: float
-    def __init__(self, vector_rank: _Optional[int] = ..., vector_similarity: _Optional[float] = ..., vector_contribution: _Optional[float] = ..., full_text_rank: _Optional[int] = ..., full_text_score: _Optional[float] = ..., full_text_contribution: _Optional[float] = ..., composite: _Optional[float] = ...) -> None: ...
+    fused: float
+    vector_evidence: float
+    full_text_evidence: float
+    def __init__(self, vector_rank: _Optional[int] = ..., vector_similarity: _Optional[float] = ..., vector_contribution: _Optional[float] = ..., full_text_rank: _Optional[int] = ..., full_text_score: _Optional[float] = ..., full_text_contribution: _Optional[float] = ..., composite: _Optional[float] = ..., fused: _Optional[float] = ..., vector_evidence: _Optional[float] = ..., full_text_evidence: _Optional[float] = ...) -> None: ...
 
 class RecallHit(_message.Message):
     __slots__ = ("memory", "score", "parts")
@@ -279,10 +380,12 @@ class GetMemoryRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
 
 class GetMemoryResponse(_message.Message):
-    __slots__ = ("memory",)
+    __slots__ = ("memory", "annotated_by")
     MEMORY_FIELD_NUMBER: _ClassVar[int]
+    ANNOTATED_BY_FIELD_NUMBER: _ClassVar[int]
     memory: Memory
-    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+    annotated_by: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., annotated_by: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TagList(_message.Message):
     __slots__ = ("values",)

@@ -75,6 +75,16 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.FromString,
                 _registered_method=True)
+        self.Feedback = channel.unary_unary(
+                '/memoryd.v1.MemoryService/Feedback',
+                request_serializer=memoryd_dot_v1_dot_memory__pb2.FeedbackRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__pb2.FeedbackResponse.FromString,
+                _registered_method=True)
+        self.AutoFeedback = channel.unary_unary(
+                '/memoryd.v1.MemoryService/AutoFeedback',
+                request_serializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -166,6 +176,33 @@ class MemoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Feedback(self, request, context):
+        """Feedback records one signal about a memory (by its full id: a prefix is
+        INVALID_ARGUMENT). Signals are counted per memory in a side table (the
+        memory's row is not rewritten) and shown in `Memory.feedback`; each moves
+        the memory's salience shift by a fixed step (see FeedbackSignal), bounded
+        to [-0.25, +0.25]. The shift is used by RANKING_MODE_SALIENCE_DECAY only:
+        feedback never changes the default relevance ranking. A
+        FEEDBACK_SIGNAL_CORRECTION needs `correction`: the corrected text is
+        memorized (same scope, type, subject, category and tags) and the old
+        memory becomes SUPERSEDED by it, restorable; the caller must be allowed
+        to change the old memory (PERMISSION_DENIED otherwise, nothing written).
+        Counts are statistics: a retried call counts again.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AutoFeedback(self, request, context):
+        """AutoFeedback reports which recalled memories the runtime used: `used`
+        counts as FEEDBACK_SIGNAL_USED, otherwise FEEDBACK_SIGNAL_UNUSED. Every
+        id must be a full id of a visible memory (NOT_FOUND names the first that
+        is not; nothing is recorded then). At most 100 results.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MemoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -208,6 +245,16 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.RestoreMemory,
                     request_deserializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.SerializeToString,
+            ),
+            'Feedback': grpc.unary_unary_rpc_method_handler(
+                    servicer.Feedback,
+                    request_deserializer=memoryd_dot_v1_dot_memory__pb2.FeedbackRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__pb2.FeedbackResponse.SerializeToString,
+            ),
+            'AutoFeedback': grpc.unary_unary_rpc_method_handler(
+                    servicer.AutoFeedback,
+                    request_deserializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -427,6 +474,60 @@ class MemoryService:
             '/memoryd.v1.MemoryService/RestoreMemory',
             memoryd_dot_v1_dot_memory__pb2.RestoreMemoryRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__pb2.RestoreMemoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Feedback(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/Feedback',
+            memoryd_dot_v1_dot_memory__pb2.FeedbackRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__pb2.FeedbackResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AutoFeedback(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/AutoFeedback',
+            memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,92 @@
+"""`memoryd bench calibrate`: an embedder's similarity scale, measured on questions and their evidence.
+
+For every question of a LoCoMo-format file it takes the cosine similarity between the
+question and each evidence turn (gold pairs) and between the question and turns of the same
+conversation drawn at random, not evidence (random pairs, a fixed seed). It prints
+percentiles of both and the share of each kept by candidate floors: the numbers behind the
+per-embedder values of ``core.calibration`` (similarity floor, noise level, strong match).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memoryd.app import build_embedder
+from memoryd.bench import locomo
+from memoryd.bench.report import environment, table, write_json
+from memoryd.config import load_settings
+from memoryd.core.calibration import calibration_for
+
+_PERCENTILES = (1, 2, 5, 10, 25, 50, 75, 90, 95, 99)
+_FLOORS = (0.5, 0.4, 0.3, 0.2, 0.15, 0.1, 0.0)
+_RANDOM_PER_QUESTION = 4
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `bench calibrate`."""
+    p = sub.add_parser("calibrate", help="an embedder's cosine scale on question/evidence and random pairs")
+    p.add_argument("--data", type=Path, required=True, help="path to locomo10.json (or a file in its format)")
+    p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
+    p.add_argument("--config", type=Path, help="TOML config naming the embedder (default: the embedded model)")
+    p.add_argument("--json", type=Path, help="write the JSON record here")
+    p.set_defaults(run=lambda args: asyncio.run(_main(args)))
+
+
+async def _main(args: argparse.Namespace) -> int:
+    embedder = build_embedder(load_settings(args.config).embedding)
+    rng = random.Random(7)
+    gold: list[float] = []
+    noise: list[float] = []
+    for conv in locomo.load(args.data)[: args.conversations or None]:
+        index = {t.dia_id: i for i, t in enumerate(conv.turns)}
+        turns = np.asarray(await _embed(embedder, [t.content for t in conv.turns]))
+        questions = np.asarray(await _embed(embedder, [q.text for q in conv.questions]))
+        for q, question in zip(questions, conv.questions, strict=True):
+            evidence = {index[d] for d in question.evidence}
+            gold.extend(float(turns[i] @ q) for i in evidence)
+            others = [i for i in range(len(conv.turns)) if i not in evidence]
+            noise.extend(float(turns[i] @ q) for i in rng.sample(others, min(_RANDOM_PER_QUESTION, len(others))))
+    record: dict[str, Any] = {
+        "model": embedder.model_name,
+        "gold_pairs": len(gold),
+        "random_pairs": len(noise),
+        "percentiles": {
+            "gold": {p: float(np.percentile(gold, p)) for p in _PERCENTILES},
+            "random": {p: float(np.percentile(noise, p)) for p in _PERCENTILES},
+        },
+        "kept": {f: {"gold": _share(gold, f), "random": _share(noise, f)} for f in _FLOORS},
+        "shipped": calibration_for(embedder.model_name),
+        "environment": environment(),
+    }
+    print(_render(record))
+    write_json(args.json, record)
+    return 0
+
+
+async def _embed(embedder: Any, texts: list[str]) -> list[list[float]]:
+    out: list[list[float]] = []
+    for start in range(0, len(texts), 256):
+        out.extend(await embedder.embed(texts[start : start + 256]))
+    return out
+
+
+def _share(values: list[float], floor: float) -> float:
+    return sum(v >= floor for v in values) / len(values) if values else 0.0
+
+
+def _render(record: dict[str, Any]) -> str:
+    pct = record["percentiles"]
+    rows = [[f"p{p}", f"{pct['gold'][p]:.3f}", f"{pct['random'][p]:.3f}"] for p in _PERCENTILES]
+    kept = [[f"{f}", f"{k['gold']:.3f}", f"{k['random']:.3f}"] for f, k in record["kept"].items()]
+    return (
+        f"memoryd bench calibrate: {record['model']}, {record['gold_pairs']} gold pairs, "
+        f"{record['random_pairs']} random pairs\n"
+        f"{table(rows, ['percentile', 'gold', 'random'])}\n\n{table(kept, ['floor', 'gold kept', 'random kept'])}\n"
+        f"shipped: {record['shipped']}"
+    )

@@ -1,0 +1,52 @@
+"""Readable Recall scores: each hit's evidence on a 0-1 scale that means the same for every query. Pure.
+
+Fused RRF sums rank well but say nothing absolute (the top hit of any query scores about 0.03),
+so a caller cannot threshold them. Each arm's evidence is put on a fixed scale instead:
+
+- vector: the cosine similarity placed between the embedder's noise level (0: as close as three
+  quarters of unrelated pairs) and a strong match (1: as close as the best tenth of true answers),
+  both measured per embedder (``core.calibration``);
+- full text: the share of the query's search terms the memory contains, as words (compared by
+  their English Snowball stems, as the full-text index compares them) or word prefixes (stop
+  words are not terms).
+
+The relevance is ``1 - (1 - v)(1 - t)``: either arm's strong evidence is enough, and agreement adds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import snowballstemmer
+
+from memoryd.core.calibration import EmbedderCalibration
+from memoryd.core.query_terms import MIN_PREFIX, words
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def vector_evidence(similarity: float, scale: EmbedderCalibration) -> float:
+    """Cosine similarity on the embedder's 0 (noise) .. 1 (strong match) scale."""
+    span = scale.strong_similarity - scale.noise_similarity
+    return max(0.0, min(1.0, (similarity - scale.noise_similarity) / span)) if span > 0 else 0.0
+
+
+def full_text_evidence(terms: Sequence[str], content: str) -> float:
+    """The share of ``terms`` that ``content`` contains as a word (same stem) or a word prefix."""
+    if not terms:
+        return 0.0
+    have = set(words(content))
+    stems = set(_STEMMER.stemWords(sorted(have)))
+    found = sum(1 for term in terms if _contains(have, stems, term))
+    return found / len(terms)
+
+
+def relevance(vector: float, full_text: float) -> float:
+    """Either arm's evidence is enough; agreement adds."""
+    return 1.0 - (1.0 - vector) * (1.0 - full_text)
+
+
+def _contains(have: set[str], stems: set[str], term: str) -> bool:
+    if term in have or _STEMMER.stemWord(term) in stems:
+        return True
+    return len(term) >= MIN_PREFIX and any(word.startswith(term) for word in have)

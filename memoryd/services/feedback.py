@@ -1,0 +1,119 @@
+"""FeedbackService: callers say what a memory was worth; corrections become new memories."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from memoryd.core.audit_log import Operation
+from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
+from memoryd.core.feedback import AUTO_SIGNALS, Signal
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
+from memoryd.core.ports import Clock, MemoryStore
+from memoryd.core.restatement import is_restatement
+from memoryd.core.validation import Limits, check_actor, check_content, check_memory_id
+from memoryd.core.visibility import modify_refusal
+from memoryd.services.archive import ArchiveService
+from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.memorize import MemorizeService
+
+MAX_AUTO_RESULTS = 100
+"""AutoFeedback reports on one Recall, whose limit is at most 100."""
+
+
+class FeedbackService:
+    """Records signals in the store's side table; a correction memorizes the corrected text."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        archive: ArchiveService,
+        memorize: MemorizeService,
+        clock: Clock,
+        limits: Limits,
+        trail: AuditTrail,
+    ) -> None:
+        self._store = store
+        self._archive = archive
+        self._memorize = memorize
+        self._clock = clock
+        self._limits = limits
+        self._trail = trail
+
+    async def feedback(
+        self, actor: Actor, memory_id: str, signal: Signal | None, correction: str = ""
+    ) -> tuple[MemoryRecord, MemoryRecord | None]:
+        """Record one signal; returns the memory after it and, for a correction, the corrected memory.
+
+        A correction writes the new memory first and then supersedes the old one: a retry after a
+        crash finds the new memory by deduplication and converges.
+        """
+        check_actor(actor)
+        check_memory_id(memory_id)
+        if signal is None or signal in AUTO_SIGNALS:
+            raise InvalidRequest("signal", "is required (USED and UNUSED are AutoFeedback's)")
+        if signal is Signal.CORRECTION:
+            check_content(correction, self._limits, "correction")
+        elif correction:
+            raise InvalidRequest("correction", "is only for FEEDBACK_SIGNAL_CORRECTION")
+        record = await self._archive.get(actor, memory_id)
+        corrected = await self._correct(actor, record, correction) if signal is Signal.CORRECTION else None
+        await self._store.record_feedback(actor.tenant_id, [(memory_id, signal)], self._clock.now())
+        self._trail.note(actor, Operation.FEEDBACK, [memory_id], [record.scope.value], {signal.value: 1})
+        return await self._archive.get(actor, memory_id), corrected
+
+    async def auto_feedback(self, actor: Actor, results: Sequence[tuple[str, bool]]) -> int:
+        """Record USED or UNUSED for each recalled memory; all-or-nothing. Returns how many were recorded."""
+        check_actor(actor)
+        if not 1 <= len(results) <= MAX_AUTO_RESULTS:
+            raise InvalidRequest("results", f"must hold 1 to {MAX_AUTO_RESULTS} results, got {len(results)}")
+        seen: set[str] = set()
+        for i, (memory_id, _) in enumerate(results):
+            check_memory_id(memory_id, f"results[{i}].id")
+            if memory_id in seen:
+                raise InvalidRequest(f"results[{i}].id", f"lists memory {memory_id!r} twice")
+            seen.add(memory_id)
+        found = await self._store.get_many(actor, sorted(seen), with_retrievals=False)
+        for i, (memory_id, _) in enumerate(results):
+            if memory_id not in found:
+                raise NotFound(f"results[{i}].id: memory {memory_id!r} not found")
+        signals = [(m, Signal.USED if used else Signal.UNUSED) for m, used in results]
+        await self._store.record_feedback(actor.tenant_id, signals, self._clock.now())
+        self._trail.note(
+            actor,
+            Operation.FEEDBACK,
+            [m for m, _ in results],
+            {r.scope.value for r in found.values()},
+            {"used": sum(u for _, u in results), "unused": sum(not u for _, u in results)},
+        )
+        return len(signals)
+
+    async def _correct(self, actor: Actor, record: MemoryRecord, correction: str) -> MemoryRecord:
+        """Memorize the corrected text like the old memory and supersede the old one by it."""
+        if refusal := modify_refusal(actor, record):
+            raise PermissionDenied(refusal)
+        if is_restatement(correction, record.content):
+            raise InvalidRequest("correction", "restates the memory it corrects: nothing would change")
+        draft = MemoryDraft(
+            content=correction,
+            scope=record.scope,
+            memory_type=record.memory_type,
+            category=record.category,
+            subject=record.subject,
+            tags=record.tags,
+            salience=record.salience,
+            decay_factor=record.decay_factor,
+            source_context=f"correction of memory {record.memory_id}",
+            source_id=record.source_id,
+        )
+        result = await self._memorize.memorize(actor, draft)
+        if record.status is not MemoryStatus.SUPERSEDED or record.superseded_by != result.memory.memory_id:
+            superseded = replace(
+                record,
+                status=MemoryStatus.SUPERSEDED,
+                superseded_by=result.memory.memory_id,
+                updated_at=self._clock.now(),
+            )
+            if not await self._store.replace(actor, superseded, None):
+                raise NotFound(f"memory {record.memory_id!r} not found")
+        return result.memory
