@@ -20,6 +20,7 @@ import lance
 import pyarrow as pa
 
 from memoryd.core.errors import Unavailable
+from memoryd.core.feedback import Signal
 from memoryd.core.usage import (
     AGE_BUCKETS,
     SALIENCE_BUCKETS,
@@ -74,6 +75,7 @@ class DuckDBAnalytics:
             con.register("memories", memories)
             con.register("stats", stats if stats is not None else _EMPTY_STATS)
             injected = "s.injected_count" if stats is None or "injected_count" in stats.schema.names else "0"
+            signals = _feedback_columns(set(stats.schema.names) if stats is not None else set())
             where = ["TRUE"]
             params: dict[str, Any] = {}
             if agent_id:
@@ -85,7 +87,7 @@ class DuckDBAnalytics:
             con.execute(
                 "CREATE TEMP TABLE m AS SELECT m.id, m.agent_id, m.scope, m.memory_type, m.status, m.content_hash, "
                 "m.salience, m.created_at, coalesce(s.retrieval_count, 0) AS r, "
-                f"coalesce({injected}, 0) AS inj FROM memories m LEFT JOIN stats s ON s.id = m.id "
+                f"coalesce({injected}, 0) AS inj{signals} FROM memories m LEFT JOIN stats s ON s.id = m.id "
                 f"WHERE {' AND '.join(where)}",
                 params,
             ).fetchall()
@@ -163,7 +165,21 @@ class DuckDBAnalytics:
             computed_at=now,
             seconds=0.0,
             lorenz=lorenz_of_histogram(histogram),
+            feedback=tuple(
+                (s.value, int(n))
+                for s in Signal
+                if (n := scalar(f"SELECT coalesce(sum(fb_{s.value}), 0) FROM m"))  # enum names
+            ),
         )
+
+
+def _feedback_columns(present: set[str]) -> str:
+    """``, coalesce(s.fb_useful, 0) AS fb_useful, ...``; 0 for columns an older side table lacks."""
+    out = []
+    for signal in Signal:
+        column = f"fb_{signal.value}"
+        out.append(f", coalesce(s.{column}, 0) AS {column}" if column in present else f", 0 AS {column}")
+    return "".join(out)
 
 
 def _ordered(

@@ -23,6 +23,8 @@ class FindingKind(StrEnum):
     """Old and never used, or replaced by a newer similar memory."""
     CLUTTER = "clutter"
     """Near-empty, greeting-only, tool noise, a fragment with no fact."""
+    DISPUTED = "disputed"
+    """Callers reported it wrong (Feedback) and no correction replaced it."""
 
 
 class FindingSource(StrEnum):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits, finding_id
+from memoryd.core.feedback import Signal
 from memoryd.core.models import MemoryRecord, Scope
 from memoryd.core.restatement import conflicting_markers, differing_markers
 
@@ -70,7 +71,23 @@ def find(
     _near_duplicates(review_id, records, pairs, grouped, limits, out)
     _contradictions(review_id, records, pairs, limits, out)
     _stale(review_id, records, pairs, now, limits, out)
+    out.extend(_finding(review_id, FindingKind.DISPUTED, [r], why, Action.ARCHIVE) for r, why in _disputed(records))
     return out
+
+
+def dispute_reason(record: MemoryRecord) -> str:
+    """Why callers' feedback disputes a memory, or "" (a correction already superseded the memory it fixed)."""
+    fb = record.feedback
+    if fb.count(Signal.WRONG):
+        return f"reported wrong {fb.count(Signal.WRONG)} time(s) by Feedback"
+    if fb.count(Signal.EXPLICIT_NEGATIVE) > fb.count(Signal.EXPLICIT_POSITIVE):
+        negative, positive = fb.count(Signal.EXPLICIT_NEGATIVE), fb.count(Signal.EXPLICIT_POSITIVE)
+        return f"explicit feedback is negative ({negative} against {positive})"
+    return ""
+
+
+def _disputed(records: Sequence[MemoryRecord]) -> list[tuple[MemoryRecord, str]]:
+    return [(r, reason) for r in records if (reason := dispute_reason(r))]
 
 
 def _finding(

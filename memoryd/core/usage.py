@@ -65,6 +65,8 @@ class UsageReport:
     alarms: tuple[str, ...] = ()
     lorenz: tuple[tuple[float, float], ...] = ()
     """(share of active memories, share of retrievals they hold), least retrieved first, from (0, 0) to (1, 1)."""
+    feedback: tuple[tuple[str, int], ...] = ()
+    """Feedback signals received, by signal (those with a non-zero total)."""
 
 
 def gini(values: list[int]) -> float:
@@ -100,6 +102,7 @@ def report_to_dict(report: UsageReport) -> dict[str, Any]:
     out["salience"] = [list(b) for b in report.salience]
     out["alarms"] = list(report.alarms)
     out["lorenz"] = [list(p) for p in report.lorenz]
+    out["feedback"] = [list(f) for f in report.feedback]
     out["computed_at"] = report.computed_at.isoformat()
     return out
 
@@ -115,6 +118,7 @@ def report_from_dict(data: dict[str, Any]) -> UsageReport:
             "agents": tuple(AgentUsage(**a) for a in data["agents"]),
             "alarms": tuple(data["alarms"]),
             "lorenz": tuple((float(x), float(y)) for x, y in data.get("lorenz", ())),
+            "feedback": tuple((str(s), int(n)) for s, n in data.get("feedback", ())),
             "computed_at": datetime.fromisoformat(data["computed_at"]),
         }
     )

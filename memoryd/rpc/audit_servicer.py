@@ -19,6 +19,7 @@ _KINDS = {
     FindingKind.CONTRADICTION: apb.FINDING_KIND_CONTRADICTION,
     FindingKind.STALE: apb.FINDING_KIND_STALE,
     FindingKind.CLUTTER: apb.FINDING_KIND_CLUTTER,
+    FindingKind.DISPUTED: apb.FINDING_KIND_DISPUTED,
 }
 _ACTIONS = {
     Action.MERGE: apb.FINDING_ACTION_MERGE,
@@ -101,6 +102,7 @@ def usage(u: UsageReport) -> apb.UsageReport:
         alarms=list(u.alarms),
         seconds=u.seconds,
         lorenz=[apb.LorenzPoint(memories_share=x, retrievals_share=y) for x, y in u.lorenz],
+        feedback=dict(u.feedback),
     )
     out.computed_at.CopyFrom(convert.to_timestamp(u.computed_at))
     return out

@@ -9,6 +9,7 @@ import pytest
 
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_reviews import LanceReviewStore
+from memoryd.core.feedback import Signal
 from memoryd.core.models import MemoryStatus, MemoryType, Scope
 from memoryd.services.usage import UsageService
 from tests.fakes import FrozenClock, memory_record
@@ -46,6 +47,8 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     # Recall returned m1 six times, m2 and m6 twice each; auto-recall injected m3 ten times and m1 once.
     await store.record_retrievals("t1", {ids[1]: 4, ids[2]: 2, ids[6]: 2}, {ids[3]: 10, ids[1]: 1}, NOW)
     await store.record_retrievals("t1", {ids[1]: 2, ids[7]: 5}, {}, NOW)
+    wrong, used = Signal.WRONG, Signal.USED
+    await store.record_feedback("t1", [(ids[1], used), (ids[2], used), (ids[2], wrong), (ids[2], wrong)], NOW)
     usage = UsageService(
         DuckDBAnalytics(str(tmp_path)),
         LanceReviewStore(store.db),
@@ -78,6 +81,7 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     assert dict(report.salience) == {"0.0-0.2": 2, "0.2-0.4": 1, "0.4-0.6": 2, "0.6-0.8": 0, "0.8-1.0": 1}
     assert [(a.agent_id, a.memories, a.retrievals) for a in report.agents] == [("a1", 5, 8), ("a2", 1, 2)]
     assert report.agents[0].never_retrieved_share == pytest.approx(3 / 5)
+    assert dict(report.feedback) == {"wrong": 2, "used": 2}
     days = dict(report.growth)
     assert days[(NOW - timedelta(days=3)).strftime("%Y-%m-%d")] == 2 and sum(days.values()) == 7
     assert report.alarms and "concentration" in report.alarms[0]  # 60 % ≥ 50 %

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits
 from memoryd.core.audit_rules import clutter_reason, find, survivor
+from memoryd.core.feedback import FeedbackSummary, Signal
 from memoryd.core.ids import content_hash
 from memoryd.core.models import MemoryRecord, Scope
 from memoryd.core.restatement import conflicting_markers
@@ -112,3 +113,18 @@ def test_the_survivor_is_the_widest_then_most_used_then_oldest() -> None:
     b = mem(2, "x", scope=Scope.SHARED, days=1)
     c = mem(3, "x", scope=Scope.SHARED, days=5)
     assert survivor([a, b, c]) == c
+
+
+def test_memories_reported_wrong_or_mostly_disliked_are_disputed_never_certain() -> None:
+    wrong = mem(1, "The VPN needs a hardware key", feedback=FeedbackSummary({Signal.WRONG: 1, Signal.USEFUL: 4}, 0.0))
+    disliked = mem(
+        2, "Standup is at 9:30", feedback=FeedbackSummary({Signal.EXPLICIT_NEGATIVE: 2, Signal.EXPLICIT_POSITIVE: 1})
+    )
+    liked = mem(
+        3, "Lunch is at noon", feedback=FeedbackSummary({Signal.EXPLICIT_NEGATIVE: 1, Signal.EXPLICIT_POSITIVE: 1})
+    )
+    found = [f for f in run([wrong, disliked, liked, mem(4, "The printer on floor 3 jams daily")])]
+    disputed = [f for f in found if f.kind is FindingKind.DISPUTED]
+    assert [set(f.memory_ids) for f in disputed] == [{wrong.memory_id}, {disliked.memory_id}]
+    assert all(f.action is Action.ARCHIVE and not f.certain for f in disputed)
+    assert "wrong 1 time" in disputed[0].reason and "2 against 1" in disputed[1].reason

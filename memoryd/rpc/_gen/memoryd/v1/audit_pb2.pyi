@@ -17,6 +17,7 @@ class FindingKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FINDING_KIND_CONTRADICTION: _ClassVar[FindingKind]
     FINDING_KIND_STALE: _ClassVar[FindingKind]
     FINDING_KIND_CLUTTER: _ClassVar[FindingKind]
+    FINDING_KIND_DISPUTED: _ClassVar[FindingKind]
 
 class FindingAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -43,6 +44,7 @@ FINDING_KIND_DUPLICATE: FindingKind
 FINDING_KIND_CONTRADICTION: FindingKind
 FINDING_KIND_STALE: FindingKind
 FINDING_KIND_CLUTTER: FindingKind
+FINDING_KIND_DISPUTED: FindingKind
 FINDING_ACTION_UNSPECIFIED: FindingAction
 FINDING_ACTION_MERGE: FindingAction
 FINDING_ACTION_UPDATE: FindingAction
@@ -238,7 +240,7 @@ class AgentUsage(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., memories: _Optional[int] = ..., retrievals: _Optional[int] = ..., never_retrieved_share: _Optional[float] = ...) -> None: ...
 
 class UsageReport(_message.Message):
-    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds", "lorenz")
+    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds", "lorenz", "feedback")
     class ByScopeEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -254,6 +256,13 @@ class UsageReport(_message.Message):
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     class ByStatusEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class FeedbackEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
         VALUE_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +289,7 @@ class UsageReport(_message.Message):
     COMPUTED_AT_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     LORENZ_FIELD_NUMBER: _ClassVar[int]
+    FEEDBACK_FIELD_NUMBER: _ClassVar[int]
     memories: int
     by_scope: _containers.ScalarMap[str, int]
     by_type: _containers.ScalarMap[str, int]
@@ -300,7 +310,8 @@ class UsageReport(_message.Message):
     computed_at: _timestamp_pb2.Timestamp
     seconds: float
     lorenz: _containers.RepeatedCompositeFieldContainer[LorenzPoint]
-    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ..., lorenz: _Optional[_Iterable[_Union[LorenzPoint, _Mapping]]] = ...) -> None: ...
+    feedback: _containers.ScalarMap[str, int]
+    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ..., lorenz: _Optional[_Iterable[_Union[LorenzPoint, _Mapping]]] = ..., feedback: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class GetUsageReportResponse(_message.Message):
     __slots__ = ("report",)
