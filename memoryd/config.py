@@ -149,8 +149,9 @@ class RecallSettings(_Section):
     vector_query: VectorQuery = _RECALL.vector_query
     """Embed the query as given, or its statement form (questions lose their interrogative lead)."""
     coverage_rerank: bool = _RECALL.coverage_rerank
-    """Order fused candidates by fused score × (coverage_floor + share of the query's words they hold)."""
+    """Order fused candidates by fused score × (coverage_floor + coverage); see ``RecallTuning``."""
     coverage_floor: float = Field(_RECALL.coverage_floor, ge=0)
+    vector_coverage: float = Field(_RECALL.vector_coverage, ge=0, le=1)
     retrieval_flush_seconds: float = Field(10.0, gt=0)
     """Retrieval counts are written this often (each flush is a few small table commits)."""
 
@@ -166,6 +167,7 @@ class RecallSettings(_Section):
             vector_query=self.vector_query,
             coverage_rerank=self.coverage_rerank,
             coverage_floor=self.coverage_floor,
+            vector_coverage=self.vector_coverage,
         )
 
 

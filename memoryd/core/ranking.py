@@ -65,12 +65,17 @@ class RecallTuning:
     vector_query: VectorQuery = VectorQuery.AS_IS
     coverage_rerank: bool = True
     """Relevance ranking orders the fused candidates by ``fused × (coverage_floor + coverage)``, coverage
-    being the share of the query's terms a memory contains (``core.scores``): the coordination factor of
-    classic lexical scoring, applied to the fusion so that a memory both arms like but that holds one
-    of five query words does not outrank one that holds all five."""
+    being the larger of the share of the query's terms a memory contains and ``vector_coverage`` × its
+    vector evidence (``core.scores``): the coordination factor of classic lexical scoring, applied to the
+    fusion so that a memory both arms like but that holds one of five query words does not outrank one
+    that holds all five."""
     coverage_floor: float = 0.25
-    """What a memory holding none of the query's words keeps of its fused score: paraphrases found by
-    the vector arm stay in the ranking, at a quarter of the weight of a memory holding every word."""
+    """What a memory with no coverage keeps of its fused score: it stays in the ranking, at a fifth of
+    the weight of a memory holding every query word."""
+    vector_coverage: float = 0.5
+    """A strong embedding match counts as half the query's words, so a paraphrase the embedder
+    recognises is not buried under memories that merely repeat a query word (LoCoMo questions whose
+    evidence holds at most a fifth of their words: R@10 0.401 → 0.455 on the batch protocol)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +165,20 @@ def attach(
     return hits
 
 
-def coverage_ranked(hits: Sequence[RecallHit], floor: float) -> list[RecallHit]:
-    """Hits ordered by ``fused × (floor + full_text_evidence)``; ties to the more recent memory, then id.
+def coverage_ranked(hits: Sequence[RecallHit], floor: float, vector_share: float) -> list[RecallHit]:
+    """Hits ordered by ``fused × (floor + max(full_text_evidence, vector_share × vector_evidence))``.
+
+    Ties go to the more recent memory, then the higher id.
 
     Fill-ins from under the similarity floor (fused score 0) stay after the rest, in similarity order.
     """
     ranked = sorted(
         (h for h in hits if h.parts.fused > 0),
-        key=lambda h: (h.parts.fused * (floor + h.parts.full_text_evidence), h.memory.occurred_at, h.memory.memory_id),
+        key=lambda h: (
+            h.parts.fused * (floor + max(h.parts.full_text_evidence, vector_share * h.parts.vector_evidence)),
+            h.memory.occurred_at,
+            h.memory.memory_id,
+        ),
         reverse=True,
     )
     return ranked + [h for h in hits if h.parts.fused <= 0]

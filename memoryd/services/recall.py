@@ -68,7 +68,9 @@ class RecallService:
             hits = composite(attach(fused, records, terms, self._scale), self._clock.now(), query.min_score)
         elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate's text is read
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
-            hits = coverage_ranked(attach(fused, records, terms, self._scale), self._tuning.coverage_floor)
+            hits = coverage_ranked(
+                attach(fused, records, terms, self._scale), self._tuning.coverage_floor, self._tuning.vector_coverage
+            )
         else:
             winners = fused[: query.limit]
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
