@@ -16,6 +16,7 @@ The relevance is ``1 - (1 - v)(1 - t)``: either arm's strong evidence is enough,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import snowballstemmer
 
@@ -23,6 +24,13 @@ from memoryd.core.calibration import EmbedderCalibration
 from memoryd.core.query_terms import MIN_PREFIX, words
 
 _STEMMER = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(word: str) -> str:
+    """The word's English Snowball stem, memoised: the stemmer is pure Python (~10 µs a word) and a
+    Recall scores about 40 memories of 20 words each."""
+    return str(_STEMMER.stemWord(word))
 
 
 def vector_evidence(similarity: float, scale: EmbedderCalibration) -> float:
@@ -36,7 +44,7 @@ def full_text_evidence(terms: Sequence[str], content: str) -> float:
     if not terms:
         return 0.0
     have = set(words(content))
-    stems = set(_STEMMER.stemWords(sorted(have)))
+    stems = {_stem(word) for word in have}
     found = sum(1 for term in terms if _contains(have, stems, term))
     return found / len(terms)
 
@@ -47,6 +55,6 @@ def relevance(vector: float, full_text: float) -> float:
 
 
 def _contains(have: set[str], stems: set[str], term: str) -> bool:
-    if term in have or _STEMMER.stemWord(term) in stems:
+    if term in have or _stem(term) in stems:
         return True
     return len(term) >= MIN_PREFIX and any(word.startswith(term) for word in have)
