@@ -29,7 +29,8 @@ _STEMMER = snowballstemmer.stemmer("english")
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
     """The word's English Snowball stem, memoised: the stemmer is pure Python (~10 µs a word) and a
-    Recall scores about 40 memories of 20 words each."""
+    Recall scores about 40 memories of 20 words each.
+    """
     return str(_STEMMER.stemWord(word))
 
 
