@@ -28,8 +28,9 @@ _STEMMER = snowballstemmer.stemmer("english")
 
 @lru_cache(maxsize=1 << 16)
 def _stem(word: str) -> str:
-    """The word's English Snowball stem, memoised: the stemmer is pure Python (~10 µs a word) and a
-    Recall scores about 40 memories of 20 words each.
+    """The word's English Snowball stem, memoised.
+
+    The stemmer is pure Python (about 10 µs a word) and a Recall scores some 40 memories of 20 words.
     """
     return str(_STEMMER.stemWord(word))
 
