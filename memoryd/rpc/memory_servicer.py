@@ -51,8 +51,10 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             tuple(request.query_embedding) if request.query_embedding else None,
             convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,
         )
-        hits = await self._app.recall.recall(query)
-        return pb.RecallResponse(hits=[convert.hit(h) for h in hits])
+        answer = await self._app.recall.answer(query)
+        return pb.RecallResponse(
+            hits=[convert.hit(h) for h in answer.hits], degraded=bool(answer.degraded), degraded_reason=answer.degraded
+        )
 
     @translated
     async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from memoryd.core.calibration import calibration_for
-from memoryd.core.errors import InvalidRequest
+from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
@@ -49,12 +49,28 @@ class RecallService:
 
     async def recall(self, query: RecallQuery) -> list[RecallHit]:
         """The best ``limit`` visible memories for the query text, best first."""
+        return (await self.answer(query)).hits
+
+    async def answer(self, query: RecallQuery) -> RecallAnswer:
+        """The hits and, when an arm could not run, why the answer is degraded.
+
+        The product's rule: search needs the embedder, but an unreachable embedder must not empty
+        Recall. The full-text arm then answers alone and the answer says so; only a vector-only
+        request fails (UNAVAILABLE).
+        """
         self._validate(query)
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
-        (vector, vector_hits), text_hits = await asyncio.gather(
-            self._vector_arm(query, depth) if query.arms is not RecallArms.FULL_TEXT else _no_vector(),
+        degraded = ""
+        try:
+            vector = await self._query_vector(query) if query.arms is not RecallArms.FULL_TEXT else None
+        except Unavailable as exc:
+            if query.arms is RecallArms.VECTOR:
+                raise
+            vector, degraded = None, f"the embedder is unavailable ({exc}): the full-text arm answered alone"
+        vector_hits, text_hits = await asyncio.gather(
+            self._vector_arm(query, vector, depth) if vector is not None else _nothing(),
             self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
         fused = fuse(vector_hits, text_hits, self._tuning.weights)
@@ -79,12 +95,12 @@ class RecallService:
             hits = [h for h in hits if h.score >= query.min_score]
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
-        return hits
+        return RecallAnswer(hits, degraded)
 
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The vector arm alone (benchmarks compare arms)."""
         self._validate(query)
-        return (await self._vector_arm(query, query.limit))[1]
+        return await self._vector_arm(query, await self._query_vector(query), query.limit)
 
     async def full_text_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The full-text arm alone (benchmarks compare arms)."""
@@ -103,13 +119,11 @@ class RecallService:
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
 
-    async def _vector_arm(self, query: RecallQuery, depth: int) -> tuple[list[float], list[ArmHit]]:
-        """The query's vector and the arm's candidates above the floor."""
+    async def _vector_arm(self, query: RecallQuery, vector: list[float], depth: int) -> list[ArmHit]:
+        """The arm's candidates above the floor."""
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
-        vector = await self._query_vector(query)
-        hits = await self._store.nearest(query.actor, vector, query.filter, depth, self._floor)
-        return vector, hits
+        return await self._store.nearest(query.actor, vector, query.filter, depth, self._floor)
 
     async def _query_vector(self, query: RecallQuery) -> list[float]:
         """The caller's vector, or the query embedded."""
@@ -157,5 +171,9 @@ async def _nothing() -> list[ArmHit]:
     return []
 
 
-async def _no_vector() -> tuple[list[float] | None, list[ArmHit]]:
-    return None, []
+@dataclass(frozen=True, slots=True)
+class RecallAnswer:
+    """Recall's hits, and why they came from one arm only ("" when both ran as asked)."""
+
+    hits: list[RecallHit]
+    degraded: str = ""

@@ -132,7 +132,8 @@ class MemoryServiceServicer:
         under the similarity floor fill the rest, after every fused hit, with
         score 0 (their vector rank and similarity are in `parts`): Recall returns
         `limit` hits whenever that many memories are visible (unless the full-text
-        arm alone was asked for).
+        arm alone was asked for). With the embedder unreachable the full-text arm
+        answers alone and the reply says `degraded`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
