@@ -34,6 +34,7 @@ from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_chat import OpenAIChat
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
 from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
@@ -128,6 +129,8 @@ class App:
     recall: RecallService
     archive: ArchiveService
     feedback: FeedbackService
+    metrics: PrometheusMetrics
+    """Calls, the embedder, writes and recalls (``/metrics`` of ``memoryd serve``)."""
     profile: ProfileService
     retrievals: RetrievalLog
     conversations: ConversationService
@@ -278,7 +281,8 @@ async def build_app(
     Every port can be passed in (tests swap adapters here, never by patching). The job parts
     exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
     """
-    embedder = embedder or build_embedder(settings.embedding)
+    metrics = PrometheusMetrics()
+    embedder = MeteredEmbedder(embedder or build_embedder(settings.embedding), metrics)
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
@@ -293,7 +297,17 @@ async def build_app(
         chat = chat if chat is not None else build_chat(settings.provider)
         analytics = analytics or DuckDBAnalytics(settings.storage.uri)
         app = _wire(
-            settings, stores, embedder, clock, counter, jobs, chat, neighbours or NumpyNeighbours(), analytics, rates
+            settings,
+            stores,
+            embedder,
+            clock,
+            counter,
+            jobs,
+            chat,
+            neighbours or NumpyNeighbours(),
+            analytics,
+            rates,
+            metrics,
         )
         tasks = [
             asyncio.create_task(
@@ -371,6 +385,7 @@ def _wire(
     neighbours: NeighbourSearch,
     analytics: UsageAnalytics,
     rates: RateLimiter | None,
+    metrics: PrometheusMetrics,
 ) -> App:
     """The service graph over the ports."""
     au = settings.auth
@@ -462,6 +477,7 @@ def _wire(
         recall=recall,
         archive=archive,
         feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
+        metrics=metrics,
         profile=profile,
         retrievals=retrievals,
         conversations=ConversationService(

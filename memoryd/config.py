@@ -370,6 +370,15 @@ class LogSettings(_Section):
     format: Literal["json", "text"] = "json"
 
 
+class MetricsSettings(_Section):
+    """Prometheus ``/metrics`` of ``memoryd serve`` (``adapters.prometheus_metrics``)."""
+
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    """Loopback by default: the series name no tenant, but their rates are still the service's business."""
+    port: int = Field(9464, ge=1, le=65535)
+
+
 class RedisSettings(_Section):
     """The job queue's Redis/Valkey; empty dsn means `memoryd up` starts an embedded Valkey."""
 
@@ -469,6 +478,7 @@ class Settings(BaseSettings):
     memorize: MemorizeSettings = MemorizeSettings()
     profile: ProfileSettings = ProfileSettings()
     log: LogSettings = LogSettings()
+    metrics: MetricsSettings = MetricsSettings()
     redis: RedisSettings = RedisSettings()
     provider: ProviderSettings = ProviderSettings()
     jobs: JobSettings = JobSettings()

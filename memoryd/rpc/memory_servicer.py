@@ -22,6 +22,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         result = await self._app.memorize.memorize(who, convert.draft(request.memory, "memory"), request.request_id)
+        self._app.metrics.memorized(0 if result.deduplicated else 1, 1 if result.deduplicated else 0)
         return pb.MemorizeResponse(memory=convert.memory(result.memory), deduplicated=result.deduplicated)
 
     @translated
@@ -32,6 +33,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         results = await self._app.memorize.memorize_batch(
             who, drafts, request.skip_deduplication, request_id=request.request_id
         )
+        merged = sum(r.deduplicated for r in results)
+        self._app.metrics.memorized(len(results) - merged, merged)
         return pb.MemorizeBatchResponse(
             results=[pb.MemorizeResponse(memory=convert.memory(r.memory), deduplicated=r.deduplicated) for r in results]
         )
@@ -52,6 +55,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,
         )
         answer = await self._app.recall.answer(query)
+        self._app.metrics.recalled(len(answer.hits), bool(answer.degraded))
         return pb.RecallResponse(
             hits=[convert.hit(h) for h in answer.hits], degraded=bool(answer.degraded), degraded_reason=answer.degraded
         )

@@ -177,8 +177,21 @@ async def serve(settings: Settings) -> None:
     srv = settings.server
     async with build_app(settings) as app:
         check_listener(settings, await app.keys.keys_required())
+        if settings.metrics.enabled:
+            _serve_metrics(app, settings)
         async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv)) as port:
             await _serve_until(app, settings, port, stop)
+
+
+def _serve_metrics(app: App, settings: Settings) -> None:
+    """Expose ``/metrics``; a taken port is logged, not fatal (metrics must never take the archive down)."""
+    where = f"{settings.metrics.host}:{settings.metrics.port}"
+    try:
+        app.metrics.serve(settings.metrics.host, settings.metrics.port)
+    except OSError as exc:
+        log.error("metrics endpoint not started", extra={"address": where, "error": str(exc)})
+    else:
+        log.info("metrics on /metrics", extra={"address": where})
 
 
 async def _serve_until(app: App, settings: Settings, port: int, stop: asyncio.Event) -> None:

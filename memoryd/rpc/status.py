@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -81,16 +82,34 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> Resp:
+        started, code = time.perf_counter(), grpc.StatusCode.OK
         try:
             return await method(self, request, context)
         except MemorydError as exc:
+            code = status_for(exc)
             await abort_with(context, exc)
         except Exception:  # the one catch-all of the transport: log, then INTERNAL
+            code = grpc.StatusCode.INTERNAL
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+        finally:
+            _observe(self, method.__name__, code, time.perf_counter() - started)
         raise AssertionError("context.abort always raises")  # pragma: no cover
 
     return wrapper
+
+
+def _observe(servicer: Any, method: str, code: grpc.StatusCode, seconds: float) -> None:
+    """Record the call on the app's metrics (servicers hold the app as ``_app``)."""
+    app = getattr(servicer, "_app", None)
+    if app is not None:
+        app.metrics.rpc(_service_name(type(servicer)), method, code.name, seconds)
+
+
+def _service_name(cls: type) -> str:
+    """``memoryd.v1.MemoryService`` for a subclass of the generated ``MemoryServiceServicer``."""
+    base = next((b for b in cls.__mro__[1:] if b.__name__.endswith("Servicer")), cls)
+    return f"memoryd.v1.{base.__name__.removesuffix('Servicer')}"
 
 
 StreamHandler = Callable[[Any, Req, grpc.aio.ServicerContext[Req, Resp]], AsyncIterator[Resp]]
@@ -101,13 +120,18 @@ def translated_stream(method: StreamHandler[Req, Resp]) -> StreamHandler[Req, Re
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> AsyncIterator[Resp]:
+        started, code = time.perf_counter(), grpc.StatusCode.OK
         try:
             async for item in method(self, request, context):
                 yield item
         except MemorydError as exc:
+            code = status_for(exc)
             await abort_with(context, exc)
         except Exception:  # the one catch-all of the transport: log, then INTERNAL
+            code = grpc.StatusCode.INTERNAL
             log.exception("unhandled error in %s", method.__name__)
             await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+        finally:
+            _observe(self, method.__name__, code, time.perf_counter() - started)
 
     return wrapper

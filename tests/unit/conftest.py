@@ -47,13 +47,14 @@ class World:
     store: InMemoryStore
     reviews: InMemoryReviews
     clock: FrozenClock
+    embedder: HashEmbedder
 
 
 @asynccontextmanager
 async def fake_world(**settings: Any) -> AsyncIterator[World]:
     """An App whose every port is a fake; ``settings`` are config sections to override."""
     store, ledger, queue, chat = InMemoryStore(), InMemoryLedger(), RecordingQueue(), ScriptedChat()
-    profiles, reviews, clock = InMemoryProfiles(), InMemoryReviews(), FrozenClock()
+    profiles, reviews, clock, embedder = InMemoryProfiles(), InMemoryReviews(), FrozenClock(), HashEmbedder()
     async with build_app(
         load_settings(None, jobs={"bootstrap_at_start": False}, **settings),
         store=store,
@@ -70,11 +71,11 @@ async def fake_world(**settings: Any) -> AsyncIterator[World]:
         gate=OpenGate(),
         leases=DictLeases(),
         chat=chat,
-        embedder=HashEmbedder(),
+        embedder=embedder,
         clock=clock,
         counter=WordCounter(),
     ) as app:
-        yield World(app, ledger, queue, chat, profiles, store, reviews, clock)
+        yield World(app, ledger, queue, chat, profiles, store, reviews, clock, embedder)
 
 
 @pytest.fixture

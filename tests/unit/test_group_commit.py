@@ -14,12 +14,12 @@ A1, A2 = Actor("acme", "a1"), Actor("acme", "a2")
 
 
 async def test_concurrent_calls_are_one_commit_and_one_embedding_batch(world: World) -> None:
-    app, embedder = world.app, world.app.embedder
-    calls_before = embedder.calls  # type: ignore[attr-defined]
+    app, embedder = world.app, world.embedder
+    calls_before = embedder.calls
     results = await asyncio.gather(
         *(app.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(20))
     )
-    assert world.store.commits == 1 and embedder.calls == calls_before + 1  # type: ignore[attr-defined]
+    assert world.store.commits == 1 and embedder.calls == calls_before + 1
     ids = [r.memory.memory_id for r in results]
     assert len(set(ids)) == 20 and all(i in world.store.rows for i in ids)
     assert [r.memory.content for r in results] == [f"fact number {i} about topic {i}" for i in range(20)]

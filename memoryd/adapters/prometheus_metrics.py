@@ -1,0 +1,99 @@
+"""Metrics on prometheus-client: one registry per process, served on ``metrics.port``.
+
+Names follow the OpenTelemetry semantic conventions where they exist (``rpc_server_duration``
+with ``rpc_system``, ``rpc_service``, ``rpc_method``, ``rpc_grpc_status_code``), in Prometheus
+form (seconds, ``_total`` counters); memoryd's own are prefixed ``memoryd_``. No label holds a
+tenant, agent or memory id: the series stay bounded however many tenants a daemon serves.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+
+from memoryd.core.ports import Embedder
+
+_LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class PrometheusMetrics:
+    """The ``Metrics`` port on its own registry (several daemons in one test process do not collide)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self._rpc = Histogram(
+            "rpc_server_duration_seconds",
+            "Duration of RPCs handled by memoryd, by method and status code.",
+            ["rpc_system", "rpc_service", "rpc_method", "rpc_grpc_status_code"],
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self._embed = Histogram(
+            "memoryd_embedder_duration_seconds",
+            "Duration of calls to the embedding model.",
+            ["outcome"],
+            buckets=_LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self._texts = Counter("memoryd_embedded_texts", "Texts sent to the embedding model.", registry=self.registry)
+        self._written = Counter(
+            "memoryd_memories_written", "Memories written, as new rows or merged.", ["outcome"], registry=self.registry
+        )
+        self._hits = Counter("memoryd_recall_hits", "Hits returned by Recall.", registry=self.registry)
+        self._recalls = Counter(
+            "memoryd_recalls", "Recall answers; degraded: an arm could not run.", ["degraded"], registry=self.registry
+        )
+
+    def serve(self, host: str, port: int) -> None:
+        """Expose ``/metrics`` over HTTP on host:port (a daemon thread)."""
+        start_http_server(port, addr=host, registry=self.registry)
+
+    def rpc(self, service: str, method: str, code: str, seconds: float) -> None:
+        """One finished RPC."""
+        self._rpc.labels("grpc", service, method, code).observe(seconds)
+
+    def embedded(self, texts: int, seconds: float, ok: bool) -> None:
+        """One call to the embedder."""
+        self._embed.labels("ok" if ok else "error").observe(seconds)
+        self._texts.inc(texts)
+
+    def memorized(self, stored: int, deduplicated: int) -> None:
+        """Rows a write stored and merged."""
+        self._written.labels("stored").inc(stored)
+        self._written.labels("deduplicated").inc(deduplicated)
+
+    def recalled(self, hits: int, degraded: bool) -> None:
+        """One Recall answer."""
+        self._hits.inc(hits)
+        self._recalls.labels("true" if degraded else "false").inc()
+
+
+class MeteredEmbedder:
+    """An embedder whose calls are timed and counted (errors included, then re-raised)."""
+
+    def __init__(self, inner: Embedder, metrics: PrometheusMetrics) -> None:
+        self._inner = inner
+        self._metrics = metrics
+
+    @property
+    def model_name(self) -> str:
+        """The wrapped model's name."""
+        return self._inner.model_name
+
+    @property
+    def dimension(self) -> int:
+        """The wrapped model's dimension."""
+        return self._inner.dimension
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed through the wrapped model, timing the call."""
+        started = time.perf_counter()
+        try:
+            vectors = await self._inner.embed(texts)
+        except BaseException:
+            self._metrics.embedded(len(texts), time.perf_counter() - started, ok=False)
+            raise
+        self._metrics.embedded(len(texts), time.perf_counter() - started, ok=True)
+        return vectors
