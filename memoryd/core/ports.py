@@ -174,26 +174,6 @@ class StoreMaintenance(Protocol):
         ...
 
 
-class Metrics(Protocol):
-    """What operators watch: calls, the embedder, writes and recalls. Recording never fails a call."""
-
-    def rpc(self, service: str, method: str, code: str, seconds: float) -> None:
-        """One finished RPC and its status code name (``OK``, ``INVALID_ARGUMENT``…)."""
-        ...
-
-    def embedded(self, texts: int, seconds: float, ok: bool) -> None:
-        """One call to the embedder."""
-        ...
-
-    def memorized(self, stored: int, deduplicated: int) -> None:
-        """Memories a write stored as new rows, and those merged into existing ones."""
-        ...
-
-    def recalled(self, hits: int, degraded: bool) -> None:
-        """One Recall answer."""
-        ...
-
-
 class Embedder(Protocol):
     """Text to L2-normalised vectors."""
 
