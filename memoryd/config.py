@@ -226,6 +226,8 @@ class JobSettings(_Section):
     model_job_timeout_seconds: float = Field(300.0, gt=0)
     """A killed worker's model-bound job is re-run this long (+10 s) after the kill."""
     short_job_timeout_seconds: float = Field(30.0, gt=0)
+    reconcile_stale_seconds: float = Field(120.0, gt=0)
+    """A live job untouched this long gets its queue message submitted again (every minute, by a worker)."""
     max_tries: int = Field(_RETRY.max_tries, ge=1)
     """Attempts before a retryable failure makes the job ``dead``."""
     backoff_base_seconds: float = Field(_RETRY.backoff_base_seconds, gt=0)

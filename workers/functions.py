@@ -72,6 +72,14 @@ async def retention(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, c.app.retention.run, c.short_timeout)
 
 
+async def reconcile_tick(ctx: dict[str, Any]) -> None:
+    """Every minute: queue again the live jobs whose message may be lost (``JobService.reconcile``)."""
+    c = context_of(ctx)
+    requeued = await c.jobs.service.reconcile(c.app.settings.jobs.reconcile_stale_seconds)
+    if requeued:
+        log.info("re-queued live jobs", extra={"jobs": requeued})
+
+
 async def retention_tick(ctx: dict[str, Any]) -> None:
     """The hourly cron: queue today's retention job (the same job all day, whoever ticks)."""
     c = context_of(ctx)

@@ -21,7 +21,7 @@ from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, q
 from memoryd.app import App
 from memoryd.config import Settings
 from workers.context import WorkerContext, install
-from workers.functions import FUNCTIONS, audit_tick, retention_tick
+from workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
 
 _UNBOUNDED_TRIES = 1_000_000
 """arq's own try limit is not the retry policy (JobRunner's is): deferrals must not exhaust it."""
@@ -49,6 +49,7 @@ def build_workers(settings: Settings, app: App) -> list[Worker]:
             crons.append(cron(audit_tick, second=_TICK_SECONDS, unique=True, timeout=js.short_job_timeout_seconds))
         if queue == SHORT_QUEUE:  # the tick queues nothing while no tenant has a retention policy
             crons.append(cron(retention_tick, minute=17, second=0, unique=True, timeout=js.short_job_timeout_seconds))
+            crons.append(cron(reconcile_tick, second=45, unique=True, timeout=js.short_job_timeout_seconds))
         workers.append(
             Worker(
                 functions=functions,

@@ -6,6 +6,7 @@ Keys (every one carries the tenant, so a ledger read cannot cross tenants)::
     memoryd:jobs:{tenant}            sorted set of keys by creation time (ListJobs)
     memoryd:events:{tenant}:{key}    stream of state changes (WatchJob), capped
     memoryd:jobs:waiting             set of tenant + newline + key, parked for want of a model
+    memoryd:jobs:live                set of tenant + newline + key, queued, running or retrying (the reconciler)
     memoryd:flag:{name}              operator-level flags (the bootstrap done flag)
     memoryd:parts:{batch key}        hash of a batch's jobs: part name -> tenant + newline + key
 
@@ -40,6 +41,10 @@ from memoryd.core.job_records import (
     job_from_json,
     job_to_json,
 )
+
+_LIVE = "memoryd:jobs:live"
+_QUEUE_STATES = frozenset({JobState.QUEUED, JobState.RUNNING, JobState.RETRYING})
+"""States in which a job should have a queue message (what the reconciler looks at)."""
 
 log = logging.getLogger(__name__)
 
@@ -161,8 +166,9 @@ class RedisJobLedger:
                 pipe.delete(self._job(tenant_id, key), self._stream(tenant_id, key))
                 pipe.zrem(self._index(tenant_id), key)
                 pipe.srem("memoryd:jobs:waiting", f"{tenant_id}\n{key}")
+                pipe.srem(_LIVE, f"{tenant_id}\n{key}")
             done = await pipe.execute()
-        return sum(1 for n in done[0::3] if n)  # three commands per key; the first deletes the record
+        return sum(1 for n in done[0::4] if n)  # four commands per key; the first deletes the record
 
     async def purge_persistence(self, timeout_seconds: float = 60.0) -> bool:
         """Rewrite the append-only file and the snapshot so deleted keys leave the disk too.
@@ -219,6 +225,10 @@ class RedisJobLedger:
             pipe.sadd("memoryd:jobs:waiting", member)
         else:
             pipe.srem("memoryd:jobs:waiting", member)
+        if record.state in _QUEUE_STATES:
+            pipe.sadd(_LIVE, member)
+        else:
+            pipe.srem(_LIVE, member)
         event = record.event(message, datetime.now(UTC))
         stream = self._stream(record.tenant_id, record.key)
         pipe.xadd(
@@ -256,11 +266,15 @@ class RedisJobLedger:
         return out
 
     async def in_state(self, state: JobState) -> list[JobRecord]:
-        """Parked records (only WAITING_FOR_PROVIDER is indexed)."""
-        if state != JobState.WAITING_FOR_PROVIDER:
-            raise ValueError("only waiting_for_provider records are indexed by state")
+        """Records in a live state (parked ones, and queued, running or retrying ones), from their index sets."""
+        if state == JobState.WAITING_FOR_PROVIDER:
+            index = "memoryd:jobs:waiting"
+        elif state in _QUEUE_STATES:
+            index = _LIVE
+        else:
+            raise ValueError(f"{state.value} records are not indexed by state")
         async with map_redis_errors():
-            members = await self._r.smembers("memoryd:jobs:waiting")  # type: ignore[misc]  # sync/async union
+            members = await self._r.smembers(index)  # type: ignore[misc]  # sync/async union
             out = []
             for member in members:
                 tenant_id, _, key = member.decode().partition("\n")

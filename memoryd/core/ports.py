@@ -303,7 +303,7 @@ class JobLedger(Protocol):
         ...
 
     async def in_state(self, state: JobState) -> list[JobRecord]:
-        """Every record in ``state`` across tenants (re-queueing parked jobs)."""
+        """Every record in a live ``state`` across tenants (re-queueing parked jobs, the reconciler)."""
         ...
 
     async def ping(self) -> None:

@@ -105,6 +105,26 @@ class JobService:
             await self._queue.submit(record)
         return len(parked)
 
+    async def reconcile(self, stale_seconds: float) -> int:
+        """Queue again the live jobs whose queue message may be lost; the number re-queued.
+
+        A queued, running or retrying record untouched for ``stale_seconds`` (and past its next
+        attempt) gets its message submitted again: after a Redis restart that lost messages but kept
+        the ledger, or a deferred retry whose message expired during a long outage, nothing waits
+        forever. Submitting is safe when the message still exists (the queue refuses a message id it
+        holds) and when the job finished meanwhile (a worker drops a message whose record is done).
+        """
+        now = self._clock.now()
+        requeued = 0
+        for state in (JobState.QUEUED, JobState.RETRYING, JobState.RUNNING):
+            for record in await self._ledger.in_state(state):
+                touched = record.updated_at or record.created_at or now
+                due = record.next_attempt_at or touched
+                if (now - touched).total_seconds() >= stale_seconds and due <= now:
+                    await self._queue.submit(record)
+                    requeued += 1
+        return requeued
+
     async def record(self, tenant_id: str, key: str) -> JobRecord | None:
         """The record or None (workers: a message whose record is gone is dropped)."""
         return await self._ledger.get(tenant_id, key)

@@ -1,0 +1,45 @@
+"""The reconciler queues again a live job whose queue message was lost, and never twice (real Valkey, arq)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis.asyncio
+
+from memoryd.adapters.arq_queue import queue_of
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.core.job_records import JobState
+from memoryd.core.models import Actor, MemoryDraft
+from tests.jobs.conftest import job_settings, running, wait_for
+from workers.settings import running_workers
+
+
+async def test_a_job_whose_message_was_lost_is_queued_again_once_and_runs(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None)
+    settings.retention.memories_days = 30.0  # a tenant with a policy: the daily retention job exists
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        async with running(settings, onnx_embedder, workers=False) as app:
+            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.retention.start_daily(app.jobs.service)
+            assert record is not None and record.state is JobState.QUEUED
+            queue, message = queue_of(record.kind), record.message_id
+            assert await client.zscore(queue, message) is not None
+
+            # Redis lost the message (a restart without it, or an expired deferral); the ledger kept the record.
+            await client.zrem(queue, message)
+            await client.delete(f"arq:job:{message}")
+            assert await app.jobs.service.reconcile(stale_seconds=3600) == 0  # not stale yet: left alone
+            assert await app.jobs.service.reconcile(stale_seconds=0) == 1
+            assert await client.zscore(queue, message) is not None
+            assert await app.jobs.service.reconcile(stale_seconds=0) == 1  # submitted again while it exists...
+            assert await client.zcard(queue) == 1  # ...but the queue holds one message
+
+            async with running_workers(settings, app, enabled=True):
+                done = await wait_for(lambda: app.jobs.service.record(record.tenant_id, record.key))
+            assert done.state is JobState.SUCCEEDED and done.attempts == 1
+            assert await app.jobs.service.reconcile(stale_seconds=0) == 0  # finished jobs are not live
+    finally:
+        await client.aclose()
