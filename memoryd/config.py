@@ -373,12 +373,16 @@ class LogSettings(_Section):
 
 
 class MetricsSettings(_Section):
-    """Prometheus ``/metrics`` of ``memoryd serve`` (``adapters.prometheus_metrics``)."""
+    """Prometheus ``/metrics`` of ``memoryd serve`` and ``memoryd worker`` (``adapters.prometheus_metrics``)."""
 
     enabled: bool = True
     host: str = "127.0.0.1"
     """Loopback by default: the series name no tenant, but their rates are still the service's business."""
     port: int = Field(9464, ge=1, le=65535)
+    worker_port: int = Field(9465, ge=1, le=65535)
+    """``memoryd worker``'s own ``/metrics`` (jobs by kind and state, queue backlog, the breaker)."""
+    refresh_seconds: float = Field(15.0, gt=0)
+    """How often a worker reads the job gauges from Redis."""
 
 
 class RedisSettings(_Section):

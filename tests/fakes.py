@@ -298,6 +298,9 @@ class RecordingQueue:
         keys = {r.key for r in records}
         self.submitted = [(m, d) for m, d in self.submitted if m.rpartition("#")[0] not in keys]
 
+    async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
+        return {"queue": (len(self.submitted), 0.0)}
+
 
 class OpenGate:
     """ProviderGate with a scriptable breaker and slots."""

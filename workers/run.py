@@ -11,9 +11,9 @@ import asyncio
 import logging
 import signal
 
-from memoryd.app import build_app
+from memoryd.app import App, build_app
 from memoryd.config import Settings
-from memoryd.core.errors import NotReady
+from memoryd.core.errors import MemorydError, NotReady
 from workers.settings import running_workers
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,35 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
             resumed = await app.jobs.service.resume_waiting()
             if resumed:
                 log.info("re-queued jobs that were waiting for a provider", extra={"jobs": resumed})
+        gauges = asyncio.create_task(_serve_job_metrics(app)) if settings.metrics.enabled else None
         async with running_workers(settings, app) as runs:
             log.info("memoryd worker running", extra={"model": settings.provider.extraction_model or None})
             stopped = asyncio.create_task(stop.wait())
             await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
+        if gauges is not None:
+            gauges.cancel()
+
+
+async def refresh_job_metrics(app: App) -> None:
+    """Read the job gauges once: live jobs by kind and state, each queue's backlog, the breaker."""
+    jobs = app.jobs
+    counts = await jobs.service.live_counts()
+    backlog = await jobs.service.backlog()
+    breaker_open = await jobs.runner.gate.open_for() > 0
+    app.metrics.jobs({(k.value, s.value): n for (k, s), n in counts.items()}, backlog, breaker_open)
+
+
+async def _serve_job_metrics(app: App) -> None:
+    """``/metrics`` on ``metrics.worker_port``, its job gauges refreshed every ``metrics.refresh_seconds``."""
+    m = app.settings.metrics
+    try:
+        app.metrics.serve(m.host, m.worker_port)
+    except OSError as exc:  # metrics must never stop the jobs
+        log.error("metrics endpoint not started", extra={"address": f"{m.host}:{m.worker_port}", "error": str(exc)})
+    while True:
+        try:
+            await refresh_job_metrics(app)
+        except MemorydError as exc:
+            log.warning("job metrics not refreshed", extra={"error": str(exc)})
+        await asyncio.sleep(m.refresh_seconds)

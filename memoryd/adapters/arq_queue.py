@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
@@ -69,6 +69,20 @@ class ArqJobQueue:
                 _defer_by=defer_seconds or None,
                 _expires=_EXPIRES,
             )
+
+    async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
+        """Per queue: messages held (due or deferred), and the wait of the oldest due one, in seconds.
+
+        arq keeps each queue as a sorted set scored by the time a message may run (ms since the epoch).
+        """
+        out = {}
+        async with map_redis_errors():
+            for queue in (MODEL_QUEUE, SHORT_QUEUE):
+                held = await self._client.zcard(queue)
+                oldest = await self._client.zrangebyscore(queue, "-inf", now.timestamp() * 1000, 0, 1, withscores=True)
+                waited = max(0.0, now.timestamp() - oldest[0][1] / 1000) if oldest else 0.0
+                out[queue] = (int(held), waited)
+        return out
 
     async def forget(self, records: Sequence[JobRecord]) -> None:
         """Drop every queue message of these jobs (all runs): queued entries, payloads, results, retries."""

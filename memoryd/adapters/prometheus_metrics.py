@@ -9,9 +9,9 @@ tenant, agent or memory id: the series stay bounded however many tenants a daemo
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
 from memoryd.core.ports import Embedder
 
@@ -45,6 +45,21 @@ class PrometheusMetrics:
         self._recalls = Counter(
             "memoryd_recalls", "Recall answers; degraded: an arm could not run.", ["degraded"], registry=self.registry
         )
+        self._jobs = Gauge("memoryd_jobs", "Live jobs by kind and state.", ["kind", "state"], registry=self.registry)
+        self._queued = Gauge(
+            "memoryd_queue_messages", "Messages held by a job queue.", ["queue"], registry=self.registry
+        )
+        self._oldest = Gauge(
+            "memoryd_queue_oldest_due_seconds",
+            "How long the oldest message due on a queue has waited (0: none is due).",
+            ["queue"],
+            registry=self.registry,
+        )
+        self._breaker = Gauge(
+            "memoryd_provider_breaker_open",
+            "1 while the model provider's circuit breaker is open.",
+            registry=self.registry,
+        )
 
     def serve(self, host: str, port: int) -> None:
         """Expose ``/metrics`` over HTTP on host:port (a daemon thread)."""
@@ -68,6 +83,18 @@ class PrometheusMetrics:
         """One Recall answer."""
         self._hits.inc(hits)
         self._recalls.labels("true" if degraded else "false").inc()
+
+    def jobs(
+        self, counts: Mapping[tuple[str, str], int], backlog: Mapping[str, tuple[int, float]], breaker_open: bool
+    ) -> None:
+        """The job subsystem as last read (a worker refreshes it every few seconds)."""
+        self._jobs.clear()  # a (kind, state) with no job left must read 0, not its last value
+        for (kind, state), n in counts.items():
+            self._jobs.labels(kind, state).set(n)
+        for queue, (held, waited) in backlog.items():
+            self._queued.labels(queue).set(held)
+            self._oldest.labels(queue).set(waited)
+        self._breaker.set(1 if breaker_open else 0)
 
 
 class MeteredEmbedder:

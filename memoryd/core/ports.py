@@ -357,6 +357,10 @@ class JobQueue(Protocol):
         """Drop every message of these jobs, all runs (an erasure)."""
         ...
 
+    async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
+        """Per queue: messages held, and how long the oldest one due by ``now`` has waited (s; 0 if none)."""
+        ...
+
 
 class ProviderGate(Protocol):
     """Shared across every worker: a circuit breaker on the provider and per-tenant call slots."""

@@ -125,6 +125,18 @@ class JobService:
                     requeued += 1
         return requeued
 
+    async def live_counts(self) -> dict[tuple[JobKind, JobState], int]:
+        """Live jobs across tenants by kind and state (metrics)."""
+        counts: dict[tuple[JobKind, JobState], int] = {}
+        for state in sorted(LIVE_STATES):
+            for record in await self._ledger.in_state(state):
+                counts[record.kind, state] = counts.get((record.kind, state), 0) + 1
+        return counts
+
+    async def backlog(self) -> dict[str, tuple[int, float]]:
+        """Per queue: messages held, and how long the oldest due one has waited (metrics)."""
+        return await self._queue.backlog(self._clock.now())
+
     async def record(self, tenant_id: str, key: str) -> JobRecord | None:
         """The record or None (workers: a message whose record is gone is dropped)."""
         return await self._ledger.get(tenant_id, key)

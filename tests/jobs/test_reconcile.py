@@ -1,16 +1,18 @@
-"""The reconciler queues again a live job whose queue message was lost, and never twice (real Valkey, arq)."""
+"""The reconciler re-queues a live job whose message was lost, never twice; the worker's job gauges (real Valkey)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import redis.asyncio
+from prometheus_client import generate_latest
 
 from memoryd.adapters.arq_queue import queue_of
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft
 from tests.jobs.conftest import job_settings, running, wait_for
+from workers.run import refresh_job_metrics
 from workers.settings import running_workers
 
 
@@ -43,3 +45,26 @@ async def test_a_job_whose_message_was_lost_is_queued_again_once_and_runs(
             assert await app.jobs.service.reconcile(stale_seconds=0) == 0  # finished jobs are not live
     finally:
         await client.aclose()
+
+
+async def test_the_worker_gauges_show_live_jobs_the_backlog_and_the_breaker(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None)
+    settings.retention.memories_days = 30.0
+    async with running(settings, onnx_embedder, workers=False) as app:
+        await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+        record = await app.retention.start_daily(app.jobs.service)
+        assert record is not None
+        await refresh_job_metrics(app)
+        scrape = generate_latest(app.metrics.registry).decode()
+        assert 'memoryd_jobs{kind="retention",state="queued"} 1.0' in scrape
+        assert f'memoryd_queue_messages{{queue="{queue_of(record.kind)}"}} 1.0' in scrape
+        assert "memoryd_provider_breaker_open 0.0" in scrape
+
+        async with running_workers(settings, app, enabled=True):
+            await wait_for(lambda: app.jobs.service.record(record.tenant_id, record.key))
+        await refresh_job_metrics(app)
+        scrape = generate_latest(app.metrics.registry).decode()
+        assert "memoryd_jobs{" not in scrape  # nothing live any more: no stale series
+        assert f'memoryd_queue_messages{{queue="{queue_of(record.kind)}"}} 0.0' in scrape
