@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ async def _main(args: argparse.Namespace) -> int:
             "random": {p: float(np.percentile(noise, p)) for p in _PERCENTILES},
         },
         "kept": {f: {"gold": _share(gold, f), "random": _share(noise, f)} for f in _FLOORS},
-        "shipped": calibration_for(embedder.model_name),
+        "shipped": asdict(calibration_for(embedder.model_name)),
         "environment": environment(),
     }
     print(_render(record))

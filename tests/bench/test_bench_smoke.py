@@ -102,6 +102,14 @@ def test_bench_locomo_smoke_writes_turn_by_turn_too(tmp_path: Path) -> None:
         assert result["config"]["protocol"] == protocol and result["variants"]["default"]["overall"]["n"] == 6
 
 
+def test_bench_calibrate_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "calibrate", "--data", str(FIXTURE))
+    assert record["model"] == "all-MiniLM-L6-v2-int8" and record["gold_pairs"] >= 6
+    gold, noise = record["percentiles"]["gold"], record["percentiles"]["random"]
+    assert gold["50"] > noise["50"]  # answers sit closer to their questions than random turns do
+    assert record["shipped"]["similarity_floor"] == 0.17 and "gold kept" in stdout
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"
