@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import grpc
@@ -13,7 +13,7 @@ from memoryd.rpc.client import MemoryServiceStub, pb
 from tests.conftest import LiveServer, tenant
 
 T = tenant("acme")
-WHEN = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+WHEN = datetime.now(UTC) - timedelta(days=1)  # one shared time: rankings differ by salience alone
 
 
 def memorize(stub: MemoryServiceStub, content: str, agent: str = "a1", **kw) -> pb.Memory:
