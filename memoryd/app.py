@@ -71,6 +71,7 @@ from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService, PolicyBook
+from memoryd.services.embedding_backfill import EmbeddingBackfill
 from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
 from memoryd.services.feedback import FeedbackService
@@ -129,6 +130,8 @@ class App:
     recall: RecallService
     archive: ArchiveService
     feedback: FeedbackService
+    backfill: EmbeddingBackfill
+    """Embeds the memories stored while the embedder was unreachable."""
     metrics: PrometheusMetrics
     """Calls, the embedder, writes and recalls (``/metrics`` of ``memoryd serve``)."""
     profile: ProfileService
@@ -145,6 +148,11 @@ class App:
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
+
+    async def backfill_pass(self) -> None:
+        """One backfill pass; the pending count goes to the metrics."""
+        await self.backfill.run_once()
+        self.metrics.embeddings_pending(self.backfill.pending)
 
     @property
     def jobs(self) -> JobParts:
@@ -314,6 +322,7 @@ async def build_app(
                 _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
             ),
             asyncio.create_task(_every(_AUDIT_FLUSH_SECONDS, app.trail.flush, "audit log flush")),
+            asyncio.create_task(_every(settings.embedding.backfill_seconds, app.backfill_pass, "embedding backfill")),
         ]
         st = settings.storage
         if st.maintenance_enabled and stores.maintenance is not None:
@@ -405,6 +414,7 @@ def _wire(
         timedelta(hours=settings.memorize.request_id_hours),
         trail=trail,
         pii=pii,
+        pending_on_outage=settings.embedding.pending_on_outage,
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
@@ -477,6 +487,7 @@ def _wire(
         recall=recall,
         archive=archive,
         feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
+        backfill=EmbeddingBackfill(stores.store, stores.store, embedder),
         metrics=metrics,
         profile=profile,
         retrievals=retrievals,

@@ -129,6 +129,10 @@ class EmbeddingSettings(_Section):
     dimension: int = Field(384, ge=1)
     send_dimensions: bool = False
     """Pass ``dimensions`` to the endpoint (models that can shorten their output)."""
+    pending_on_outage: bool = True
+    """While the embedder is unreachable, Memorize stores memories with their embedding pending (full text
+    finds them at once) instead of failing UNAVAILABLE; ``backfill_seconds`` later they are embedded."""
+    backfill_seconds: float = Field(30.0, gt=0)
     timeout_seconds: float = Field(30.0, gt=0)
 
 

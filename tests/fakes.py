@@ -193,6 +193,22 @@ class InMemoryStore:
                 record, vector = self.rows[memory_id]
                 self.rows[memory_id] = (replace(record, injection_count=record.injection_count + n), vector)
 
+    async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
+        pending = sorted(
+            (r for r, _ in self.rows.values() if r.tenant_id == tenant_id and r.embedding_pending),
+            key=lambda r: r.memory_id,
+        )
+        return pending[: max(0, limit)], len(pending)
+
+    async def fill_embeddings(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]], model: str) -> int:
+        filled = 0
+        for record, vector in rows:
+            stored = self.rows.get(record.memory_id)
+            if stored and stored[0].embedding_pending and stored[0].content_hash == record.content_hash:
+                self.rows[record.memory_id] = (replace(stored[0], embedding_model=model), list(vector))
+                filled += 1
+        return filled
+
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
         for memory_id, signal in signals:
             if memory_id in self.rows:

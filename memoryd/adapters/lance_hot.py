@@ -35,6 +35,8 @@ class HotArchive:
         self._scope = np.array([_SCOPE_CODES[r.scope] for r in records], dtype=np.int8)
         self._agent = np.array([r.agent_id for r in records], dtype=object)
         self._end_user = np.array([r.end_user_id for r in records], dtype=object)
+        self._embedded = np.array([not r.embedding_pending for r in records], dtype=bool)
+        """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
 
     @classmethod
     def from_arrow(cls, version: int, data: pa.Table) -> HotArchive:
@@ -62,7 +64,7 @@ class HotArchive:
         if not self._records:
             return []
         similarities = self._vectors @ np.asarray(vector, dtype=np.float32)
-        similarities = np.where(self._visible_mask(actor), similarities, -np.inf)
+        similarities = np.where(self._visible_mask(actor) & self._embedded, similarities, -np.inf)
         order = np.argsort(-similarities, kind="stable")
         hits: list[ArmHit] = []
         for i in order:

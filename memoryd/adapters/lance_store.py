@@ -23,6 +23,7 @@ import asyncio
 import hashlib
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -43,7 +44,16 @@ from memoryd.adapters.lance_rows import (
     to_table,
 )
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
-from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Vector
+from memoryd.core.models import (
+    ALL_STATUSES,
+    PENDING_MODEL,
+    Actor,
+    ArmHit,
+    FullTextQuery,
+    MemoryFilter,
+    MemoryRecord,
+    Vector,
+)
 
 ARCHIVE_PREFIX = "memories_"
 STATS_PREFIX = "retrievals_"
@@ -241,6 +251,35 @@ class LanceMemoryStore:
                     await table.update(
                         where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
                     )
+
+    async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
+        """Rows stored during an embedder outage (``embedding_model`` empty), oldest first, and their count."""
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return [], 0
+            where = f"embedding_model = {literal(PENDING_MODEL)}"
+            total = await table.count_rows(where)
+            if not total or limit <= 0:
+                return [], int(total)
+            rows = await table.query().where(where).select(RECORD_COLUMNS).limit(limit).to_arrow()
+        return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id), int(total)
+
+    async def fill_embeddings(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]], model: str) -> int:
+        """Set the vectors in one merge, only over rows still pending with the same text (an edit meanwhile wins)."""
+        if not rows:
+            return 0
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return 0
+            data = to_table([(replace(r, embedding_model=model), v) for r, v in rows], self._schema)
+            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+            pending = f"target.embedding_model = {literal(PENDING_MODEL)}"
+            unchanged = f"{pending} AND target.content_hash = source.content_hash"
+            result = await table.merge_insert("id").when_matched_update_all(where=unchanged).execute(data)
+            self._hot.pop(tenant_id, None)  # reloaded at the next read
+        return int(result.num_updated_rows)
 
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
         """Count each signal in the side table and move the salience shift by its step, bounded.

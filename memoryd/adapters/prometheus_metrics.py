@@ -55,6 +55,11 @@ class PrometheusMetrics:
             ["queue"],
             registry=self.registry,
         )
+        self._pending = Gauge(
+            "memoryd_embeddings_pending",
+            "Memories stored while the embedder was unreachable, not embedded yet (as of the last backfill pass).",
+            registry=self.registry,
+        )
         self._breaker = Gauge(
             "memoryd_provider_breaker_open",
             "1 while the model provider's circuit breaker is open.",
@@ -83,6 +88,10 @@ class PrometheusMetrics:
         """One Recall answer."""
         self._hits.inc(hits)
         self._recalls.labels("true" if degraded else "false").inc()
+
+    def embeddings_pending(self, n: int) -> None:
+        """Memories waiting for their embedding."""
+        self._pending.set(n)
 
     def jobs(
         self, counts: Mapping[tuple[str, str], int], backlog: Mapping[str, tuple[int, float]], breaker_open: bool

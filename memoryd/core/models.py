@@ -66,6 +66,10 @@ class RankingMode(StrEnum):
     SALIENCE_DECAY = "salience_decay"
 
 
+PENDING_MODEL = ""
+"""``embedding_model`` of a memory stored while the embedder was unreachable: its vector is zeros
+(no vector search sees it), full text finds it, and ``EmbeddingBackfill`` embeds it later."""
+
 DEFAULT_SALIENCE = {MemoryType.EPISODIC: 0.3, MemoryType.SEMANTIC: 0.5}
 DEFAULT_DECAY = {MemoryType.EPISODIC: 0.02, MemoryType.SEMANTIC: 0.005}
 
@@ -121,6 +125,11 @@ class MemoryRecord:
     """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
     feedback: FeedbackSummary = NO_FEEDBACK
     """Signals from Feedback and AutoFeedback (read with the retrieval statistics)."""
+
+    @property
+    def embedding_pending(self) -> bool:
+        """Stored during an embedder outage; its vector is not computed yet."""
+        return self.embedding_model == PENDING_MODEL
 
 
 @dataclass(frozen=True, slots=True)

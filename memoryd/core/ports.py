@@ -90,6 +90,14 @@ class MemoryStore(Protocol):
         """Add to retrieval_count (Recall) and injection_count (auto-recall); set last_retrieved_at on recalls."""
         ...
 
+    async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
+        """Up to ``limit`` memories stored with their embedding pending, and how many are pending in all."""
+        ...
+
+    async def fill_embeddings(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]], model: str) -> int:
+        """Store the vectors of pending memories whose text is unchanged; how many were filled."""
+        ...
+
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
         """Count each (memory id, signal) once and move its salience shift (``core.feedback``); durable on return."""
         ...

@@ -175,6 +175,7 @@ def memory(record: MemoryRecord) -> pb.Memory:
         status=STATUS_PB[record.status],
         superseded_by=record.superseded_by,
         injection_count=record.injection_count,
+        embedding_pending=record.embedding_pending,
     )
     if record.last_retrieved_at is not None:
         out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))

@@ -23,6 +23,7 @@ from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
     DEFAULT_SALIENCE,
+    PENDING_MODEL,
     Actor,
     MemorizeResult,
     MemoryDraft,
@@ -56,6 +57,8 @@ class _Write:
     keys: Sequence[str]
     request_id: str
     earlier: dict[int, MemoryRecord] = field(default_factory=dict)
+    pending: set[int] = field(default_factory=set)
+    """Items stored with their embedding pending (the embedder was unreachable)."""
     done: asyncio.Future[list[MemorizeResult]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -115,8 +118,10 @@ class MemorizeService:
         *,
         trail: AuditTrail,
         pii: PiiFloor,
+        pending_on_outage: bool = True,
     ) -> None:
         self._store = store
+        self._pending_on_outage = pending_on_outage
         self._trail = trail
         self._pii = pii
         self._request_ttl = request_ttl
@@ -287,7 +292,16 @@ class MemorizeService:
                 job.fail(exc)
         todo = [(job, i) for job in live for i, v in enumerate(job.vectors) if v is None and i not in job.earlier]
         if todo:
-            embedded = await self._embedder.embed([job.drafts[i].content for job, i in todo])
+            try:
+                embedded = await self._embedder.embed([job.drafts[i].content for job, i in todo])
+            except Unavailable:
+                if not self._pending_on_outage:
+                    raise
+                # Store now, embed later (EmbeddingBackfill): the write is acknowledged and searchable by
+                # full text at once; it skips insert-time dedup, which needs the vector.
+                embedded = [[0.0] * self._embedder.dimension for _ in todo]
+                for job, i in todo:
+                    job.pending.add(i)
             for (job, i), vector in zip(todo, embedded, strict=True):
                 job.vectors[i] = vector
         await self._write(tenant_id, live)
@@ -301,7 +315,7 @@ class MemorizeService:
         limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
         async def lookup(job: _Write, i: int) -> list[MemoryRecord]:
-            if job.skip or i in job.earlier:  # no lookup for the items a previous attempt stored
+            if job.skip or i in job.earlier or i in job.pending:  # stored before, or no vector to compare
                 return []
             async with limit:  # the store lookups are independent: run them concurrently
                 return await self._stored_restatements(job.actor, job.drafts[i], _vector(job, i))
@@ -323,11 +337,14 @@ class MemorizeService:
                 mergers.setdefault(twin.memory_id, []).append(job)
                 out.append((twin.memory_id, True))
                 continue
-            at = None if job.skip else self._batch_twin(job.actor, draft, _vector(job, i), new_rows, now)
+            pending = i in job.pending
+            at = None if job.skip or pending else self._batch_twin(job.actor, draft, _vector(job, i), new_rows, now)
             if at is not None:  # an earlier item of this group: merged before anything is written
                 out.append((new_rows[at][0].memory_id, True))
                 continue
             record = self._new_record(job.actor, draft, next(ids), job.keys[i] if job.keys else "")
+            if pending:
+                record = replace(record, embedding_model=PENDING_MODEL)
             new_rows.append((record, _vector(job, i)))
             out.append((record.memory_id, False))
         if new_rows:

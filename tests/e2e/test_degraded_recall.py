@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,16 +26,28 @@ def provider() -> Iterator[FakeProvider]:
 
 
 @pytest.fixture
-def remote_stub(provider: FakeProvider, tmp_path: Path) -> Iterator[MemoryServiceStub]:
+def remote(provider: FakeProvider, tmp_path: Path) -> Iterator[tuple[MemoryServiceStub, LiveServer]]:
+    """A daemon on the scriptable provider's embeddings; its backfill runs only when a test says."""
     client = openai.AsyncOpenAI(base_url=provider.base_url, api_key="test", max_retries=0, timeout=2.0)
     embedder = OpenAIEmbedder(client, "fake-embed", DIMENSION, send_dimensions=True)
-    server = LiveServer(make_settings(tmp_path / "data"), embedder)
+    server = LiveServer(make_settings(tmp_path / "data", embedding={"backfill_seconds": 3600}), embedder)
     server.start()
     try:
         with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
-            yield MemoryServiceStub(channel)
+            yield MemoryServiceStub(channel), server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def remote_stub(remote: tuple[MemoryServiceStub, LiveServer]) -> MemoryServiceStub:
+    return remote[0]
+
+
+def backfill(server: LiveServer) -> int:
+    """One backfill pass in the daemon's own loop."""
+    assert server.app is not None
+    return asyncio.run_coroutine_threadsafe(server.app.backfill.run_once(), server._loop).result(timeout=30)
 
 
 def test_recall_answers_from_full_text_and_says_so_while_the_embedder_is_down(
@@ -63,3 +76,34 @@ def test_recall_answers_from_full_text_and_says_so_while_the_embedder_is_down(
     assert not own.degraded and own.hits[0].memory.content == "espresso machine on the third floor"
     listed = stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1"), metadata=T).memories  # plain reads unaffected
     assert len(listed) == 2
+
+
+def test_memorize_during_an_outage_is_stored_pending_found_by_text_and_embedded_later(
+    remote: tuple[MemoryServiceStub, LiveServer], provider: FakeProvider
+) -> None:
+    stub, server = remote
+    stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="the espresso grinder")), metadata=T)
+    provider.script("503")
+    reply = stub.Memorize(
+        pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="espresso machine on the third floor")),
+        metadata=T,
+    )
+    pending = reply.memory
+    assert pending.embedding_pending and pending.embedding_model == "" and not reply.deduplicated
+    assert stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=pending.id), metadata=T).memory.embedding_pending
+
+    text = stub.Recall(pb.RecallRequest(agent_id="a1", query="espresso machine"), metadata=T)
+    assert not text.degraded and text.hits[0].memory.id == pending.id  # full text finds it at once
+    vector_only = pb.RecallRequest(agent_id="a1", query="espresso machine", arms=pb.RECALL_ARMS_VECTOR)
+    assert pending.id not in [h.memory.id for h in stub.Recall(vector_only, metadata=T).hits]  # zeros are not a vector
+
+    provider.script("503")
+    assert backfill(server) == 0  # the embedder is still down: nothing filled, nothing lost
+    assert server.app is not None and server.app.backfill.pending == 1
+    assert backfill(server) == 1
+    after = stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=pending.id), metadata=T).memory
+    assert not after.embedding_pending and after.embedding_model == "fake-embed"
+    assert after.content == pending.content and server.app.backfill.pending == 0
+    hits = stub.Recall(vector_only, metadata=T).hits
+    assert hits[0].memory.id == pending.id and hits[0].parts.vector_rank == 1
+    assert backfill(server) == 0  # converged

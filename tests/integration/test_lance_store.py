@@ -12,7 +12,7 @@ import pytest
 from lancedb.index import FTS
 
 from memoryd.core.errors import NotReady
-from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
+from memoryd.core.models import PENDING_MODEL, Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
 from tests.fakes import memory_record
 from tests.lance_stores import open_store
@@ -148,3 +148,28 @@ async def test_a_table_from_before_request_keys_is_upgraded_in_place(tmp_path: P
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
     store.close()
+
+
+@pytest.mark.parametrize("hot_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
+async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tmp_path: Path, hot_rows: int) -> None:
+    store = await open_store(str(tmp_path))
+    store._hot_max_rows = hot_rows  # both paths of the vector arm
+    me = Actor("t1", "a1")
+    try:
+        ready = record(1, "espresso grinder")
+        waiting = replace(record(2, "espresso machine"), embedding_model=PENDING_MODEL)
+        await store.insert("t1", [(ready, unit(0)), (waiting, [0.0] * 8)])
+        found = await store.nearest(me, unit(0), MemoryFilter(), 10, -1.0)
+        assert [h.memory_id for h in found] == [ready.memory_id]  # zeros are no vector: not even a fill-in
+        rows, total = await store.pending_embeddings("t1", 10)
+        assert [r.memory_id for r in rows] == [waiting.memory_id] and total == 1
+        edited = replace(waiting, content="espresso machine, broken", content_hash="other")
+        assert await store.fill_embeddings("t1", [(edited, unit(1))], "m") == 0  # the text changed: not filled
+        assert await store.fill_embeddings("t1", [(waiting, unit(1))], "m") == 1
+        assert await store.pending_embeddings("t1", 10) == ([], 0)
+        found = await store.nearest(me, unit(1), MemoryFilter(), 10, -1.0)
+        assert found[0].memory_id == waiting.memory_id and found[0].score == pytest.approx(1.0)
+        stored = await store.get(me, waiting.memory_id)
+        assert stored is not None and stored.embedding_model == "m" and stored.content == "espresso machine"
+    finally:
+        store.close()

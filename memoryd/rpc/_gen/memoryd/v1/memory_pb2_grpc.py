@@ -111,6 +111,12 @@ class MemoryServiceServicer:
         shared memory) is never changed: it is the twin only if it already holds
         every tag, otherwise the new memory is stored. The author writing as
         SCOPE_SHARED a fact it holds privately promotes that memory to shared.
+
+        Embedder outage. While the embedder is unreachable the memory is still
+        stored (durable, found by full text at once) with `embedding_pending`
+        set, and without insert-time deduplication, which needs its vector; it is
+        embedded when the embedder is back. (embedding.pending_on_outage = false
+        makes such a write fail UNAVAILABLE instead.)
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -1,0 +1,58 @@
+"""EmbeddingBackfill: embeds the memories stored while the embedder was unreachable."""
+
+from __future__ import annotations
+
+import logging
+
+from memoryd.core.errors import Unavailable
+from memoryd.core.ports import AgentDirectory, Embedder, MemoryStore
+
+log = logging.getLogger(__name__)
+
+BATCH = 64
+"""Memories embedded per model call (and per commit)."""
+
+
+class EmbeddingBackfill:
+    """One pass over every tenant: embed pending memories, store their vectors; stop while the embedder is down.
+
+    Safe from several processes at once: a vector is stored only over a row still pending with the
+    same text, so two passes converge and an edit made meanwhile (which embeds itself) wins.
+    """
+
+    def __init__(self, store: MemoryStore, directory: AgentDirectory, embedder: Embedder) -> None:
+        self._store = store
+        self._directory = directory
+        self._embedder = embedder
+        self.pending = 0
+        """Memories still pending after the last pass (a gauge for operators)."""
+
+    async def run_once(self) -> int:
+        """Embed what is pending; the number of memories filled. An unreachable embedder ends the pass early."""
+        filled, left = 0, 0
+        tenants = sorted({tenant for tenant, _ in await self._directory.agents()})
+        for at, tenant_id in enumerate(tenants):
+            try:
+                done, remaining = await self._fill_tenant(tenant_id)
+            except Unavailable as exc:
+                log.warning("embedder still unreachable; pending embeddings wait", extra={"error": str(exc)})
+                for rest in tenants[at:]:
+                    left += (await self._store.pending_embeddings(rest, 0))[1]
+                break
+            filled, left = filled + done, left + remaining
+        self.pending = left
+        return filled
+
+    async def _fill_tenant(self, tenant_id: str) -> tuple[int, int]:
+        filled = 0
+        while True:
+            rows, total = await self._store.pending_embeddings(tenant_id, BATCH)
+            if not rows:
+                return filled, total
+            vectors = await self._embedder.embed([r.content for r in rows])
+            done = await self._store.fill_embeddings(
+                tenant_id, list(zip(rows, vectors, strict=True)), self._embedder.model_name
+            )
+            filled += done
+            if done == 0:  # every row changed meanwhile: nothing more this pass (no busy loop)
+                return filled, total
