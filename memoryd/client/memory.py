@@ -1,0 +1,242 @@
+"""MemoryClient and AsyncMemoryClient: the archive's calls, typed, with metadata, deadlines and retries."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from typing import Any, cast
+
+import grpc
+
+from memoryd.client.errors import from_rpc_error
+from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, bearer, pb
+
+RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
+"""The only status worth retrying as is: the others need the caller to change something."""
+
+
+class _Options:
+    """What every call carries: metadata, a deadline, the retry policy."""
+
+    def __init__(self, tenant: str, api_key: str, timeout: float, retries: int, backoff: float) -> None:
+        if not tenant:
+            raise ValueError("tenant is required (it travels as x-tenant-id metadata)")
+        self.metadata: tuple[tuple[str, str], ...] = ((TENANT_METADATA_KEY, tenant),)
+        if api_key:
+            self.metadata += (bearer(api_key),)
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+
+    def delay(self, attempt: int) -> float:
+        """Full-jitter exponential backoff before retry ``attempt`` (1-based)."""
+        return random.uniform(0, self.backoff * 2 ** (attempt - 1))  # jitter, not secrecy
+
+
+def _memory_input(content: str, fields: dict[str, Any]) -> pb.MemoryInput:
+    return pb.MemoryInput(content=content, **fields)
+
+
+def _request_id(given: str) -> str:
+    # A retried Memorize must not store twice: the server keeps the first result under this key.
+    return given or uuid.uuid4().hex
+
+
+class MemoryClient:
+    """Blocking calls to ``memoryd.v1.MemoryService``; use as a context manager or call ``close``."""
+
+    def __init__(
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        tenant: str,
+        api_key: str = "",
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.2,
+        credentials: grpc.ChannelCredentials | None = None,
+    ) -> None:
+        self._options = _Options(tenant, api_key, timeout, retries, backoff)
+        self._channel = grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
+        self._stub = MemoryServiceStub(self._channel)
+
+    def __enter__(self) -> MemoryClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel."""
+        self._channel.close()
+
+    def _call(self, method: Callable[..., Any], request: Any) -> Any:
+        opts = self._options
+        for attempt in range(opts.retries + 1):
+            try:
+                return method(request, metadata=opts.metadata, timeout=opts.timeout)
+            except grpc.RpcError as err:
+                if err.code() not in RETRIED or attempt == opts.retries:
+                    raise from_rpc_error(err) from None
+                time.sleep(opts.delay(attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def memorize(
+        self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
+    ) -> pb.MemorizeResponse:
+        """Store one memory (``fields``: MemoryInput's other fields, e.g. tags, scope, salience, source_id)."""
+        request = pb.MemorizeRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            memory=_memory_input(content, fields),
+            request_id=_request_id(request_id),
+        )
+        return cast(pb.MemorizeResponse, self._call(self._stub.Memorize, request))
+
+    def memorize_batch(
+        self,
+        agent_id: str,
+        items: Sequence[pb.MemoryInput],
+        *,
+        end_user_id: str = "",
+        skip_deduplication: bool = False,
+        request_id: str = "",
+    ) -> list[pb.MemorizeResponse]:
+        """Store up to 1,000 memories, all or nothing; one result per item."""
+        request = pb.MemorizeBatchRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            items=list(items),
+            skip_deduplication=skip_deduplication,
+            request_id=_request_id(request_id),
+        )
+        return list(self._call(self._stub.MemorizeBatch, request).results)
+
+    def recall(self, agent_id: str, query: str, *, limit: int = 10, **fields: Any) -> list[pb.RecallHit]:
+        """The best hits, best first (``fields``: RecallRequest's others, e.g. end_user_id, filter, min_score)."""
+        return list(
+            self._call(self._stub.Recall, pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)).hits
+        )
+
+    def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
+        """One visible memory."""
+        request = pb.GetMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.Memory, self._call(self._stub.GetMemory, request).memory)
+
+    def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
+        """Change the given fields (content, category, subject, scope, salience; tags as ``pb.TagList``)."""
+        request = pb.UpdateMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id, **fields)
+        return cast(pb.Memory, self._call(self._stub.UpdateMemory, request).memory)
+
+    def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
+        """Delete one memory for good; its id."""
+        request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return str(self._call(self._stub.Forget, request).memory_id)
+
+    def feedback(self, agent_id: str, memory_id: str, signal: Any, *, correction: str = "") -> pb.FeedbackResponse:
+        """One feedback signal (``pb.FEEDBACK_SIGNAL_*``); a correction needs its text."""
+        request = pb.FeedbackRequest(agent_id=agent_id, memory_id=memory_id, signal=signal, correction=correction)
+        return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
+
+    def list(
+        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
+    ) -> Iterator[pb.Memory]:
+        """Every visible memory, oldest first, fetched a page at a time."""
+        token = ""
+        while True:
+            request = pb.ListMemoriesRequest(
+                agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
+            )
+            page = self._call(self._stub.ListMemories, request)
+            yield from page.memories
+            token = page.next_page_token
+            if not token:
+                return
+
+
+class AsyncMemoryClient:
+    """The same calls on ``grpc.aio``; ``async with`` it, or ``await close()``."""
+
+    def __init__(
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        tenant: str,
+        api_key: str = "",
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.2,
+        credentials: grpc.ChannelCredentials | None = None,
+    ) -> None:
+        self._options = _Options(tenant, api_key, timeout, retries, backoff)
+        self._channel = (
+            grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
+        )
+        self._stub = MemoryServiceStub(self._channel)
+
+    async def __aenter__(self) -> AsyncMemoryClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the channel."""
+        await self._channel.close(None)
+
+    async def _call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Any:
+        opts = self._options
+        for attempt in range(opts.retries + 1):
+            try:
+                return await method(request, metadata=opts.metadata, timeout=opts.timeout)
+            except grpc.RpcError as err:
+                if err.code() not in RETRIED or attempt == opts.retries:
+                    raise from_rpc_error(err) from None
+                await asyncio.sleep(opts.delay(attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def memorize(
+        self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
+    ) -> pb.MemorizeResponse:
+        """Store one memory (see ``MemoryClient.memorize``)."""
+        request = pb.MemorizeRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            memory=_memory_input(content, fields),
+            request_id=_request_id(request_id),
+        )
+        return cast(pb.MemorizeResponse, await self._call(self._stub.Memorize, request))
+
+    async def recall(self, agent_id: str, query: str, *, limit: int = 10, **fields: Any) -> list[pb.RecallHit]:
+        """The best hits, best first."""
+        request = pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)
+        return list((await self._call(self._stub.Recall, request)).hits)
+
+    async def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
+        """One visible memory."""
+        request = pb.GetMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.Memory, (await self._call(self._stub.GetMemory, request)).memory)
+
+    async def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
+        """Delete one memory for good; its id."""
+        request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return str((await self._call(self._stub.Forget, request)).memory_id)
+
+    async def list(
+        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
+    ) -> AsyncIterator[pb.Memory]:
+        """Every visible memory, oldest first, a page at a time."""
+        token = ""
+        while True:
+            request = pb.ListMemoriesRequest(
+                agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
+            )
+            page = await self._call(self._stub.ListMemories, request)
+            for memory in page.memories:
+                yield memory
+            token = page.next_page_token
+            if not token:
+                return

@@ -1,0 +1,107 @@
+"""memoryd.client against a real daemon: typed calls, paging, errors, retries; and in a bare virtualenv."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from memoryd.client import AsyncMemoryClient, InvalidArgument, MemoryClient, NotFound, Unavailable, pb
+from memoryd.testing.provider import FakeProvider
+from tests.conftest import LiveServer
+from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        first = memory.memorize("a1", "Caroline prefers espresso", tags=["preferences"])
+        assert first.memory.content == "Caroline prefers espresso" and list(first.memory.tags) == ["preferences"]
+        for i in range(4):
+            memory.memorize("a1", f"note number {i} about the garden")
+        hits = memory.recall("a1", "What does Caroline drink?", limit=3)
+        assert hits[0].memory.id == first.memory.id and 0 < hits[0].score <= 1
+        listed = [m.id for m in memory.list("a1", page_size=2)]  # three pages, followed by the iterator
+        assert len(listed) == 5 and listed[0] == first.memory.id
+        reply = memory.feedback("a1", first.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
+        assert reply.memory.feedback.useful == 1
+        assert memory.update("a1", first.memory.id, salience=0.9).salience == pytest.approx(0.9)
+        assert memory.forget("a1", first.memory.id) == first.memory.id
+        with pytest.raises(NotFound):
+            memory.get("a1", first.memory.id)
+        with pytest.raises(InvalidArgument) as err:
+            memory.recall("a1", "")
+        assert "query" in err.value.details
+
+
+def test_memorize_through_the_client_is_idempotent_by_default(live_server: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        once = memory.memorize("a1", "the deploy window is Friday", request_id="call-7")
+        again = memory.memorize("a1", "the deploy window is Friday", request_id="call-7")
+        assert again.memory.id == once.memory.id and not again.deduplicated  # the first result, not a merge
+
+
+def test_only_unavailable_is_retried(remote: tuple[object, LiveServer], provider: FakeProvider) -> None:  # noqa: F811
+    _, server = remote
+    target = f"127.0.0.1:{server.port}"
+    with MemoryClient(target, tenant="acme", backoff=0.01) as memory:
+        memory.memorize("a1", "espresso machine on the third floor")
+        provider.script("503", "503")  # the embedder is down for two calls: a vector-only Recall is UNAVAILABLE
+        hits = memory.recall("a1", "espresso", arms=pb.RECALL_ARMS_VECTOR)
+        assert [h.memory.content for h in hits] == ["espresso machine on the third floor"]
+    with MemoryClient(target, tenant="acme", retries=0) as memory:
+        provider.script("503")
+        with pytest.raises(Unavailable):
+            memory.recall("a1", "espresso", arms=pb.RECALL_ARMS_VECTOR)
+
+
+def test_async_client(live_server: LiveServer) -> None:
+    async def run() -> list[str]:
+        async with AsyncMemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+            stored = await memory.memorize("a1", "Melanie painted a sunset over the lake")
+            hits = await memory.recall("a1", "sunset painting")
+            assert hits[0].memory.id == stored.memory.id
+            assert (await memory.get("a1", stored.memory.id)).content == stored.memory.content
+            return [m.id async for m in memory.list("a1", page_size=1)]
+
+    assert len(asyncio.run(run())) == 1
+
+
+@pytest.mark.timeout(240)
+def test_a_bare_virtualenv_with_grpcio_and_protobuf_can_use_the_client(live_server: LiveServer, tmp_path: Path) -> None:
+    """Only the client's files and its two dependencies: none of the server's packages."""
+    pins = {
+        line.split("==")[0].strip(' "'): line.strip(' ",')
+        for line in (ROOT / "pyproject.toml").read_text().splitlines()
+        if line.strip().startswith(('"grpcio==', '"protobuf=='))
+    }
+    site = tmp_path / "src" / "memoryd"
+    for part in ("__init__.py", "client", "rpc/__init__.py", "rpc/client.py", "rpc/_gen"):
+        source, target = ROOT / "memoryd" / part, site / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *pins.values()], check=True, timeout=200)
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from memoryd.client import MemoryClient
+        with MemoryClient("127.0.0.1:{live_server.port}", tenant="acme") as memory:
+            memory.memorize("a1", "written from a bare virtualenv")
+            print(memory.recall("a1", "bare virtualenv")[0].memory.content)
+        assert "lancedb" not in sys.modules and "onnxruntime" not in sys.modules
+        """
+    )
+    out = subprocess.run(
+        [str(python), "-c", script], cwd=tmp_path / "src", capture_output=True, text=True, timeout=60, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "written from a bare virtualenv"
