@@ -8,6 +8,7 @@ from memoryd.bench.adversarial import register as register_adversarial
 from memoryd.bench.audit_bench import register as register_audit
 from memoryd.bench.calibrate_bench import register as register_calibrate
 from memoryd.bench.dedup_bench import register as register_dedup
+from memoryd.bench.faults_bench import register as register_faults
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.mixed_bench import register as register_mixed
@@ -26,3 +27,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_pii(sub)
     register_adversarial(sub)
     register_calibrate(sub)
+    register_faults(sub)

@@ -25,8 +25,8 @@ def free_port() -> int:
 class Daemon:
     """`memoryd serve --listen 127.0.0.1:<port> --data <dir>` as a child process."""
 
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None) -> None:
-        self.port = free_port()
+    def __init__(self, data_dir: Path, env: dict[str, str] | None = None, port: int = 0) -> None:
+        self.port = port or free_port()
         self.address = f"127.0.0.1:{self.port}"
         child_env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_LOG__LEVEL": "WARNING", **(env or {})}
         self._proc = subprocess.Popen(
@@ -70,6 +70,11 @@ class Daemon:
             if line.startswith(key):
                 return int(line.split()[1]) / 1024
         return float("nan")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown at all (the fault benchmark's crash)."""
+        self._proc.kill()
+        self._proc.wait(timeout=30)
 
     def stop(self) -> None:
         """SIGTERM, then wait for the graceful shutdown."""

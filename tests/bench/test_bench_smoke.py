@@ -110,6 +110,13 @@ def test_bench_calibrate_smoke(tmp_path: Path) -> None:
     assert record["shipped"]["similarity_floor"] == 0.17 and "gold kept" in stdout
 
 
+def test_bench_faults_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "faults", "--kills", "2", "--writers", "4", "--between", "1.0")
+    assert record["config"]["kills"] == 2 and record["acknowledged"] > 0
+    assert record["lost"] == 0 and record["duplicates"] == 0  # kill -9 twice: every acknowledged write stored once
+    assert record["stored"] >= record["acknowledged"] and "acknowledged writes lost" in stdout
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"

@@ -1,0 +1,141 @@
+"""`memoryd bench faults`: kill -9 the daemon under concurrent writers; count what an acknowledgement was worth.
+
+Writers call Memorize with a request_id each, retrying the same id until a reply arrives (as a
+client must after UNAVAILABLE or a lost reply). The daemon is killed with SIGKILL at random moments
+and restarted on the same data and port. At the end every acknowledged write must be stored
+(lost = 0) and every text stored once (duplicates = 0, the retries notwithstanding).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from memoryd.bench.daemon import Daemon, free_port
+from memoryd.bench.report import environment, table, write_json
+from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
+
+TENANT = ((TENANT_METADATA_KEY, "faults"),)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `bench faults`."""
+    p = sub.add_parser("faults", help="kill -9 the daemon under concurrent writers: lost and duplicated writes")
+    p.add_argument("--kills", type=int, default=20)
+    p.add_argument("--writers", type=int, default=8)
+    p.add_argument("--between", type=float, default=1.5, help="seconds between kills (uniform from half to this)")
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--json", type=Path)
+    p.set_defaults(run=lambda args: asyncio.run(_main(args)))
+
+
+async def _main(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="memoryd-faults-") as tmp:
+        record = await _bench(args, Path(tmp) / "data")
+    record["environment"] = environment()
+    print(_render(record))
+    write_json(args.json, record)
+    return 0 if record["lost"] == 0 and record["duplicates"] == 0 else 1
+
+
+async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    port = free_port()
+    daemon = await asyncio.to_thread(_started, data, port)
+    acknowledged: dict[str, str] = {}
+    retried = 0
+    stop = asyncio.Event()
+    restarts: list[float] = []
+    started = time.perf_counter()
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = MemoryServiceStub(channel)
+
+        async def writer(w: int) -> None:
+            nonlocal retried
+            n = 0
+            while not stop.is_set():
+                request = pb.MemorizeRequest(
+                    agent_id=f"writer-{w}",
+                    memory=pb.MemoryInput(content=f"writer {w} wrote fact number {n}"),
+                    request_id=f"w{w}-{n}",
+                )
+                while True:  # the same request_id until a reply: a retry must not store twice
+                    try:
+                        reply = await stub.Memorize(request, metadata=TENANT, timeout=10)
+                    except grpc.aio.AioRpcError:
+                        retried += 1
+                        await asyncio.sleep(0.05)
+                        continue
+                    acknowledged[request.request_id] = reply.memory.id
+                    break
+                n += 1
+
+        writers = [asyncio.create_task(writer(w)) for w in range(args.writers)]
+        for _ in range(args.kills):
+            await asyncio.sleep(rng.uniform(args.between / 2, args.between))
+            daemon.kill()
+            down = time.perf_counter()
+            daemon = await asyncio.to_thread(_started, data, port)
+            restarts.append(time.perf_counter() - down)
+        await asyncio.sleep(0.5)
+        stop.set()
+        await asyncio.gather(*writers)
+        elapsed = time.perf_counter() - started
+        stored = await _stored(stub, args.writers)
+    daemon.stop()
+    ids = {memory_id for memory_id, _ in stored}
+    texts = Counter(content for _, content in stored)
+    restarts.sort()
+    return {
+        "config": {"kills": args.kills, "writers": args.writers, "between_seconds": args.between},
+        "acknowledged": len(acknowledged),
+        "retried_calls": retried,
+        "stored": len(stored),
+        "lost": sum(1 for memory_id in acknowledged.values() if memory_id not in ids),
+        "duplicates": sum(n - 1 for n in texts.values() if n > 1),
+        "restart_seconds": {"p50": restarts[len(restarts) // 2], "max": restarts[-1]} if restarts else {},
+        "writes_per_second": len(acknowledged) / elapsed,
+    }
+
+
+def _started(data: Path, port: int) -> Daemon:
+    daemon = Daemon(data, port=port)
+    daemon.wait_serving()
+    return daemon
+
+
+async def _stored(stub: Any, writers: int) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for w in range(writers):
+        token = ""
+        while True:
+            request = pb.ListMemoriesRequest(agent_id=f"writer-{w}", page_size=500, page_token=token)
+            page = await stub.ListMemories(request, metadata=TENANT)
+            out.extend((m.id, m.content) for m in page.memories)
+            token = page.next_page_token
+            if not token:
+                break
+    return out
+
+
+def _render(record: dict[str, Any]) -> str:
+    cfg, restart = record["config"], record["restart_seconds"]
+    rows = [
+        ["kill -9 of the daemon", cfg["kills"]],
+        ["concurrent writers", cfg["writers"]],
+        ["writes acknowledged", record["acknowledged"]],
+        ["calls retried (same request_id)", record["retried_calls"]],
+        ["acknowledged writes lost", record["lost"]],
+        ["duplicates after retries", record["duplicates"]],
+        ["restart p50 / max (s)", f"{restart.get('p50', 0):.2f} / {restart.get('max', 0):.2f}"],
+        ["writes/s overall", f"{record['writes_per_second']:.1f}"],
+    ]
+    return "memoryd bench faults\n" + table(rows, ["", "value"])
