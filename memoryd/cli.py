@@ -17,6 +17,7 @@ from memoryd.allocator import limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
+from memoryd.mcp_facade import register as register_mcp
 
 
 def _listen(value: str) -> tuple[str, int]:
@@ -237,6 +238,7 @@ def parser() -> argparse.ArgumentParser:
     from memoryd.demo import register as register_demo
 
     register_demo(sub)
+    register_mcp(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
     from memoryd.bench.cli import add_bench_commands
 

@@ -66,6 +66,16 @@ class MemoryClient:
     def __enter__(self) -> MemoryClient:
         return self
 
+    @property
+    def channel(self) -> grpc.Channel:
+        """The channel, for the stubs of the other services."""
+        return self._channel
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """The tenant (and key) metadata every call carries."""
+        return self._options.metadata
+
     def __exit__(self, *exc: object) -> None:
         self.close()
 

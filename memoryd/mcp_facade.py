@@ -1,0 +1,115 @@
+"""`memoryd mcp`: the memory tools over the Model Context Protocol (the official SDK), stdio or HTTP.
+
+The facade is a client of a running daemon (``memoryd.client``), not a second owner of the store:
+a runtime spawns it per agent over stdio, and it must cost a process of grpcio, not a copy of the
+embedder and the tables. Every call therefore gets the daemon's validation, errors, keys, rate
+limits and audit log unchanged; a failed call comes back as a tool error naming the status and
+the field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from memoryd.client import MemoryClient, MemorydError, pb
+from memoryd.rpc.client import ProfileServiceStub, ppb
+
+ROUTING_RULE = (
+    "Routing rule: should this influence the agent's behaviour in most future conversations, without "
+    "anyone mentioning it? Yes: it belongs in the profile (edit_profile). No: memorize it in the archive."
+)
+
+
+def build(client: MemoryClient, agent_id: str) -> Any:
+    """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``."""
+    from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
+
+    server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}. {ROUTING_RULE}")
+
+    @server.tool(description=f"Search the archive (hybrid: meaning and words). {ROUTING_RULE}")
+    def recall(query: str, limit: int = 10, min_score: float = 0.0, end_user_id: str = "") -> list[dict[str, Any]]:
+        hits = _call(client.recall, agent_id, query, limit=limit, min_score=min_score, end_user_id=end_user_id)
+        return [{"id": h.memory.id, "content": h.memory.content, "score": round(h.score, 4)} for h in hits]
+
+    @server.tool(description=f"Store one memory in the archive (deduplicated; corrections are kept). {ROUTING_RULE}")
+    def memorize(
+        content: str, tags: list[str] | None = None, semantic: bool = False, end_user_id: str = ""
+    ) -> dict[str, Any]:
+        kind = pb.MEMORY_TYPE_SEMANTIC if semantic else pb.MEMORY_TYPE_EPISODIC
+        reply = _call(client.memorize, agent_id, content, tags=tags or [], memory_type=kind, end_user_id=end_user_id)
+        return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
+
+    @server.tool(description="Change a memory's content (re-embedded), tags or salience.")
+    def update_memory(memory_id: str, content: str | None = None, salience: float | None = None) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        if content is not None:
+            fields["content"] = content
+        if salience is not None:
+            fields["salience"] = salience
+        memory = _call(client.update, agent_id, memory_id, **fields)
+        return {"id": memory.id, "content": memory.content, "salience": memory.salience}
+
+    @server.tool(description="Delete one memory for good (by its full id).")
+    def forget(memory_id: str) -> str:
+        return str(_call(client.forget, agent_id, memory_id))
+
+    @server.tool(description="Page through the visible archive, oldest first.")
+    def list_memories(limit: int = 50) -> list[dict[str, Any]]:
+        out = []
+        for memory in _call(lambda: list(_first(client.list(agent_id, page_size=min(limit, 500)), limit))):
+            out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags)})
+        return out
+
+    @server.tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
+    def get_profile() -> str:
+        stub = ProfileServiceStub(client.channel)  # the same channel and metadata as the memory calls
+
+        def fetch() -> str:
+            request = ppb.GetProfileRequest(agent_id=agent_id)
+            return str(stub.GetProfile(request, metadata=client.metadata).profile.document)
+
+        return str(_call(fetch))
+
+    return server
+
+
+def _first(items: Any, n: int) -> Any:
+    for i, item in enumerate(items):
+        if i >= n:
+            return
+        yield item
+
+
+def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    from mcp.server.mcpserver.exceptions import ToolError  # the SDK shows a ToolError's message to the model
+
+    try:
+        return fn(*args, **kwargs)
+    except MemorydError as exc:  # the daemon's refusal, as the tool's error (status and field kept)
+        raise ToolError(str(exc)) from None
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `memoryd mcp`."""
+    p = sub.add_parser("mcp", help="the memory tools over MCP (stdio or streamable HTTP), calling a daemon")
+    p.add_argument("--target", default="127.0.0.1:50051", help="the daemon's HOST:PORT")
+    p.add_argument("--tenant", default=os.environ.get("MEMORYD_TENANT", ""), help="or MEMORYD_TENANT")
+    p.add_argument("--agent", required=True, help="the agent the tools act as")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--port", type=int, default=8765, help="HTTP transport: the port (path /mcp)")
+    p.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if not args.tenant:
+        raise SystemExit("memoryd mcp: give --tenant (or MEMORYD_TENANT)")
+    api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
+    with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
+        server = build(client, args.agent)
+        if args.transport == "stdio":
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host="127.0.0.1", port=args.port)
+    return 0
