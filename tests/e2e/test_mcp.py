@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
 import sys
 
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
+from memoryd.bench.daemon import free_port
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
@@ -16,7 +20,7 @@ pytestmark = pytest.mark.timeout(120)
 async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "memoryd", "mcp", "--target", f"127.0.0.1:{live_server.port}", "--tenant", "acme", "--agent", "a1"],
+        args=_facade(live_server)[1:],
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -38,3 +42,45 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert not gone.is_error
         again = await session.call_tool("recall", {"query": "What does Caroline drink?", "min_score": 0.3})
         assert memory_id not in str(again.structured_content)
+
+
+async def test_the_tools_over_streamable_http(live_server: LiveServer) -> None:
+    port = free_port()
+    facade = subprocess.Popen(
+        [*_facade(live_server), "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        await _listening(port)
+        async with (
+            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, *_),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            stored = await session.call_tool("memorize", {"content": "the standup moved to 9:30"})
+            assert not stored.is_error
+            found = await session.call_tool("recall", {"query": "standup time"})
+            assert "the standup moved to 9:30" in str(found.structured_content)
+    finally:
+        facade.terminate()
+        facade.wait(timeout=30)
+
+
+async def _listening(port: int, timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        except OSError:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+def _facade(live_server: LiveServer) -> list[str]:
+    """The command line of a facade acting as agent a1 of tenant acme on the test daemon."""
+    target = f"127.0.0.1:{live_server.port}"
+    return [sys.executable, "-m", "memoryd", "mcp", "--target", target, "--tenant", "acme", "--agent", "a1"]
