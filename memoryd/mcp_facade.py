@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import grpc
 
 from memoryd.client import MemoryClient, MemorydError, pb
-from memoryd.rpc.client import ProfileServiceStub, ppb
+from memoryd.client.errors import from_rpc_error
+from memoryd.rpc.client import AuditServiceStub, ProfileServiceStub, apb, ppb
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 ROUTING_RULE = (
     "Routing rule: should this influence the agent's behaviour in most future conversations, without "
@@ -22,7 +28,7 @@ ROUTING_RULE = (
 )
 
 
-def build(client: MemoryClient, agent_id: str) -> Any:
+def build(client: MemoryClient, agent_id: str) -> MCPServer:
     """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``."""
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
@@ -62,6 +68,13 @@ def build(client: MemoryClient, agent_id: str) -> Any:
             out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags)})
         return out
 
+    _profile_tools(server, client, agent_id)
+    return server
+
+
+def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+    """The profile and review tools (their stubs on the memory client's channel and metadata)."""
+
     @server.tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
     def get_profile() -> str:
         stub = ProfileServiceStub(client.channel)  # the same channel and metadata as the memory calls
@@ -72,7 +85,36 @@ def build(client: MemoryClient, agent_id: str) -> Any:
 
         return str(_call(fetch))
 
-    return server
+    @server.tool(
+        description="Add a line to a profile section (or to Pinned), or remove one (remove=true). The edit is "
+        f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}"
+    )
+    def edit_profile(line: str, section: str = "Notes", pinned: bool = False, remove: bool = False) -> dict[str, Any]:
+        stub = ProfileServiceStub(client.channel)
+
+        def edit() -> dict[str, Any]:
+            current = stub.GetProfile(ppb.GetProfileRequest(agent_id=agent_id), metadata=client.metadata).profile
+            request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=current.revision)
+            if remove:
+                request.remove_line.CopyFrom(
+                    ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned)
+                )
+            else:
+                request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
+            profile = stub.EditProfile(request, metadata=client.metadata).profile
+            return {"revision": profile.revision, "document": profile.document}
+
+        return dict(_call(edit))
+
+    @server.tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
+    def review_memories() -> str:
+        stub = AuditServiceStub(client.channel)
+
+        def ask() -> str:
+            reply = stub.ReviewMemories(apb.ReviewMemoriesRequest(agent_id=agent_id), metadata=client.metadata)
+            return f"review queued as job {reply.job_id}"
+
+        return str(_call(ask))
 
 
 def _first(items: Any, n: int) -> Any:
@@ -89,6 +131,8 @@ def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
     except MemorydError as exc:  # the daemon's refusal, as the tool's error (status and field kept)
         raise ToolError(str(exc)) from None
+    except grpc.RpcError as err:  # the same from the other services' stubs
+        raise ToolError(str(from_rpc_error(err))) from None
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

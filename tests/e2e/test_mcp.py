@@ -25,7 +25,8 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert {"recall", "memorize", "update_memory", "forget", "list_memories", "get_profile"} <= set(tools)
+        expected = {"recall", "memorize", "update_memory", "forget", "list_memories", "get_profile", "edit_profile"}
+        assert expected | {"review_memories"} <= set(tools)
         assert "Routing rule" in (tools["memorize"].description or "")
 
         stored = await session.call_tool("memorize", {"content": "Caroline prefers espresso", "tags": ["drinks"]})
@@ -42,6 +43,17 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert not gone.is_error
         again = await session.call_tool("recall", {"query": "What does Caroline drink?", "min_score": 0.3})
         assert memory_id not in str(again.structured_content)
+
+        edited = await session.call_tool("edit_profile", {"line": "Answer in French", "section": "Style"})
+        assert not edited.is_error and edited.structured_content["revision"] == 1
+        profile = await session.call_tool("get_profile", {})
+        assert "## Style" in str(profile.content) and "Answer in French" in str(profile.content)
+        removed = await session.call_tool(
+            "edit_profile", {"line": "Answer in French", "section": "Style", "remove": True}
+        )
+        assert not removed.is_error and "Answer in French" not in str(removed.structured_content)
+        review = await session.call_tool("review_memories", {})  # no job queue on this daemon: the refusal, kept
+        assert review.is_error and "UNAVAILABLE" in str(review.content)
 
 
 async def test_the_tools_over_streamable_http(live_server: LiveServer) -> None:
