@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -78,6 +81,7 @@ from memoryd.services.feedback import FeedbackService
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
+from memoryd.services.maintenance_loop import MaintenanceLoop
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
@@ -148,6 +152,8 @@ class App:
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
+    maintenance_loop: MaintenanceLoop | None = None
+    """This process's maintenance schedule (None when maintenance is off here)."""
 
     async def backfill_pass(self) -> None:
         """One backfill pass; the pending count goes to the metrics."""
@@ -326,11 +332,14 @@ async def build_app(
         ]
         st = settings.storage
         if st.maintenance_enabled and stores.maintenance is not None:
+            holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+            upkeep = MaintenanceLoop(
+                stores.maintenance, jobs.leases if jobs else None, holder, st.maintenance_lease_seconds
+            )
+            app = replace(app, maintenance_loop=upkeep)
             tasks.append(
                 asyncio.create_task(
-                    _maintain_forever(
-                        stores.maintenance, st.maintenance_written_seconds, st.maintenance_interval_seconds
-                    )
+                    _maintain_forever(upkeep, st.maintenance_written_seconds, st.maintenance_interval_seconds)
                 )
             )
         try:
@@ -530,19 +539,26 @@ def _wire(
     )
 
 
-async def _maintain_forever(maintenance: StoreMaintenance, written_seconds: float, full_seconds: float) -> None:
-    """Tables this process wrote, every few seconds; every table, every ``full_seconds``."""
+async def _maintain_forever(maintenance: MaintenanceLoop, written_seconds: float, full_seconds: float) -> None:
+    """Tables this process wrote, every few seconds; every table, every ``full_seconds`` (by the lease holder)."""
     loop = asyncio.get_running_loop()
     last_full = loop.time()
-    while True:
-        await asyncio.sleep(written_seconds)
-        full = loop.time() - last_full >= full_seconds
+    try:
+        while True:
+            await asyncio.sleep(written_seconds)
+            full = loop.time() - last_full >= full_seconds
+            try:
+                ran = await maintenance.step(full=full)
+            except Exception:  # a background loop must survive any failure of one pass (Redis down included)
+                log.exception("store maintenance failed; retrying in %.0f s", written_seconds)
+                ran = False
+            if full and ran:
+                last_full = loop.time()
+    finally:
         try:
-            await maintenance.maintain(full=full)
-        except Exception:  # a background loop must survive any failure of one pass
-            log.exception("store maintenance failed; retrying in %.0f s", written_seconds)
-        if full:
-            last_full = loop.time()
+            await asyncio.shield(maintenance.release())
+        except Exception:  # the lease expires on its own
+            log.warning("could not release the maintenance lease; it expires on its own", exc_info=True)
 
 
 async def _every(seconds: float, step: Callable[[], Awaitable[None]], name: str) -> None:

@@ -96,12 +96,15 @@ class StorageSettings(_Section):
     """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
     optimize_min_fragments: int = Field(16, ge=1)
     maintenance_enabled: bool = True
-    """Run the maintenance loop in this process. With several replicas, enable it on one: two
-    processes building the same vector index waste the CPU and one of them loses the commit."""
+    """Run the maintenance loop in this process. With several replicas on one Redis, they take turns
+    through a lease (``maintenance_lease_seconds``): one maintains, the others stand by."""
     maintenance_interval_seconds: float = Field(30.0, gt=0)
     """Every table is visited this often (writes of other processes included)."""
     maintenance_written_seconds: float = Field(5.0, gt=0)
     """Tables this process wrote are visited this often (a busy conversation stays merged)."""
+    maintenance_lease_seconds: float = Field(60.0, gt=0)
+    """With a shared Redis, one replica maintains at a time, holding a lease renewed on every pass; if
+    it dies, another takes over within this long."""
     index_cache_mb: int = Field(128, ge=1)
     """LanceDB's index cache (shared by every table of the process); Lance's default is gigabytes."""
     metadata_cache_mb: int = Field(32, ge=1)
