@@ -17,7 +17,7 @@ import grpc
 
 from memoryd.client import MemoryClient, MemorydError, pb
 from memoryd.client.errors import from_rpc_error
-from memoryd.rpc.client import AuditServiceStub, ProfileServiceStub, apb, ppb
+from memoryd.rpc.client import AuditServiceStub, apb
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -77,34 +77,15 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
 
     @server.tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
     def get_profile() -> str:
-        stub = ProfileServiceStub(client.channel)  # the same channel and metadata as the memory calls
-
-        def fetch() -> str:
-            request = ppb.GetProfileRequest(agent_id=agent_id)
-            return str(stub.GetProfile(request, metadata=client.metadata).profile.document)
-
-        return str(_call(fetch))
+        return str(_call(client.get_profile, agent_id).document)
 
     @server.tool(
         description="Add a line to a profile section (or to Pinned), or remove one (remove=true). The edit is "
         f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}"
     )
     def edit_profile(line: str, section: str = "Notes", pinned: bool = False, remove: bool = False) -> dict[str, Any]:
-        stub = ProfileServiceStub(client.channel)
-
-        def edit() -> dict[str, Any]:
-            current = stub.GetProfile(ppb.GetProfileRequest(agent_id=agent_id), metadata=client.metadata).profile
-            request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=current.revision)
-            if remove:
-                request.remove_line.CopyFrom(
-                    ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned)
-                )
-            else:
-                request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
-            profile = stub.EditProfile(request, metadata=client.metadata).profile
-            return {"revision": profile.revision, "document": profile.document}
-
-        return dict(_call(edit))
+        profile = _call(client.edit_profile, agent_id, line, section=section, pinned=pinned, remove=remove)
+        return {"revision": profile.revision, "document": profile.document}
 
     @server.tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
     def review_memories() -> str:

@@ -15,6 +15,7 @@ so its retry cannot store twice); errors arrive as the small exception tree of `
 """
 
 from memoryd.client.errors import (
+    Aborted,
     AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
@@ -29,6 +30,7 @@ from memoryd.client.memory import AsyncMemoryClient, MemoryClient
 from memoryd.rpc.client import pb
 
 __all__ = [
+    "Aborted",
     "AlreadyExists",
     "AsyncMemoryClient",
     "FailedPrecondition",

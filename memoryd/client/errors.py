@@ -44,6 +44,10 @@ class Unauthenticated(MemorydError):
     """No tenant, or a key that is missing, wrong or revoked."""
 
 
+class Aborted(MemorydError):
+    """A concurrent change won (a profile edit on a stale revision): read again and retry."""
+
+
 class Unavailable(MemorydError):
     """Still unavailable after the client's retries (storage, the embedder or the daemon down)."""
 
@@ -57,6 +61,7 @@ _BY_CODE: dict[grpc.StatusCode, type[MemorydError]] = {
     grpc.StatusCode.RESOURCE_EXHAUSTED: ResourceExhausted,
     grpc.StatusCode.UNAUTHENTICATED: Unauthenticated,
     grpc.StatusCode.UNAVAILABLE: Unavailable,
+    grpc.StatusCode.ABORTED: Aborted,
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 import grpc
 
 from memoryd.client.errors import from_rpc_error
-from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, bearer, pb
+from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileServiceStub, bearer, pb, ppb
 
 RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The only status worth retrying as is: the others need the caller to change something."""
@@ -150,6 +150,36 @@ class MemoryClient:
         """One feedback signal (``pb.FEEDBACK_SIGNAL_*``); a correction needs its text."""
         request = pb.FeedbackRequest(agent_id=agent_id, memory_id=memory_id, signal=signal, correction=correction)
         return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
+
+    def get_profile(self, agent_id: str) -> ppb.Profile:
+        """The agent's current profile (document, revision, token count, the prompt block to cache)."""
+        stub = ProfileServiceStub(self._channel)
+        return cast(ppb.Profile, self._call(stub.GetProfile, ppb.GetProfileRequest(agent_id=agent_id)).profile)
+
+    def edit_profile(
+        self,
+        agent_id: str,
+        line: str,
+        *,
+        section: str = "Notes",
+        pinned: bool = False,
+        remove: bool = False,
+        expected_revision: int | None = None,
+    ) -> ppb.Profile:
+        """Append a line to a section (or ``## Pinned``), or remove one; the profile after the edit.
+
+        Edits are compare-and-swap on the revision: without ``expected_revision`` the current one
+        is read first; a concurrent edit in between raises ``Aborted`` (read again and retry).
+        """
+        stub = ProfileServiceStub(self._channel)
+        if expected_revision is None:
+            expected_revision = self.get_profile(agent_id).revision
+        request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=expected_revision)
+        if remove:
+            request.remove_line.CopyFrom(ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned))
+        else:
+            request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
+        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
 
     def list(
         self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.client import AsyncMemoryClient, InvalidArgument, MemoryClient, NotFound, Unavailable, pb
+from memoryd.client import Aborted, AsyncMemoryClient, InvalidArgument, MemoryClient, NotFound, Unavailable, pb
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
@@ -105,3 +105,15 @@ def test_a_bare_virtualenv_with_grpcio_and_protobuf_can_use_the_client(live_serv
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "written from a bare virtualenv"
+
+
+def test_profile_edits_through_the_client_are_compare_and_swap(live_server: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        first = memory.edit_profile("a1", "Answer in French", section="Style")
+        assert first.revision == 1 and "## Style" in first.document
+        pinned = memory.edit_profile("a1", "Never share the VPN key", pinned=True)
+        assert pinned.revision == 2 and "## Pinned" in pinned.document
+        with pytest.raises(Aborted):  # based on a revision someone else moved past
+            memory.edit_profile("a1", "Use metric units", section="Style", expected_revision=1)
+        removed = memory.edit_profile("a1", "Answer in French", section="Style", remove=True)
+        assert "Answer in French" not in removed.document and memory.get_profile("a1").revision == 3
