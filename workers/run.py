@@ -34,7 +34,7 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
             if resumed:
                 log.info("re-queued jobs that were waiting for a provider", extra={"jobs": resumed})
         gauges = asyncio.create_task(_serve_job_metrics(app)) if settings.metrics.enabled else None
-        async with running_workers(settings, app) as runs:
+        async with running_workers(settings, app, reconcile=True) as runs:
             log.info("memoryd worker running", extra={"model": settings.provider.extraction_model or None})
             stopped = asyncio.create_task(stop.wait())
             await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)

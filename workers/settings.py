@@ -30,8 +30,12 @@ _TICK_SECONDS = {0, 10, 20, 30, 40, 50}
 """The audit schedule is read every ten seconds (a tick only enqueues; the ledger key makes it once per period)."""
 
 
-def build_workers(settings: Settings, app: App) -> list[Worker]:
-    """The model-bound and the short worker, sharing one typed context over ``app``'s job parts."""
+def build_workers(settings: Settings, app: App, *, reconcile: bool = False) -> list[Worker]:
+    """The model-bound and the short worker, sharing one typed context over ``app``'s job parts.
+
+    ``reconcile``: also run the minute reconciler (``memoryd worker``; the short-lived workers of a
+    command such as ``memoryd audit`` leave it to the long-running ones).
+    """
     js = settings.jobs
     ctx = install({}, WorkerContext(app, app.jobs, js.model_job_timeout_seconds, js.short_job_timeout_seconds))
     workers = []
@@ -49,7 +53,8 @@ def build_workers(settings: Settings, app: App) -> list[Worker]:
             crons.append(cron(audit_tick, second=_TICK_SECONDS, unique=True, timeout=js.short_job_timeout_seconds))
         if queue == SHORT_QUEUE:  # the tick queues nothing while no tenant has a retention policy
             crons.append(cron(retention_tick, minute=17, second=0, unique=True, timeout=js.short_job_timeout_seconds))
-            crons.append(cron(reconcile_tick, second=45, unique=True, timeout=js.short_job_timeout_seconds))
+            if reconcile:
+                crons.append(cron(reconcile_tick, second=45, unique=True, timeout=js.short_job_timeout_seconds))
         workers.append(
             Worker(
                 functions=functions,
@@ -71,13 +76,13 @@ def build_workers(settings: Settings, app: App) -> list[Worker]:
 
 @asynccontextmanager
 async def running_workers(
-    settings: Settings, app: App, *, enabled: bool = True
+    settings: Settings, app: App, *, enabled: bool = True, reconcile: bool = False
 ) -> AsyncIterator[list[asyncio.Task[None]]]:
     """Both workers polling in this event loop for the block's duration, then stopped cleanly.
 
     Yields the poll loops' tasks, so a caller can notice a loop that crashed (Redis gone).
     """
-    workers = build_workers(settings, app) if enabled else []
+    workers = build_workers(settings, app, reconcile=reconcile) if enabled else []
     runs = [asyncio.create_task(w.async_run()) for w in workers]
     try:
         yield runs
