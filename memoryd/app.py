@@ -331,16 +331,16 @@ async def build_app(
             asyncio.create_task(_every(settings.embedding.backfill_seconds, app.backfill_pass, "embedding backfill")),
         ]
         st = settings.storage
+        stop_upkeep = asyncio.Event()
+        upkeep_task = None
         if st.maintenance_enabled and stores.maintenance is not None:
             holder = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
             upkeep = MaintenanceLoop(
                 stores.maintenance, jobs.leases if jobs else None, holder, st.maintenance_lease_seconds
             )
             app = replace(app, maintenance_loop=upkeep)
-            tasks.append(
-                asyncio.create_task(
-                    _maintain_forever(upkeep, st.maintenance_written_seconds, st.maintenance_interval_seconds)
-                )
+            upkeep_task = asyncio.create_task(
+                _maintain_forever(upkeep, st.maintenance_written_seconds, st.maintenance_interval_seconds, stop_upkeep)
             )
         try:
             yield app
@@ -348,6 +348,7 @@ async def build_app(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await _stop_upkeep(upkeep_task, stop_upkeep, settings.server.grace_seconds)
             try:
                 await app.retrievals.flush()
             except MemorydError:
@@ -539,13 +540,35 @@ def _wire(
     )
 
 
-async def _maintain_forever(maintenance: MaintenanceLoop, written_seconds: float, full_seconds: float) -> None:
+async def _stop_upkeep(task: asyncio.Task[None] | None, stop: asyncio.Event, grace_seconds: float) -> None:
+    """Let the maintenance loop finish its pass and give its lease back; cancel it only past the grace.
+
+    Cancelling it mid-call would leave a lease call (or a Lance commit) half done.
+    """
+    if task is None:
+        return
+    stop.set()
+    try:
+        await asyncio.wait_for(task, timeout=grace_seconds)
+    except TimeoutError:
+        log.warning("store maintenance still running at shutdown; cancelled (its lease expires on its own)")
+    except Exception:  # the loop logged its own failures; shutting down goes on
+        log.warning("store maintenance ended with an error at shutdown", exc_info=True)
+
+
+async def _maintain_forever(
+    maintenance: MaintenanceLoop, written_seconds: float, full_seconds: float, stop: asyncio.Event
+) -> None:
     """Tables this process wrote, every few seconds; every table, every ``full_seconds`` (by the lease holder)."""
     loop = asyncio.get_running_loop()
     last_full = loop.time()
     try:
         while True:
-            await asyncio.sleep(written_seconds)
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=written_seconds)
+                return  # stopping: no new pass
+            except TimeoutError:
+                pass
             full = loop.time() - last_full >= full_seconds
             try:
                 ran = await maintenance.step(full=full)
