@@ -415,6 +415,7 @@ def _wire(
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
     trail = AuditTrail(stores.audit_log, clock)
     pii = PiiFloor(settings.pii.policy_for)
+    backfill = EmbeddingBackfill(stores.store, stores.store, embedder)
     memorize = MemorizeService(
         stores.store,
         embedder,
@@ -425,6 +426,7 @@ def _wire(
         trail=trail,
         pii=pii,
         pending_on_outage=settings.embedding.pending_on_outage,
+        on_pending=backfill.note,
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
@@ -497,7 +499,7 @@ def _wire(
         recall=recall,
         archive=archive,
         feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
-        backfill=EmbeddingBackfill(stores.store, stores.store, embedder),
+        backfill=backfill,
         metrics=metrics,
         profile=profile,
         retrievals=retrievals,

@@ -91,6 +91,8 @@ class InMemoryStore:
         self.rows: dict[str, tuple[MemoryRecord, list[float]]] = {}
         self.commits = 0
         """Inserts so far (each is one commit in the real store)."""
+        self.pending_reads = 0
+        """Looks for memories with their embedding pending (each is a scan of a table in the real store)."""
 
     def _visible(self, actor: Actor, flt: MemoryFilter) -> list[tuple[MemoryRecord, list[float]]]:
         return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and _matches(r, flt)]
@@ -194,6 +196,7 @@ class InMemoryStore:
                 self.rows[memory_id] = (replace(record, injection_count=record.injection_count + n), vector)
 
     async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
+        self.pending_reads += 1
         pending = sorted(
             (r for r, _ in self.rows.values() if r.tenant_id == tenant_id and r.embedding_pending),
             key=lambda r: r.memory_id,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -119,9 +119,12 @@ class MemorizeService:
         trail: AuditTrail,
         pii: PiiFloor,
         pending_on_outage: bool = True,
+        on_pending: Callable[[str], None] = lambda tenant_id: None,
     ) -> None:
         self._store = store
         self._pending_on_outage = pending_on_outage
+        self._on_pending = on_pending
+        """Told the tenant of every write stored with its embedding pending (``EmbeddingBackfill.note``)."""
         self._trail = trail
         self._pii = pii
         self._request_ttl = request_ttl
@@ -302,6 +305,7 @@ class MemorizeService:
                 embedded = [[0.0] * self._embedder.dimension for _ in todo]
                 for job, i in todo:
                     job.pending.add(i)
+                self._on_pending(tenant_id)
             for (job, i), vector in zip(todo, embedded, strict=True):
                 job.vectors[i] = vector
         await self._write(tenant_id, live)

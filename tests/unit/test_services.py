@@ -16,6 +16,7 @@ from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore
+from tests.unit.conftest import World
 
 ME = Actor("t1", "a1")
 
@@ -146,3 +147,15 @@ async def test_recall_fills_up_to_limit_under_the_floor_after_every_fused_hit() 
     assert hits[0].parts.fused > 0 and all(h.parts.fused == 0.0 for h in hits[1:])  # fill-ins come after, fused 0
     assert len(await strict.recall(RecallQuery(me, "lisbon", limit=2))) == 2
     assert len(await strict.recall(RecallQuery(me, "lisbon", limit=5, arms=RecallArms.FULL_TEXT))) == 1
+
+
+async def test_the_embedding_backfill_looks_only_where_writes_left_pending_rows(world: World) -> None:
+    await world.app.memorize.memorize(Actor("t1", "a1"), MemoryDraft("a stored memory"))
+    await world.app.backfill.run_once()  # the first pass looks at every tenant (rows left by a stopped process)
+    assert world.store.pending_reads == 1
+    await world.app.backfill.run_once()
+    await world.app.backfill.run_once()
+    assert world.store.pending_reads == 1  # nothing written during an outage since: no table is read
+    world.app.backfill.note("t1")
+    await world.app.backfill.run_once()
+    assert world.store.pending_reads == 2
