@@ -23,7 +23,6 @@ import asyncio
 import hashlib
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -266,18 +265,42 @@ class LanceMemoryStore:
         return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id), int(total)
 
     async def fill_embeddings(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]], model: str) -> int:
-        """Set the vectors in one merge, only over rows still pending with the same text (an edit meanwhile wins)."""
+        """Set the vectors in one merge, only over rows still pending with the same text (an edit meanwhile wins).
+
+        The stored rows are written back as they are but for ``vector`` and ``embedding_model``: their
+        full-text columns (which may hold a preceding turn's words) must not be recomputed.
+        """
         if not rows:
             return 0
+        vectors = {r.memory_id: v for r, v in rows}
+        embedded_text = {r.memory_id: r.content_hash for r, _ in rows}
         async with map_lance_errors():
             table = await self._table(tenant_id)
             if table is None:
                 return 0
-            data = to_table([(replace(r, embedding_model=model), v) for r, v in rows], self._schema)
+            stored = await table.query().where(ids_in(list(vectors))).to_arrow()
+            # Only rows whose text is still the text that was embedded (an edit meanwhile embeds itself).
+            same = [
+                embedded_text[i] == h
+                for i, h in zip(stored.column("id").to_pylist(), stored.column("content_hash").to_pylist(), strict=True)
+            ]
+            stored = stored.filter(pa.array(same, pa.bool_()))
+            if stored.num_rows == 0:
+                return 0
+            ids = stored.column("id").to_pylist()
+            flat = pa.array([x for i in ids for x in vectors[i]], type=pa.float32())
+            vector = pa.FixedSizeListArray.from_arrays(flat, self._schema.field("vector").type.list_size)
+            data = stored.set_column(stored.schema.get_field_index("vector"), "vector", vector)
+            at = data.schema.get_field_index("embedding_model")
+            data = data.set_column(at, "embedding_model", pa.array([model] * len(ids), pa.string()))
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
             pending = f"target.embedding_model = {literal(PENDING_MODEL)}"
             unchanged = f"{pending} AND target.content_hash = source.content_hash"
-            result = await table.merge_insert("id").when_matched_update_all(where=unchanged).execute(data)
+            result = (
+                await table.merge_insert("id")
+                .when_matched_update_all(where=unchanged)
+                .execute(data.cast(self._schema) if data.schema != self._schema else data)
+            )
             self._hot.pop(tenant_id, None)  # reloaded at the next read
         return int(result.num_updated_rows)
 

@@ -156,9 +156,19 @@ async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tm
     store._hot_max_rows = hot_rows  # both paths of the vector arm
     me = Actor("t1", "a1")
     try:
-        ready = record(1, "espresso grinder")
-        waiting = replace(record(2, "espresso machine"), embedding_model=PENDING_MODEL)
-        await store.insert("t1", [(ready, unit(0)), (waiting, [0.0] * 8)])
+        ready = replace(record(1, "espresso grinder"), source_context="conversation 7")
+        waiting = replace(record(2, "espresso machine"), embedding_model=PENDING_MODEL, source_context="conversation 7")
+        await store.insert("t1", [(ready, unit(0)), (waiting, [0.0] * 8)])  # one batch: the turn before is indexed
+        search_text = (
+            lancedb.connect(str(tmp_path))
+            .open_table("memories_t1")
+            .search()
+            .where(f"id = '{waiting.memory_id}'")
+            .to_arrow()
+            .column("search_text")[0]
+            .as_py()
+        )
+        assert "grinder" in search_text
         found = await store.nearest(me, unit(0), MemoryFilter(), 10, -1.0)
         assert [h.memory_id for h in found] == [ready.memory_id]  # zeros are no vector: not even a fill-in
         rows, total = await store.pending_embeddings("t1", 10)
@@ -171,5 +181,15 @@ async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tm
         assert found[0].memory_id == waiting.memory_id and found[0].score == pytest.approx(1.0)
         stored = await store.get(me, waiting.memory_id)
         assert stored is not None and stored.embedding_model == "m" and stored.content == "espresso machine"
+        after = (
+            lancedb.connect(str(tmp_path))
+            .open_table("memories_t1")
+            .search()
+            .where(f"id = '{waiting.memory_id}'")
+            .to_arrow()
+            .column("search_text")[0]
+            .as_py()
+        )
+        assert after == search_text  # filling the vector leaves the full-text entry as written
     finally:
         store.close()
