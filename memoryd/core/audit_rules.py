@@ -76,7 +76,7 @@ def find(
 
 
 def dispute_reason(record: MemoryRecord) -> str:
-    """Why callers' feedback disputes a memory, or "" (a correction already superseded the memory it fixed)."""
+    """Why callers' feedback disputes a memory, or "" (reviews see active memories: a corrected one is superseded)."""
     fb = record.feedback
     if fb.count(Signal.WRONG):
         return f"reported wrong {fb.count(Signal.WRONG)} time(s) by Feedback"

@@ -8,6 +8,7 @@ from dataclasses import replace
 from memoryd.core.audit_log import Operation
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.feedback import AUTO_SIGNALS, Signal
+from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
 from memoryd.core.ports import Clock, MemoryStore
 from memoryd.core.restatement import is_restatement
@@ -46,7 +47,7 @@ class FeedbackService:
         """Record one signal; returns the memory after it and, for a correction, the corrected memory.
 
         A correction writes the new memory first and then supersedes the old one: a retry after a
-        crash finds the new memory by deduplication and converges.
+        crash finds the new memory by its request id and converges.
         """
         check_actor(actor)
         check_memory_id(memory_id)
@@ -106,7 +107,10 @@ class FeedbackService:
             source_context=f"correction of memory {record.memory_id}",
             source_id=record.source_id,
         )
-        result = await self._memorize.memorize(actor, draft)
+        # The request id makes a retried correction find the memory it wrote, even when deduplication
+        # cannot (a write during an embedder outage is not deduplicated).
+        key = f"correction.{record.memory_id}.{content_hash(correction)[:16]}"
+        result = await self._memorize.memorize(actor, draft, request_id=key)
         if record.status is not MemoryStatus.SUPERSEDED or record.superseded_by != result.memory.memory_id:
             superseded = replace(
                 record,

@@ -107,3 +107,23 @@ def test_memorize_during_an_outage_is_stored_pending_found_by_text_and_embedded_
     hits = stub.Recall(vector_only, metadata=T).hits
     assert hits[0].memory.id == pending.id and hits[0].parts.vector_rank == 1
     assert backfill(server) == 0  # converged
+
+
+def test_a_correction_retried_during_an_outage_is_stored_once(
+    remote: tuple[MemoryServiceStub, LiveServer], provider: FakeProvider
+) -> None:
+    stub, _ = remote
+    old = stub.Memorize(
+        pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="the deploy window is Friday")), metadata=T
+    ).memory
+    fix = pb.FeedbackRequest(
+        agent_id="a1", memory_id=old.id, signal=pb.FEEDBACK_SIGNAL_CORRECTION, correction="the deploy window is Monday"
+    )
+    provider.script("503", "503")  # no vector: deduplication cannot recognise the retry
+    first = stub.Feedback(fix, metadata=T)
+    retry = stub.Feedback(fix, metadata=T)  # as after a lost reply
+    assert first.correction.embedding_pending and retry.correction.id == first.correction.id
+    listed = stub.ListMemories(
+        pb.ListMemoriesRequest(agent_id="a1", filter=pb.RecallFilter(statuses=[pb.MEMORY_STATUS_ACTIVE])), metadata=T
+    ).memories
+    assert [m.content for m in listed] == ["the deploy window is Monday"]
