@@ -24,6 +24,7 @@ import openai
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
+from memoryd.adapters.lance_agent_config import LanceAgentConfigStore
 from memoryd.adapters.lance_audit_log import LanceAuditLog
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
@@ -43,10 +44,11 @@ from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.redis_rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
-from memoryd.config import EmbeddingSettings, ProviderSettings, Settings, WorkingSettings
+from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, Unavailable
 from memoryd.core.ports import (
+    AgentConfigStore,
     ArchiveStore,
     AuditEventStore,
     ChatModel,
@@ -68,12 +70,13 @@ from memoryd.core.ports import (
     UsageAnalytics,
 )
 from memoryd.core.validation import Limits
+from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.archive import ArchiveService
 from memoryd.services.audit_batch import AuditBatchService
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
-from memoryd.services.conversation import ConversationService, PolicyBook
+from memoryd.services.conversation import ConversationService
 from memoryd.services.embedding_backfill import EmbeddingBackfill
 from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
@@ -140,6 +143,8 @@ class App:
     """Calls, the embedder, writes and recalls (``/metrics`` of ``memoryd serve``)."""
     profile: ProfileService
     retrievals: RetrievalLog
+    configs: AgentConfigService
+    """Stored tenant and agent settings, resolved (``GetEffectiveConfig``)."""
     conversations: ConversationService
     usage: UsageService
     keys: KeyService
@@ -181,12 +186,6 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
     return OnnxMiniLMEmbedder(threads=settings.threads)
 
 
-def build_policies(settings: WorkingSettings) -> PolicyBook:
-    """The working-memory policies: the default, and each agent's override applied to it."""
-    default = settings.default.policy()
-    return PolicyBook(default, {agent: o.applied_to(default) for agent, o in settings.agents.items()})
-
-
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
     """The configured chat model, or None (model-bound jobs then wait for one)."""
     if not settings.configured:
@@ -209,6 +208,7 @@ class _Stores:
     keys: KeyStore
     audit_log: AuditEventStore
     archive: TenantArchive
+    agent_configs: AgentConfigStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
 
@@ -223,9 +223,10 @@ async def _open_stores(
     keys: KeyStore | None,
     audit_log: AuditEventStore | None,
     archive: TenantArchive | None,
+    agent_configs: AgentConfigStore | None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
-    given = (store, profiles, conversations, reviews, keys, audit_log, archive)
+    given = (store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs)
     if (
         store is not None
         and profiles is not None
@@ -234,10 +235,13 @@ async def _open_stores(
         and keys is not None
         and audit_log is not None
         and archive is not None
+        and agent_configs is not None
     ):
-        return _Stores(store, profiles, conversations, reviews, keys, audit_log, archive, None, lambda: None)
+        return _Stores(
+            store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, None, lambda: None
+        )
     if given != (None,) * len(given):
-        raise ValueError("pass every store (store … archive) or none of them")
+        raise ValueError("pass every store (store … agent_configs) or none of them")
     st = settings.storage
     db = await LanceDatabase.open(
         st.uri,
@@ -262,6 +266,7 @@ async def _open_stores(
         LanceKeyStore(db),
         LanceAuditLog(db),
         LanceTenantArchive(db, embedder.dimension),
+        LanceAgentConfigStore(db),
         maintenance,
         db.close,
     )
@@ -278,6 +283,7 @@ async def build_app(
     keys: KeyStore | None = None,
     audit_log: AuditEventStore | None = None,
     archive: TenantArchive | None = None,
+    agent_configs: AgentConfigStore | None = None,
     neighbours: NeighbourSearch | None = None,
     analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
@@ -300,7 +306,9 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive)
+    stores = await _open_stores(
+        settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs
+    )
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
@@ -431,9 +439,15 @@ def _wire(
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
     )
+    configs = AgentConfigService(
+        stores.agent_configs,
+        trail,
+        settings.agent_defaults,
+        {agent: o.values() for agent, o in settings.working.agents.items()},
+        cache_seconds=settings.agent_config.cache_seconds,
+    )
     retrievals = RetrievalLog(stores.store, clock)
-    recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning)
-    policies = build_policies(settings.working)
+    recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults)
     usage = UsageService(
         analytics,
         stores.reviews,
@@ -478,11 +492,18 @@ def _wire(
                 archive_tokens=js.bootstrap_archive_tokens,
             ),
             compaction=CompactionService(
-                stores.conversations, memorize, profile, embedder, counter, clock, policies, pii=pii
+                stores.conversations, memorize, profile, embedder, counter, clock, configs, pii=pii
             ),
             review=review,
             audits=AuditBatchService(
-                stores.store, review, usage, service, clock, settings.audits.schedule, check_seconds=1.0
+                stores.store,
+                review,
+                usage,
+                service,
+                clock,
+                settings.audits.schedule,
+                check_seconds=1.0,
+                review_enabled=configs.review_enabled,
             ),
         )
     archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii)
@@ -503,6 +524,7 @@ def _wire(
         metrics=metrics,
         profile=profile,
         retrievals=retrievals,
+        configs=configs,
         conversations=ConversationService(
             stores.conversations,
             profile,
@@ -510,7 +532,7 @@ def _wire(
             counter,
             clock,
             parts.service if parts else None,
-            policies,
+            configs,
             settings.working.context_window_tokens,
             pii=pii,
         ),
@@ -531,7 +553,7 @@ def _wire(
             stores.conversations,
             trail,
             clock,
-            settings.retention.policy_for,
+            configs.retention,
             lambda: sorted(settings.retention.tenants),
         ),
         exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),

@@ -9,7 +9,8 @@ the only module that reads the environment.
 from __future__ import annotations
 
 import os
-from dataclasses import replace
+from dataclasses import fields, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -159,6 +160,10 @@ class RecallSettings(_Section):
     """Order fused candidates by fused score × (coverage_floor + coverage); see ``RecallTuning``."""
     coverage_floor: float = Field(_RECALL.coverage_floor, ge=0)
     vector_coverage: float = Field(_RECALL.vector_coverage, ge=0, le=1)
+    default_limit: int = Field(10, ge=1, le=100)
+    """Hits of a Recall that leaves ``limit`` 0 (tenants and agents may set their own: ``recall.limit``)."""
+    default_min_score: float = Field(0.0, ge=0, le=1)
+    """``min_score`` of a Recall that leaves it unset (per tenant or agent: ``recall.min_score``)."""
     retrieval_flush_seconds: float = Field(10.0, gt=0)
     """Retrieval counts are written this often (each flush is a few small table commits)."""
 
@@ -286,6 +291,11 @@ class WorkingPolicySettings(_Section):
     auto_recall: bool = _POLICY.auto_recall
     recall_limit: int = _bounded("recall_limit")
     recall_threshold: float = _bounded("recall_threshold")
+    batch_size: int = _bounded(
+        "batch_size", "File what compaction drops once N messages are pending; 0: at EndSession."
+    )
+    compaction_model: str = Field(_POLICY.compaction_model, max_length=200)
+    """The provider's model for compaction calls; empty: ``[provider] extraction_model``."""
 
     def policy(self) -> WorkingPolicy:
         """The core value these settings describe."""
@@ -311,6 +321,15 @@ class WorkingOverride(_Section):
     auto_recall: bool | None = None
     recall_limit: int | None = _bounded_optional("recall_limit")
     recall_threshold: float | None = _bounded_optional("recall_threshold")
+    batch_size: int | None = _bounded_optional("batch_size")
+    compaction_model: str | None = Field(None, max_length=200)
+
+    def values(self) -> dict[str, bool | int | float | str]:
+        """The keys this override sets, named as in the agent-settings catalogue (``working.<key>``)."""
+        return {
+            f"working.{k}": v.value if isinstance(v, StrEnum) else v
+            for k, v in self.model_dump(exclude_none=True).items()
+        }
 
     def applied_to(self, policy: WorkingPolicy) -> WorkingPolicy:
         """``policy`` with the keys this override sets."""
@@ -478,6 +497,13 @@ class PiiSettings(_Section):
         return self.tenants.get(tenant_id, self.policy)
 
 
+class AgentConfigSettings(_Section):
+    """Stored per-tenant and per-agent settings (SetTenantConfig, SetAgentConfig)."""
+
+    cache_seconds: float = Field(5.0, ge=0, le=3600)
+    """Resolved settings are kept this long per agent: a change made through another replica is seen within it."""
+
+
 class Settings(BaseSettings):
     """Everything the daemon and workers are configured with."""
 
@@ -499,6 +525,7 @@ class Settings(BaseSettings):
     audits: AuditSettings = AuditSettings()
     pii: PiiSettings = PiiSettings()
     retention: RetentionSettings = RetentionSettings()
+    agent_config: AgentConfigSettings = AgentConfigSettings()
 
     @classmethod
     def settings_customise_sources(
@@ -518,6 +545,23 @@ class Settings(BaseSettings):
         Two processes compacting the same tables waste the CPU and one of them loses each commit.
         """
         return self.model_copy(update={"storage": self.storage.model_copy(update={"maintenance_enabled": False})})
+
+    def agent_defaults(self, tenant_id: str) -> dict[str, bool | int | float | str]:
+        """The daemon level of every per-agent setting (``core.agent_config.SETTINGS``) for one tenant."""
+        policy = self.working.default.policy()
+        out: dict[str, bool | int | float | str] = {
+            f"working.{f.name}": (v.value if isinstance(v := getattr(policy, f.name), StrEnum) else v)
+            for f in fields(policy)
+        }
+        retention = self.retention.policy_for(tenant_id)
+        out |= {
+            "recall.limit": self.recall.default_limit,
+            "recall.min_score": self.recall.default_min_score,
+            "review.enabled": True,
+            "retention.memories_days": retention.memories_days,
+            "retention.conversations_days": retention.conversations_days,
+        }
+        return out
 
 
 def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings:

@@ -37,7 +37,7 @@ def generate(out_dir: Path) -> list[Path]:
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
-    written = sorted(p for p in out_dir.rglob("*.py*") if p.is_file())
+    written = sorted(p for p in out_dir.rglob("*.py*") if p.is_file() and p.suffix in (".py", ".pyi"))
     for path in written:
         text = path.read_text()
         fixed = re.sub(r"^from memoryd\.v1 import", f"from {GEN_PACKAGE}.memoryd.v1 import", text, flags=re.M)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memoryd.core.agent_config import StoredConfig
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
@@ -372,19 +373,39 @@ class ScriptedChat:
     def __init__(self, *script: Answer, model: str = "scripted") -> None:
         self.script = list(script)
         self.calls = 0
+        self.models: list[str] = []
+        """The ``model`` argument of every call ("" = the default)."""
         self._model = model
 
     @property
     def model_name(self) -> str:
         return self._model
 
-    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         self.calls += 1
+        self.models.append(model)
         step = self.script.pop(0)
         if isinstance(step, Exception):
             raise step
         answer = step(system, user) if callable(step) else step
         return answer, len(system + user) // 4, 10
+
+
+class InMemoryAgentConfigs:
+    """AgentConfigStore over a dict: one StoredConfig per (tenant, agent id), CAS on version."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[str, str], StoredConfig] = {}
+
+    async def configs(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, StoredConfig]:
+        return {a: self.rows[(tenant_id, a)] for a in agent_ids if (tenant_id, a) in self.rows}
+
+    async def swap_config(self, tenant_id: str, agent_id: str, config: StoredConfig, expected_version: int) -> bool:
+        current = self.rows.get((tenant_id, agent_id))
+        if (current.version if current else 0) != expected_version:
+            return False
+        self.rows[(tenant_id, agent_id)] = config
+        return True
 
 
 class InMemoryProfiles:

@@ -27,11 +27,11 @@ class OpenAIChat:
         """The configured model."""
         return self._model
 
-    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         """One call; the answer must be a JSON object."""
         async with map_openai_errors("chat provider"):
             response = await self._client.chat.completions.create(
-                model=self._model,
+                model=model or self._model,
                 response_format={"type": "json_object"},
                 messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             )

@@ -12,7 +12,17 @@ from typing import Any, cast
 import grpc
 
 from memoryd.client.errors import from_rpc_error
-from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileServiceStub, bearer, pb, ppb
+from memoryd.client.settings import Setting, effective_values, set_request
+from memoryd.rpc.client import (
+    TENANT_METADATA_KEY,
+    ConfigServiceStub,
+    MemoryServiceStub,
+    ProfileServiceStub,
+    bearer,
+    gpb,
+    pb,
+    ppb,
+)
 
 RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The only status worth retrying as is: the others need the caller to change something."""
@@ -125,8 +135,11 @@ class MemoryClient:
         )
         return list(self._call(self._stub.MemorizeBatch, request).results)
 
-    def recall(self, agent_id: str, query: str, *, limit: int = 10, **fields: Any) -> list[pb.RecallHit]:
-        """The best hits, best first (``fields``: RecallRequest's others, e.g. end_user_id, filter, min_score)."""
+    def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
+        """The best hits, best first (``fields``: RecallRequest's others, e.g. end_user_id, filter, min_score).
+
+        ``limit`` 0 and an unset ``min_score`` take the agent's settings (``effective_config``).
+        """
         return list(
             self._call(self._stub.Recall, pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)).hits
         )
@@ -180,6 +193,32 @@ class MemoryClient:
         else:
             request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
         return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+
+    def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
+        """What the agent runs with (no agent: the tenant level): each key's value and the level it came from."""
+        stub = ConfigServiceStub(self._channel)
+        return effective_values(self._call(stub.GetEffectiveConfig, gpb.GetEffectiveConfigRequest(agent_id=agent_id)))
+
+    def set_config(
+        self,
+        agent_id: str,
+        values: dict[str, Setting],
+        *,
+        unset: tuple[str, ...] = (),
+        expected_version: int | None = None,
+    ) -> int:
+        """Store settings for one agent (``agent_id`` "": the tenant); the new version (operator role).
+
+        Compare-and-swap: without ``expected_version`` the current one is read first; a concurrent
+        change in between raises ``Aborted``. A tighten-only key looser than the tenant's raises
+        ``FailedPrecondition``.
+        """
+        stub = ConfigServiceStub(self._channel)
+        if expected_version is None:
+            reply = self._call(stub.GetEffectiveConfig, gpb.GetEffectiveConfigRequest(agent_id=agent_id))
+            expected_version = reply.agent_version if agent_id else reply.tenant_version
+        method = stub.SetAgentConfig if agent_id else stub.SetTenantConfig
+        return int(self._call(method, set_request(agent_id, values, unset, expected_version)).config.version)
 
     def list(
         self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
@@ -250,7 +289,7 @@ class AsyncMemoryClient:
         )
         return cast(pb.MemorizeResponse, await self._call(self._stub.Memorize, request))
 
-    async def recall(self, agent_id: str, query: str, *, limit: int = 10, **fields: Any) -> list[pb.RecallHit]:
+    async def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
         """The best hits, best first."""
         request = pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)
         return list((await self._call(self._stub.Recall, request)).hits)
@@ -264,6 +303,12 @@ class AsyncMemoryClient:
         """Delete one memory for good; its id."""
         request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
         return str((await self._call(self._stub.Forget, request)).memory_id)
+
+    async def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
+        """What the agent runs with (see ``MemoryClient.effective_config``)."""
+        stub = ConfigServiceStub(self._channel)
+        request = gpb.GetEffectiveConfigRequest(agent_id=agent_id)
+        return effective_values(await self._call(stub.GetEffectiveConfig, request))
 
     async def list(
         self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None

@@ -27,6 +27,7 @@ class Operation(StrEnum):
     RETENTION_PURGE = "retention_purge"
     IMPORT = "import"
     FEEDBACK = "feedback"
+    CONFIG_CHANGE = "config_change"
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ POLICY_BOUNDS: dict[str, tuple[float, float]] = {
     "tool_truncate_chars": (20, 1_000_000),
     "recall_limit": (1, 50),
     "recall_threshold": (-1.0, 1.0),
+    "batch_size": (0, 10_000),
 }
 """The accepted range of every numeric policy value (config, per-agent and per-conversation alike)."""
 
@@ -107,6 +108,10 @@ class WorkingPolicy:
     auto_recall: bool = False
     recall_limit: int = 5
     recall_threshold: float = 0.7
+    batch_size: int = 1
+    """File what compaction drops once this many messages are pending; 0: only when the session ends."""
+    compaction_model: str = ""
+    """The provider's model for this agent's compaction calls; empty: the configured default."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,9 @@ METHOD_RULES: dict[str, Rule] = {
     "KeyService/CreateKey": Rule(_D, _W),
     "KeyService/ListKeys": Rule(_D, _R),
     "KeyService/RevokeKey": Rule(_D, _W),
+    "ConfigService/SetTenantConfig": Rule(_O, _W),
+    "ConfigService/SetAgentConfig": Rule(_O, _W),
+    "ConfigService/GetEffectiveConfig": Rule(_A, _R),
 }
 """Every memoryd method (``Service/Method``); a method missing here is refused to every key."""
 

@@ -204,9 +204,11 @@ class RecallQuery:
     actor: Actor
     text: str
     limit: int = 10
+    """0: the agent's ``recall.limit`` setting."""
     filter: MemoryFilter = field(default_factory=MemoryFilter)
     ranking: RankingMode = RankingMode.RELEVANCE
-    min_score: float = 0.0
+    min_score: float | None = 0.0
+    """None: the agent's ``recall.min_score`` setting."""
     min_salience: float = 0.0
     embedding: tuple[float, ...] | None = None
     """A caller-supplied query vector; None means the server embeds ``text``."""

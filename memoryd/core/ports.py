@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from datetime import datetime
 from typing import Any, Protocol
 
+from memoryd.core.agent_config import StoredConfig
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
@@ -232,6 +233,18 @@ class ProfileStore(Protocol):
         ...
 
 
+class AgentConfigStore(Protocol):
+    """Stored settings: one row for a tenant (agent id "") and one per agent, compare-and-swap on version."""
+
+    async def configs(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, StoredConfig]:
+        """The rows of ``agent_ids`` ("" for the tenant) that exist, by agent id."""
+        ...
+
+    async def swap_config(self, tenant_id: str, agent_id: str, config: StoredConfig, expected_version: int) -> bool:
+        """Write ``config`` if the stored version still equals ``expected_version`` (0: absent)."""
+        ...
+
+
 class TokenCounter(Protocol):
     """Exact token counts in one encoding."""
 
@@ -253,8 +266,8 @@ class ChatModel(Protocol):
         """The provider's model name, recorded with what it produced."""
         ...
 
-    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
-        """The parsed JSON object, prompt tokens and completion tokens.
+    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
+        """The parsed JSON object, prompt tokens and completion tokens (``model``: another of the provider's models).
 
         Raises:
             Unavailable / RateLimited: transient (connection, timeout, 429, 5xx); retry later.

@@ -10,6 +10,8 @@ from typing import Any
 
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
+from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
+from memoryd.rpc._gen.memoryd.v1 import config_pb2_grpc as gpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
@@ -35,6 +37,7 @@ ConversationServiceStub: Any = cpb_grpc.ConversationServiceStub
 AuditServiceStub: Any = apb_grpc.AuditServiceStub
 KeyServiceStub: Any = kpb_grpc.KeyServiceStub
 DataServiceStub: Any = dpb_grpc.DataServiceStub
+ConfigServiceStub: Any = gpb_grpc.ConfigServiceStub
 
 
 def bearer(token: str) -> tuple[str, str]:
@@ -45,6 +48,7 @@ def bearer(token: str) -> tuple[str, str]:
 __all__ = [
     "TENANT_METADATA_KEY",
     "AuditServiceStub",
+    "ConfigServiceStub",
     "ConversationServiceStub",
     "DataServiceStub",
     "JobServiceStub",
@@ -55,6 +59,7 @@ __all__ = [
     "bearer",
     "cpb",
     "dpb",
+    "gpb",
     "jpb",
     "kpb",
     "pb",

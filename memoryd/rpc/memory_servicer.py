@@ -46,10 +46,10 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         query = RecallQuery(
             who,
             request.query,
-            request.limit or 10,
+            request.limit,
             convert.memory_filter(request.filter),
             convert.enum_value(convert.RANKINGS, request.ranking, "ranking") or RankingMode.RELEVANCE,
-            request.min_score,
+            request.min_score if request.HasField("min_score") else None,
             request.min_salience,
             tuple(request.query_embedding) if request.query_embedding else None,
             convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,

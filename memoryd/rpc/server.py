@@ -20,6 +20,8 @@ from memoryd.config import ServerSettings, Settings
 from memoryd.core.errors import MemorydError
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
+from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
+from memoryd.rpc._gen.memoryd.v1 import config_pb2_grpc as gpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
@@ -34,6 +36,7 @@ from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
 from memoryd.rpc.audit_servicer import AuditServicer
 from memoryd.rpc.auth import Authenticate
+from memoryd.rpc.config_servicer import ConfigServicer
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.data_servicer import DataServicer
 from memoryd.rpc.decoding import RejectUndecodable
@@ -52,6 +55,7 @@ SERVICE_NAMES = [
     apb.DESCRIPTOR.services_by_name["AuditService"].full_name,
     kpb.DESCRIPTOR.services_by_name["KeyService"].full_name,
     dpb.DESCRIPTOR.services_by_name["DataService"].full_name,
+    gpb.DESCRIPTOR.services_by_name["ConfigService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
@@ -119,6 +123,7 @@ async def serving(
     apb_grpc.add_AuditServiceServicer_to_server(AuditServicer(app), server)  # type: ignore[no-untyped-call]
     kpb_grpc.add_KeyServiceServicer_to_server(KeyServicer(app), server)  # type: ignore[no-untyped-call]
     dpb_grpc.add_DataServiceServicer_to_server(DataServicer(app), server)  # type: ignore[no-untyped-call]
+    gpb_grpc.add_ConfigServiceServicer_to_server(ConfigServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

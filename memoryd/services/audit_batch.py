@@ -12,6 +12,7 @@ computes and keeps each tenant's usage report, whose alarms are what an operator
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from memoryd.core.errors import PreconditionFailed
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState
@@ -42,8 +43,10 @@ class AuditBatchService:
         clock: Clock,
         schedule: str,
         check_seconds: float,
+        review_enabled: Callable[[str, str], Awaitable[bool]],
     ) -> None:
         self._directory = directory
+        self._review_enabled = review_enabled
         self._reviews = reviews
         self._usage = usage
         self._jobs = jobs
@@ -122,6 +125,8 @@ class AuditBatchService:
         for start in range(0, len(agents), _FAN_OUT_CHUNK):
             chunk, parts = agents[start : start + _FAN_OUT_CHUNK], {}
             for tenant_id, agent_id in chunk:
+                if not await self._review_enabled(tenant_id, agent_id):  # review.enabled = false
+                    continue
                 review = await self._reviews.request(Actor(tenant_id, agent_id))
                 unchanged += review.state is JobState.SUCCEEDED
                 parts[f"{tenant_id}/{agent_id}"] = (tenant_id, review.key)

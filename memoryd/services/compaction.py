@@ -50,7 +50,8 @@ from memoryd.core.working import (
     summary_cap,
     summary_id,
 )
-from memoryd.services.conversation import PolicyBook, swap_state
+from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.conversation import swap_state
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
@@ -71,7 +72,7 @@ class CompactionService:
         embedder: Embedder,
         counter: TokenCounter,
         clock: Clock,
-        policies: PolicyBook,
+        configs: AgentConfigService,
         *,
         pii: PiiFloor,
     ) -> None:
@@ -82,7 +83,7 @@ class CompactionService:
         self._embedder = embedder
         self._counter = counter
         self._clock = clock
-        self._policies = policies
+        self._configs = configs
 
     async def run(self, ctx: JobContext) -> JobResult:
         """Compact the conversation of the job's key up to its seq, one compaction per conversation at a time."""
@@ -98,7 +99,7 @@ class CompactionService:
         if conv is None:
             return {"outcome": Outcome.NO_CONVERSATION}
         actor = Actor(tenant, conv.agent_id, conv.end_user_id)
-        policy = self._policies.for_conversation(conv)
+        policy = await self._configs.for_conversation(tenant, conv)
         raw = [
             m for m in await self._store.messages(tenant, conversation_id, conv.compacted_through) if m.seq <= last_seq
         ]
@@ -151,7 +152,7 @@ class CompactionService:
         compressed: Summary | None = None
         if plan.summarize:
             if model:
-                text, merged_text = await self._model_summary(ctx, actor, conv, dropped, merge, usage, cap)
+                text, merged_text = await self._model_summary(ctx, actor, conv, dropped, merge, usage, cap, policy)
             else:
                 count = self._counter.count
                 text, merged_text = await self._extractive(dropped, cap), merge_extractive(merge, count, cap)
@@ -169,7 +170,7 @@ class CompactionService:
                 )
         filed = 0
         if model and new_summary is not None:
-            filed += await self._maintenance(ctx, actor, conv, new_summary, usage)
+            filed += await self._maintenance(ctx, actor, conv, new_summary, usage, policy)
         filed += await self._file(actor, conv, policy, plan, new_summary)
         for s in (new_summary, compressed):
             if s is not None:
@@ -215,6 +216,7 @@ class CompactionService:
         merge: Sequence[Summary],
         usage: dict[str, int],
         cap: int,
+        policy: WorkingPolicy,
     ) -> tuple[str, str]:
         blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:summary:{dropped[0].seq}-{dropped[-1].seq}"
         kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
@@ -229,7 +231,7 @@ class CompactionService:
                 messages="\n".join(_line(m) for m in dropped),
                 older=f"\nOlder summaries to merge:\n{older}\n" if merge else "",
             )
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, policy.compaction_model)
             out = summary_output(answer, want_compressed=bool(merge))
             kept = json.dumps(
                 {"summary": out.summary, "compressed": out.compressed, "tokens_in": tokens_in, "tokens_out": tokens_out}
@@ -244,7 +246,13 @@ class CompactionService:
         return str(data["summary"]), str(data["compressed"])
 
     async def _maintenance(
-        self, ctx: JobContext, actor: Actor, conv: Conversation, summary: Summary, usage: dict[str, int]
+        self,
+        ctx: JobContext,
+        actor: Actor,
+        conv: Conversation,
+        summary: Summary,
+        usage: dict[str, int],
+        policy: WorkingPolicy,
     ) -> int:
         blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:maintenance:{summary.from_seq}-{summary.to_seq}"
         kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
@@ -253,7 +261,7 @@ class CompactionService:
             prompt = MAINTENANCE_PROMPT.format(
                 budget_tokens=current.budget_tokens, profile=current.document or "(empty)", summary=summary.render()
             )
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, policy.compaction_model)
             maintenance_output(answer)  # validated before anything is kept or written
             kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)

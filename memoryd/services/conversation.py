@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -37,10 +37,10 @@ from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
 from memoryd.core.validation import check_actor, check_range
 from memoryd.core.working import (
-    apply_overrides,
     assemble,
     plan_compaction,
 )
+from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.job_service import JobService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
@@ -95,18 +95,6 @@ class AppendResult:
     compaction: JobRecord | None
 
 
-class PolicyBook:
-    """The default policy and per-agent overrides (validated when the app is built)."""
-
-    def __init__(self, default: WorkingPolicy, agents: Mapping[str, WorkingPolicy]) -> None:
-        self._default = default
-        self._agents = dict(agents)
-
-    def for_conversation(self, conv: Conversation) -> WorkingPolicy:
-        """The agent's policy with the conversation's overrides."""
-        return apply_overrides(self._agents.get(conv.agent_id, self._default), conv.options)
-
-
 class ConversationService:
     """The working-memory use cases."""
 
@@ -118,7 +106,7 @@ class ConversationService:
         counter: TokenCounter,
         clock: Clock,
         jobs: JobService | None,
-        policies: PolicyBook,
+        configs: AgentConfigService,
         default_window: int,
         *,
         pii: PiiFloor,
@@ -130,7 +118,7 @@ class ConversationService:
         self._counter = counter
         self._clock = clock
         self._jobs = jobs
-        self.policies = policies
+        self._configs = configs
         self._default_window = default_window
 
     async def append(
@@ -194,7 +182,7 @@ class ConversationService:
         _check_conversation_id(conversation_id)
         check_range(window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
         conv = await self._visible(actor, conversation_id)
-        policy = self.policies.for_conversation(conv)
+        policy = await self._configs.for_conversation(actor.tenant_id, conv)
         raw, summaries, profile = await asyncio.gather(
             self._store.messages(actor.tenant_id, conversation_id, conv.compacted_through),
             self._store.summaries(actor.tenant_id, conversation_id, conv.summary_ids),
@@ -288,7 +276,7 @@ class ConversationService:
     async def _maybe_compact(self, actor: Actor, conv: Conversation) -> JobRecord | None:
         if self._jobs is None:
             return None
-        policy = self.policies.for_conversation(conv)
+        policy = await self._configs.for_conversation(actor.tenant_id, conv)
         raw = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.compacted_through)
         summaries = await self._store.summaries(actor.tenant_id, conv.conversation_id, conv.summary_ids)
         if plan_compaction(conv, raw, summaries, policy) is None:

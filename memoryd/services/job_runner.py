@@ -114,7 +114,7 @@ class GuardedChat:
         """Whether a model is configured (jobs with a model-free path take it when not)."""
         return self._chat is not None
 
-    async def complete_json(self, system: str, user: str) -> tuple[dict[str, object], int, int]:
+    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         """One model call, or a Defer / ProviderMissing before any call is made."""
         if self._chat is None:
             raise ProviderMissing(
@@ -136,7 +136,7 @@ class GuardedChat:
             )
         try:
             self.calls += 1
-            answer = await self._chat.complete_json(system, user)
+            answer = await self._chat.complete_json(system, user, model)
         except RateLimited:
             raise  # throttling: the provider is alive; the job waits out Retry-After
         except Unavailable:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import InvalidRequest, Unavailable
-from memoryd.core.models import ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
+from memoryd.core.models import Actor, ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
@@ -37,7 +37,9 @@ class RecallService:
         retrievals: RetrievalLog,
         limits: Limits,
         tuning: RecallTuning,
+        defaults: Callable[[Actor], Awaitable[tuple[int, float]]] | None = None,
     ) -> None:
+        self._defaults = defaults or _shipped_defaults
         self._store = store
         self._embedder = embedder
         self._clock = clock
@@ -58,6 +60,7 @@ class RecallService:
         Recall. The full-text arm then answers alone and the answer says so; only a vector-only
         request fails (UNAVAILABLE).
         """
+        query = await self._with_defaults(query)
         self._validate(query)
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
@@ -81,7 +84,7 @@ class RecallService:
         terms = full_text_query(query.text).terms
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
-            hits = composite(attach(fused, records, terms, self._scale), self._clock.now(), query.min_score)
+            hits = composite(attach(fused, records, terms, self._scale), self._clock.now(), query.min_score or 0.0)
         elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate's text is read
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
             hits = coverage_ranked(
@@ -92,7 +95,7 @@ class RecallService:
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
             hits = attach(winners, records, terms, self._scale)
         if query.ranking is RankingMode.RELEVANCE:
-            hits = [h for h in hits if h.score >= query.min_score]
+            hits = [h for h in hits if h.score >= (query.min_score or 0.0)]
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         return RecallAnswer(hits, degraded)
@@ -107,6 +110,18 @@ class RecallService:
         self._validate(query)
         return await self._full_text_arm(query, query.limit)
 
+    async def _with_defaults(self, query: RecallQuery) -> RecallQuery:
+        """The query with the agent's configured limit and min_score where the caller left them unset."""
+        if query.limit and query.min_score is not None:
+            return query
+        check_actor(query.actor)
+        limit, min_score = await self._defaults(query.actor)
+        return replace(
+            query,
+            limit=query.limit or limit,
+            min_score=query.min_score if query.min_score is not None else min_score,
+        )
+
     def _validate(self, query: RecallQuery) -> None:
         check_actor(query.actor)
         if not query.text.strip():
@@ -115,7 +130,7 @@ class RecallService:
             raise InvalidRequest("query", f"is {len(query.text)} chars; the limit is {self._limits.max_query_chars}")
         check_range(query.limit, "limit", 1, self._limits.max_recall_limit)
         check_filter(query.filter, self._limits)
-        for name, value in (("min_score", query.min_score), ("min_salience", query.min_salience)):
+        for name, value in (("min_score", query.min_score or 0.0), ("min_salience", query.min_salience)):
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
 
@@ -177,3 +192,8 @@ class RecallAnswer:
 
     hits: list[RecallHit]
     degraded: str = ""
+
+
+async def _shipped_defaults(actor: Actor) -> tuple[int, float]:
+    """Recall's limit and min_score when no settings service is wired (benchmarks, tests)."""
+    return 10, 0.0

@@ -8,7 +8,7 @@ deleted rows leave the disk with the next purge of deleted rows (``storage.forge
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from memoryd.core.audit_log import Operation
@@ -32,7 +32,7 @@ class RetentionService:
         conversations: ConversationStore,
         trail: AuditTrail,
         clock: Clock,
-        policy_for: Callable[[str], RetentionPolicy],
+        policy_for: Callable[[str], Awaitable[RetentionPolicy]],
         configured_tenants: Callable[[], list[str]],
     ) -> None:
         self._store = store
@@ -46,7 +46,7 @@ class RetentionService:
     async def purge(self, tenant_id: str, *, dry_run: bool, by: Actor | None = None) -> RetentionReceipt:
         """Apply the tenant's policy now; the receipt (kept in the audit log unless dry)."""
         check_tenant(tenant_id)
-        policy, now = self._policy_for(tenant_id), self._clock.now()
+        policy, now = await self._policy_for(tenant_id), self._clock.now()
         memory_ids: list[str] = []
         conversations: list[str] = []
         items = 0
@@ -64,7 +64,7 @@ class RetentionService:
     async def tenants(self) -> list[str]:
         """Every tenant a policy may apply to: those with memories, and those named in the configuration."""
         known = {tenant for tenant, _ in await self._directory.agents()} | set(self._configured())
-        return sorted(t for t in known if self._policy_for(t).active)
+        return sorted([t for t in known if (await self._policy_for(t)).active])
 
     async def start_daily(self, jobs: JobService) -> JobRecord | None:
         """Queue today's retention job (the same job all day); None when no tenant has a policy."""

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.client import Aborted, AsyncMemoryClient, InvalidArgument, MemoryClient, NotFound, Unavailable, pb
+from memoryd.client import (
+    Aborted,
+    AsyncMemoryClient,
+    FailedPrecondition,
+    InvalidArgument,
+    MemoryClient,
+    NotFound,
+    Unavailable,
+    pb,
+)
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
@@ -117,3 +126,27 @@ def test_profile_edits_through_the_client_are_compare_and_swap(live_server: Live
             memory.edit_profile("a1", "Use metric units", section="Style", expected_revision=1)
         removed = memory.edit_profile("a1", "Answer in French", section="Style", remove=True)
         assert "Answer in French" not in removed.document and memory.get_profile("a1").revision == 3
+
+
+def test_settings_through_the_client_resolve_per_agent_and_refuse_loosening(live_server: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        assert memory.effective_config("a1")["working.auto_recall"] == (False, "default")
+        assert memory.set_config("", {"working.auto_recall": False, "recall.limit": 2}) == 1
+        assert memory.set_config("a1", {"recall.limit": 3}) == 1
+        view = memory.effective_config("a1")
+        assert view["recall.limit"] == (3, "agent") and view["working.auto_recall"] == (False, "tenant")
+        with pytest.raises(FailedPrecondition) as err:  # the tenant turned it off: tighten-only
+            memory.set_config("a1", {"working.auto_recall": True})
+        assert "working.auto_recall" in err.value.details
+        with pytest.raises(Aborted):
+            memory.set_config("a1", {"recall.limit": 4}, expected_version=0)
+        for i in range(5):
+            memory.memorize("a1", f"garden note {i} about tomatoes")
+        assert len(memory.recall("a1", "tomatoes in the garden")) == 3  # the agent's limit, unset in the call
+        assert len(memory.recall("a2", "tomatoes in the garden")) == 0  # private to a1; a2's limit would be 2
+
+        async def run() -> dict[str, object]:
+            async with AsyncMemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as aio:
+                return {k: v for k, (v, _) in (await aio.effective_config("a2")).items()}
+
+        assert asyncio.run(run())["recall.limit"] == 2

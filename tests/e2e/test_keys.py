@@ -17,11 +17,13 @@ from memoryd.config import Settings
 from memoryd.core.keys import Role
 from memoryd.rpc.client import (
     AuditServiceStub,
+    ConfigServiceStub,
     JobServiceStub,
     KeyServiceStub,
     MemoryServiceStub,
     apb,
     bearer,
+    gpb,
     jpb,
     kpb,
     pb,
@@ -96,6 +98,16 @@ def test_roles_decide_what_a_key_may_call(keyed: tuple[LiveServer, dict[str, str
         review = apb.ReviewMemoriesRequest(agent_id="a1")
         assert _code(lambda: audits.ReviewMemories(review, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         assert _code(lambda: jobs.ListJobs(jpb.ListJobsRequest(), metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        configs = ConfigServiceStub(ch)
+        tighten = gpb.SetTenantConfigRequest(values={"working.auto_recall": gpb.ConfigValue(bool_value=True)})
+        assert _code(lambda: configs.SetTenantConfig(tighten, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        own = configs.GetEffectiveConfig(gpb.GetEffectiveConfigRequest(agent_id="a1"), metadata=agent)
+        assert own.settings and own.tenant_version == 0  # reading what it runs with is an agent's right
+        pinned_elsewhere = gpb.GetEffectiveConfigRequest(agent_id="a2")
+        assert _code(lambda: configs.GetEffectiveConfig(pinned_elsewhere, metadata=(bearer(keys["pinned"]),))) == (
+            grpc.StatusCode.PERMISSION_DENIED
+        )
+        assert configs.SetTenantConfig(tighten, metadata=(bearer(keys["operator"]),)).config.version == 1
         # A pinned key acts as its agent only.
         _memorize(stub, keys["pinned"], "pinned writes as a1")
         assert _code(lambda: _memorize(stub, keys["pinned"], "as a2", agent="a2")) == grpc.StatusCode.PERMISSION_DENIED

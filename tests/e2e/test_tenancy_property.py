@@ -5,8 +5,8 @@ scopes through the real daemon; hypothesis then drives hundreds of Recall,
 ListMemories and GetMemory calls as random callers (including unknown agents and
 contacts) with random filters, and every answer is checked against the
 visibility rule computed independently here. The mutating half runs every
-mutating RPC (memorize, update, forget, restore, review, apply findings) in
-random order as random callers against a world whose every agent was reviewed.
+mutating RPC (memorize, update, forget, restore, review, apply findings, feedback, erase,
+per-agent settings) in random order as random callers against a world whose every agent was reviewed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,16 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
-from memoryd.rpc.client import AuditServiceStub, DataServiceStub, MemoryServiceStub, apb, dpb, pb
+from memoryd.rpc.client import (
+    AuditServiceStub,
+    ConfigServiceStub,
+    DataServiceStub,
+    MemoryServiceStub,
+    apb,
+    dpb,
+    gpb,
+    pb,
+)
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.jobs.conftest import job_settings, wait_for
 from workers.settings import running_workers
@@ -191,6 +200,9 @@ class MutableWorld:
     data: DataServiceStub
     rows: dict[str, Row]
     reviews: dict[str, tuple[str, str]]
+    configs: ConfigServiceStub
+    limits: dict[tuple[str, str], int]
+    """Each (tenant, agent)'s stored ``recall.limit``, as the calls set it."""
 
 
 async def _review_everyone(env: Settings, embedder: OnnxMiniLMEmbedder) -> dict[str, tuple[str, str]]:
@@ -239,7 +251,9 @@ def mutable_world(tmp_path_factory: pytest.TempPathFactory, valkey_server: str) 
             for r, (text, scope) in zip(reply.results, items, strict=True):
                 rows[r.memory.id] = Row(t, a, "", scope, text)
         reviews = asyncio.run(_review_everyone(env, embedder))
-        yield MutableWorld(stub, AuditServiceStub(channel), DataServiceStub(channel), rows, reviews)
+        yield MutableWorld(
+            stub, AuditServiceStub(channel), DataServiceStub(channel), rows, reviews, ConfigServiceStub(channel), {}
+        )
     server.stop()
 
 
@@ -456,7 +470,23 @@ def _erase(w, t, a, c, memory_id, seen, scope) -> None:
         del w.rows[i]
 
 
+def _configure(w, t, a, c, memory_id, seen, scope) -> None:
+    """SetAgentConfig in one tenant changes that tenant's agent only: every tenant's view matches the model."""
+    limit = 1 + int(memory_id[:4], 16) % 50 if memory_id[:4].isalnum() else 7
+    current = w.configs.GetEffectiveConfig(gpb.GetEffectiveConfigRequest(agent_id=a), metadata=tenant(t))
+    request = gpb.SetAgentConfigRequest(
+        agent_id=a, values={"recall.limit": gpb.ConfigValue(int_value=limit)}, expected_version=current.agent_version
+    )
+    _expect(w.configs.SetAgentConfig, request, tenant(t), C.OK)
+    w.limits[(t, a)] = limit
+    for other in TENANTS:
+        view = w.configs.GetEffectiveConfig(gpb.GetEffectiveConfigRequest(agent_id=a), metadata=tenant(other))
+        got = next(x.value.int_value for x in view.settings if x.key == "recall.limit")
+        assert got == w.limits.get((other, a), 10), (other, a, got)
+
+
 OPS = {
+    "configure": _configure,
     "memorize": _memorize,
     "rescope": _rescope,
     "rewrite": _rewrite,

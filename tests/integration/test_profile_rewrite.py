@@ -18,7 +18,7 @@ from memoryd.config import Settings
 from memoryd.core.models import Actor, EditKind, ListQuery, MemoryType, Profile, ProfileEdit
 from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
-from tests.fakes import InMemoryArchive, InMemoryAuditLog, InMemoryKeys
+from tests.fakes import InMemoryAgentConfigs, InMemoryArchive, InMemoryAuditLog, InMemoryKeys
 
 ME = Actor("acme", "a1")
 
@@ -122,6 +122,7 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings:
         keys=InMemoryKeys(),
         audit_log=InMemoryAuditLog(),
         archive=InMemoryArchive(),
+        agent_configs=InMemoryAgentConfigs(),
         profiles=racing,
         conversations=app.conversation_store,
         embedder=onnx_embedder,

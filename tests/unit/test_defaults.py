@@ -94,7 +94,7 @@ def test_the_readme_configuration_table_states_the_defaults() -> None:
         ),
         ("memory.proto", r"at most ([\d,]+) KiB of UTF-8 by default", (Limits().max_content_bytes // 1024,)),
         ("memory.proto", r"MemorizeBatch stores up to ([\d,]+) memories", (Limits().max_batch_items,)),
-        ("memory.proto", r"Number of hits, 1 to ([\d,]+); default 10", (Limits().max_recall_limit,)),
+        ("memory.proto", r"Number of hits, 1 to ([\d,]+); 0: the agent's", (Limits().max_recall_limit,)),
         (
             "conversation.proto",
             r"compaction thresholds \(default ([\d,]+)\)",

@@ -1,0 +1,151 @@
+"""AgentConfigService: stored tenant and agent settings, resolved into what each agent runs with.
+
+Every reader (conversations, compaction, Recall's defaults, retention, the audit batch) asks this
+service, so one resolution order holds everywhere (``core.agent_config``). Resolved values are
+cached per tenant and agent for ``cache_seconds``: a change made through this process is seen at
+once, one made through another replica within that bound.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+
+from memoryd.core.agent_config import (
+    SETTINGS,
+    Effective,
+    StoredConfig,
+    Value,
+    Values,
+    changed,
+    refuse_loosening,
+    resolve,
+)
+from memoryd.core.audit_log import Operation
+from memoryd.core.conversation import Conversation, StorageScope, Strategy, WorkingPolicy
+from memoryd.core.errors import Conflict
+from memoryd.core.models import Actor
+from memoryd.core.ports import AgentConfigStore
+from memoryd.core.retention import RetentionPolicy
+from memoryd.core.validation import check_agent_id, check_range, check_tenant
+from memoryd.core.working import apply_overrides
+from memoryd.services.audit_trail import AuditTrail
+
+MAX_VERSION = 1 << 40
+_WORKING = "working."
+
+
+class AgentConfigService:
+    """Get, set and resolve the settings of tenants and agents."""
+
+    def __init__(
+        self,
+        store: AgentConfigStore,
+        trail: AuditTrail,
+        defaults: Callable[[str], dict[str, Value]],
+        daemon_agents: Mapping[str, Values],
+        *,
+        cache_seconds: float = 5.0,
+    ) -> None:
+        missing = set(SETTINGS) - set(defaults(""))
+        if missing:
+            raise ValueError(f"no daemon default for {sorted(missing)}")
+        self._store = store
+        self._trail = trail
+        self._defaults = defaults
+        self._daemon_agents = {a: dict(v) for a, v in daemon_agents.items()}
+        self._cache_seconds = cache_seconds
+        self._cache: dict[tuple[str, str], tuple[float, dict[str, Effective], int, int]] = {}
+
+    async def effective(self, tenant_id: str, agent_id: str) -> tuple[dict[str, Effective], int, int]:
+        """Every key's resolved value for the agent ("" for the tenant level), the tenant's and the agent's versions."""
+        check_tenant(tenant_id)
+        if agent_id:
+            check_agent_id(agent_id)
+        cached = self._cache.get((tenant_id, agent_id))
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < self._cache_seconds:
+            return cached[1], cached[2], cached[3]
+        rows = await self._store.configs(tenant_id, ["", agent_id] if agent_id else [""])
+        tenant, agent = rows.get("", StoredConfig()), rows.get(agent_id, StoredConfig()) if agent_id else StoredConfig()
+        daemon_agent = self._daemon_agents.get(agent_id, {}) if agent_id else {}
+        resolved = resolve(self._defaults(tenant_id), tenant.values, daemon_agent, agent.values)
+        if len(self._cache) > 100_000:
+            self._cache.clear()
+        self._cache[(tenant_id, agent_id)] = (now, resolved, tenant.version, agent.version)
+        return resolved, tenant.version, agent.version
+
+    async def values(self, tenant_id: str, agent_id: str) -> dict[str, Value]:
+        """The resolved values alone."""
+        resolved, _, _ = await self.effective(tenant_id, agent_id)
+        return {k: e.value for k, e in resolved.items()}
+
+    async def set_tenant(
+        self, by: Actor, set_values: Values, unset: tuple[str, ...], expected_version: int
+    ) -> StoredConfig:
+        """Change the tenant's stored settings (compare-and-swap on ``expected_version``)."""
+        return await self._set(by, "", set_values, unset, expected_version)
+
+    async def set_agent(
+        self, by: Actor, agent_id: str, set_values: Values, unset: tuple[str, ...], expected_version: int
+    ) -> StoredConfig:
+        """Change one agent's stored settings; a tighten-only key may not loosen the tenant's value."""
+        check_agent_id(agent_id)
+        return await self._set(by, agent_id, set_values, unset, expected_version)
+
+    async def _set(
+        self, by: Actor, agent_id: str, set_values: Values, unset: tuple[str, ...], expected_version: int
+    ) -> StoredConfig:
+        tenant_id = check_tenant(by.tenant_id)
+        check_range(expected_version, "expected_version", 0, MAX_VERSION)
+        rows = await self._store.configs(tenant_id, ["", agent_id] if agent_id else [""])
+        current = rows.get(agent_id, StoredConfig())
+        if expected_version != current.version:
+            raise Conflict(
+                f"expected_version: the {'agent' if agent_id else 'tenant'} settings are at version "
+                f"{current.version}, not {expected_version}; re-read them (GetEffectiveConfig) and retry"
+            )
+        values = changed(current, set_values, unset, tenant_level=not agent_id)
+        if agent_id:
+            refuse_loosening(rows.get("", StoredConfig()).values, {k: values[k] for k in set_values})
+        new = StoredConfig(values, current.version + 1, by.agent_id)
+        if not await self._store.swap_config(tenant_id, agent_id, new, expected_version):
+            raise Conflict("expected_version: the settings changed concurrently; re-read them and retry")
+        self._forget(tenant_id, agent_id)
+        keys = sorted({*set_values, *unset})
+        await self._trail.write(tenant_id, Operation.CONFIG_CHANGE, replace(by, agent_id=agent_id or by.agent_id), keys)
+        return new
+
+    def _forget(self, tenant_id: str, agent_id: str) -> None:
+        if agent_id:
+            self._cache.pop((tenant_id, agent_id), None)
+        else:  # the tenant level feeds every agent's resolution
+            for key in [k for k in self._cache if k[0] == tenant_id]:
+                del self._cache[key]
+
+    async def working_policy(self, tenant_id: str, agent_id: str) -> WorkingPolicy:
+        """The agent's working-memory policy."""
+        values = await self.values(tenant_id, agent_id)
+        fields = {k[len(_WORKING) :]: v for k, v in values.items() if k.startswith(_WORKING)}
+        fields["strategy"] = Strategy(str(fields["strategy"]))
+        fields["storage_scope"] = StorageScope(str(fields["storage_scope"]))
+        return WorkingPolicy(**fields)  # type: ignore[arg-type]  # the catalogue's working keys are its fields
+
+    async def for_conversation(self, tenant_id: str, conv: Conversation) -> WorkingPolicy:
+        """The agent's policy with the conversation's own overrides."""
+        return apply_overrides(await self.working_policy(tenant_id, conv.agent_id), conv.options)
+
+    async def recall_defaults(self, actor: Actor) -> tuple[int, float]:
+        """Recall's limit and min_score for a request that leaves them unset."""
+        values = await self.values(actor.tenant_id, actor.agent_id)
+        return int(values["recall.limit"]), float(values["recall.min_score"])
+
+    async def retention(self, tenant_id: str) -> RetentionPolicy:
+        """The tenant's retention days."""
+        values = await self.values(tenant_id, "")
+        return RetentionPolicy(float(values["retention.memories_days"]), float(values["retention.conversations_days"]))
+
+    async def review_enabled(self, tenant_id: str, agent_id: str) -> bool:
+        """Whether the audit batch reviews this agent."""
+        return bool((await self.values(tenant_id, agent_id))["review.enabled"])
