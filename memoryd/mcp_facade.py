@@ -35,9 +35,19 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
     server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}. {ROUTING_RULE}")
 
     @server.tool(description=f"Search the archive (hybrid: meaning and words). {ROUTING_RULE}")
-    def recall(query: str, limit: int = 10, min_score: float = 0.0, end_user_id: str = "") -> list[dict[str, Any]]:
-        hits = _call(client.recall, agent_id, query, limit=limit, min_score=min_score, end_user_id=end_user_id)
-        return [{"id": h.memory.id, "content": h.memory.content, "score": round(h.score, 4)} for h in hits]
+    def recall(
+        query: str, limit: int = 0, min_score: float | None = None, end_user_id: str = ""
+    ) -> list[dict[str, Any]]:
+        # limit 0 and no min_score: the agent's settings decide (GetEffectiveConfig).
+        extra: dict[str, Any] = {} if min_score is None else {"min_score": min_score}
+        hits = _call(client.recall, agent_id, query, limit=limit, end_user_id=end_user_id, **extra)
+        out = []
+        for h in hits:
+            hit: dict[str, Any] = {"id": h.memory.id, "content": h.memory.content, "score": round(h.score, 4)}
+            if h.memory.agent_id != agent_id:  # another agent's shared fact: the model should know whose it is
+                hit["shared_by"] = h.memory.agent_id
+            out.append(hit)
+        return out
 
     @server.tool(description=f"Store one memory in the archive (deduplicated; corrections are kept). {ROUTING_RULE}")
     def memorize(

@@ -32,7 +32,7 @@ from memoryd.core.conversation import (
 )
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, Unavailable
 from memoryd.core.job_records import JobKind, JobRecord
-from memoryd.core.models import Actor, RecallQuery
+from memoryd.core.models import Actor, MemoryRecord, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
 from memoryd.core.validation import check_actor, check_range
@@ -295,10 +295,17 @@ class ConversationService:
             RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit, injected=True)
         )
         return [
-            (h.memory.content, h.memory.occurred_at)
+            (attributed(h.memory, actor), h.memory.occurred_at)
             for h in hits
             if h.parts.vector_similarity >= policy.recall_threshold
         ]
+
+
+def attributed(memory: MemoryRecord, reader: Actor) -> str:
+    """A memory as the reader's model sees it: another agent's shared fact names its author."""
+    if memory.agent_id and memory.agent_id != reader.agent_id:
+        return f"[shared by {memory.agent_id}] {memory.content}"
+    return memory.content
 
 
 def _owned(actor: Actor, conversation_id: str, conv: Conversation | None) -> Conversation:

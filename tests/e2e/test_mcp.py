@@ -12,6 +12,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from memoryd.bench.daemon import free_port
+from memoryd.client import MemoryClient, pb
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)
@@ -34,6 +35,11 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         memory_id = stored.structured_content["id"]
         found = await session.call_tool("recall", {"query": "What does Caroline drink?", "min_score": 0.3})
         assert not found.is_error and memory_id in str(found.structured_content)
+        with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as other:
+            other.memorize("planner", "Caroline drinks her espresso as a double", scope=pb.SCOPE_SHARED)
+        both = (await session.call_tool("recall", {"query": "Caroline espresso"})).structured_content["result"]
+        authors = {h["content"]: h.get("shared_by", "") for h in both}
+        assert authors == {"Caroline prefers espresso": "", "Caroline drinks her espresso as a double": "planner"}
         listed = await session.call_tool("list_memories", {})
         assert "Caroline prefers espresso" in str(listed.structured_content)
 

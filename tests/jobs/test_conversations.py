@@ -14,7 +14,7 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import JobKind
-from memoryd.core.models import Actor, EditKind, ListQuery, MemoryDraft, MemoryFilter, ProfileEdit
+from memoryd.core.models import Actor, EditKind, ListQuery, MemoryDraft, MemoryFilter, ProfileEdit, Scope
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
@@ -250,3 +250,26 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
         page = await app.archive.list_memories(ListQuery(ME, page_size=10))
         espresso = next(m for m in page.memories if "espresso" in m.content)
         assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)
+
+
+async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_shared_memories(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
+        colleague = Actor("acme", "planner")
+        await app.memorize.memorize(
+            colleague, MemoryDraft(content="Caroline's espresso is a double", scope=Scope.SHARED)
+        )
+        await app.memorize.memorize(ME, MemoryDraft(content="Caroline takes her espresso without sugar"))
+        await app.configs.set_agent(Actor("acme", "ops"), "a1", {"working.auto_recall": True}, (), 0)
+        question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
+        await app.conversations.append(ME, "c1", [question])
+        recalled = [p.content for p in (await app.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
+        assert len(recalled) == 2
+        assert any(line.endswith("[shared by planner] Caroline's espresso is a double") for line in recalled)
+        assert any(
+            "] Caroline takes her espresso without sugar" in line and "shared by" not in line for line in recalled
+        )
+        # The tenant turns auto-recall off: tighten-only, the agent's stored "on" no longer applies.
+        await app.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
+        assert not [p for p in (await app.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
