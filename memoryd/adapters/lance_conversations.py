@@ -36,8 +36,11 @@ STATE_SCHEMA = pa.schema(
         pa.field("revision", pa.int64(), nullable=False),
         pa.field("created_at", TIMESTAMP, nullable=False),
         pa.field("updated_at", TIMESTAMP, nullable=False),
+        pa.field("filed_through", pa.int64(), nullable=True),
     ]
 )
+"""``filed_through`` came later: null in an older store's rows, read as ``compacted_through`` (the
+store filed at every compaction then)."""
 
 ITEM_SCHEMA = pa.schema(
     [
@@ -73,6 +76,17 @@ _BLANK: dict[str, Any] = {
 }
 
 
+async def _upgrade_states(table: Any) -> None:
+    """A state table of an older store gains ``filed_through`` (a losing concurrent add leaves it there too)."""
+    if "filed_through" in (await table.schema()).names:
+        return
+    try:
+        await table.add_columns(pa.field("filed_through", pa.int64(), nullable=True))
+    except (RuntimeError, ValueError):
+        if "filed_through" not in (await table.schema()).names:
+            raise
+
+
 def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
@@ -92,7 +106,11 @@ class LanceConversationStore:
 
     async def _states(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(
-            f"conversations_{tenant_id}", STATE_SCHEMA, [("conversation_id", BTree())], write=write
+            f"conversations_{tenant_id}",
+            STATE_SCHEMA,
+            [("conversation_id", BTree())],
+            write=write,
+            upgrade=_upgrade_states,
         )
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
@@ -181,6 +199,7 @@ class LanceConversationStore:
             r["revision"],
             _utc(r["created_at"]),
             _utc(r["updated_at"]),
+            r["compacted_through"] if r.get("filed_through") is None else r["filed_through"],
         )
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
@@ -198,6 +217,7 @@ class LanceConversationStore:
             "revision": conv.revision,
             "created_at": conv.created_at or now,
             "updated_at": conv.updated_at or now,
+            "filed_through": conv.filed_through,
         }
         async with map_lance_errors():
             table = await self._states(tenant_id, write=True)

@@ -169,6 +169,18 @@ class Conversation:
     revision: int = 0
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    filed_through: int = 0
+    """The last seq whose messages (or summary) went to the archive per ``storage_scope``; it trails
+    ``compacted_through`` while fewer than ``batch_size`` compacted messages wait (``batch_size`` 0:
+    until EndSession)."""
+
+
+def filing_due(conv: Conversation, through: int, batch_size: int, *, end: bool) -> bool:
+    """Whether compacting through ``through`` files what waits: at EndSession always, else once ``batch_size`` did."""
+    pending = through - conv.filed_through
+    if pending <= 0:
+        return False
+    return end or (batch_size > 0 and pending >= batch_size)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,19 +256,32 @@ class MessageInput:
     tool_call_id: str = ""
 
 
-def compact_key(conversation_id: str, last_seq: int, *, force: bool = False) -> str:
+class CompactMode(StrEnum):
+    """Why a compaction job runs."""
+
+    AUTO = "auto"
+    """An append crossed the threshold: re-checked when the job runs."""
+    FORCE = "force"
+    """The Compact RPC: whatever lies before the keep-window."""
+    END = "end"
+    """EndSession: the whole tail, and everything not yet filed goes to the archive."""
+
+
+def compact_key(conversation_id: str, last_seq: int, *, mode: CompactMode = CompactMode.AUTO) -> str:
     """The compaction job of a conversation up to ``last_seq``: the same state gives the same key.
 
-    A forced compaction (the Compact RPC) ends in ``:force``: it compacts whatever lies
-    before the keep-window; an automatic one re-checks the threshold when it runs, so
-    jobs queued by a burst of appends do not compact more than one is due.
+    A forced compaction ends in ``:force``, an EndSession in ``:end``; an automatic one re-checks
+    the threshold when it runs, so jobs queued by a burst of appends do not compact more than one is due.
     """
-    return f"compact:{conversation_id}:{last_seq}" + (":force" if force else "")
+    return f"compact:{conversation_id}:{last_seq}" + ("" if mode is CompactMode.AUTO else f":{mode.value}")
 
 
-def parse_compact_key(key: str) -> tuple[str, int, bool]:
-    """(conversation_id, last_seq, forced) of a compaction key (conversation ids may contain ':')."""
+def parse_compact_key(key: str) -> tuple[str, int, CompactMode]:
+    """(conversation_id, last_seq, mode) of a compaction key (conversation ids may contain ':')."""
     body = key.removeprefix("compact:")
-    force = body.endswith(":force")
-    conversation_id, _, seq = body.removesuffix(":force").rpartition(":")
-    return conversation_id, int(seq), force
+    mode = CompactMode.AUTO
+    for special in (CompactMode.FORCE, CompactMode.END):
+        if body.endswith(f":{special.value}"):
+            body, mode = body.removesuffix(f":{special.value}"), special
+    conversation_id, _, seq = body.rpartition(":")
+    return conversation_id, int(seq), mode

@@ -62,6 +62,8 @@ class Outcome(StrEnum):
     REVIEWED = "reviewed"
     NOTHING_TO_COMPACT = "nothing_to_compact"
     NO_CONVERSATION = "no_conversation"
+    FILED = "filed"
+    """EndSession found nothing left to compact, only compacted messages waiting to be filed."""
 
 
 JobResult = dict[str, str | int | float | bool]

@@ -83,6 +83,7 @@ METHOD_RULES: dict[str, Rule] = {
     "ConversationService/AppendMessages": Rule(_A, _W),
     "ConversationService/GetContext": Rule(_A, _R),
     "ConversationService/Compact": Rule(_A, _W),
+    "ConversationService/EndSession": Rule(_A, _W),
     "ConversationService/WatchConversation": Rule(_A, _R),
     "JobService/GetJob": Rule(_O, _R),
     "JobService/ListJobs": Rule(_O, _R),

@@ -63,14 +63,17 @@ def plan_compaction(
     policy: WorkingPolicy,
     *,
     force: bool = False,
+    end: bool = False,
 ) -> CompactionPlan | None:
     """The compaction due for this state, or None. ``raw`` is the tail after ``compacted_through``.
 
     ``force`` (Compact, and the job itself) skips the threshold: whatever lies before the
-    keep-window is compacted.
+    keep-window is compacted. ``end`` (EndSession) compacts the whole tail.
     """
     if not raw:
         return None
+    if end:
+        return CompactionPlan(tuple(raw), (), summarize=policy.strategy != Strategy.BUFFER_WINDOW)
     if policy.strategy == Strategy.BUFFER_WINDOW:
         if len(raw) <= policy.window_messages:
             return None

@@ -147,6 +147,13 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         job = await self._svc().compact(who, request.conversation_id)
         return cpb.CompactResponse(job_id=job.key)
 
+    @translated
+    async def EndSession(self, request: cpb.EndSessionRequest, context: Ctx) -> cpb.EndSessionResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        job = await self._svc().end_session(who, request.conversation_id)
+        return cpb.EndSessionResponse(job_id=job.key)
+
     @translated_stream
     async def WatchConversation(
         self, request: cpb.WatchConversationRequest, context: Ctx

@@ -25,6 +25,7 @@ from datetime import datetime
 
 from memoryd.core.conversation import (
     CompactionPlan,
+    CompactMode,
     Conversation,
     ConversationEvent,
     Message,
@@ -32,6 +33,7 @@ from memoryd.core.conversation import (
     StorageScope,
     Summary,
     WorkingPolicy,
+    filing_due,
     parse_compact_key,
 )
 from memoryd.core.errors import MemorydError
@@ -88,11 +90,11 @@ class CompactionService:
     async def run(self, ctx: JobContext) -> JobResult:
         """Compact the conversation of the job's key up to its seq, one compaction per conversation at a time."""
         rec = ctx.record
-        conversation_id, last_seq, force = parse_compact_key(rec.key)
+        conversation_id, last_seq, mode = parse_compact_key(rec.key)
         async with ctx.exclusive(f"compact:{rec.tenant_id}:{conversation_id}"):
-            return await self._run(ctx, conversation_id, last_seq, force)
+            return await self._run(ctx, conversation_id, last_seq, mode)
 
-    async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, force: bool) -> JobResult:
+    async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, mode: CompactMode) -> JobResult:
         rec = ctx.record
         tenant = rec.tenant_id
         conv = await self._store.state(tenant, conversation_id)
@@ -104,8 +106,13 @@ class CompactionService:
             m for m in await self._store.messages(tenant, conversation_id, conv.compacted_through) if m.seq <= last_seq
         ]
         summaries = await self._store.summaries(tenant, conversation_id, conv.summary_ids)
-        plan = plan_compaction(conv, raw, summaries, policy, force=force)
+        end = mode is CompactMode.END
+        plan = plan_compaction(conv, raw, summaries, policy, force=mode is not CompactMode.AUTO, end=end)
         if plan is None:
+            if end and filing_due(conv, conv.compacted_through, policy.batch_size, end=True):
+                filed = await self._file(actor, conv, policy, conv.compacted_through, summaries)
+                await self._commit(actor, conv, conv.compacted_through, conv.summary_ids, conv.compacted_through)
+                return {"outcome": Outcome.FILED, "filed_memories": filed, "compacted_through": conv.compacted_through}
             return {"outcome": Outcome.NOTHING_TO_COMPACT, "compacted_through": conv.compacted_through}
         await self._event(
             tenant,
@@ -116,7 +123,7 @@ class CompactionService:
             attempt=rec.attempts,
         )
         try:
-            return await self._compact(ctx, actor, conv, policy, plan, summaries)
+            return await self._compact(ctx, actor, conv, policy, plan, summaries, end=end)
         except MemorydError as exc:
             await self._event(
                 tenant, conversation_id, rec.key, "failed", f"{type(exc).__name__}: {exc}", attempt=rec.attempts
@@ -131,6 +138,8 @@ class CompactionService:
         policy: WorkingPolicy,
         plan: CompactionPlan,
         summaries: Sequence[Summary],
+        *,
+        end: bool,
     ) -> JobResult:
         key = ctx.record.key
         dropped = shrink_tool_results(plan.dropped, policy, self._counter.count)
@@ -171,16 +180,19 @@ class CompactionService:
         filed = 0
         if model and new_summary is not None:
             filed += await self._maintenance(ctx, actor, conv, new_summary, usage, policy)
-        filed += await self._file(actor, conv, policy, plan, new_summary)
         for s in (new_summary, compressed):
             if s is not None:
                 await self._store.put_summary(actor.tenant_id, conv.conversation_id, s)
-        live = [s.summary_id for s in summaries if s not in merge]
+        live = [s for s in summaries if s not in merge]
         if compressed is not None:
-            live.insert(0, compressed.summary_id)
+            live.insert(0, compressed)
         if new_summary is not None:
-            live.append(new_summary.summary_id)
-        await self._commit(actor, conv, plan.through, tuple(live))
+            live.append(new_summary)
+        filed_through = conv.filed_through
+        if filing_due(conv, plan.through, policy.batch_size, end=end):
+            filed += await self._file(actor, conv, policy, plan.through, live)
+            filed_through = plan.through
+        await self._commit(actor, conv, plan.through, tuple(s.summary_id for s in live), filed_through)
         path = "window" if not plan.summarize else "model" if model else "extractive"
         result: JobResult = {
             "outcome": Outcome.COMPACTED,
@@ -298,21 +310,27 @@ class CompactionService:
         return extractive_summary(dropped, central_messages(speech, vectors, keep), self._counter.count, cap)
 
     async def _file(
-        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, plan: CompactionPlan, summary: Summary | None
+        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, through: int, live: Sequence[Summary]
     ) -> int:
-        """What the dropped messages leave in the archive (``storage_scope``), deduplicated."""
+        """What the messages after ``filed_through`` up to ``through`` leave in the archive (``storage_scope``).
+
+        Deduplicated, and keyed by the stretch: a re-run of the job gets the first filing back.
+        """
         scope = policy.storage_scope
-        if scope == StorageScope.SESSION and summary is not None:
+        covering = [s for s in live if s.to_seq > conv.filed_through]
+        if scope == StorageScope.SESSION and covering:
+            first, last = covering[0], covering[-1]
             drafts = [
                 MemoryDraft(
-                    content=summary.render()[:_MAX_FILED_BYTES],
+                    content="\n".join(s.render() for s in covering)[:_MAX_FILED_BYTES],
                     memory_type=MemoryType.EPISODIC,
-                    occurred_at=summary.last_at,
+                    occurred_at=last.last_at,
                     category="conversation summary",
-                    source_context=f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}",
+                    source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
                 )
             ]
         elif scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
+            pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
             wanted = (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
             drafts = [
                 MemoryDraft(
@@ -321,8 +339,8 @@ class CompactionService:
                     occurred_at=m.created_at,
                     source_context=f"conversation {conv.conversation_id} message {m.seq}",
                 )
-                for m in plan.dropped
-                if m.role in wanted and m.content.strip()
+                for m in pending
+                if m.seq <= through and m.role in wanted and m.content.strip()
             ]
         else:
             drafts = []
@@ -330,7 +348,13 @@ class CompactionService:
             # A summary is memoryd's text (always redacted); dropped messages filed as they are remain
             # the caller's words, under the tenant's PII policy like every other text the caller wrote.
             derived = scope == StorageScope.SESSION
-            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=derived)
+            await self._memorize.memorize_batch(
+                actor,
+                drafts,
+                skip_deduplication=False,
+                derived=derived,
+                request_id=f"file:{conv.conversation_id}:{conv.filed_through}-{through}",
+            )
         return len(drafts)
 
     def _summary(
@@ -355,15 +379,18 @@ class CompactionService:
             level,
         )
 
-    async def _commit(self, actor: Actor, conv: Conversation, through: int, live: tuple[str, ...]) -> None:
-        """Advance the state row past the compacted messages (the commit point of the job)."""
+    async def _commit(
+        self, actor: Actor, conv: Conversation, through: int, live: tuple[str, ...], filed_through: int
+    ) -> None:
+        """Advance the state row past the compacted (and filed) messages (the commit point of the job)."""
 
         def advance(current: Conversation) -> Conversation | None:
-            if current.compacted_through >= through:
+            if current.compacted_through >= through and current.filed_through >= filed_through:
                 return None  # a previous run of this job committed already
             return replace(
                 current,
-                compacted_through=through,
+                compacted_through=max(through, current.compacted_through),
+                filed_through=max(filed_through, current.filed_through),
                 summary_ids=live,
                 revision=current.revision + 1,
                 updated_at=self._clock.now(),

@@ -18,6 +18,7 @@ from memoryd.core.conversation import (
     MAX_WINDOW,
     MIN_WINDOW,
     POLICY_BOUNDS,
+    CompactMode,
     ContextAssembly,
     Conversation,
     ConversationEvent,
@@ -200,7 +201,20 @@ class ConversationService:
         return await jobs.enqueue(
             JobKind.COMPACT,
             actor.tenant_id,
-            compact_key(conversation_id, conv.next_seq - 1, force=True),
+            compact_key(conversation_id, conv.next_seq - 1, mode=CompactMode.FORCE),
+            actor.agent_id,
+            redrive=True,
+        )
+
+    async def end_session(self, actor: Actor, conversation_id: str) -> JobRecord:
+        """The session is over: a job compacts the whole tail and files everything not yet filed."""
+        check_actor(actor)
+        _check_conversation_id(conversation_id)
+        conv = await self._visible(actor, conversation_id)
+        return await self._require_jobs().enqueue(
+            JobKind.COMPACT,
+            actor.tenant_id,
+            compact_key(conversation_id, conv.next_seq - 1, mode=CompactMode.END),
             actor.agent_id,
             redrive=True,
         )

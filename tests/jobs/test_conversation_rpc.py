@@ -13,10 +13,10 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import Settings
-from memoryd.rpc.client import ConversationServiceStub, cpb
+from memoryd.rpc.client import ConversationServiceStub, MemoryServiceStub, cpb, pb
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer, tenant
-from tests.jobs.conftest import job_settings, running
+from tests.jobs.conftest import job_settings, running, wait_for
 
 T, OTHER = tenant("acme"), tenant("globex")
 GOOD = '{"summary": "They planned the garden.", "memories": [], "profile": "## Garden\\n- plans raised beds"}'
@@ -185,3 +185,29 @@ def test_conversation_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer
             cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=1000), metadata=T
         )
         assert [m.seq for m in ctx.messages if m.kind == "message"] == [1, 2]  # nothing changed
+
+
+async def test_end_session_summarises_the_whole_tail_and_files_the_session(
+    daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.reply_with(GOOD, GOOD)
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        stub, memory = ConversationServiceStub(channel), MemoryServiceStub(channel)
+        _append(stub, range(6))
+        for metadata, agent in ((OTHER, "a1"), (T, "a2")):  # another tenant's or agent's conversation: not found
+            with pytest.raises(grpc.RpcError) as err:
+                stub.EndSession(cpb.EndSessionRequest(agent_id=agent, conversation_id="c1"), metadata=metadata)
+            assert err.value.code() == grpc.StatusCode.NOT_FOUND
+        async with running(job_env, onnx_embedder) as app:
+            job_id = stub.EndSession(cpb.EndSessionRequest(agent_id="a1", conversation_id="c1"), metadata=T).job_id
+            assert job_id == "compact:c1:6:end"
+            done = await wait_for(lambda: app.jobs.service.record("acme", job_id), timeout=60)
+            assert done.state.value == "succeeded" and done.result["summarized_messages"] == 6, done.last_error
+        ctx = stub.GetContext(
+            cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=2000), metadata=T
+        )
+        assert [m.kind for m in ctx.messages if m.kind in ("message", "summary")] == ["summary"]
+        listed = memory.ListMemories(pb.ListMemoriesRequest(agent_id="a1", page_size=50), metadata=T).memories
+        session = [m for m in listed if m.category == "conversation summary"]
+        assert len(session) == 1 and "They planned the garden." in session[0].content
+        assert session[0].source_context == "conversation c1 summary 1-6"

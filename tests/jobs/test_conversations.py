@@ -273,3 +273,43 @@ async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_sh
         # The tenant turns auto-recall off: tighten-only, the agent's stored "on" no longer applies.
         await app.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
         assert not [p for p in (await app.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
+
+
+async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_ends(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        ops = Actor("acme", "ops")
+        window = {"working.strategy": "buffer_window", "working.window_messages": 4, "working.storage_scope": "all"}
+        await app.configs.set_agent(ops, "a1", {**window, "working.batch_size": 0}, (), 0)
+        for i in range(10):
+            await app.conversations.append(ME, "c1", [message(i)])
+            await settle(app)
+        state = await app.conversation_store.state("acme", "c1")
+        assert state is not None and (state.compacted_through, state.filed_through) == (6, 0)
+        assert not await app.store.page(ME, MemoryFilter(), "", 100)  # batch_size 0: nothing until the end
+        job = await app.conversations.end_session(ME, "c1")
+        await settle(app)
+        done = await app.jobs.service.record("acme", job.key)
+        assert done.state.value == "succeeded", done.last_error
+        filed = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 100))
+        assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
+        state = await app.conversation_store.state("acme", "c1")
+        assert state is not None and (state.compacted_through, state.filed_through) == (10, 10)
+        # The session is over: the same state gives the same job, and nothing is filed twice.
+        assert (await app.conversations.end_session(ME, "c1")).key == job.key
+        await settle(app)
+        assert len(await app.store.page(ME, MemoryFilter(), "", 100)) == 10
+        # batch_size 3: a compaction files once 3 compacted messages wait.
+        await app.configs.set_agent(ops, "a1", {"working.batch_size": 3}, (), 1)
+        for i in range(10, 15):
+            await app.conversations.append(ME, "c1", [message(i)])
+            await settle(app)
+        state = await app.conversation_store.state("acme", "c1")
+        assert state is not None and state.compacted_through == 11 and state.filed_through == 10  # 1 waits
+        await app.conversations.append(ME, "c1", [message(15), message(16)])
+        await settle(app)
+        state = await app.conversation_store.state("acme", "c1")
+        assert state is not None and state.compacted_through == 13 and state.filed_through == 13
+        assert len(await app.store.page(ME, MemoryFilter(), "", 100)) == 13

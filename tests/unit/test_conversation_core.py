@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from memoryd.core.conversation import (
+    CompactMode,
     Conversation,
     Message,
     Role,
@@ -113,5 +114,6 @@ def test_assembly_fits_any_window_in_order_and_prefers_recent_messages() -> None
 
 
 def test_compaction_keys_round_trip_with_colons_in_ids() -> None:
-    assert parse_compact_key(compact_key("chat:42", 17)) == ("chat:42", 17, False)
-    assert parse_compact_key(compact_key("chat:42", 17, force=True)) == ("chat:42", 17, True)
+    assert parse_compact_key(compact_key("chat:42", 17)) == ("chat:42", 17, CompactMode.AUTO)
+    assert parse_compact_key(compact_key("chat:42", 17, mode=CompactMode.FORCE)) == ("chat:42", 17, CompactMode.FORCE)
+    assert parse_compact_key(compact_key("a:end", 3, mode=CompactMode.END)) == ("a:end", 3, CompactMode.END)

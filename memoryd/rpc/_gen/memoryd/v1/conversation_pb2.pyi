@@ -171,6 +171,22 @@ class CompactResponse(_message.Message):
     job_id: str
     def __init__(self, job_id: _Optional[str] = ...) -> None: ...
 
+class EndSessionRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "conversation_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    conversation_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., conversation_id: _Optional[str] = ...) -> None: ...
+
+class EndSessionResponse(_message.Message):
+    __slots__ = ("job_id",)
+    JOB_ID_FIELD_NUMBER: _ClassVar[int]
+    job_id: str
+    def __init__(self, job_id: _Optional[str] = ...) -> None: ...
+
 class WatchConversationRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "conversation_id", "from_start")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]

@@ -50,6 +50,11 @@ class ConversationServiceStub:
                 request_serializer=memoryd_dot_v1_dot_conversation__pb2.CompactRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_conversation__pb2.CompactResponse.FromString,
                 _registered_method=True)
+        self.EndSession = channel.unary_unary(
+                '/memoryd.v1.ConversationService/EndSession',
+                request_serializer=memoryd_dot_v1_dot_conversation__pb2.EndSessionRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_conversation__pb2.EndSessionResponse.FromString,
+                _registered_method=True)
         self.WatchConversation = channel.unary_stream(
                 '/memoryd.v1.ConversationService/WatchConversation',
                 request_serializer=memoryd_dot_v1_dot_conversation__pb2.WatchConversationRequest.SerializeToString,
@@ -86,6 +91,17 @@ class ConversationServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EndSession(self, request, context):
+        """EndSession says the session is over: a job summarises the whole raw tail and files
+        everything not yet filed per the agent's `working.storage_scope` (what `batch_size = 0`
+        holds back until now). The conversation stays open: later appends start a new stretch.
+        Idempotent per conversation state (the same state gives the same job). UNAVAILABLE
+        without a job queue.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def WatchConversation(self, request, context):
         """WatchConversation streams compaction events (started, finished, failed with the
         error) until the caller cancels; `from_start` replays the persisted ones first.
@@ -111,6 +127,11 @@ def add_ConversationServiceServicer_to_server(servicer, server):
                     servicer.Compact,
                     request_deserializer=memoryd_dot_v1_dot_conversation__pb2.CompactRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_conversation__pb2.CompactResponse.SerializeToString,
+            ),
+            'EndSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.EndSession,
+                    request_deserializer=memoryd_dot_v1_dot_conversation__pb2.EndSessionRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_conversation__pb2.EndSessionResponse.SerializeToString,
             ),
             'WatchConversation': grpc.unary_stream_rpc_method_handler(
                     servicer.WatchConversation,
@@ -200,6 +221,33 @@ class ConversationService:
             '/memoryd.v1.ConversationService/Compact',
             memoryd_dot_v1_dot_conversation__pb2.CompactRequest.SerializeToString,
             memoryd_dot_v1_dot_conversation__pb2.CompactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EndSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.ConversationService/EndSession',
+            memoryd_dot_v1_dot_conversation__pb2.EndSessionRequest.SerializeToString,
+            memoryd_dot_v1_dot_conversation__pb2.EndSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,
