@@ -281,7 +281,11 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
         ops = Actor("acme", "ops")
-        window = {"working.strategy": "buffer_window", "working.window_messages": 4, "working.storage_scope": "all"}
+        window: dict[str, bool | int | float | str] = {
+            "working.strategy": "buffer_window",
+            "working.window_messages": 4,
+            "working.storage_scope": "all",
+        }
         await app.configs.set_agent(ops, "a1", {**window, "working.batch_size": 0}, (), 0)
         for i in range(10):
             await app.conversations.append(ME, "c1", [message(i)])
@@ -292,7 +296,7 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
         job = await app.conversations.end_session(ME, "c1")
         await settle(app)
         done = await app.jobs.service.record("acme", job.key)
-        assert done.state.value == "succeeded", done.last_error
+        assert done is not None and done.state.value == "succeeded", done.last_error
         filed = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 100))
         assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
         state = await app.conversation_store.state("acme", "c1")
