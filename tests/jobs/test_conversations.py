@@ -296,7 +296,8 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
         job = await app.conversations.end_session(ME, "c1")
         await settle(app)
         done = await app.jobs.service.record("acme", job.key)
-        assert done is not None and done.state.value == "succeeded", done.last_error
+        assert done is not None
+        assert done.state.value == "succeeded", done.last_error
         filed = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 100))
         assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
         state = await app.conversation_store.state("acme", "c1")
