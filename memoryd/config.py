@@ -296,6 +296,8 @@ class WorkingPolicySettings(_Section):
     )
     compaction_model: str = Field(_POLICY.compaction_model, max_length=200)
     """The provider's model for compaction calls; empty: ``[provider] extraction_model``."""
+    collection: str = Field(_POLICY.collection, pattern=r"^([A-Za-z0-9._-]{1,64})?$")
+    """The named collection compaction files memories in; empty: none."""
 
     def policy(self) -> WorkingPolicy:
         """The core value these settings describe."""
@@ -323,6 +325,7 @@ class WorkingOverride(_Section):
     recall_threshold: float | None = _bounded_optional("recall_threshold")
     batch_size: int | None = _bounded_optional("batch_size")
     compaction_model: str | None = Field(None, max_length=200)
+    collection: str | None = Field(None, pattern=r"^([A-Za-z0-9._-]{1,64})?$")
 
     def values(self) -> dict[str, bool | int | float | str]:
         """The keys this override sets, named as in the agent-settings catalogue (``working.<key>``)."""

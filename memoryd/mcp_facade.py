@@ -36,10 +36,12 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
 
     @server.tool(description=f"Search the archive (hybrid: meaning and words). {ROUTING_RULE}")
     def recall(
-        query: str, limit: int = 0, min_score: float | None = None, end_user_id: str = ""
+        query: str, limit: int = 0, min_score: float | None = None, end_user_id: str = "", collection: str = ""
     ) -> list[dict[str, Any]]:
         # limit 0 and no min_score: the agent's settings decide (GetEffectiveConfig).
         extra: dict[str, Any] = {} if min_score is None else {"min_score": min_score}
+        if collection:
+            extra["filter"] = pb.RecallFilter(collection=collection)
         hits = _call(client.recall, agent_id, query, limit=limit, end_user_id=end_user_id, **extra)
         out = []
         for h in hits:
@@ -51,10 +53,18 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
 
     @server.tool(description=f"Store one memory in the archive (deduplicated; corrections are kept). {ROUTING_RULE}")
     def memorize(
-        content: str, tags: list[str] | None = None, semantic: bool = False, end_user_id: str = ""
+        content: str, tags: list[str] | None = None, semantic: bool = False, end_user_id: str = "", collection: str = ""
     ) -> dict[str, Any]:
         kind = pb.MEMORY_TYPE_SEMANTIC if semantic else pb.MEMORY_TYPE_EPISODIC
-        reply = _call(client.memorize, agent_id, content, tags=tags or [], memory_type=kind, end_user_id=end_user_id)
+        reply = _call(
+            client.memorize,
+            agent_id,
+            content,
+            tags=tags or [],
+            memory_type=kind,
+            end_user_id=end_user_id,
+            collection=collection,
+        )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
     @server.tool(description="Change a memory's content (re-embedded), tags or salience.")

@@ -71,6 +71,8 @@ def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "
         parts.append(f"{col}salience >= {float(flt.min_salience)!r}")
     if flt.source_id:
         parts.append(f"{col}source_id = {literal(flt.source_id)}")
+    if flt.collection:
+        parts.append(f"{col}collection = {literal(flt.collection)}")
     if flt.tags:
         fn = "array_has_all" if flt.tag_mode is TagMode.ALL else "array_has_any"
         parts.append(f"{fn}({col}tags, {_list(flt.tags)})")

@@ -43,6 +43,7 @@ RECORD_COLUMNS = [
     "status",
     "superseded_by",
     "request_key",
+    "collection",
 ]
 
 # Retrieval statistics live in a side table per tenant: a LanceDB update
@@ -104,6 +105,7 @@ def memory_schema(dimension: int) -> pa.Schema:
             # Nullable: stores made before these existed gain them as columns of nulls (``lance_store``).
             pa.field("superseded_by", text, nullable=True),
             pa.field("request_key", text, nullable=True),
+            pa.field("collection", text, nullable=True),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
         ]
     )
@@ -137,6 +139,7 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "status": [r.status for r in recs],
         "superseded_by": [r.superseded_by for r in recs],
         "request_key": [r.request_key for r in recs],
+        "collection": [r.collection for r in recs],
     }
     dim = schema.field("vector").type.list_size
     flat = pa.array([x for _, v in rows for x in v], type=pa.float32())
@@ -198,6 +201,7 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         injection_count=stats.get("injected_count") or 0,
         status=MemoryStatus(row["status"]),
         superseded_by=row.get("superseded_by") or "",
+        collection=row.get("collection") or "",
         request_key=row.get("request_key") or "",
         feedback=feedback_of(stats),
     )

@@ -63,7 +63,7 @@ _REFINE_FACTOR = 5
 """ANN candidates fetched per result and re-ranked by exact cosine (no effect on exact search)."""
 _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
 """Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
-_ADDED_COLUMNS = ("request_key", "superseded_by")
+_ADDED_COLUMNS = ("request_key", "superseded_by", "collection")
 """Nullable string columns added after the first release (``_upgrade``)."""
 ARCHIVE_INDEXES = [
     ("search_text", FTS(with_position=True)),

@@ -16,6 +16,7 @@ to the tenant's (and the effective view says it was capped). Pure.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -24,6 +25,7 @@ from memoryd.core.conversation import POLICY_BOUNDS, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 
 Value = bool | int | float | str
+COLLECTION_PATTERN = r"[A-Za-z0-9._-]{1,64}"
 Values = Mapping[str, Value]
 
 
@@ -58,25 +60,34 @@ class Setting:
     choices: tuple[str, ...] = ()
     tighten: Tighten = Tighten.NONE
     tenant_only: bool = False
+    pattern: str = ""
+    """A string key's non-empty values must match this whole (a regular expression)."""
 
     def check(self, value: object, where: str) -> Value:
         """``value`` as this key's type, or InvalidRequest naming ``where``."""
-        kind = self.kind
-        if kind is bool:
+        if self.kind is bool:
             if not isinstance(value, bool):
                 raise InvalidRequest(where, f"{self.key} takes true or false, got {value!r}")
             return value
-        if kind is str:
-            if not isinstance(value, str):
-                raise InvalidRequest(where, f"{self.key} takes a string, got {value!r}")
-            if self.choices and value not in self.choices:
-                raise InvalidRequest(where, f"{self.key} must be one of {', '.join(self.choices)}; got {value!r}")
-            if len(value) > 200:
-                raise InvalidRequest(where, f"{self.key} is at most 200 characters")
-            return value
+        if self.kind is str:
+            return self._check_text(value, where)
+        return self._check_number(value, where)
+
+    def _check_text(self, value: object, where: str) -> str:
+        if not isinstance(value, str):
+            raise InvalidRequest(where, f"{self.key} takes a string, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise InvalidRequest(where, f"{self.key} must be one of {', '.join(self.choices)}; got {value!r}")
+        if len(value) > 200:
+            raise InvalidRequest(where, f"{self.key} is at most 200 characters")
+        if self.pattern and value and not re.fullmatch(self.pattern, value):
+            raise InvalidRequest(where, f"{self.key} must match {self.pattern}, got {value!r}")
+        return value
+
+    def _check_number(self, value: object, where: str) -> int | float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise InvalidRequest(where, f"{self.key} takes a number, got {value!r}")
-        if kind is int:
+        if self.kind is int:
             if isinstance(value, float) and not value.is_integer():
                 raise InvalidRequest(where, f"{self.key} takes a whole number, got {value!r}")
             number: float = int(value)
@@ -86,7 +97,7 @@ class Setting:
                 raise InvalidRequest(where, f"{self.key} must be finite")
         if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise InvalidRequest(where, f"{self.key} must be in [{_num(self.low)}, {_num(self.high)}], got {value!r}")
-        return int(number) if kind is int else number
+        return int(number) if self.kind is int else number
 
     def tighter(self, a: Value, b: Value) -> Value:
         """The tighter of two values of a tighten-only key."""
@@ -135,6 +146,12 @@ SETTINGS: dict[str, Setting] = {
         _working("recall_threshold", float, "Auto-recall's least similarity."),
         Setting(
             "working.compaction_model", str, "The provider's model for this agent's compaction; empty: the default."
+        ),
+        Setting(
+            "working.collection",
+            str,
+            "The named collection compaction files memories in; empty: none.",
+            pattern=COLLECTION_PATTERN,
         ),
         Setting("recall.limit", int, "Recall's limit when a request leaves it 0.", 1, 100),
         Setting("recall.min_score", float, "Recall's min_score when a request leaves it unset.", 0.0, 1.0),

@@ -112,6 +112,8 @@ class WorkingPolicy:
     """File what compaction drops once this many messages are pending; 0: only when the session ends."""
     compaction_model: str = ""
     """The provider's model for this agent's compaction calls; empty: the configured default."""
+    collection: str = ""
+    """The named collection compaction files memories in (e.g. "support_history"); empty: none."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,6 +125,8 @@ class MemoryRecord:
     """``{agent}/{request_id}/{item}`` of the Memorize call that created it (idempotent retries); "" if none."""
     feedback: FeedbackSummary = NO_FEEDBACK
     """Signals from Feedback and AutoFeedback (read with the retrieval statistics)."""
+    collection: str = ""
+    """The named collection it was filed in (a purpose, e.g. "support_tickets"); "" for none."""
 
     @property
     def embedding_pending(self) -> bool:
@@ -149,6 +151,7 @@ class MemoryDraft:
     occurred_at: datetime | None = None
     embedding: tuple[float, ...] | None = None
     """A caller-supplied vector (bulk import); None means the server embeds."""
+    collection: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +184,8 @@ class MemoryFilter:
     """Which lifecycle states match; active only unless asked (reads by id see every state)."""
     source_id: str = ""
     """Only memories annotating this memory id ("" means any)."""
+    collection: str = ""
+    """Only memories of this named collection ("" means any)."""
 
     @property
     def narrows(self) -> bool:
@@ -194,6 +199,7 @@ class MemoryFilter:
             or self.scopes
             or self.min_salience
             or self.source_id
+            or self.collection
         )
 
 

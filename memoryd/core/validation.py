@@ -7,12 +7,14 @@ import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from memoryd.core.agent_config import COLLECTION_PATTERN
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, Scope
 
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 _TENANT = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _MEMORY_ID = re.compile(r"[0-9a-f]{32}")
+_COLLECTION = re.compile(COLLECTION_PATTERN)
 
 EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
 """The earliest timestamp a request may carry (occurred_at, since, created_at)."""
@@ -132,6 +134,7 @@ def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
     check_text(draft.source_context, f"{field}.source_context", limits.max_source_context_chars)
     if draft.source_id:  # a link to a memory (Memorize checks the caller can see it)
         check_memory_id(draft.source_id, f"{field}.source_id")
+    check_collection(draft.collection, f"{field}.collection")
     tags = check_tags(draft.tags, limits, f"{field}.tags")
     check_unit(draft.salience, f"{field}.salience")
     check_unit(draft.decay_factor, f"{field}.decay_factor")
@@ -171,7 +174,15 @@ def check_filter(flt: MemoryFilter, limits: Limits, field: str = "filter") -> Me
     check_tags(flt.tags, limits, f"{field}.tags")
     if flt.source_id:
         check_memory_id(flt.source_id, f"{field}.source_id")
+    check_collection(flt.collection, f"{field}.collection")
     return flt
+
+
+def check_collection(name: str, field: str) -> str:
+    """A collection name: empty (none), or 1-64 chars of [A-Za-z0-9._-]."""
+    if name and not _COLLECTION.fullmatch(name):
+        raise InvalidRequest(field, "must be 1-64 chars of [A-Za-z0-9._-]")
+    return name
 
 
 def check_epoch(seconds: int, nanos: int, field: str) -> None:

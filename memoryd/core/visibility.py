@@ -42,6 +42,8 @@ def matches_filter(record: MemoryRecord, flt: MemoryFilter) -> bool:
         return False
     if flt.source_id and record.source_id != flt.source_id:
         return False
+    if flt.collection and record.collection != flt.collection:
+        return False
     if flt.tags:
         have = set(record.tags)
         return set(flt.tags) <= have if flt.tag_mode is TagMode.ALL else bool(have & set(flt.tags))

@@ -106,6 +106,7 @@ def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
         source_id=msg.source_id,
         occurred_at=to_datetime(msg.occurred_at, f"{field}.occurred_at") if msg.HasField("occurred_at") else None,
         embedding=tuple(msg.embedding) if msg.embedding else None,
+        collection=msg.collection,
     )
 
 
@@ -130,6 +131,7 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
         scopes=scopes,
         statuses=statuses or frozenset({MemoryStatus.ACTIVE}),
         source_id=msg.source_id,
+        collection=msg.collection,
     )
 
 
@@ -166,6 +168,7 @@ def memory(record: MemoryRecord) -> pb.Memory:
         decay_factor=record.decay_factor,
         source_context=record.source_context,
         source_id=record.source_id,
+        collection=record.collection,
         content_hash=record.content_hash,
         embedding_model=record.embedding_model,
         created_at=to_timestamp(record.created_at),

@@ -326,6 +326,7 @@ class CompactionService:
                     memory_type=MemoryType.EPISODIC,
                     occurred_at=last.last_at,
                     category="conversation summary",
+                    collection=policy.collection,
                     source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
                 )
             ]
@@ -338,6 +339,7 @@ class CompactionService:
                     memory_type=MemoryType.EPISODIC,
                     occurred_at=m.created_at,
                     source_context=f"conversation {conv.conversation_id} message {m.seq}",
+                    collection=policy.collection,
                 )
                 for m in pending
                 if m.seq <= through and m.role in wanted and m.content.strip()

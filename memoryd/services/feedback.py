@@ -106,6 +106,7 @@ class FeedbackService:
             decay_factor=record.decay_factor,
             source_context=f"correction of memory {record.memory_id}",
             source_id=record.source_id,
+            collection=record.collection,
         )
         # The request id makes a retried correction find the memory it wrote, even when deduplication
         # cannot (a write during an embedder outage is not deduplicated).

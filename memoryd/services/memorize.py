@@ -439,6 +439,7 @@ class MemorizeService:
             decay_factor=DEFAULT_DECAY[draft.memory_type] if draft.decay_factor is None else draft.decay_factor,
             source_context=draft.source_context,
             source_id=draft.source_id,
+            collection=draft.collection,
             content_hash=content_hash(draft.content),
             embedding_model=self._embedder.model_name,
             created_at=at,

@@ -40,6 +40,12 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         both = (await session.call_tool("recall", {"query": "Caroline espresso"})).structured_content["result"]
         authors = {h["content"]: h.get("shared_by", "") for h in both}
         assert authors == {"Caroline prefers espresso": "", "Caroline drinks her espresso as a double": "planner"}
+        filed = await session.call_tool(
+            "memorize", {"content": "Ticket 9: espresso machine leaks", "collection": "tickets"}
+        )
+        assert not filed.is_error
+        tickets = await session.call_tool("recall", {"query": "espresso", "collection": "tickets"})
+        assert [h["content"] for h in tickets.structured_content["result"]] == ["Ticket 9: espresso machine leaks"]
         listed = await session.call_tool("list_memories", {})
         assert "Caroline prefers espresso" in str(listed.structured_content)
 

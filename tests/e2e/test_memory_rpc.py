@@ -233,3 +233,39 @@ def test_full_text_matches_the_date_a_memory_happened(stub: MemoryServiceStub) -
         hits = stub.Recall(pb.RecallRequest(agent_id="a1", query=query, arms=pb.RECALL_ARMS_FULL_TEXT), metadata=T).hits
         assert [h.memory.id for h in hits] == [expected, september if expected == may else may], query
         assert hits[0].memory.content == "Caroline went to the support group"  # indexed, not stored
+
+
+def test_collections_file_memories_by_purpose_and_filter_recall_and_list(stub: MemoryServiceStub) -> None:
+    items = [
+        pb.MemoryInput(content="Ticket 812: the printer on floor 3 jams", collection="support_tickets"),
+        pb.MemoryInput(content="Caroline prefers tickets by e-mail", collection="user_preferences"),
+        pb.MemoryInput(content="Ticket 813: the printer driver crashed"),
+    ]
+    stored = stub.MemorizeBatch(pb.MemorizeBatchRequest(agent_id="a1", items=items), metadata=T).results
+    assert [r.memory.collection for r in stored] == ["support_tickets", "user_preferences", ""]
+    support = pb.RecallFilter(collection="support_tickets")
+    hits = stub.Recall(pb.RecallRequest(agent_id="a1", query="printer tickets", filter=support), metadata=T).hits
+    assert [h.memory.id for h in hits] == [stored[0].memory.id]
+    listed = stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1", filter=support), metadata=T).memories
+    assert [m.id for m in listed] == [stored[0].memory.id]
+    everything = stub.Recall(pb.RecallRequest(agent_id="a1", query="printer tickets"), metadata=T).hits
+    assert len(everything) == 3
+    for call, field in (
+        (
+            lambda: stub.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", collection="no spaces")),
+                metadata=T,
+            ),
+            "memory.collection",
+        ),
+        (
+            lambda: stub.Recall(
+                pb.RecallRequest(agent_id="a1", query="x", filter=pb.RecallFilter(collection="a/b")), metadata=T
+            ),
+            "filter.collection",
+        ),
+    ):
+        with pytest.raises(grpc.RpcError) as err:
+            call()
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and field in (err.value.details() or "")
+    assert len(stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1"), metadata=T).memories) == 3

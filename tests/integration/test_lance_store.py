@@ -130,14 +130,15 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     store.close()
 
 
-async def test_a_table_from_before_request_keys_is_upgraded_in_place(tmp_path: Path) -> None:
+async def test_a_table_from_before_request_keys_and_collections_is_upgraded_in_place(tmp_path: Path) -> None:
     from memoryd.adapters.lance_rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
     store.close()
     new_schema = memory_schema(8)
-    old_schema = pa.schema([f for f in new_schema if f.name != "request_key"])
-    old_rows = to_table([(record(1, "an old memory"), unit(1))], new_schema).drop_columns(["request_key"])
+    later = ["request_key", "collection"]
+    old_schema = pa.schema([f for f in new_schema if f.name not in later])
+    old_rows = to_table([(record(1, "an old memory"), unit(1))], new_schema).drop_columns(later)
     db = await lancedb.connect_async(str(tmp_path))
     await db.create_table("memories_t1", data=old_rows, schema=old_schema)
     store = await open_store(str(tmp_path), "m", 8)
@@ -147,6 +148,11 @@ async def test_a_table_from_before_request_keys_is_upgraded_in_place(tmp_path: P
     await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
+    assert old.collection == ""
+    await store.insert("t1", [(replace(record(3, "a filed memory"), collection="support"), unit(3))])
+    filed = await store.page(me, MemoryFilter(collection="support"), "", 10)
+    assert [m.memory_id for m in filed] == [f"{3:032x}"] and filed[0].collection == "support"
+    assert len(await store.page(me, MemoryFilter(), "", 10)) == 3
     store.close()
 
 

@@ -286,7 +286,8 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
             "working.window_messages": 4,
             "working.storage_scope": "all",
         }
-        await app.configs.set_agent(ops, "a1", {**window, "working.batch_size": 0}, (), 0)
+        filing = {**window, "working.batch_size": 0, "working.collection": "support_history"}
+        await app.configs.set_agent(ops, "a1", filing, (), 0)
         for i in range(10):
             await app.conversations.append(ME, "c1", [message(i)])
             await settle(app)
@@ -298,7 +299,8 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
         done = await app.jobs.service.record("acme", job.key)
         assert done is not None
         assert done.state.value == "succeeded", done.last_error
-        filed = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 100))
+        in_collection = await app.store.page(ME, MemoryFilter(collection="support_history"), "", 100)
+        filed = sorted(m.content for m in in_collection)
         assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
         state = await app.conversation_store.state("acme", "c1")
         assert state is not None and (state.compacted_through, state.filed_through) == (10, 10)
