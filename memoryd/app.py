@@ -9,6 +9,7 @@ the same ``App`` services. Tests swap an adapter by passing it in.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import socket
@@ -439,12 +440,14 @@ def _wire(
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
     )
+    floor = calibration_for(embedder.model_name).similarity_floor
     configs = AgentConfigService(
         stores.agent_configs,
         trail,
-        settings.agent_defaults,
+        functools.partial(settings.agent_defaults, calibrated_floor=floor),
         {agent: o.values() for agent, o in settings.working.agents.items()},
         cache_seconds=settings.agent_config.cache_seconds,
+        rrf_k=settings.recall.rrf_k,
     )
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults)

@@ -549,8 +549,11 @@ class Settings(BaseSettings):
         """
         return self.model_copy(update={"storage": self.storage.model_copy(update={"maintenance_enabled": False})})
 
-    def agent_defaults(self, tenant_id: str) -> dict[str, bool | int | float | str]:
-        """The daemon level of every per-agent setting (``core.agent_config.SETTINGS``) for one tenant."""
+    def agent_defaults(self, tenant_id: str, calibrated_floor: float) -> dict[str, bool | int | float | str]:
+        """The daemon level of every per-agent setting (``core.agent_config.SETTINGS``) for one tenant.
+
+        ``calibrated_floor``: the embedder's similarity floor, the default when none is configured.
+        """
         policy = self.working.default.policy()
         out: dict[str, bool | int | float | str] = {
             f"working.{f.name}": (v.value if isinstance(v := getattr(policy, f.name), StrEnum) else v)
@@ -560,6 +563,11 @@ class Settings(BaseSettings):
         out |= {
             "recall.limit": self.recall.default_limit,
             "recall.min_score": self.recall.default_min_score,
+            "recall.vector_weight": self.recall.vector_weight,
+            "recall.full_text_weight": self.recall.fts_weight,
+            "recall.similarity_floor": (
+                calibrated_floor if self.recall.similarity_threshold is None else self.recall.similarity_threshold
+            ),
             "review.enabled": True,
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,

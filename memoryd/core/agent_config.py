@@ -155,6 +155,15 @@ SETTINGS: dict[str, Setting] = {
         ),
         Setting("recall.limit", int, "Recall's limit when a request leaves it 0.", 1, 100),
         Setting("recall.min_score", float, "Recall's min_score when a request leaves it unset.", 0.0, 1.0),
+        Setting("recall.vector_weight", float, "The vector arm's weight in the fusion.", 0.0, 10.0),
+        Setting("recall.full_text_weight", float, "The full-text arm's weight in the fusion.", 0.0, 10.0),
+        Setting(
+            "recall.similarity_floor",
+            float,
+            "Vector hits below this cosine similarity stay out (a spam filter; default: the embedder's calibration).",
+            -1.0,
+            1.0,
+        ),
         Setting("review.enabled", bool, "The audit batch reviews this agent's memories.", tighten=Tighten.OFF_WINS),
         Setting(
             "retention.memories_days",

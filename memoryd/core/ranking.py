@@ -47,6 +47,18 @@ class VectorQuery(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class AgentRecall:
+    """What one agent's settings make of Recall: defaults for unset request fields, its fusion weights and floor."""
+
+    limit: int = 10
+    min_score: float = 0.0
+    weights: FusionWeights | None = None
+    """None: the daemon's."""
+    similarity_floor: float | None = None
+    """None: the daemon's (the embedder's calibrated floor unless configured)."""
+
+
+@dataclass(frozen=True, slots=True)
 class RecallTuning:
     """Recall parameters; the defaults here are the shipped defaults (settings start from them)."""
 

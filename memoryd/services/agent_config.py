@@ -27,6 +27,7 @@ from memoryd.core.conversation import Conversation, StorageScope, Strategy, Work
 from memoryd.core.errors import Conflict
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentConfigStore
+from memoryd.core.ranking import AgentRecall, FusionWeights
 from memoryd.core.retention import RetentionPolicy
 from memoryd.core.validation import check_agent_id, check_range, check_tenant
 from memoryd.core.working import apply_overrides
@@ -47,7 +48,9 @@ class AgentConfigService:
         daemon_agents: Mapping[str, Values],
         *,
         cache_seconds: float = 5.0,
+        rrf_k: int = 5,
     ) -> None:
+        self._rrf_k = rrf_k
         missing = set(SETTINGS) - set(defaults(""))
         if missing:
             raise ValueError(f"no daemon default for {sorted(missing)}")
@@ -136,10 +139,15 @@ class AgentConfigService:
         """The agent's policy with the conversation's own overrides."""
         return apply_overrides(await self.working_policy(tenant_id, conv.agent_id), conv.options)
 
-    async def recall_defaults(self, actor: Actor) -> tuple[int, float]:
-        """Recall's limit and min_score for a request that leaves them unset."""
+    async def recall_defaults(self, actor: Actor) -> AgentRecall:
+        """The agent's Recall: limit and min_score for a request that leaves them unset, weights and floor."""
         values = await self.values(actor.tenant_id, actor.agent_id)
-        return int(values["recall.limit"]), float(values["recall.min_score"])
+        return AgentRecall(
+            int(values["recall.limit"]),
+            float(values["recall.min_score"]),
+            FusionWeights(self._rrf_k, float(values["recall.vector_weight"]), float(values["recall.full_text_weight"])),
+            float(values["recall.similarity_floor"]),
+        )
 
     async def retention(self, tenant_id: str) -> RetentionPolicy:
         """The tenant's retention days."""

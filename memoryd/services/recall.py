@@ -12,7 +12,9 @@ from memoryd.core.models import Actor, ArmHit, RankingMode, RecallArms, RecallHi
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
+    AgentRecall,
     FullTextMode,
+    FusionWeights,
     RecallTuning,
     VectorQuery,
     attach,
@@ -37,7 +39,7 @@ class RecallService:
         retrievals: RetrievalLog,
         limits: Limits,
         tuning: RecallTuning,
-        defaults: Callable[[Actor], Awaitable[tuple[int, float]]] | None = None,
+        defaults: Callable[[Actor], Awaitable[AgentRecall]] | None = None,
     ) -> None:
         self._defaults = defaults or _shipped_defaults
         self._store = store
@@ -60,7 +62,7 @@ class RecallService:
         Recall. The full-text arm then answers alone and the answer says so; only a vector-only
         request fails (UNAVAILABLE).
         """
-        query = await self._with_defaults(query)
+        query, weights, floor = await self._with_defaults(query)
         self._validate(query)
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
@@ -73,10 +75,10 @@ class RecallService:
                 raise
             vector, degraded = None, f"the embedder is unavailable ({exc}): the full-text arm answered alone"
         vector_hits, text_hits = await asyncio.gather(
-            self._vector_arm(query, vector, depth) if vector is not None else _nothing(),
+            self._vector_arm(query, vector, depth, floor) if vector is not None else _nothing(),
             self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
-        fused = fuse(vector_hits, text_hits, self._tuning.weights)
+        fused = fuse(vector_hits, text_hits, weights)
         if len(fused) < query.limit and vector is not None:
             # Fewer candidates than asked: fill with the nearest memories under the floor, after the rest.
             nearest = await self._store.nearest(query.actor, vector, query.filter, query.limit + len(fused), -1.0)
@@ -103,24 +105,24 @@ class RecallService:
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The vector arm alone (benchmarks compare arms)."""
         self._validate(query)
-        return await self._vector_arm(query, await self._query_vector(query), query.limit)
+        return await self._vector_arm(query, await self._query_vector(query), query.limit, self._floor)
 
     async def full_text_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The full-text arm alone (benchmarks compare arms)."""
         self._validate(query)
         return await self._full_text_arm(query, query.limit)
 
-    async def _with_defaults(self, query: RecallQuery) -> RecallQuery:
-        """The query with the agent's configured limit and min_score where the caller left them unset."""
-        if query.limit and query.min_score is not None:
-            return query
+    async def _with_defaults(self, query: RecallQuery) -> tuple[RecallQuery, FusionWeights, float]:
+        """The query with the agent's limit and min_score where the caller left them unset; its weights and floor."""
         check_actor(query.actor)
-        limit, min_score = await self._defaults(query.actor)
-        return replace(
+        agent = await self._defaults(query.actor)
+        query = replace(
             query,
-            limit=query.limit or limit,
-            min_score=query.min_score if query.min_score is not None else min_score,
+            limit=query.limit or agent.limit,
+            min_score=query.min_score if query.min_score is not None else agent.min_score,
         )
+        floor = self._floor if agent.similarity_floor is None else agent.similarity_floor
+        return query, agent.weights or self._tuning.weights, floor
 
     def _validate(self, query: RecallQuery) -> None:
         check_actor(query.actor)
@@ -134,11 +136,11 @@ class RecallService:
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
 
-    async def _vector_arm(self, query: RecallQuery, vector: list[float], depth: int) -> list[ArmHit]:
+    async def _vector_arm(self, query: RecallQuery, vector: list[float], depth: int, floor: float) -> list[ArmHit]:
         """The arm's candidates above the floor."""
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
-        return await self._store.nearest(query.actor, vector, query.filter, depth, self._floor)
+        return await self._store.nearest(query.actor, vector, query.filter, depth, floor)
 
     async def _query_vector(self, query: RecallQuery) -> list[float]:
         """The caller's vector, or the query embedded."""
@@ -194,6 +196,6 @@ class RecallAnswer:
     degraded: str = ""
 
 
-async def _shipped_defaults(actor: Actor) -> tuple[int, float]:
-    """Recall's limit and min_score when no settings service is wired (benchmarks, tests)."""
-    return 10, 0.0
+async def _shipped_defaults(actor: Actor) -> AgentRecall:
+    """The daemon's own values when no settings service is wired (benchmarks, tests)."""
+    return AgentRecall()

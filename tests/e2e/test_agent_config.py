@@ -199,3 +199,21 @@ def test_recall_takes_the_agents_limit_and_min_score_when_the_request_leaves_the
     assert len(kept) < 3 and all(h.score >= 0.9 for h in kept)
     explicit = pb.RecallRequest(agent_id="a1", query=vague.query, min_score=0.0)
     assert len(memory.Recall(explicit, metadata=T).hits) == 3  # an explicit 0 keeps all, whatever the setting
+
+
+def test_an_agents_fusion_weights_apply_to_its_recall_only(stubs: tuple[Any, Any]) -> None:
+    configs, memory = stubs
+    items = [pb.MemoryInput(content=f"The garden plan number {i} puts tomatoes in bed {i}") for i in range(4)]
+    for agent in ("a1", "a2"):
+        memory.MemorizeBatch(pb.MemorizeBatchRequest(agent_id=agent, items=items), metadata=T)
+    words_only = {"recall.vector_weight": _v(0.0), "recall.full_text_weight": _v(2.0)}
+    configs.SetAgentConfig(gpb.SetAgentConfigRequest(agent_id="a1", values=words_only), metadata=T)
+    ask = "tomatoes in the garden"
+    mine = memory.Recall(pb.RecallRequest(agent_id="a1", query=ask), metadata=T).hits
+    theirs = memory.Recall(pb.RecallRequest(agent_id="a2", query=ask), metadata=T).hits
+    assert mine and all(h.parts.vector_contribution == 0 and h.parts.full_text_contribution > 0 for h in mine)
+    assert any(h.parts.vector_contribution > 0 for h in theirs)
+    view, _ = _view(configs, "a2")
+    assert (
+        view["recall.similarity_floor"][1] == gpb.CONFIG_LEVEL_DEFAULT and -1 <= view["recall.similarity_floor"][0] <= 1
+    )
