@@ -472,7 +472,7 @@ def _wire(
             counter,
             clock,
             settings.audits.limits(),
-            settings.audits.policy_for,
+            configs.review_apply,
             trail=trail,
         )
         parts = JobParts(

@@ -569,6 +569,7 @@ class Settings(BaseSettings):
                 calibrated_floor if self.recall.similarity_threshold is None else self.recall.similarity_threshold
             ),
             "review.enabled": True,
+            "review.apply": self.audits.policy_for(tenant_id).value,
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,
         }

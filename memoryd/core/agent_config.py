@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from memoryd.core.audit import ApplyPolicy
 from memoryd.core.conversation import POLICY_BOUNDS, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 
@@ -46,6 +47,8 @@ class Tighten(StrEnum):
     """A switch: false is tighter."""
     LOWER_WINS = "lower_wins"
     """A number: smaller is tighter."""
+    EARLIER_WINS = "earlier_wins"
+    """A choice: the earlier in ``choices`` is tighter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,8 @@ class Setting:
         """The tighter of two values of a tighten-only key."""
         if self.tighten is Tighten.OFF_WINS:
             return bool(a) and bool(b)
+        if self.tighten is Tighten.EARLIER_WINS:
+            return min(a, b, key=lambda v: self.choices.index(str(v)))
         return min(a, b)
 
     def loosens(self, ceiling: Value, value: Value) -> bool:
@@ -165,6 +170,13 @@ SETTINGS: dict[str, Setting] = {
             1.0,
         ),
         Setting("review.enabled", bool, "The audit batch reviews this agent's memories.", tighten=Tighten.OFF_WINS),
+        Setting(
+            "review.apply",
+            str,
+            "Which findings a review applies on its own: none (proposals only), rules, all.",
+            choices=tuple(p.value for p in ApplyPolicy),
+            tighten=Tighten.EARLIER_WINS,
+        ),
         Setting(
             "retention.memories_days",
             float,

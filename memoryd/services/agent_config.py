@@ -22,6 +22,7 @@ from memoryd.core.agent_config import (
     refuse_loosening,
     resolve,
 )
+from memoryd.core.audit import ApplyPolicy
 from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import Conversation, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.errors import Conflict
@@ -153,6 +154,10 @@ class AgentConfigService:
         """The tenant's retention days."""
         values = await self.values(tenant_id, "")
         return RetentionPolicy(float(values["retention.memories_days"]), float(values["retention.conversations_days"]))
+
+    async def review_apply(self, tenant_id: str, agent_id: str) -> ApplyPolicy:
+        """Which findings the agent's reviews apply on their own."""
+        return ApplyPolicy(str((await self.values(tenant_id, agent_id))["review.apply"]))
 
     async def review_enabled(self, tenant_id: str, agent_id: str) -> bool:
         """Whether the audit batch reviews this agent."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
 from memoryd.core.audit import (
@@ -65,7 +65,7 @@ class ReviewService:
         counter: TokenCounter,
         clock: Clock,
         limits: ReviewLimits,
-        apply_policy: Callable[[str], ApplyPolicy],
+        apply_policy: Callable[[str, str], Awaitable[ApplyPolicy]],
         *,
         trail: AuditTrail,
     ) -> None:
@@ -134,7 +134,7 @@ class ReviewService:
         await self._reviews.put_review(rec.tenant_id, review)
         if ctx.chat.available:
             findings, review = await self._judge(ctx, review, findings, {r.memory_id: r for r in records})
-        applied = await self._by_policy(actor, findings, self._apply_policy(actor.tenant_id))
+        applied = await self._by_policy(actor, findings, await self._apply_policy(actor.tenant_id, actor.agent_id))
         review = replace(review, finished_at=self._clock.now())
         await self._reviews.put_review(rec.tenant_id, review)
         return {
