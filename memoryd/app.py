@@ -30,6 +30,7 @@ from memoryd.adapters.lance_audit_log import LanceAuditLog
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_export import LanceTenantArchive
+from memoryd.adapters.lance_graph import LanceGraphStore
 from memoryd.adapters.lance_keys import LanceKeyStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
@@ -47,7 +48,7 @@ from memoryd.adapters.redis_rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.calibration import calibration_for
-from memoryd.core.errors import MemorydError, Unavailable
+from memoryd.core.errors import MemorydError, NotReady, Unavailable
 from memoryd.core.ports import (
     AgentConfigStore,
     ArchiveStore,
@@ -56,6 +57,7 @@ from memoryd.core.ports import (
     Clock,
     ConversationStore,
     Embedder,
+    GraphStore,
     JobLedger,
     JobQueue,
     KeyStore,
@@ -82,6 +84,7 @@ from memoryd.services.embedding_backfill import EmbeddingBackfill
 from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
 from memoryd.services.feedback import FeedbackService
+from memoryd.services.graph import GraphService
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
@@ -146,6 +149,8 @@ class App:
     retrievals: RetrievalLog
     configs: AgentConfigService
     """Stored tenant and agent settings, resolved (``GetEffectiveConfig``)."""
+    graph_service: GraphService | None
+    """The memory graph (None only when test stores were passed in without a graph store)."""
     conversations: ConversationService
     usage: UsageService
     keys: KeyService
@@ -165,6 +170,13 @@ class App:
         """One backfill pass; the pending count goes to the metrics."""
         await self.backfill.run_once()
         self.metrics.embeddings_pending(self.backfill.pending)
+
+    @property
+    def graph(self) -> GraphService:
+        """The memory graph, or NotReady when this process was built without its store."""
+        if self.graph_service is None:
+            raise NotReady("this process has no memory-graph store")
+        return self.graph_service
 
     @property
     def jobs(self) -> JobParts:
@@ -212,6 +224,8 @@ class _Stores:
     agent_configs: AgentConfigStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
+    graph: GraphStore | None = None
+    """The memory graph's store (None when the other stores were passed in without one)."""
 
 
 async def _open_stores(
@@ -225,6 +239,7 @@ async def _open_stores(
     audit_log: AuditEventStore | None,
     archive: TenantArchive | None,
     agent_configs: AgentConfigStore | None,
+    graph: GraphStore | None = None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
     given = (store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs)
@@ -239,7 +254,7 @@ async def _open_stores(
         and agent_configs is not None
     ):
         return _Stores(
-            store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, None, lambda: None
+            store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, None, lambda: None, graph
         )
     if given != (None,) * len(given):
         raise ValueError("pass every store (store … agent_configs) or none of them")
@@ -270,6 +285,7 @@ async def _open_stores(
         LanceAgentConfigStore(db),
         maintenance,
         db.close,
+        LanceGraphStore(db, embedder.dimension),
     )
 
 
@@ -285,6 +301,7 @@ async def build_app(
     audit_log: AuditEventStore | None = None,
     archive: TenantArchive | None = None,
     agent_configs: AgentConfigStore | None = None,
+    graph: GraphStore | None = None,
     neighbours: NeighbourSearch | None = None,
     analytics: UsageAnalytics | None = None,
     ledger: JobLedger | None = None,
@@ -308,7 +325,7 @@ async def build_app(
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
     stores = await _open_stores(
-        settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs
+        settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, graph
     )
     redis = None
     if jobs is None and settings.redis.dsn:
@@ -510,6 +527,7 @@ def _wire(
             ),
         )
     archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii)
+    graph = GraphService(stores.graph, embedder, counter, clock, trail, pii) if stores.graph is not None else None
     return App(
         settings=settings,
         embedder=embedder,
@@ -528,6 +546,7 @@ def _wire(
         profile=profile,
         retrievals=retrievals,
         configs=configs,
+        graph_service=graph,
         conversations=ConversationService(
             stores.conversations,
             profile,

@@ -569,6 +569,10 @@ class Settings(BaseSettings):
                 calibrated_floor if self.recall.similarity_threshold is None else self.recall.similarity_threshold
             ),
             "review.enabled": True,
+            "graph.enabled": False,
+            "graph.write_approval": False,
+            "graph.max_hops": 2,
+            "graph.budget_tokens": 600,
             "review.apply": self.audits.policy_for(tenant_id).value,
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,

@@ -63,6 +63,17 @@ class HashEmbedder:
         return [hashed_embedding(text, self.dimension) for text in texts]
 
 
+class FailingEmbedder:
+    """The wrapped embedder's name and size, but every call fails as an unreachable embedder does."""
+
+    def __init__(self, like: Any) -> None:
+        self.model_name = like.model_name
+        self.dimension = like.dimension
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise Unavailable("embedder unreachable (test)")
+
+
 def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:
     if flt.scopes and record.scope not in flt.scopes:
         return False

@@ -47,6 +47,8 @@ class Tighten(StrEnum):
     """A switch: false is tighter."""
     LOWER_WINS = "lower_wins"
     """A number: smaller is tighter."""
+    ON_WINS = "on_wins"
+    """A switch: true is tighter (e.g. an approval requirement)."""
     EARLIER_WINS = "earlier_wins"
     """A choice: the earlier in ``choices`` is tighter."""
 
@@ -106,6 +108,8 @@ class Setting:
         """The tighter of two values of a tighten-only key."""
         if self.tighten is Tighten.OFF_WINS:
             return bool(a) and bool(b)
+        if self.tighten is Tighten.ON_WINS:
+            return bool(a) or bool(b)
         if self.tighten is Tighten.EARLIER_WINS:
             return min(a, b, key=lambda v: self.choices.index(str(v)))
         return min(a, b)
@@ -177,6 +181,17 @@ SETTINGS: dict[str, Setting] = {
             choices=tuple(p.value for p in ApplyPolicy),
             tighten=Tighten.EARLIER_WINS,
         ),
+        Setting(
+            "graph.enabled",
+            bool,
+            "The memory graph: extraction after compaction, the block in GetContext.",
+            tighten=Tighten.OFF_WINS,
+        ),
+        Setting("graph.write_approval", bool, "Extracted facts land pending until approved.", tighten=Tighten.ON_WINS),
+        Setting(
+            "graph.max_hops", int, "SearchGraph's expansion depth for this agent.", 0, 3, tighten=Tighten.LOWER_WINS
+        ),
+        Setting("graph.budget_tokens", int, "The graph block's token budget.", 20, 8000, tighten=Tighten.LOWER_WINS),
         Setting(
             "retention.memories_days",
             float,

@@ -28,6 +28,10 @@ class Operation(StrEnum):
     IMPORT = "import"
     FEEDBACK = "feedback"
     CONFIG_CHANGE = "config_change"
+    GRAPH_ASSERT = "graph_assert"
+    GRAPH_UPDATE = "graph_update"
+    GRAPH_FORGET = "graph_forget"
+    GRAPH_MERGE = "graph_merge"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,15 @@ def is_visible(actor: Actor, record: MemoryRecord) -> bool:
     return bool(actor.end_user_id) and record.end_user_id == actor.end_user_id
 
 
+def sees(actor: Actor, scope: Scope, agent_id: str, end_user_id: str) -> bool:
+    """The same rule for any row of the actor's tenant that carries a scope (the memory graph's rows)."""
+    if scope in (Scope.TENANT, Scope.SHARED):
+        return True
+    if scope is Scope.PRIVATE:
+        return agent_id == actor.agent_id
+    return bool(actor.end_user_id) and end_user_id == actor.end_user_id
+
+
 def matches_filter(record: MemoryRecord, flt: MemoryFilter) -> bool:
     """Whether a visible ``record`` meets ``flt`` (the store renders the same conditions as a predicate)."""
     if flt.scopes and record.scope not in flt.scopes:

@@ -1,0 +1,415 @@
+"""GraphStore on LanceDB: entities, facts and episodes, per tenant, visible through the archive's scope rule.
+
+Tables per tenant, like the archive: ``graph_entities_<t>`` (primary key ``id``; the name's
+embedding; full text over the name), ``graph_facts_<t>`` (primary key ``id``; the sentence's
+embedding; full text over the sentence), ``graph_episodes_<t>``. Rows carry the archive's
+``scope`` / ``agent_id`` / ``end_user_id`` columns, so every read an actor makes is filtered by
+``lance_filters.visible_where`` — the one place that renders who sees what.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import FTS, BTree
+from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_filters import ids_in, literal, visible_where
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
+from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
+
+ENTITIES, FACTS, EPISODES = "graph_entities_", "graph_facts_", "graph_episodes_"
+_ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
+
+
+def _scope_fields() -> list[pa.Field]:
+    return [
+        pa.field("scope", pa.string(), nullable=False),
+        pa.field("agent_id", pa.string(), nullable=False),
+        pa.field("end_user_id", pa.string(), nullable=False),
+    ]
+
+
+def entity_schema(dimension: int) -> pa.Schema:
+    """Entities: a name, its normalised form, aliases, a type, the scope, the name's embedding."""
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+            pa.field("name", pa.string(), nullable=False),
+            pa.field("norm_name", pa.string(), nullable=False),
+            pa.field("aliases", pa.list_(pa.string()), nullable=False),
+            pa.field("entity_type", pa.string(), nullable=False),
+            *_scope_fields(),
+            pa.field("created_at", TIMESTAMP, nullable=False),
+            pa.field("merged_into", pa.string(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+        ]
+    )
+
+
+def fact_schema(dimension: int) -> pa.Schema:
+    """Facts: the edge, its sentence and windows, provenance, the sentence's embedding."""
+    return pa.schema(
+        [
+            pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+            pa.field("subject_id", pa.string(), nullable=False),
+            pa.field("predicate", pa.string(), nullable=False),
+            pa.field("object_id", pa.string(), nullable=False),
+            pa.field("sentence", pa.string(), nullable=False),
+            *_scope_fields(),
+            pa.field("valid_from", TIMESTAMP, nullable=True),
+            pa.field("valid_to", TIMESTAMP, nullable=True),
+            pa.field("created_at", TIMESTAMP, nullable=False),
+            pa.field("invalidated_at", TIMESTAMP, nullable=True),
+            pa.field("status", pa.string(), nullable=False),
+            pa.field("invalidated_by", pa.string(), nullable=False),
+            pa.field("mention_count", pa.int64(), nullable=False),
+            pa.field("sources", pa.list_(pa.string()), nullable=False),
+            pa.field("pinned", pa.bool_(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+        ]
+    )
+
+
+EPISODE_SCHEMA = pa.schema(
+    [
+        pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
+        pa.field("kind", pa.string(), nullable=False),
+        *_scope_fields(),
+        pa.field("source", pa.string(), nullable=False),
+        pa.field("created_at", TIMESTAMP, nullable=False),
+        pa.field("facts", pa.int64(), nullable=False),
+        pa.field("entities", pa.int64(), nullable=False),
+        pa.field("model", pa.string(), nullable=False),
+        pa.field("tokens_in", pa.int64(), nullable=False),
+        pa.field("tokens_out", pa.int64(), nullable=False),
+        pa.field("digest", pa.string(), nullable=False),
+    ]
+)
+_FACT_COLUMNS = [n for n in fact_schema(1).names if n != "vector"]
+_ENTITY_COLUMNS = [n for n in entity_schema(1).names if n != "vector"]
+
+
+def _where(where: GraphScope) -> dict[str, str]:
+    return {"scope": where.scope.value, "agent_id": where.agent_id, "end_user_id": where.end_user_id}
+
+
+def _same_scope(where: GraphScope) -> str:
+    return " AND ".join(f"{k} = {literal(v)}" for k, v in _where(where).items())
+
+
+def _scope_of(row: dict[str, Any]) -> GraphScope:
+    return GraphScope(Scope(row["scope"]), row["agent_id"], row["end_user_id"])
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
+
+
+def _fact(row: dict[str, Any]) -> Fact:
+    return Fact(
+        row["id"],
+        row["subject_id"],
+        row["predicate"],
+        row["object_id"],
+        row["sentence"],
+        _scope_of(row),
+        _utc(row["valid_from"]),
+        _utc(row["valid_to"]),
+        row["created_at"].astimezone(UTC),
+        FactStatus(row["status"]),
+        _utc(row["invalidated_at"]),
+        row["invalidated_by"],
+        row["mention_count"],
+        tuple(row["sources"] or ()),
+        row["pinned"],
+    )
+
+
+def _entity(row: dict[str, Any]) -> Entity:
+    return Entity(
+        row["id"],
+        row["name"],
+        EntityType(row["entity_type"]),
+        _scope_of(row),
+        tuple(row["aliases"] or ()),
+        row["created_at"].astimezone(UTC),
+        row["merged_into"],
+    )
+
+
+def _words_query(words: Sequence[str], column: str) -> Any:
+    """Query objects, never a query string: user text cannot become syntax."""
+    return BooleanQuery(
+        [(Occur.SHOULD, MatchQuery(w, column, operator=FullTextOperator.OR)) for w in words]  # type: ignore[call-arg]
+    )
+
+
+class LanceGraphStore:
+    """The memory graph on the archive's LanceDB connection."""
+
+    def __init__(self, db: LanceDatabase, dimension: int) -> None:
+        self._db = db
+        self._dimension = dimension
+
+    async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
+        indexes = [("id", BTree()), ("name", FTS(with_position=False))]
+        return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), indexes, write=write)
+
+    async def _facts(self, tenant_id: str, *, write: bool = False) -> Any:
+        indexes = [("id", BTree()), ("subject_id", BTree()), ("sentence", FTS(with_position=False))]
+        return await self._db.table(FACTS + tenant_id, fact_schema(self._dimension), indexes, write=write)
+
+    async def put_entities(self, tenant_id: str, rows: Sequence[tuple[Entity, Vector]]) -> None:
+        """Upsert entities by id."""
+        if not rows:
+            return
+        data = [
+            {
+                "id": e.entity_id,
+                "name": e.name,
+                "norm_name": normalised_name(e.name),
+                "aliases": list(e.aliases),
+                "entity_type": e.entity_type.value,
+                **_where(e.where),
+                "created_at": e.created_at or datetime.now(UTC),
+                "merged_into": e.merged_into,
+                "vector": list(v),
+            }
+            for e, v in rows
+        ]
+        async with map_lance_errors():
+            table = await self._entities(tenant_id, write=True)
+            schema = entity_schema(self._dimension)
+            await (
+                table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(data, schema))
+            )
+
+    async def put_facts(self, tenant_id: str, rows: Sequence[tuple[Fact, Vector]]) -> None:
+        """Upsert facts by id (one commit for the batch)."""
+        if not rows:
+            return
+        data = [
+            {
+                "id": f.fact_id,
+                "subject_id": f.subject_id,
+                "predicate": f.predicate,
+                "object_id": f.object_id,
+                "sentence": f.sentence,
+                **_where(f.where),
+                "valid_from": f.valid_from,
+                "valid_to": f.valid_to,
+                "created_at": f.created_at,
+                "invalidated_at": f.invalidated_at,
+                "status": f.status.value,
+                "invalidated_by": f.invalidated_by,
+                "mention_count": f.mention_count,
+                "sources": list(f.sources),
+                "pinned": f.pinned,
+                "vector": list(v),
+            }
+            for f, v in rows
+        ]
+        async with map_lance_errors():
+            table = await self._facts(tenant_id, write=True)
+            schema = fact_schema(self._dimension)
+            await (
+                table.merge_insert("id")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist(data, schema))
+            )
+
+    async def fact_vectors(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Vector]:
+        """The stored sentence embeddings (an update rewrites a row without re-embedding it)."""
+        if not fact_ids:
+            return {}
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + tenant_id)
+            if table is None:
+                return {}
+            rows = (await table.query().where(ids_in(fact_ids)).select(["id", "vector"]).to_arrow()).to_pylist()
+        return {r["id"]: list(r["vector"]) for r in rows}
+
+    async def entity_vectors(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Vector]:
+        """The stored name embeddings."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            if table is None or not entity_ids:
+                return {}
+            rows = (await table.query().where(ids_in(entity_ids)).select(["id", "vector"]).to_arrow()).to_pylist()
+        return {r["id"]: list(r["vector"]) for r in rows}
+
+    async def facts_touching(self, tenant_id: str, entity_ids: Sequence[str]) -> list[Fact]:
+        """Every fact whose subject or object is one of ``entity_ids`` (merges and erasure; no scope rule)."""
+        if not entity_ids:
+            return []
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + tenant_id)
+            if table is None:
+                return []
+            listed = ", ".join(literal(e) for e in entity_ids)
+            cond = f"subject_id IN ({listed}) OR object_id IN ({listed})"
+            rows = await table.query().where(cond).select(_FACT_COLUMNS).to_arrow()
+        return [_fact(r) for r in rows.to_pylist()]
+
+    async def delete_facts(self, tenant_id: str, fact_ids: Sequence[str]) -> None:
+        """Delete facts by id (the compliance forget)."""
+        if not fact_ids:
+            return
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + tenant_id)
+            if table is not None:
+                self._db.written.add(FACTS + tenant_id)
+                await table.delete(ids_in(fact_ids))
+
+    async def put_episode(self, tenant_id: str, episode: Episode) -> None:
+        """Insert an episode once (its id is deterministic)."""
+        row = {
+            "id": episode.episode_id,
+            "kind": episode.kind,
+            **_where(episode.where),
+            "source": episode.source,
+            "created_at": episode.created_at,
+            "facts": episode.facts,
+            "entities": episode.entities,
+            "model": episode.model,
+            "tokens_in": episode.tokens_in,
+            "tokens_out": episode.tokens_out,
+            "digest": episode.digest,
+        }
+        async with map_lance_errors():
+            table = await self._db.table(EPISODES + tenant_id, EPISODE_SCHEMA, [("id", BTree())], write=True)
+            await (
+                table.merge_insert("id")
+                .when_not_matched_insert_all()
+                .execute(pa.Table.from_pylist([row], EPISODE_SCHEMA))
+            )
+
+    async def entities_named(self, tenant_id: str, where: GraphScope, names: Sequence[str]) -> list[Entity]:
+        """Entities of exactly this scope whose normalised name or an alias is one of ``names``."""
+        norms = sorted({normalised_name(n) for n in names if normalised_name(n)})
+        if not norms:
+            return []
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            if table is None:
+                return []
+            listed = "[" + ", ".join(literal(n) for n in norms) + "]"
+            cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(aliases, {listed}))"
+            rows = await table.query().where(f"{_same_scope(where)} AND {cond}").select(_ENTITY_COLUMNS).to_arrow()
+        return [_entity(r) for r in rows.to_pylist()]
+
+    async def entities(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Entity]:
+        """Entities by id (operator reads; callers check visibility)."""
+        if not entity_ids:
+            return {}
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            if table is None:
+                return {}
+            rows = await table.query().where(ids_in(entity_ids)).select(_ENTITY_COLUMNS).to_arrow()
+        return {r["id"]: _entity(r) for r in rows.to_pylist()}
+
+    async def nearest_entities(self, tenant_id: str, where: GraphScope, vector: Vector, limit: int) -> list[ArmHit]:
+        """The closest entities of exactly this scope (resolution by embedding)."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            if table is None:
+                return []
+            query = table.query().nearest_to(list(vector)).distance_type("cosine").where(_same_scope(where))
+            rows = await query.select(["id", "_distance"]).limit(limit).to_arrow()
+        return [ArmHit(r["id"], 1.0 - float(r["_distance"]), datetime.now(UTC)) for r in rows.to_pylist()]
+
+    async def facts_of(self, tenant_id: str, where: GraphScope, subject_id: str) -> list[Fact]:
+        """Every fact of one subject in exactly this scope (the contradiction check's candidates)."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + tenant_id)
+            if table is None:
+                return []
+            cond = f"{_same_scope(where)} AND subject_id = {literal(subject_id)}"
+            rows = await table.query().where(cond).select(_FACT_COLUMNS).to_arrow()
+        return [_fact(r) for r in rows.to_pylist()]
+
+    async def facts(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Fact]:
+        """Facts by id (operator reads; callers check visibility)."""
+        if not fact_ids:
+            return {}
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + tenant_id)
+            if table is None:
+                return {}
+            rows = await table.query().where(ids_in(fact_ids)).select(_FACT_COLUMNS).to_arrow()
+        return {r["id"]: _fact(r) for r in rows.to_pylist()}
+
+    async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
+        """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion)."""
+        if not entity_ids:
+            return []
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + actor.tenant_id)
+            if table is None:
+                return []
+            listed = ", ".join(literal(e) for e in entity_ids)
+            cond = f"{visible_where(actor, _ANY)} AND (subject_id IN ({listed}) OR object_id IN ({listed}))"
+            rows = await table.query().where(cond).select(_FACT_COLUMNS).limit(limit).to_arrow()
+        return [_fact(r) for r in rows.to_pylist()]
+
+    async def fact_seeds(
+        self, actor: Actor, vector: Vector, words: Sequence[str], limit: int
+    ) -> tuple[list[ArmHit], list[ArmHit]]:
+        """Visible facts nearest the query, and those matching its words (BM25), best first."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(FACTS + actor.tenant_id)
+            if table is None:
+                return [], []
+            visible = visible_where(actor, _ANY)
+            near = await (
+                table.query()
+                .nearest_to(list(vector))
+                .distance_type("cosine")
+                .where(visible)
+                .select(["id", "created_at", "_distance"])
+                .limit(limit)
+                .to_arrow()
+            )
+            text: Any = None
+            if words:
+                text = await (
+                    table.query()
+                    .nearest_to_text(_words_query(words, "sentence"))
+                    .where(visible)
+                    .select(["id", "created_at", "_score"])
+                    .limit(limit)
+                    .to_arrow()
+                )
+        by_vector = [ArmHit(r["id"], 1.0 - float(r["_distance"]), r["created_at"]) for r in near.to_pylist()]
+        by_text = [ArmHit(r["id"], float(r["_score"]), r["created_at"]) for r in text.to_pylist()] if text else []
+        return by_vector, by_text
+
+    async def entity_seeds(self, actor: Actor, words: Sequence[str], limit: int) -> list[str]:
+        """Visible entities whose name matches the query's words (BM25), best first."""
+        if not words:
+            return []
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(ENTITIES + actor.tenant_id)
+            if table is None:
+                return []
+            rows = await (
+                table.query()
+                .nearest_to_text(_words_query(words, "name"))
+                .where(f"{visible_where(actor, _ANY)} AND merged_into = ''")
+                .select(["id", "_score"])
+                .limit(limit)
+                .to_arrow()
+            )
+        return [r["id"] for r in rows.to_pylist()]

@@ -1,0 +1,282 @@
+"""The memory graph as values: entities, dated facts, episodes, and the rules that keep facts honest. Pure.
+
+A fact is an edge subject —predicate→ object with one plain sentence, a world-time window
+(``valid_from`` / ``valid_to``: when it was true) and a system-time one (``created_at`` /
+``invalidated_at``: when memoryd learned and superseded it). Nothing automatic deletes a fact:
+
+- the same triple restated in equivalent words (``core.restatement``) at the same date bumps
+  ``mention_count``;
+- the same triple with another date or detail is a temporal update: the later one supersedes;
+- for a single-valued predicate, the same subject and predicate with another object is a
+  contradiction: the later ``valid_from`` wins, the earlier fact is invalidated (``valid_to`` =
+  the later ``valid_from``, ``invalidated_by`` = the later fact);
+- anything else (another predicate, or a multi-valued one such as ``likes``) coexists: memoryd
+  never invalidates on a guess.
+
+"Later" is by ``valid_from`` (then the sentence, for a total order), so replaying the same
+assertions in any order ends in the same current set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from memoryd.core.models import Scope
+from memoryd.core.restatement import is_restatement, statement_key
+
+
+class EntityType(StrEnum):
+    """What an entity is."""
+
+    PERSON = "person"
+    ORGANIZATION = "organization"
+    PLACE = "place"
+    TOPIC = "topic"
+    PRODUCT = "product"
+    EVENT = "event"
+    OTHER = "other"
+
+
+class FactStatus(StrEnum):
+    """Where a fact stands."""
+
+    ACTIVE = "active"
+    INVALIDATED = "invalidated"
+    PENDING = "pending"
+    """Extracted under ``graph.write_approval``: invisible to search until approved."""
+
+
+MULTI_VALUED = frozenset(
+    {"likes", "dislikes", "knows", "has", "owns", "visited", "works_with", "friend_of", "member_of", "speaks"}
+)
+"""Predicates a subject holds with many objects at once: another object never contradicts."""
+
+MAX_NAME_CHARS, MAX_SENTENCE_CHARS, MAX_DIGEST_CHARS = 200, 1000, 600
+_PREDICATE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def normalised_name(name: str) -> str:
+    """How names are compared: case, accents, punctuation and spacing set aside ("Acme, Inc." = "acme inc")."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
+    return " ".join(re.sub(r"[^\w]+", " ", folded.casefold()).split())
+
+
+def normalised_predicate(predicate: str) -> str:
+    """``"Billing contact"`` → ``billing_contact`` ("" when nothing is left)."""
+    return "_".join(re.sub(r"[^a-z0-9]+", " ", predicate.casefold()).split())
+
+
+def valid_predicate(predicate: str) -> bool:
+    """A normalised predicate: a lowercase word of letters, digits and underscores."""
+    return bool(_PREDICATE.fullmatch(predicate))
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class GraphScope:
+    """Whose a graph row is: the archive's scopes (``core.visibility`` decides who sees it)."""
+
+    scope: Scope
+    agent_id: str = ""
+    end_user_id: str = ""
+
+    @property
+    def key(self) -> str:
+        """The scope as a string, part of every deterministic id."""
+        return f"{self.scope.value}/{self.agent_id}/{self.end_user_id}"
+
+
+def entity_id(where: GraphScope, name: str) -> str:
+    """One entity per normalised name in one scope: the same name resolves to the same row in any order."""
+    return _digest("entity", where.key, normalised_name(name))
+
+
+def fact_id(
+    where: GraphScope, subject_id: str, predicate: str, object_id: str, valid_from: datetime | None, sentence: str
+) -> str:
+    """One fact per triple, date and statement in one scope: the same assertion is the same row in any order."""
+    when = valid_from.isoformat() if valid_from else ""
+    return _digest("fact", where.key, subject_id, predicate, object_id, when, " ".join(statement_key(sentence)))
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A typed node."""
+
+    entity_id: str
+    name: str
+    entity_type: EntityType
+    where: GraphScope
+    aliases: tuple[str, ...] = ()
+    created_at: datetime | None = None
+    merged_into: str = ""
+    """Set when a merge folded this entity into another (its facts moved there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A dated edge with provenance."""
+
+    fact_id: str
+    subject_id: str
+    predicate: str
+    object_id: str
+    sentence: str
+    where: GraphScope
+    valid_from: datetime | None
+    valid_to: datetime | None
+    created_at: datetime
+    status: FactStatus = FactStatus.ACTIVE
+    invalidated_at: datetime | None = None
+    invalidated_by: str = ""
+    mention_count: int = 1
+    sources: tuple[str, ...] = ()
+    """The episodes (and through them the conversation or human) that asserted it."""
+    pinned: bool = False
+
+    def valid_at(self, when: datetime) -> bool:
+        """Whether the fact held in the world at ``when`` (a pending fact never does)."""
+        if self.status is FactStatus.PENDING:
+            return False
+        if self.valid_from is not None and self.valid_from > when:
+            return False
+        return self.valid_to is None or self.valid_to > when
+
+    def order(self) -> tuple[datetime, str, str]:
+        """The total order of "later": valid_from, then the sentence, then the id."""
+        return (self.valid_from or datetime.min.replace(tzinfo=self.created_at.tzinfo), self.sentence, self.fact_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """One extraction (or one human assertion): where facts came from."""
+
+    episode_id: str
+    kind: str
+    """``extraction`` or ``human``."""
+    where: GraphScope
+    source: str
+    """The conversation (extraction) or the key that asserted it (human)."""
+    created_at: datetime
+    facts: int = 0
+    entities: int = 0
+    model: str = ""
+    tokens_in: int = 0
+    tokens_out: int = 0
+    digest: str = ""
+    """At most 600 characters, redacted."""
+
+
+class Action(StrEnum):
+    """What asserting a fact does."""
+
+    ADD = "add"
+    RESTATE = "restate"
+    """Equivalent words, same triple and date: the stored fact's mention_count goes up."""
+    SUPERSEDE = "supersede"
+    """The new fact is later: the listed older ones are invalidated by it."""
+    SUPERSEDED = "superseded"
+    """An older assertion arriving late: stored already invalidated by the later fact."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The outcome of asserting one fact against the scope's facts of the same subject."""
+
+    action: Action
+    fact: Fact
+    invalidate: tuple[Fact, ...] = ()
+    """Older facts the new one invalidates."""
+    restated: Fact | None = None
+    by: Fact | None = None
+    """For SUPERSEDED: the later fact that already holds."""
+    repoint: tuple[Fact, ...] = ()
+    """Invalidated facts older than the new one that a later fact invalidated: the new one now ends them."""
+
+
+def _competes(new: Fact, old: Fact) -> bool:
+    """Whether ``old`` and ``new`` cannot both hold: one triple at two dates, or one single-valued slot."""
+    if (old.subject_id, old.predicate) != (new.subject_id, new.predicate):
+        return False
+    if old.object_id == new.object_id:
+        return True
+    return new.predicate not in MULTI_VALUED
+
+
+def _same_assertion(new: Fact, old: Fact) -> bool:
+    key = (new.subject_id, new.predicate, new.object_id, new.valid_from)
+    return key == (old.subject_id, old.predicate, old.object_id, old.valid_from)
+
+
+def decide(new: Fact, same_subject: Sequence[Fact]) -> Decision:
+    """What asserting ``new`` does, given the stored (non-pending) facts of its subject in its scope."""
+    for old in same_subject:
+        if old.fact_id == new.fact_id or (_same_assertion(new, old) and is_restatement(new.sentence, old.sentence)):
+            return Decision(Action.RESTATE, new, restated=old)
+    rivals = [old for old in same_subject if _competes(new, old)]
+    by_id = {f.fact_id: f for f in same_subject}
+    # History as if the assertions had come in date order: an older fact that a fact later than
+    # the new one invalidated is now ended by the new one.
+    repoint = tuple(
+        old
+        for old in rivals
+        if old.status is FactStatus.INVALIDATED
+        and old.order() < new.order()
+        and old.invalidated_by in by_id
+        and by_id[old.invalidated_by].order() > new.order()
+    )
+    holding = [old for old in rivals if old.status is FactStatus.ACTIVE]
+    # A later rival that holds, or that a still later one superseded (not one a person ended by
+    # hand), ends the new fact: the nearest of them, so the history reads in date order.
+    later = [old for old in rivals if old.order() > new.order() and (old in holding or old.invalidated_by in by_id)]
+    if later:
+        return Decision(Action.SUPERSEDED, new, by=min(later, key=Fact.order), repoint=repoint)
+    older = tuple(sorted((old for old in holding if old.order() < new.order()), key=Fact.order))
+    return Decision(Action.SUPERSEDE if older else Action.ADD, new, invalidate=older, repoint=repoint)
+
+
+@dataclass(frozen=True, slots=True)
+class GraphHit:
+    """One fact a search returns, with its entities' names."""
+
+    fact: Fact
+    subject: str
+    object: str
+    hop: int
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class GraphAnswer:
+    """What SearchGraph returns: the facts and the exact block the agent would see."""
+
+    hits: tuple[GraphHit, ...]
+    block: str
+    tokens: int
+    as_of: datetime
+    possible_duplicates: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+
+def fact_line(fact: Fact, as_of: datetime) -> str:
+    """One dated line of the prompt block: ``- [since 2026-09-01] Nadia handles billing at Acme.``."""
+    if fact.valid_from is not None and fact.valid_to is not None:
+        return f"- [{fact.valid_from:%Y-%m-%d} to {fact.valid_to:%Y-%m-%d}] {fact.sentence}"
+    if fact.valid_from is not None:
+        return f"- [since {fact.valid_from:%Y-%m-%d}] {fact.sentence}"
+    if fact.valid_to is not None:
+        return f"- [until {fact.valid_to:%Y-%m-%d}] {fact.sentence}"
+    return f"- {fact.sentence}"
+
+
+def block_header(as_of: datetime) -> str:
+    """The block's first line."""
+    return f"# Memory graph (as of {as_of:%Y-%m-%d})"

@@ -1,0 +1,166 @@
+"""The memory graph on real LanceDB and the embedded model: invalidation, restatement, replays, approval, scopes."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import App, build_app
+from memoryd.config import Settings
+from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
+from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope
+from memoryd.core.models import Actor, Scope
+from memoryd.services.graph import Assertion
+from tests.conftest import make_settings
+from tests.fakes import FailingEmbedder
+
+ADMIN = Actor("acme", "ops")
+CONTACT = GraphScope(Scope.END_USER, "", "u1")
+SEP, OCT = datetime(2026, 9, 1, tzinfo=UTC), datetime(2026, 10, 1, tzinfo=UTC)
+
+
+def billing(name: str, since: datetime, sentence: str = "") -> Assertion:
+    return Assertion(
+        "Acme",
+        "billing_contact",
+        name,
+        sentence or f"{name} handles billing at Acme.",
+        EntityType.ORGANIZATION,
+        EntityType.PERSON,
+        since,
+    )
+
+
+async def test_a_later_contact_invalidates_the_earlier_one_and_search_replays_either_date(app: App) -> None:
+    nadia = await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
+    omar = await app.graph.assert_human(
+        ADMIN, CONTACT, billing("Omar", OCT, "Omar handles billing at Acme from October.")
+    )
+    assert (nadia.action, omar.action) == (Action.ADD, Action.SUPERSEDE)
+    assert omar.invalidated == (nadia.fact.fact_id,)
+    old, superseded, by = await app.graph.explain(Actor("acme", "a1", "u1"), nadia.fact.fact_id)
+    assert (old.status, old.valid_to, old.invalidated_by) == (FactStatus.INVALIDATED, OCT, omar.fact.fact_id)
+    assert by is not None and by.fact_id == omar.fact.fact_id and not superseded  # kept, not deleted
+
+    reader = Actor("acme", "a1", "u1")
+    september = await app.graph.search(reader, "who handles billing at Acme", as_of=datetime(2026, 9, 16, tzinfo=UTC))
+    assert [h.object for h in september.hits] == ["Nadia"] and september.hits[0].subject == "Acme"
+    assert (
+        september.block
+        == "# Memory graph (as of 2026-09-16)\n- [2026-09-01 to 2026-10-01] Nadia handles billing at Acme."
+    )
+    now = await app.graph.search(reader, "who handles billing at Acme")
+    assert [h.object for h in now.hits] == ["Omar"]
+    assert now.block.splitlines()[1] == "- [since 2026-10-01] Omar handles billing at Acme from October."
+    assert 0 < now.tokens <= 600
+    # Another contact never sees either fact, however it asks.
+    other = Actor("acme", "a1", "u2")
+    assert not (await app.graph.search(other, "Omar handles billing at Acme")).hits
+    with pytest.raises(NotFound):
+        await app.graph.explain(other, omar.fact.fact_id)
+    assert not (await app.graph.search(Actor("acme", "a1"), "billing Acme Omar Nadia")).hits
+
+
+async def test_a_restatement_bumps_the_count_and_undecidable_facts_coexist(app: App) -> None:
+    first = await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
+    again = await app.graph.assert_human(ADMIN, CONTACT, billing("nadia", SEP, "Nadia handles the billing at Acme"))
+    assert again.action is Action.RESTATE and again.fact.fact_id == first.fact.fact_id and again.fact.mention_count == 2
+    likes = [
+        Assertion("Acme", "likes", lang, f"Acme likes {lang}.", EntityType.ORGANIZATION, EntityType.TOPIC)
+        for lang in ("Python", "Rust")
+    ]
+    done = [await app.graph.assert_human(ADMIN, CONTACT, a) for a in likes]
+    assert [d.action for d in done] == [Action.ADD, Action.ADD]  # many-valued: never invalidated on a guess
+    answer = await app.graph.search(Actor("acme", "a1", "u1"), "What does Acme like?")
+    assert {"Python", "Rust"} <= {h.object for h in answer.hits}
+
+
+CLAIMS = [
+    billing("Nadia", SEP),
+    billing("Omar", OCT),
+    billing("Lena", datetime(2026, 11, 1, tzinfo=UTC)),
+    Assertion(
+        "Acme", "headquarters", "Berlin", "Acme is based in Berlin.", valid_from=datetime(2020, 1, 1, tzinfo=UTC)
+    ),
+    Assertion("Acme", "headquarters", "Lisbon", "Acme moved to Lisbon.", valid_from=datetime(2025, 6, 1, tzinfo=UTC)),
+    Assertion("Acme", "likes", "tea", "Acme likes tea."),
+    Assertion("Nadia", "works_at", "Acme", "Nadia works at Acme.", valid_from=SEP),
+    billing("Nadia", SEP, "Nadia handles billing at Acme"),  # a restatement
+]
+
+
+async def _state(app: App, tenant: str) -> set[tuple[str, ...]]:
+    answer = await app.graph.search(Actor(tenant, "a1", "u1"), "Acme billing headquarters likes Nadia works", limit=50)
+    current = {(h.subject, h.fact.predicate, h.object, str(h.fact.valid_from)) for h in answer.hits}
+    histories = set()
+    for hit in answer.hits:
+        _, superseded, _ = await app.graph.explain(Actor(tenant, "a1", "u1"), hit.fact.fact_id)
+        histories |= {(hit.object, str(f.valid_from), str(f.valid_to)) for f in superseded}
+    return current | {("history", *h) for h in histories}
+
+
+async def test_replaying_the_same_assertions_in_any_order_converges(app: App) -> None:
+    states = []
+    for n, seed in enumerate((1, 2, 3)):
+        tenant = f"replay{n}"
+        order = CLAIMS[:]
+        random.Random(seed).shuffle(order)
+        for claim in order:
+            await app.graph.assert_human(Actor(tenant, "ops"), CONTACT, claim)
+        states.append(await _state(app, tenant))
+    assert states[0] == states[1] == states[2]
+    current = {s for s in states[0] if s[0] != "history"}
+    assert ("Acme", "billing_contact", "Lena", "2026-11-01 00:00:00+00:00") in current
+    assert ("Acme", "headquarters", "Lisbon", "2025-06-01 00:00:00+00:00") in current
+    assert not any(s[2] in ("Nadia", "Omar", "Berlin") and s[1] != "works_at" for s in current)
+
+
+async def test_pending_facts_stay_invisible_until_approved(app: App) -> None:
+    await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
+    claim = app.graph.checked_extraction("acme", billing("Omar", OCT))
+    pending = await app.graph.assert_fact("acme", CONTACT, claim, "episode-1", FactStatus.PENDING)
+    reader = Actor("acme", "a1", "u1")
+    assert [h.object for h in (await app.graph.search(reader, "who handles billing at Acme")).hits] == ["Nadia"]
+    approved = await app.graph.update_fact(ADMIN, pending.fact.fact_id, status=FactStatus.ACTIVE)
+    assert approved.status is FactStatus.ACTIVE
+    assert [h.object for h in (await app.graph.search(reader, "who handles billing at Acme")).hits] == ["Omar"]
+
+
+async def test_entities_merge_within_one_scope_only(app: App) -> None:
+    a = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Acme Corp", "located_in", "Berlin", "Acme Corp is in Berlin.")
+    )
+    b = await app.graph.assert_human(ADMIN, CONTACT, Assertion("ACME GmbH", "ceo", "Ida", "Ida runs ACME GmbH."))
+    t = await app.graph.assert_human(
+        ADMIN, GraphScope(Scope.TENANT), Assertion("Acme Corp", "industry", "retail", "Acme Corp sells retail goods.")
+    )
+    with pytest.raises(PreconditionFailed, match="SCOPE_MISMATCH"):
+        await app.graph.merge_entities(ADMIN, b.fact.subject_id, t.fact.subject_id)
+    merged = await app.graph.merge_entities(ADMIN, b.fact.subject_id, a.fact.subject_id)
+    assert "ACME GmbH" in merged.aliases
+    answer = await app.graph.search(Actor("acme", "a1", "u1"), "Who runs Acme Corp?")
+    ida = next(h for h in answer.hits if h.object == "Ida")
+    assert ida.subject == "Acme Corp"
+    # The alias now resolves to the merged entity.
+    later = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("acme gmbh", "founded", "1999", "ACME GmbH was founded in 1999.")
+    )
+    assert later.fact.subject_id == a.fact.subject_id
+
+
+async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    settings: Settings = make_settings(tmp_path / "data")
+    async with build_app(settings, embedder=onnx_embedder) as app:
+        with pytest.raises(InvalidRequest, match="predicate"):
+            await app.graph.assert_human(ADMIN, CONTACT, Assertion("Acme", "!!", "x", "Acme x."))
+        with pytest.raises(InvalidRequest, match="end_user_id"):
+            await app.graph.assert_human(ADMIN, GraphScope(Scope.END_USER), billing("Nadia", SEP))
+        with pytest.raises(InvalidRequest, match="max_hops"):
+            await app.graph.search(Actor("acme", "a1"), "billing", max_hops=9)
+    async with build_app(settings, embedder=FailingEmbedder(onnx_embedder)) as down:
+        with pytest.raises(Unavailable):
+            await down.graph.search(Actor("acme", "a1", "u1"), "billing")
