@@ -105,6 +105,12 @@ METHOD_RULES: dict[str, Rule] = {
     "ConfigService/SetTenantConfig": Rule(_O, _W),
     "ConfigService/SetAgentConfig": Rule(_O, _W),
     "ConfigService/GetEffectiveConfig": Rule(_A, _R),
+    "GraphService/SearchGraph": Rule(_A, _R),
+    "GraphService/ExplainFact": Rule(_A, _R),
+    "GraphService/AssertFact": Rule(_D, _W),
+    "GraphService/UpdateFact": Rule(_D, _W),
+    "GraphService/MergeEntities": Rule(_D, _W),
+    "GraphService/ForgetFact": Rule(_D, _W),
 }
 """Every memoryd method (``Service/Method``); a method missing here is refused to every key."""
 

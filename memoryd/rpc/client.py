@@ -16,6 +16,8 @@ from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
 from memoryd.rpc._gen.memoryd.v1 import data_pb2_grpc as dpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
+from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
@@ -38,6 +40,7 @@ AuditServiceStub: Any = apb_grpc.AuditServiceStub
 KeyServiceStub: Any = kpb_grpc.KeyServiceStub
 DataServiceStub: Any = dpb_grpc.DataServiceStub
 ConfigServiceStub: Any = gpb_grpc.ConfigServiceStub
+GraphServiceStub: Any = gr_grpc.GraphServiceStub
 
 
 def bearer(token: str) -> tuple[str, str]:
@@ -51,6 +54,7 @@ __all__ = [
     "ConfigServiceStub",
     "ConversationServiceStub",
     "DataServiceStub",
+    "GraphServiceStub",
     "JobServiceStub",
     "KeyServiceStub",
     "MemoryServiceStub",
@@ -60,6 +64,7 @@ __all__ = [
     "cpb",
     "dpb",
     "gpb",
+    "gr",
     "jpb",
     "kpb",
     "pb",

@@ -26,6 +26,8 @@ from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
 from memoryd.rpc._gen.memoryd.v1 import data_pb2_grpc as dpb_grpc
+from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
+from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
@@ -40,6 +42,7 @@ from memoryd.rpc.config_servicer import ConfigServicer
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.data_servicer import DataServicer
 from memoryd.rpc.decoding import RejectUndecodable
+from memoryd.rpc.graph_servicer import GraphServicer
 from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.key_servicer import KeyServicer
 from memoryd.rpc.memory_servicer import MemoryServicer
@@ -56,6 +59,7 @@ SERVICE_NAMES = [
     kpb.DESCRIPTOR.services_by_name["KeyService"].full_name,
     dpb.DESCRIPTOR.services_by_name["DataService"].full_name,
     gpb.DESCRIPTOR.services_by_name["ConfigService"].full_name,
+    gr.DESCRIPTOR.services_by_name["GraphService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
@@ -124,6 +128,7 @@ async def serving(
     kpb_grpc.add_KeyServiceServicer_to_server(KeyServicer(app), server)  # type: ignore[no-untyped-call]
     dpb_grpc.add_DataServiceServicer_to_server(DataServicer(app), server)  # type: ignore[no-untyped-call]
     gpb_grpc.add_ConfigServiceServicer_to_server(ConfigServicer(app), server)  # type: ignore[no-untyped-call]
+    gr_grpc.add_GraphServiceServicer_to_server(GraphServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

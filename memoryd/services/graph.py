@@ -40,7 +40,7 @@ from memoryd.core.graph import (
 from memoryd.core.models import Actor, ArmHit, Scope
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
-from memoryd.core.validation import check_actor, check_range
+from memoryd.core.validation import check_actor, check_range, check_tenant
 from memoryd.core.visibility import sees
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
@@ -100,7 +100,7 @@ class GraphService:
 
     async def assert_human(self, by: Actor, where: GraphScope, claim: Assertion) -> Asserted:
         """A person's assertion: its own human episode, the tenant's PII policy on its words."""
-        check_actor(by)
+        check_tenant(by.tenant_id)
         where = _check_scope(where)
         claim = self._checked(by.tenant_id, claim, derived=False)
         now = self._clock.now()
@@ -322,9 +322,14 @@ class GraphService:
             raise NotFound(f"fact {fact_id_!r} not found")
         return fact
 
+    async def names(self, tenant_id: str, facts: Sequence[Fact]) -> dict[str, str]:
+        """The names of the facts' entities, by id."""
+        ids = sorted({e for f in facts for e in (f.subject_id, f.object_id)})
+        return {i: e.name for i, e in (await self._store.entities(tenant_id, ids)).items()}
+
     async def _curated(self, by: Actor, fact_id_: str) -> Fact:
         """Any fact of the tenant: curation is the administrators' (the RPC layer admits admins only)."""
-        check_actor(by)
+        check_tenant(by.tenant_id)
         fact = (await self._store.facts(by.tenant_id, [fact_id_])).get(fact_id_)
         if fact is None:
             raise NotFound(f"fact {fact_id_!r} not found")
@@ -388,7 +393,7 @@ class GraphService:
 
     async def merge_entities(self, by: Actor, source_id: str, target_id: str) -> Entity:
         """Fold ``source`` into ``target``: its facts move, its name becomes an alias; scopes must match."""
-        check_actor(by)
+        check_tenant(by.tenant_id)
         found = await self._store.entities(by.tenant_id, [source_id, target_id])
         source, target = found.get(source_id), found.get(target_id)
         for name, entity in (("source_entity_id", source), ("target_entity_id", target)):

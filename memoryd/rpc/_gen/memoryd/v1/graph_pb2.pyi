@@ -1,0 +1,244 @@
+import datetime
+
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as _memory_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class EntityType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENTITY_TYPE_UNSPECIFIED: _ClassVar[EntityType]
+    ENTITY_TYPE_PERSON: _ClassVar[EntityType]
+    ENTITY_TYPE_ORGANIZATION: _ClassVar[EntityType]
+    ENTITY_TYPE_PLACE: _ClassVar[EntityType]
+    ENTITY_TYPE_TOPIC: _ClassVar[EntityType]
+    ENTITY_TYPE_PRODUCT: _ClassVar[EntityType]
+    ENTITY_TYPE_EVENT: _ClassVar[EntityType]
+    ENTITY_TYPE_OTHER: _ClassVar[EntityType]
+
+class FactStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FACT_STATUS_UNSPECIFIED: _ClassVar[FactStatus]
+    FACT_STATUS_ACTIVE: _ClassVar[FactStatus]
+    FACT_STATUS_INVALIDATED: _ClassVar[FactStatus]
+    FACT_STATUS_PENDING: _ClassVar[FactStatus]
+ENTITY_TYPE_UNSPECIFIED: EntityType
+ENTITY_TYPE_PERSON: EntityType
+ENTITY_TYPE_ORGANIZATION: EntityType
+ENTITY_TYPE_PLACE: EntityType
+ENTITY_TYPE_TOPIC: EntityType
+ENTITY_TYPE_PRODUCT: EntityType
+ENTITY_TYPE_EVENT: EntityType
+ENTITY_TYPE_OTHER: EntityType
+FACT_STATUS_UNSPECIFIED: FactStatus
+FACT_STATUS_ACTIVE: FactStatus
+FACT_STATUS_INVALIDATED: FactStatus
+FACT_STATUS_PENDING: FactStatus
+
+class GraphFact(_message.Message):
+    __slots__ = ("id", "subject", "subject_id", "predicate", "object", "object_id", "fact", "scope", "agent_id", "end_user_id", "valid_from", "valid_to", "created_at", "invalidated_at", "status", "invalidated_by", "mention_count", "sources", "pinned", "hop", "score")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    PREDICATE_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    VALID_FROM_FIELD_NUMBER: _ClassVar[int]
+    VALID_TO_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    INVALIDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    INVALIDATED_BY_FIELD_NUMBER: _ClassVar[int]
+    MENTION_COUNT_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
+    HOP_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    subject: str
+    subject_id: str
+    predicate: str
+    object: str
+    object_id: str
+    fact: str
+    scope: _memory_pb2.Scope
+    agent_id: str
+    end_user_id: str
+    valid_from: _timestamp_pb2.Timestamp
+    valid_to: _timestamp_pb2.Timestamp
+    created_at: _timestamp_pb2.Timestamp
+    invalidated_at: _timestamp_pb2.Timestamp
+    status: FactStatus
+    invalidated_by: str
+    mention_count: int
+    sources: _containers.RepeatedScalarFieldContainer[str]
+    pinned: bool
+    hop: int
+    score: float
+    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., subject_id: _Optional[str] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_id: _Optional[str] = ..., fact: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., invalidated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[FactStatus, str]] = ..., invalidated_by: _Optional[str] = ..., mention_count: _Optional[int] = ..., sources: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., hop: _Optional[int] = ..., score: _Optional[float] = ...) -> None: ...
+
+class SearchGraphRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "query", "as_of", "max_hops", "budget_tokens", "limit")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    AS_OF_FIELD_NUMBER: _ClassVar[int]
+    MAX_HOPS_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    query: str
+    as_of: _timestamp_pb2.Timestamp
+    max_hops: int
+    budget_tokens: int
+    limit: int
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., as_of: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., max_hops: _Optional[int] = ..., budget_tokens: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class SearchGraphResponse(_message.Message):
+    __slots__ = ("facts", "block", "tokens", "as_of")
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    BLOCK_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    AS_OF_FIELD_NUMBER: _ClassVar[int]
+    facts: _containers.RepeatedCompositeFieldContainer[GraphFact]
+    block: str
+    tokens: int
+    as_of: _timestamp_pb2.Timestamp
+    def __init__(self, facts: _Optional[_Iterable[_Union[GraphFact, _Mapping]]] = ..., block: _Optional[str] = ..., tokens: _Optional[int] = ..., as_of: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ExplainFactRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "fact_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    fact_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., fact_id: _Optional[str] = ...) -> None: ...
+
+class ExplainFactResponse(_message.Message):
+    __slots__ = ("fact", "superseded", "superseded_by")
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_FIELD_NUMBER: _ClassVar[int]
+    SUPERSEDED_BY_FIELD_NUMBER: _ClassVar[int]
+    fact: GraphFact
+    superseded: _containers.RepeatedCompositeFieldContainer[GraphFact]
+    superseded_by: GraphFact
+    def __init__(self, fact: _Optional[_Union[GraphFact, _Mapping]] = ..., superseded: _Optional[_Iterable[_Union[GraphFact, _Mapping]]] = ..., superseded_by: _Optional[_Union[GraphFact, _Mapping]] = ...) -> None: ...
+
+class AssertFactRequest(_message.Message):
+    __slots__ = ("subject", "subject_type", "predicate", "object", "object_type", "fact", "valid_from", "scope", "agent_id", "end_user_id")
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    PREDICATE_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_FIELD_NUMBER: _ClassVar[int]
+    OBJECT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    VALID_FROM_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    subject: str
+    subject_type: EntityType
+    predicate: str
+    object: str
+    object_type: EntityType
+    fact: str
+    valid_from: _timestamp_pb2.Timestamp
+    scope: _memory_pb2.Scope
+    agent_id: str
+    end_user_id: str
+    def __init__(self, subject: _Optional[str] = ..., subject_type: _Optional[_Union[EntityType, str]] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_type: _Optional[_Union[EntityType, str]] = ..., fact: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ...) -> None: ...
+
+class EntityPair(_message.Message):
+    __slots__ = ("entity_id", "similar_entity_id")
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    SIMILAR_ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    entity_id: str
+    similar_entity_id: str
+    def __init__(self, entity_id: _Optional[str] = ..., similar_entity_id: _Optional[str] = ...) -> None: ...
+
+class AssertFactResponse(_message.Message):
+    __slots__ = ("fact", "action", "invalidated_fact_ids", "possible_duplicates")
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    INVALIDATED_FACT_IDS_FIELD_NUMBER: _ClassVar[int]
+    POSSIBLE_DUPLICATES_FIELD_NUMBER: _ClassVar[int]
+    fact: GraphFact
+    action: str
+    invalidated_fact_ids: _containers.RepeatedScalarFieldContainer[str]
+    possible_duplicates: _containers.RepeatedCompositeFieldContainer[EntityPair]
+    def __init__(self, fact: _Optional[_Union[GraphFact, _Mapping]] = ..., action: _Optional[str] = ..., invalidated_fact_ids: _Optional[_Iterable[str]] = ..., possible_duplicates: _Optional[_Iterable[_Union[EntityPair, _Mapping]]] = ...) -> None: ...
+
+class UpdateFactRequest(_message.Message):
+    __slots__ = ("fact_id", "valid_to", "status", "pinned")
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    VALID_TO_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
+    fact_id: str
+    valid_to: _timestamp_pb2.Timestamp
+    status: FactStatus
+    pinned: bool
+    def __init__(self, fact_id: _Optional[str] = ..., valid_to: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[FactStatus, str]] = ..., pinned: _Optional[bool] = ...) -> None: ...
+
+class UpdateFactResponse(_message.Message):
+    __slots__ = ("fact",)
+    FACT_FIELD_NUMBER: _ClassVar[int]
+    fact: GraphFact
+    def __init__(self, fact: _Optional[_Union[GraphFact, _Mapping]] = ...) -> None: ...
+
+class MergeEntitiesRequest(_message.Message):
+    __slots__ = ("source_entity_id", "target_entity_id")
+    SOURCE_ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    source_entity_id: str
+    target_entity_id: str
+    def __init__(self, source_entity_id: _Optional[str] = ..., target_entity_id: _Optional[str] = ...) -> None: ...
+
+class GraphEntity(_message.Message):
+    __slots__ = ("id", "name", "entity_type", "aliases", "scope", "agent_id", "end_user_id")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
+    ALIASES_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    name: str
+    entity_type: EntityType
+    aliases: _containers.RepeatedScalarFieldContainer[str]
+    scope: _memory_pb2.Scope
+    agent_id: str
+    end_user_id: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., entity_type: _Optional[_Union[EntityType, str]] = ..., aliases: _Optional[_Iterable[str]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ...) -> None: ...
+
+class MergeEntitiesResponse(_message.Message):
+    __slots__ = ("entity",)
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    entity: GraphEntity
+    def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ...) -> None: ...
+
+class ForgetFactRequest(_message.Message):
+    __slots__ = ("fact_id",)
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    fact_id: str
+    def __init__(self, fact_id: _Optional[str] = ...) -> None: ...
+
+class ForgetFactResponse(_message.Message):
+    __slots__ = ("fact_id",)
+    FACT_ID_FIELD_NUMBER: _ClassVar[int]
+    fact_id: str
+    def __init__(self, fact_id: _Optional[str] = ...) -> None: ...

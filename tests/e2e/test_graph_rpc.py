@@ -1,0 +1,109 @@
+"""GraphService over gRPC against the real daemon: the billing example, history, errors, scopes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import grpc
+import pytest
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from memoryd.rpc.client import GraphServiceStub, gr, pb
+from tests.conftest import LiveServer, tenant
+
+pytestmark = pytest.mark.timeout(120)
+T, OTHER = tenant("acme"), tenant("globex")
+
+
+def _ts(day: datetime) -> Timestamp:
+    out = Timestamp()
+    out.FromDatetime(day)
+    return out
+
+
+def _billing(name: str, day: datetime, sentence: str) -> gr.AssertFactRequest:
+    return gr.AssertFactRequest(
+        subject="Acme",
+        subject_type=gr.ENTITY_TYPE_ORGANIZATION,
+        predicate="Billing contact",
+        object=name,
+        object_type=gr.ENTITY_TYPE_PERSON,
+        fact=sentence,
+        valid_from=_ts(day),
+        scope=pb.SCOPE_END_USER,
+        end_user_id="u1",
+    )
+
+
+def _code(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as err:
+        call()
+    return err.value.code(), str(err.value.details())
+
+
+def test_the_billing_example_over_grpc(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph = GraphServiceStub(ch)
+        sep, oct_ = datetime(2026, 9, 1, tzinfo=UTC), datetime(2026, 10, 1, tzinfo=UTC)
+        nadia = graph.AssertFact(_billing("Nadia", sep, "Nadia handles billing at Acme."), metadata=T)
+        assert nadia.action == "add" and nadia.fact.predicate == "billing_contact"
+        omar = graph.AssertFact(_billing("Omar", oct_, "Omar handles billing at Acme from October."), metadata=T)
+        assert omar.action == "supersede" and list(omar.invalidated_fact_ids) == [nadia.fact.id]
+
+        ask = gr.SearchGraphRequest(agent_id="a1", end_user_id="u1", query="who handles billing at Acme")
+        now = graph.SearchGraph(ask, metadata=T)
+        assert [f.object for f in now.facts] == ["Omar"] and now.facts[0].subject == "Acme"
+        assert now.block.endswith("- [since 2026-10-01] Omar handles billing at Acme from October.")
+        ask.as_of.CopyFrom(_ts(datetime(2026, 9, 16, tzinfo=UTC)))
+        then = graph.SearchGraph(ask, metadata=T)
+        assert [f.object for f in then.facts] == ["Nadia"]
+        assert then.block.startswith("# Memory graph (as of 2026-09-16)\n")
+
+        history = graph.ExplainFact(
+            gr.ExplainFactRequest(agent_id="a1", end_user_id="u1", fact_id=nadia.fact.id), metadata=T
+        )
+        assert history.fact.status == gr.FACT_STATUS_INVALIDATED and history.superseded_by.id == omar.fact.id
+        assert history.fact.valid_to.ToDatetime(tzinfo=UTC) == oct_
+
+        # Another contact, another agent without the contact, another tenant: nothing, and ids are not found.
+        for metadata, agent, contact in ((T, "a1", "u2"), (T, "a1", ""), (OTHER, "a1", "u1")):
+            blind = graph.SearchGraph(
+                gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query="Omar billing Acme"),
+                metadata=metadata,
+            )
+            assert not blind.facts and blind.block == ""
+            explain = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=omar.fact.id)
+            assert _code(lambda: graph.ExplainFact(explain, metadata=metadata))[0] == grpc.StatusCode.NOT_FOUND  # noqa: B023
+
+        ended = graph.UpdateFact(
+            gr.UpdateFactRequest(fact_id=omar.fact.id, valid_to=_ts(datetime(2026, 11, 1, tzinfo=UTC))), metadata=T
+        )
+        assert ended.fact.valid_to.ToDatetime(tzinfo=UTC) == datetime(2026, 11, 1, tzinfo=UTC)
+        ask.ClearField("as_of")
+        assert not graph.SearchGraph(ask, metadata=T).facts  # nobody handles billing now
+        assert graph.ForgetFact(gr.ForgetFactRequest(fact_id=nadia.fact.id), metadata=T).fact_id == nadia.fact.id
+
+
+def test_bad_graph_input_is_refused_by_field_and_writes_nothing(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph = GraphServiceStub(ch)
+        cases = [
+            (gr.AssertFactRequest(subject="", predicate="p", object="o", fact="f"), "subject"),
+            (gr.AssertFactRequest(subject="s", predicate="!!", object="o", fact="f"), "predicate"),
+            (gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="x" * 1001), "fact"),
+            (
+                gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="f", scope=pb.SCOPE_END_USER),
+                "end_user_id",
+            ),
+            (gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="f", subject_type=99), "subject_type"),  # type: ignore[arg-type]  # an unknown wire value
+        ]
+        for request, field in cases:
+            code, message = _code(lambda request=request: graph.AssertFact(request, metadata=T))  # type: ignore[misc]
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and field in message, (field, message)
+        search = gr.SearchGraphRequest(agent_id="a1", query="s", max_hops=7)
+        code, message = _code(lambda: graph.SearchGraph(search, metadata=T))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and "max_hops" in message
+        assert not graph.SearchGraph(gr.SearchGraphRequest(agent_id="a1", query="s p o f"), metadata=T).facts
+        code, _ = _code(lambda: graph.UpdateFact(gr.UpdateFactRequest(fact_id="0" * 32, pinned=True), metadata=T))
+        assert code == grpc.StatusCode.NOT_FOUND
