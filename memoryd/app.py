@@ -85,6 +85,7 @@ from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
 from memoryd.services.feedback import FeedbackService
 from memoryd.services.graph import GraphService
+from memoryd.services.graph_extraction import GraphExtraction
 from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
@@ -122,6 +123,8 @@ class JobParts:
     compaction: CompactionService
     review: ReviewService
     audits: AuditBatchService
+    graph_extraction: GraphExtraction | None = None
+    """The GRAPH_EXTRACT body (None without a graph store)."""
 
 
 @dataclass(frozen=True)
@@ -475,6 +478,7 @@ def _wire(
         settings.audits.concentration_top1_share,
         settings.audits.never_retrieved_share,
     )
+    graph = GraphService(stores.graph, embedder, counter, clock, trail, pii) if stores.graph is not None else None
     parts = None
     if ports is not None:
         js = settings.jobs
@@ -512,7 +516,10 @@ def _wire(
                 archive_tokens=js.bootstrap_archive_tokens,
             ),
             compaction=CompactionService(
-                stores.conversations, memorize, profile, embedder, counter, clock, configs, pii=pii
+                stores.conversations, memorize, profile, embedder, counter, clock, configs, pii=pii, jobs=service
+            ),
+            graph_extraction=(
+                GraphExtraction(stores.conversations, graph, configs, pii=pii) if graph is not None else None
             ),
             review=review,
             audits=AuditBatchService(
@@ -527,7 +534,6 @@ def _wire(
             ),
         )
     archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii)
-    graph = GraphService(stores.graph, embedder, counter, clock, trail, pii) if stores.graph is not None else None
     return App(
         settings=settings,
         embedder=embedder,

@@ -59,6 +59,15 @@ async def review_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     await _run(ctx, tenant_id, key, c.jobs.audits.run, c.short_timeout)
 
 
+async def graph_extract(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """Turn a compaction's summary into memory-graph facts (model-bound)."""
+    c = context_of(ctx)
+    extraction = c.jobs.graph_extraction
+    if extraction is None:  # a worker built without the graph store (never in production wiring)
+        raise RuntimeError("this worker has no memory-graph store")
+    await _run(ctx, tenant_id, key, extraction.run, c.model_timeout)
+
+
 async def audit_tick(ctx: dict[str, Any]) -> None:
     """The cron tick: start the audit batch of a due slot of ``audits.schedule`` (one per period, whoever ticks)."""
     started = await context_of(ctx).jobs.audits.tick()
@@ -96,4 +105,5 @@ FUNCTIONS = {
     JobKind.REVIEW: review,
     JobKind.REVIEW_ALL: review_all,
     JobKind.RETENTION: retention,
+    JobKind.GRAPH_EXTRACT: graph_extract,
 }

@@ -50,6 +50,8 @@ class JobKind(StrEnum):
     """The audit batch: a review per agent with activity since the last audit, then usage reports."""
     RETENTION = "retention"
     """The daily retention purge over every tenant with a policy."""
+    GRAPH_EXTRACT = "graph_extract"
+    """After a compaction: one model call turns the new summary into memory-graph facts."""
 
 
 class Outcome(StrEnum):
@@ -62,6 +64,8 @@ class Outcome(StrEnum):
     REVIEWED = "reviewed"
     NOTHING_TO_COMPACT = "nothing_to_compact"
     NO_CONVERSATION = "no_conversation"
+    EXTRACTED = "extracted"
+    NOTHING_TO_EXTRACT = "nothing_to_extract"
     FILED = "filed"
     """EndSession found nothing left to compact, only compacted messages waiting to be filed."""
 
@@ -69,7 +73,7 @@ class Outcome(StrEnum):
 JobResult = dict[str, str | int | float | bool]
 """A job's small summary of what it did (revision written, tokens used, agents done...)."""
 
-MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.REGENERATE, JobKind.COMPACT, JobKind.REVIEW})
+MODEL_BOUND = frozenset({JobKind.BOOTSTRAP, JobKind.REGENERATE, JobKind.COMPACT, JobKind.REVIEW, JobKind.GRAPH_EXTRACT})
 SYSTEM_TENANT = "@system"
 """The ledger partition of operator-level jobs (batches); ``@`` is not allowed in tenant ids."""
 

@@ -153,3 +153,47 @@ def _verdict(item: Mapping[str, object], memory_ids: tuple[str, ...], finding: s
     if memory and memory not in memory_ids:
         raise ModelOutputInvalid(f"finding {finding!r}: 'memory_id' must be one of the finding's memories")
     return Verdict(confirm, str(action), survivor, memory, text)
+
+
+MAX_GRAPH_FACTS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedFact:
+    """One memory-graph fact proposed by the extraction call (checked further before it is asserted)."""
+
+    subject: str
+    subject_type: str
+    predicate: str
+    object: str
+    object_type: str
+    fact: str
+    valid_from: str
+
+
+def graph_facts(answer: Mapping[str, object]) -> tuple[ExtractedFact, ...]:
+    """``{"facts": [{"subject", "subject_type", "predicate", "object", "object_type", "fact", "valid_from"}]}``.
+
+    ``subject``, ``predicate``, ``object`` and ``fact`` are required strings; the types and
+    ``valid_from`` (YYYY-MM-DD) may be empty.
+    """
+    facts = answer.get("facts")
+    if not isinstance(facts, list):
+        raise ModelOutputInvalid("model answer has no list 'facts'")
+    if len(facts) > MAX_GRAPH_FACTS:
+        raise ModelOutputInvalid(f"model answer holds {len(facts)} facts; at most {MAX_GRAPH_FACTS}")
+    out = []
+    for i, item in enumerate(facts):
+        if not isinstance(item, dict):
+            raise ModelOutputInvalid(f"facts[{i}] is not an object")
+        values = {}
+        for name in ("subject", "subject_type", "predicate", "object", "object_type", "fact", "valid_from"):
+            value = item.get(name, "")
+            if not isinstance(value, str):
+                raise ModelOutputInvalid(f"facts[{i}].{name} is not a string")
+            values[name] = value.strip()
+        for name in ("subject", "predicate", "object", "fact"):
+            if not values[name]:
+                raise ModelOutputInvalid(f"facts[{i}].{name} is empty")
+        out.append(ExtractedFact(**values))
+    return tuple(out)

@@ -37,7 +37,7 @@ from memoryd.core.conversation import (
     parse_compact_key,
 )
 from memoryd.core.errors import MemorydError
-from memoryd.core.job_records import JobResult, Outcome
+from memoryd.core.job_records import JobKind, JobResult, Outcome
 from memoryd.core.model_output import maintenance_output, summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
@@ -54,7 +54,9 @@ from memoryd.core.working import (
 )
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.conversation import swap_state
+from memoryd.services.graph_extraction import graph_key
 from memoryd.services.job_runner import JobContext
+from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
@@ -77,7 +79,9 @@ class CompactionService:
         configs: AgentConfigService,
         *,
         pii: PiiFloor,
+        jobs: JobService | None = None,
     ) -> None:
+        self._jobs = jobs
         self._store = store
         self._pii = pii
         self._memorize = memorize
@@ -193,6 +197,8 @@ class CompactionService:
             filed += await self._file(actor, conv, policy, plan.through, live)
             filed_through = plan.through
         await self._commit(actor, conv, plan.through, tuple(s.summary_id for s in live), filed_through)
+        if model and new_summary is not None:
+            await self._extract_graph(actor, conv, new_summary)
         path = "window" if not plan.summarize else "model" if model else "extractive"
         result: JobResult = {
             "outcome": Outcome.COMPACTED,
@@ -302,6 +308,13 @@ class CompactionService:
         return len(drafts)
 
     # -- the extractive path, filing, commit --------------------------------------
+
+    async def _extract_graph(self, actor: Actor, conv: Conversation, summary: Summary) -> None:
+        """Queue the memory-graph extraction of the new summary when the agent's graph is on (one more call)."""
+        if self._jobs is None or not (await self._configs.values(actor.tenant_id, conv.agent_id))["graph.enabled"]:
+            return
+        key = graph_key(conv.conversation_id, summary.from_seq, summary.to_seq)
+        await self._jobs.enqueue(JobKind.GRAPH_EXTRACT, actor.tenant_id, key, conv.agent_id)
 
     async def _extractive(self, dropped: Sequence[Message], cap: int) -> str:
         speech = [m for m in dropped if m.role != Role.TOOL and m.content.strip()] or list(dropped)

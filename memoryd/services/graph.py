@@ -119,6 +119,10 @@ class GraphService:
         await self._trail.write(by.tenant_id, Operation.GRAPH_ASSERT, by, ids, (where.scope.value,))
         return done
 
+    async def store_episode(self, tenant_id: str, episode: Episode) -> None:
+        """Keep an extraction's episode (idempotent by id)."""
+        await self._store.put_episode(tenant_id, episode)
+
     async def assert_fact(
         self, tenant_id: str, where: GraphScope, claim: Assertion, source: str, status: FactStatus
     ) -> Asserted:
@@ -446,6 +450,8 @@ def _outcome(decision: Decision, now: datetime) -> tuple[list[Fact], tuple[str, 
     new = decision.fact
     if decision.action is Action.RESTATE and decision.restated is not None:
         old = decision.restated
+        if new.sources and set(new.sources) <= set(old.sources):
+            return [old], ()  # the same episode again (a re-run job): counted once
         sources = tuple(dict.fromkeys([*old.sources, *new.sources]))
         return [replace(old, mention_count=old.mention_count + 1, sources=sources)], ()
     rows: list[Fact] = []

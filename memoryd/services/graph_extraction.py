@@ -1,0 +1,147 @@
+"""The GRAPH_EXTRACT job: one model call turns a compaction's summary into memory-graph facts.
+
+Queued by the COMPACT job right after it commits (so a compaction costs at most one more model
+call), only for agents whose ``graph.enabled`` resolves on and only when a model is configured:
+without one nothing is extracted and nothing pretends it was. The answer is validated before
+anything is written; names and sentences pass the PII floor (memoryd's derived text is always
+redacted); facts land ``pending`` under ``graph.write_approval``. A re-run converges: the episode
+id comes from the job key, and a fact restated by the same episode does not count twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.graph import EntityType, Episode, FactStatus, GraphScope
+from memoryd.core.job_records import JobResult, Outcome
+from memoryd.core.model_output import ExtractedFact, graph_facts
+from memoryd.core.models import Scope
+from memoryd.core.ports import ConversationStore
+from memoryd.core.working import summary_id
+from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.graph import Assertion, GraphService
+from memoryd.services.job_runner import JobContext
+from memoryd.services.pii_floor import PiiFloor
+
+GRAPH_PROMPT = """You extract a knowledge graph from a dated conversation summary.
+Return a JSON object {{"facts": [...]}} with at most 20 facts. Each fact is an object:
+{{"subject": "<entity name>", "subject_type": "person|organization|place|topic|product|event|other",
+  "predicate": "<snake_case relation, e.g. billing_contact, works_at, lives_in, likes>",
+  "object": "<entity name or value>", "object_type": "person|organization|place|topic|product|event|other",
+  "fact": "<the fact as one plain sentence>", "valid_from": "<YYYY-MM-DD when it became true, or empty>"}}
+Only facts the summary states; no guesses. Use the same predicate for the same relation.
+
+Summary ({first_date} to {last_date}):
+{summary}
+"""
+_USER_TURN = "Answer with the JSON object only."
+
+
+def graph_key(conversation_id: str, from_seq: int, to_seq: int) -> str:
+    """One extraction per compaction stretch."""
+    return f"graph:{conversation_id}:{from_seq}-{to_seq}"
+
+
+def parse_graph_key(key: str) -> tuple[str, int, int]:
+    """(conversation_id, from_seq, to_seq) of an extraction key (conversation ids may contain ':')."""
+    body = key.removeprefix("graph:")
+    conversation_id, _, span = body.rpartition(":")
+    first, _, last = span.partition("-")
+    return conversation_id, int(first), int(last)
+
+
+class GraphExtraction:
+    """The GRAPH_EXTRACT job body."""
+
+    def __init__(
+        self, store: ConversationStore, graph: GraphService, configs: AgentConfigService, *, pii: PiiFloor
+    ) -> None:
+        self._store = store
+        self._graph = graph
+        self._configs = configs
+        self._pii = pii
+
+    async def run(self, ctx: JobContext) -> JobResult:
+        """Extract, validate, assert; one model call."""
+        rec = ctx.record
+        tenant = rec.tenant_id
+        conversation_id, first, last = parse_graph_key(rec.key)
+        conv = await self._store.state(tenant, conversation_id)
+        summaries = await self._store.summaries(tenant, conversation_id, [summary_id(conversation_id, first, last, 0)])
+        if conv is None or not summaries or not ctx.chat.available:
+            return {"outcome": Outcome.NOTHING_TO_EXTRACT}
+        summary = summaries[0]
+        settings = await self._configs.values(tenant, conv.agent_id)
+        if not settings["graph.enabled"]:
+            return {"outcome": Outcome.NOTHING_TO_EXTRACT}
+        prompt = GRAPH_PROMPT.format(
+            first_date=f"{summary.first_at:%Y-%m-%d}", last_date=f"{summary.last_at:%Y-%m-%d}", summary=summary.text
+        )
+        model = str(settings["working.compaction_model"])
+        answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, model)
+        proposed = graph_facts(answer)  # the whole answer is refused before anything is written
+        where = (
+            GraphScope(Scope.END_USER, "", conv.end_user_id)
+            if conv.end_user_id
+            else GraphScope(Scope.PRIVATE, conv.agent_id)
+        )
+        episode = Episode(
+            hashlib.sha256(f"{tenant}\x1f{rec.key}".encode()).hexdigest()[:32],
+            "extraction",
+            where,
+            conversation_id,
+            summary.last_at,
+            facts=len(proposed),
+            model=model or ctx.chat.model_name,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+            digest=self._pii.derived(summary.text)[:600],
+        )
+        await self._graph.store_episode(tenant, episode)
+        status = FactStatus.PENDING if settings["graph.write_approval"] else FactStatus.ACTIVE
+        counts = {"asserted": 0, "skipped": 0, "invalidated": 0}
+        for item in proposed:
+            try:
+                claim = self._graph.checked_extraction(tenant, _assertion(item))
+            except InvalidRequest:  # a name or predicate the rules refuse: that fact only
+                counts["skipped"] += 1
+                continue
+            done = await self._graph.assert_fact(tenant, where, claim, episode.episode_id, status)
+            counts["asserted"] += 1
+            counts["invalidated"] += len(done.invalidated)
+        return {
+            "outcome": Outcome.EXTRACTED,
+            **counts,
+            "pending": status is FactStatus.PENDING,
+            "model_calls": 1,
+            "tokens_in": tokens_in,
+            "tokens_out": tokens_out,
+        }
+
+
+def _assertion(item: ExtractedFact) -> Assertion:
+    return Assertion(
+        item.subject,
+        item.predicate,
+        item.object,
+        item.fact,
+        _entity_type(item.subject_type),
+        _entity_type(item.object_type),
+        _date(item.valid_from),
+    )
+
+
+def _entity_type(value: str) -> EntityType:
+    try:
+        return EntityType(value.casefold())
+    except ValueError:
+        return EntityType.OTHER
+
+
+def _date(value: str) -> datetime | None:
+    try:
+        return datetime.strptime(value, "%Y-%m-%d").replace(tzinfo=UTC) if value else None
+    except ValueError:
+        return None

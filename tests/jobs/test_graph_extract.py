@@ -1,0 +1,124 @@
+"""GRAPH_EXTRACT on real Valkey, arq and LanceDB with the scriptable provider: one more call, facts, approval."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import App
+from memoryd.core.conversation import MessageInput, Role
+from memoryd.core.errors import PreconditionFailed
+from memoryd.core.graph import FactStatus
+from memoryd.core.job_records import JobKind, JobRecord, JobState
+from memoryd.core.models import Actor
+from memoryd.testing.provider import FakeProvider
+from tests.jobs.conftest import job_settings, running, wait_for
+
+ME = Actor("acme", "a1", "u1")
+OPS = Actor("acme", "ops")
+START = datetime(2026, 9, 20, 9, 0, tzinfo=UTC)
+SUMMARY = json.dumps({"summary": "Since October Omar handles billing at Acme; the user likes espresso."})
+MAINTENANCE = json.dumps({"memories": [], "profile": "## Billing\n- Omar handles billing at Acme"})
+GRAPH = json.dumps(
+    {
+        "facts": [
+            {
+                "subject": "Acme",
+                "subject_type": "organization",
+                "predicate": "billing contact",
+                "object": "Omar",
+                "object_type": "person",
+                "fact": "Omar handles billing at Acme from October; reach him at omar@acme.example.",
+                "valid_from": "2026-10-01",
+            },
+            {"subject": "Acme", "predicate": "!!", "object": "x", "fact": "refused predicate"},
+        ]
+    }
+)
+
+
+async def _conversation(app: App, n: int = 6) -> None:
+    for i in range(n):
+        role = Role.USER if i % 2 == 0 else Role.ASSISTANT
+        text = f"Message {i}: billing at Acme moves to Omar in October, and the espresso order stays the same."
+        message = MessageInput(f"m{i}", role, text, START + timedelta(minutes=i))
+        await app.conversations.append(ME, "c1", [message], context_window=300)
+
+
+async def _extraction(app: App) -> JobRecord:
+    return await wait_for(
+        lambda: _first(app, JobKind.GRAPH_EXTRACT), timeout=60, until=lambda r: r.state is JobState.SUCCEEDED
+    )
+
+
+async def _first(app: App, kind: JobKind) -> JobRecord | None:
+    records, _ = await app.jobs.service.list_jobs("acme", kind, None, "", 10, 0)
+    return records[0] if records else None
+
+
+async def test_a_compaction_of_an_agent_with_the_graph_on_extracts_facts_with_one_more_call(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.reply_with(SUMMARY, MAINTENANCE, GRAPH)
+    async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
+        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await _conversation(app)
+        compaction = await app.conversations.compact(ME, "c1")
+        done = await wait_for(lambda: app.jobs.service.record("acme", compaction.key), timeout=60)
+        assert done.state is JobState.SUCCEEDED, done.last_error
+        extraction = await _extraction(app)
+        assert extraction.result["asserted"] == 1 and extraction.result["skipped"] == 1
+        assert provider.calls["/v1/chat/completions"] == 3  # summary, maintenance, graph: one more call
+        answer = await app.graph.search(ME, "who handles billing at Acme")
+        assert [h.object for h in answer.hits] == ["Omar"] and answer.hits[0].fact.predicate == "billing_contact"
+        assert "omar@acme.example" not in answer.block and "[email]" in answer.block  # the PII floor ran first
+        assert answer.hits[0].fact.sources  # provenance: the extraction's episode
+        assert not (await app.graph.search(Actor("acme", "a1", "u2"), "who handles billing at Acme")).hits
+
+
+async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without_the_graph_gets_none(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.reply_with(SUMMARY, MAINTENANCE, GRAPH)
+    async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
+        await app.configs.set_tenant(OPS, {"graph.write_approval": True}, (), 0)
+        with pytest.raises(PreconditionFailed, match=r"graph\.write_approval"):  # tighten-only below the tenant
+            await app.configs.set_agent(OPS, "a1", {"graph.enabled": True, "graph.write_approval": False}, (), 0)
+        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        assert (await app.configs.values("acme", "a1"))["graph.write_approval"] is True
+        await _conversation(app)
+        await app.conversations.compact(ME, "c1")
+        await _extraction(app)
+        assert not (await app.graph.search(ME, "who handles billing at Acme")).hits  # pending: invisible
+        store = app.graph._store  # the approval path an administrator takes, by the fact's id
+        pending = [f for f in await store.facts_touching("acme", [await _acme(app)]) if f.status is FactStatus.PENDING]
+        assert len(pending) == 1
+        await app.graph.update_fact(OPS, pending[0].fact_id, status=FactStatus.ACTIVE)
+        assert [h.object for h in (await app.graph.search(ME, "who handles billing at Acme")).hits] == ["Omar"]
+
+        # The tenant turns the graph off: the next compaction queues no extraction (no model call).
+        await app.configs.set_tenant(OPS, {"graph.enabled": False}, (), 1)
+        provider.reply_with(SUMMARY, MAINTENANCE)
+        before = provider.calls["/v1/chat/completions"]
+        for i in range(6, 10):
+            text = f"Message {i}: more about the espresso order and the billing handover at Acme."
+            await app.conversations.append(
+                ME, "c1", [MessageInput(f"m{i}", Role.USER, text, START + timedelta(minutes=i))]
+            )
+        again = await app.conversations.compact(ME, "c1")
+        assert (
+            await wait_for(lambda: app.jobs.service.record("acme", again.key), timeout=60)
+        ).state is JobState.SUCCEEDED
+        records, _ = await app.jobs.service.list_jobs("acme", JobKind.GRAPH_EXTRACT, None, "", 10, 0)
+        assert len(records) == 1 and provider.calls["/v1/chat/completions"] == before + 2
+
+
+async def _acme(app: App) -> str:
+    from memoryd.core.graph import GraphScope, entity_id
+    from memoryd.core.models import Scope
+
+    return entity_id(GraphScope(Scope.END_USER, "", "u1"), "Acme")
