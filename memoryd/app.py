@@ -563,6 +563,7 @@ def _wire(
             configs,
             settings.working.context_window_tokens,
             pii=pii,
+            graph=graph,
         ),
         usage=usage,
         keys=KeyService(stores.keys, clock, settings.auth.cache_seconds, trail=trail),

@@ -59,6 +59,7 @@ class PartKind(StrEnum):
     SUMMARY = "summary"
     MESSAGE = "message"
     MEMORY = "memory"
+    GRAPH = "graph"
 
 
 MIN_WINDOW, MAX_WINDOW = 256, 4_000_000

@@ -133,8 +133,9 @@ def assemble(
     policy: WorkingPolicy,
     window: int,
     count: Count,
+    graph_block: str = "",
 ) -> ContextAssembly:
-    """The context to send, in order: profile, dated summaries, kept raw messages, recalled memories.
+    """The context to send, in order: profile, dated summaries, kept raw messages, recalled memories, the graph.
 
     Never over ``window`` tokens: the profile is placed first, then the newest raw
     messages (they win over older ones), then summaries (newest first), then memories.
@@ -174,7 +175,10 @@ def assemble(
             break
         memory_parts.append(ContextPart(PartKind.MEMORY, Role.SYSTEM, line, tokens, at=at))
         left -= tokens
-    parts = (*parts_head, *summary_parts, *kept, *memory_parts)
+    graph_parts: list[ContextPart] = []
+    if graph_block and (tokens := count(graph_block)) <= left:
+        graph_parts.append(ContextPart(PartKind.GRAPH, Role.SYSTEM, graph_block, tokens))
+    parts = (*parts_head, *summary_parts, *kept, *memory_parts, *graph_parts)
     return ContextAssembly(parts, policy.strategy, window, len(tail) - len(kept))
 
 

@@ -42,6 +42,7 @@ from memoryd.core.working import (
     plan_compaction,
 )
 from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.graph import GraphService
 from memoryd.services.job_service import JobService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
@@ -111,7 +112,9 @@ class ConversationService:
         default_window: int,
         *,
         pii: PiiFloor,
+        graph: GraphService | None = None,
     ) -> None:
+        self._graph = graph
         self._store = store
         self._pii = pii
         self._profile = profile
@@ -190,7 +193,10 @@ class ConversationService:
             self._profile.get(actor),
         )
         memories = await self._auto_recall(actor, raw, policy) if policy.auto_recall else []
-        return assemble(prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count)
+        block = await self._graph_block(actor, raw)
+        return assemble(
+            prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
+        )
 
     async def compact(self, actor: Actor, conversation_id: str) -> JobRecord:
         """Force a compaction now (a job; the same state gives the same job)."""
@@ -298,6 +304,28 @@ class ConversationService:
         return await self._jobs.enqueue(
             JobKind.COMPACT, actor.tenant_id, compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id
         )
+
+    async def _graph_block(self, actor: Actor, raw: Sequence[Message]) -> str:
+        """The memory-graph block for the last user message, when the agent's graph is on ("" otherwise).
+
+        The graph search needs the embedder; without it the context is assembled without the block.
+        """
+        last_user = next((m for m in reversed(raw) if m.role == Role.USER and m.content.strip()), None)
+        if self._graph is None or last_user is None:
+            return ""
+        settings = await self._configs.values(actor.tenant_id, actor.agent_id)
+        if not settings["graph.enabled"]:
+            return ""
+        try:
+            answer = await self._graph.search(
+                actor,
+                last_user.content[:4096],
+                max_hops=int(settings["graph.max_hops"]),
+                budget_tokens=int(settings["graph.budget_tokens"]),
+            )
+        except Unavailable:
+            return ""
+        return answer.block
 
     async def _auto_recall(
         self, actor: Actor, raw: Sequence[Message], policy: WorkingPolicy

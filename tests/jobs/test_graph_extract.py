@@ -78,6 +78,11 @@ async def test_a_compaction_of_an_agent_with_the_graph_on_extracts_facts_with_on
         assert "omar@acme.example" not in answer.block and "[email]" in answer.block  # the PII floor ran first
         assert answer.hits[0].fact.sources  # provenance: the extraction's episode
         assert not (await app.graph.search(Actor("acme", "a1", "u2"), "who handles billing at Acme")).hits
+        # GetContext ends with the block, after everything else, for the agent whose graph is on.
+        parts = (await app.conversations.context(ME, "c1", 4000)).parts
+        assert parts[-1].kind == "graph" and parts[-1].content == answer.block
+        await app.configs.set_agent(OPS, "a1", {"graph.enabled": False}, (), 1)
+        assert all(p.kind != "graph" for p in (await app.conversations.context(ME, "c1", 4000)).parts)
 
 
 async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without_the_graph_gets_none(
