@@ -575,6 +575,7 @@ def _wire(
             (ports.ledger, ports.queue) if ports is not None else None,
             trail,
             clock,
+            stores.graph,
         ),
         retention=RetentionService(
             stores.store,

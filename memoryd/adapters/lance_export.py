@@ -22,6 +22,16 @@ from memoryd.adapters.lance_conversations import ITEM_SCHEMA, STATE_SCHEMA
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user
+from memoryd.adapters.lance_graph import (
+    ENTITIES,
+    ENTITY_INDEXES,
+    EPISODE_SCHEMA,
+    EPISODES,
+    FACT_INDEXES,
+    FACTS,
+    entity_schema,
+    fact_schema,
+)
 from memoryd.adapters.lance_profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance_reviews import TABLES as REVIEW_TABLES
 from memoryd.adapters.lance_rows import RETRIEVAL_SCHEMA, memory_schema
@@ -36,15 +46,15 @@ Embed = Callable[[list[str]], Awaitable[list[list[float]]]]
 class _Kind:
     name: str
     prefix: str
-    schema: pa.Schema | None
-    """None: the archive's schema (its vector width is the store's)."""
+    schema: pa.Schema | Callable[[int], pa.Schema]
+    """A function of the store's vector width for tables that hold vectors."""
     indexes: Sequence[tuple[str, Any]]
     per_contact: str
     """How a contact's export selects rows: ``end_user``, ``memory``, ``conversation``, ``finding`` or ``""`` (none)."""
 
 
 _KINDS = [
-    _Kind("memory", ARCHIVE_PREFIX, None, ARCHIVE_INDEXES, "end_user"),
+    _Kind("memory", ARCHIVE_PREFIX, memory_schema, ARCHIVE_INDEXES, "end_user"),
     _Kind("retrievals", STATS_PREFIX, RETRIEVAL_SCHEMA, [("id", BTree())], "memory"),
     _Kind("profile", "profiles_", PROFILE_SCHEMA, [], ""),
     _Kind("profile_revision", "profile_revisions_", REVISION_SCHEMA, [], ""),
@@ -61,7 +71,12 @@ _KINDS = [
     _Kind("finding", "review_findings_", *REVIEW_TABLES["review_findings"], "finding"),
     _Kind("usage_report", "usage_reports_", *REVIEW_TABLES["usage_reports"], ""),
     _Kind("audit_event", "audit_events_", EVENT_SCHEMA, EVENT_INDEXES, ""),
+    _Kind("graph_entity", ENTITIES, entity_schema, ENTITY_INDEXES, "end_user"),
+    _Kind("graph_fact", FACTS, fact_schema, FACT_INDEXES, "end_user"),
+    _Kind("graph_episode", EPISODES, EPISODE_SCHEMA, [("id", BTree())], "end_user"),
 ]
+_EMBEDDED = {"memory": "content", "graph_entity": "name", "graph_fact": "sentence"}
+"""Kinds holding a vector, and the text it embeds (an export without vectors is embedded again)."""
 KIND_NAMES = tuple(k.name for k in _KINDS)
 
 
@@ -87,10 +102,10 @@ class LanceTenantArchive:
 
     def __init__(self, db: LanceDatabase, dimension: int) -> None:
         self._db = db
-        self._memory_schema = memory_schema(dimension)
+        self._dimension = dimension
 
     def _schema(self, kind: _Kind) -> pa.Schema:
-        return kind.schema if kind.schema is not None else self._memory_schema
+        return kind.schema if isinstance(kind.schema, pa.Schema) else kind.schema(self._dimension)
 
     async def rows(self, tenant_id: str, end_user_id: str | None, with_vectors: bool) -> AsyncIterator[tuple[str, Row]]:
         """(kind, row) of every row of the tenant, or of the rows that concern one contact."""
@@ -169,11 +184,15 @@ class LanceTenantArchive:
             raise PreconditionFailed(f"export: unknown record type {kind_name!r}")
         schema = self._schema(kind)
         typed = [_typed(r, schema) for r in rows]
-        if kind.name == "memory":
-            missing = [r for r in typed if not r.get("vector") or r.get("embedding_model") != model_name]
+        text = _EMBEDDED.get(kind.name)
+        if text is not None:
+            missing = [r for r in typed if not r.get("vector") or r.get("embedding_model", model_name) != model_name]
             if missing:
-                for row, vector in zip(missing, await embed([r["content"] for r in missing]), strict=True):
-                    row["vector"], row["embedding_model"] = vector, model_name
+                for row, vector in zip(missing, await embed([r[text] for r in missing]), strict=True):
+                    row["vector"] = vector
+                    if kind.name == "memory":
+                        row["embedding_model"] = model_name
+        if kind.name == "memory":
             for row in typed:
                 row["tenant_id"] = tenant_id
         async with map_lance_errors():

@@ -25,6 +25,8 @@ from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, Gr
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
 
 ENTITIES, FACTS, EPISODES = "graph_entities_", "graph_facts_", "graph_episodes_"
+ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
+FACT_INDEXES = [("id", BTree()), ("subject_id", BTree()), ("sentence", FTS(with_position=False))]
 _ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
 
 
@@ -159,12 +161,10 @@ class LanceGraphStore:
         self._dimension = dimension
 
     async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
-        indexes = [("id", BTree()), ("name", FTS(with_position=False))]
-        return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), indexes, write=write)
+        return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
 
     async def _facts(self, tenant_id: str, *, write: bool = False) -> Any:
-        indexes = [("id", BTree()), ("subject_id", BTree()), ("sentence", FTS(with_position=False))]
-        return await self._db.table(FACTS + tenant_id, fact_schema(self._dimension), indexes, write=write)
+        return await self._db.table(FACTS + tenant_id, fact_schema(self._dimension), FACT_INDEXES, write=write)
 
     async def put_entities(self, tenant_id: str, rows: Sequence[tuple[Entity, Vector]]) -> None:
         """Upsert entities by id."""
@@ -271,6 +271,42 @@ class LanceGraphStore:
             if table is not None:
                 self._db.written.add(FACTS + tenant_id)
                 await table.delete(ids_in(fact_ids))
+
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[dict[str, int], list[str]]:
+        """Every graph row of a contact, and every fact naming one of its entities; (counts, tables touched)."""
+        counts = {"graph_entities": 0, "graph_facts": 0, "graph_episodes": 0}
+        touched: list[str] = []
+        mine = f"end_user_id = {literal(end_user_id)}"
+        async with map_lance_errors():
+            entities = await self._db.table_if_exists(ENTITIES + tenant_id)
+            entity_ids: list[str] = []
+            if entities is not None:
+                entity_ids = (await entities.query().where(mine).select(["id"]).to_arrow()).column("id").to_pylist()
+                if entity_ids:
+                    await entities.delete(mine)
+                    counts["graph_entities"] = len(entity_ids)
+                    touched.append(ENTITIES + tenant_id)
+            facts = await self._db.table_if_exists(FACTS + tenant_id)
+            if facts is not None:
+                cond = mine
+                if entity_ids:
+                    listed = ", ".join(literal(e) for e in entity_ids)
+                    cond = f"{mine} OR subject_id IN ({listed}) OR object_id IN ({listed})"
+                n = await facts.count_rows(cond)
+                if n:
+                    await facts.delete(cond)
+                    counts["graph_facts"] = n
+                    touched.append(FACTS + tenant_id)
+            episodes = await self._db.table_if_exists(EPISODES + tenant_id)
+            if episodes is not None:
+                n = await episodes.count_rows(mine)
+                if n:
+                    await episodes.delete(mine)
+                    counts["graph_episodes"] = n
+                    touched.append(EPISODES + tenant_id)
+        for name in touched:
+            self._db.written.add(name)
+        return counts, touched
 
     async def put_episode(self, tenant_id: str, episode: Episode) -> None:
         """Insert an episode once (its id is deterministic)."""

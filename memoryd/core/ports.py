@@ -311,6 +311,10 @@ class GraphStore(Protocol):
         """Insert an episode once."""
         ...
 
+    async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[dict[str, int], list[str]]:
+        """Delete a contact's entities, facts and episodes and every fact naming its entities; (counts, tables)."""
+        ...
+
 
 class TokenCounter(Protocol):
     """Exact token counts in one encoding."""

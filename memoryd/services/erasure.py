@@ -19,6 +19,7 @@ from memoryd.core.models import Actor
 from memoryd.core.ports import (
     Clock,
     ConversationStore,
+    GraphStore,
     JobLedger,
     JobQueue,
     MemoryStore,
@@ -27,6 +28,7 @@ from memoryd.core.ports import (
 )
 from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.graph_extraction import parse_graph_key
 
 
 class ErasureService:
@@ -41,7 +43,9 @@ class ErasureService:
         jobs: tuple[JobLedger, JobQueue] | None,
         trail: AuditTrail,
         clock: Clock,
+        graph: GraphStore | None = None,
     ) -> None:
+        self._graph = graph
         self._store = store
         self._conversations = conversations
         self._reviews = reviews
@@ -59,7 +63,10 @@ class ErasureService:
         conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
         findings, most = await self._reviews.erase_findings(tenant, memory_ids)
         jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
-        tables = [*touched, *more, *most]
+        graph_counts, graph_tables = (
+            await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
+        )
+        tables = [*touched, *more, *most, *graph_tables]
         versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
         counts = {
             "memories": len(memory_ids),
@@ -67,6 +74,7 @@ class ErasureService:
             "conversation_items": items,
             "findings": findings,
             "jobs": jobs,
+            **graph_counts,
         }
         receipt = ErasureReceipt(
             tenant,
@@ -88,8 +96,9 @@ class ErasureService:
         if self._jobs is None or not conversations:
             return 0, False
         ledger, queue = self._jobs
-        keys = [k for k in await ledger.keys(tenant_id) if k.startswith("compact:")]
-        doomed = [k for k in keys if parse_compact_key(k)[0] in conversations]
+        keys = await ledger.keys(tenant_id)
+        doomed = [k for k in keys if k.startswith("compact:") and parse_compact_key(k)[0] in conversations]
+        doomed += [k for k in keys if k.startswith("graph:") and parse_graph_key(k)[0] in conversations]
         if not doomed:
             return 0, False
         records = [r for r in await ledger.get_many([(tenant_id, k) for k in doomed]) if r is not None]

