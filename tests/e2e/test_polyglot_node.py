@@ -111,3 +111,27 @@ async def test_node_operator_tool_reviews_applies_restores_and_reports(
     assert report["memories"] == "3" and report["by_status"] == {"active": "3"}  # int64 as strings in JSON
     assert [x["review_id"] for x in r["listed"]["ok"]["reviews"]] == [r["got"]["ok"]["review"]["review_id"]]
     assert r["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0] and "agent_id" in r["bad"]["details"]
+
+
+def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveServer) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is required"
+    out = subprocess.run(
+        [node, str(ROOT / "tests" / "polyglot" / "graph.js"), f"127.0.0.1:{live_server.port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["omar"]["ok"]["action"] == "supersede"
+    assert result["omar"]["ok"]["invalidated_fact_ids"] == [result["nadia"]["ok"]["fact"]["id"]]
+    assert [f["object"] for f in result["then"]["ok"]["facts"]] == ["Nadia"]
+    assert [f["object"] for f in result["now"]["ok"]["facts"]] == ["Omar"]
+    assert result["now"]["ok"]["block"].endswith("- [since 2026-10-01] Omar handles billing at Acme from October.")
+    history = result["history"]["ok"]
+    assert history["fact"]["status"] == "FACT_STATUS_INVALIDATED"
+    assert history["superseded_by"]["id"] == result["omar"]["ok"]["fact"]["id"]
+    assert (
+        result["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0] and "predicate" in result["bad"]["details"]
+    )
