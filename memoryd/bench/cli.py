@@ -9,6 +9,7 @@ from memoryd.bench.audit_bench import register as register_audit
 from memoryd.bench.calibrate_bench import register as register_calibrate
 from memoryd.bench.dedup_bench import register as register_dedup
 from memoryd.bench.faults_bench import register as register_faults
+from memoryd.bench.graph_bench import register as register_graph
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.mixed_bench import register as register_mixed
@@ -28,3 +29,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_adversarial(sub)
     register_calibrate(sub)
     register_faults(sub)
+    register_graph(sub)
