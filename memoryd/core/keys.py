@@ -110,6 +110,7 @@ METHOD_RULES: dict[str, Rule] = {
     "GraphService/AssertFact": Rule(_D, _W),
     "GraphService/UpdateFact": Rule(_D, _W),
     "GraphService/MergeEntities": Rule(_D, _W),
+    "GraphService/RenameEntity": Rule(_D, _W),
     "GraphService/ForgetFact": Rule(_D, _W),
 }
 """Every memoryd method (``Service/Method``); a method missing here is refused to every key."""

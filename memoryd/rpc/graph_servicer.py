@@ -175,6 +175,12 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         return gr.MergeEntitiesResponse(entity=_entity(merged))
 
     @translated
+    async def RenameEntity(self, request: gr.RenameEntityRequest, context: Ctx) -> gr.RenameEntityResponse:
+        """See the proto."""
+        renamed = await self._app.graph.rename_entity(caller(context), request.entity_id, request.name)
+        return gr.RenameEntityResponse(entity=_entity(renamed))
+
+    @translated
     async def ForgetFact(self, request: gr.ForgetFactRequest, context: Ctx) -> gr.ForgetFactResponse:
         """See the proto."""
         return gr.ForgetFactResponse(fact_id=await self._app.graph.forget_fact(caller(context), request.fact_id))

@@ -113,8 +113,8 @@ class GraphService:
             facts=1,
             digest=claim.sentence[:600],
         )
-        await self._store.put_episode(by.tenant_id, episode)
         done = await self.assert_fact(by.tenant_id, where, claim, episode.episode_id, FactStatus.ACTIVE)
+        await self._store.put_episode(by.tenant_id, episode)  # after the fact: a refused assertion leaves none
         ids = (done.fact.fact_id, *done.invalidated)
         await self._trail.write(by.tenant_id, Operation.GRAPH_ASSERT, by, ids, (where.scope.value,))
         return done
@@ -394,6 +394,35 @@ class GraphService:
         await self._store.delete_facts(by.tenant_id, [fact.fact_id])
         await self._trail.write(by.tenant_id, Operation.GRAPH_FORGET, by, (fact.fact_id,), (fact.where.scope.value,))
         return fact.fact_id
+
+    async def rename_entity(self, by: Actor, entity_id_: str, name: str) -> Entity:
+        """Give an entity a new name; the old one stays an alias.
+
+        A name another active entity of the scope holds is refused (ENTITY_NAME_TAKEN): merge the two instead.
+        """
+        check_tenant(by.tenant_id)
+        entity = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_)
+        if entity is None or entity.merged_into:
+            raise NotFound(f"entity_id: entity {entity_id_!r} not found")
+        name = name.strip()
+        if not normalised_name(name) or len(name) > MAX_NAME_CHARS:
+            raise InvalidRequest("name", f"must hold a word and at most {MAX_NAME_CHARS} chars")
+        name = self._pii.direct(by.tenant_id, name, "name")
+        taken = [
+            e for e in await self._store.entities_named(by.tenant_id, entity.where, [name]) if e.entity_id != entity_id_
+        ]
+        if any(not e.merged_into for e in taken):
+            raise PreconditionFailed(
+                f"ENTITY_NAME_TAKEN: another {entity.where.scope.value}-scoped entity is named {name!r}; merge instead"
+            )
+        aliases = tuple(dict.fromkeys([*entity.aliases, entity.name]))
+        renamed = replace(
+            entity, name=name, aliases=tuple(a for a in aliases if normalised_name(a) != normalised_name(name))
+        )
+        vector = (await self._embedder.embed([name]))[0]
+        await self._store.put_entities(by.tenant_id, [(renamed, vector)])
+        await self._trail.write(by.tenant_id, Operation.GRAPH_UPDATE, by, (entity_id_,), (entity.where.scope.value,))
+        return renamed
 
     async def merge_entities(self, by: Actor, source_id: str, target_id: str) -> Entity:
         """Fold ``source`` into ``target``: its facts move, its name becomes an alias; scopes must match."""

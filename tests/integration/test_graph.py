@@ -145,6 +145,16 @@ async def test_entities_merge_within_one_scope_only(app: App) -> None:
     answer = await app.graph.search(Actor("acme", "a1", "u1"), "Who runs Acme Corp?")
     ida = next(h for h in answer.hits if h.object == "Ida")
     assert ida.subject == "Acme Corp"
+    # A rename onto another active entity's name is refused; a free name is taken, the old one kept as alias.
+    other = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Globex", "located_in", "Paris", "Globex is in Paris.")
+    )
+    with pytest.raises(PreconditionFailed, match="ENTITY_NAME_TAKEN"):
+        await app.graph.rename_entity(ADMIN, other.fact.subject_id, "acme corp")
+    renamed = await app.graph.rename_entity(ADMIN, other.fact.subject_id, "Globex Ltd")
+    assert renamed.name == "Globex Ltd" and "Globex" in renamed.aliases
+    again = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Globex", "ceo", "Ana", "Ana runs Globex."))
+    assert again.fact.subject_id == other.fact.subject_id  # the old name still resolves to it
     # The alias now resolves to the merged entity.
     later = await app.graph.assert_human(
         ADMIN, CONTACT, Assertion("acme gmbh", "founded", "1999", "ACME GmbH was founded in 1999.")
@@ -161,6 +171,12 @@ async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onn
             await app.graph.assert_human(ADMIN, GraphScope(Scope.END_USER), billing("Nadia", SEP))
         with pytest.raises(InvalidRequest, match="max_hops"):
             await app.graph.search(Actor("acme", "a1"), "billing", max_hops=9)
+        kept = await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
     async with build_app(settings, embedder=FailingEmbedder(onnx_embedder)) as down:
+        reader = Actor("acme", "a1", "u1")
         with pytest.raises(Unavailable):
-            await down.graph.search(Actor("acme", "a1", "u1"), "billing")
+            await down.graph.search(reader, "billing")
+        with pytest.raises(Unavailable):
+            await down.graph.assert_human(ADMIN, CONTACT, billing("Omar", OCT))
+        fact, _, _ = await down.graph.explain(reader, kept.fact.fact_id)  # plain reads keep working
+        assert fact.status is FactStatus.ACTIVE

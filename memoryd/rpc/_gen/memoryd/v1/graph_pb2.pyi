@@ -231,6 +231,20 @@ class MergeEntitiesResponse(_message.Message):
     entity: GraphEntity
     def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ...) -> None: ...
 
+class RenameEntityRequest(_message.Message):
+    __slots__ = ("entity_id", "name")
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    entity_id: str
+    name: str
+    def __init__(self, entity_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+
+class RenameEntityResponse(_message.Message):
+    __slots__ = ("entity",)
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    entity: GraphEntity
+    def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ...) -> None: ...
+
 class ForgetFactRequest(_message.Message):
     __slots__ = ("fact_id",)
     FACT_ID_FIELD_NUMBER: _ClassVar[int]

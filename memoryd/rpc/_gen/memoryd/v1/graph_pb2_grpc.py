@@ -61,6 +61,11 @@ class GraphServiceStub:
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.FromString,
                 _registered_method=True)
+        self.RenameEntity = channel.unary_unary(
+                '/memoryd.v1.GraphService/RenameEntity',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.RenameEntityRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.RenameEntityResponse.FromString,
+                _registered_method=True)
         self.ForgetFact = channel.unary_unary(
                 '/memoryd.v1.GraphService/ForgetFact',
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.ForgetFactRequest.SerializeToString,
@@ -114,6 +119,14 @@ class GraphServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RenameEntity(self, request, context):
+        """RenameEntity gives an entity a new name (the old one stays an alias). A name another active
+        entity of its scope holds is FAILED_PRECONDITION naming ENTITY_NAME_TAKEN: merge instead.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ForgetFact(self, request, context):
         """ForgetFact deletes one fact: the administrator's compliance delete (nothing else deletes).
         """
@@ -148,6 +161,11 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.MergeEntities,
                     request_deserializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.SerializeToString,
+            ),
+            'RenameEntity': grpc.unary_unary_rpc_method_handler(
+                    servicer.RenameEntity,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.RenameEntityRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.RenameEntityResponse.SerializeToString,
             ),
             'ForgetFact': grpc.unary_unary_rpc_method_handler(
                     servicer.ForgetFact,
@@ -292,6 +310,33 @@ class GraphService:
             '/memoryd.v1.GraphService/MergeEntities',
             memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.SerializeToString,
             memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RenameEntity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/RenameEntity',
+            memoryd_dot_v1_dot_graph__pb2.RenameEntityRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.RenameEntityResponse.FromString,
             options,
             channel_credentials,
             insecure,
