@@ -9,6 +9,7 @@ embedding; full text over the sentence), ``graph_episodes_<t>``. Rows carry the 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,12 @@ from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope
 
 ENTITIES, FACTS, EPISODES = "graph_entities_", "graph_facts_", "graph_episodes_"
 ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
-FACT_INDEXES = [("id", BTree()), ("subject_id", BTree()), ("sentence", FTS(with_position=False))]
+FACT_INDEXES = [
+    ("id", BTree()),
+    ("subject_id", BTree()),
+    ("object_id", BTree()),
+    ("sentence", FTS(with_position=False)),
+]
 _ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
 
 
@@ -151,6 +157,10 @@ def _words_query(words: Sequence[str], column: str) -> Any:
     return BooleanQuery(
         [(Occur.SHOULD, MatchQuery(w, column, operator=FullTextOperator.OR)) for w in words]  # type: ignore[call-arg]
     )
+
+
+async def _no_rows() -> None:
+    return None
 
 
 class LanceGraphStore:
@@ -388,7 +398,10 @@ class LanceGraphStore:
         return {r["id"]: _fact(r) for r in rows.to_pylist()}
 
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
-        """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion)."""
+        """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion).
+
+        Two queries, one per indexed column, at once: an OR across the two columns scans the table.
+        """
         if not entity_ids:
             return []
         async with map_lance_errors():
@@ -396,40 +409,55 @@ class LanceGraphStore:
             if table is None:
                 return []
             listed = ", ".join(literal(e) for e in entity_ids)
-            cond = f"{visible_where(actor, _ANY)} AND (subject_id IN ({listed}) OR object_id IN ({listed}))"
-            rows = await table.query().where(cond).select(_FACT_COLUMNS).limit(limit).to_arrow()
-        return [_fact(r) for r in rows.to_pylist()]
+            visible = visible_where(actor, _ANY)
+            by_subject, by_object = await asyncio.gather(
+                *(
+                    table.query()
+                    .where(f"{column} IN ({listed}) AND {visible}")
+                    .select(_FACT_COLUMNS)
+                    .limit(limit)
+                    .to_arrow()
+                    for column in ("subject_id", "object_id")
+                )
+            )
+        found = {r["id"]: r for r in [*by_subject.to_pylist(), *by_object.to_pylist()]}
+        return [_fact(r) for _, r in sorted(found.items())][:limit]
 
     async def fact_seeds(
         self, actor: Actor, vector: Vector, words: Sequence[str], limit: int
-    ) -> tuple[list[ArmHit], list[ArmHit]]:
-        """Visible facts nearest the query, and those matching its words (BM25), best first."""
+    ) -> tuple[list[tuple[Fact, float]], list[tuple[Fact, float]]]:
+        """Visible facts nearest the query (cosine similarity), and those matching its words (BM25), best first.
+
+        Both arms at once, each returning whole rows (no second fetch).
+        """
         async with map_lance_errors():
             table = await self._db.table_if_exists(FACTS + actor.tenant_id)
             if table is None:
                 return [], []
             visible = visible_where(actor, _ANY)
-            near = await (
+            near_query = (
                 table.query()
                 .nearest_to(list(vector))
                 .distance_type("cosine")
+                .refine_factor(5)
                 .where(visible)
-                .select(["id", "created_at", "_distance"])
+                .select([*_FACT_COLUMNS, "_distance"])
                 .limit(limit)
                 .to_arrow()
             )
-            text: Any = None
-            if words:
-                text = await (
-                    table.query()
-                    .nearest_to_text(_words_query(words, "sentence"))
-                    .where(visible)
-                    .select(["id", "created_at", "_score"])
-                    .limit(limit)
-                    .to_arrow()
-                )
-        by_vector = [ArmHit(r["id"], 1.0 - float(r["_distance"]), r["created_at"]) for r in near.to_pylist()]
-        by_text = [ArmHit(r["id"], float(r["_score"]), r["created_at"]) for r in text.to_pylist()] if text else []
+            text_query = (
+                table.query()
+                .nearest_to_text(_words_query(words, "sentence"))
+                .where(visible)
+                .select([*_FACT_COLUMNS, "_score"])
+                .limit(limit)
+                .to_arrow()
+                if words
+                else _no_rows()
+            )
+            near, text = await asyncio.gather(near_query, text_query)
+        by_vector = [(_fact(r), 1.0 - float(r["_distance"])) for r in near.to_pylist()]
+        by_text = [(_fact(r), float(r["_score"])) for r in text.to_pylist()] if text is not None else []
         return by_vector, by_text
 
     async def entity_seeds(self, actor: Actor, words: Sequence[str], limit: int) -> list[str]:

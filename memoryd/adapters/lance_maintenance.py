@@ -20,10 +20,15 @@ from lancedb.index import IvfHnswSq
 
 from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance_graph import ENTITIES, FACTS
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX
 from memoryd.core.errors import Conflict
 
 log = logging.getLogger(__name__)
+
+
+_SEARCHED = {ARCHIVE_PREFIX: "search_text_idx", FACTS: "sentence_idx", ENTITIES: "name_idx"}
+"""Tables searched by vector and full text (an ANN index past ``ann_min_rows``), and their full-text index."""
 
 
 class LanceMaintenance:
@@ -108,11 +113,12 @@ class LanceMaintenance:
     async def _maintain_table(self, name: str, table: Any) -> None:
         stats = await table.stats()
         small = stats["fragment_stats"]["num_small_fragments"]
-        if not name.startswith(ARCHIVE_PREFIX):
+        text_index = next((index for prefix, index in _SEARCHED.items() if name.startswith(prefix)), None)
+        if text_index is None:
             if small >= self._optimize_min_fragments:
                 await table.optimize(cleanup_older_than=self._cleanup_older_than)
             return
-        fts = await table.index_stats("search_text_idx")
+        fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:
             await table.optimize(cleanup_older_than=self._cleanup_older_than)

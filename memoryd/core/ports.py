@@ -295,8 +295,8 @@ class GraphStore(Protocol):
 
     async def fact_seeds(
         self, actor: Actor, vector: Vector, words: Sequence[str], limit: int
-    ) -> tuple[list[ArmHit], list[ArmHit]]:
-        """Visible facts nearest the vector, and those matching the words, best first."""
+    ) -> tuple[list[tuple[Fact, float]], list[tuple[Fact, float]]]:
+        """Visible facts nearest the vector, and those matching the words, with their arm scores, best first."""
         ...
 
     async def entity_seeds(self, actor: Actor, words: Sequence[str], limit: int) -> list[str]:

@@ -8,6 +8,7 @@ names between ``DUPLICATE_SIMILARITY`` and it come back as possible duplicates f
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -37,7 +38,7 @@ from memoryd.core.graph import (
     normalised_predicate,
     valid_predicate,
 )
-from memoryd.core.models import Actor, ArmHit, Scope
+from memoryd.core.models import Actor, Scope
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.validation import check_actor, check_range, check_tenant
@@ -245,11 +246,15 @@ class GraphService:
         check_range(budget_tokens, "budget_tokens", 20, 8000)
         check_range(limit, "limit", 1, 100)
         when = as_of or self._clock.now()
-        vector = (await self._embedder.embed([query]))[0]  # Unavailable: search needs the embedder
         words = list(full_text_query(query).terms)
-        by_vector, by_text = await self._store.fact_seeds(actor, vector, words, SEED_DEPTH)
-        scores = _fused(by_vector, by_text)
-        seeds = await self._store.facts(actor.tenant_id, list(scores))
+        # The name seeds need no vector: they run while the query is embedded.
+        embedded, named = await asyncio.gather(
+            self._embedder.embed([query]),  # Unavailable: search needs the embedder
+            self._store.entity_seeds(actor, words, SEED_DEPTH),
+        )
+        by_vector, by_text = await self._store.fact_seeds(actor, embedded[0], words, SEED_DEPTH)
+        scores = _fused([f.fact_id for f, _ in by_vector], [f.fact_id for f, _ in by_text])
+        seeds = {f.fact_id: f for f, _ in [*by_vector, *by_text]}
         found: dict[str, tuple[Fact, int, float]] = {
             i: (f, 0, scores[i])
             for i, f in seeds.items()
@@ -259,7 +264,7 @@ class GraphService:
         for fact, _, score in found.values():
             for e in (fact.subject_id, fact.object_id):
                 entity_score[e] = max(entity_score.get(e, 0.0), score)
-        for e in await self._store.entity_seeds(actor, words, SEED_DEPTH):
+        for e in named:
             entity_score[e] = max(entity_score.get(e, 0.0), 1.0)
         frontier = set(entity_score)
         for hop in range(1, max_hops + 1):
@@ -509,12 +514,12 @@ def _outcome(decision: Decision, now: datetime) -> tuple[list[Fact], tuple[str, 
     return rows, tuple(f.fact_id for f in decision.invalidate)
 
 
-def _fused(by_vector: Sequence[ArmHit], by_text: Sequence[ArmHit], k: int = 5) -> dict[str, float]:
-    """Reciprocal-rank fusion of the two seed arms, scaled so the best seed scores 1."""
+def _fused(by_vector: Sequence[str], by_text: Sequence[str], k: int = 5) -> dict[str, float]:
+    """Reciprocal-rank fusion of the two seed arms (ids, best first), scaled so the best seed scores 1."""
     raw: dict[str, float] = {}
-    for hits in (by_vector, by_text):
-        for rank, hit in enumerate(hits, start=1):
-            raw[hit.memory_id] = raw.get(hit.memory_id, 0.0) + 1.0 / (k + rank)
+    for ids in (by_vector, by_text):
+        for rank, fact_id_ in enumerate(ids, start=1):
+            raw[fact_id_] = raw.get(fact_id_, 0.0) + 1.0 / (k + rank)
     top = max(raw.values(), default=1.0)
     return {i: v / top for i, v in raw.items()}
 
