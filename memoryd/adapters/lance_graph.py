@@ -10,6 +10,7 @@ embedding; full text over the sentence), ``graph_episodes_<t>``. Rows carry the 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -21,6 +22,7 @@ from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, visible_where
+from memoryd.adapters.lance_graph_hot import HotFacts
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
@@ -163,12 +165,49 @@ async def _no_rows() -> None:
     return None
 
 
+async def _rows(found: list[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
+    return found
+
+
 class LanceGraphStore:
     """The memory graph on the archive's LanceDB connection."""
 
-    def __init__(self, db: LanceDatabase, dimension: int) -> None:
+    def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
         self._db = db
         self._dimension = dimension
+        self._hot_max_rows = hot_max_rows
+        self._hot_tables = hot_tables
+        self._hot: OrderedDict[str, HotFacts] = OrderedDict()
+        self._too_big: dict[str, int] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def _hot_copy(self, tenant_id: str, table: Any) -> HotFacts | None:
+        """The tenant's facts in memory at the table's current version, when few enough (else None)."""
+        if not self._hot_max_rows:
+            return None
+        version = await table.version()
+        hot = self._hot.get(tenant_id)
+        if hot is not None and hot.version == version:
+            self._hot.move_to_end(tenant_id)
+            return hot
+        if self._too_big.get(tenant_id) == version:
+            return None
+        async with self._loading.setdefault(tenant_id, asyncio.Lock()):
+            hot = self._hot.get(tenant_id)
+            if hot is not None and hot.version == version:
+                return hot
+            self._hot.pop(tenant_id, None)
+            if await table.count_rows() > self._hot_max_rows:
+                self._too_big[tenant_id] = version
+                return None
+            data = await table.query().select([*_FACT_COLUMNS, "vector"]).to_arrow()
+            if await table.version() != version:  # written while loading: the next read tries again
+                return None
+            hot = await asyncio.to_thread(HotFacts.from_arrow, version, data, _fact)
+            self._hot[tenant_id] = hot
+            while len(self._hot) > self._hot_tables:
+                self._hot.popitem(last=False)
+            return hot
 
     async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
@@ -408,6 +447,9 @@ class LanceGraphStore:
             table = await self._db.table_if_exists(FACTS + actor.tenant_id)
             if table is None:
                 return []
+            hot = await self._hot_copy(actor.tenant_id, table)
+            if hot is not None:
+                return hot.touching(actor, entity_ids, limit)
             listed = ", ".join(literal(e) for e in entity_ids)
             visible = visible_where(actor, _ANY)
             by_subject, by_object = await asyncio.gather(
@@ -435,15 +477,20 @@ class LanceGraphStore:
             if table is None:
                 return [], []
             visible = visible_where(actor, _ANY)
+            hot = await self._hot_copy(actor.tenant_id, table)
             near_query = (
-                table.query()
-                .nearest_to(list(vector))
-                .distance_type("cosine")
-                .refine_factor(5)
-                .where(visible)
-                .select([*_FACT_COLUMNS, "_distance"])
-                .limit(limit)
-                .to_arrow()
+                _rows(hot.nearest(actor, vector, limit))
+                if hot is not None
+                else (
+                    table.query()
+                    .nearest_to(list(vector))
+                    .distance_type("cosine")
+                    .refine_factor(5)
+                    .where(visible)
+                    .select([*_FACT_COLUMNS, "_distance"])
+                    .limit(limit)
+                    .to_arrow()
+                )
             )
             text_query = (
                 table.query()
@@ -456,7 +503,9 @@ class LanceGraphStore:
                 else _no_rows()
             )
             near, text = await asyncio.gather(near_query, text_query)
-        by_vector = [(_fact(r), 1.0 - float(r["_distance"])) for r in near.to_pylist()]
+        by_vector = (
+            near if isinstance(near, list) else [(_fact(r), 1.0 - float(r["_distance"])) for r in near.to_pylist()]
+        )
         by_text = [(_fact(r), float(r["_score"])) for r in text.to_pylist()] if text is not None else []
         return by_vector, by_text
 

@@ -180,3 +180,29 @@ async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onn
             await down.graph.assert_human(ADMIN, CONTACT, billing("Omar", OCT))
         fact, _, _ = await down.graph.explain(reader, kept.fact.fact_id)  # plain reads keep working
         assert fact.status is FactStatus.ACTIVE
+
+
+async def test_the_in_memory_copy_answers_like_lancedb(app: App) -> None:
+    from memoryd.adapters.lance_graph import LanceGraphStore
+
+    for i, claim in enumerate(CLAIMS):
+        where = CONTACT if i % 2 else GraphScope(Scope.PRIVATE, "a1")
+        await app.graph.assert_human(ADMIN, where, claim)
+    hot_store = app.graph._store
+    assert isinstance(hot_store, LanceGraphStore)
+    cold = LanceGraphStore(hot_store._db, app.embedder.dimension, hot_max_rows=0)  # LanceDB answers every read
+    vector = (await app.embedder.embed(["who handles billing at Acme"]))[0]
+    for reader in (
+        Actor("acme", "a1", "u1"),
+        Actor("acme", "a2", "u1"),
+        Actor("acme", "a1"),
+        Actor("acme", "a3", "u9"),
+    ):
+        hot_near, _ = await hot_store.fact_seeds(reader, vector, [], 20)
+        cold_near, _ = await cold.fact_seeds(reader, vector, [], 20)
+        assert [f.fact_id for f, _ in hot_near] == [f.fact_id for f, _ in cold_near]
+        assert [round(s, 4) for _, s in hot_near] == [round(s, 4) for _, s in cold_near]
+        entities = sorted({e for f, _ in cold_near for e in (f.subject_id, f.object_id)})
+        assert await hot_store.visible_facts_touching(reader, entities, 50) == await cold.visible_facts_touching(
+            reader, entities, 50
+        )
