@@ -269,6 +269,7 @@ async def _open_stores(
         read_consistency=timedelta(seconds=st.read_consistency_seconds),
         index_cache_bytes=st.index_cache_mb << 20,
         metadata_cache_bytes=st.metadata_cache_mb << 20,
+        storage_options=st.storage_options(),
     )
     maintenance = LanceMaintenance(
         db,
@@ -338,7 +339,7 @@ async def build_app(
         rates = RedisRateLimiter(redis)
     try:
         chat = chat if chat is not None else build_chat(settings.provider)
-        analytics = analytics or DuckDBAnalytics(settings.storage.uri)
+        analytics = analytics or DuckDBAnalytics(settings.storage.uri, settings.storage.storage_options())
         app = _wire(
             settings,
             stores,

@@ -90,9 +90,19 @@ class StorageSettings(_Section):
     """The LanceDB store."""
 
     uri: str = "var/data"
-    """A directory (embedded default) or an object-store URI."""
+    """A directory (embedded default) or an object-store URI such as ``s3://bucket/prefix``."""
+    s3_endpoint: str = ""
+    """An S3-compatible server's URL (e.g. ``http://10.0.0.5:8333``); empty: AWS itself."""
+    s3_region: str = "us-east-1"
+    s3_access_key_id: str = ""
+    """Empty: the object store's usual sources (``AWS_ACCESS_KEY_ID``, the instance's role…)."""
+    s3_secret_access_key: SecretStr = SecretStr("")
+    s3_allow_http: bool = False
+    """Allow a plain-HTTP endpoint (a server on a private network or loopback); TLS otherwise."""
     read_consistency_seconds: float = Field(0.0, ge=0)
-    """How stale a read may be; 0 re-checks the latest version on every query (local disk)."""
+    """How stale a read may be; 0 re-checks the latest version on every query (local disk). On object
+    storage each re-check is a request: a second or two keeps reads fast and bounds how long another
+    replica's write takes to show."""
     ann_min_rows: int = Field(50_000, ge=1)
     """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on."""
     optimize_min_fragments: int = Field(16, ge=1)
@@ -119,6 +129,25 @@ class StorageSettings(_Section):
     forget_purge_minutes: float = Field(60.0, ge=1)
     """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
     then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""
+
+    @property
+    def on_object_storage(self) -> bool:
+        """Whether the store is an object-store URI (``s3://``) rather than a directory."""
+        return self.uri.startswith("s3://")
+
+    def storage_options(self) -> dict[str, str] | None:
+        """What LanceDB (and DuckDB's Lance scans) need to reach the object store; None for a directory."""
+        if not self.on_object_storage:
+            return None
+        options = {"aws_region": self.s3_region}
+        if self.s3_endpoint:
+            options["aws_endpoint"] = self.s3_endpoint
+        if self.s3_access_key_id:
+            options["aws_access_key_id"] = self.s3_access_key_id
+            options["aws_secret_access_key"] = self.s3_secret_access_key.get_secret_value()
+        if self.s3_allow_http:
+            options["allow_http"] = "true"
+        return options
 
 
 class EmbeddingSettings(_Section):

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import os
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +181,57 @@ def stub(channel: grpc.Channel) -> MemoryServiceStub:
 def tenant(name: str) -> tuple[tuple[str, str], ...]:
     """Call metadata naming the tenant."""
     return (("x-tenant-id", name),)
+
+
+@dataclass(frozen=True)
+class ObjectStore:
+    """A real S3-compatible server on loopback (moto's standalone server) with one bucket."""
+
+    endpoint: str
+    bucket: str
+
+    def settings(self, prefix: str, **overrides: Any) -> dict[str, Any]:
+        """The ``storage`` section for a store under ``s3://bucket/prefix``."""
+        return {
+            "uri": f"s3://{self.bucket}/{prefix}",
+            "s3_endpoint": self.endpoint,
+            "s3_access_key_id": "memoryd-test",
+            "s3_secret_access_key": "memoryd-test-secret",
+            "s3_allow_http": True,
+            **overrides,
+        }
+
+
+@pytest.fixture(scope="session")
+def object_store() -> Iterator[ObjectStore]:
+    """``moto_server`` on a kernel-picked port, a bucket created through its S3 API."""
+    import boto3
+
+    port = free_port()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        client = boto3.client(
+            "s3",
+            endpoint_url=endpoint,
+            aws_access_key_id="memoryd-test",
+            aws_secret_access_key="memoryd-test-secret",
+            region_name="us-east-1",
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                client.create_bucket(Bucket="memoryd")
+                break
+            except Exception:  # not listening yet
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield ObjectStore(endpoint, "memoryd")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

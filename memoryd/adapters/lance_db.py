@@ -65,6 +65,7 @@ class LanceDatabase:
         read_consistency: timedelta = timedelta(0),
         index_cache_bytes: int = 128 << 20,
         metadata_cache_bytes: int = 32 << 20,
+        storage_options: dict[str, str] | None = None,
     ) -> LanceDatabase:
         """Connect and check the store was built with this embedding model (NotReady if not).
 
@@ -75,7 +76,9 @@ class LanceDatabase:
             session = lancedb.Session(
                 index_cache_size_bytes=index_cache_bytes, metadata_cache_size_bytes=metadata_cache_bytes
             )
-            db = await lancedb.connect_async(uri, read_consistency_interval=read_consistency, session=session)
+            db = await lancedb.connect_async(
+                uri, read_consistency_interval=read_consistency, session=session, storage_options=storage_options
+            )
             await _check_embedding_model(db, model_name, dimension)
         return cls(db)
 
