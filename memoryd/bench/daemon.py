@@ -25,7 +25,7 @@ def free_port() -> int:
 class Daemon:
     """`memoryd serve --listen 127.0.0.1:<port> --data <dir>` as a child process."""
 
-    def __init__(self, data_dir: Path, env: dict[str, str] | None = None, port: int = 0) -> None:
+    def __init__(self, data_dir: Path | str, env: dict[str, str] | None = None, port: int = 0) -> None:
         self.port = port or free_port()
         self.address = f"127.0.0.1:{self.port}"
         child_env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_LOG__LEVEL": "WARNING", **(env or {})}

@@ -51,6 +51,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")
+    p.add_argument(
+        "--storage",
+        help="an object-store URI (s3://bucket/prefix) instead of a directory; endpoint and credentials from the "
+        "MEMORYD_STORAGE__S3_* environment, as the daemon reads them",
+    )
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -58,14 +63,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-") as tmp:
-        record = asyncio.run(_bench(args, args.data or Path(tmp) / "data", Path(tmp)))
+        record = asyncio.run(_bench(args, args.storage or args.data or Path(tmp) / "data", Path(tmp)))
+    record["storage"] = "object storage" if args.storage else "local disk"
     record["environment"] = environment()
     write_json(args.json, record)
     print(_render(record))
     return 0
 
 
-async def _bench(args: argparse.Namespace, data: Path, scratch: Path) -> dict[str, Any]:
+async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> dict[str, Any]:
     embedder = OnnxMiniLMEmbedder()
     # About 50 memories per base sentence: clusters as tight as a topic, not near-duplicates
     # (with hundreds per base, exact top-10 is a coin toss among equals and ANN recall means nothing).
@@ -126,7 +132,7 @@ async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]
 
 
 async def _maintain(
-    data: Path,
+    data: Path | str,
     embedder: OnnxMiniLMEmbedder,
     tenant: str,
     agents: list[str],
@@ -272,7 +278,8 @@ async def _timed_calls(
 def _render(record: dict[str, Any]) -> str:
     cfg, mem = record["config"], record["memorize"]
     lines = [
-        f"memoryd bench recall: {cfg['memories']} memories per shape, limit {cfg['limit']}, "
+        f"memoryd bench recall ({record.get('storage', 'local disk')}): {cfg['memories']} memories per shape, "
+        f"limit {cfg['limit']}, "
         f"{record['environment']['cores']} cores"
     ]
     rows = []

@@ -16,13 +16,15 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_filters import visible_where
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.config import load_settings
 from memoryd.core.models import Actor, MemoryFilter, Vector
 
 
 @asynccontextmanager
-async def opened(data: Path, model_name: str, dimension: int) -> AsyncIterator[LanceDatabase]:
-    """The store's database, closed afterwards."""
-    db = await LanceDatabase.open(str(data), model_name, dimension)
+async def opened(data: Path | str, model_name: str, dimension: int) -> AsyncIterator[LanceDatabase]:
+    """The store's database (a directory, or an object-store URI reached as the settings say), closed afterwards."""
+    options = load_settings(None, storage={"uri": str(data)}).storage.storage_options()
+    db = await LanceDatabase.open(str(data), model_name, dimension, storage_options=options)
     try:
         yield db
     finally:
@@ -71,5 +73,8 @@ async def write_footprint(db: LanceDatabase, tenant_id: str) -> dict[str, float]
         warnings.simplefilter("ignore", UserWarning)
         await table.optimize(cleanup_older_than=timedelta(0))
     folder = Path(await table.uri())
-    size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder.exists() else 0
+    if folder.exists():
+        size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    else:  # object storage: the data files' bytes as Lance counts them
+        size = (await table.stats())["total_bytes"]
     return {"rows": rows, "commits_per_memory": commits / max(1, rows), "bytes_per_memory": size / max(1, rows)}
