@@ -169,6 +169,8 @@ class ExtractedFact:
     object_type: str
     fact: str
     valid_from: str
+    invalidates: tuple[str, ...] = ()
+    """Labels of known facts (``F1``…) the model judged this one incompatible with."""
 
 
 def graph_facts(answer: Mapping[str, object]) -> tuple[ExtractedFact, ...]:
@@ -195,5 +197,8 @@ def graph_facts(answer: Mapping[str, object]) -> tuple[ExtractedFact, ...]:
         for name in ("subject", "predicate", "object", "fact"):
             if not values[name]:
                 raise ModelOutputInvalid(f"facts[{i}].{name} is empty")
-        out.append(ExtractedFact(**values))
+        invalidates = item.get("invalidates", [])
+        if not isinstance(invalidates, list) or not all(isinstance(x, str) for x in invalidates):
+            raise ModelOutputInvalid(f"facts[{i}].invalidates is not a list of strings")
+        out.append(ExtractedFact(**values, invalidates=tuple(invalidates)))
     return tuple(out)

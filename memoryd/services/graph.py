@@ -125,9 +125,20 @@ class GraphService:
         await self._store.put_episode(tenant_id, episode)
 
     async def assert_fact(
-        self, tenant_id: str, where: GraphScope, claim: Assertion, source: str, status: FactStatus
+        self,
+        tenant_id: str,
+        where: GraphScope,
+        claim: Assertion,
+        source: str,
+        status: FactStatus,
+        *,
+        judged: Sequence[str] = (),
     ) -> Asserted:
-        """Resolve the entities, decide against the subject's facts, write the outcome in one commit."""
+        """Resolve the entities, decide against the subject's facts, write the outcome in one commit.
+
+        ``judged``: facts a model judged incompatible with this one; those of the same subject and
+        scope that hold and are older are invalidated too (others are ignored: never on a guess).
+        """
         dupes: list[tuple[str, str]] = []
         subject = await self._resolve(tenant_id, where, claim.subject, claim.subject_type, dupes)
         obj = await self._resolve(tenant_id, where, claim.object, claim.object_type, dupes)
@@ -153,7 +164,7 @@ class GraphService:
                 return Asserted(already, Action.RESTATE, (), tuple(dupes))
             await self._write(tenant_id, [new], fresh={new.fact_id})
             return Asserted(new, Action.ADD, (), tuple(dupes))
-        decision = decide(new, known)
+        decision = _with_judged(decide(new, known), known, set(judged))
         written, invalidated = _outcome(decision, now)
         await self._write(tenant_id, written, fresh={new.fact_id} if decision.action is not Action.RESTATE else set())
         return Asserted(written[0], decision.action, invalidated, tuple(dupes))
@@ -467,6 +478,26 @@ class GraphService:
             by.tenant_id, Operation.GRAPH_MERGE, by, (source_id, target_id), (target.where.scope.value,)
         )
         return merged
+
+
+def _with_judged(decision: Decision, known: Sequence[Fact], judged: set[str]) -> Decision:
+    """The decision, also ending the same-subject facts a model judged incompatible (when the new one is current)."""
+    if not judged or decision.action not in (Action.ADD, Action.SUPERSEDE):
+        return decision
+    new = decision.fact
+    extra = tuple(
+        f
+        for f in known
+        if f.fact_id in judged
+        and f.status is FactStatus.ACTIVE
+        and (new.valid_from is None or f.valid_from is None or f.valid_from <= new.valid_from)
+        and f not in decision.invalidate
+    )
+    if not extra:
+        return decision
+    return replace(
+        decision, action=Action.SUPERSEDE, invalidate=tuple(sorted((*decision.invalidate, *extra), key=Fact.order))
+    )
 
 
 def _check_scope(where: GraphScope) -> GraphScope:

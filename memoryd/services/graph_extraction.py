@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from memoryd.core.errors import InvalidRequest
-from memoryd.core.graph import EntityType, Episode, FactStatus, GraphScope
+from memoryd.core.errors import InvalidRequest, Unavailable
+from memoryd.core.graph import EntityType, Episode, Fact, FactStatus, GraphScope
 from memoryd.core.job_records import JobResult, Outcome
 from memoryd.core.model_output import ExtractedFact, graph_facts
-from memoryd.core.models import Scope
+from memoryd.core.models import Actor, Scope
 from memoryd.core.ports import ConversationStore
 from memoryd.core.working import summary_id
 from memoryd.services.agent_config import AgentConfigService
@@ -32,11 +32,18 @@ Return a JSON object {{"facts": [...]}} with at most 20 facts. Each fact is an o
   "object": "<entity name or value>", "object_type": "person|organization|place|topic|product|event|other",
   "fact": "<the fact as one plain sentence>", "valid_from": "<YYYY-MM-DD when it became true, or empty>"}}
 Only facts the summary states; no guesses. Use the same predicate for the same relation.
-
+{known}
 Summary ({first_date} to {last_date}):
 {summary}
 """
+KNOWN_FACTS = """
+Facts already known (label: fact). When a new fact makes one of them no longer true, add
+"invalidates": ["<label>", ...] to the new fact; leave it out when unsure.
+{lines}
+"""
 _USER_TURN = "Answer with the JSON object only."
+KNOWN_LIMIT = 15
+"""Known facts shown to the model, so it can judge which a new fact ends."""
 
 
 def graph_key(conversation_id: str, from_seq: int, to_seq: int) -> str:
@@ -63,6 +70,14 @@ class GraphExtraction:
         self._configs = configs
         self._pii = pii
 
+    async def _known(self, reader: Actor, text: str) -> list[Fact]:
+        """The current facts the conversation's actor sees nearest the summary (what a new fact may end)."""
+        try:
+            answer = await self._graph.search(reader, text[:4096], max_hops=1, limit=KNOWN_LIMIT)
+        except Unavailable:  # no embedder now: the rules alone decide
+            return []
+        return [h.fact for h in answer.hits]
+
     async def run(self, ctx: JobContext) -> JobResult:
         """Extract, validate, assert; one model call."""
         rec = ctx.record
@@ -76,9 +91,15 @@ class GraphExtraction:
         settings = await self._configs.values(tenant, conv.agent_id)
         if not settings["graph.enabled"]:
             return {"outcome": Outcome.NOTHING_TO_EXTRACT}
+        known = await self._known(Actor(tenant, conv.agent_id, conv.end_user_id), summary.text)
+        lines = "\n".join(f"F{n}: {f.sentence}" for n, f in enumerate(known, start=1))
         prompt = GRAPH_PROMPT.format(
-            first_date=f"{summary.first_at:%Y-%m-%d}", last_date=f"{summary.last_at:%Y-%m-%d}", summary=summary.text
+            first_date=f"{summary.first_at:%Y-%m-%d}",
+            last_date=f"{summary.last_at:%Y-%m-%d}",
+            summary=summary.text,
+            known=KNOWN_FACTS.format(lines=lines) if known else "",
         )
+        labels = {f"F{n}": f.fact_id for n, f in enumerate(known, start=1)}
         model = str(settings["working.compaction_model"])
         answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, model)
         proposed = graph_facts(answer)  # the whole answer is refused before anything is written
@@ -108,7 +129,8 @@ class GraphExtraction:
             except InvalidRequest:  # a name or predicate the rules refuse: that fact only
                 counts["skipped"] += 1
                 continue
-            done = await self._graph.assert_fact(tenant, where, claim, episode.episode_id, status)
+            judged = tuple(labels[x] for x in item.invalidates if x in labels)
+            done = await self._graph.assert_fact(tenant, where, claim, episode.episode_id, status, judged=judged)
             counts["asserted"] += 1
             counts["invalidated"] += len(done.invalidated)
         return {

@@ -127,3 +127,98 @@ async def _acme(app: App) -> str:
     from memoryd.core.models import Scope
 
     return entity_id(GraphScope(Scope.END_USER, "", "u1"), "Acme")
+
+
+def _graph_reply(name: str, since: str) -> str:
+    return json.dumps(
+        {
+            "facts": [
+                {
+                    "subject": "Acme",
+                    "subject_type": "organization",
+                    "predicate": "billing_contact",
+                    "object": name,
+                    "object_type": "person",
+                    "fact": f"{name} handles billing at Acme.",
+                    "valid_from": since,
+                }
+            ]
+        }
+    )
+
+
+async def test_the_billing_example_end_to_end_through_two_compactions(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.reply_with(SUMMARY, MAINTENANCE, _graph_reply("Nadia", "2026-09-01"))
+    async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
+        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await _conversation(app)
+        await app.conversations.compact(ME, "c1")
+        await _extraction(app)
+        provider.reply_with(SUMMARY, MAINTENANCE, _graph_reply("Omar", "2026-10-01"))
+        for i in range(6, 12):
+            text = f"Message {i}: from October Omar takes over the billing at Acme from Nadia."
+            message = MessageInput(f"m{i}", Role.USER, text, START + timedelta(minutes=i))
+            await app.conversations.append(ME, "c1", [message], context_window=300)
+        second = await app.conversations.compact(ME, "c1")
+        assert (
+            await wait_for(lambda: app.jobs.service.record("acme", second.key), timeout=60)
+        ).state is JobState.SUCCEEDED
+        await wait_for(
+            lambda: _first(app, JobKind.GRAPH_EXTRACT),
+            timeout=60,
+            until=lambda r: r.key != "graph:c1:1-2" and r.state is JobState.SUCCEEDED,
+        )
+        september = await app.graph.search(ME, "who handles billing at Acme", as_of=datetime(2026, 9, 16, tzinfo=UTC))
+        assert [h.object for h in september.hits] == ["Nadia"]
+        now = await app.graph.search(ME, "who handles billing at Acme")
+        assert [h.object for h in now.hits] == ["Omar"]
+        assert now.block.splitlines()[1] == "- [since 2026-10-01] Omar handles billing at Acme."
+        nadia = september.hits[0].fact
+        old, _, by = await app.graph.explain(ME, nadia.fact_id)
+        assert (
+            old.valid_to == datetime(2026, 10, 1, tzinfo=UTC)
+            and by is not None
+            and by.fact_id == now.hits[0].fact.fact_id
+        )
+
+
+async def test_a_fact_the_model_judges_incompatible_is_invalidated_only_within_its_subject(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    from memoryd.core.graph import GraphScope
+    from memoryd.core.models import Scope
+    from memoryd.services.graph import Assertion
+
+    async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
+        contact = GraphScope(Scope.END_USER, "", "u1")
+        berlin = await app.graph.assert_human(
+            OPS, contact, Assertion("Acme", "located_in", "Berlin", "Acme is in Berlin.")
+        )
+        ida = await app.graph.assert_human(OPS, contact, Assertion("Ida", "lives_in", "Berlin", "Ida lives in Berlin."))
+
+        def answer(system: str, user: str) -> str:
+            if "Facts already known" not in system:
+                return GRAPH if '"facts"' in system else (SUMMARY if "summary" in system.lower() else MAINTENANCE)
+            labels = {line.split(": ", 1)[1]: line.split(": ", 1)[0] for line in system.splitlines() if line[:1] == "F"}
+            moved = {
+                "subject": "Acme",
+                "predicate": "headquarters",
+                "object": "Lisbon",
+                "fact": "Acme moved to Lisbon.",
+                "invalidates": [labels["Acme is in Berlin."], labels["Ida lives in Berlin."]],
+            }
+            return json.dumps({"facts": [moved]})
+
+        provider.reply_with(SUMMARY, MAINTENANCE)
+        provider.answer_with(answer)
+        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await _conversation(app)
+        await app.conversations.compact(ME, "c1")
+        done = await _extraction(app)
+        assert done.result["invalidated"] == 1
+        old, _, by = await app.graph.explain(ME, berlin.fact.fact_id)
+        assert old.status is FactStatus.INVALIDATED and by is not None and by.sentence == "Acme moved to Lisbon."
+        kept, _, _ = await app.graph.explain(ME, ida.fact.fact_id)
+        assert kept.status is FactStatus.ACTIVE  # another subject: a model's judgement never reaches it
