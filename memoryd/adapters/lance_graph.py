@@ -10,7 +10,6 @@ embedding; full text over the sentence), ``graph_episodes_<t>``. Rows carry the 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +22,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, visible_where
 from memoryd.adapters.lance_graph_hot import HotFacts
+from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
@@ -161,6 +161,20 @@ def _words_query(words: Sequence[str], column: str) -> Any:
     )
 
 
+def _hot_facts(version: int, data: pa.Table) -> HotFacts:
+    return HotFacts.from_arrow(version, data, _fact)
+
+
+async def _upsert(table: Any, rows: list[dict[str, Any]], schema: pa.Schema) -> None:
+    """Insert or replace rows by ``id``, in one commit."""
+    await (
+        table.merge_insert("id")
+        .when_matched_update_all()
+        .when_not_matched_insert_all()
+        .execute(pa.Table.from_pylist(rows, schema))
+    )
+
+
 async def _no_rows() -> None:
     return None
 
@@ -175,39 +189,16 @@ class LanceGraphStore:
     def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
         self._db = db
         self._dimension = dimension
-        self._hot_max_rows = hot_max_rows
-        self._hot_tables = hot_tables
-        self._hot: OrderedDict[str, HotFacts] = OrderedDict()
-        self._too_big: dict[str, int] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables)
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotFacts | None:
         """The tenant's facts in memory at the table's current version, when few enough (else None)."""
-        if not self._hot_max_rows:
-            return None
-        version = await table.version()
-        hot = self._hot.get(tenant_id)
-        if hot is not None and hot.version == version:
-            self._hot.move_to_end(tenant_id)
-            return hot
-        if self._too_big.get(tenant_id) == version:
-            return None
-        async with self._loading.setdefault(tenant_id, asyncio.Lock()):
-            hot = self._hot.get(tenant_id)
-            if hot is not None and hot.version == version:
-                return hot
-            self._hot.pop(tenant_id, None)
-            if await table.count_rows() > self._hot_max_rows:
-                self._too_big[tenant_id] = version
-                return None
-            data = await table.query().select([*_FACT_COLUMNS, "vector"]).to_arrow()
-            if await table.version() != version:  # written while loading: the next read tries again
-                return None
-            hot = await asyncio.to_thread(HotFacts.from_arrow, version, data, _fact)
-            self._hot[tenant_id] = hot
-            while len(self._hot) > self._hot_tables:
-                self._hot.popitem(last=False)
-            return hot
+        return await self._hot.copy(
+            tenant_id,
+            table,
+            [*_FACT_COLUMNS, "vector"],
+            lambda version, data: HotFacts.from_arrow(version, data, _fact),
+        )
 
     async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
@@ -234,14 +225,7 @@ class LanceGraphStore:
             for e, v in rows
         ]
         async with map_lance_errors():
-            table = await self._entities(tenant_id, write=True)
-            schema = entity_schema(self._dimension)
-            await (
-                table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(pa.Table.from_pylist(data, schema))
-            )
+            await _upsert(await self._entities(tenant_id, write=True), data, entity_schema(self._dimension))
 
     async def put_facts(self, tenant_id: str, rows: Sequence[tuple[Fact, Vector]]) -> None:
         """Upsert facts by id (one commit for the batch)."""
@@ -269,14 +253,7 @@ class LanceGraphStore:
             for f, v in rows
         ]
         async with map_lance_errors():
-            table = await self._facts(tenant_id, write=True)
-            schema = fact_schema(self._dimension)
-            await (
-                table.merge_insert("id")
-                .when_matched_update_all()
-                .when_not_matched_insert_all()
-                .execute(pa.Table.from_pylist(data, schema))
-            )
+            await _upsert(await self._facts(tenant_id, write=True), data, fact_schema(self._dimension))
 
     async def fact_vectors(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Vector]:
         """The stored sentence embeddings (an update rewrites a row without re-embedding it)."""

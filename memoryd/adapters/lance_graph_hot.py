@@ -15,11 +15,10 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from memoryd.adapters.lance_hot import SCOPE_CODES, visible_mask
 from memoryd.core.graph import Fact
-from memoryd.core.models import Actor, Scope, Vector
+from memoryd.core.models import Actor, Vector
 from memoryd.core.visibility import sees
-
-_SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
 
 
 class HotFacts:
@@ -29,7 +28,7 @@ class HotFacts:
         self.version = version
         self._facts = facts
         self._vectors = vectors
-        self._scope = np.array([_SCOPE_CODES[f.where.scope] for f in facts], dtype=np.int8)
+        self._scope = np.array([SCOPE_CODES[f.where.scope] for f in facts], dtype=np.int8)
         self._agent = np.array([f.where.agent_id for f in facts], dtype=object)
         self._end_user = np.array([f.where.end_user_id for f in facts], dtype=object)
         self._by_entity: dict[str, list[int]] = {}
@@ -50,12 +49,7 @@ class HotFacts:
         return len(self._facts)
 
     def _visible(self, actor: Actor) -> Any:
-        scope = self._scope
-        mask = (scope == _SCOPE_CODES[Scope.TENANT]) | (scope == _SCOPE_CODES[Scope.SHARED])
-        mask |= (scope == _SCOPE_CODES[Scope.PRIVATE]) & (self._agent == actor.agent_id)
-        if actor.end_user_id:
-            mask |= (scope == _SCOPE_CODES[Scope.END_USER]) & (self._end_user == actor.end_user_id)
-        return mask
+        return visible_mask(actor, self._scope, self._agent, self._end_user)
 
     def nearest(self, actor: Actor, vector: Vector, limit: int) -> list[tuple[Fact, float]]:
         """Exact cosine kNN over the facts ``actor`` sees, nearest first."""

@@ -21,7 +21,16 @@ from memoryd.adapters.lance_rows import to_record
 from memoryd.core.models import Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
-_SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
+SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
+
+
+def visible_mask(actor: Actor, scopes: np.ndarray, agents: np.ndarray, end_users: np.ndarray) -> Any:
+    """Which rows ``actor`` sees, as a boolean array: ``core.visibility``'s rule over column arrays."""
+    mask = (scopes == SCOPE_CODES[Scope.TENANT]) | (scopes == SCOPE_CODES[Scope.SHARED])
+    mask |= (scopes == SCOPE_CODES[Scope.PRIVATE]) & (agents == actor.agent_id)
+    if actor.end_user_id:
+        mask |= (scopes == SCOPE_CODES[Scope.END_USER]) & (end_users == actor.end_user_id)
+    return mask
 
 
 class HotArchive:
@@ -32,7 +41,7 @@ class HotArchive:
         self._records = records
         self._vectors = vectors
         self._index = {r.memory_id: i for i, r in enumerate(records)}
-        self._scope = np.array([_SCOPE_CODES[r.scope] for r in records], dtype=np.int8)
+        self._scope = np.array([SCOPE_CODES[r.scope] for r in records], dtype=np.int8)
         self._agent = np.array([r.agent_id for r in records], dtype=object)
         self._end_user = np.array([r.end_user_id for r in records], dtype=object)
         self._embedded = np.array([not r.embedding_pending for r in records], dtype=bool)
@@ -50,12 +59,7 @@ class HotArchive:
         return len(self._records)
 
     def _visible_mask(self, actor: Actor) -> Any:
-        scope = self._scope
-        mask = (scope == _SCOPE_CODES[Scope.TENANT]) | (scope == _SCOPE_CODES[Scope.SHARED])
-        mask |= (scope == _SCOPE_CODES[Scope.PRIVATE]) & (self._agent == actor.agent_id)
-        if actor.end_user_id:
-            mask |= (scope == _SCOPE_CODES[Scope.END_USER]) & (self._end_user == actor.end_user_id)
-        return mask
+        return visible_mask(actor, self._scope, self._agent, self._end_user)
 
     def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -34,6 +34,7 @@ from memoryd.adapters.lance_db import LanceDatabase, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
+from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
     RECORD_COLUMNS,
@@ -82,13 +83,8 @@ class LanceMemoryStore:
     def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
         self._db = db
         self._schema = memory_schema(dimension)
-        self._hot_max_rows = hot_max_rows
-        self._hot_tables = hot_tables
-        self._hot: OrderedDict[str, HotArchive] = OrderedDict()
-        """In-memory copies of small tables by tenant, least recently used first (``lance_hot``)."""
-        self._too_big: dict[str, int] = {}
-        """Tables found over ``hot_max_rows``, with the version they were counted at."""
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables)
+        """In-memory copies of small tables by tenant (``lance_hot``)."""
 
     async def _table(self, tenant_id: str) -> Any | None:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
@@ -100,39 +96,15 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        if not self._hot_max_rows:
-            return None
-        version = await table.version()
-        hot = self._hot.get(tenant_id)
-        if hot is not None and hot.version == version:
-            self._hot.move_to_end(tenant_id)
-            return hot
-        if self._too_big.get(tenant_id) == version:
-            return None
-        async with self._loading.setdefault(tenant_id, asyncio.Lock()):
-            hot = self._hot.get(tenant_id)
-            if hot is not None and hot.version == version:
-                return hot
-            self._hot.pop(tenant_id, None)
-            if await table.count_rows() > self._hot_max_rows:
-                self._too_big[tenant_id] = version
-                return None
-            data = await table.query().select([*RECORD_COLUMNS, "vector"]).to_arrow()
-            if await table.version() != version:  # written while loading: try again on the next read
-                return None
-            hot = await asyncio.to_thread(HotArchive.from_arrow, version, data)  # 10k records: off the loop
-            self._hot[tenant_id] = hot
-            while len(self._hot) > self._hot_tables:
-                self._hot.popitem(last=False)
-            return hot
+        return await self._hot.copy(tenant_id, table, [*RECORD_COLUMNS, "vector"], HotArchive.from_arrow)
 
     def _after_write(self, tenant_id: str, version: int, apply: Callable[[HotArchive], HotArchive | None]) -> None:
         """Keep the in-memory copy current after this process's write, or drop it when it cannot be."""
-        hot = self._hot.pop(tenant_id, None)
+        hot = self._hot.pop(tenant_id)
         if hot is not None and hot.version == version - 1:  # nobody else committed in between
             updated = apply(hot)
-            if updated is not None and len(updated) <= self._hot_max_rows:
-                self._hot[tenant_id] = updated
+            if updated is not None and len(updated) <= self._hot.max_rows:
+                self._hot.put(tenant_id, updated)
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
         """The gate every read and write of memories passes.
@@ -189,7 +161,7 @@ class LanceMemoryStore:
             if not ids:
                 return [], []
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-            self._hot.pop(tenant_id, None)
+            self._hot.pop(tenant_id)
             await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
             stats = await self._stats_table(tenant_id, write=True)
             for chunk in range(0, len(ids), 1000):
@@ -206,7 +178,7 @@ class LanceMemoryStore:
             ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
             if ids and not dry_run:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-                self._hot.pop(tenant_id, None)
+                self._hot.pop(tenant_id)
                 await table.delete(where)
                 stats = await self._stats_table(tenant_id, write=True)
                 for start in range(0, len(ids), 1000):
@@ -301,7 +273,7 @@ class LanceMemoryStore:
                 .when_matched_update_all(where=unchanged)
                 .execute(data.cast(self._schema) if data.schema != self._schema else data)
             )
-            self._hot.pop(tenant_id, None)  # reloaded at the next read
+            self._hot.pop(tenant_id)  # reloaded at the next read
         return int(result.num_updated_rows)
 
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from memoryd.app import App
+from memoryd.client.settings import config_value, python_value
 from memoryd.core.agent_config import SETTINGS, Effective, Level, StoredConfig, Tighten, Value
 from memoryd.core.errors import InvalidRequest
 from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
@@ -20,28 +21,17 @@ _LEVELS = {
 }
 
 
-def _value(value: Value) -> gpb.ConfigValue:
-    if isinstance(value, bool):
-        return gpb.ConfigValue(bool_value=value)
-    if isinstance(value, int):
-        return gpb.ConfigValue(int_value=value)
-    if isinstance(value, float):
-        return gpb.ConfigValue(double_value=value)
-    return gpb.ConfigValue(string_value=value)
-
-
 def _decoded(values: Mapping[str, gpb.ConfigValue]) -> dict[str, Value]:
     out: dict[str, Value] = {}
     for key, v in values.items():
-        kind = v.WhichOneof("kind")
-        if kind is None:
+        if v.WhichOneof("kind") is None:
             raise InvalidRequest(f"values[{key}]", "has no value (set one of bool/int/double/string_value)")
-        out[key] = getattr(v, kind)
+        out[key] = python_value(v)
     return out
 
 
 def _stored(agent_id: str, config: StoredConfig) -> gpb.StoredConfig:
-    values = {k: _value(v) for k, v in config.values.items()}
+    values = {k: config_value(v) for k, v in config.values.items()}
     return gpb.StoredConfig(agent_id=agent_id, values=values, version=config.version)
 
 
@@ -49,7 +39,7 @@ def _effective(items: Iterable[Effective]) -> list[gpb.EffectiveSetting]:
     return [
         gpb.EffectiveSetting(
             key=e.key,
-            value=_value(e.value),
+            value=config_value(e.value),
             level=_LEVELS[e.level],
             capped=e.capped,
             tighten_only=SETTINGS[e.key].tighten is not Tighten.NONE,

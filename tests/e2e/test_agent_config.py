@@ -11,6 +11,7 @@ import grpc
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.client.settings import config_value
 from memoryd.config import Settings
 from memoryd.rpc.client import ConfigServiceStub, MemoryServiceStub, gpb, pb
 from tests.conftest import LiveServer, make_settings, tenant
@@ -41,14 +42,7 @@ def stubs(server: LiveServer) -> Iterator[tuple[Any, Any]]:
         yield ConfigServiceStub(ch), MemoryServiceStub(ch)
 
 
-def _v(value: bool | int | float | str) -> gpb.ConfigValue:
-    if isinstance(value, bool):
-        return gpb.ConfigValue(bool_value=value)
-    if isinstance(value, int):
-        return gpb.ConfigValue(int_value=value)
-    if isinstance(value, float):
-        return gpb.ConfigValue(double_value=value)
-    return gpb.ConfigValue(string_value=value)
+_v = config_value
 
 
 def _view(configs: Any, agent: str, metadata: Any = T) -> tuple[dict[str, tuple[Any, int, bool]], Any]:

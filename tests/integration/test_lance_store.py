@@ -159,7 +159,7 @@ async def test_a_table_from_before_request_keys_and_collections_is_upgraded_in_p
 @pytest.mark.parametrize("hot_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
 async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tmp_path: Path, hot_rows: int) -> None:
     store = await open_store(str(tmp_path))
-    store._hot_max_rows = hot_rows  # both paths of the vector arm
+    store._hot.max_rows = hot_rows  # both paths of the vector arm
     me = Actor("t1", "a1")
     try:
         ready = replace(record(1, "espresso grinder"), source_context="conversation 7")

@@ -1,0 +1,72 @@
+"""HotCache: per-tenant in-memory copies of small Lance tables, each tied to the table version it was read at.
+
+The archive's ``HotArchive`` and the graph's ``HotFacts`` are loaded the same way: check the table's
+version (any process's write moves it), reuse the copy made at that version, else read the whole
+table when it has at most ``max_rows`` rows (remembering, per version, that a table was too big),
+keeping at most ``tables`` copies, least recently used first out. One load per tenant at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+
+class _Versioned(Protocol):
+    version: int
+
+    def __len__(self) -> int: ...
+
+
+H = TypeVar("H", bound=_Versioned)
+
+
+class HotCache(Generic[H]):
+    """The copies of one store (archive or graph facts), by tenant."""
+
+    def __init__(self, max_rows: int, tables: int) -> None:
+        self.max_rows = max_rows
+        self._tables = tables
+        self._copies: OrderedDict[str, H] = OrderedDict()
+        self._too_big: dict[str, int] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def copy(
+        self, tenant_id: str, table: Any, columns: Sequence[str], build: Callable[[int, Any], H]
+    ) -> H | None:
+        """The tenant's table in memory at its current version, when small enough (else None)."""
+        if not self.max_rows:
+            return None
+        version = await table.version()
+        hot = self._copies.get(tenant_id)
+        if hot is not None and hot.version == version:
+            self._copies.move_to_end(tenant_id)
+            return hot
+        if self._too_big.get(tenant_id) == version:
+            return None
+        async with self._loading.setdefault(tenant_id, asyncio.Lock()):
+            hot = self._copies.get(tenant_id)
+            if hot is not None and hot.version == version:
+                return hot
+            self._copies.pop(tenant_id, None)
+            if await table.count_rows() > self.max_rows:
+                self._too_big[tenant_id] = version
+                return None
+            data = await table.query().select(list(columns)).to_arrow()
+            if await table.version() != version:  # written while loading: the next read tries again
+                return None
+            hot = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop
+            self.put(tenant_id, hot)
+            return hot
+
+    def put(self, tenant_id: str, hot: H) -> None:
+        """Keep a copy (one this process brought up to date after its own write)."""
+        self._copies[tenant_id] = hot
+        while len(self._copies) > self._tables:
+            self._copies.popitem(last=False)
+
+    def pop(self, tenant_id: str) -> H | None:
+        """Forget the tenant's copy (the next read loads it again)."""
+        return self._copies.pop(tenant_id, None)
