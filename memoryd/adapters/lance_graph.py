@@ -200,6 +200,16 @@ class LanceGraphStore:
             lambda version, data: HotFacts.from_arrow(version, data, _fact),
         )
 
+    async def _select(self, prefix: str, tenant_id: str, where: str) -> list[dict[str, Any]]:
+        """The rows (without vectors) of one of the tenant's graph tables matching ``where``; none if no table."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(prefix + tenant_id)
+            if table is None:
+                return []
+            columns = _FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS
+            rows: list[dict[str, Any]] = (await table.query().where(where).select(columns).to_arrow()).to_pylist()
+        return rows
+
     async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
 
@@ -279,14 +289,11 @@ class LanceGraphStore:
         """Every fact whose subject or object is one of ``entity_ids`` (merges and erasure; no scope rule)."""
         if not entity_ids:
             return []
-        async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + tenant_id)
-            if table is None:
-                return []
-            listed = ", ".join(literal(e) for e in entity_ids)
-            cond = f"subject_id IN ({listed}) OR object_id IN ({listed})"
-            rows = await table.query().where(cond).select(_FACT_COLUMNS).to_arrow()
-        return [_fact(r) for r in rows.to_pylist()]
+        listed = ", ".join(literal(e) for e in entity_ids)
+        return [
+            _fact(r)
+            for r in await self._select(FACTS, tenant_id, f"subject_id IN ({listed}) OR object_id IN ({listed})")
+        ]
 
     async def delete_facts(self, tenant_id: str, fact_ids: Sequence[str]) -> None:
         """Delete facts by id (the compliance forget)."""
@@ -362,25 +369,15 @@ class LanceGraphStore:
         norms = sorted({normalised_name(n) for n in names if normalised_name(n)})
         if not norms:
             return []
-        async with map_lance_errors():
-            table = await self._db.table_if_exists(ENTITIES + tenant_id)
-            if table is None:
-                return []
-            listed = "[" + ", ".join(literal(n) for n in norms) + "]"
-            cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(aliases, {listed}))"
-            rows = await table.query().where(f"{_same_scope(where)} AND {cond}").select(_ENTITY_COLUMNS).to_arrow()
-        return [_entity(r) for r in rows.to_pylist()]
+        listed = "[" + ", ".join(literal(n) for n in norms) + "]"
+        cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(aliases, {listed}))"
+        return [_entity(r) for r in await self._select(ENTITIES, tenant_id, f"{_same_scope(where)} AND {cond}")]
 
     async def entities(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Entity]:
         """Entities by id (operator reads; callers check visibility)."""
         if not entity_ids:
             return {}
-        async with map_lance_errors():
-            table = await self._db.table_if_exists(ENTITIES + tenant_id)
-            if table is None:
-                return {}
-            rows = await table.query().where(ids_in(entity_ids)).select(_ENTITY_COLUMNS).to_arrow()
-        return {r["id"]: _entity(r) for r in rows.to_pylist()}
+        return {r["id"]: _entity(r) for r in await self._select(ENTITIES, tenant_id, ids_in(entity_ids))}
 
     async def nearest_entities(self, tenant_id: str, where: GraphScope, vector: Vector, limit: int) -> list[ArmHit]:
         """The closest entities of exactly this scope (resolution by embedding)."""
@@ -394,24 +391,14 @@ class LanceGraphStore:
 
     async def facts_of(self, tenant_id: str, where: GraphScope, subject_id: str) -> list[Fact]:
         """Every fact of one subject in exactly this scope (the contradiction check's candidates)."""
-        async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + tenant_id)
-            if table is None:
-                return []
-            cond = f"{_same_scope(where)} AND subject_id = {literal(subject_id)}"
-            rows = await table.query().where(cond).select(_FACT_COLUMNS).to_arrow()
-        return [_fact(r) for r in rows.to_pylist()]
+        cond = f"{_same_scope(where)} AND subject_id = {literal(subject_id)}"
+        return [_fact(r) for r in await self._select(FACTS, tenant_id, cond)]
 
     async def facts(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Fact]:
         """Facts by id (operator reads; callers check visibility)."""
         if not fact_ids:
             return {}
-        async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + tenant_id)
-            if table is None:
-                return {}
-            rows = await table.query().where(ids_in(fact_ids)).select(_FACT_COLUMNS).to_arrow()
-        return {r["id"]: _fact(r) for r in rows.to_pylist()}
+        return {r["id"]: _fact(r) for r in await self._select(FACTS, tenant_id, ids_in(fact_ids))}
 
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
         """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion).
