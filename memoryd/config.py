@@ -327,6 +327,8 @@ class WorkingPolicySettings(_Section):
     """The provider's model for compaction calls; empty: ``[provider] extraction_model``."""
     collection: str = Field(_POLICY.collection, pattern=r"^([A-Za-z0-9._-]{1,64})?$")
     """The named collection compaction files memories in; empty: none."""
+    redo_fallback_summaries: bool = _POLICY.redo_fallback_summaries
+    """The first compaction with a model rewrites the summaries made without one."""
 
     def policy(self) -> WorkingPolicy:
         """The core value these settings describe."""
@@ -355,6 +357,7 @@ class WorkingOverride(_Section):
     batch_size: int | None = _bounded_optional("batch_size")
     compaction_model: str | None = Field(None, max_length=200)
     collection: str | None = Field(None, pattern=r"^([A-Za-z0-9._-]{1,64})?$")
+    redo_fallback_summaries: bool | None = None
 
     def values(self) -> dict[str, bool | int | float | str]:
         """The keys this override sets, named as in the agent-settings catalogue (``working.<key>``)."""

@@ -302,6 +302,7 @@ class LanceConversationStore:
                     "token_count": summary.token_count,
                     "at": summary.last_at,
                     "first_at": summary.first_at,
+                    "data": json.dumps({"fallback": True}) if summary.fallback else "",
                 }
             ],
         )
@@ -322,6 +323,7 @@ class LanceConversationStore:
                 r["content"],
                 r["token_count"],
                 r["level"],
+                bool(r["data"] and json.loads(r["data"]).get("fallback")),
             )
             for s in summary_ids
             if (r := rows.get(s)) is not None

@@ -156,6 +156,7 @@ SETTINGS: dict[str, Setting] = {
         Setting(
             "working.compaction_model", str, "The provider's model for this agent's compaction; empty: the default."
         ),
+        _working("redo_fallback_summaries", bool, "The first compaction with a model rewrites extractive summaries."),
         Setting(
             "working.collection",
             str,

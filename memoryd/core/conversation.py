@@ -115,6 +115,8 @@ class WorkingPolicy:
     """The provider's model for this agent's compaction calls; empty: the configured default."""
     collection: str = ""
     """The named collection compaction files memories in (e.g. "support_history"); empty: none."""
+    redo_fallback_summaries: bool = True
+    """The first compaction with a model rewrites summaries made without one (one more call each)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,15 +145,18 @@ class Summary:
     text: str
     token_count: int
     level: int = 0
+    fallback: bool = False
+    """Made without a model (the extractive path): marked in the context, and redone by the first
+    compaction with a model when ``redo_fallback_summaries`` is on."""
 
     def render(self) -> str:
-        """How the summary reads in the context: its dates first, ``[compressed]`` when merged."""
+        """How the summary reads in the context: dates first, ``[compressed]`` / ``[extractive]`` marks."""
         span = (
             f"{self.first_at:%Y-%m-%d}"
             if self.first_at.date() == self.last_at.date()
             else f"{self.first_at:%Y-%m-%d} to {self.last_at:%Y-%m-%d}"
         )
-        mark = "[compressed] " if self.level else ""
+        mark = ("[compressed] " if self.level else "") + ("[extractive] " if self.fallback else "")
         return f"{mark}[{span}] {self.text}"
 
 

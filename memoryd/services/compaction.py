@@ -62,6 +62,8 @@ from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 
 _MAX_FILED_BYTES = 8 * 1024
+_REDO_PER_JOB = 3
+"""Extractive summaries a compaction rewrites with the model at most (one call each)."""
 _USER_TURN = "Answer with the JSON object only."
 
 
@@ -117,7 +119,13 @@ class CompactionService:
                 filed = await self._file(actor, conv, policy, conv.compacted_through, summaries)
                 await self._commit(actor, conv, conv.compacted_through, conv.summary_ids, conv.compacted_through)
                 return {"outcome": Outcome.FILED, "filed_memories": filed, "compacted_through": conv.compacted_through}
-            return {"outcome": Outcome.NOTHING_TO_COMPACT, "compacted_through": conv.compacted_through}
+            result: JobResult = {"outcome": Outcome.NOTHING_TO_COMPACT, "compacted_through": conv.compacted_through}
+            if ctx.chat.available and policy.redo_fallback_summaries and any(s.fallback for s in summaries):
+                usage = {"summary_tokens_in": 0, "summary_tokens_out": 0, "model_calls": 0}
+                cap = summary_cap(policy, conv.context_window)
+                result["redone_summaries"] = await self._redo_fallbacks(ctx, actor, conversation_id, policy, cap, usage)
+                result |= usage
+            return result
         await self._event(
             tenant,
             conversation_id,
@@ -170,7 +178,9 @@ class CompactionService:
                 count = self._counter.count
                 text, merged_text = await self._extractive(dropped, cap), merge_extractive(merge, count, cap)
             first, last = dropped[0], dropped[-1]
-            new_summary = self._summary(conv, first.seq, last.seq, first.created_at, last.created_at, text, 0)
+            new_summary = self._summary(
+                conv, first.seq, last.seq, first.created_at, last.created_at, text, 0, fallback=not model
+            )
             if merge:
                 compressed = self._summary(
                     conv,
@@ -180,6 +190,7 @@ class CompactionService:
                     merge[-1].last_at,
                     merged_text,
                     max(s.level for s in merge) + 1,
+                    fallback=not model or any(s.fallback for s in merge),
                 )
         filed = 0
         if model and new_summary is not None:
@@ -197,6 +208,9 @@ class CompactionService:
             filed += await self._file(actor, conv, policy, plan.through, live)
             filed_through = plan.through
         await self._commit(actor, conv, plan.through, tuple(s.summary_id for s in live), filed_through)
+        redone = 0
+        if model and policy.redo_fallback_summaries:
+            redone = await self._redo_fallbacks(ctx, actor, conv.conversation_id, policy, cap, usage)
         if model and new_summary is not None:
             await self._extract_graph(actor, conv, new_summary)
         path = "window" if not plan.summarize else "model" if model else "extractive"
@@ -208,6 +222,7 @@ class CompactionService:
             "summaries": len(live),
             "merged_summaries": len(merge),
             "filed_memories": filed,
+            "redone_summaries": redone,
             **usage,
         }
         await self._event(
@@ -309,6 +324,57 @@ class CompactionService:
 
     # -- the extractive path, filing, commit --------------------------------------
 
+    async def _redo_fallbacks(
+        self,
+        ctx: JobContext,
+        actor: Actor,
+        conversation_id: str,
+        policy: WorkingPolicy,
+        cap: int,
+        usage: dict[str, int],
+    ) -> int:
+        """Rewrite, with the model, live summaries made without one (a few per job; the rest next time).
+
+        The model's summary gets its own id and replaces the extractive one in the state row by
+        compare-and-swap; the extractive row stays in the history. Merged ones (level > 0) are left.
+        """
+        tenant = actor.tenant_id
+        conv = await self._store.state(tenant, conversation_id)
+        if conv is None:
+            return 0
+        stale = [s for s in await self._store.summaries(tenant, conversation_id, conv.summary_ids) if s.fallback]
+        redone = 0
+        for old in [s for s in stale if s.level == 0][:_REDO_PER_JOB]:
+            messages = [m for m in await self._store.messages(tenant, conversation_id, old.from_seq - 1)]
+            messages = [m for m in messages if m.seq <= old.to_seq]
+            if not messages:
+                continue
+            shrunk = shrink_tool_results(messages, policy, self._counter.count)
+            calls = {**usage}
+            text, _ = await self._model_summary(ctx, actor, conv, shrunk, (), calls, cap, policy)
+            usage["model_calls"] = calls["model_calls"]
+            usage["redo_tokens_in"] = usage.get("redo_tokens_in", 0) + calls["summary_tokens_in"]
+            usage["redo_tokens_out"] = usage.get("redo_tokens_out", 0) + calls["summary_tokens_out"]
+            new = replace(
+                self._summary(conv, old.from_seq, old.to_seq, old.first_at, old.last_at, text, 0),
+                summary_id=f"{old.summary_id}:model",
+            )
+            await self._store.put_summary(tenant, conversation_id, new)
+
+            def swapped(
+                current: Conversation, old_id: str = old.summary_id, new_id: str = new.summary_id
+            ) -> Conversation | None:
+                if old_id not in current.summary_ids:
+                    return None  # merged or replaced meanwhile
+                ids = tuple(new_id if i == old_id else i for i in current.summary_ids)
+                return replace(current, summary_ids=ids, revision=current.revision + 1, updated_at=self._clock.now())
+
+            conv = await swap_state(
+                self._store, tenant, conv, swapped, gave_up=f"conversation {conversation_id!r} kept changing"
+            )
+            redone += 1
+        return redone
+
     async def _extract_graph(self, actor: Actor, conv: Conversation, summary: Summary) -> None:
         """Queue the memory-graph extraction of the new summary when the agent's graph is on (one more call)."""
         if self._jobs is None or not (await self._configs.values(actor.tenant_id, conv.agent_id))["graph.enabled"]:
@@ -381,6 +447,8 @@ class CompactionService:
         last_at: datetime,
         text: str,
         level: int,
+        *,
+        fallback: bool = False,
     ) -> Summary:
         text = self._pii.derived(text)  # a summary is memoryd's text: identifiers never reach it
         return Summary(
@@ -392,6 +460,7 @@ class CompactionService:
             text,
             self._counter.count(text),
             level,
+            fallback,
         )
 
     async def _commit(

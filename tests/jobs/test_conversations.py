@@ -112,8 +112,8 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
             assert "answer briefly" in ctx.parts[0].content  # Pinned profile first
         big = await app.conversations.context(ME, "c1", 6000)
         summary_text = [p.content for p in big.parts if p.kind == "summary"]
-        assert summary_text[0].startswith("[compressed] [2024-03-")
-        assert all("[2024-03-" in t for t in summary_text)  # dated
+        assert summary_text[0].startswith("[compressed] [extractive] [2024-03-")
+        assert all("[2024-03-" in t and "[extractive]" in t for t in summary_text)  # dated, and marked: no model
         # session scope: compaction summaries were filed into the archive (near-duplicates merged by dedup)
         filed = [m for m in state["memories"] if "Excerpts of" in m]
         assert 1 <= len(filed) <= len(done) and len(set(filed)) == len(filed)
@@ -320,3 +320,29 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
         state = await app.conversation_store.state("acme", "c1")
         assert state is not None and state.compacted_through == 13 and state.filed_through == 13
         assert len(await app.store.page(ME, MemoryFilter(), "", 100)) == 13
+
+
+async def test_summaries_made_without_a_model_are_marked_and_redone_once_one_is_configured(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    offline = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(offline, onnx_embedder) as app:
+        await replay(app, 14, window=600)
+        ctx = await app.conversations.context(ME, "c1", 4000)
+        marked = [p.content for p in ctx.parts if p.kind == "summary"]
+        assert marked and all("[extractive]" in s for s in marked)
+    provider.reply_with(REPLY, REPLY, REPLY, REPLY, REPLY, REPLY, REPLY, REPLY)
+    online = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
+    async with running(online, onnx_embedder) as app:
+        job = await app.conversations.compact(ME, "c1")
+        await settle(app)
+        done = await app.jobs.service.record("acme", job.key)
+        assert done is not None and done.result["redone_summaries"] >= 1, done.result
+        state = await app.conversation_store.state("acme", "c1")
+        assert state is not None
+        live = await app.conversation_store.summaries("acme", "c1", state.summary_ids)
+        level0 = [s for s in live if s.level == 0]
+        assert level0 and not any(s.fallback for s in level0[: done.result["redone_summaries"]])
+        ctx = await app.conversations.context(ME, "c1", 4000)
+        redone = [p.content for p in ctx.parts if p.kind == "summary" and "[extractive]" not in p.content]
+        assert any("They discussed plans and agreed on next steps." in s for s in redone)
