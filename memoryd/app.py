@@ -323,7 +323,7 @@ async def build_app(
     Every port can be passed in (tests swap adapters here, never by patching). The job parts
     exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
     """
-    metrics = PrometheusMetrics()
+    metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
     embedder = MeteredEmbedder(embedder or build_embedder(settings.embedding), metrics)
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
@@ -506,6 +506,7 @@ def _wire(
                 chat,
                 clock,
                 js.retry_policy(),
+                on_call=metrics.provider_call,
             ),
             bootstrap=BootstrapService(
                 stores.store,

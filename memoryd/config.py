@@ -444,6 +444,9 @@ class MetricsSettings(_Section):
     """``memoryd worker``'s own ``/metrics`` (jobs by kind and state, queue backlog, the breaker)."""
     refresh_seconds: float = Field(15.0, gt=0)
     """How often a worker reads the job gauges from Redis."""
+    tenant_label: bool = True
+    """Label the provider call and token counters with the tenant (one series per tenant and model:
+    turn off when tenants are too many to scrape); no other series names a tenant."""
 
 
 class RedisSettings(_Section):

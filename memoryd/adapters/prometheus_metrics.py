@@ -21,8 +21,21 @@ _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0
 class PrometheusMetrics:
     """The ``Metrics`` port on its own registry (several daemons in one test process do not collide)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, tenant_label: bool = True) -> None:
         self.registry = CollectorRegistry()
+        self._tenant_label = tenant_label
+        self._provider_calls = Counter(
+            "memoryd_provider_calls",
+            "Calls to the chat model by jobs, by tenant (when labelled), model and outcome.",
+            ["tenant", "model", "outcome"],
+            registry=self.registry,
+        )
+        self._provider_tokens = Counter(
+            "memoryd_provider_tokens",
+            "Tokens the chat model read (input) and wrote (output) for jobs, by tenant and model.",
+            ["tenant", "model", "direction"],
+            registry=self.registry,
+        )
         self._rpc = Histogram(
             "rpc_server_duration_seconds",
             "Duration of RPCs handled by memoryd, by method and status code.",
@@ -65,6 +78,14 @@ class PrometheusMetrics:
             "1 while the model provider's circuit breaker is open.",
             registry=self.registry,
         )
+
+    def provider_call(self, tenant_id: str, model: str, outcome: str, tokens_in: int, tokens_out: int) -> None:
+        """One call to the chat model made by a job (``outcome``: ok, rate_limited, unavailable, refused)."""
+        tenant = tenant_id if self._tenant_label else ""
+        self._provider_calls.labels(tenant, model, outcome).inc()
+        if tokens_in or tokens_out:
+            self._provider_tokens.labels(tenant, model, "input").inc(tokens_in)
+            self._provider_tokens.labels(tenant, model, "output").inc(tokens_out)
 
     def serve(self, host: str, port: int) -> None:
         """Expose ``/metrics`` over HTTP on host:port (a daemon thread)."""

@@ -84,6 +84,10 @@ class JobContext:
 Body = Callable[[JobContext], Awaitable[JobResult]]
 
 
+CallObserver = Callable[[str, str, str, int, int], None]
+"""Told of every model call a job makes: (tenant, model, outcome, tokens in, tokens out)."""
+
+
 class GuardedChat:
     """The chat model behind the shared circuit breaker and the tenant's call slots."""
 
@@ -95,7 +99,9 @@ class GuardedChat:
         holder: str,
         policy: RetryPolicy,
         rng: random.Random,
+        on_call: CallObserver | None = None,
     ) -> None:
+        self._on_call = on_call
         self._chat = chat
         self._gate = gate
         self._tenant_id = tenant_id
@@ -113,6 +119,10 @@ class GuardedChat:
     def available(self) -> bool:
         """Whether a model is configured (jobs with a model-free path take it when not)."""
         return self._chat is not None
+
+    def _observe(self, model: str, outcome: str, tokens_in: int, tokens_out: int) -> None:
+        if self._on_call is not None:
+            self._on_call(self._tenant_id, model, outcome, tokens_in, tokens_out)
 
     async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         """One model call, or a Defer / ProviderMissing before any call is made."""
@@ -134,15 +144,22 @@ class GuardedChat:
                 JobState.QUEUED,
                 "the tenant is at its concurrent provider-call limit",
             )
+        used = model or self._chat.model_name
         try:
             self.calls += 1
             answer = await self._chat.complete_json(system, user, model)
         except RateLimited:
+            self._observe(used, "rate_limited", 0, 0)
             raise  # throttling: the provider is alive; the job waits out Retry-After
         except Unavailable:
+            self._observe(used, "unavailable", 0, 0)
             await self._gate.record(ok=False)
             raise
+        except MemorydError:
+            self._observe(used, "refused", 0, 0)
+            raise
         else:
+            self._observe(used, "ok", answer[1], answer[2])
             await self._gate.record(ok=True)
             return answer
         finally:
@@ -161,7 +178,9 @@ class JobRunner:
         clock: Clock,
         policy: RetryPolicy,
         rng: random.Random | None = None,
+        on_call: CallObserver | None = None,
     ) -> None:
+        self._on_call = on_call
         self.jobs = jobs
         self.clock = clock
         self.gate = gate
@@ -193,7 +212,7 @@ class JobRunner:
         ctx = JobContext(
             self,
             running,
-            GuardedChat(self._chat, self.gate, tenant_id, running.message_id, self._policy, self.rng),
+            GuardedChat(self._chat, self.gate, tenant_id, running.message_id, self._policy, self.rng, self._on_call),
             timeout_seconds,
         )
         try:

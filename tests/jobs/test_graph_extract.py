@@ -73,6 +73,10 @@ async def test_a_compaction_of_an_agent_with_the_graph_on_extracts_facts_with_on
         extraction = await _extraction(app)
         assert extraction.result["asserted"] == 1 and extraction.result["skipped"] == 1
         assert provider.calls["/v1/chat/completions"] == 3  # summary, maintenance, graph: one more call
+        calls = {"tenant": "acme", "model": "fake-model", "outcome": "ok"}
+        assert app.metrics.registry.get_sample_value("memoryd_provider_calls_total", calls) == 3
+        tokens = {"tenant": "acme", "model": "fake-model", "direction": "input"}
+        assert (app.metrics.registry.get_sample_value("memoryd_provider_tokens_total", tokens) or 0) > 0
         answer = await app.graph.search(ME, "who handles billing at Acme")
         assert [h.object for h in answer.hits] == ["Omar"] and answer.hits[0].fact.predicate == "billing_contact"
         assert "omar@acme.example" not in answer.block and "[email]" in answer.block  # the PII floor ran first
