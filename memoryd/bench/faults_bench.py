@@ -33,33 +33,42 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--writers", type=int, default=8)
     p.add_argument("--between", type=float, default=1.5, help="seconds between kills (uniform from half to this)")
     p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--replicas", type=int, default=1, help="daemons on one store; a kill takes one, the others serve")
+    p.add_argument(
+        "--storage",
+        help="an object-store URI (s3://bucket/prefix) instead of a temporary directory; endpoint and credentials "
+        "from the MEMORYD_STORAGE__S3_* environment",
+    )
     p.add_argument("--json", type=Path)
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 
 async def _main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memoryd-faults-") as tmp:
-        record = await _bench(args, Path(tmp) / "data")
+        record = await _bench(args, args.storage or Path(tmp) / "data")
     record["environment"] = environment()
     print(_render(record))
     write_json(args.json, record)
     return 0 if record["lost"] == 0 and record["duplicates"] == 0 else 1
 
 
-async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
+async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
     rng = random.Random(args.seed)
-    port = free_port()
-    daemon = await asyncio.to_thread(_started, data, port)
+    ports = [free_port() for _ in range(args.replicas)]
+    daemons = list(await asyncio.gather(*(asyncio.to_thread(_started, data, port) for port in ports)))
     acknowledged: dict[str, str] = {}
     retried = 0
     stop = asyncio.Event()
     restarts: list[float] = []
     started = time.perf_counter()
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        stub = MemoryServiceStub(channel)
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for port in ports]
+    try:
+        stubs = [MemoryServiceStub(channel) for channel in channels]
+        stub = stubs[0]
 
         async def writer(w: int) -> None:
             nonlocal retried
+            mine = stubs[w % len(stubs)]  # writers spread over the replicas
             n = 0
             while not stop.is_set():
                 request = pb.MemorizeRequest(
@@ -69,7 +78,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 )
                 while True:  # the same request_id until a reply: a retry must not store twice
                     try:
-                        reply = await stub.Memorize(request, metadata=TENANT, timeout=10)
+                        reply = await mine.Memorize(request, metadata=TENANT, timeout=10)
                     except grpc.aio.AioRpcError:
                         retried += 1
                         await asyncio.sleep(0.05)
@@ -79,23 +88,34 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 n += 1
 
         writers = [asyncio.create_task(writer(w)) for w in range(args.writers)]
-        for _ in range(args.kills):
+        for k in range(args.kills):
             await asyncio.sleep(rng.uniform(args.between / 2, args.between))
-            daemon.kill()
+            victim = k % len(daemons)  # one replica at a time; the others keep serving
+            daemons[victim].kill()
             down = time.perf_counter()
-            daemon = await asyncio.to_thread(_started, data, port)
+            daemons[victim] = await asyncio.to_thread(_started, data, ports[victim])
             restarts.append(time.perf_counter() - down)
         await asyncio.sleep(0.5)
         stop.set()
         await asyncio.gather(*writers)
         elapsed = time.perf_counter() - started
         stored = await _stored(stub, args.writers)
-    daemon.stop()
+    finally:
+        for channel in channels:
+            await channel.close(None)
+    for daemon in daemons:
+        daemon.stop()
     ids = {memory_id for memory_id, _ in stored}
     texts = Counter(content for _, content in stored)
     restarts.sort()
     return {
-        "config": {"kills": args.kills, "writers": args.writers, "between_seconds": args.between},
+        "config": {
+            "kills": args.kills,
+            "writers": args.writers,
+            "between_seconds": args.between,
+            "replicas": args.replicas,
+            "storage": "object storage" if args.storage else "local disk",
+        },
         "acknowledged": len(acknowledged),
         "retried_calls": retried,
         "stored": len(stored),
@@ -106,7 +126,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     }
 
 
-def _started(data: Path, port: int) -> Daemon:
+def _started(data: Path | str, port: int) -> Daemon:
     daemon = Daemon(data, port=port)
     daemon.wait_serving()
     return daemon
@@ -129,7 +149,8 @@ async def _stored(stub: Any, writers: int) -> list[tuple[str, str]]:
 def _render(record: dict[str, Any]) -> str:
     cfg, restart = record["config"], record["restart_seconds"]
     rows = [
-        ["kill -9 of the daemon", cfg["kills"]],
+        ["replicas on one store", f"{cfg.get('replicas', 1)} ({cfg.get('storage', 'local disk')})"],
+        ["kill -9 of a daemon", cfg["kills"]],
         ["concurrent writers", cfg["writers"]],
         ["writes acknowledged", record["acknowledged"]],
         ["calls retried (same request_id)", record["retried_calls"]],
