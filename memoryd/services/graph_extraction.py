@@ -11,6 +11,7 @@ id comes from the job key, and a fact restated by the same episode does not coun
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime
 
 from memoryd.core.errors import InvalidRequest, Unavailable
@@ -101,28 +102,27 @@ class GraphExtraction:
         )
         labels = {f"F{n}": f.fact_id for n, f in enumerate(known, start=1)}
         model = str(settings["working.compaction_model"])
-        answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, model)
-        proposed = graph_facts(answer)  # the whole answer is refused before anything is written
+        # The answer is kept with the conversation: a re-run (a retry after a later step failed) reuses
+        # it, so one compaction costs at most one extraction call.
+        blob_id = f"{conversation_id}:blob:{rec.key}:graph"
+        kept = await self._store.blob(tenant, conversation_id, blob_id)
+        if kept is None:
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, model)
+            graph_facts(answer)  # the whole answer is refused before anything is kept or written
+            kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
+            await self._store.put_blob(tenant, conversation_id, blob_id, kept)
+        data = json.loads(kept)
+        proposed = graph_facts(data["answer"])
+        tokens_in, tokens_out = int(data["tokens_in"]), int(data["tokens_out"])
         where = (
             GraphScope(Scope.END_USER, "", conv.end_user_id)
             if conv.end_user_id
             else GraphScope(Scope.PRIVATE, conv.agent_id)
         )
-        episode = Episode(
-            hashlib.sha256(f"{tenant}\x1f{rec.key}".encode()).hexdigest()[:32],
-            "extraction",
-            where,
-            conversation_id,
-            summary.last_at,
-            facts=len(proposed),
-            model=model or ctx.chat.model_name,
-            tokens_in=tokens_in,
-            tokens_out=tokens_out,
-            digest=self._pii.derived(summary.text)[:600],
-        )
-        await self._graph.store_episode(tenant, episode)
+        episode_id = hashlib.sha256(f"{tenant}\x1f{rec.key}".encode()).hexdigest()[:32]
         status = FactStatus.PENDING if settings["graph.write_approval"] else FactStatus.ACTIVE
         counts = {"asserted": 0, "skipped": 0, "invalidated": 0}
+        entities: set[str] = set()
         for item in proposed:
             try:
                 claim = self._graph.checked_extraction(tenant, _assertion(item))
@@ -130,9 +130,24 @@ class GraphExtraction:
                 counts["skipped"] += 1
                 continue
             judged = tuple(labels[x] for x in item.invalidates if x in labels)
-            done = await self._graph.assert_fact(tenant, where, claim, episode.episode_id, status, judged=judged)
+            done = await self._graph.assert_fact(tenant, where, claim, episode_id, status, judged=judged)
             counts["asserted"] += 1
             counts["invalidated"] += len(done.invalidated)
+            entities |= {done.fact.subject_id, done.fact.object_id}
+        episode = Episode(
+            episode_id,
+            "extraction",
+            where,
+            conversation_id,
+            summary.last_at,
+            facts=counts["asserted"],
+            entities=len(entities),
+            model=model or ctx.chat.model_name,
+            tokens_in=tokens_in,
+            tokens_out=tokens_out,
+            digest=self._pii.derived(summary.text)[:600],
+        )
+        await self._graph.store_episode(tenant, episode)
         return {
             "outcome": Outcome.EXTRACTED,
             **counts,

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
 from google.protobuf.timestamp_pb2 import Timestamp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.rpc.client import GraphServiceStub, gr, pb
-from tests.conftest import LiveServer, tenant
+from tests.conftest import LiveServer, make_settings, tenant
 
 pytestmark = pytest.mark.timeout(120)
 T, OTHER = tenant("acme"), tenant("globex")
@@ -106,4 +113,89 @@ def test_bad_graph_input_is_refused_by_field_and_writes_nothing(live_server: Liv
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "max_hops" in message
         assert not graph.SearchGraph(gr.SearchGraphRequest(agent_id="a1", query="s p o f"), metadata=T).facts
         code, _ = _code(lambda: graph.UpdateFact(gr.UpdateFactRequest(fact_id="0" * 32, pinned=True), metadata=T))
+        assert code == grpc.StatusCode.NOT_FOUND
+
+
+GRAPH_TENANTS, GRAPH_AGENTS, GRAPH_CONTACTS = ["g0", "g1"], ["a0", "a1", "a2"], ["u0", "u1"]
+_SCOPES = [pb.SCOPE_TENANT, pb.SCOPE_SHARED, pb.SCOPE_PRIVATE, pb.SCOPE_END_USER]
+
+
+@dataclass(frozen=True)
+class _Planted:
+    tenant: str
+    scope: int
+    agent: str
+    contact: str
+
+
+def _sees(p: _Planted, tenant_id: str, agent: str, contact: str) -> bool:
+    if p.tenant != tenant_id:
+        return False
+    if p.scope in (pb.SCOPE_TENANT, pb.SCOPE_SHARED):
+        return True
+    if p.scope == pb.SCOPE_PRIVATE:
+        return p.agent == agent
+    return bool(contact) and p.contact == contact
+
+
+@pytest.fixture(scope="module")
+def graph_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, dict[str, _Planted]]]:
+    settings = make_settings(Path(tmp_path_factory.mktemp("graph-world")) / "data")
+    server = LiveServer(settings, OnnxMiniLMEmbedder(threads=2))
+    server.start()
+    planted: dict[str, _Planted] = {}
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        graph = GraphServiceStub(channel)
+        n = 0
+        for t, scope in itertools.product(GRAPH_TENANTS, _SCOPES):
+            for agent, contact in itertools.product(GRAPH_AGENTS, GRAPH_CONTACTS):
+                owner = agent if scope == pb.SCOPE_PRIVATE else ""
+                who = contact if scope == pb.SCOPE_END_USER else ""
+                if (scope == pb.SCOPE_PRIVATE and contact != "u0") or (scope == pb.SCOPE_END_USER and agent != "a0"):
+                    continue
+                if scope in (pb.SCOPE_TENANT, pb.SCOPE_SHARED) and (agent, contact) != ("a0", "u0"):
+                    continue
+                n += 1
+                request = gr.AssertFactRequest(
+                    subject=f"Entity{n}",
+                    predicate="secret_of",
+                    object=f"holder {n}",
+                    fact=f"Entity{n} keeps secret number {n} about billing and travel.",
+                    scope=scope,
+                    agent_id=owner,
+                    end_user_id=who,
+                )
+                fact = graph.AssertFact(request, metadata=tenant(t)).fact
+                planted[fact.id] = _Planted(t, scope, owner, who)
+        yield graph, planted
+    server.stop()
+
+
+_callers = st.tuples(
+    st.sampled_from([*GRAPH_TENANTS, "g9"]),
+    st.sampled_from([*GRAPH_AGENTS, "a9"]),
+    st.sampled_from([*GRAPH_CONTACTS, "", "u9"]),
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    caller=_callers,
+    words=st.sampled_from(["secret billing", "travel", "Entity3 holder", "number 5 about"]),
+    pick=st.integers(0, 1000),
+)
+def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, pick) -> None:  # type: ignore[no-untyped-def]
+    graph, planted = graph_world
+    t, agent, contact = caller
+    answer = graph.SearchGraph(
+        gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=words, limit=100, max_hops=2),
+        metadata=tenant(t),
+    )
+    assert all(_sees(planted[f.id], t, agent, contact) for f in answer.facts)
+    fact_id = sorted(planted)[pick % len(planted)]
+    request = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=fact_id)
+    if _sees(planted[fact_id], t, agent, contact):
+        assert graph.ExplainFact(request, metadata=tenant(t)).fact.id == fact_id
+    else:
+        code, _ = _code(lambda: graph.ExplainFact(request, metadata=tenant(t)))
         assert code == grpc.StatusCode.NOT_FOUND
