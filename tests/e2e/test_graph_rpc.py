@@ -184,7 +184,7 @@ _callers = st.tuples(
     words=st.sampled_from(["secret billing", "travel", "Entity3 holder", "number 5 about"]),
     pick=st.integers(0, 1000),
 )
-def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, pick) -> None:  # type: ignore[no-untyped-def]
+def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, pick) -> None:
     graph, planted = graph_world
     t, agent, contact = caller
     answer = graph.SearchGraph(
