@@ -13,6 +13,7 @@ from memoryd.bench.graph_bench import register as register_graph
 from memoryd.bench.jobs_bench import register as register_jobs
 from memoryd.bench.locomo_bench import register as register_locomo
 from memoryd.bench.mixed_bench import register as register_mixed
+from memoryd.bench.outage_bench import register as register_outage
 from memoryd.bench.pii_bench import register as register_pii
 from memoryd.bench.recall_bench import register as register_recall
 
@@ -30,3 +31,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_calibrate(sub)
     register_faults(sub)
     register_graph(sub)
+    register_outage(sub)

@@ -52,6 +52,8 @@ class FakeProvider:
         self._behaviours: deque[str] = deque()
         self._replies: deque[str] = deque()
         self._responder: Callable[[str, str], str] | None = None
+        self._outage_until = 0.0
+        self._outage: tuple[str, ...] = ()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -73,6 +75,12 @@ class FakeProvider:
         with self._lock:
             self._replies.extend(contents)
 
+    def outage(self, seconds: float, *behaviours: str) -> None:
+        """Fail every request for ``seconds`` from now, cycling through ``behaviours`` (e.g. 503, 429:1, drop)."""
+        with self._lock:
+            self._outage_until = time.monotonic() + seconds
+            self._outage = behaviours or ("503",)
+
     def answer_with(self, responder: Callable[[str, str], str]) -> None:
         """Answer chat requests the queue has no reply for with ``responder(system, user)`` (a model that reads)."""
         self._responder = responder
@@ -89,6 +97,8 @@ class FakeProvider:
 
     def _next_behaviour(self) -> str:
         with self._lock:
+            if time.monotonic() < self._outage_until:
+                return self._outage[sum(self.calls.values()) % len(self._outage)]
             return self._behaviours.popleft() if self._behaviours else "ok"
 
     def _next_reply(self) -> str | None:

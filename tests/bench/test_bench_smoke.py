@@ -117,6 +117,16 @@ def test_bench_faults_smoke(tmp_path: Path) -> None:
     assert record["stored"] >= record["acknowledged"] and "acknowledged writes lost" in stdout
 
 
+def test_bench_outage_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(
+        tmp_path, "outage", "--agents", "4", "--conversations", "1", "--outage", "4", "--backoff-cap", "2"
+    )
+    assert record["jobs"] == {"succeeded": 6}  # the batch, four agents, one compaction: each once
+    assert record["provider_requests"] > 5  # the failures during the outage, then the answers
+    assert record["profiles_written"] == 4 and record["profiles_replaced_by_failures"] == 0
+    assert record["duplicates"] == 0 and record["breaker_closed_at_end"] and "duplicate memories" in stdout
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"
