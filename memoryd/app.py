@@ -243,6 +243,7 @@ async def _open_stores(
     archive: TenantArchive | None,
     agent_configs: AgentConfigStore | None,
     graph: GraphStore | None = None,
+    metrics: PrometheusMetrics | None = None,
 ) -> _Stores:
     """The LanceDB stores, unless every store was passed in."""
     given = (store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs)
@@ -277,6 +278,7 @@ async def _open_stores(
         optimize_min_fragments=st.optimize_min_fragments,
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
+        observe=metrics.tables if metrics is not None else None,
     )
     return _Stores(
         LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables),
@@ -329,7 +331,18 @@ async def build_app(
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
     stores = await _open_stores(
-        settings, embedder, store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, graph
+        settings,
+        embedder,
+        store,
+        profiles,
+        conversations,
+        reviews,
+        keys,
+        audit_log,
+        archive,
+        agent_configs,
+        graph,
+        metrics,
     )
     redis = None
     if jobs is None and settings.redis.dsn:

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -25,6 +25,31 @@ from memoryd.adapters.lance_store import ARCHIVE_PREFIX
 from memoryd.core.errors import Conflict
 
 log = logging.getLogger(__name__)
+
+
+_KINDS = (
+    "memories_",
+    "retrievals_",
+    "profiles_",
+    "profile_revisions_",
+    "profile_failures_",
+    "conversations_",
+    "conversation_items_",
+    "reviews_",
+    "review_findings_",
+    "usage_reports_",
+    "audit_events_",
+    "agent_config_",
+    "graph_entities_",
+    "graph_facts_",
+    "graph_episodes_",
+)
+
+
+def table_kind(name: str) -> str:
+    """What a table holds, without its tenant (``memories_acme`` → ``memories``): bounded metric labels."""
+    prefix = max((p for p in _KINDS if name.startswith(p)), key=len, default="")
+    return prefix.rstrip("_") if prefix else name
 
 
 _SEARCHED = {ARCHIVE_PREFIX: "search_text_idx", FACTS: "sentence_idx", ENTITIES: "name_idx"}
@@ -42,7 +67,9 @@ class LanceMaintenance:
         optimize_min_fragments: int = 16,
         cleanup_older_than: timedelta = timedelta(hours=1),
         forget_purge_every: timedelta = timedelta(hours=1),
+        observe: Callable[[dict[str, tuple[int, int]]], None] | None = None,
     ) -> None:
+        self._observe = observe
         self._db = db
         self._forget_purge_every = forget_purge_every.total_seconds()
         self._last_forget_purge = time.monotonic()
@@ -102,22 +129,31 @@ class LanceMaintenance:
             names = [n async for n in self._db.names() if n != META_TABLE] if full else sorted(written)
         if full:
             await self._purge_forgotten(names)
+        sizes: dict[str, tuple[int, int]] = {}
         for name in names:
             try:
                 async with map_lance_errors():
-                    await self._maintain_table(name, await self._db.open_existing(name))
+                    table = await self._db.open_existing(name)
+                    rows = await self._maintain_table(name, table)
+                    if full:
+                        kind = table_kind(name)
+                        total, versions = sizes.get(kind, (0, 0))
+                        sizes[kind] = (total + rows, versions + await table.version())
             except Conflict:  # a writer committed meanwhile: nothing is lost, the next pass folds it in
                 log.info("maintenance of a table yielded to a concurrent write", extra={"table": name})
                 self._db.written.add(name)
+        if full and self._observe is not None:
+            self._observe(sizes)
 
-    async def _maintain_table(self, name: str, table: Any) -> None:
+    async def _maintain_table(self, name: str, table: Any) -> int:
+        """Optimize and index the table as it needs; its rows."""
         stats = await table.stats()
         small = stats["fragment_stats"]["num_small_fragments"]
         text_index = next((index for prefix, index in _SEARCHED.items() if name.startswith(prefix)), None)
         if text_index is None:
             if small >= self._optimize_min_fragments:
                 await table.optimize(cleanup_older_than=self._cleanup_older_than)
-            return
+            return int(stats["num_rows"])
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:
@@ -126,6 +162,7 @@ class LanceMaintenance:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+        return int(stats["num_rows"])
 
 
 async def _materialized(table: Any) -> Any:

@@ -73,6 +73,18 @@ class PrometheusMetrics:
             "Memories stored while the embedder was unreachable, not embedded yet (as of the last backfill pass).",
             registry=self.registry,
         )
+        self._table_rows = Gauge(
+            "memoryd_table_rows",
+            "Rows by kind of table, summed over tenants (each full maintenance pass).",
+            ["kind"],
+            registry=self.registry,
+        )
+        self._table_versions = Gauge(
+            "memoryd_table_versions",
+            "Current version numbers (commits made) by kind of table, summed over tenants.",
+            ["kind"],
+            registry=self.registry,
+        )
         self._breaker = Gauge(
             "memoryd_provider_breaker_open",
             "1 while the model provider's circuit breaker is open.",
@@ -86,6 +98,12 @@ class PrometheusMetrics:
         if tokens_in or tokens_out:
             self._provider_tokens.labels(tenant, model, "input").inc(tokens_in)
             self._provider_tokens.labels(tenant, model, "output").inc(tokens_out)
+
+    def tables(self, sizes: dict[str, tuple[int, int]]) -> None:
+        """Rows and versions by kind of table, as the last full maintenance pass found them."""
+        for kind, (rows, versions) in sizes.items():
+            self._table_rows.labels(kind).set(rows)
+            self._table_versions.labels(kind).set(versions)
 
     def serve(self, host: str, port: int) -> None:
         """Expose ``/metrics`` over HTTP on host:port (a daemon thread)."""

@@ -45,7 +45,12 @@ def test_metrics_count_calls_statuses_writes_recalls_and_the_embedder(
     with pytest.raises(grpc.RpcError):
         stub.Recall(pb.RecallRequest(agent_id="a1", query=""), metadata=T)
 
+    assert live_server.app.maintenance is not None
+    live_server.run(live_server.app.maintenance.maintain(full=True))  # what the maintenance loop does every 30 s
+
     scrape = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    assert sample(scrape, "memoryd_table_rows", kind="memories") == 2  # two stored, one merged into the first
+    assert sample(scrape, "memoryd_table_versions", kind="memories") >= 2
 
     rpc = "rpc_server_duration_seconds_count"
     memory = {"rpc_system": "grpc", "rpc_service": "memoryd.v1.MemoryService"}
