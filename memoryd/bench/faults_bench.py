@@ -1,7 +1,8 @@
 """`memoryd bench faults`: kill -9 the daemon under concurrent writers; count what an acknowledgement was worth.
 
 Writers call Memorize with a request_id each, retrying the same id until a reply arrives (as a
-client must after UNAVAILABLE or a lost reply). The daemon is killed with SIGKILL at random moments
+client must after UNAVAILABLE or a lost reply); as many others call AppendMessages one message at a
+time, retrying the same message_id. The daemon is killed with SIGKILL at random moments
 and restarted on the same data and port. At the end every acknowledged write must be stored
 (lost = 0) and every text stored once (duplicates = 0, the retries notwithstanding).
 """
@@ -21,7 +22,7 @@ import grpc
 
 from memoryd.bench.daemon import Daemon, free_port
 from memoryd.bench.report import environment, table, write_json
-from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
+from memoryd.rpc.client import TENANT_METADATA_KEY, ConversationServiceStub, MemoryServiceStub, cpb, pb
 
 TENANT = ((TENANT_METADATA_KEY, "faults"),)
 
@@ -49,7 +50,8 @@ async def _main(args: argparse.Namespace) -> int:
     record["environment"] = environment()
     print(_render(record))
     write_json(args.json, record)
-    return 0 if record["lost"] == 0 and record["duplicates"] == 0 else 1
+    clean = record["lost"] == record["duplicates"] == record["appends_lost"] == record["appends_duplicated"] == 0
+    return 0 if clean else 1
 
 
 async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
@@ -64,7 +66,31 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
     channels = [grpc.aio.insecure_channel(f"127.0.0.1:{port}") for port in ports]
     try:
         stubs = [MemoryServiceStub(channel) for channel in channels]
+        talks = [ConversationServiceStub(channel) for channel in channels]
         stub = stubs[0]
+        appended: set[tuple[int, int]] = set()
+
+        async def talker(w: int) -> None:
+            """AppendMessages of one message at a time, the same message_id until a reply."""
+            nonlocal retried
+            mine = talks[w % len(talks)]
+            n = 0
+            while not stop.is_set():
+                request = cpb.AppendMessagesRequest(
+                    agent_id=f"writer-{w}",
+                    conversation_id=f"conv-{w}",
+                    messages=[cpb.MessageInput(message_id=f"m{n}", role=cpb.ROLE_USER, content=f"turn {n} of {w}")],
+                )
+                while True:
+                    try:
+                        await mine.AppendMessages(request, metadata=TENANT, timeout=10)
+                    except grpc.aio.AioRpcError:
+                        retried += 1
+                        await asyncio.sleep(0.05)
+                        continue
+                    appended.add((w, n))
+                    break
+                n += 1
 
         async def writer(w: int) -> None:
             nonlocal retried
@@ -88,6 +114,7 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
                 n += 1
 
         writers = [asyncio.create_task(writer(w)) for w in range(args.writers)]
+        writers += [asyncio.create_task(talker(w)) for w in range(args.writers)]
         for k in range(args.kills):
             await asyncio.sleep(rng.uniform(args.between / 2, args.between))
             victim = k % len(daemons)  # one replica at a time; the others keep serving
@@ -100,6 +127,7 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
         await asyncio.gather(*writers)
         elapsed = time.perf_counter() - started
         stored = await _stored(stub, args.writers)
+        messages = await _messages(talks[0], args.writers)
     finally:
         for channel in channels:
             await channel.close(None)
@@ -116,6 +144,9 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
             "replicas": args.replicas,
             "storage": "object storage" if args.storage else "local disk",
         },
+        "appends_acknowledged": len(appended),
+        "appends_lost": len(appended - set(messages)),
+        "appends_duplicated": sum(n - 1 for n in Counter(messages).values() if n > 1),
         "acknowledged": len(acknowledged),
         "retried_calls": retried,
         "stored": len(stored),
@@ -130,6 +161,23 @@ def _started(data: Path | str, port: int) -> Daemon:
     daemon = Daemon(data, port=port)
     daemon.wait_serving()
     return daemon
+
+
+async def _messages(stub: Any, writers: int) -> list[tuple[int, int]]:
+    """(writer, n) of every message each conversation holds (no job queue here: nothing is compacted)."""
+    out: list[tuple[int, int]] = []
+    for w in range(writers):
+        request = cpb.GetContextRequest(
+            agent_id=f"writer-{w}", conversation_id=f"conv-{w}", context_window_tokens=4_000_000
+        )
+        try:
+            context = await stub.GetContext(request, metadata=TENANT)
+        except grpc.aio.AioRpcError as err:
+            if err.code() == grpc.StatusCode.NOT_FOUND:  # the writer never got one append through
+                continue
+            raise
+        out += [(w, int(m.content.split()[1])) for m in context.messages if m.kind == "message"]
+    return out
 
 
 async def _stored(stub: Any, writers: int) -> list[tuple[str, str]]:
@@ -153,6 +201,10 @@ def _render(record: dict[str, Any]) -> str:
         ["kill -9 of a daemon", cfg["kills"]],
         ["concurrent writers", cfg["writers"]],
         ["writes acknowledged", record["acknowledged"]],
+        [
+            "appends acknowledged / lost / duplicated",
+            f"{record['appends_acknowledged']} / {record['appends_lost']} / {record['appends_duplicated']}",
+        ],
         ["calls retried (same request_id)", record["retried_calls"]],
         ["acknowledged writes lost", record["lost"]],
         ["duplicates after retries", record["duplicates"]],

@@ -114,6 +114,7 @@ def test_bench_faults_smoke(tmp_path: Path) -> None:
     stdout, record = bench(tmp_path, "faults", "--kills", "2", "--writers", "4", "--between", "1.0")
     assert record["config"]["kills"] == 2 and record["acknowledged"] > 0
     assert record["lost"] == 0 and record["duplicates"] == 0  # kill -9 twice: every acknowledged write stored once
+    assert record["appends_acknowledged"] > 0 and record["appends_lost"] == record["appends_duplicated"] == 0
     assert record["stored"] >= record["acknowledged"] and "acknowledged writes lost" in stdout
 
 
