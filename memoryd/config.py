@@ -116,8 +116,11 @@ class StorageSettings(_Section):
     maintenance_lease_seconds: float = Field(60.0, gt=0)
     """With a shared Redis, one replica maintains at a time, holding a lease renewed on every pass; if
     it dies, another takes over within this long."""
-    index_cache_mb: int = Field(128, ge=1)
-    """LanceDB's index cache (shared by every table of the process); Lance's default is gigabytes."""
+    index_cache_mb: int = Field(1024, ge=1)
+    """LanceDB's index cache (shared by every table of the process; Lance's default is gigabytes). It must
+    hold the ANN indexes of the tables being searched (about 0.5 GiB per million rows): too small and
+    every vector query re-reads index partitions — 260 ms per query at 300k rows with 128 MiB, 3 ms
+    with 1 GiB (``docs/benchmarks.md``). It is an upper bound: memory grows only as indexes are read."""
     metadata_cache_mb: int = Field(32, ge=1)
     """LanceDB's metadata cache (manifests, fragment and file metadata of the versions read)."""
     cleanup_older_than_minutes: float = Field(60.0, ge=1)

@@ -63,7 +63,7 @@ class LanceDatabase:
         dimension: int,
         *,
         read_consistency: timedelta = timedelta(0),
-        index_cache_bytes: int = 128 << 20,
+        index_cache_bytes: int = 1 << 30,
         metadata_cache_bytes: int = 32 << 20,
         storage_options: dict[str, str] | None = None,
     ) -> LanceDatabase:
