@@ -59,12 +59,22 @@ MULTI_VALUED = frozenset(
 
 MAX_NAME_CHARS, MAX_SENTENCE_CHARS, MAX_DIGEST_CHARS = 200, 1000, 600
 _PREDICATE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+_NUMBERS = re.compile(r"\d+")
 
 
 def normalised_name(name: str) -> str:
     """How names are compared: case, accents, punctuation and spacing set aside ("Acme, Inc." = "acme inc")."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
     return " ".join(re.sub(r"[^\w]+", " ", folded.casefold()).split())
+
+
+def may_name_one_entity(a: str, b: str) -> bool:
+    """Whether two different names could be one entity at all: never when their numbers differ.
+
+    Names that embed alike can still be different things ("Room 101" / "Room 102", "Keeper2" /
+    "Keeper23", "iPhone 14" / "iPhone 15"), so similarity alone never resolves one into the other.
+    """
+    return _NUMBERS.findall(normalised_name(a)) == _NUMBERS.findall(normalised_name(b))
 
 
 def normalised_predicate(predicate: str) -> str:

@@ -34,6 +34,7 @@ from memoryd.core.graph import (
     entity_id,
     fact_id,
     fact_line,
+    may_name_one_entity,
     normalised_name,
     normalised_predicate,
     valid_predicate,
@@ -188,7 +189,7 @@ class GraphService:
         close = [h for h in near if h.score >= DUPLICATE_SIMILARITY]
         if close and close[0].score >= MERGE_SIMILARITY:
             found = (await self._store.entities(tenant_id, [close[0].memory_id])).get(close[0].memory_id)
-            if found is not None:
+            if found is not None and may_name_one_entity(name, found.name):
                 return await self._followed(tenant_id, found)
         entity = Entity(entity_id(where, name), name, kind, where, (), self._clock.now())
         await self._store.put_entities(tenant_id, [(entity, vector)])

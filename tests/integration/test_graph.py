@@ -162,6 +162,21 @@ async def test_entities_merge_within_one_scope_only(app: App) -> None:
     assert later.fact.subject_id == a.fact.subject_id
 
 
+async def test_names_that_differ_in_a_number_stay_two_entities(app: App) -> None:
+    """Similar embeddings never fold "Keeper23" into "Keeper232": the second fact is added, not a supersede."""
+    first = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Keeper232", "keeps", "Item232", "Keeper232 keeps Item232.")
+    )
+    second = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Keeper23", "keeps", "Item23", "Keeper23 keeps Item23.")
+    )
+    assert second.action is Action.ADD and not second.invalidated
+    assert second.fact.subject_id != first.fact.subject_id
+    assert (second.fact.subject_id, first.fact.subject_id) in second.possible_duplicates
+    stored = await app.graph.explain(Actor("acme", "a1", "u1"), first.fact.fact_id)
+    assert stored[0].status is FactStatus.ACTIVE and stored[2] is None  # still true, never superseded
+
+
 async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
     settings: Settings = make_settings(tmp_path / "data")
     async with build_app(settings, embedder=onnx_embedder) as app:
