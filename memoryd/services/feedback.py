@@ -95,6 +95,11 @@ class FeedbackService:
             raise PermissionDenied(refusal)
         if is_restatement(correction, record.content):
             raise InvalidRequest("correction", "restates the memory it corrects: nothing would change")
+        source_id = record.source_id
+        if source_id and not await self._store.get_many(actor, [source_id], with_retrievals=False):
+            # The annotated memory was erased or is out of the corrector's sight: the corrected
+            # memory goes unlinked (the old one keeps its link) rather than the correction failing.
+            source_id = ""
         draft = MemoryDraft(
             content=correction,
             scope=record.scope,
@@ -105,7 +110,7 @@ class FeedbackService:
             salience=record.salience,
             decay_factor=record.decay_factor,
             source_context=f"correction of memory {record.memory_id}",
-            source_id=record.source_id,
+            source_id=source_id,
             collection=record.collection,
         )
         # The request id makes a retried correction find the memory it wrote, even when deduplication

@@ -135,6 +135,16 @@ def test_correction_memorizes_the_new_fact_and_supersedes_the_old(stub: MemorySe
     assert restored.status == pb.MEMORY_STATUS_ACTIVE  # undoable
 
 
+def test_correcting_a_note_whose_source_was_forgotten_still_works(stub: MemoryServiceStub) -> None:
+    """The link is inherited only while its memory exists: a forgotten source never blocks a correction."""
+    source = memorize(stub, "the staging cluster runs in eu-west", agent="a2", scope=pb.SCOPE_SHARED)
+    note = memorize(stub, "staging deploys take 20 minutes", source_id=source.id)
+    stub.Forget(pb.ForgetRequest(agent_id="a2", memory_id=source.id), metadata=T)
+    reply = feedback(stub, note.id, pb.FEEDBACK_SIGNAL_CORRECTION, correction="staging deploys take 35 minutes")
+    assert reply.correction.content == "staging deploys take 35 minutes" and reply.correction.source_id == ""
+    assert reply.memory.source_id == source.id and reply.memory.superseded_by == reply.correction.id
+
+
 def test_correction_of_a_memory_the_caller_may_not_change_writes_nothing(stub: MemoryServiceStub) -> None:
     theirs = memorize(stub, "The office closes at 6pm", agent="a2", scope=pb.SCOPE_SHARED)
     refused(
