@@ -35,6 +35,7 @@ from memoryd.adapters.lance_keys import LanceKeyStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.lance_reviews import LanceReviewStore
+from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -57,6 +58,7 @@ from memoryd.core.ports import (
     Clock,
     ConversationStore,
     Embedder,
+    EmbeddingSpaces,
     GraphStore,
     JobLedger,
     JobQueue,
@@ -67,6 +69,7 @@ from memoryd.core.ports import (
     ProviderGate,
     RateLimiter,
     ReviewStore,
+    SpaceFiller,
     StoreMaintenance,
     TenantArchive,
     TokenCounter,
@@ -95,6 +98,7 @@ from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
 from memoryd.services.recall import RecallService
+from memoryd.services.reembed import Reembed, SpaceRouter
 from memoryd.services.retention import RetentionService
 from memoryd.services.retrievals import RetrievalLog
 from memoryd.services.review import ReviewService
@@ -146,6 +150,10 @@ class App:
     feedback: FeedbackService
     backfill: EmbeddingBackfill
     """Embeds the memories stored while the embedder was unreachable."""
+    spaces: SpaceRouter
+    """Each tenant's Recall space and the dual writes of a re-embed under way."""
+    reembed: Reembed | None
+    """The re-embed job (None unless a target embedder is configured: ``reembed.enabled``)."""
     metrics: PrometheusMetrics
     """Calls, the embedder, writes and recalls (``/metrics`` of ``memoryd serve``)."""
     profile: ProfileService
@@ -173,6 +181,13 @@ class App:
         """One backfill pass; the pending count goes to the metrics."""
         await self.backfill.run_once()
         self.metrics.embeddings_pending(self.backfill.pending)
+        target = self.spaces.target
+        if self.reembed is not None and target is not None and self.spaces.missed:
+            missed, self.spaces.missed = sorted(self.spaces.missed), set()
+            try:
+                await self.reembed.fill_missed(target.model_name, missed)
+            except Unavailable:
+                self.spaces.missed.update(missed)  # the next pass tries again
 
     @property
     def graph(self) -> GraphService:
@@ -229,6 +244,9 @@ class _Stores:
     close: Callable[[], None]
     graph: GraphStore | None = None
     """The memory graph's store (None when the other stores were passed in without one)."""
+    spaces: EmbeddingSpaces | None = None
+    filler: SpaceFiller | None = None
+    """The re-embed's record and the archive's second space (None with stores passed in)."""
 
 
 async def _open_stores(
@@ -280,8 +298,9 @@ async def _open_stores(
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
         observe=metrics.tables if metrics is not None else None,
     )
+    archive_store = LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables)
     return _Stores(
-        LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables),
+        archive_store,
         LanceProfileStore(db),
         LanceConversationStore(db),
         LanceReviewStore(db),
@@ -292,6 +311,8 @@ async def _open_stores(
         maintenance,
         db.close,
         LanceGraphStore(db, embedder.dimension),
+        LanceEmbeddingSpaces(db),
+        archive_store,
     )
 
 
@@ -319,6 +340,7 @@ async def build_app(
     clock: Clock | None = None,
     counter: TokenCounter | None = None,
     rates: RateLimiter | None = None,
+    reembed_target: Embedder | None = None,
 ) -> AsyncIterator[App]:
     """Open what was not passed in, start the background loops, yield the App; close in reverse order.
 
@@ -327,6 +349,9 @@ async def build_app(
     """
     metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
     embedder = MeteredEmbedder(embedder or build_embedder(settings.embedding), metrics)
+    if reembed_target is None and settings.reembed.enabled:
+        reembed_target = build_embedder(settings.reembed)
+    target = MeteredEmbedder(reembed_target, metrics) if reembed_target is not None else None
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
@@ -365,6 +390,7 @@ async def build_app(
             analytics,
             rates,
             metrics,
+            target,
         )
         tasks = [
             asyncio.create_task(
@@ -448,6 +474,7 @@ def _wire(
     analytics: UsageAnalytics,
     rates: RateLimiter | None,
     metrics: PrometheusMetrics,
+    target: Embedder | None = None,
 ) -> App:
     """The service graph over the ports."""
     au = settings.auth
@@ -459,6 +486,15 @@ def _wire(
     trail = AuditTrail(stores.audit_log, clock)
     pii = PiiFloor(settings.pii.policy_for)
     backfill = EmbeddingBackfill(stores.store, stores.store, embedder)
+    spaces = SpaceRouter(
+        embedder,
+        calibration_for(embedder.model_name).similarity_floor
+        if tuning.similarity_floor is None
+        else tuning.similarity_floor,
+        target,
+        stores.spaces,
+        settings.reembed.refresh_seconds,
+    )
     memorize = MemorizeService(
         stores.store,
         embedder,
@@ -470,6 +506,7 @@ def _wire(
         pii=pii,
         pending_on_outage=settings.embedding.pending_on_outage,
         on_pending=backfill.note,
+        spaces=spaces,
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
@@ -484,7 +521,9 @@ def _wire(
         rrf_k=settings.recall.rrf_k,
     )
     retrievals = RetrievalLog(stores.store, clock)
-    recall = RecallService(stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults)
+    recall = RecallService(
+        stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults, spaces=spaces
+    )
     usage = UsageService(
         analytics,
         stores.reviews,
@@ -548,7 +587,12 @@ def _wire(
                 review_enabled=configs.review_enabled,
             ),
         )
-    archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii)
+    archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii, spaces=spaces)
+    reembed = (
+        Reembed(stores.filler, stores.spaces, target)
+        if target is not None and stores.filler is not None and stores.spaces is not None
+        else None
+    )
     return App(
         settings=settings,
         embedder=embedder,
@@ -563,6 +607,8 @@ def _wire(
         archive=archive,
         feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
         backfill=backfill,
+        spaces=spaces,
+        reembed=reembed,
         metrics=metrics,
         profile=profile,
         retrievals=retrievals,

@@ -167,6 +167,15 @@ def _retention(args: argparse.Namespace) -> int:
     return asyncio.run(run_retention(settings, args.tenant, args.dry_run))
 
 
+def _reembed(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    from memoryd.admin.reembed import run_reembed
+
+    action = "status" if args.status else "switch-back" if args.switch_back else "switch" if args.switch else "run"
+    return asyncio.run(run_reembed(settings, args.to, args.tenant, action=action, batch=args.batch))
+
+
 def _up(args: argparse.Namespace) -> int:
     from memoryd.launcher import run_up
 
@@ -232,6 +241,17 @@ def parser() -> argparse.ArgumentParser:
     retention.add_argument("--tenant", default="", help="one tenant (default: every tenant with a policy)")
     retention.add_argument("--dry-run", action="store_true", help="count what would go; remove nothing")
     retention.set_defaults(run=_retention)
+    reembed = sub.add_parser(
+        "reembed", parents=[store], help="re-embed the archive with the [reembed] model; switch tenants to it and back"
+    )
+    reembed.add_argument("--to", required=True, help="the model re-embedded to (the configured [reembed] model)")
+    reembed.add_argument("--tenant", action="append", default=[], help="only these tenants (repeatable)")
+    reembed.add_argument("--batch", type=int, default=64, help="rows per model call and commit")
+    mode = reembed.add_mutually_exclusive_group()
+    mode.add_argument("--status", action="store_true", help="show progress; change nothing")
+    mode.add_argument("--switch", action="store_true", help="switch complete tenants without filling")
+    mode.add_argument("--switch-back", action="store_true", help="Recall back on the store's model")
+    reembed.set_defaults(run=_reembed)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)

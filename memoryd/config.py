@@ -172,6 +172,21 @@ class EmbeddingSettings(_Section):
     timeout_seconds: float = Field(30.0, gt=0)
 
 
+class ReembedSettings(EmbeddingSettings):
+    """The embedder of a re-embed's target space (``memoryd reembed``): off unless ``enabled``.
+
+    Every daemon and worker of the store should run with it while a re-embed is under way: they
+    then give each new memory its vector in both spaces and search a switched tenant in the new one.
+    """
+
+    enabled: bool = False
+    refresh_seconds: float = Field(5.0, gt=0)
+    """How stale a process's view of the re-embed (begun, tenants switched) may be."""
+    settle_seconds: float = Field(10.0, ge=0)
+    """After switching, the job waits this long (more than ``refresh_seconds``) and fills what processes
+    that had not yet seen the re-embed wrote meanwhile."""
+
+
 class RecallSettings(_Section):
     """The recall pipeline; every default comes from ``core.ranking.RecallTuning``."""
 
@@ -554,6 +569,7 @@ class Settings(BaseSettings):
     auth: AuthSettings = AuthSettings()
     storage: StorageSettings = StorageSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
+    reembed: ReembedSettings = ReembedSettings()
     recall: RecallSettings = RecallSettings()
     memorize: MemorizeSettings = MemorizeSettings()
     profile: ProfileSettings = ProfileSettings()

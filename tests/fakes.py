@@ -109,7 +109,13 @@ class InMemoryStore:
     def _visible(self, actor: Actor, flt: MemoryFilter) -> list[tuple[MemoryRecord, list[float]]]:
         return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and _matches(r, flt)]
 
-    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
+    async def insert(
+        self,
+        tenant_id: str,
+        rows: Sequence[tuple[MemoryRecord, Vector]],
+        extra: Mapping[str, Sequence[Vector | None]] | None = None,
+    ) -> None:
+        assert not extra  # one embedding space only: re-embedding is tested on LanceDB
         self.commits += 1
         for record, vector in rows:
             assert record.tenant_id == tenant_id
@@ -146,8 +152,9 @@ class InMemoryStore:
         }
 
     async def nearest(
-        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
+        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
     ) -> list[ArmHit]:
+        assert not space
         scored = [ArmHit(r.memory_id, cosine(vector, v), r.occurred_at) for r, v in self._visible(actor, flt)]
         scored = [h for h in scored if h.score >= min_similarity]
         return sorted(scored, key=lambda h: -h.score)[:limit]
@@ -163,7 +170,10 @@ class InMemoryStore:
                 hits.append(ArmHit(record.memory_id, float(n), record.occurred_at))
         return sorted(hits, key=lambda h: -h.score)[:limit]
 
-    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
+    async def replace(
+        self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
+    ) -> bool:
+        assert not extra
         row = self.rows.get(record.memory_id)
         if row is None or not is_visible(actor, row[0]):
             return False

@@ -181,5 +181,6 @@ async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, d
         raise NotReady(
             f"the store was built with embedding model {rows[0]['model']!r} ({rows[0]['dimension']} dims) "
             f"but the daemon is configured with {model_name!r} ({dimension} dims); start it with the "
-            "original embedder or re-embed the store"
+            f"original embedder, and move the store with `memoryd reembed --to {model_name}` (the new model "
+            "configured under [reembed])"
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -146,6 +147,33 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
     arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
     arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+SPACE_PREFIX = "vector_"
+
+
+def space_column(model: str) -> str:
+    """The column of another embedding space's vectors: named by the model, never by a position."""
+    return SPACE_PREFIX + hashlib.sha256(model.encode()).hexdigest()[:12]
+
+
+def space_field(model: str, dimension: int) -> pa.Field:
+    """Nullable: a row is written before (or without) its vector in that space; null means "to fill"."""
+    return pa.field(space_column(model), pa.list_(pa.float32(), dimension), nullable=True)
+
+
+def space_columns(schema: pa.Schema) -> list[str]:
+    """The table's other-space vector columns."""
+    return [n for n in schema.names if n.startswith(SPACE_PREFIX)]
+
+
+def with_space_vectors(data: pa.Table, schema: pa.Schema, vectors: dict[str, Sequence[Vector | None]]) -> pa.Table:
+    """``data`` plus one column per other space of ``schema`` (a column missing from ``vectors`` is all null)."""
+    for column in space_columns(schema):
+        field = schema.field(column)
+        given = vectors.get(column) or [None] * data.num_rows
+        data = data.append_column(field, pa.array([list(v) if v is not None else None for v in given], field.type))
+    return data
 
 
 def search_text(record: MemoryRecord, previous: MemoryRecord | None = None) -> str:

@@ -40,8 +40,12 @@ from memoryd.adapters.lance_rows import (
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
     memory_schema,
+    space_column,
+    space_columns,
+    space_field,
     to_record,
     to_table,
+    with_space_vectors,
 )
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
 from memoryd.core.models import (
@@ -116,31 +120,54 @@ class LanceMemoryStore:
 
     # -- writes ---------------------------------------------------------------
 
-    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
-        """Add rows in one commit; durable when this returns."""
+    async def insert(
+        self,
+        tenant_id: str,
+        rows: Sequence[tuple[MemoryRecord, Vector]],
+        extra: Mapping[str, Sequence[Vector | None]] | None = None,
+    ) -> None:
+        """Add rows in one commit; durable when this returns (other spaces' vectors where the table has them)."""
         async with map_lance_errors():
             table = await self._db.table(
                 ARCHIVE_PREFIX + tenant_id, self._schema, ARCHIVE_INDEXES, write=True, upgrade=_upgrade
             )
             data = to_table(rows, self._schema)
+            if extra:
+                data = with_space_vectors(data, await table.schema(), {space_column(m): v for m, v in extra.items()})
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
-            added = await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=self._schema))
+            added = await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema))
         self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows))
 
-    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
-        """Upsert over a visible row only (the visibility check is inside the merge)."""
+    async def replace(
+        self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
+    ) -> bool:
+        """Upsert over a visible row only (the visibility check is inside the merge).
+
+        Every vector column is written: a merge keeps the target's value of a column the source
+        lacks, which would leave another space's vector of the old text on a rewritten row.
+        """
         async with map_lance_errors():
             table, visible = await self._scoped(actor, _BY_ID, col="target.")
             if table is None:
                 return False
+            schema = await table.schema()
+            spaces = space_columns(schema)
+            others: dict[str, Vector | None] = {space_column(m): v for m, v in (extra or {}).items()}
             if vector is None:
                 found = await (
-                    table.query().where(f"id = {literal(record.memory_id)}").select(["vector"]).limit(1).to_arrow()
+                    table.query()
+                    .where(f"id = {literal(record.memory_id)}")
+                    .select(["vector", *spaces])
+                    .limit(1)
+                    .to_arrow()
                 )
                 if found.num_rows == 0:
                     return False
                 vector = found.column("vector")[0].as_py()
+                others = {c: found.column(c)[0].as_py() for c in spaces}
             data = to_table([(record, vector)], self._schema)
+            if spaces:
+                data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
             result = await table.merge_insert("id").when_matched_update_all(where=visible).execute(data)
         kept = vector
@@ -256,7 +283,7 @@ class LanceMemoryStore:
                 embedded_text[i] == h
                 for i, h in zip(stored.column("id").to_pylist(), stored.column("content_hash").to_pylist(), strict=True)
             ]
-            stored = stored.filter(pa.array(same, pa.bool_()))
+            stored = stored.filter(pa.array(same, pa.bool_())).select(self._schema.names)  # other spaces: kept
             if stored.num_rows == 0:
                 return 0
             ids = stored.column("id").to_pylist()
@@ -350,19 +377,24 @@ class LanceMemoryStore:
         return {r["id"]: r for r in rows.to_pylist()}
 
     async def nearest(
-        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
+        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
     ) -> list[ArmHit]:
-        """Cosine kNN under the visibility prefilter, floor applied (from memory for small tables)."""
+        """Cosine kNN under the visibility prefilter, floor applied (from memory for small tables).
+
+        Another ``space`` is searched in LanceDB (the in-memory copy holds the store's model's vectors);
+        rows not yet filled in it (null) are left out by the search itself.
+        """
         async with map_lance_errors():
             table, visible = await self._scoped(actor, flt)
             if table is None:
                 return []
-            hot = await self._hot_copy(actor.tenant_id, table)
+            hot = None if space else await self._hot_copy(actor.tenant_id, table)
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
             # With an ANN index, candidates are re-scored with the full vectors (the index quantises them):
             # without it, recall@10 against exact search was 0.876 on 100k rows of one agent.
-            query = table.query().nearest_to(list(vector)).distance_type("cosine").refine_factor(_REFINE_FACTOR)
+            query = table.query().nearest_to(list(vector)).column(space_column(space) if space else "vector")
+            query = query.distance_type("cosine").refine_factor(_REFINE_FACTOR)
             rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).limit(limit).to_arrow()
         hits = []
         for row in rows.to_pylist():
@@ -432,6 +464,73 @@ class LanceMemoryStore:
         ):
             digest.update(f"{memory_id}:{updated.timestamp()}\n".encode())
         return digest.hexdigest()[:16]
+
+    # -- other embedding spaces (re-embedding) --------------------------------------------
+
+    async def tenants(self) -> list[str]:
+        """Every tenant with an archive table."""
+        async with map_lance_errors():
+            return sorted([n[len(ARCHIVE_PREFIX) :] async for n in self._db.names() if n.startswith(ARCHIVE_PREFIX)])
+
+    async def add_space(self, tenant_id: str, model: str, dimension: int) -> None:
+        """Add the space's nullable column; a concurrent adder winning is fine (the schema is read again)."""
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None or space_column(model) in (await table.schema()).names:
+                return
+            try:
+                await table.add_columns(space_field(model, dimension))
+            except (RuntimeError, ValueError):
+                if space_column(model) not in (await table.schema()).names:
+                    raise
+            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+
+    async def space_progress(self, tenant_id: str, model: str) -> tuple[int, int]:
+        """(rows whose vector in the space is still null, rows in all); (0, 0) without a table."""
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return 0, 0
+            total = int(await table.count_rows())
+            if space_column(model) not in (await table.schema()).names:
+                return total, total
+            return int(await table.count_rows(f"{space_column(model)} IS NULL")), total
+
+    async def missing_in_space(self, tenant_id: str, model: str, limit: int) -> list[MemoryRecord]:
+        """Up to ``limit`` rows with no vector in the space yet (any status: a restored memory needs one too)."""
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None or space_column(model) not in (await table.schema()).names:
+                return []
+            where = f"{space_column(model)} IS NULL"
+            rows = await table.query().where(where).select(RECORD_COLUMNS).limit(limit).to_arrow()
+        return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id)
+
+    async def fill_space(self, tenant_id: str, model: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> int:
+        """One merge of only (id, content_hash, the space's vector): the row's other columns stay as they are.
+
+        A row rewritten since it was read (another hash) or filled meanwhile (another process) is left alone.
+        """
+        if not rows:
+            return 0
+        column = space_column(model)
+        async with map_lance_errors():
+            table = await self._table(tenant_id)
+            if table is None:
+                return 0
+            field = (await table.schema()).field(column)
+            data = pa.Table.from_arrays(
+                [
+                    pa.array([r.memory_id for r, _ in rows], pa.string()),
+                    pa.array([r.content_hash for r, _ in rows], pa.string()),
+                    pa.array([list(v) for _, v in rows], field.type),
+                ],
+                schema=pa.schema([self._schema.field("id"), self._schema.field("content_hash"), field]),
+            )
+            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+            unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
+            result = await table.merge_insert("id").when_matched_update_all(where=unfilled).execute(data)
+        return int(result.num_updated_rows)
 
     async def agents(self) -> list[tuple[str, str]]:
         """Every (tenant, agent) that authored a memory: operator-level, for batch jobs only."""

@@ -32,8 +32,17 @@ class MemoryStore(Protocol):
     adds the actor's visibility rule (``core.visibility``).
     """
 
-    async def insert(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> None:
-        """Durably add rows (all or none) to the tenant's partition."""
+    async def insert(
+        self,
+        tenant_id: str,
+        rows: Sequence[tuple[MemoryRecord, Vector]],
+        extra: Mapping[str, Sequence[Vector | None]] | None = None,
+    ) -> None:
+        """Durably add rows (all or none) to the tenant's partition.
+
+        ``rows`` carry the store's model's vectors; ``extra`` the same rows' vectors in another
+        embedding space (by model; a re-embed in progress), where the tenant's table has one.
+        """
         ...
 
     async def get(self, actor: Actor, memory_id: str) -> MemoryRecord | None:
@@ -55,9 +64,12 @@ class MemoryStore(Protocol):
         ...
 
     async def nearest(
-        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
+        self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
     ) -> list[ArmHit]:
-        """Visible ids by cosine similarity, best first, at or above the floor."""
+        """Visible ids by cosine similarity, best first, at or above the floor.
+
+        ``space``: the model whose vectors to search ("" = the store's model, always complete).
+        """
         ...
 
     async def full_text(
@@ -66,8 +78,14 @@ class MemoryStore(Protocol):
         """Visible ids by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
         ...
 
-    async def replace(self, actor: Actor, record: MemoryRecord, vector: Vector | None) -> bool:
-        """Overwrite a visible row (new vector optional); False if it is gone or invisible."""
+    async def replace(
+        self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
+    ) -> bool:
+        """Overwrite a visible row (new vector optional); False if it is gone or invisible.
+
+        Without a new vector every stored vector is kept; with one, the row's vectors in other
+        spaces are ``extra``'s, or left to be filled again (the text changed).
+        """
         ...
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
@@ -102,6 +120,54 @@ class MemoryStore(Protocol):
 
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
         """Count each (memory id, signal) once and move its salience shift (``core.feedback``); durable on return."""
+        ...
+
+
+class EmbeddingSpaces(Protocol):
+    """A second embedding space beside the store's model, per tenant (re-embedding after a model change).
+
+    The store's model stays the space every write fills and dedup and reviews compare in; a
+    tenant's Recall moves to the other space when it is switched (and back, while both are kept).
+    """
+
+    async def target(self) -> tuple[str, int] | None:
+        """The model (and dimension) being re-embedded to, if a re-embed began."""
+        ...
+
+    async def begin(self, model: str, dimension: int) -> None:
+        """Record the re-embed (idempotent); PreconditionFailed when another model's is under way."""
+        ...
+
+    async def active(self) -> dict[str, str]:
+        """Tenant → the model its Recall searches, for every tenant switched off the store's model."""
+        ...
+
+    async def switch(self, tenant_id: str, model: str) -> None:
+        """Make ``model`` the tenant's Recall space ("" = back to the store's model), in one commit."""
+        ...
+
+
+class SpaceFiller(Protocol):
+    """The archive's rows in a second embedding space: made, counted, filled (the re-embed job's store)."""
+
+    async def tenants(self) -> list[str]:
+        """Every tenant with an archive."""
+        ...
+
+    async def add_space(self, tenant_id: str, model: str, dimension: int) -> None:
+        """Give the tenant's table the space's column (idempotent, safe against a concurrent adder)."""
+        ...
+
+    async def space_progress(self, tenant_id: str, model: str) -> tuple[int, int]:
+        """(rows still without a vector in the space, rows in all)."""
+        ...
+
+    async def missing_in_space(self, tenant_id: str, model: str, limit: int) -> list[MemoryRecord]:
+        """Up to ``limit`` rows without a vector in the space, in id order."""
+        ...
+
+    async def fill_space(self, tenant_id: str, model: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> int:
+        """Store the space's vectors over rows whose text is unchanged and still unfilled; how many."""
         ...
 
 

@@ -23,6 +23,7 @@ from memoryd.core.validation import Limits, check_actor, check_filter, check_mem
 from memoryd.core.visibility import modify_refusal, rescope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.reembed import SpaceRouter
 
 ANNOTATIONS_SHOWN = 100
 """GetMemory lists this many annotating memories; ListMemories with filter.source_id pages through all."""
@@ -32,9 +33,18 @@ class ArchiveService:
     """Single-memory operations, all within the actor's visibility."""
 
     def __init__(
-        self, store: MemoryStore, embedder: Embedder, clock: Clock, limits: Limits, *, trail: AuditTrail, pii: PiiFloor
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        clock: Clock,
+        limits: Limits,
+        *,
+        trail: AuditTrail,
+        pii: PiiFloor,
+        spaces: SpaceRouter | None = None,
     ) -> None:
         self._store = store
+        self._spaces = spaces
         self._pii = pii
         self._trail = trail
         self._embedder = embedder
@@ -81,11 +91,13 @@ class ArchiveService:
         if refusal:
             raise PermissionDenied(refusal)
         updated = _apply(record, patch, actor, self._clock.now())
-        vector = None
+        vector, extra = None, {}
         if patch.content is not None and patch.content != record.content:
             (vector,) = await self._embedder.embed([patch.content])
             updated = replace(updated, embedding_model=self._embedder.model_name)
-        if not await self._store.replace(actor, updated, vector):
+            if self._spaces is not None:  # a re-embed under way: the new text's vector there too
+                extra = {m: v[0] for m, v in (await self._spaces.extra(actor.tenant_id, [patch.content])).items()}
+        if not await self._store.replace(actor, updated, vector, extra):
             raise NotFound(f"memory {memory_id!r} not found")
         self._trail.note(actor, Operation.UPDATE, [memory_id], {record.scope.value, updated.scope.value})
         return updated

@@ -37,6 +37,7 @@ from memoryd.core.vectors import cosine, normalised
 from memoryd.core.visibility import is_visible, scope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.reembed import SpaceRouter
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
@@ -120,8 +121,11 @@ class MemorizeService:
         pii: PiiFloor,
         pending_on_outage: bool = True,
         on_pending: Callable[[str], None] = lambda tenant_id: None,
+        spaces: SpaceRouter | None = None,
     ) -> None:
         self._store = store
+        self._spaces = spaces
+        """While a re-embed is under way, new rows get their vector in its space too."""
         self._pending_on_outage = pending_on_outage
         self._on_pending = on_pending
         """Told the tenant of every write stored with its embedding pending (``EmbeddingBackfill.note``)."""
@@ -352,7 +356,8 @@ class MemorizeService:
             new_rows.append((record, _vector(job, i)))
             out.append((record.memory_id, False))
         if new_rows:
-            await self._store.insert(tenant_id, new_rows)
+            extra = await self._spaces.extra(tenant_id, [r.content for r, _ in new_rows]) if self._spaces else {}
+            await self._store.insert(tenant_id, new_rows, extra)
         as_found = {r.memory_id: r for found in candidates for r in found}
         as_found |= {r.memory_id: r for job in group for r in job.earlier.values()}
         await self._merge(stored, as_found, mergers)

@@ -25,6 +25,7 @@ from memoryd.core.ranking import (
 )
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
+from memoryd.services.reembed import QuerySpace, SpaceRouter
 from memoryd.services.retrievals import RetrievalLog
 
 
@@ -40,7 +41,11 @@ class RecallService:
         limits: Limits,
         tuning: RecallTuning,
         defaults: Callable[[Actor], Awaitable[AgentRecall]] | None = None,
+        *,
+        spaces: SpaceRouter | None = None,
     ) -> None:
+        self._spaces = spaces
+        """A tenant switched to a re-embed's space is searched there (its own embedder, scale and floor)."""
         self._defaults = defaults or _shipped_defaults
         self._store = store
         self._embedder = embedder
@@ -64,38 +69,42 @@ class RecallService:
         """
         query, weights, floor = await self._with_defaults(query)
         self._validate(query)
+        space = await self._space(query.actor)
+        if space.space:  # a floor belongs to an embedder's scale: the agents' floors are the store model's
+            floor = space.floor
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
         degraded = ""
         try:
-            vector = await self._query_vector(query) if query.arms is not RecallArms.FULL_TEXT else None
+            vector = await self._query_vector(query, space) if query.arms is not RecallArms.FULL_TEXT else None
         except Unavailable as exc:
             if query.arms is RecallArms.VECTOR:
                 raise
             vector, degraded = None, f"the embedder is unavailable ({exc}): the full-text arm answered alone"
         vector_hits, text_hits = await asyncio.gather(
-            self._vector_arm(query, vector, depth, floor) if vector is not None else _nothing(),
+            self._vector_arm(query, vector, depth, floor, space.space) if vector is not None else _nothing(),
             self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
         fused = fuse(vector_hits, text_hits, weights)
         if len(fused) < query.limit and vector is not None:
             # Fewer candidates than asked: fill with the nearest memories under the floor, after the rest.
-            nearest = await self._store.nearest(query.actor, vector, query.filter, query.limit + len(fused), -1.0)
+            more = query.limit + len(fused)
+            nearest = await self._store.nearest(query.actor, vector, query.filter, more, -1.0, space.space)
             fused = filled(fused, nearest, query.limit)
         terms = full_text_query(query.text).terms
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
-            hits = composite(attach(fused, records, terms, self._scale), self._clock.now(), query.min_score or 0.0)
+            hits = composite(attach(fused, records, terms, space.scale), self._clock.now(), query.min_score or 0.0)
         elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate's text is read
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
             hits = coverage_ranked(
-                attach(fused, records, terms, self._scale), self._tuning.coverage_floor, self._tuning.vector_coverage
+                attach(fused, records, terms, space.scale), self._tuning.coverage_floor, self._tuning.vector_coverage
             )
         else:
             winners = fused[: query.limit]
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
-            hits = attach(winners, records, terms, self._scale)
+            hits = attach(winners, records, terms, space.scale)
         if query.ranking is RankingMode.RELEVANCE:
             hits = [h for h in hits if h.score >= (query.min_score or 0.0)]
         hits = hits[: query.limit]
@@ -105,7 +114,9 @@ class RecallService:
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The vector arm alone (benchmarks compare arms)."""
         self._validate(query)
-        return await self._vector_arm(query, await self._query_vector(query), query.limit, self._floor)
+        space = await self._space(query.actor)
+        vector = await self._query_vector(query, space)
+        return await self._vector_arm(query, vector, query.limit, space.floor, space.space)
 
     async def full_text_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The full-text arm alone (benchmarks compare arms)."""
@@ -136,18 +147,26 @@ class RecallService:
             if not 0.0 <= value <= 1.0:  # NaN fails too
                 raise InvalidRequest(name, f"must be in [0, 1], got {value!r}")
 
-    async def _vector_arm(self, query: RecallQuery, vector: list[float], depth: int, floor: float) -> list[ArmHit]:
+    async def _vector_arm(
+        self, query: RecallQuery, vector: list[float], depth: int, floor: float, space: str
+    ) -> list[ArmHit]:
         """The arm's candidates above the floor."""
         if query.filter.narrows:  # the filter must not starve the candidate pool
             depth *= self._tuning.filtered_depth_factor
-        return await self._store.nearest(query.actor, vector, query.filter, depth, floor)
+        return await self._store.nearest(query.actor, vector, query.filter, depth, floor, space)
 
-    async def _query_vector(self, query: RecallQuery) -> list[float]:
-        """The caller's vector, or the query embedded."""
+    async def _space(self, actor: Actor) -> QuerySpace:
+        """Where the tenant's vectors are searched: the store's model unless switched by a re-embed."""
+        if self._spaces is None:
+            return QuerySpace("", self._embedder, self._scale, self._floor)
+        return await self._spaces.query_space(actor.tenant_id)
+
+    async def _query_vector(self, query: RecallQuery, space: QuerySpace) -> list[float]:
+        """The caller's vector (in the tenant's space), or the query embedded there."""
         if query.embedding:
-            return normalised(query.embedding, self._embedder.dimension, "query_embedding")
+            return normalised(query.embedding, space.embedder.dimension, "query_embedding")
         text = statement_form(query.text) if self._tuning.vector_query is VectorQuery.STATEMENT else query.text
-        (vector,) = await self._embedder.embed([text])
+        (vector,) = await space.embedder.embed([text])
         return vector
 
     async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:

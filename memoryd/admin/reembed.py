@@ -1,0 +1,68 @@
+"""``memoryd reembed``: move the archive to another embedding model, tenant by tenant, resumably."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from memoryd.app import App, build_app
+from memoryd.config import Settings
+from memoryd.core.errors import NotReady
+from memoryd.services.reembed import Progress, Reembed, TenantProgress
+from memoryd.text_table import table
+
+_NOT_CONFIGURED = (
+    "no re-embed target is configured: set [reembed] (enabled = true, provider, model, dimension, "
+    "base_url...) in the config of this command and of every daemon and worker of the store"
+)
+
+
+def _job(app: App) -> Reembed:
+    if app.reembed is None:
+        raise NotReady(_NOT_CONFIGURED)
+    return app.reembed
+
+
+async def run_reembed(
+    settings: Settings,
+    to: str,
+    tenants: Sequence[str],
+    *,
+    action: str = "run",
+    batch: int = 64,
+    out: TextIO = sys.stdout,
+) -> int:
+    """``run`` (fill, then switch each complete tenant), ``switch``, ``switch-back`` or ``status``; prints a table."""
+    async with build_app(settings.without_maintenance()) as app:
+        job = _job(app)
+        if action == "status":
+            rows = await job.status(to, tenants)
+        elif action == "switch":
+            rows = await job.switch(to, tenants)
+        elif action == "switch-back":
+            rows = await job.switch("", tenants)
+        else:
+
+            def progress(p: Progress) -> None:
+                print(
+                    f"{p.tenant_id}: {p.filled}/{p.total} rows, {p.rows_per_second:.0f} rows/s, "
+                    f"ETA {p.eta_seconds:.0f} s",
+                    file=out,
+                    flush=True,
+                )
+
+            rows = await job.run(to, tenants, batch=batch, on_progress=progress)
+            # Processes that had not yet seen the re-embed may have written rows without the new
+            # vector just before a switch: wait until every process has, then fill those.
+            await asyncio.sleep(settings.reembed.settle_seconds)
+            await job.fill_missed(to, [r.tenant_id for r in rows])
+            rows = await job.status(to, [r.tenant_id for r in rows])
+    print(_table(rows, to), file=out)
+    return 0
+
+
+def _table(rows: Sequence[TenantProgress], model: str) -> str:
+    body = [[r.tenant_id, r.total, r.total - r.missing, r.missing, r.space or "(store's model)"] for r in rows]
+    return table(body, ["tenant", "rows", f"in {model}", "missing", "Recall searches"])

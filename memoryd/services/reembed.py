@@ -1,0 +1,218 @@
+"""Re-embedding after an embedder change: a second vector space beside the store's model, per tenant.
+
+The store's model stays complete throughout (every write fills it; dedup and reviews compare in
+it), so nothing depends on the new space until a tenant is switched, and switching back is one
+record. ``SpaceRouter`` is what requests see: the space a tenant's Recall searches, and the other
+space's vectors every new row gets while a re-embed is under way (dual writes). ``Reembed`` is the
+batch job: it fills the new space tenant by tenant (only rows still unfilled: a re-run after a
+crash resumes), switches each tenant once its rows are all filled, and reports progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memoryd.core.calibration import EmbedderCalibration, calibration_for
+from memoryd.core.errors import InvalidRequest, PreconditionFailed, Unavailable
+from memoryd.core.ports import Embedder, EmbeddingSpaces, SpaceFiller
+
+log = logging.getLogger(__name__)
+
+BATCH = 64
+"""Rows embedded per model call and stored per commit."""
+
+
+@dataclass(frozen=True, slots=True)
+class QuerySpace:
+    """Where a tenant's Recall searches: the space ("" = the store's model), its embedder and scale."""
+
+    space: str
+    embedder: Embedder
+    scale: EmbedderCalibration
+    floor: float
+
+
+class SpaceRouter:
+    """The tenant's Recall space and the dual writes, from the re-embed's record (re-read every ``refresh``)."""
+
+    def __init__(
+        self,
+        base: Embedder,
+        base_floor: float,
+        target: Embedder | None = None,
+        spaces: EmbeddingSpaces | None = None,
+        refresh_seconds: float = 5.0,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._base = QuerySpace("", base, calibration_for(base.model_name), base_floor)
+        self._target = target
+        self._spaces = spaces if target is not None else None
+        self._refresh = refresh_seconds
+        self._now = now
+        self._read_at = float("-inf")
+        self._begun = False
+        self._switched: dict[str, str] = {}
+        self.missed: set[str] = set()
+        """Tenants whose new rows went without the new space's vector (its embedder failed): to fill."""
+        if target is not None:
+            scale = calibration_for(target.model_name)
+            self._other = QuerySpace(target.model_name, target, scale, scale.similarity_floor)
+
+    @property
+    def target(self) -> Embedder | None:
+        """The embedder of the space being re-embedded to (None: no re-embed configured)."""
+        return self._target
+
+    async def _state(self) -> tuple[bool, dict[str, str]]:
+        """(a re-embed to the configured target began, tenant → its Recall model), at most ``refresh`` old."""
+        if self._spaces is None or self._target is None:
+            return False, {}
+        if self._now() - self._read_at >= self._refresh:
+            target = await self._spaces.target()
+            self._begun = target is not None and target == (self._target.model_name, self._target.dimension)
+            self._switched = await self._spaces.active()
+            self._read_at = self._now()
+        return self._begun, self._switched
+
+    async def query_space(self, tenant_id: str) -> QuerySpace:
+        """The store's model unless the tenant was switched to the space this process can embed in."""
+        _, switched = await self._state()
+        if self._target is not None and switched.get(tenant_id) == self._target.model_name:
+            return self._other
+        return self._base
+
+    async def extra(self, tenant_id: str, texts: Sequence[str]) -> dict[str, list[list[float]]]:
+        """New rows' vectors in the space being re-embedded to ({} when none, or its embedder is down)."""
+        begun, _ = await self._state()
+        if not begun or not texts or self._target is None:
+            return {}
+        try:
+            return {self._target.model_name: await self._target.embed(list(texts))}
+        except Unavailable as exc:  # the write goes on: the row is filled in that space later
+            log.warning("re-embed target unreachable; row left to fill", extra={"error": str(exc)})
+            self.missed.add(tenant_id)
+            return {}
+
+
+@dataclass(frozen=True, slots=True)
+class TenantProgress:
+    """One tenant's state in the re-embed (``missing`` rows still without the new space's vector)."""
+
+    tenant_id: str
+    missing: int
+    total: int
+    space: str
+    """The model the tenant's Recall searches ("" = the store's model)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """What a batch just did, for progress lines: rows filled so far, rows in all, rate, ETA."""
+
+    tenant_id: str
+    filled: int
+    total: int
+    rows_per_second: float
+    eta_seconds: float
+
+
+class Reembed:
+    """The re-embed job: fill, switch, switch back, status. Resumable by construction (fills only nulls)."""
+
+    def __init__(
+        self, store: SpaceFiller, spaces: EmbeddingSpaces, target: Embedder, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._store = store
+        self._spaces = spaces
+        self._target = target
+        self._now = now
+
+    async def run(
+        self,
+        model: str,
+        tenants: Sequence[str] = (),
+        *,
+        switch: bool = True,
+        batch: int = BATCH,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> list[TenantProgress]:
+        """Fill every (named) tenant's rows in ``model``'s space, switching each tenant when it is complete."""
+        self._check_model(model)
+        if not 1 <= batch <= 2048:
+            raise InvalidRequest("batch", f"must be in [1, 2048], got {batch}")
+        await self._spaces.begin(model, self._target.dimension)
+        chosen = await self._tenants(tenants)
+        # Every table gets the column first: from then on, daemons' new rows carry the space's vector.
+        for tenant_id in chosen:
+            await self._store.add_space(tenant_id, model, self._target.dimension)
+        missing = {t: (await self._store.space_progress(t, model))[0] for t in chosen}
+        todo, done, started = sum(missing.values()), 0, self._now()
+        for tenant_id in chosen:
+            while rows := await self._store.missing_in_space(tenant_id, model, batch):
+                vectors = await self._target.embed([r.content for r in rows])
+                stored = await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
+                done += len(rows)
+                if on_progress is not None:
+                    rate = done / max(self._now() - started, 1e-6)
+                    on_progress(Progress(tenant_id, done, todo, rate, max(todo - done, 0) / rate))
+                if stored == 0:  # every row changed or was filled meanwhile: read the table again
+                    continue
+            if switch:
+                await self._spaces.switch(tenant_id, model)
+        return await self.status(model, chosen)
+
+    async def switch(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
+        """Switch complete tenants' Recall to ``model`` ("" = back to the store's model) without filling.
+
+        A tenant with rows still missing in the space is refused (FAILED_PRECONDITION naming it):
+        switching it would make those rows unreachable by Recall's vector arm.
+        """
+        chosen = await self._tenants(tenants)
+        if model:
+            self._check_model(model)
+            for tenant_id in chosen:
+                missing, _ = await self._store.space_progress(tenant_id, model)
+                if missing:
+                    raise PreconditionFailed(
+                        f"tenant {tenant_id!r} has {missing} rows without a {model!r} vector; run the re-embed first"
+                    )
+        for tenant_id in chosen:
+            await self._spaces.switch(tenant_id, model)
+        return await self.status(model or self._target.model_name, chosen)
+
+    async def status(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
+        """Per tenant: rows missing in ``model``'s space, rows in all, and the space its Recall searches."""
+        switched = await self._spaces.active()
+        out = []
+        for tenant_id in await self._tenants(tenants):
+            missing, total = await self._store.space_progress(tenant_id, model)
+            out.append(TenantProgress(tenant_id, missing, total, switched.get(tenant_id, "")))
+        return out
+
+    async def fill_missed(self, model: str, tenants: Sequence[str]) -> int:
+        """Fill rows that went without the space's vector (its embedder was down at write time)."""
+        filled = 0
+        for tenant_id in tenants:
+            while rows := await self._store.missing_in_space(tenant_id, model, BATCH):
+                vectors = await self._target.embed([r.content for r in rows])
+                done = await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
+                filled += done
+                if done == 0:
+                    break
+        return filled
+
+    def _check_model(self, model: str) -> None:
+        if model != self._target.model_name:
+            raise InvalidRequest(
+                "to", f"this process is configured to re-embed to {self._target.model_name!r}, not {model!r}"
+            )
+
+    async def _tenants(self, tenants: Sequence[str]) -> list[str]:
+        known = await self._store.tenants()
+        unknown = sorted(set(tenants) - set(known))
+        if unknown:
+            raise InvalidRequest("tenants", f"no archive for tenant {unknown[0]!r}")
+        return sorted(tenants) if tenants else known

@@ -1,0 +1,140 @@
+"""Re-embedding on real LanceDB: the embedded model → an OpenAI-compatible one (the scriptable provider).
+
+Recall answers at every moment of the move, writes made during it land in both spaces, the switch
+is per tenant, and switching back works; the vectors stored in the new space are the new model's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import lancedb
+import openai
+import pytest
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_rows import space_column
+from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.app import build_app
+from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallArms, RecallQuery
+from memoryd.services.reembed import Progress
+from memoryd.testing.provider import FakeProvider, hashed_embedding
+from tests.conftest import make_settings
+
+MODEL, DIM = "fake-embed", 256
+TOPICS = ["espresso", "glacier", "violin", "harbor", "quartz", "meadow", "lantern", "tundra"]
+
+
+def _target(provider: FakeProvider) -> OpenAIEmbedder:
+    client = openai.AsyncOpenAI(base_url=provider.base_url, api_key="test", max_retries=0)
+    return OpenAIEmbedder(client, MODEL, DIM, send_dimensions=True)
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    with FakeProvider() as p:
+        yield p
+
+
+async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> None:
+    settings = make_settings(tmp_path / "data", reembed={"refresh_seconds": 0.01})
+    a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
+    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
+        job = app.reembed
+        assert job is not None
+        for actor in (a, b):
+            drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(120)]
+            await app.memorize.memorize_batch(actor, drafts, True)
+        assert [(p.tenant_id, p.missing, p.total, p.space) for p in await job.status(MODEL)] == [
+            ("t-a", 120, 120, ""),
+            ("t-b", 120, 120, ""),
+        ]
+
+        # Recall keeps answering while tenant a is filled and switched.
+        answers: list[int] = []
+        stop = asyncio.Event()
+
+        async def recall_all_along() -> None:
+            while not stop.is_set():
+                hits = await app.recall.recall(RecallQuery(a, "the glacier number 9", limit=5))
+                answers.append(len(hits))
+                assert any("glacier number 9" in h.memory.content for h in hits)
+                await asyncio.sleep(0)
+
+        reader = asyncio.create_task(recall_all_along())
+        seen: list[Progress] = []
+        done = await job.run(MODEL, ["t-a"], batch=16, on_progress=seen.append)
+        stop.set()
+        await reader
+        assert len(answers) > 3 and min(answers) == 5
+        assert [(p.tenant_id, p.missing, p.total, p.space) for p in done] == [("t-a", 0, 120, MODEL)]
+        assert seen[-1].filled == 120 and seen[-1].total == 120 and seen[-1].eta_seconds == 0
+
+        # Switched: a's Recall embeds the query with the new model and searches its vectors alone.
+        calls = provider.calls["/v1/embeddings"]
+        await asyncio.sleep(0.02)  # past refresh_seconds
+        vector_only = RecallQuery(a, "lantern number 14", limit=3, arms=RecallArms.VECTOR)
+        hits = await app.recall.recall(vector_only)
+        assert provider.calls["/v1/embeddings"] == calls + 1
+        assert "lantern number 14" in hits[0].memory.content
+        # b was not switched: its Recall stays on the embedded model (no provider call).
+        await app.recall.recall(RecallQuery(b, "lantern number 14", limit=3))
+        assert provider.calls["/v1/embeddings"] == calls + 1
+
+        # A write during the re-embed lands in both spaces at once (b's table has the column now too).
+        await job.run(MODEL, ["t-b"], switch=False)
+        new = await app.memorize.memorize(b, MemoryDraft("the quartz clock in the hallway is slow"))
+        edited = await app.archive.update(a, (await app.recall.recall(vector_only))[0].memory.memory_id, _patch())
+        progress = await job.status(MODEL, ["t-a", "t-b"])
+        assert [(p.tenant_id, p.missing, p.total) for p in progress] == [("t-a", 0, 120), ("t-b", 0, 121)]
+        stored = await _space_vectors(tmp_path / "data", ["t-a", "t-b"])
+        assert stored[new.memory.memory_id] == pytest.approx(
+            hashed_embedding("the quartz clock in the hallway is slow", DIM)
+        )
+        assert stored[edited.memory_id] == pytest.approx(hashed_embedding(edited.content, DIM))
+
+        # Switching needs every row filled; switching back is one record and needs nothing.
+        with pytest.raises(InvalidRequest, match="to"):
+            await job.run("other-model", ["t-b"])
+        back = await job.switch("", ["t-a"])
+        assert [(p.tenant_id, p.space) for p in back] == [("t-a", "")]
+        await asyncio.sleep(0.02)
+        before = provider.calls["/v1/embeddings"]
+        await app.recall.recall(vector_only)
+        assert provider.calls["/v1/embeddings"] == before  # the embedded model again
+
+
+def _patch() -> MemoryPatch:
+    return MemoryPatch(content="lantern number 14 now hangs by the door")
+
+
+async def _space_vectors(data: Path, tenants: list[str]) -> dict[str, list[float]]:
+    db = await lancedb.connect_async(str(data))
+    out: dict[str, list[float]] = {}
+    for tenant in tenants:
+        table = await db.open_table(f"memories_{tenant}")
+        rows = (await table.query().select(["id", space_column(MODEL)]).to_arrow()).to_pylist()
+        out |= {r["id"]: r[space_column(MODEL)] for r in rows}
+    return out
+
+
+async def test_one_re_embed_at_a_time_and_switches_are_per_tenant_records(tmp_path: Path) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "base-model", 8)
+    spaces = LanceEmbeddingSpaces(db)
+    assert await spaces.target() is None and await spaces.active() == {}
+    await spaces.begin(MODEL, DIM)
+    await spaces.begin(MODEL, DIM)  # idempotent: a re-run resumes
+    with pytest.raises(PreconditionFailed, match="under way"):
+        await spaces.begin("other-model", DIM)
+    await spaces.switch("t1", MODEL)
+    await spaces.switch("t2", MODEL)
+    await spaces.switch("t2", "")
+    assert await spaces.target() == (MODEL, DIM) and await spaces.active() == {"t1": MODEL}
+    db.close()
