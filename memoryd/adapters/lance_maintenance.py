@@ -21,6 +21,7 @@ from lancedb.index import IvfHnswSq
 from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_graph import ENTITIES, FACTS
+from memoryd.adapters.lance_rows import space_columns
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX
 from memoryd.core.errors import Conflict
 
@@ -162,6 +163,11 @@ class LanceMaintenance:
         if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
+        if stats["num_rows"] >= self._ann_min_rows:  # a re-embed's space, searched once its tenant is switched
+            for column in space_columns(await table.schema()):
+                if await table.index_stats(f"{column}_idx") is None:
+                    log.info("building vector index", extra={"table": name, "column": column})
+                    await table.create_index(column, config=IvfHnswSq(distance_type="cosine"))
         return int(stats["num_rows"])
 
 

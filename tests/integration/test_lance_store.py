@@ -35,8 +35,9 @@ def unit(i: int) -> list[float]:
 async def test_store_refuses_another_embedding_model(tmp_path: Path) -> None:
     store = await open_store(str(tmp_path), "model-a", 8)
     store.close()
-    with pytest.raises(NotReady, match="model-a"):
+    with pytest.raises(NotReady, match="model-a") as refused:
         await open_store(str(tmp_path), "model-b", 8)
+    assert "memoryd reembed --to model-b" in str(refused.value)  # the way forward, named
     with pytest.raises(NotReady, match="8 dims"):
         await open_store(str(tmp_path), "model-a", 16)
 

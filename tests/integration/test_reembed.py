@@ -44,7 +44,11 @@ def provider() -> Iterator[FakeProvider]:
 async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
-    settings = make_settings(tmp_path / "data", reembed={"refresh_seconds": 0.01})
+    settings = make_settings(
+        tmp_path / "data",
+        reembed={"refresh_seconds": 0.01},
+        storage={"ann_min_rows": 100, "maintenance_enabled": False},
+    )
     a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
         job = app.reembed
@@ -87,6 +91,13 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
         # b was not switched: its Recall stays on the embedded model (no provider call).
         await app.recall.recall(RecallQuery(b, "lantern number 14", limit=3))
         assert provider.calls["/v1/embeddings"] == calls + 1
+
+        # A large enough table gets an ANN index on the new space too; the switched tenant searches through it.
+        assert app.maintenance is not None
+        await app.maintenance.maintain(full=True)
+        indexed = await (await lancedb.connect_async(str(tmp_path / "data"))).open_table("memories_t-a")
+        assert f"{space_column(MODEL)}_idx" in [ix.name for ix in await indexed.list_indices()]
+        assert "lantern number 14" in (await app.recall.recall(vector_only))[0].memory.content
 
         # A write during the re-embed lands in both spaces at once (b's table has the column now too).
         await job.run(MODEL, ["t-b"], switch=False)
