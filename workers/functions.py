@@ -11,6 +11,7 @@ from typing import Any
 
 from arq import Retry
 
+from memoryd.core.errors import NotReady
 from memoryd.core.job_records import JobKind, JobState
 from memoryd.services.job_runner import Body
 from workers.context import context_of
@@ -97,6 +98,15 @@ async def retention_tick(ctx: dict[str, Any]) -> None:
         log.info("retention purge queued", extra={"job_id": started.key})
 
 
+async def reembed(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+    """Fill a tenant's archive in the re-embed's space, a slice per message, then switch it (short)."""
+    c = context_of(ctx)
+    job = c.app.reembed
+    if job is None:  # this worker has no [reembed]: the job fails saying so, rather than waiting forever
+        raise NotReady("this worker has no re-embed target configured ([reembed] enabled = true)")
+    await _run(ctx, tenant_id, key, job.job, c.short_timeout)
+
+
 FUNCTIONS = {
     JobKind.BOOTSTRAP: bootstrap,
     JobKind.REGENERATE: regenerate,
@@ -106,4 +116,5 @@ FUNCTIONS = {
     JobKind.REVIEW_ALL: review_all,
     JobKind.RETENTION: retention,
     JobKind.GRAPH_EXTRACT: graph_extract,
+    JobKind.REEMBED: reembed,
 }

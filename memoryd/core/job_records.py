@@ -52,6 +52,8 @@ class JobKind(StrEnum):
     """The daily retention purge over every tenant with a policy."""
     GRAPH_EXTRACT = "graph_extract"
     """After a compaction: one model call turns the new summary into memory-graph facts."""
+    REEMBED = "reembed"
+    """Fill one tenant's archive in a re-embed's space, then switch its Recall there (no chat model)."""
 
 
 class Outcome(StrEnum):

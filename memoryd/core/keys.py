@@ -112,6 +112,9 @@ METHOD_RULES: dict[str, Rule] = {
     "GraphService/MergeEntities": Rule(_D, _W),
     "GraphService/RenameEntity": Rule(_D, _W),
     "GraphService/ForgetFact": Rule(_D, _W),
+    "ReembedService/Reembed": Rule(_O, _W),
+    "ReembedService/GetReembedStatus": Rule(_O, _R),
+    "ReembedService/SwitchRecallModel": Rule(_O, _W),
 }
 """Every memoryd method (``Service/Method``); a method missing here is refused to every key."""
 

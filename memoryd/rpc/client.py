@@ -26,6 +26,8 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2 as rpb
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2_grpc as rpb_grpc
 
 TENANT_METADATA_KEY = "x-tenant-id"
 """The call metadata key that names the tenant (the server reads it in ``memoryd.rpc.identity``)."""
@@ -41,6 +43,7 @@ KeyServiceStub: Any = kpb_grpc.KeyServiceStub
 DataServiceStub: Any = dpb_grpc.DataServiceStub
 ConfigServiceStub: Any = gpb_grpc.ConfigServiceStub
 GraphServiceStub: Any = gr_grpc.GraphServiceStub
+ReembedServiceStub: Any = rpb_grpc.ReembedServiceStub
 
 
 def bearer(token: str) -> tuple[str, str]:
@@ -59,6 +62,7 @@ __all__ = [
     "KeyServiceStub",
     "MemoryServiceStub",
     "ProfileServiceStub",
+    "ReembedServiceStub",
     "apb",
     "bearer",
     "cpb",
@@ -69,4 +73,5 @@ __all__ = [
     "kpb",
     "pb",
     "ppb",
+    "rpb",
 ]

@@ -36,6 +36,8 @@ from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2_grpc as ppb_grpc
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2 as rpb
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2_grpc as rpb_grpc
 from memoryd.rpc.audit_servicer import AuditServicer
 from memoryd.rpc.auth import Authenticate
 from memoryd.rpc.config_servicer import ConfigServicer
@@ -47,6 +49,7 @@ from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.key_servicer import KeyServicer
 from memoryd.rpc.memory_servicer import MemoryServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
+from memoryd.rpc.reembed_servicer import ReembedServicer
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,7 @@ SERVICE_NAMES = [
     dpb.DESCRIPTOR.services_by_name["DataService"].full_name,
     gpb.DESCRIPTOR.services_by_name["ConfigService"].full_name,
     gr.DESCRIPTOR.services_by_name["GraphService"].full_name,
+    rpb.DESCRIPTOR.services_by_name["ReembedService"].full_name,
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
@@ -129,6 +133,7 @@ async def serving(
     dpb_grpc.add_DataServiceServicer_to_server(DataServicer(app), server)  # type: ignore[no-untyped-call]
     gpb_grpc.add_ConfigServiceServicer_to_server(ConfigServicer(app), server)  # type: ignore[no-untyped-call]
     gr_grpc.add_GraphServiceServicer_to_server(GraphServicer(app), server)  # type: ignore[no-untyped-call]
+    rpb_grpc.add_ReembedServiceServicer_to_server(ReembedServicer(app), server)  # type: ignore[no-untyped-call]
     health_servicer = health.aio.HealthServicer()  # type: ignore[attr-defined]  # aio is re-exported untyped
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)

@@ -58,6 +58,11 @@ class JobContext:
         self.chat = chat
         self._timeout = timeout_seconds
 
+    @property
+    def timeout_seconds(self) -> float:
+        """The body's wall time (a long body can Defer itself before it and go on in a new message)."""
+        return self._timeout
+
     @asynccontextmanager
     async def exclusive(self, name: str) -> AsyncIterator[None]:
         """Hold ``name`` for the body's duration, or Defer if another job holds it (no attempt spent)."""

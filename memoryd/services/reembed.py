@@ -17,7 +17,10 @@ from dataclasses import dataclass
 
 from memoryd.core.calibration import EmbedderCalibration, calibration_for
 from memoryd.core.errors import InvalidRequest, PreconditionFailed, Unavailable
+from memoryd.core.job_records import JobKind, JobRecord, JobResult, JobState
 from memoryd.core.ports import Embedder, EmbeddingSpaces, SpaceFiller
+from memoryd.services.job_runner import Defer, JobContext
+from memoryd.services.job_service import JobService
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +122,11 @@ class Progress:
     eta_seconds: float
 
 
+def reembed_key(model: str) -> str:
+    """A tenant's re-embed job to ``model`` (one live job per tenant and model)."""
+    return f"reembed:{model}"
+
+
 class Reembed:
     """The re-embed job: fill, switch, switch back, status. Resumable by construction (fills only nulls)."""
 
@@ -164,6 +172,35 @@ class Reembed:
                 await self._spaces.switch(tenant_id, model)
         return await self.status(model, chosen)
 
+    async def start(self, jobs: JobService, tenant_id: str, model: str) -> JobRecord:
+        """Queue the tenant's re-embed job (a live one is returned as it is: calling again is safe)."""
+        self._check_model(model, "model")
+        await self._tenants([tenant_id])
+        await self._spaces.begin(model, self._target.dimension)
+        await self._store.add_space(tenant_id, model, self._target.dimension)
+        return await jobs.enqueue(JobKind.REEMBED, tenant_id, reembed_key(model), redrive=True)
+
+    async def job(self, ctx: JobContext) -> JobResult:
+        """The REEMBED body: fill for half the job's time, then continue in a new message (no attempt spent).
+
+        Done when no row is missing: the tenant's Recall is switched and the counts are the result.
+        """
+        tenant_id, model = ctx.record.tenant_id, ctx.record.key.removeprefix("reembed:")
+        self._check_model(model)
+        await self._spaces.begin(model, self._target.dimension)
+        await self._store.add_space(tenant_id, model, self._target.dimension)
+        until = self._now() + ctx.timeout_seconds / 2
+        missing, total = await self._store.space_progress(tenant_id, model)
+        while rows := await self._store.missing_in_space(tenant_id, model, BATCH):
+            vectors = await self._target.embed([r.content for r in rows])
+            await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
+            missing, total = await self._store.space_progress(tenant_id, model)
+            await ctx.progress(total - missing, total, f"{total - missing}/{total} rows in {model}")
+            if missing and self._now() >= until:
+                raise Defer(0.0, JobState.QUEUED, f"{missing} rows left; continuing")
+        await self._spaces.switch(tenant_id, model)
+        return {"model": model, "rows": total, "switched": True}
+
     async def switch(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
         """Switch complete tenants' Recall to ``model`` ("" = back to the store's model) without filling.
 
@@ -204,10 +241,10 @@ class Reembed:
                     break
         return filled
 
-    def _check_model(self, model: str) -> None:
+    def _check_model(self, model: str, field: str = "to") -> None:
         if model != self._target.model_name:
             raise InvalidRequest(
-                "to", f"this process is configured to re-embed to {self._target.model_name!r}, not {model!r}"
+                field, f"this process is configured to re-embed to {self._target.model_name!r}, not {model!r}"
             )
 
     async def _tenants(self, tenants: Sequence[str]) -> list[str]:

@@ -23,10 +23,13 @@ from memoryd.rpc.client import (
     apb,
     cpb,
     dpb,
+    gpb,
+    gr,
     jpb,
     kpb,
     pb,
     ppb,
+    rpb,
 )
 from tests.conftest import LiveServer, tenant
 from tests.e2e.helpers import fuzz_target, snapshot
@@ -155,7 +158,7 @@ def test_revision_extremes_are_answered_precisely(channel, revision) -> None:
 
 def _methods() -> list[tuple[str, bool]]:
     out = []
-    for module in (pb, ppb, jpb, cpb, apb, kpb, dpb):
+    for module in (pb, ppb, jpb, cpb, apb, kpb, dpb, gpb, gr, rpb):
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
                 out.append((f"/{service.full_name}/{method.name}", method.server_streaming))

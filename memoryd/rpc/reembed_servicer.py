@@ -1,0 +1,61 @@
+"""ReembedService over gRPC: decode, one service call, encode (the caller's own tenant only)."""
+
+from __future__ import annotations
+
+from memoryd.app import App
+from memoryd.core.errors import InvalidRequest, NotReady
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2 as rpb
+from memoryd.rpc._gen.memoryd.v1 import reembed_pb2_grpc as rpb_grpc
+from memoryd.rpc.identity import Ctx, caller
+from memoryd.rpc.status import translated
+from memoryd.services.reembed import Reembed, TenantProgress
+
+_NOT_CONFIGURED = "this daemon has no re-embed target: configure [reembed] (enabled = true, model, ...) and restart it"
+
+
+def _status(p: TenantProgress, model: str) -> rpb.ReembedStatus:
+    return rpb.ReembedStatus(model=model, memories=p.total, missing=p.missing, recall_model=p.space)
+
+
+class ReembedServicer(rpb_grpc.ReembedServiceServicer):
+    """Re-embedding, per tenant."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+
+    def _job(self) -> tuple[Reembed, str]:
+        target = self._app.spaces.target
+        if self._app.reembed is None or target is None:
+            raise NotReady(_NOT_CONFIGURED)
+        return self._app.reembed, target.model_name
+
+    async def _progress(self, tenant_id: str) -> rpb.ReembedStatus:
+        job, model = self._job()
+        (progress,) = await job.status(model, [tenant_id])
+        return _status(progress, model)
+
+    @translated
+    async def Reembed(self, request: rpb.ReembedRequest, context: Ctx) -> rpb.ReembedResponse:
+        """See the proto."""
+        job, _ = self._job()
+        if not request.model:
+            raise InvalidRequest("model", "is required")
+        record = await job.start(self._app.jobs.service, caller(context).tenant_id, request.model)
+        return rpb.ReembedResponse(job_id=record.key)
+
+    @translated
+    async def GetReembedStatus(
+        self, request: rpb.GetReembedStatusRequest, context: Ctx
+    ) -> rpb.GetReembedStatusResponse:
+        """See the proto."""
+        return rpb.GetReembedStatusResponse(status=await self._progress(caller(context).tenant_id))
+
+    @translated
+    async def SwitchRecallModel(
+        self, request: rpb.SwitchRecallModelRequest, context: Ctx
+    ) -> rpb.SwitchRecallModelResponse:
+        """See the proto."""
+        job, model = self._job()
+        tenant_id = caller(context).tenant_id
+        await job.switch("" if request.back else model, [tenant_id])
+        return rpb.SwitchRecallModelResponse(status=await self._progress(tenant_id))
