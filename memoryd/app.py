@@ -34,6 +34,7 @@ from memoryd.adapters.lance_graph import LanceGraphStore
 from memoryd.adapters.lance_keys import LanceKeyStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.adapters.lance_reembed_finish import LanceReembedFinish
 from memoryd.adapters.lance_reviews import LanceReviewStore
 from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
 from memoryd.adapters.lance_store import LanceMemoryStore
@@ -68,6 +69,7 @@ from memoryd.core.ports import (
     ProfileStore,
     ProviderGate,
     RateLimiter,
+    ReembedFinisher,
     ReviewStore,
     SpaceFiller,
     StoreMaintenance,
@@ -246,7 +248,8 @@ class _Stores:
     """The memory graph's store (None when the other stores were passed in without one)."""
     spaces: EmbeddingSpaces | None = None
     filler: SpaceFiller | None = None
-    """The re-embed's record and the archive's second space (None with stores passed in)."""
+    finisher: ReembedFinisher | None = None
+    """The re-embed's record, the archive's second space, its end (None with stores passed in)."""
 
 
 async def _open_stores(
@@ -313,6 +316,7 @@ async def _open_stores(
         LanceGraphStore(db, embedder.dimension),
         LanceEmbeddingSpaces(db),
         archive_store,
+        LanceReembedFinish(db),
     )
 
 
@@ -589,7 +593,7 @@ def _wire(
         )
     archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii, spaces=spaces)
     reembed = (
-        Reembed(stores.filler, stores.spaces, target)
+        Reembed(stores.filler, stores.spaces, target, finisher=stores.finisher)
         if target is not None and stores.filler is not None and stores.spaces is not None
         else None
     )

@@ -172,7 +172,8 @@ def _reembed(args: argparse.Namespace) -> int:
     logs.configure("WARNING", settings.log.format)
     from memoryd.admin.reembed import run_reembed
 
-    action = "status" if args.status else "switch-back" if args.switch_back else "switch" if args.switch else "run"
+    action = next((a for a in ("status", "switch", "switch_back", "finish") if getattr(args, a)), "run")
+    action = action.replace("_", "-")
     return asyncio.run(run_reembed(settings, args.to, args.tenant, action=action, batch=args.batch))
 
 
@@ -251,6 +252,11 @@ def parser() -> argparse.ArgumentParser:
     mode.add_argument("--status", action="store_true", help="show progress; change nothing")
     mode.add_argument("--switch", action="store_true", help="switch complete tenants without filling")
     mode.add_argument("--switch-back", action="store_true", help="Recall back on the store's model")
+    mode.add_argument(
+        "--finish",
+        action="store_true",
+        help="daemons stopped: drop the old vectors, MODEL becomes the store's",
+    )
     reembed.set_defaults(run=_reembed)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")

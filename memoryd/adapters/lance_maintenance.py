@@ -160,15 +160,20 @@ class LanceMaintenance:
         if small >= self._optimize_min_fragments or unindexed >= 1000:
             await table.optimize(cleanup_older_than=self._cleanup_older_than)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
-        if stats["num_rows"] >= self._ann_min_rows and await table.index_stats("vector_idx") is None:
+        if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
         if stats["num_rows"] >= self._ann_min_rows:  # a re-embed's space, searched once its tenant is switched
             for column in space_columns(await table.schema()):
-                if await table.index_stats(f"{column}_idx") is None:
+                if not await _indexed(table, column):
                     log.info("building vector index", extra={"table": name, "column": column})
                     await table.create_index(column, config=IvfHnswSq(distance_type="cosine"))
         return int(stats["num_rows"])
+
+
+async def _indexed(table: Any, column: str) -> bool:
+    """Whether an index covers the column (a re-embed's index keeps its name when its column is renamed)."""
+    return any(ix.columns == [column] for ix in await table.list_indices())
 
 
 async def _materialized(table: Any) -> Any:

@@ -34,7 +34,7 @@ async def run_reembed(
     batch: int = 64,
     out: TextIO = sys.stdout,
 ) -> int:
-    """``run`` (fill, then switch each complete tenant), ``switch``, ``switch-back`` or ``status``; prints a table."""
+    """``run`` (fill, then switch each complete tenant), ``switch``, ``switch-back``, ``status`` or ``finish``."""
     async with build_app(settings.without_maintenance()) as app:
         job = _job(app)
         if action == "status":
@@ -43,6 +43,15 @@ async def run_reembed(
             rows = await job.switch(to, tenants)
         elif action == "switch-back":
             rows = await job.switch("", tenants)
+        elif action == "finish":
+            embedded = await job.finish(to)
+            counts = ", ".join(f"{n} {kind} rows" for kind, n in sorted(embedded.items())) or "nothing left"
+            print(
+                f"{to} is now the store's model (embedded here: {counts}); start every daemon and worker "
+                "with it as embedding.* and [reembed] off",
+                file=out,
+            )
+            return 0
         else:
 
             def progress(p: Progress) -> None:

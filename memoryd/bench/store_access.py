@@ -39,7 +39,7 @@ async def maintain_now(db: LanceDatabase, ann_min_rows: int = 50_000) -> None:
 async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
     """Whether the tenant's archive table has an ANN index."""
     table = await db.table_if_exists(ARCHIVE_PREFIX + tenant_id)
-    return table is not None and await table.index_stats("vector_idx") is not None
+    return table is not None and any(ix.columns == ["vector"] for ix in await table.list_indices())
 
 
 async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *, exact: bool) -> list[str]:

@@ -171,6 +171,16 @@ class SpaceFiller(Protocol):
         ...
 
 
+class ReembedFinisher(Protocol):
+    """The end of a re-embed: every table moved to the new model, the old vectors dropped (offline)."""
+
+    async def finish(
+        self, model: str, dimension: int, embed: Callable[[Sequence[str]], Awaitable[list[list[float]]]]
+    ) -> dict[str, int]:
+        """Make ``model`` the store's own (resumable; PreconditionFailed when no re-embed to it is under way)."""
+        ...
+
+
 class ArchiveSnapshot(Protocol):
     """Whole visible archives at once, for background jobs (reviews, never a request path)."""
 

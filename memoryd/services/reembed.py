@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memoryd.core.calibration import EmbedderCalibration, calibration_for
-from memoryd.core.errors import InvalidRequest, PreconditionFailed, Unavailable
+from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed, Unavailable
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, JobState
-from memoryd.core.ports import Embedder, EmbeddingSpaces, SpaceFiller
+from memoryd.core.ports import Embedder, EmbeddingSpaces, ReembedFinisher, SpaceFiller
 from memoryd.services.job_runner import Defer, JobContext
 from memoryd.services.job_service import JobService
 
@@ -131,9 +131,15 @@ class Reembed:
     """The re-embed job: fill, switch, switch back, status. Resumable by construction (fills only nulls)."""
 
     def __init__(
-        self, store: SpaceFiller, spaces: EmbeddingSpaces, target: Embedder, now: Callable[[], float] = time.monotonic
+        self,
+        store: SpaceFiller,
+        spaces: EmbeddingSpaces,
+        target: Embedder,
+        now: Callable[[], float] = time.monotonic,
+        finisher: ReembedFinisher | None = None,
     ) -> None:
         self._store = store
+        self._finisher = finisher
         self._spaces = spaces
         self._target = target
         self._now = now
@@ -240,6 +246,24 @@ class Reembed:
                 if done == 0:
                     break
         return filled
+
+    async def finish(self, model: str) -> dict[str, int]:
+        """Drop the store's model: ``model`` becomes the store's own (run with every daemon and worker stopped).
+
+        Refused while a tenant still searches the store's model (switch it, or every tenant, first):
+        after this there is nothing to switch back to.
+        """
+        self._check_model(model)
+        if self._finisher is None:
+            raise NotReady("this process cannot finish a re-embed (no store access)")
+        if await self._spaces.target() is not None:
+            behind = [p.tenant_id for p in await self.status(model) if p.space != model]
+            if behind:
+                raise PreconditionFailed(
+                    f"tenant {behind[0]!r} (and {len(behind) - 1} more) still searches the store's model: "
+                    "switch every tenant first (memoryd reembed --to MODEL --switch)"
+                )
+        return await self._finisher.finish(model, self._target.dimension, self._target.embed)
 
     def _check_model(self, model: str, field: str = "to") -> None:
         if model != self._target.model_name:

@@ -20,8 +20,11 @@ from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.app import build_app
-from memoryd.core.errors import InvalidRequest, PreconditionFailed
-from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallArms, RecallQuery
+from memoryd.config import ReembedSettings
+from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed
+from memoryd.core.graph import GraphScope
+from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallArms, RecallQuery, Scope
+from memoryd.services.graph import Assertion
 from memoryd.services.reembed import Progress
 from memoryd.testing.provider import FakeProvider, hashed_embedding
 from tests.conftest import make_settings
@@ -149,3 +152,41 @@ async def test_one_re_embed_at_a_time_and_switches_are_per_tenant_records(tmp_pa
     await spaces.switch("t2", "")
     assert await spaces.target() == (MODEL, DIM) and await spaces.active() == {"t1": MODEL}
     db.close()
+
+
+async def test_finishing_makes_the_new_model_the_stores_own(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> None:
+    settings = make_settings(tmp_path / "data", reembed={"refresh_seconds": 0.01})
+    a, late = Actor("t-a", "agent"), Actor("t-late", "agent")
+    office = Assertion("Acme", "located_in", "Berlin", "Acme has its office in Berlin.")
+    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
+        job = app.reembed
+        assert job is not None
+        drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(40)]
+        await app.memorize.memorize_batch(a, drafts, True)
+        await app.graph.assert_human(a, GraphScope(Scope.TENANT), office)
+        await job.run(MODEL)
+        await app.memorize.memorize(late, MemoryDraft("a tenant that arrived after the re-embed began"))
+        with pytest.raises(PreconditionFailed, match="t-late"):
+            await job.finish(MODEL)  # it still searches the store's model: finishing would strand it
+        await job.run(MODEL, ["t-late"])
+        assert await job.finish(MODEL) == {"graph_entities": 2, "graph_facts": 1, "memories": 0}
+        assert await job.finish(MODEL) == {}  # a re-run finds it done
+    # The store is the new model's now: a daemon of the old one is refused, one of the new one works.
+    with pytest.raises(NotReady, match=MODEL):
+        async with build_app(settings.model_copy(update={"reembed": ReembedSettings()}), embedder=onnx_embedder):
+            pass
+    plain = settings.model_copy(update={"reembed": ReembedSettings()})
+    async with build_app(plain, embedder=_target(provider)) as app:
+        hits = await app.recall.recall(RecallQuery(a, "lantern number 14", limit=3, arms=RecallArms.VECTOR))
+        assert "lantern number 14" in hits[0].memory.content
+        found = await app.graph.search(Actor("t-a", "agent"), "where is the Acme office")
+        assert [h.object for h in found.hits] == ["Berlin"]
+        new = await app.memorize.memorize(a, MemoryDraft("the violin lesson moved to Thursday"))
+        assert new.memory.embedding_model == MODEL
+    table = await (await lancedb.connect_async(str(tmp_path / "data"))).open_table("memories_t-a")
+    schema = await table.schema()
+    assert schema.field("vector").type.list_size == DIM and space_column(MODEL) not in schema.names
+    models = (await table.query().select(["embedding_model"]).to_arrow()).column("embedding_model").unique()
+    assert models.to_pylist() == [MODEL]
