@@ -128,6 +128,13 @@ def test_bench_outage_smoke(tmp_path: Path) -> None:
     assert record["duplicates"] == 0 and record["breaker_closed_at_end"] and "duplicate memories" in stdout
 
 
+def test_bench_valkey_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "valkey", "--agents", "8", "--latency", "0.3", "--kill-after", "0.25")
+    assert record["valkey_restarts"] == 1 and record["succeeded_before_kill"] < 8  # killed mid-batch
+    assert record["jobs"] == {"succeeded": 8} and record["duplicate_revisions"] == 0  # every job once
+    assert record["agents_with_a_profile"] == 8 and "duplicate revisions" in stdout
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"
