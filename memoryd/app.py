@@ -563,6 +563,7 @@ def _wire(
                 clock,
                 js.retry_policy(),
                 on_call=metrics.provider_call,
+                worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
             ),
             bootstrap=BootstrapService(
                 stores.store,

@@ -283,10 +283,13 @@ class JobSettings(_Section):
     """Model-bound jobs one worker runs at once."""
     short_concurrency: int = Field(32, ge=1)
     model_job_timeout_seconds: float = Field(300.0, gt=0)
-    """A killed worker's model-bound job is re-run this long (+10 s) after the kill."""
+    """A model-bound job's wall time (a killed worker's jobs are freed sooner: ``worker_heartbeat_seconds``)."""
     short_job_timeout_seconds: float = Field(30.0, gt=0)
     reconcile_stale_seconds: float = Field(120.0, gt=0)
     """A live job untouched this long gets its queue message submitted again (every minute, by a worker)."""
+    worker_heartbeat_seconds: float = Field(15.0, gt=0)
+    """A worker renews its heartbeat three times within this; the running jobs of one whose heartbeat
+    lapsed are freed and run again (instead of waiting out the job timeout)."""
     max_tries: int = Field(_RETRY.max_tries, ge=1)
     """Attempts before a retryable failure makes the job ``dead``."""
     backoff_base_seconds: float = Field(_RETRY.backoff_base_seconds, gt=0)

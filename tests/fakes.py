@@ -330,6 +330,7 @@ class RecordingQueue:
 
     def __init__(self) -> None:
         self.submitted: list[tuple[str, float]] = []
+        self.released: list[str] = []
 
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
         if record.message_id not in {m for m, _ in self.submitted}:
@@ -341,6 +342,10 @@ class RecordingQueue:
 
     async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
         return {"queue": (len(self.submitted), 0.0)}
+
+    async def release(self, record: JobRecord) -> None:
+        self.released.append(record.message_id)
+        await self.submit(record)
 
 
 class OpenGate:
@@ -383,6 +388,9 @@ class DictLeases:
     async def unlock(self, name: str, holder: str) -> None:
         if self.held.get(name) == holder:
             del self.held[name]
+
+    async def is_held(self, name: str) -> bool:
+        return name in self.held
 
 
 Answer = dict[str, object] | Exception | Callable[[str, str], dict[str, object]]

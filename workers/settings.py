@@ -10,6 +10,7 @@ outcome, and the queue must accept the same message id again (parked jobs).
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,8 +21,11 @@ from arq.connections import RedisSettings
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, queue_of
 from memoryd.app import App
 from memoryd.config import Settings
+from memoryd.core.errors import MemorydError
 from workers.context import WorkerContext, install
 from workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
+
+log = logging.getLogger(__name__)
 
 _UNBOUNDED_TRIES = 1_000_000
 """arq's own try limit is not the retry policy (JobRunner's is): deferrals must not exhaust it."""
@@ -84,9 +88,13 @@ async def running_workers(
     """
     workers = build_workers(settings, app, reconcile=reconcile) if enabled else []
     runs = [asyncio.create_task(w.async_run()) for w in workers]
+    beat = asyncio.create_task(heartbeat(app, settings.jobs.worker_heartbeat_seconds)) if enabled else None
     try:
         yield runs
     finally:
+        if beat is not None:
+            beat.cancel()
+            await asyncio.gather(beat, return_exceptions=True)
         await close_workers(workers)
         for task in runs:
             task.cancel()
@@ -94,6 +102,29 @@ async def running_workers(
         for result in results:
             if isinstance(result, Exception):
                 raise result  # a crashed worker loop must not end quietly
+
+
+async def heartbeat(app: App, seconds: float) -> None:
+    """Renew this process's heartbeat three times per ``seconds``; once per ``seconds``, free dead workers' jobs.
+
+    Every worker process scans: the freeing is idempotent (a second scan finds the message already
+    delivered again), and the first worker up after a crash frees the jobs without waiting for a cron.
+    A Redis error only skips a beat (Redis may be restarting); the arq loops notice a lost Redis themselves.
+    """
+    runner, service = app.jobs.runner, app.jobs.service
+    name = f"worker:{runner.worker_id}"
+    beats = 0
+    while True:
+        try:
+            await runner.leases.lock(name, runner.worker_id, seconds)
+            if beats % 3 == 2:
+                freed = await service.reclaim_orphans(lambda w: runner.leases.is_held(f"worker:{w}"))
+                if freed:
+                    log.warning("freed the running jobs of a worker that died", extra={"jobs": freed})
+        except MemorydError as exc:
+            log.info("worker heartbeat skipped", extra={"error": str(exc)})
+        beats += 1
+        await asyncio.sleep(seconds / 3)
 
 
 async def close_workers(workers: list[Worker]) -> None:

@@ -84,6 +84,17 @@ class ArqJobQueue:
                 out[queue] = (int(held), waited)
         return out
 
+    async def release(self, record: JobRecord) -> None:
+        """Delete arq's in-progress mark of the record's message (left by a worker that died holding it).
+
+        arq keeps the message in its queue until it finishes and marks it in progress for the
+        function's whole timeout; without this a dead worker's model job waits that long (5 minutes).
+        The message is submitted again in case the queue lost it.
+        """
+        async with map_redis_errors():
+            await self._client.delete(in_progress_key_prefix + record.message_id)
+        await self.submit(record)
+
     async def forget(self, records: Sequence[JobRecord]) -> None:
         """Drop every queue message of these jobs (all runs): queued entries, payloads, results, retries."""
         if not records:

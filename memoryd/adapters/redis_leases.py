@@ -30,6 +30,7 @@ class RedisLeases:
     """Exclusive leases by name."""
 
     def __init__(self, client: aioredis.Redis) -> None:
+        self._client = client
         self._lock = client.register_script(_LOCK)
         self._unlock = client.register_script(_UNLOCK)
 
@@ -43,3 +44,8 @@ class RedisLeases:
         """Release the lease if still ours."""
         async with map_redis_errors():
             await self._unlock(keys=[f"memoryd:lock:{name}"], args=[holder])
+
+    async def is_held(self, name: str) -> bool:
+        """Whether the lease exists (its holder renewed it within its time)."""
+        async with map_redis_errors():
+            return bool(await self._client.exists(f"memoryd:lock:{name}"))

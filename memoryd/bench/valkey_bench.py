@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--latency", type=float, default=0.3, help="seconds the provider takes per call")
     p.add_argument("--kill-after", type=float, default=0.3, help="share of jobs succeeded when Valkey is killed")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for every job after the kill")
+    p.add_argument("--job-timeout", type=float, default=300.0, help="jobs.model_job_timeout_seconds for the run")
     p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _config(tmp: Path, provider: FakeProvider) -> Path:
+def _config(tmp: Path, provider: FakeProvider, job_timeout: float) -> Path:
     path = tmp / "memoryd.toml"
     path.write_text(f"""
 [provider]
@@ -71,6 +72,7 @@ bootstrap_at_start = false
 backoff_base_seconds = 0.2
 backoff_cap_seconds = 2
 reconcile_stale_seconds = 5
+model_job_timeout_seconds = {job_timeout}
 [storage]
 maintenance_enabled = false
 [log]
@@ -84,7 +86,7 @@ def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) -> dict[
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
     command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp / "run"), "--listen", address]
     up = subprocess.Popen(
-        [*command, "--config", str(_config(tmp, provider))],
+        [*command, "--config", str(_config(tmp, provider, args.job_timeout))],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

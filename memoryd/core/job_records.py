@@ -103,6 +103,8 @@ class JobRecord:
     next_attempt_at: datetime | None = None
     result: JobResult = field(default_factory=dict)
     """A small summary of what the job did (revision written, tokens used, agents done...)."""
+    worker: str = ""
+    """The worker process running it (while ``running``): a worker whose heartbeat stopped left it orphaned."""
 
     @property
     def live(self) -> bool:

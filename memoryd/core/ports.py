@@ -529,6 +529,10 @@ class JobQueue(Protocol):
         """Per queue: messages held, and how long the oldest one due by ``now`` has waited (s; 0 if none)."""
         ...
 
+    async def release(self, record: JobRecord) -> None:
+        """Free the record's current message from a dead worker's hold, so the next poll delivers it again."""
+        ...
+
 
 class ProviderGate(Protocol):
     """Shared across every worker: a circuit breaker on the provider and per-tenant call slots."""
@@ -559,6 +563,10 @@ class Leases(Protocol):
 
     async def unlock(self, name: str, holder: str) -> None:
         """Give the lease back if ``holder`` still has it."""
+        ...
+
+    async def is_held(self, name: str) -> bool:
+        """Whether anyone holds ``name`` now (a heartbeat: a worker is alive while its lease is)."""
         ...
 
 

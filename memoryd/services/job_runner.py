@@ -184,7 +184,10 @@ class JobRunner:
         policy: RetryPolicy,
         rng: random.Random | None = None,
         on_call: CallObserver | None = None,
+        worker_id: str = "",
     ) -> None:
+        self.worker_id = worker_id
+        """This process, written on the records it runs (``JobService.reclaim_orphans``)."""
         self._on_call = on_call
         self.jobs = jobs
         self.clock = clock
@@ -212,6 +215,7 @@ class JobRunner:
             updated_at=now,
             started_at=record.started_at or now,
             next_attempt_at=None,
+            worker=self.worker_id,
         )
         await self.jobs.update(running, f"attempt {running.attempts} started")
         ctx = JobContext(

@@ -7,7 +7,7 @@ another tenant is NOT_FOUND, whatever its name says.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
 from memoryd.core.job_records import LIVE_STATES, REDRIVABLE_STATES, JobEvent, JobKind, JobRecord, JobState
@@ -124,6 +124,26 @@ class JobService:
                     await self._queue.submit(record)
                     requeued += 1
         return requeued
+
+    async def reclaim_orphans(self, alive: Callable[[str], Awaitable[bool]]) -> int:
+        """Free the running jobs of workers that died (their heartbeat stopped); the number freed.
+
+        A worker killed mid-job (or one that lost Redis and exited) leaves its jobs ``running`` and
+        their messages held by the queue for the whole job timeout. Freed, each is delivered again at
+        once and re-run: bodies converge, so even a worker only presumed dead costs a repeat, not a
+        duplicate.
+        """
+        freed = 0
+        verdicts: dict[str, bool] = {}
+        for record in await self._ledger.in_state(JobState.RUNNING):
+            if not record.worker:
+                continue  # written before workers were named: reclaimed after the timeout, as before
+            if record.worker not in verdicts:
+                verdicts[record.worker] = await alive(record.worker)
+            if not verdicts[record.worker]:
+                await self._queue.release(record)
+                freed += 1
+        return freed
 
     async def live_counts(self) -> dict[tuple[JobKind, JobState], int]:
         """Live jobs across tenants by kind and state (metrics)."""

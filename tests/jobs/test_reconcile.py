@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import redis.asyncio
@@ -68,3 +69,38 @@ async def test_the_worker_gauges_show_live_jobs_the_backlog_and_the_breaker(
         scrape = generate_latest(app.metrics.registry).decode()
         assert "memoryd_jobs{" not in scrape  # nothing live any more: no stale series
         assert f'memoryd_queue_messages{{queue="{queue_of(record.kind)}"}} 0.0' in scrape
+
+
+async def test_the_jobs_of_a_worker_that_died_are_freed_by_its_lapsed_heartbeat(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None, worker_heartbeat_seconds=0.6)
+    settings.retention.memories_days = 30.0
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        async with running(settings, onnx_embedder, workers=False) as app:
+            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.retention.start_daily(app.jobs.service)
+            assert record is not None
+            # A worker took the job and died: the record says running, arq holds the message for 5 minutes.
+            orphan = replace(record, state=JobState.RUNNING, attempts=1, worker="host:1:dead")
+            await app.jobs.service.update(orphan, "attempt 1 started")
+            await client.set(f"arq:in-progress:{record.message_id}", b"1", px=300_000)
+            leases = app.jobs.runner.leases
+            await leases.lock("worker:host:2:alive", "host:2:alive", 30)
+            alive = lambda w: leases.is_held(f"worker:{w}")  # noqa: E731
+            assert await app.jobs.service.reclaim_orphans(alive) == 1
+            assert await client.exists(f"arq:in-progress:{record.message_id}") == 0
+
+            # A live worker's job is left alone.
+            await app.jobs.service.update(replace(orphan, worker="host:2:alive"), "attempt 1 started")
+            await client.set(f"arq:in-progress:{record.message_id}", b"1", px=300_000)
+            assert await app.jobs.service.reclaim_orphans(alive) == 0
+            await leases.unlock("worker:host:2:alive", "host:2:alive")  # ...until its heartbeat lapses
+
+            # Workers started now free it within their first scan and run it, long before the 5 minutes.
+            async with running_workers(settings, app, enabled=True):
+                done = await wait_for(lambda: app.jobs.service.record(record.tenant_id, record.key), timeout=15)
+            assert done.state is JobState.SUCCEEDED and done.attempts == 2 and done.worker
+    finally:
+        await client.aclose()
