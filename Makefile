@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml package.json package-lock.json
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,bench,report,mcp]'
+	$(BIN)/pip install --quiet -e '.[dev,bench,report,mcp,tracing]'
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 

@@ -56,17 +56,27 @@ def _serve(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
     from memoryd.rpc.server import serve
+    from memoryd.telemetry import configure_tracing
 
-    asyncio.run(serve(settings))
+    stop_tracing = configure_tracing(settings.tracing)
+    try:
+        asyncio.run(serve(settings))
+    finally:
+        stop_tracing()
     return 0
 
 
 def _worker(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
+    from memoryd.telemetry import configure_tracing
     from workers.run import run_workers
 
-    asyncio.run(run_workers(settings))
+    stop_tracing = configure_tracing(settings.tracing)
+    try:
+        asyncio.run(run_workers(settings))
+    finally:
+        stop_tracing()
     return 0
 
 

@@ -447,6 +447,19 @@ class AuditSettings(_Section):
         return self.tenants.get(tenant_id, self.apply)
 
 
+class TracingSettings(_Section):
+    """OpenTelemetry traces over OTLP/gRPC (the ``tracing`` extra): a span per RPC and per job run.
+
+    A caller's ``traceparent`` (W3C, in the call metadata) makes memoryd's span its child.
+    """
+
+    enabled: bool = False
+    otlp_endpoint: str = "http://127.0.0.1:4317"
+    insecure: bool = True
+    """Plain gRPC to the collector (a local agent); false: TLS."""
+    service_name: str = "memoryd"
+
+
 class LogSettings(_Section):
     """Structured logs on stderr."""
 
@@ -577,6 +590,7 @@ class Settings(BaseSettings):
     memorize: MemorizeSettings = MemorizeSettings()
     profile: ProfileSettings = ProfileSettings()
     log: LogSettings = LogSettings()
+    tracing: TracingSettings = TracingSettings()
     metrics: MetricsSettings = MetricsSettings()
     redis: RedisSettings = RedisSettings()
     provider: ProviderSettings = ProviderSettings()

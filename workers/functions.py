@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from arq import Retry
+from opentelemetry import trace
 
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import JobKind, JobState
@@ -19,8 +20,13 @@ from workers.context import context_of
 log = logging.getLogger(__name__)
 
 
+_tracer = trace.get_tracer("memoryd.jobs")
+
+
 async def _run(ctx: dict[str, Any], tenant_id: str, key: str, body: Body, timeout: float) -> None:
-    delay = await context_of(ctx).jobs.runner.run(tenant_id, key, body, timeout_seconds=timeout)
+    kind = key.split(":", 1)[0]  # the kind, never the key: it can name agents and conversations
+    with _tracer.start_as_current_span(f"job {kind}", attributes={"memoryd.job.kind": kind}):
+        delay = await context_of(ctx).jobs.runner.run(tenant_id, key, body, timeout_seconds=timeout)
     if delay is not None:
         raise Retry(defer=delay)
 

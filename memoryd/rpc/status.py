@@ -27,6 +27,7 @@ from memoryd.core.errors import (
     Unauthenticated,
     Unavailable,
 )
+from memoryd.rpc.tracing import ended, server_span
 
 log = logging.getLogger(__name__)
 
@@ -83,17 +84,19 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> Resp:
         started, code = time.perf_counter(), grpc.StatusCode.OK
-        try:
-            return await method(self, request, context)
-        except MemorydError as exc:
-            code = status_for(exc)
-            await abort_with(context, exc)
-        except Exception:  # the one catch-all of the transport: log, then INTERNAL
-            code = grpc.StatusCode.INTERNAL
-            log.exception("unhandled error in %s", method.__name__)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
-        finally:
-            _observe(self, method.__name__, code, time.perf_counter() - started)
+        with server_span(context, _service_name(type(self)), method.__name__) as span:
+            try:
+                return await method(self, request, context)
+            except MemorydError as exc:
+                code = status_for(exc)
+                await abort_with(context, exc)
+            except Exception:  # the one catch-all of the transport: log, then INTERNAL
+                code = grpc.StatusCode.INTERNAL
+                log.exception("unhandled error in %s", method.__name__)
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+            finally:
+                ended(span, code)
+                _observe(self, method.__name__, code, time.perf_counter() - started)
         raise AssertionError("context.abort always raises")  # pragma: no cover
 
     return wrapper
@@ -121,17 +124,19 @@ def translated_stream(method: StreamHandler[Req, Resp]) -> StreamHandler[Req, Re
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> AsyncIterator[Resp]:
         started, code = time.perf_counter(), grpc.StatusCode.OK
-        try:
-            async for item in method(self, request, context):
-                yield item
-        except MemorydError as exc:
-            code = status_for(exc)
-            await abort_with(context, exc)
-        except Exception:  # the one catch-all of the transport: log, then INTERNAL
-            code = grpc.StatusCode.INTERNAL
-            log.exception("unhandled error in %s", method.__name__)
-            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
-        finally:
-            _observe(self, method.__name__, code, time.perf_counter() - started)
+        with server_span(context, _service_name(type(self)), method.__name__) as span:
+            try:
+                async for item in method(self, request, context):
+                    yield item
+            except MemorydError as exc:
+                code = status_for(exc)
+                await abort_with(context, exc)
+            except Exception:  # the one catch-all of the transport: log, then INTERNAL
+                code = grpc.StatusCode.INTERNAL
+                log.exception("unhandled error in %s", method.__name__)
+                await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+            finally:
+                ended(span, code)
+                _observe(self, method.__name__, code, time.perf_counter() - started)
 
     return wrapper
