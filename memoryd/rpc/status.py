@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
@@ -83,23 +84,30 @@ def translated(method: Handler[Req, Resp]) -> Handler[Req, Resp]:
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> Resp:
-        started, code = time.perf_counter(), grpc.StatusCode.OK
-        with server_span(context, _service_name(type(self)), method.__name__) as span:
-            try:
-                return await method(self, request, context)
-            except MemorydError as exc:
-                code = status_for(exc)
-                await abort_with(context, exc)
-            except Exception:  # the one catch-all of the transport: log, then INTERNAL
-                code = grpc.StatusCode.INTERNAL
-                log.exception("unhandled error in %s", method.__name__)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
-            finally:
-                ended(span, code)
-                _observe(self, method.__name__, code, time.perf_counter() - started)
+        async with _handled(self, method.__name__, context):
+            return await method(self, request, context)
         raise AssertionError("context.abort always raises")  # pragma: no cover
 
     return wrapper
+
+
+@contextlib.asynccontextmanager
+async def _handled(servicer: Any, name: str, context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[None]:
+    """One call: its span, its status from what it raised, its metrics."""
+    started, code = time.perf_counter(), grpc.StatusCode.OK
+    with server_span(context, _service_name(type(servicer)), name) as span:
+        try:
+            yield
+        except MemorydError as exc:
+            code = status_for(exc)
+            await abort_with(context, exc)
+        except Exception:  # the one catch-all of the transport: log, then INTERNAL
+            code = grpc.StatusCode.INTERNAL
+            log.exception("unhandled error in %s", name)
+            await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
+        finally:
+            ended(span, code)
+            _observe(servicer, name, code, time.perf_counter() - started)
 
 
 def _observe(servicer: Any, method: str, code: grpc.StatusCode, seconds: float) -> None:
@@ -123,20 +131,8 @@ def translated_stream(method: StreamHandler[Req, Resp]) -> StreamHandler[Req, Re
 
     @functools.wraps(method)
     async def wrapper(self: Any, request: Req, context: grpc.aio.ServicerContext[Req, Resp]) -> AsyncIterator[Resp]:
-        started, code = time.perf_counter(), grpc.StatusCode.OK
-        with server_span(context, _service_name(type(self)), method.__name__) as span:
-            try:
-                async for item in method(self, request, context):
-                    yield item
-            except MemorydError as exc:
-                code = status_for(exc)
-                await abort_with(context, exc)
-            except Exception:  # the one catch-all of the transport: log, then INTERNAL
-                code = grpc.StatusCode.INTERNAL
-                log.exception("unhandled error in %s", method.__name__)
-                await context.abort(grpc.StatusCode.INTERNAL, "internal error (logged by the server)")
-            finally:
-                ended(span, code)
-                _observe(self, method.__name__, code, time.perf_counter() - started)
+        async with _handled(self, method.__name__, context):
+            async for item in method(self, request, context):
+                yield item
 
     return wrapper

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import grpc
@@ -37,6 +38,9 @@ def test_each_rpc_is_a_span_continuing_the_callers_trace(live_server: LiveServer
         stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="likes tea")), metadata=traced)
         with pytest.raises(grpc.RpcError):
             stub.Recall(pb.RecallRequest(agent_id="a1", query=""), metadata=tenant("acme"))
+    deadline = time.monotonic() + 5  # an aborted call's status reaches the client before its span ends
+    while len(spans.get_finished_spans()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
     memorize, recall = sorted(spans.get_finished_spans(), key=lambda s: s.name)
     assert memorize.name == "memoryd.v1.MemoryService/Memorize" and memorize.kind is SpanKind.SERVER
     assert format(memorize.context.trace_id, "032x") == TRACE_ID  # the caller's trace...
