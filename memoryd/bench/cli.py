@@ -16,6 +16,7 @@ from memoryd.bench.mixed_bench import register as register_mixed
 from memoryd.bench.outage_bench import register as register_outage
 from memoryd.bench.pii_bench import register as register_pii
 from memoryd.bench.recall_bench import register as register_recall
+from memoryd.bench.reembed_bench import register as register_reembed
 from memoryd.bench.valkey_bench import register as register_valkey
 
 
@@ -32,5 +33,6 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_calibrate(sub)
     register_faults(sub)
     register_valkey(sub)
+    register_reembed(sub)
     register_graph(sub)
     register_outage(sub)

@@ -135,6 +135,13 @@ def test_bench_valkey_smoke(tmp_path: Path) -> None:
     assert record["agents_with_a_profile"] == 8 and "duplicate revisions" in stdout
 
 
+def test_bench_reembed_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "reembed", "--memories", "300", "--batch", "32")
+    assert record["switched"] and record["rows_lost"] == record["rows_missing"] == 0
+    assert record["recall_errors"] == record["recall_misses"] == 0 and record["recall_after_ms"]["n"] == 50
+    assert record["rows_per_second"] > 0 and "during the fill" in stdout
+
+
 def test_bench_jobs_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "20", "--tenants", "3", "--probes", "10", "--latency", "0.05", "--slots", "4"
