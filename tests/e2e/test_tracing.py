@@ -25,9 +25,9 @@ def spans() -> Iterator[InMemorySpanExporter]:
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
+    trace.set_tracer_provider(provider)  # for the rest of this process: a provider cannot be unset
     yield exporter
-    provider.shutdown()
+    exporter.shutdown()  # later spans are dropped quietly (a shut-down provider would log each one)
 
 
 def test_each_rpc_is_a_span_continuing_the_callers_trace(live_server: LiveServer, spans: InMemorySpanExporter) -> None:
