@@ -257,7 +257,7 @@ def parser() -> argparse.ArgumentParser:
     )
     reembed.add_argument("--to", required=True, help="the model re-embedded to (the configured [reembed] model)")
     reembed.add_argument("--tenant", action="append", default=[], help="only these tenants (repeatable)")
-    reembed.add_argument("--batch", type=int, default=64, help="rows per model call and commit")
+    reembed.add_argument("--batch", type=int, default=256, help="rows per model call and commit")
     mode = reembed.add_mutually_exclusive_group()
     mode.add_argument("--status", action="store_true", help="show progress; change nothing")
     mode.add_argument("--switch", action="store_true", help="switch complete tenants without filling")

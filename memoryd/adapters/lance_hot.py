@@ -109,6 +109,10 @@ class HotArchive:
             vectors[at] = np.asarray(vector, dtype=np.float32)
         return HotArchive(version, records, vectors)
 
+    def unchanged(self, version: int) -> HotArchive:
+        """The same rows at ``version`` (a commit of this process that changed no column held here)."""
+        return HotArchive(version, self._records, self._vectors)
+
     def deleted(self, version: int, memory_id: str) -> HotArchive:
         """A copy without one row."""
         at = self._index.get(memory_id)

@@ -496,40 +496,48 @@ class LanceMemoryStore:
                 return total, total
             return int(await table.count_rows(f"{space_column(model)} IS NULL")), total
 
-    async def missing_in_space(self, tenant_id: str, model: str, limit: int) -> list[MemoryRecord]:
-        """Up to ``limit`` rows with no vector in the space yet (any status: a restored memory needs one too)."""
+    async def missing_in_space(self, tenant_id: str, model: str, limit: int, after_id: str = "") -> list[MemoryRecord]:
+        """Up to ``limit`` rows with no vector in the space yet (any status: a restored memory needs one too).
+
+        ``after_id`` pages on (the id's BTree narrows the scan; without it each page re-reads every
+        row filled before it): a page may skip a few ids, so a pass ends with one read without it.
+        """
         async with map_lance_errors():
             table = await self._table(tenant_id)
             if table is None or space_column(model) not in (await table.schema()).names:
                 return []
-            where = f"{space_column(model)} IS NULL"
+            where = f"{space_column(model)} IS NULL" + (f" AND id > {literal(after_id)}" if after_id else "")
             rows = await table.query().where(where).select(RECORD_COLUMNS).limit(limit).to_arrow()
         return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id)
 
     async def fill_space(self, tenant_id: str, model: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> int:
-        """One merge of only (id, content_hash, the space's vector): the row's other columns stay as they are.
+        """The stored rows written back with the space's vector set, in one merge.
 
-        A row rewritten since it was read (another hash) or filled meanwhile (another process) is left alone.
+        A row rewritten since it was read (another hash) or filled meanwhile (another process) is left
+        alone. Whole rows, not (id, vector) alone: a merge of fewer columns than the table's panics in
+        Lance once the table has been optimized ("Incorrect number of arrays for StructArray fields"),
+        and an update rewrites the whole row anyway.
         """
         if not rows:
             return 0
         column = space_column(model)
+        vectors = {r.memory_id: v for r, v in rows}
         async with map_lance_errors():
             table = await self._table(tenant_id)
             if table is None:
                 return 0
-            field = (await table.schema()).field(column)
-            data = pa.Table.from_arrays(
-                [
-                    pa.array([r.memory_id for r, _ in rows], pa.string()),
-                    pa.array([r.content_hash for r, _ in rows], pa.string()),
-                    pa.array([list(v) for _, v in rows], field.type),
-                ],
-                schema=pa.schema([self._schema.field("id"), self._schema.field("content_hash"), field]),
-            )
+            stored = await table.query().where(ids_in(list(vectors))).to_arrow()
+            if stored.num_rows == 0:
+                return 0
+            at = stored.schema.get_field_index(column)
+            field = stored.schema.field(column)
+            filled = pa.array([list(vectors[i]) for i in stored.column("id").to_pylist()], field.type)
+            data = stored.set_column(at, field, filled)
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
             unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
             result = await table.merge_insert("id").when_matched_update_all(where=unfilled).execute(data)
+        # The in-memory copy holds the store's model's vectors only: still right at the new version.
+        self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
         return int(result.num_updated_rows)
 
     async def agents(self) -> list[tuple[str, str]]:

@@ -31,7 +31,7 @@ async def run_reembed(
     tenants: Sequence[str],
     *,
     action: str = "run",
-    batch: int = 64,
+    batch: int = 256,
     out: TextIO = sys.stdout,
 ) -> int:
     """``run`` (fill, then switch each complete tenant), ``switch``, ``switch-back``, ``status`` or ``finish``."""

@@ -162,8 +162,8 @@ class SpaceFiller(Protocol):
         """(rows still without a vector in the space, rows in all)."""
         ...
 
-    async def missing_in_space(self, tenant_id: str, model: str, limit: int) -> list[MemoryRecord]:
-        """Up to ``limit`` rows without a vector in the space, in id order."""
+    async def missing_in_space(self, tenant_id: str, model: str, limit: int, after_id: str = "") -> list[MemoryRecord]:
+        """Up to ``limit`` rows without a vector in the space (ids above ``after_id``), in id order."""
         ...
 
     async def fill_space(self, tenant_id: str, model: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> int:

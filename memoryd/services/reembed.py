@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 from memoryd.core.calibration import EmbedderCalibration, calibration_for
@@ -24,7 +24,7 @@ from memoryd.services.job_service import JobService
 
 log = logging.getLogger(__name__)
 
-BATCH = 64
+BATCH = 256
 """Rows embedded per model call and stored per commit."""
 
 
@@ -165,15 +165,11 @@ class Reembed:
         missing = {t: (await self._store.space_progress(t, model))[0] for t in chosen}
         todo, done, started = sum(missing.values()), 0, self._now()
         for tenant_id in chosen:
-            while rows := await self._store.missing_in_space(tenant_id, model, batch):
-                vectors = await self._target.embed([r.content for r in rows])
-                stored = await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
-                done += len(rows)
+            async for rows in self._filled(tenant_id, model, batch):
+                done += rows
                 if on_progress is not None:
                     rate = done / max(self._now() - started, 1e-6)
                     on_progress(Progress(tenant_id, done, todo, rate, max(todo - done, 0) / rate))
-                if stored == 0:  # every row changed or was filled meanwhile: read the table again
-                    continue
             if switch:
                 await self._spaces.switch(tenant_id, model)
         return await self.status(model, chosen)
@@ -197,13 +193,15 @@ class Reembed:
         await self._store.add_space(tenant_id, model, self._target.dimension)
         until = self._now() + ctx.timeout_seconds / 2
         missing, total = await self._store.space_progress(tenant_id, model)
-        while rows := await self._store.missing_in_space(tenant_id, model, BATCH):
-            vectors = await self._target.embed([r.content for r in rows])
-            await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
-            missing, total = await self._store.space_progress(tenant_id, model)
-            await ctx.progress(total - missing, total, f"{total - missing}/{total} rows in {model}")
-            if missing and self._now() >= until:
-                raise Defer(0.0, JobState.QUEUED, f"{missing} rows left; continuing")
+        done = total - missing
+        async for rows in self._filled(tenant_id, model, BATCH):
+            done += rows
+            await ctx.progress(min(done, total), total, f"{min(done, total)}/{total} rows in {model}")
+            if self._now() >= until:
+                missing, total = await self._store.space_progress(tenant_id, model)
+                if missing:
+                    raise Defer(0.0, JobState.QUEUED, f"{missing} rows left; continuing")
+        missing, total = await self._store.space_progress(tenant_id, model)
         await self._spaces.switch(tenant_id, model)
         return {"model": model, "rows": total, "switched": True}
 
@@ -239,13 +237,32 @@ class Reembed:
         """Fill rows that went without the space's vector (its embedder was down at write time)."""
         filled = 0
         for tenant_id in tenants:
-            while rows := await self._store.missing_in_space(tenant_id, model, BATCH):
-                vectors = await self._target.embed([r.content for r in rows])
-                done = await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
-                filled += done
-                if done == 0:
-                    break
+            async for rows in self._filled(tenant_id, model, BATCH):
+                filled += rows
         return filled
+
+    async def _filled(self, tenant_id: str, model: str, batch: int) -> AsyncIterator[int]:
+        """Fill the tenant's rows missing in the space, a batch at a time; yields each batch's size.
+
+        Pages on by id, then reads once more from the start (rows a page skipped, rows written
+        without the vector meanwhile); ends when that read finds none, or finds only rows that
+        changed under it twice in a row (the next pass takes them).
+        """
+        after, idle = "", 0
+        while True:
+            rows = await self._store.missing_in_space(tenant_id, model, batch, after)
+            if not rows:
+                if not after:
+                    return
+                after = ""
+                continue
+            vectors = await self._target.embed([r.content for r in rows])
+            stored = await self._store.fill_space(tenant_id, model, list(zip(rows, vectors, strict=True)))
+            idle = 0 if stored or after else idle + 1
+            if idle >= 2:
+                return
+            after = max(r.memory_id for r in rows)
+            yield len(rows)
 
     async def finish(self, model: str) -> dict[str, int]:
         """Drop the store's model: ``model`` becomes the store's own (run with every daemon and worker stopped).
