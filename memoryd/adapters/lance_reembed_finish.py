@@ -96,14 +96,12 @@ async def _move(table: Any, model: str, dimension: int, text: str, embed: Embed)
         ).to_pylist()
         if not batch:
             break
-        vectors = await embed([r[text] for r in batch])
-        schema = await table.schema()
-        field = schema.field(column)
-        data = pa.Table.from_arrays(
-            [pa.array([r["id"] for r in batch], pa.string()), pa.array(vectors, field.type)],
-            schema=pa.schema([schema.field("id"), field]),
-        )
-        await table.merge_insert("id").when_matched_update_all().execute(data)
+        vectors = dict(zip([r["id"] for r in batch], await embed([r[text] for r in batch]), strict=True))
+        # Whole rows: a merge of fewer columns than the table's panics in Lance on an optimized table.
+        stored = await table.query().where(ids_in(list(vectors))).to_arrow()
+        at, field = stored.schema.get_field_index(column), stored.schema.field(column)
+        filled = pa.array([vectors[i] for i in stored.column("id").to_pylist()], field.type)
+        await table.merge_insert("id").when_matched_update_all().execute(stored.set_column(at, field, filled))
         embedded += len(batch)
         if await table.count_rows(f"{column} IS NULL AND {ids_in([r['id'] for r in batch])}"):
             raise RuntimeError(f"rows of {table.name!r} were not filled")  # never loop forever

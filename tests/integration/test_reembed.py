@@ -50,7 +50,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
     settings = make_settings(
         tmp_path / "data",
         reembed={"refresh_seconds": 0.01},
-        storage={"ann_min_rows": 100, "maintenance_enabled": False},
+        storage={"ann_min_rows": 100, "maintenance_enabled": False, "optimize_min_fragments": 1},
     )
     a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
@@ -64,6 +64,8 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
             ("t-b", 120, 120, ""),
         ]
 
+        assert app.maintenance is not None
+        await app.maintenance.maintain(full=True)  # compacted and indexed, as a daemon's upkeep leaves it
         # Recall keeps answering while tenant a is filled and switched.
         answers: list[int] = []
         stop = asyncio.Event()
@@ -157,7 +159,12 @@ async def test_one_re_embed_at_a_time_and_switches_are_per_tenant_records(tmp_pa
 async def test_finishing_makes_the_new_model_the_stores_own(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
-    settings = make_settings(tmp_path / "data", reembed={"refresh_seconds": 0.01})
+    # Tables optimized on every pass: the finish must work on compacted, indexed tables too.
+    settings = make_settings(
+        tmp_path / "data",
+        reembed={"refresh_seconds": 0.01},
+        storage={"maintenance_enabled": False, "optimize_min_fragments": 1},
+    )
     a, late = Actor("t-a", "agent"), Actor("t-late", "agent")
     office = Assertion("Acme", "located_in", "Berlin", "Acme has its office in Berlin.")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
@@ -171,6 +178,8 @@ async def test_finishing_makes_the_new_model_the_stores_own(
         with pytest.raises(PreconditionFailed, match="t-late"):
             await job.finish(MODEL)  # it still searches the store's model: finishing would strand it
         await job.run(MODEL, ["t-late"])
+        assert app.maintenance is not None
+        await app.maintenance.maintain(full=True)
         assert await job.finish(MODEL) == {"graph_entities": 2, "graph_facts": 1, "memories": 0}
         assert await job.finish(MODEL) == {}  # a re-run finds it done
     # The store is the new model's now: a daemon of the old one is refused, one of the new one works.
