@@ -60,6 +60,7 @@ class SpaceRouter:
         self._switched: dict[str, str] = {}
         self.missed: set[str] = set()
         """Tenants whose new rows went without the new space's vector (its embedder failed): to fill."""
+        self._other: QuerySpace | None = None
         if target is not None:
             scale = calibration_for(target.model_name)
             self._other = QuerySpace(target.model_name, target, scale, scale.similarity_floor)
@@ -83,7 +84,7 @@ class SpaceRouter:
     async def query_space(self, tenant_id: str) -> QuerySpace:
         """The store's model unless the tenant was switched to the space this process can embed in."""
         _, switched = await self._state()
-        if self._target is not None and switched.get(tenant_id) == self._target.model_name:
+        if self._other is not None and switched.get(tenant_id) == self._other.space:
             return self._other
         return self._base
 
