@@ -29,11 +29,6 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
             raise NotReady(_NOT_CONFIGURED)
         return self._app.reembed, target.model_name
 
-    async def _progress(self, tenant_id: str) -> rpb.ReembedStatus:
-        job, model = self._job()
-        (progress,) = await job.status(model, [tenant_id])
-        return _status(progress, model)
-
     @translated
     async def Reembed(self, request: rpb.ReembedRequest, context: Ctx) -> rpb.ReembedResponse:
         """See the proto."""
@@ -48,7 +43,8 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
         self, request: rpb.GetReembedStatusRequest, context: Ctx
     ) -> rpb.GetReembedStatusResponse:
         """See the proto."""
-        return rpb.GetReembedStatusResponse(status=await self._progress(caller(context).tenant_id))
+        job, model = self._job()
+        return rpb.GetReembedStatusResponse(status=_status(await job.tenant_status(caller(context).tenant_id), model))
 
     @translated
     async def SwitchRecallModel(
@@ -56,6 +52,5 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
     ) -> rpb.SwitchRecallModelResponse:
         """See the proto."""
         job, model = self._job()
-        tenant_id = caller(context).tenant_id
-        await job.switch("" if request.back else model, [tenant_id])
-        return rpb.SwitchRecallModelResponse(status=await self._progress(tenant_id))
+        progress = await job.switch_tenant(caller(context).tenant_id, request.back)
+        return rpb.SwitchRecallModelResponse(status=_status(progress, model))

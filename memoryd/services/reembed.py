@@ -158,11 +158,9 @@ class Reembed:
         self._check_model(model)
         if not 1 <= batch <= 2048:
             raise InvalidRequest("batch", f"must be in [1, 2048], got {batch}")
-        await self._spaces.begin(model, self._target.dimension)
         chosen = await self._tenants(tenants)
         # Every table gets the column first: from then on, daemons' new rows carry the space's vector.
-        for tenant_id in chosen:
-            await self._store.add_space(tenant_id, model, self._target.dimension)
+        await self._prepare(model, chosen)
         missing = {t: (await self._store.space_progress(t, model))[0] for t in chosen}
         todo, done, started = sum(missing.values()), 0, self._now()
         for tenant_id in chosen:
@@ -172,15 +170,15 @@ class Reembed:
                     rate = done / max(self._now() - started, 1e-6)
                     on_progress(Progress(tenant_id, done, todo, rate, max(todo - done, 0) / rate))
             if switch:
-                await self._spaces.switch(tenant_id, model)
+                await self._switch_if_complete(tenant_id, model)  # left unswitched (status shows it) if not
         return await self.status(model, chosen)
 
     async def start(self, jobs: JobService, tenant_id: str, model: str) -> JobRecord:
         """Queue the tenant's re-embed job (a live one is returned as it is: calling again is safe)."""
         self._check_model(model, "model")
-        await self._tenants([tenant_id])
-        await self._spaces.begin(model, self._target.dimension)
-        await self._store.add_space(tenant_id, model, self._target.dimension)
+        if tenant_id not in await self._store.tenants():
+            raise PreconditionFailed(f"tenant {tenant_id!r} has no memories to re-embed")
+        await self._prepare(model, [tenant_id])
         return await jobs.enqueue(JobKind.REEMBED, tenant_id, reembed_key(model), redrive=True)
 
     async def job(self, ctx: JobContext) -> JobResult:
@@ -190,8 +188,7 @@ class Reembed:
         """
         tenant_id, model = ctx.record.tenant_id, ctx.record.key.removeprefix("reembed:")
         self._check_model(model)
-        await self._spaces.begin(model, self._target.dimension)
-        await self._store.add_space(tenant_id, model, self._target.dimension)
+        await self._prepare(model, [tenant_id])
         until = self._now() + ctx.timeout_seconds / 2
         missing, total = await self._store.space_progress(tenant_id, model)
         done = total - missing
@@ -202,8 +199,9 @@ class Reembed:
                 missing, total = await self._store.space_progress(tenant_id, model)
                 if missing:
                     raise Defer(0.0, JobState.QUEUED, f"{missing} rows left; continuing")
-        missing, total = await self._store.space_progress(tenant_id, model)
-        await self._spaces.switch(tenant_id, model)
+        if not await self._switch_if_complete(tenant_id, model):  # rows changed under the last pass
+            raise Defer(1.0, JobState.QUEUED, "rows changed while they were filled; continuing")
+        _, total = await self._store.space_progress(tenant_id, model)
         return {"model": model, "rows": total, "switched": True}
 
     async def switch(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
@@ -222,8 +220,27 @@ class Reembed:
                         f"tenant {tenant_id!r} has {missing} rows without a {model!r} vector; run the re-embed first"
                     )
         for tenant_id in chosen:
+            if model:
+                await self._store.add_space(tenant_id, model, self._target.dimension)  # new rows get it too
             await self._spaces.switch(tenant_id, model)
         return await self.status(model or self._target.model_name, chosen)
+
+    async def switch_tenant(self, tenant_id: str, back: bool) -> TenantProgress:
+        """One tenant's switch (the RPC's: a tenant with no memories yet can only stay on the store's model)."""
+        if not back and tenant_id not in await self._store.tenants():
+            raise PreconditionFailed(f"tenant {tenant_id!r} has no memories in {self._target.model_name!r} yet")
+        if back:
+            await self._spaces.switch(tenant_id, "")
+        else:
+            await self.switch(self._target.model_name, [tenant_id])
+        return await self.tenant_status(tenant_id)
+
+    async def tenant_status(self, tenant_id: str) -> TenantProgress:
+        """One tenant's status in the configured model's space (zeros for a tenant with no memories yet)."""
+        if tenant_id not in await self._store.tenants():
+            return TenantProgress(tenant_id, 0, 0, (await self._spaces.active()).get(tenant_id, ""))
+        (progress,) = await self.status(self._target.model_name, [tenant_id])
+        return progress
 
     async def status(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
         """Per tenant: rows missing in ``model``'s space, rows in all, and the space its Recall searches."""
@@ -233,6 +250,20 @@ class Reembed:
             missing, total = await self._store.space_progress(tenant_id, model)
             out.append(TenantProgress(tenant_id, missing, total, switched.get(tenant_id, "")))
         return out
+
+    async def _prepare(self, model: str, tenants: Sequence[str]) -> None:
+        """Record the re-embed and give the tenants' tables the space's column (both idempotent)."""
+        await self._spaces.begin(model, self._target.dimension)
+        for tenant_id in tenants:
+            await self._store.add_space(tenant_id, model, self._target.dimension)
+
+    async def _switch_if_complete(self, tenant_id: str, model: str) -> bool:
+        """Switch the tenant when none of its rows lacks the space's vector; whether it did."""
+        missing, _ = await self._store.space_progress(tenant_id, model)
+        if missing:
+            return False
+        await self._spaces.switch(tenant_id, model)
+        return True
 
     async def fill_missed(self, model: str, tenants: Sequence[str]) -> int:
         """Fill rows that went without the space's vector (its embedder was down at write time)."""

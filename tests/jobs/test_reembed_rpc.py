@@ -80,6 +80,18 @@ async def test_reembed_runs_as_a_job_switches_the_tenant_and_switches_back(
                 code, details = _code(lambda: stub.SwitchRecallModel(rpb.SwitchRecallModelRequest(), metadata=GLOBEX))
                 assert code == grpc.StatusCode.FAILED_PRECONDITION and "10 rows" in details
 
+                # A tenant with no memories yet: zeros, and nothing to re-embed or switch to.
+                empty = tenant("initech")
+                nothing = stub.GetReembedStatus(rpb.GetReembedStatusRequest(), metadata=empty).status
+                assert (nothing.memories, nothing.missing, nothing.recall_model) == (0, 0, "")
+                for call in (
+                    lambda: stub.Reembed(rpb.ReembedRequest(model=MODEL), metadata=empty),
+                    lambda: stub.SwitchRecallModel(rpb.SwitchRecallModelRequest(), metadata=empty),
+                ):
+                    code, details = _code(call)
+                    assert code == grpc.StatusCode.FAILED_PRECONDITION and "no memories" in details
+                stub.SwitchRecallModel(rpb.SwitchRecallModelRequest(back=True), metadata=empty)  # staying is fine
+
                 back = stub.SwitchRecallModel(rpb.SwitchRecallModelRequest(back=True), metadata=ACME).status
                 assert back.recall_model == "" and back.missing == 0
                 again = stub.SwitchRecallModel(rpb.SwitchRecallModelRequest(), metadata=ACME).status

@@ -62,7 +62,8 @@ class ReembedServiceServicer:
         interruption, and switches the tenant's Recall to the new model when every memory has one.
         From its start every new or edited memory gets both vectors. Recall keeps answering throughout
         (from the store's model until the switch). Calling it again returns the live job. A `model`
-        other than the configured one is INVALID_ARGUMENT; a daemon without one is FAILED_PRECONDITION.
+        other than the configured one is INVALID_ARGUMENT; a daemon without one, or a tenant with no
+        memories yet, is FAILED_PRECONDITION.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -70,7 +71,7 @@ class ReembedServiceServicer:
 
     def GetReembedStatus(self, request, context):
         """GetReembedStatus: how many of the tenant's memories have a vector in the new model's space, and
-        which model its Recall searches.
+        which model its Recall searches (zeros for a tenant with no memories yet).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -78,7 +79,8 @@ class ReembedServiceServicer:
 
     def SwitchRecallModel(self, request, context):
         """SwitchRecallModel switches the tenant's Recall to the new model (every memory must have its
-        vector there: FAILED_PRECONDITION naming how many do not) or, with `back`, to the store's model.
+        vector there, and there must be memories: FAILED_PRECONDITION otherwise, naming how many lack
+        one) or, with `back`, to the store's model.
         One record, seen by every daemon within `reembed.refresh_seconds`.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
