@@ -21,7 +21,7 @@ from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal
 from memoryd.adapters.lance_graph import ENTITIES, FACTS
-from memoryd.adapters.lance_rows import space_column, space_field
+from memoryd.adapters.lance_rows import KEEP_NULL_VECTORS, space_column, space_field
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX
 from memoryd.core.errors import PreconditionFailed
 from memoryd.core.models import PENDING_MODEL
@@ -101,7 +101,8 @@ async def _move(table: Any, model: str, dimension: int, text: str, embed: Embed)
         stored = await table.query().where(ids_in(list(vectors))).to_arrow()
         at, field = stored.schema.get_field_index(column), stored.schema.field(column)
         filled = pa.array([vectors[i] for i in stored.column("id").to_pylist()], field.type)
-        await table.merge_insert("id").when_matched_update_all().execute(stored.set_column(at, field, filled))
+        merge = table.merge_insert("id").when_matched_update_all()
+        await merge.execute(stored.set_column(at, field, filled), on_bad_vectors=KEEP_NULL_VECTORS)
         embedded += len(batch)
         if await table.count_rows(f"{column} IS NULL AND {ids_in([r['id'] for r in batch])}"):
             raise RuntimeError(f"rows of {table.name!r} were not filled")  # never loop forever

@@ -162,6 +162,11 @@ def space_field(model: str, dimension: int) -> pa.Field:
     return pa.field(space_column(model), pa.list_(pa.float32(), dimension), nullable=True)
 
 
+KEEP_NULL_VECTORS = "null"
+"""``on_bad_vectors`` of every write that may carry a row's other-space vector still unfilled: lancedb
+refuses a null vector by default ("variable length vectors"); a null there means "to fill"."""
+
+
 def space_columns(schema: pa.Schema) -> list[str]:
     """The table's other-space vector columns."""
     return [n for n in schema.names if n.startswith(SPACE_PREFIX)]

@@ -37,6 +37,7 @@ from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
+    KEEP_NULL_VECTORS,
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
     memory_schema,
@@ -135,7 +136,8 @@ class LanceMemoryStore:
             if extra:
                 data = with_space_vectors(data, await table.schema(), {space_column(m): v for m, v in extra.items()})
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
-            added = await table.add(pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema))
+            batches = pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema)
+            added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS)
         self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows))
 
     async def replace(
@@ -169,7 +171,8 @@ class LanceMemoryStore:
             if spaces:
                 data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
-            result = await table.merge_insert("id").when_matched_update_all(where=visible).execute(data)
+            merge = table.merge_insert("id").when_matched_update_all(where=visible)
+            result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
         kept = vector
         self._after_write(actor.tenant_id, result.version, lambda hot: hot.replaced(result.version, record, kept))
         return bool(result.num_updated_rows == 1)
@@ -283,7 +286,9 @@ class LanceMemoryStore:
                 embedded_text[i] == h
                 for i, h in zip(stored.column("id").to_pylist(), stored.column("content_hash").to_pylist(), strict=True)
             ]
-            stored = stored.filter(pa.array(same, pa.bool_())).select(self._schema.names)  # other spaces: kept
+            # Whole rows, other spaces' vectors as stored: a merge of fewer columns than the table's
+            # panics in Lance on an optimized table.
+            stored = stored.filter(pa.array(same, pa.bool_()))
             if stored.num_rows == 0:
                 return 0
             ids = stored.column("id").to_pylist()
@@ -295,11 +300,8 @@ class LanceMemoryStore:
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
             pending = f"target.embedding_model = {literal(PENDING_MODEL)}"
             unchanged = f"{pending} AND target.content_hash = source.content_hash"
-            result = (
-                await table.merge_insert("id")
-                .when_matched_update_all(where=unchanged)
-                .execute(data.cast(self._schema) if data.schema != self._schema else data)
-            )
+            merge = table.merge_insert("id").when_matched_update_all(where=unchanged)
+            result = await merge.execute(data.cast(stored.schema), on_bad_vectors=KEEP_NULL_VECTORS)
             self._hot.pop(tenant_id)  # reloaded at the next read
         return int(result.num_updated_rows)
 
@@ -535,7 +537,8 @@ class LanceMemoryStore:
             data = stored.set_column(at, field, filled)
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
             unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
-            result = await table.merge_insert("id").when_matched_update_all(where=unfilled).execute(data)
+            merge = table.merge_insert("id").when_matched_update_all(where=unfilled)
+            result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
         # The in-memory copy holds the store's model's vectors only: still right at the new version.
         self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
         return int(result.num_updated_rows)

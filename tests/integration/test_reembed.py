@@ -21,7 +21,8 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.app import build_app
 from memoryd.config import ReembedSettings
-from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed
+from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed, Unavailable
+from memoryd.core.feedback import Signal
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallArms, RecallQuery, Scope
 from memoryd.services.graph import Assertion
@@ -199,3 +200,37 @@ async def test_finishing_makes_the_new_model_the_stores_own(
     assert schema.field("vector").type.list_size == DIM and space_column(MODEL) not in schema.names
     models = (await table.query().select(["embedding_model"]).to_arrow()).column("embedding_model").unique()
     assert models.to_pylist() == [MODEL]
+
+
+async def test_rows_still_unfilled_can_be_edited_on_an_optimized_table(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> None:
+    """A row whose new-space vector is still null (the target was down) is tagged, edited, corrected as usual."""
+    settings = make_settings(
+        tmp_path / "data",
+        reembed={"refresh_seconds": 0.01},
+        storage={"maintenance_enabled": False, "optimize_min_fragments": 1},
+    )
+    me = Actor("t-a", "agent")
+    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
+        job = app.reembed
+        assert job is not None
+        stored = await app.memorize.memorize_batch(me, [MemoryDraft(f"the {w} plan is ready") for w in TOPICS], True)
+        ids = [r.memory.memory_id for r in stored]
+        provider.outage(60, "503")
+        with pytest.raises(Unavailable):
+            await job.run(MODEL, ["t-a"])  # began, the column is there, nothing could be filled
+        assert app.maintenance is not None
+        await app.maintenance.maintain(full=True)
+        await asyncio.sleep(0.02)  # past refresh_seconds: this process knows the re-embed began
+        tagged = await app.archive.update(me, ids[0], MemoryPatch(tags=("ops",)))
+        edited = await app.archive.update(me, ids[1], MemoryPatch(content="the glacier plan slipped a week"))
+        await app.feedback.feedback(me, ids[2], Signal.CORRECTION, "the violin plan is cancelled")
+        assert tagged.tags == ("ops",) and edited.content == "the glacier plan slipped a week"
+        (progress,) = await job.status(MODEL, ["t-a"])
+        assert progress.missing == progress.total == len(TOPICS) + 1  # the correction's row too
+        provider.outage(0)
+        (done,) = await job.run(MODEL, ["t-a"])
+        assert (done.missing, done.space) == (0, MODEL)
+    vectors = await _space_vectors(tmp_path / "data", ["t-a"])
+    assert vectors[ids[1]] == pytest.approx(hashed_embedding("the glacier plan slipped a week", DIM))
