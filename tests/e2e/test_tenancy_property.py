@@ -6,7 +6,8 @@ ListMemories and GetMemory calls as random callers (including unknown agents and
 contacts) with random filters, and every answer is checked against the
 visibility rule computed independently here. The mutating half runs every
 mutating RPC (memorize, update, forget, restore, review, apply findings, feedback, erase,
-per-tenant and per-agent settings, conversations and EndSession, graph facts and their curation)
+per-tenant and per-agent settings, conversations and EndSession, graph facts and their curation,
+re-embedding and the Recall model switch)
 in random order as random callers against a world whose every agent was reviewed.
 """
 
@@ -29,7 +30,7 @@ from hypothesis import strategies as st
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
-from memoryd.config import Settings
+from memoryd.config import ReembedSettings, Settings
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
 from memoryd.rpc.client import (
@@ -39,13 +40,16 @@ from memoryd.rpc.client import (
     DataServiceStub,
     GraphServiceStub,
     MemoryServiceStub,
+    ReembedServiceStub,
     apb,
     cpb,
     dpb,
     gpb,
     gr,
     pb,
+    rpb,
 )
+from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.jobs.conftest import job_settings, wait_for
 from workers.settings import running_workers
@@ -54,6 +58,7 @@ TENANTS = ["t0", "t1", "t2"]
 AGENTS = ["a0", "a1", "a2"]
 CONTACTS = ["u0", "u1", "u2"]
 SCOPES: list[Any] = [pb.SCOPE_PRIVATE, pb.SCOPE_SHARED, pb.SCOPE_TENANT, pb.SCOPE_END_USER]
+REEMBED_MODEL = "fake-embed"
 WORDS = ["coffee", "garden", "deploy", "birthday", "hiking", "budget", "piano", "travel"]
 
 
@@ -217,6 +222,11 @@ class MutableWorld:
     """Each (tenant, agent)'s stored ``recall.limit``, as the calls set it."""
     conversations: ConversationServiceStub
     graph: GraphServiceStub
+    reembed: ReembedServiceStub
+    archives: set[str] = field(default_factory=set)
+    """Tenants that ever had a memory (their archive table exists)."""
+    spaces: dict[str, str] = field(default_factory=dict)
+    """Tenant → the model its Recall searches ("" or absent: the store's)."""
     tenant_limits: dict[str, int] = field(default_factory=dict)
     """Each tenant's stored ``recall.limit`` (the level under the agents')."""
     owners: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
@@ -257,7 +267,25 @@ async def _review_everyone(env: Settings, embedder: OnnxMiniLMEmbedder) -> dict[
 
 @pytest.fixture(scope="module")
 def mutable_world(tmp_path_factory: pytest.TempPathFactory, valkey_server: str) -> Iterator[MutableWorld]:
-    env = job_settings(Path(tmp_path_factory.mktemp("tenancy-mut")), valkey_server, None)
+    with FakeProvider() as endpoint:  # the re-embed's target model (ReembedService is in the random calls)
+        yield from _mutable_world(tmp_path_factory, valkey_server, endpoint)
+
+
+def _mutable_world(
+    tmp_path_factory: pytest.TempPathFactory, valkey_server: str, endpoint: FakeProvider
+) -> Iterator[MutableWorld]:
+    target = ReembedSettings(
+        enabled=True,
+        provider="openai",
+        base_url=endpoint.base_url,
+        model=REEMBED_MODEL,
+        dimension=64,
+        send_dimensions=True,
+        refresh_seconds=0.05,
+    )
+    env = job_settings(Path(tmp_path_factory.mktemp("tenancy-mut")), valkey_server, None).model_copy(
+        update={"reembed": target}
+    )
     embedder = OnnxMiniLMEmbedder(threads=2)
     server = LiveServer(env, embedder)
     server.start()
@@ -298,6 +326,7 @@ def mutable_world(tmp_path_factory: pytest.TempPathFactory, valkey_server: str) 
             {},
             ConversationServiceStub(channel),
             GraphServiceStub(channel),
+            ReembedServiceStub(channel),
         )
     server.stop()
 
@@ -666,6 +695,39 @@ def _curate(w, t, a, c, memory_id, seen, scope) -> None:
     _expect(w.graph.ExplainFact, explain, tenant(f.tenant), owner_code)
 
 
+def _spaces_of(w, caller: str) -> dict[str, tuple[int, int, str]]:
+    """Every tenant's (and the caller's) re-embed status as its own operator sees it."""
+    out = {}
+    for t in sorted({*TENANTS, caller}):
+        status = w.reembed.GetReembedStatus(rpb.GetReembedStatusRequest(), metadata=tenant(t)).status
+        out[t] = (status.memories, status.missing, status.recall_model)
+        assert status.recall_model == w.spaces.get(t, ""), (t, status)
+    return out
+
+
+def _reembed(w, t, a, c, memory_id, seen, scope) -> None:
+    """Reembed queues a job for the caller's tenant only: no other tenant's counts or Recall space move."""
+    before = _spaces_of(w, t)
+    code = C.OK if t in w.archives else C.FAILED_PRECONDITION
+    reply = _expect(w.reembed.Reembed, rpb.ReembedRequest(model=REEMBED_MODEL), tenant(t), code)
+    assert reply is None or reply.job_id == f"reembed:{REEMBED_MODEL}"
+    after = _spaces_of(w, t)
+    assert {k: v for k, v in after.items() if k != t} == {k: v for k, v in before.items() if k != t}
+
+
+def _switch_recall(w, t, a, c, memory_id, seen, scope) -> None:
+    """SwitchRecallModel moves the caller's tenant only, forward only when its every row has the new vector."""
+    before = _spaces_of(w, t)
+    back = scope in (pb.SCOPE_PRIVATE, pb.SCOPE_TENANT)
+    memories, missing, _ = before[t]
+    code = C.OK if back or (t in w.archives and memories and not missing) else C.FAILED_PRECONDITION
+    request = rpb.SwitchRecallModelRequest(back=back)
+    if _expect(w.reembed.SwitchRecallModel, request, tenant(t), code) is not None:
+        w.spaces[t] = "" if back else REEMBED_MODEL
+    after = _spaces_of(w, t)
+    assert {k: v for k, v in after.items() if k != t} == {k: v for k, v in before.items() if k != t}
+
+
 OPS = {
     "configure": _configure,
     "configure_tenant": _configure_tenant,
@@ -674,6 +736,8 @@ OPS = {
     "assert_fact": _assert_fact,
     "search_graph": _search_graph,
     "curate": _curate,
+    "reembed": _reembed,
+    "switch_recall": _switch_recall,
     "memorize": _memorize,
     "rescope": _rescope,
     "rewrite": _rewrite,
@@ -710,6 +774,7 @@ def test_no_sequence_of_calls_lets_a_row_reach_a_caller_the_rules_forbid(mutable
     w = mutable_world
     rows = w.rows
     for op, (t, a, c), pick, scope, aim in operations:
+        w.archives |= {r.tenant for r in rows.values()}  # a table outlives its rows
         # Half the time aim at a row the caller sees (where the ownership rules bite), else at any row.
         pool = sorted(i for i, r in rows.items() if row_visible(r, t, a, c)) if aim else []
         pool = pool or sorted(rows)
