@@ -236,8 +236,10 @@ class MutableWorld:
     facts: dict[str, Fact] = field(default_factory=dict)
     applied: set[str] = field(default_factory=set)
     """Findings applied so far."""
-    entities: dict[str, tuple[str, str]] = field(default_factory=dict)
-    """Entity id → its (tenant, contact)."""
+    entities: dict[str, tuple[str, str, tuple[int, str, str]]] = field(default_factory=dict)
+    """Entity id → its (tenant, contact, scope as (scope, agent, contact))."""
+    merged: set[str] = field(default_factory=set)
+    """Entities folded into another by MergeEntities."""
 
 
 @dataclass
@@ -553,8 +555,9 @@ def _erase(w, t, a, c, memory_id, seen, scope) -> None:
     # The contact's graph goes with it: its facts and entities, whatever their scope.
     for fact_id in [i for i, f in w.facts.items() if f.tenant == t and f.contact == c]:
         del w.facts[fact_id]
-    for entity_id in [i for i, owner in w.entities.items() if owner == (t, c)]:
+    for entity_id in [i for i, owner in w.entities.items() if owner[:2] == (t, c)]:
         del w.entities[entity_id]
+        w.merged.discard(entity_id)
 
 
 def _configure(w, t, a, c, memory_id, seen, scope) -> None:
@@ -649,8 +652,9 @@ def _assert_fact(w, t, a, c, memory_id, seen, scope) -> None:
     if reply is not None:
         assert reply.action == "add", reply.action
         w.facts[reply.fact.id] = Fact(t, a, c, scope, sentence, reply.fact.subject_id)
-        w.entities[reply.fact.subject_id] = (t, c)
-        w.entities[reply.fact.object_id] = (t, c)
+        where = (scope, a if scope == pb.SCOPE_PRIVATE else "", c)
+        w.entities[reply.fact.subject_id] = (t, c, where)
+        w.entities[reply.fact.object_id] = (t, c, where)
 
 
 def _fact_visible(f: Fact, t: str, a: str, c: str) -> bool:
@@ -675,18 +679,35 @@ def _search_graph(w, t, a, c, memory_id, seen, scope) -> None:
 
 
 def _curate(w, t, a, c, memory_id, seen, scope) -> None:
-    """Curation (pin, rename, forget) reaches its own tenant's facts and entities only."""
+    """Curation (pin, rename, merge, forget) reaches its own tenant's facts and entities only."""
     if not w.facts:
         return
     fact_id = sorted(w.facts)[_pick(memory_id, len(w.facts))]
     f = w.facts[fact_id]
     code = C.OK if f.tenant == t else C.NOT_FOUND
-    action = _pick(memory_id + t, 3)
+    action = _pick(memory_id + t, 4)
+    mine = {i for i, (owner, _, _) in w.entities.items() if owner == t}
     if action == 0:
         _expect(w.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, pinned=True), tenant(t), code)
     elif action == 1:
         request = gr.RenameEntityRequest(entity_id=f.subject_id, name=f"Renamed{next(SERIAL)}")
-        _expect(w.graph.RenameEntity, request, tenant(t), C.OK if w.entities[f.subject_id][0] == t else C.NOT_FOUND)
+        renamable = f.subject_id in mine and f.subject_id not in w.merged
+        _expect(w.graph.RenameEntity, request, tenant(t), C.OK if renamable else C.NOT_FOUND)
+    elif action == 2:
+        # Fold the fact's subject into another fact's subject: both must be this tenant's, one scope.
+        other = w.facts[sorted(w.facts)[_pick(memory_id[::-1], len(w.facts))]]
+        source, target = f.subject_id, other.subject_id
+        if source not in mine or target not in mine:
+            code = C.NOT_FOUND
+        elif source == target:
+            code = C.INVALID_ARGUMENT
+        elif w.entities[source][2] != w.entities[target][2] or source in w.merged:
+            code = C.FAILED_PRECONDITION
+        else:
+            code = C.OK
+        request = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
+        if _expect(w.graph.MergeEntities, request, tenant(t), code) is not None:
+            w.merged.add(source)
     elif _expect(w.graph.ForgetFact, gr.ForgetFactRequest(fact_id=fact_id), tenant(t), code) is not None:
         del w.facts[fact_id]
     # The owner's tenant still holds it exactly as the model says.
