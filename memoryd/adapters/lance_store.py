@@ -152,21 +152,17 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, _BY_ID, col="target.")
             if table is None:
                 return False
-            schema = await table.schema()
-            spaces = space_columns(schema)
             others: dict[str, Vector | None] = {space_column(m): v for m, v in (extra or {}).items()}
-            if vector is None:
-                found = await (
-                    table.query()
-                    .where(f"id = {literal(record.memory_id)}")
-                    .select(["vector", *spaces])
-                    .limit(1)
-                    .to_arrow()
-                )
+            if vector is None:  # the stored row (every column: its schema names the spaces) keeps its vectors
+                found = await table.query().where(f"id = {literal(record.memory_id)}").limit(1).to_arrow()
                 if found.num_rows == 0:
                     return False
+                schema = found.schema
                 vector = found.column("vector")[0].as_py()
-                others = {c: found.column(c)[0].as_py() for c in spaces}
+                others = {c: found.column(c)[0].as_py() for c in space_columns(schema)}
+            else:
+                schema = await table.schema()
+            spaces = space_columns(schema)
             data = to_table([(record, vector)], self._schema)
             if spaces:
                 data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})

@@ -705,8 +705,8 @@ def _curate(w, t, a, c, memory_id, seen, scope) -> None:
             code = C.FAILED_PRECONDITION
         else:
             code = C.OK
-        request = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
-        if _expect(w.graph.MergeEntities, request, tenant(t), code) is not None:
+        merge = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
+        if _expect(w.graph.MergeEntities, merge, tenant(t), code) is not None:
             w.merged.add(source)
     elif _expect(w.graph.ForgetFact, gr.ForgetFactRequest(fact_id=fact_id), tenant(t), code) is not None:
         del w.facts[fact_id]
