@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from arq import Worker, cron, func
-from arq.connections import RedisSettings
+from arq.connections import ArqRedis, RedisSettings, create_pool
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, queue_of
 from memoryd.app import App
@@ -34,18 +34,22 @@ _TICK_SECONDS = {0, 10, 20, 30, 40, 50}
 """The audit schedule is read every ten seconds (a tick only enqueues; the ledger key makes it once per period)."""
 
 
-def build_workers(settings: Settings, app: App, *, reconcile: bool = False) -> list[Worker]:
+_QUEUES = (MODEL_QUEUE, SHORT_QUEUE)
+
+
+def build_workers(settings: Settings, app: App, pools: Sequence[ArqRedis], *, reconcile: bool = False) -> list[Worker]:
     """The model-bound and the short worker, sharing one typed context over ``app``'s job parts.
 
-    ``reconcile``: also run the minute reconciler (``memoryd worker``; the short-lived workers of a
-    command such as ``memoryd audit`` leave it to the long-running ones).
+    ``pools``: one open client per queue (``open_pools``), owned by the caller. ``reconcile``: also run
+    the minute reconciler (``memoryd worker``; the short-lived workers of a command such as
+    ``memoryd audit`` leave it to the long-running ones).
     """
     js = settings.jobs
     ctx = install({}, WorkerContext(app, app.jobs, js.model_job_timeout_seconds, js.short_job_timeout_seconds))
     workers = []
-    for queue, concurrency, timeout in (
-        (MODEL_QUEUE, js.model_concurrency, js.model_job_timeout_seconds),
-        (SHORT_QUEUE, js.short_concurrency, js.short_job_timeout_seconds),
+    for queue, pool, concurrency, timeout in (
+        (MODEL_QUEUE, pools[0], js.model_concurrency, js.model_job_timeout_seconds),
+        (SHORT_QUEUE, pools[1], js.short_concurrency, js.short_job_timeout_seconds),
     ):
         functions = [
             func(coroutine, name=kind.value, timeout=timeout + _SLACK_SECONDS, max_tries=_UNBOUNDED_TRIES)
@@ -64,7 +68,7 @@ def build_workers(settings: Settings, app: App, *, reconcile: bool = False) -> l
                 functions=functions,
                 cron_jobs=crons,
                 queue_name=queue,
-                redis_settings=RedisSettings.from_dsn(settings.redis.dsn),
+                redis_pool=pool,
                 ctx=ctx,
                 poll_delay=js.poll_seconds,
                 max_jobs=concurrency,
@@ -86,22 +90,44 @@ async def running_workers(
 
     Yields the poll loops' tasks, so a caller can notice a loop that crashed (Redis gone).
     """
-    workers = build_workers(settings, app, reconcile=reconcile) if enabled else []
-    runs = [asyncio.create_task(w.async_run()) for w in workers]
-    beat = asyncio.create_task(heartbeat(app, settings.jobs.worker_heartbeat_seconds)) if enabled else None
+    async with open_pools(settings.redis.dsn if enabled else "") as pools:
+        workers = build_workers(settings, app, pools, reconcile=reconcile) if enabled else []
+        runs = [asyncio.create_task(w.async_run()) for w in workers]
+        beat = asyncio.create_task(heartbeat(app, settings.jobs.worker_heartbeat_seconds)) if enabled else None
+        try:
+            yield runs
+        finally:
+            if beat is not None:
+                beat.cancel()
+                await asyncio.gather(beat, return_exceptions=True)
+            await close_workers(workers)
+            for task in runs:
+                task.cancel()
+            results = await asyncio.gather(*runs, return_exceptions=True)
+            for result in results:
+                if isinstance(result, Exception):
+                    raise result  # a crashed worker loop must not end quietly
+
+
+@asynccontextmanager
+async def open_pools(dsn: str) -> AsyncIterator[list[ArqRedis]]:
+    """One arq client per queue (none without ``dsn``), opened before any worker task and always closed.
+
+    arq's own lazy opening runs inside the worker's task: a block that ends while that task is still
+    connecting cancels it half-way and leaves a connected client to the garbage collector.
+    """
+    pools: list[ArqRedis] = []
     try:
-        yield runs
+        for queue in _QUEUES if dsn else ():
+            pools.append(
+                await create_pool(
+                    RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads, default_queue_name=queue
+                )
+            )
+        yield pools
     finally:
-        if beat is not None:
-            beat.cancel()
-            await asyncio.gather(beat, return_exceptions=True)
-        await close_workers(workers)
-        for task in runs:
-            task.cancel()
-        results = await asyncio.gather(*runs, return_exceptions=True)
-        for result in results:
-            if isinstance(result, Exception):
-                raise result  # a crashed worker loop must not end quietly
+        for pool in pools:
+            await pool.aclose()
 
 
 async def heartbeat(app: App, seconds: float) -> None:
@@ -137,10 +163,7 @@ async def close_workers(workers: list[Worker]) -> None:
     for worker in workers:
         worker.handle_sig(signal.SIGUSR1)  # arq: cancel the poll loop and running jobs (re-queued)
         await asyncio.gather(*worker.tasks.values(), return_exceptions=True)
-        pool = worker._pool  # arq exposes no other way to release it
+        pool = worker._pool  # arq exposes no other way to reach it; open_pools closes it
         if pool is not None:
             worker._pool = None
-            try:
-                await pool.delete(worker.health_check_key)
-            finally:
-                await pool.aclose()
+            await pool.delete(worker.health_check_key)

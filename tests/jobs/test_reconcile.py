@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -104,3 +107,20 @@ async def test_the_jobs_of_a_worker_that_died_are_freed_by_its_lapsed_heartbeat(
             assert done.state is JobState.SUCCEEDED and done.attempts == 2 and done.worker
     finally:
         await client.aclose()
+
+
+async def test_workers_stopped_as_they_start_leave_no_redis_connection_open(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    # A command whose work is already done (`memoryd audit` run twice in one period) leaves the block
+    # at once; the workers' clients must be closed, not left half-connected to the garbage collector.
+    settings = job_settings(tmp_path, redis_url, None)
+    async with running(settings, onnx_embedder, workers=False) as app:
+        for step in range(30):  # leave at every moment of the workers' start, connecting included
+            async with running_workers(settings, app, enabled=True):
+                await asyncio.sleep(step / 1000)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        gc.collect()
+    unclosed = [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)]
+    assert not unclosed, unclosed
