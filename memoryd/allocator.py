@@ -1,4 +1,4 @@
-"""Keep the C allocator from growing the resident set without bound under many native threads.
+"""Process tuning before the native libraries load: the C allocator's arenas and numpy's BLAS threads.
 
 glibc gives each thread that allocates concurrently its own malloc arena (up to 8 per core),
 and memory freed in one arena is not reused by threads of another: with LanceDB's, gRPC's
@@ -30,3 +30,17 @@ def limit_malloc_arenas(arenas: int = DEFAULT_ARENAS) -> bool:
         return bool(libc.mallopt(_M_ARENA_MAX, arenas))
     except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to tune
         return False
+
+
+def limit_blas_threads() -> bool:
+    """One OpenBLAS thread (numpy's), unless the operator chose; whether the limit was set here.
+
+    The daemon's matrix work is small (a few thousand vectors times one query); OpenBLAS splits even
+    that across every core, and its threads spin between calls, taking the cores from LanceDB,
+    onnxruntime and the event loop under load (``bench mixed``, docs/benchmarks.md). OpenBLAS reads
+    the variable when numpy loads, so this runs before anything imports numpy.
+    """
+    if "OPENBLAS_NUM_THREADS" in os.environ:
+        return False
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    return True

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd import logs
-from memoryd.allocator import limit_malloc_arenas
+from memoryd.allocator import limit_blas_threads, limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
@@ -285,6 +285,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: parse, then run the subcommand's handler."""
     limit_malloc_arenas()  # before any native thread pool starts (lancedb, grpc, onnxruntime)
+    limit_blas_threads()  # before numpy loads
     args = parser().parse_args(argv)
     try:
         sys.exit(args.run(args))

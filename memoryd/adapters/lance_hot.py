@@ -1,7 +1,7 @@
 """HotArchive: an in-memory copy of one small archive table, for Recall's vector arm and record fetches.
 
 Most agents see a few thousand memories; for those, three LanceDB queries and a fetch cost more
-than the search itself. A table of at most ``hot_max_rows`` rows is loaded once (records and one
+than the search itself. A table of at most ``hot_max_rows`` rows is loaded once (its columns and one
 matrix of its unit vectors) and answers ``nearest`` (exact cosine, the same as LanceDB's flat search
 under the visibility prefilter) and ``get_many`` from memory. It is tied to the table's version: a
 read finds the table at another version (any process's write, a maintenance pass) and drops it;
@@ -12,13 +12,14 @@ Visibility is ``core.visibility`` here, the same rule ``lance_filters`` renders 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
 from memoryd.adapters.lance_rows import to_record
-from memoryd.core.models import Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
+from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
 SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
@@ -34,32 +35,67 @@ def visible_mask(actor: Actor, scopes: np.ndarray, agents: np.ndarray, end_users
 
 
 class HotArchive:
-    """One table's rows and vectors at one version."""
+    """One table's rows and vectors at one version.
 
-    def __init__(self, version: int, records: list[MemoryRecord], vectors: np.ndarray) -> None:
+    Loading and updating are column work: the arrays the search needs (vectors, scope codes, agents,
+    contacts, embedded) come straight from Arrow or numpy, and a row becomes a ``MemoryRecord`` only
+    when a search or a fetch reaches it (then it stays converted). Building every record of a
+    5,000-row table costs ~100 ms of Python, and under writes from several processes a table is
+    reloaded many times a minute.
+    """
+
+    def __init__(
+        self,
+        version: int,
+        vectors: np.ndarray,
+        columns: _Columns,
+        records: list[MemoryRecord | None],
+        source: _Source,
+        index: dict[str, int],
+    ) -> None:
         self.version = version
-        self._records = records
         self._vectors = vectors
-        self._index = {r.memory_id: i for i, r in enumerate(records)}
-        self._scope = np.array([SCOPE_CODES[r.scope] for r in records], dtype=np.int8)
-        self._agent = np.array([r.agent_id for r in records], dtype=object)
-        self._end_user = np.array([r.end_user_id for r in records], dtype=object)
-        self._embedded = np.array([not r.embedding_pending for r in records], dtype=bool)
-        """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
+        self._columns = columns
+        self._records = records
+        """Each row's record once converted (None: still only in ``source``)."""
+        self._source = source
+        self._index = index
 
     @classmethod
     def from_arrow(cls, version: int, data: pa.Table) -> HotArchive:
         """From the table's rows (every record column and ``vector``)."""
         vectors = data.column("vector").combine_chunks().flatten().to_numpy().astype(np.float32, copy=False)
         dimension = data.schema.field("vector").type.list_size
-        records = [to_record(row) for row in data.drop_columns(["vector"]).to_pylist()]
-        return cls(version, records, vectors.reshape(len(records), dimension))
+        rows = data.num_rows
+        ids = data.column("id").to_pylist()
+        scope_names = data.column("scope").to_numpy(zero_copy_only=False)
+        scopes = np.full(rows, -1, dtype=np.int8)
+        for scope, code in SCOPE_CODES.items():
+            scopes[scope_names == scope.value] = code
+        columns = _Columns(
+            scopes,
+            data.column("agent_id").to_numpy(zero_copy_only=False).astype(object),
+            data.column("end_user_id").to_numpy(zero_copy_only=False).astype(object),
+            data.column("embedding_model").to_numpy(zero_copy_only=False) != PENDING_MODEL,
+        )
+        source = _Source(data.drop_columns(["vector"]), np.arange(rows, dtype=np.int64))
+        return cls(
+            version,
+            vectors.reshape(rows, dimension),
+            columns,
+            [None] * rows,
+            source,
+            dict(zip(ids, range(rows), strict=True)),
+        )
 
     def __len__(self) -> int:
         return len(self._records)
 
-    def _visible_mask(self, actor: Actor) -> Any:
-        return visible_mask(actor, self._scope, self._agent, self._end_user)
+    def _record(self, at: int) -> MemoryRecord:
+        record = self._records[at]
+        if record is None:
+            record = self._records[at] = self._source.record(at)
+        return record
 
     def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
@@ -67,15 +103,17 @@ class HotArchive:
         """Exact cosine kNN over the rows ``actor`` sees that meet ``flt``, floor applied, nearest first."""
         if not self._records:
             return []
+        c = self._columns
         similarities = self._vectors @ np.asarray(vector, dtype=np.float32)
-        similarities = np.where(self._visible_mask(actor) & self._embedded, similarities, -np.inf)
+        seen = visible_mask(actor, c.scope, c.agent, c.end_user) & c.embedded
+        similarities = np.where(seen, similarities, -np.inf)
         order = np.argsort(-similarities, kind="stable")
         hits: list[ArmHit] = []
         for i in order:
             similarity = float(similarities[i])
             if similarity < min_similarity:  # sorted: nothing further is close enough (and -inf is hidden)
                 break
-            record = self._records[i]
+            record = self._record(int(i))
             if matches_filter(record, flt) and is_visible(actor, record):
                 hits.append(ArmHit(record.memory_id, similarity, record.occurred_at))
                 if len(hits) == limit:
@@ -87,14 +125,24 @@ class HotArchive:
         out = {}
         for memory_id in memory_ids:
             at = self._index.get(memory_id)
-            if at is not None and is_visible(actor, self._records[at]):
-                out[memory_id] = self._records[at]
+            if at is not None and is_visible(actor, record := self._record(at)):
+                out[memory_id] = record
         return out
 
     def inserted(self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]]) -> HotArchive:
         """A copy with rows appended (a commit of this process that made ``version``)."""
         vectors = np.asarray([v for _, v in rows], dtype=np.float32).reshape(len(rows), self._vectors.shape[1])
-        return HotArchive(version, [*self._records, *(r for r, _ in rows)], np.vstack([self._vectors, vectors]))
+        records = [r for r, _ in rows]
+        index = self._index.copy()
+        index.update((r.memory_id, len(self._records) + k) for k, r in enumerate(records))
+        return HotArchive(
+            version,
+            np.vstack([self._vectors, vectors]),
+            self._columns.appended(records),
+            [*self._records, *records],
+            self._source.appended(len(records)),
+            index,
+        )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:
         """A copy with one row replaced; None when the row is not here (reload instead)."""
@@ -107,16 +155,84 @@ class HotArchive:
         if vector is not None:
             vectors = vectors.copy()
             vectors[at] = np.asarray(vector, dtype=np.float32)
-        return HotArchive(version, records, vectors)
+        return HotArchive(version, vectors, self._columns.replaced(at, record), records, self._source, self._index)
 
     def unchanged(self, version: int) -> HotArchive:
         """The same rows at ``version`` (a commit of this process that changed no column held here)."""
-        return HotArchive(version, self._records, self._vectors)
+        return HotArchive(version, self._vectors, self._columns, self._records, self._source, self._index)
 
     def deleted(self, version: int, memory_id: str) -> HotArchive:
         """A copy without one row."""
         at = self._index.get(memory_id)
         if at is None:
-            return HotArchive(version, self._records, self._vectors)
-        keep = [i for i in range(len(self._records)) if i != at]
-        return HotArchive(version, [self._records[i] for i in keep], self._vectors[keep])
+            return self.unchanged(version)
+        keep = np.array([i for i in range(len(self._records)) if i != at], dtype=np.int64)
+        index = {m: i - (i > at) for m, i in self._index.items() if i != at}
+        return HotArchive(
+            version,
+            self._vectors[keep],
+            self._columns.taken(keep),
+            [self._records[i] for i in keep],
+            self._source.taken(keep),
+            index,
+        )
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Per row, what visibility and the vector search read (one array each, row order)."""
+
+    scope: np.ndarray
+    agent: np.ndarray
+    end_user: np.ndarray
+    embedded: np.ndarray
+    """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
+
+    @staticmethod
+    def of(records: Sequence[MemoryRecord]) -> _Columns:
+        return _Columns(
+            np.array([SCOPE_CODES[r.scope] for r in records], dtype=np.int8),
+            np.array([r.agent_id for r in records], dtype=object),
+            np.array([r.end_user_id for r in records], dtype=object),
+            np.array([not r.embedding_pending for r in records], dtype=bool),
+        )
+
+    def appended(self, records: Sequence[MemoryRecord]) -> _Columns:
+        more = _Columns.of(records)
+        return _Columns(
+            np.concatenate([self.scope, more.scope]),
+            np.concatenate([self.agent, more.agent]),
+            np.concatenate([self.end_user, more.end_user]),
+            np.concatenate([self.embedded, more.embedded]),
+        )
+
+    def replaced(self, at: int, record: MemoryRecord) -> _Columns:
+        out = _Columns(self.scope.copy(), self.agent.copy(), self.end_user.copy(), self.embedded.copy())
+        out.scope[at] = SCOPE_CODES[record.scope]
+        out.agent[at] = record.agent_id
+        out.end_user[at] = record.end_user_id
+        out.embedded[at] = not record.embedding_pending
+        return out
+
+    def taken(self, keep: np.ndarray) -> _Columns:
+        return _Columns(self.scope[keep], self.agent[keep], self.end_user[keep], self.embedded[keep])
+
+
+@dataclass(frozen=True)
+class _Source:
+    """The Arrow rows of the load, and for each row of the copy its row there (-1: given as a record)."""
+
+    table: pa.Table
+    rows: np.ndarray
+
+    def record(self, at: int) -> MemoryRecord:
+        row = int(self.rows[at])
+        if row < 0:  # rows added after the load are always held as records
+            raise AssertionError(f"row {at} has no source row")
+        return to_record(self.table.slice(row, 1).to_pylist()[0])
+
+    def appended(self, count: int) -> _Source:
+        return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]))
+
+    def taken(self, keep: np.ndarray) -> _Source:
+        return _Source(self.table, self.rows[keep])

@@ -95,4 +95,7 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     await hot.delete(owner, victim.memory_id)
     target = seeded[1][0]
     await hot.replace(Actor("acme", target.agent_id, target.end_user_id), replace(target, tags=("ops", "work")), None)
+    # A private memory shared by its author: the copy's visibility columns follow the row.
+    private = next(r for r, _ in seeded[2:] if r.scope is Scope.PRIVATE)
+    await hot.replace(Actor("acme", private.agent_id), replace(private, scope=Scope.SHARED), None)
     await same_answers(50)
