@@ -508,6 +508,7 @@ def _wire(
         timedelta(hours=settings.memorize.request_id_hours),
         trail=trail,
         pii=pii,
+        neighbours=neighbours,
         pending_on_outage=settings.embedding.pending_on_outage,
         on_pending=backfill.note,
         spaces=spaces,

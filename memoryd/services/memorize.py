@@ -30,10 +30,10 @@ from memoryd.core.models import (
     MemoryFilter,
     MemoryRecord,
 )
-from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.ports import Clock, Embedder, MemoryStore, NeighbourSearch
 from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
-from memoryd.core.vectors import cosine, normalised
+from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible, scope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
@@ -119,11 +119,14 @@ class MemorizeService:
         *,
         trail: AuditTrail,
         pii: PiiFloor,
+        neighbours: NeighbourSearch,
         pending_on_outage: bool = True,
         on_pending: Callable[[str], None] = lambda tenant_id: None,
         spaces: SpaceRouter | None = None,
     ) -> None:
         self._store = store
+        self._neighbours = neighbours
+        """Within a group, which items are close enough to be restatements of each other (one matrix product)."""
         self._spaces = spaces
         """While a re-embed is under way, new rows get their vector in its space too."""
         self._pending_on_outage = pending_on_outage
@@ -329,11 +332,13 @@ class MemorizeService:
                 return await self._stored_restatements(job.actor, job.drafts[i], _vector(job, i))
 
         candidates = await asyncio.gather(*(lookup(job, i) for job, i in items))
+        close = self._close_pairs(items)
         stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
         mergers: dict[str, list[_Write]] = {}  # the calls that merged into each stored twin
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
+        new_items: list[int] = []  # for each new row, the group item it came from
         outcome: dict[int, list[tuple[str, bool]]] = {id(job): [] for job in group}  # (memory id, deduplicated)
-        for (job, i), found in zip(items, candidates, strict=True):
+        for item, ((job, i), found) in enumerate(zip(items, candidates, strict=True)):
             draft, out = job.drafts[i], outcome[id(job)]
             if i in job.earlier:  # a retry: the first attempt's row is the result, as it was then
                 stored.setdefault(job.earlier[i].memory_id, job.earlier[i])
@@ -346,7 +351,9 @@ class MemorizeService:
                 out.append((twin.memory_id, True))
                 continue
             pending = i in job.pending
-            at = None if job.skip or pending else self._batch_twin(job.actor, draft, _vector(job, i), new_rows, now)
+            at = None
+            if not (job.skip or pending):
+                at = self._batch_twin(job.actor, draft, close.get(item, set()), new_rows, new_items, now)
             if at is not None:  # an earlier item of this group: merged before anything is written
                 out.append((new_rows[at][0].memory_id, True))
                 continue
@@ -354,6 +361,7 @@ class MemorizeService:
             if pending:
                 record = replace(record, embedding_model=PENDING_MODEL)
             new_rows.append((record, _vector(job, i)))
+            new_items.append(item)
             out.append((record.memory_id, False))
         if new_rows:
             extra = await self._spaces.extra(tenant_id, [r.content for r, _ in new_rows]) if self._spaces else {}
@@ -408,19 +416,40 @@ class MemorizeService:
                 return result
         return None
 
+    def _close_pairs(self, items: Sequence[tuple[_Write, int]]) -> dict[int, set[int]]:
+        """For each item of the group that may merge into another, the items within the dedup distance.
+
+        One matrix product over the group's vectors (a batch of 256 compared pair by pair in Python
+        took a third of a second); on the event loop, since a group holds at most ``max_batch_items``
+        vectors per call. Items stored as given, retried or waiting for their embedding take no part.
+        """
+        taking = [n for n, (job, i) in enumerate(items) if not (job.skip or i in job.earlier or i in job.pending)]
+        if len(taking) < 2:
+            return {}
+        vectors = [_vector(*items[n]) for n in taking]
+        found = self._neighbours.neighbours(vectors, len(taking), self._min_similarity)
+        return {taking[a]: {taking[b] for b, _ in near} for a, near in enumerate(found) if near}
+
     def _batch_twin(
         self,
         actor: Actor,
         draft: MemoryDraft,
-        vector: list[float],
+        close: set[int],
         earlier: list[tuple[MemoryRecord, list[float]]],
+        earlier_items: list[int],
         now: datetime,
     ) -> int | None:
-        """Merge into an earlier new row of the batch that the draft restates; its index, or None."""
+        """Merge into an earlier new row of the batch that the draft restates; its index, or None.
+
+        ``close``: the group items whose vectors lie within the dedup distance of the draft's;
+        ``earlier_items``: the item each earlier new row came from.
+        """
         for at, (record, other) in enumerate(earlier):
+            if earlier_items[at] not in close:
+                continue
             if not is_visible(actor, record):  # another call's row of the group, out of this caller's sight
                 continue
-            if cosine(vector, other) >= self._min_similarity and is_restatement(draft.content, record.content):
+            if is_restatement(draft.content, record.content):
                 result = merge_into(record, draft, actor, now, self._limits.max_tags)
                 if result is not None:
                     earlier[at] = (replace(result, updated_at=record.updated_at), other)

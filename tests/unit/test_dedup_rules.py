@@ -16,7 +16,7 @@ from memoryd.core.validation import Limits
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, memory_record
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, PairwiseNeighbours, memory_record
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
@@ -107,6 +107,7 @@ def memorize() -> tuple[MemorizeService, InMemoryStore]:
         0.5,
         trail=AuditTrail(InMemoryAuditLog(), FrozenClock(NOW)),
         pii=PiiFloor(lambda _: PiiPolicy.OFF),
+        neighbours=PairwiseNeighbours(),
     ), store
 
 

@@ -15,7 +15,7 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, PairwiseNeighbours
 from tests.unit.conftest import World
 
 ME = Actor("t1", "a1")
@@ -32,7 +32,7 @@ def services(
     log, trail = RetrievalLog(store, clock), AuditTrail(InMemoryAuditLog(), clock)
     floor = PiiFloor(lambda _: PiiPolicy.OFF)
     return (
-        MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail, pii=floor),
+        MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail, pii=floor, neighbours=PairwiseNeighbours()),
         RecallService(store, emb, clock, log, Limits(), RecallTuning(FusionWeights(), 0.2)),
         ArchiveService(store, emb, clock, Limits(), trail=trail, pii=floor),
         log,
