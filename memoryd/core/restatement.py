@@ -16,6 +16,7 @@ costs a row, a wrong merge loses what a user said.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -57,8 +58,13 @@ _FILLERS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def statement_key(text: str) -> tuple[str, ...]:
-    """The words that carry the statement, lower-cased, in order (see the module docstring)."""
+    """The words that carry the statement, lower-cased, in order (see the module docstring).
+
+    Memoised: a group of writes compares each new text with every close one (and the stored rows
+    near it), so the same texts come back many times within a group.
+    """
     lowered = text.lower()
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
