@@ -151,6 +151,11 @@ class InMemoryStore:
             if r.request_key in keys and r.created_at >= since
         }
 
+    async def nearest_many(
+        self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[list[ArmHit]]:
+        return [await self.nearest(actor, v, flt, limit, min_similarity) for v in vectors]
+
     async def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
     ) -> list[ArmHit]:

@@ -103,16 +103,35 @@ class HotArchive:
         """Exact cosine kNN over the rows ``actor`` sees that meet ``flt``, floor applied, nearest first."""
         if not self._records:
             return []
-        c = self._columns
         similarities = self._vectors @ np.asarray(vector, dtype=np.float32)
-        seen = visible_mask(actor, c.scope, c.agent, c.end_user) & c.embedded
-        similarities = np.where(seen, similarities, -np.inf)
-        order = np.argsort(-similarities, kind="stable")
+        similarities[self._hidden(actor)] = -np.inf
+        return self._best(actor, similarities, flt, limit, min_similarity)
+
+    def nearest_many(
+        self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[list[ArmHit]]:
+        """``nearest`` for each vector: one visibility mask and one matrix product for all of them."""
+        if not self._records:
+            return [[] for _ in vectors]
+        similarities = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1) @ self._vectors.T
+        similarities[:, self._hidden(actor)] = -np.inf
+        return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
+
+    def _hidden(self, actor: Actor) -> Any:
+        """Rows ``actor`` may not see, or without a vector yet."""
+        c = self._columns
+        return ~(visible_mask(actor, c.scope, c.agent, c.end_user) & c.embedded)
+
+    def _best(
+        self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[ArmHit]:
+        """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf)."""
+        # Only rows at or above the floor can be hits (sort only them); hidden rows hold -inf at any floor.
+        close = np.flatnonzero((similarities >= min_similarity) & (similarities > -np.inf))
+        order = close[np.argsort(-similarities[close], kind="stable")]
         hits: list[ArmHit] = []
         for i in order:
             similarity = float(similarities[i])
-            if similarity < min_similarity:  # sorted: nothing further is close enough (and -inf is hidden)
-                break
             record = self._record(int(i))
             if matches_filter(record, flt) and is_visible(actor, record):
                 hits.append(ArmHit(record.memory_id, similarity, record.occurred_at))

@@ -374,6 +374,19 @@ class LanceMemoryStore:
         rows = await table.query().where(ids_in(memory_ids)).to_arrow()
         return {r["id"]: r for r in rows.to_pylist()}
 
+    async def nearest_many(
+        self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[list[ArmHit]]:
+        """``nearest`` for several vectors: for a small table, one version check and one matrix product."""
+        async with map_lance_errors():
+            table, _ = await self._scoped(actor, flt)
+            if table is None:
+                return [[] for _ in vectors]
+            hot = await self._hot_copy(actor.tenant_id, table)
+        if hot is not None:
+            return hot.nearest_many(actor, vectors, flt, limit, min_similarity)
+        return [await self.nearest(actor, vector, flt, limit, min_similarity) for vector in vectors]
+
     async def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
     ) -> list[ArmHit]:

@@ -72,6 +72,12 @@ class MemoryStore(Protocol):
         """
         ...
 
+    async def nearest_many(
+        self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[list[ArmHit]]:
+        """``nearest`` for each of several vectors under one filter (a write group's dedup lookups)."""
+        ...
+
     async def full_text(
         self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int, require_all: bool
     ) -> list[ArmHit]:

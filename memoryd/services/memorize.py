@@ -29,6 +29,7 @@ from memoryd.core.models import (
     MemoryDraft,
     MemoryFilter,
     MemoryRecord,
+    Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore, NeighbourSearch
 from memoryd.core.restatement import is_restatement
@@ -323,15 +324,7 @@ class MemorizeService:
         now = self._clock.now()
         items = [(job, i) for job in group for i in range(len(job.drafts))]
         ids = iter(sorted(new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74)) for _ in items))
-        limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
-
-        async def lookup(job: _Write, i: int) -> list[MemoryRecord]:
-            if job.skip or i in job.earlier or i in job.pending:  # stored before, or no vector to compare
-                return []
-            async with limit:  # the store lookups are independent: run them concurrently
-                return await self._stored_restatements(job.actor, job.drafts[i], _vector(job, i))
-
-        candidates = await asyncio.gather(*(lookup(job, i) for job, i in items))
+        candidates = await self._stored_restatements(items)
         close = self._close_pairs(items)
         stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
         mergers: dict[str, list[_Write]] = {}  # the calls that merged into each stored twin
@@ -387,19 +380,37 @@ class MemorizeService:
                 for job in by:
                     job.fail(Conflict(f"memory {memory_id!r} changed while this write merged into it; retry the call"))
 
-    async def _stored_restatements(self, actor: Actor, draft: MemoryDraft, vector: list[float]) -> list[MemoryRecord]:
-        """Visible memories of the draft's pool near its vector whose text it restates, nearest first."""
-        hits = await self._store.nearest(
-            actor, vector, MemoryFilter(scopes=DEDUP_POOL[draft.scope]), _CANDIDATES, self._min_similarity
-        )
-        if not hits:
-            return []
-        records = await self._store.get_many(actor, [h.memory_id for h in hits], with_retrievals=False)
-        return [
-            records[h.memory_id]
-            for h in hits
-            if h.memory_id in records and is_restatement(draft.content, records[h.memory_id].content)
-        ]
+    async def _stored_restatements(self, items: Sequence[tuple[_Write, int]]) -> list[list[MemoryRecord]]:
+        """For each item, the visible stored memories of its pool near its vector whose text it restates.
+
+        One kNN lookup per call and dedup pool (one for a batch of a single scope) and one fetch of
+        its hits, instead of a lookup and a fetch per item; items stored as given, retried or waiting
+        for their embedding have none.
+        """
+        found: list[list[MemoryRecord]] = [[] for _ in items]
+        lookups: dict[tuple[int, frozenset[Scope]], list[int]] = {}
+        for n, (job, i) in enumerate(items):
+            if not (job.skip or i in job.earlier or i in job.pending):
+                lookups.setdefault((id(job), DEDUP_POOL[job.drafts[i].scope]), []).append(n)
+        limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
+
+        async def lookup(pool: frozenset[Scope], ns: list[int]) -> None:
+            actor, vectors = items[ns[0]][0].actor, [_vector(*items[n]) for n in ns]
+            async with limit:  # the calls' lookups are independent: run them concurrently
+                flt = MemoryFilter(scopes=pool)
+                hits = await self._store.nearest_many(actor, vectors, flt, _CANDIDATES, self._min_similarity)
+                wanted = sorted({h.memory_id for near in hits for h in near})
+                records = await self._store.get_many(actor, wanted, with_retrievals=False) if wanted else {}
+            for n, near in zip(ns, hits, strict=True):
+                job, i = items[n]
+                found[n] = [
+                    records[h.memory_id]
+                    for h in near
+                    if h.memory_id in records and is_restatement(job.drafts[i].content, records[h.memory_id].content)
+                ]
+
+        await asyncio.gather(*(lookup(pool, ns) for (_, pool), ns in lookups.items()))
+        return found
 
     def _stored_twin(
         self,

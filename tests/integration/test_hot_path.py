@@ -76,6 +76,12 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             got = await hot.nearest(actor, query, flt, limit, floor)
             assert [h.memory_id for h in got] == [h.memory_id for h in expected], (actor, flt)
             assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
+            # A write group's lookups: several vectors at once answer as one at a time, on both paths.
+            many = [query, vector(rng), vector(rng)]
+            for store in (hot, cold):
+                together = await store.nearest_many(actor, many, flt, limit, floor)
+                alone = [await cold.nearest(actor, v, flt, limit, floor) for v in many]
+                assert [[h.memory_id for h in hs] for hs in together] == [[h.memory_id for h in hs] for hs in alone]
             ids = [f"{rng.randint(1, 320):032x}" for _ in range(8)]
             assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
                 actor, ids, with_retrievals=False
