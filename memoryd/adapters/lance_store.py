@@ -65,6 +65,8 @@ STATS_PREFIX = "retrievals_"
 # Arms fetch ids only: reading every column of 40 candidates doubled an arm's
 # latency at 100k rows; the fused winners' records are read once afterwards.
 _ARM_COLUMNS = ["id", "occurred_at"]
+_COLD_LOOKUPS = 8
+"""LanceDB queries of one ``nearest_many`` in flight at once (a large table has no in-memory copy)."""
 _REFINE_FACTOR = 5
 """ANN candidates fetched per result and re-ranked by exact cosine (no effect on exact search)."""
 _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
@@ -385,7 +387,13 @@ class LanceMemoryStore:
             hot = await self._hot_copy(actor.tenant_id, table)
         if hot is not None:
             return hot.nearest_many(actor, vectors, flt, limit, min_similarity)
-        return [await self.nearest(actor, vector, flt, limit, min_similarity) for vector in vectors]
+        gate = asyncio.Semaphore(_COLD_LOOKUPS)
+
+        async def one(vector: Vector) -> list[ArmHit]:
+            async with gate:
+                return await self.nearest(actor, vector, flt, limit, min_similarity)
+
+        return list(await asyncio.gather(*(one(vector) for vector in vectors)))
 
     async def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float, space: str = ""
