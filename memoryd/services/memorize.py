@@ -431,8 +431,9 @@ class MemorizeService:
         """For each item of the group that may merge into another, the items within the dedup distance.
 
         One matrix product over the group's vectors (a batch of 256 compared pair by pair in Python
-        took a third of a second); on the event loop, since a group holds at most ``max_batch_items``
-        vectors per call. Items stored as given, retried or waiting for their embedding take no part.
+        took a third of a second); on the event loop, since a group holds at most ``_GROUP_ROWS``
+        vectors (1,024 × 1,024 is about a millisecond). Items stored as given, retried or waiting for
+        their embedding take no part.
         """
         taking = [n for n, (job, i) in enumerate(items) if not (job.skip or i in job.earlier or i in job.pending)]
         if len(taking) < 2:
