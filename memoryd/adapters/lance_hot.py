@@ -12,25 +12,35 @@ Visibility is ``core.visibility`` here, the same rule ``lance_filters`` renders 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from memoryd.adapters.lance_rows import to_record
 from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
 SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
+_HEAD_PER_LIMIT, _HEAD_EXTRA = 4, 16
+"""A search first orders this many of the rows above the floor (4 × limit + 16), enough unless most
+of them fail the filter."""
 
 
-def visible_mask(actor: Actor, scopes: np.ndarray, agents: np.ndarray, end_users: np.ndarray) -> Any:
-    """Which rows ``actor`` sees, as a boolean array: ``core.visibility``'s rule over column arrays."""
+def visible_mask(
+    actor: Actor, scopes: np.ndarray, agents: np.ndarray, end_users: np.ndarray, keys: tuple[Any, Any] | None = None
+) -> Any:
+    """Which rows ``actor`` sees, as a boolean array: ``core.visibility``'s rule over column arrays.
+
+    ``keys``: the actor's agent and contact as the arrays hold them (codes), when not the names.
+    """
+    agent, end_user = keys if keys is not None else (actor.agent_id, actor.end_user_id)
     mask = (scopes == SCOPE_CODES[Scope.TENANT]) | (scopes == SCOPE_CODES[Scope.SHARED])
-    mask |= (scopes == SCOPE_CODES[Scope.PRIVATE]) & (agents == actor.agent_id)
+    mask |= (scopes == SCOPE_CODES[Scope.PRIVATE]) & (agents == agent)
     if actor.end_user_id:
-        mask |= (scopes == SCOPE_CODES[Scope.END_USER]) & (end_users == actor.end_user_id)
+        mask |= (scopes == SCOPE_CODES[Scope.END_USER]) & (end_users == end_user)
     return mask
 
 
@@ -72,11 +82,13 @@ class HotArchive:
         scopes = np.full(rows, -1, dtype=np.int8)
         for scope, code in SCOPE_CODES.items():
             scopes[scope_names == scope.value] = code
+        names: dict[str, int] = {}
         columns = _Columns(
             scopes,
-            data.column("agent_id").to_numpy(zero_copy_only=False).astype(object),
-            data.column("end_user_id").to_numpy(zero_copy_only=False).astype(object),
+            _codes(data.column("agent_id"), names),
+            _codes(data.column("end_user_id"), names),
             data.column("embedding_model").to_numpy(zero_copy_only=False) != PENDING_MODEL,
+            names,
         )
         source = _Source(data.drop_columns(["vector"]), np.arange(rows, dtype=np.int64))
         return cls(
@@ -120,23 +132,30 @@ class HotArchive:
     def _hidden(self, actor: Actor) -> Any:
         """Rows ``actor`` may not see, or without a vector yet."""
         c = self._columns
-        return ~(visible_mask(actor, c.scope, c.agent, c.end_user) & c.embedded)
+        keys = (c.names.get(actor.agent_id, _UNKNOWN), c.names.get(actor.end_user_id, _UNKNOWN))
+        return ~(visible_mask(actor, c.scope, c.agent, c.end_user, keys) & c.embedded)
 
     def _best(
         self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[ArmHit]:
         """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf)."""
-        # Only rows at or above the floor can be hits (sort only them); hidden rows hold -inf at any floor.
+        # Only rows at or above the floor can be hits (hidden rows hold -inf at any floor). Most searches
+        # stop after ``limit`` hits: the best few are ordered first, the rest only if they are reached.
         close = np.flatnonzero((similarities >= min_similarity) & (similarities > -np.inf))
-        order = close[np.argsort(-similarities[close], kind="stable")]
+        first = min(len(close), _HEAD_PER_LIMIT * limit + _HEAD_EXTRA)
+        if first < len(close):
+            kth = np.partition(similarities[close], len(close) - first)[len(close) - first]
+            parts = [close[similarities[close] >= kth], close[similarities[close] < kth]]
+        else:
+            parts = [close]
         hits: list[ArmHit] = []
-        for i in order:
-            similarity = float(similarities[i])
-            record = self._record(int(i))
-            if matches_filter(record, flt) and is_visible(actor, record):
-                hits.append(ArmHit(record.memory_id, similarity, record.occurred_at))
-                if len(hits) == limit:
-                    break
+        for part in parts:  # every row of the first part is at least as similar as any of the second
+            for i in part[np.argsort(-similarities[part], kind="stable")]:
+                record = self._record(int(i))
+                if matches_filter(record, flt) and is_visible(actor, record):
+                    hits.append(ArmHit(record.memory_id, float(similarities[i]), record.occurred_at))
+                    if len(hits) == limit:
+                        return hits
         return hits
 
     def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
@@ -199,42 +218,58 @@ class HotArchive:
 
 @dataclass(frozen=True)
 class _Columns:
-    """Per row, what visibility and the vector search read (one array each, row order)."""
+    """Per row, what visibility and the vector search read (one array each, row order).
+
+    Agents and contacts are held as integer codes of ``names`` (comparing 10,000 strings for every
+    search cost more than the matrix product). ``names`` only grows and is shared by the copies made
+    from one load: an older copy never holds a newer code.
+    """
 
     scope: np.ndarray
     agent: np.ndarray
     end_user: np.ndarray
     embedded: np.ndarray
     """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
+    names: dict[str, int]
 
-    @staticmethod
-    def of(records: Sequence[MemoryRecord]) -> _Columns:
-        return _Columns(
-            np.array([SCOPE_CODES[r.scope] for r in records], dtype=np.int8),
-            np.array([r.agent_id for r in records], dtype=object),
-            np.array([r.end_user_id for r in records], dtype=object),
-            np.array([not r.embedding_pending for r in records], dtype=bool),
-        )
+    def _code(self, name: str) -> int:
+        return self.names.setdefault(name, len(self.names))
 
     def appended(self, records: Sequence[MemoryRecord]) -> _Columns:
-        more = _Columns.of(records)
         return _Columns(
-            np.concatenate([self.scope, more.scope]),
-            np.concatenate([self.agent, more.agent]),
-            np.concatenate([self.end_user, more.end_user]),
-            np.concatenate([self.embedded, more.embedded]),
+            np.concatenate([self.scope, np.array([SCOPE_CODES[r.scope] for r in records], dtype=np.int8)]),
+            np.concatenate([self.agent, np.array([self._code(r.agent_id) for r in records], dtype=np.int32)]),
+            np.concatenate([self.end_user, np.array([self._code(r.end_user_id) for r in records], dtype=np.int32)]),
+            np.concatenate([self.embedded, np.array([not r.embedding_pending for r in records], dtype=bool)]),
+            self.names,
         )
 
     def replaced(self, at: int, record: MemoryRecord) -> _Columns:
-        out = _Columns(self.scope.copy(), self.agent.copy(), self.end_user.copy(), self.embedded.copy())
+        out = replace(self, scope=self.scope.copy(), agent=self.agent.copy(), end_user=self.end_user.copy())
+        out = replace(out, embedded=self.embedded.copy())
         out.scope[at] = SCOPE_CODES[record.scope]
-        out.agent[at] = record.agent_id
-        out.end_user[at] = record.end_user_id
+        out.agent[at] = self._code(record.agent_id)
+        out.end_user[at] = self._code(record.end_user_id)
         out.embedded[at] = not record.embedding_pending
         return out
 
     def taken(self, keep: np.ndarray) -> _Columns:
-        return _Columns(self.scope[keep], self.agent[keep], self.end_user[keep], self.embedded[keep])
+        return _Columns(self.scope[keep], self.agent[keep], self.end_user[keep], self.embedded[keep], self.names)
+
+
+_UNKNOWN = -1
+"""The code of a name no row holds."""
+_NULL = -2
+"""The code of a missing value."""
+
+
+def _codes(column: pa.ChunkedArray, names: dict[str, int]) -> np.ndarray:
+    """The column's strings as codes of ``names`` (extended with the new ones); a null is ``_NULL``."""
+    encoded = column.combine_chunks().dictionary_encode()
+    mapping = [names.setdefault(name, len(names)) for name in encoded.dictionary.to_pylist()]
+    lookup = np.array([*mapping, _NULL], dtype=np.int32)  # a null's index is -1: the last entry
+    indices = np.asarray(pc.fill_null(encoded.indices, -1).to_numpy(), dtype=np.int64)
+    return np.asarray(lookup[indices])
 
 
 @dataclass(frozen=True)
