@@ -62,9 +62,12 @@ class HotArchive:
         records: list[MemoryRecord | None],
         source: _Source,
         index: dict[str, int],
+        spare: _Spare | None = None,
     ) -> None:
         self.version = version
         self._vectors = vectors
+        self._spare = spare
+        """The matrix ``vectors`` is the start of, when it has room for appends."""
         self._columns = columns
         self._records = records
         """Each row's record once converted (None: still only in ``source``)."""
@@ -102,6 +105,11 @@ class HotArchive:
 
     def __len__(self) -> int:
         return len(self._records)
+
+    def _at(self, memory_id: str) -> int | None:
+        """The row of an id in this copy (the index is shared with newer copies: their rows lie past ours)."""
+        at = self._index.get(memory_id)
+        return at if at is not None and at < len(self._records) else None
 
     def _record(self, at: int) -> MemoryRecord:
         record = self._records[at]
@@ -162,50 +170,66 @@ class HotArchive:
         """The visible rows among these ids, whatever their status."""
         out = {}
         for memory_id in memory_ids:
-            at = self._index.get(memory_id)
+            at = self._at(memory_id)
             if at is not None and is_visible(actor, record := self._record(at)):
                 out[memory_id] = record
         return out
 
     def inserted(self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]]) -> HotArchive:
-        """A copy with rows appended (a commit of this process that made ``version``)."""
-        vectors = np.asarray([v for _, v in rows], dtype=np.float32).reshape(len(rows), self._vectors.shape[1])
+        """A copy with rows appended (a commit of this process that made ``version``).
+
+        The vectors go into spare rows of the matrix when this copy is the newest one using it (its
+        rows are then the matrix's used rows; older copies never look past their own rows), else the
+        matrix is copied with room to spare (an eighth more): a write costs its own rows, not the
+        table's. The id index is shared the same way.
+        """
+        n, added = len(self._records), len(rows)
+        vectors = np.asarray([v for _, v in rows], dtype=np.float32).reshape(added, self._vectors.shape[1])
+        spare = self._spare
+        if spare is None or spare.used != n or spare.array.shape[0] < n + added:
+            capacity = n + added + max(_SPARE_MIN, n // 8)
+            spare = _Spare(np.empty((capacity, self._vectors.shape[1]), dtype=np.float32), n)
+            spare.array[:n] = self._vectors
+        spare.array[n : n + added] = vectors
+        spare.used = n + added
         records = [r for r, _ in rows]
-        index = self._index.copy()
-        index.update((r.memory_id, len(self._records) + k) for k, r in enumerate(records))
+        index = self._index if len(self._index) == n else {m: i for m, i in self._index.items() if i < n}
+        index.update((r.memory_id, n + k) for k, r in enumerate(records))
         return HotArchive(
             version,
-            np.vstack([self._vectors, vectors]),
+            spare.array[: n + added],
             self._columns.appended(records),
             [*self._records, *records],
-            self._source.appended(len(records)),
+            self._source.appended(added),
             index,
+            spare,
         )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:
         """A copy with one row replaced; None when the row is not here (reload instead)."""
-        at = self._index.get(record.memory_id)
+        at = self._at(record.memory_id)
         if at is None:
             return None
         records = list(self._records)
         records[at] = record
-        vectors = self._vectors
+        vectors, spare = self._vectors, self._spare
         if vector is not None:
-            vectors = vectors.copy()
+            vectors, spare = vectors.copy(), None
             vectors[at] = np.asarray(vector, dtype=np.float32)
-        return HotArchive(version, vectors, self._columns.replaced(at, record), records, self._source, self._index)
+        columns = self._columns.replaced(at, record)
+        return HotArchive(version, vectors, columns, records, self._source, self._index, spare)
 
     def unchanged(self, version: int) -> HotArchive:
         """The same rows at ``version`` (a commit of this process that changed no column held here)."""
-        return HotArchive(version, self._vectors, self._columns, self._records, self._source, self._index)
+        return HotArchive(version, self._vectors, self._columns, self._records, self._source, self._index, self._spare)
 
     def deleted(self, version: int, memory_id: str) -> HotArchive:
         """A copy without one row."""
-        at = self._index.get(memory_id)
+        at = self._at(memory_id)
         if at is None:
             return self.unchanged(version)
         keep = np.array([i for i in range(len(self._records)) if i != at], dtype=np.int64)
-        index = {m: i - (i > at) for m, i in self._index.items() if i != at}
+        index = {m: i - (i > at) for m, i in self._index.items() if i != at and i < len(self._records)}
         return HotArchive(
             version,
             self._vectors[keep],
@@ -214,6 +238,17 @@ class HotArchive:
             self._source.taken(keep),
             index,
         )
+
+
+_SPARE_MIN = 256
+
+
+@dataclass
+class _Spare:
+    """A vector matrix with spare rows at its end; its first ``used`` rows are the newest copy's."""
+
+    array: np.ndarray
+    used: int
 
 
 @dataclass(frozen=True)

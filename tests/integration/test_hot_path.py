@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_hot import HotArchive
+from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, MemoryStatus, MemoryType, Scope, TagMode
 from memoryd.core.vectors import normalised
@@ -105,3 +107,31 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     private = next(r for r, _ in seeded[2:] if r.scope is Scope.PRIVATE)
     await hot.replace(Actor("acme", private.agent_id), replace(private, scope=Scope.SHARED), None)
     await same_answers(50)
+
+
+def test_copies_share_their_matrix_and_index_without_seeing_each_others_rows() -> None:
+    # A write appends into spare rows of the matrix the newest copy uses; an older copy still in a
+    # running search keeps its own rows, and an append to it must not overwrite a newer copy's.
+    rng = random.Random(3)
+    seeded = rows(rng, 40)
+    data = to_table(seeded, memory_schema(DIM)).select([*RECORD_COLUMNS, "vector"])
+    old = HotArchive.from_arrow(1, data)
+    x, y, z = (
+        (memory_record(f"{900 + k:032x}", f"row {k}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
+        for k in range(3)
+    )
+    actor = Actor("acme", "a0")
+
+    def top(copy: HotArchive, row: tuple[MemoryRecord, list[float]]) -> str:
+        return copy.nearest(actor, row[1], MemoryFilter(), 1, -1)[0].memory_id
+
+    newer = old.inserted(2, [x])
+    newest = newer.inserted(3, [y])  # into newer's spare rows
+    sibling = newer.inserted(3, [z])  # not what the store does, but it must not overwrite y
+    assert top(newer, x) == x[0].memory_id and top(newest, y) == y[0].memory_id and top(sibling, z) == z[0].memory_id
+    assert set(newest.get_many(actor, [x[0].memory_id, y[0].memory_id])) == {x[0].memory_id, y[0].memory_id}
+    assert newer.get_many(actor, [y[0].memory_id]) == {} and old.get_many(actor, [x[0].memory_id]) == {}
+    assert sibling.get_many(actor, [y[0].memory_id]) == {} and newest.get_many(actor, [z[0].memory_id]) == {}
+    assert len(old) == 40 and len(newer) == 41 and len(newest) == 42
+    gone = newest.deleted(4, x[0].memory_id)
+    assert gone.get_many(actor, [x[0].memory_id]) == {} and len(gone.get_many(actor, [y[0].memory_id])) == 1
