@@ -200,3 +200,16 @@ async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tm
         assert after == search_text  # filling the vector leaves the full-text entry as written
     finally:
         store.close()
+
+
+async def test_a_write_without_another_spaces_vectors_lands_in_a_table_that_has_that_space(tmp_path: Path) -> None:
+    # A plain insert skips lancedb's null-vector handling; a table with a re-embed's column (added
+    # earlier, or left by another process) must still take the row, its vector there to fill (null).
+    store = await open_store(str(tmp_path), "m", 8)
+    await store.insert("t1", [(record(1, "alpha note"), unit(1))])
+    await store.add_space("t1", "other-model", 4)
+    await store.insert("t1", [(record(2, "beta note"), unit(2))])
+    assert await store.space_progress("t1", "other-model") == (2, 2)  # both still to fill
+    found = await store.nearest(Actor("t1", "a1"), unit(2), MemoryFilter(), 1, -1)
+    assert [h.memory_id for h in found] == [f"{2:032x}"]
+    store.close()
