@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import openai
@@ -20,7 +21,7 @@ from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.app import build_app
-from memoryd.config import ReembedSettings
+from memoryd.config import ReembedSettings, Settings
 from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed, Unavailable
 from memoryd.core.feedback import Signal
 from memoryd.core.graph import GraphScope
@@ -39,6 +40,15 @@ def _target(provider: FakeProvider) -> OpenAIEmbedder:
     return OpenAIEmbedder(client, MODEL, DIM, send_dimensions=True)
 
 
+def _optimizing(tmp_path: Path, **storage: Any) -> Settings:
+    """A store whose tables every maintenance pass compacts and indexes (the finish and edits must cope)."""
+    return make_settings(
+        tmp_path / "data",
+        reembed={"refresh_seconds": 0.01},
+        storage={"maintenance_enabled": False, "optimize_min_fragments": 1, **storage},
+    )
+
+
 @pytest.fixture
 def provider() -> Iterator[FakeProvider]:
     with FakeProvider() as p:
@@ -48,11 +58,7 @@ def provider() -> Iterator[FakeProvider]:
 async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
-    settings = make_settings(
-        tmp_path / "data",
-        reembed={"refresh_seconds": 0.01},
-        storage={"ann_min_rows": 100, "maintenance_enabled": False, "optimize_min_fragments": 1},
-    )
+    settings = _optimizing(tmp_path, ann_min_rows=100)
     a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
         job = app.reembed
@@ -161,11 +167,7 @@ async def test_finishing_makes_the_new_model_the_stores_own(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
     # Tables optimized on every pass: the finish must work on compacted, indexed tables too.
-    settings = make_settings(
-        tmp_path / "data",
-        reembed={"refresh_seconds": 0.01},
-        storage={"maintenance_enabled": False, "optimize_min_fragments": 1},
-    )
+    settings = _optimizing(tmp_path)
     a, late = Actor("t-a", "agent"), Actor("t-late", "agent")
     office = Assertion("Acme", "located_in", "Berlin", "Acme has its office in Berlin.")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
@@ -206,11 +208,7 @@ async def test_rows_still_unfilled_can_be_edited_on_an_optimized_table(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
     """A row whose new-space vector is still null (the target was down) is tagged, edited, corrected as usual."""
-    settings = make_settings(
-        tmp_path / "data",
-        reembed={"refresh_seconds": 0.01},
-        storage={"maintenance_enabled": False, "optimize_min_fragments": 1},
-    )
+    settings = _optimizing(tmp_path)
     me = Actor("t-a", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
         job = app.reembed
