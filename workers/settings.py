@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from arq import Worker, cron, func
-from arq.connections import ArqRedis, RedisSettings, create_pool
+from arq.connections import ArqRedis
 
-from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, dumps, loads, queue_of
+from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, connect, dumps, loads, queue_of
 from memoryd.app import App
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError
@@ -119,11 +119,7 @@ async def open_pools(dsn: str) -> AsyncIterator[list[ArqRedis]]:
     pools: list[ArqRedis] = []
     try:
         for queue in _QUEUES if dsn else ():
-            pools.append(
-                await create_pool(
-                    RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads, default_queue_name=queue
-                )
-            )
+            pools.append(await connect(dsn, queue))
         yield pools
     finally:
         for pool in pools:

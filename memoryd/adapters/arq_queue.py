@@ -43,11 +43,14 @@ def queue_of(kind: JobKind) -> str:
     return MODEL_QUEUE if kind in MODEL_BOUND else SHORT_QUEUE
 
 
-async def connect(dsn: str) -> ArqRedis:
-    """One client for the queue, the ledger and the gate (ArqRedis is a redis.asyncio.Redis)."""
+async def connect(dsn: str, queue: str = SHORT_QUEUE) -> ArqRedis:
+    """One client for the queue, the ledger and the gate (ArqRedis is a redis.asyncio.Redis).
+
+    ``queue``: where a message goes when no queue is named (a worker's client: the queue it polls).
+    """
     async with map_redis_errors():
         return await create_pool(
-            RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads, default_queue_name=SHORT_QUEUE
+            RedisSettings.from_dsn(dsn), job_serializer=dumps, job_deserializer=loads, default_queue_name=queue
         )
 
 

@@ -139,8 +139,8 @@ class LanceMemoryStore:
                 data = with_space_vectors(data, await table.schema(), {space_column(m): v for m, v in extra.items()})
             # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
             batches = pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema)
-            # Only another space's column may hold a null (a row to fill); lancedb's null handling costs
-            # half a millisecond per commit, so a write without one keeps the default check.
+            # Only another space's column may hold a null (a row to fill); lancedb's null handling cost
+            # 1.3 ms of a 4.5 ms one-row commit, so a write without one keeps the default check.
             added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS if extra else "error")
         self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows))
 
