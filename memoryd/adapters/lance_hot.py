@@ -12,7 +12,7 @@ Visibility is ``core.visibility`` here, the same rule ``lance_filters`` renders 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -228,13 +228,13 @@ class HotArchive:
         at = self._at(memory_id)
         if at is None:
             return self.unchanged(version)
-        keep = np.array([i for i in range(len(self._records)) if i != at], dtype=np.int64)
+        keep = np.delete(np.arange(len(self._records)), at)
         index = {m: i - (i > at) for m, i in self._index.items() if i != at and i < len(self._records)}
         return HotArchive(
             version,
             self._vectors[keep],
             self._columns.taken(keep),
-            [self._records[i] for i in keep],
+            self._records[:at] + self._records[at + 1 :],
             self._source.taken(keep),
             index,
         )
@@ -280,8 +280,7 @@ class _Columns:
         )
 
     def replaced(self, at: int, record: MemoryRecord) -> _Columns:
-        out = replace(self, scope=self.scope.copy(), agent=self.agent.copy(), end_user=self.end_user.copy())
-        out = replace(out, embedded=self.embedded.copy())
+        out = _Columns(self.scope.copy(), self.agent.copy(), self.end_user.copy(), self.embedded.copy(), self.names)
         out.scope[at] = SCOPE_CODES[record.scope]
         out.agent[at] = self._code(record.agent_id)
         out.end_user[at] = self._code(record.end_user_id)
