@@ -3,10 +3,13 @@
 Most agents see a few thousand memories; for those, three LanceDB queries and a fetch cost more
 than the search itself. A table of at most ``hot_max_rows`` rows is loaded once (its columns and one
 matrix of its unit vectors) and answers ``nearest`` (exact cosine, the same as LanceDB's flat search
-under the visibility prefilter) and ``get_many`` from memory. It is tied to the table's version: a
-read finds the table at another version (any process's write, a maintenance pass) and drops it;
-this process's own writes are applied in place when their commit is the very next version.
-Visibility is ``core.visibility`` here, the same rule ``lance_filters`` renders into SQL.
+under the visibility prefilter), ``full_text`` (BM25 as the table's index ranks, ``lance_hot_text``) and
+``get_many`` from memory. It is tied to the table's version: a read finds the table at another
+version (any process's write, a maintenance pass) and drops it; this process's own writes are applied
+in place when their commit is the very next version. A deleted or rewritten row stays as a hidden
+row (LanceDB's full-text statistics still count it, and nothing is copied); a rewritten row comes
+back as a new row at the end, where LanceDB puts it too. Visibility is ``core.visibility`` here, the
+same rule ``lance_filters`` renders into SQL.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from memoryd.adapters.lance_rows import to_record
+from memoryd.adapters.lance_hot_text import HotText, Vocabulary
+from memoryd.adapters.lance_rows import search_text, to_record
 from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
@@ -61,8 +65,9 @@ class HotArchive:
         columns: _Columns,
         records: list[MemoryRecord | None],
         source: _Source,
-        index: dict[str, int],
+        index: _Index,
         spare: _Spare | None = None,
+        text: HotText | None = None,
     ) -> None:
         self.version = version
         self._vectors = vectors
@@ -73,10 +78,24 @@ class HotArchive:
         """Each row's record once converted (None: still only in ``source``)."""
         self._source = source
         self._index = index
+        """Each live row's position by id (deleted and rewritten rows are not in it)."""
+        self._text = text
+        """The full-text part; None when the load could not know the index's statistics."""
 
     @classmethod
-    def from_arrow(cls, version: int, data: pa.Table) -> HotArchive:
-        """From the table's rows (every record column and ``vector``)."""
+    def from_arrow(
+        cls, version: int, data: pa.Table, vocabulary: Vocabulary | None = None, covered: frozenset[int] | None = None
+    ) -> HotArchive:
+        """From the table's rows (every record column and ``vector``).
+
+        With ``vocabulary`` and ``covered`` (the fragments the full-text index covers, none holding a
+        deleted row), ``data`` also holds ``search_text`` and ``_rowaddr``, and the copy answers
+        ``full_text``. Rows are kept in row-address order, the order LanceDB gives equal scores.
+        """
+        if "_rowaddr" in data.column_names:
+            addresses = data.column("_rowaddr").to_numpy()
+            if np.any(np.diff(addresses.astype(np.int64)) < 0):
+                data = data.take(np.argsort(addresses, kind="stable"))
         vectors = data.column("vector").combine_chunks().flatten().to_numpy().astype(np.float32, copy=False)
         dimension = data.schema.field("vector").type.list_size
         rows = data.num_rows
@@ -91,24 +110,29 @@ class HotArchive:
             _codes(data.column("agent_id"), names),
             _codes(data.column("end_user_id"), names),
             data.column("embedding_model").to_numpy(zero_copy_only=False) != PENDING_MODEL,
+            np.ones(rows, dtype=bool),
             names,
         )
-        source = _Source(data.drop_columns(["vector"]), np.arange(rows, dtype=np.int64))
-        return cls(
-            version,
-            vectors.reshape(rows, dimension),
-            columns,
-            [None] * rows,
-            source,
-            dict(zip(ids, range(rows), strict=True)),
-        )
+        text = None
+        if vocabulary is not None and covered is not None:
+            fragments = data.column("_rowaddr").to_numpy() >> 32
+            text = HotText.build(vocabulary, data.column("search_text").to_pylist(), np.isin(fragments, list(covered)))
+        extra = [c for c in ("vector", "search_text", "_rowaddr") if c in data.column_names]
+        source = _Source(data.drop_columns(extra), np.arange(rows, dtype=np.int64))
+        index = _Index(dict(zip(ids, range(rows), strict=True)), rows)
+        return cls(version, vectors.reshape(rows, dimension), columns, [None] * rows, source, index, text=text)
+
+    @property
+    def answers_full_text(self) -> bool:
+        """Whether ``full_text`` can answer (else LanceDB must)."""
+        return self._text is not None
 
     def __len__(self) -> int:
         return len(self._records)
 
     def _at(self, memory_id: str) -> int | None:
         """The row of an id in this copy (the index is shared with newer copies: their rows lie past ours)."""
-        at = self._index.get(memory_id)
+        at = self._index.ids.get(memory_id)
         return at if at is not None and at < len(self._records) else None
 
     def _record(self, at: int) -> MemoryRecord:
@@ -127,6 +151,22 @@ class HotArchive:
         similarities[self._hidden(actor)] = -np.inf
         return self._best(actor, similarities, flt, limit, min_similarity)
 
+    def full_text(
+        self, actor: Actor, terms: Sequence[str], flt: MemoryFilter, limit: int, require_all: bool
+    ) -> list[ArmHit]:
+        """BM25 over the rows ``actor`` sees that meet ``flt``: every term (``require_all``) or any, best first."""
+        if self._text is None:
+            raise RuntimeError("this copy has no full-text part (answers_full_text is False)")
+        if not self._records:
+            return []
+        visible = self._visible(actor)
+        flat = visible & ~self._text.covered
+        for at in np.flatnonzero(flat):  # rows added since the index was folded: few, and held as records
+            flat[at] = matches_filter(self._record(int(at)), flt)
+        scores = self._text.scores(terms, self._columns.live, flat, require_all)
+        scores[~visible] = -np.inf
+        return self._best(actor, scores, flt, limit, 0.0)
+
     def nearest_many(
         self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[list[ArmHit]]:
@@ -137,11 +177,15 @@ class HotArchive:
         similarities[:, self._hidden(actor)] = -np.inf
         return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
 
-    def _hidden(self, actor: Actor) -> Any:
-        """Rows ``actor`` may not see, or without a vector yet."""
+    def _visible(self, actor: Actor) -> Any:
+        """Live rows ``actor`` sees."""
         c = self._columns
         keys = (c.names.get(actor.agent_id, _UNKNOWN), c.names.get(actor.end_user_id, _UNKNOWN))
-        return ~(visible_mask(actor, c.scope, c.agent, c.end_user, keys) & c.embedded)
+        return visible_mask(actor, c.scope, c.agent, c.end_user, keys) & c.live
+
+    def _hidden(self, actor: Actor) -> Any:
+        """Rows ``actor`` may not see, gone, or without a vector yet."""
+        return ~(self._visible(actor) & self._columns.embedded)
 
     def _best(
         self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
@@ -175,13 +219,16 @@ class HotArchive:
                 out[memory_id] = record
         return out
 
-    def inserted(self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]]) -> HotArchive:
+    def inserted(
+        self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]], texts: Sequence[str] | None = None
+    ) -> HotArchive:
         """A copy with rows appended (a commit of this process that made ``version``).
 
+        ``texts``: the rows' ``search_text`` as written (the full-text part is dropped without them).
         The vectors go into spare rows of the matrix when this copy is the newest one using it (its
         rows are then the matrix's used rows; older copies never look past their own rows), else the
         matrix is copied with room to spare (an eighth more): a write costs its own rows, not the
-        table's. The id index is shared the same way.
+        table's. The id index and the postings are shared the same way.
         """
         n, added = len(self._records), len(rows)
         vectors = np.asarray([v for _, v in rows], dtype=np.float32).reshape(added, self._vectors.shape[1])
@@ -193,50 +240,59 @@ class HotArchive:
         spare.array[n : n + added] = vectors
         spare.used = n + added
         records = [r for r, _ in rows]
-        index = self._index if len(self._index) == n else {m: i for m, i in self._index.items() if i < n}
-        index.update((r.memory_id, n + k) for k, r in enumerate(records))
+        text = self._text.appended(texts) if self._text is not None and texts is not None else None
         return HotArchive(
             version,
             spare.array[: n + added],
             self._columns.appended(records),
             [*self._records, *records],
             self._source.appended(added),
-            index,
+            self._index.extended(n, [r.memory_id for r in records]),
             spare,
+            text,
         )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:
-        """A copy with one row replaced; None when the row is not here (reload instead)."""
+        """A copy where the row is rewritten; None when the row is not here (reload instead).
+
+        As in LanceDB, the old row is deleted and the new one appended (its ``search_text`` is its own
+        text: a rewritten memory is indexed by itself).
+        """
         at = self._at(record.memory_id)
         if at is None:
             return None
-        records = list(self._records)
-        records[at] = record
-        vectors, spare = self._vectors, self._spare
-        if vector is not None:
-            vectors, spare = vectors.copy(), None
-            vectors[at] = np.asarray(vector, dtype=np.float32)
-        columns = self._columns.replaced(at, record)
-        return HotArchive(version, vectors, columns, records, self._source, self._index, spare)
+        kept = self._vectors[at].copy() if vector is None else vector
+        return self.deleted(version, record.memory_id).inserted(version, [(record, kept)], [search_text(record)])
 
     def unchanged(self, version: int) -> HotArchive:
         """The same rows at ``version`` (a commit of this process that changed no column held here)."""
-        return HotArchive(version, self._vectors, self._columns, self._records, self._source, self._index, self._spare)
+        return HotArchive(
+            version,
+            self._vectors,
+            self._columns,
+            self._records,
+            self._source,
+            self._index,
+            self._spare,
+            self._text,
+        )
 
     def deleted(self, version: int, memory_id: str) -> HotArchive:
-        """A copy without one row."""
+        """A copy where the row is gone (hidden; the index's statistics may still count it)."""
         at = self._at(memory_id)
         if at is None:
             return self.unchanged(version)
-        keep = np.delete(np.arange(len(self._records)), at)
-        index = {m: i - (i > at) for m, i in self._index.items() if i != at and i < len(self._records)}
+        n = len(self._records)
+        index = _Index({m: i for m, i in self._index.ids.items() if i < n and i != at}, n)
         return HotArchive(
             version,
-            self._vectors[keep],
-            self._columns.taken(keep),
-            self._records[:at] + self._records[at + 1 :],
-            self._source.taken(keep),
+            self._vectors,
+            self._columns.without(at),
+            self._records,
+            self._source,
             index,
+            self._spare,
+            self._text,
         )
 
 
@@ -265,6 +321,8 @@ class _Columns:
     end_user: np.ndarray
     embedded: np.ndarray
     """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
+    live: np.ndarray
+    """False for a row deleted or rewritten since the load."""
     names: dict[str, int]
 
     def _code(self, name: str) -> int:
@@ -276,19 +334,29 @@ class _Columns:
             np.concatenate([self.agent, np.array([self._code(r.agent_id) for r in records], dtype=np.int32)]),
             np.concatenate([self.end_user, np.array([self._code(r.end_user_id) for r in records], dtype=np.int32)]),
             np.concatenate([self.embedded, np.array([not r.embedding_pending for r in records], dtype=bool)]),
+            np.concatenate([self.live, np.ones(len(records), dtype=bool)]),
             self.names,
         )
 
-    def replaced(self, at: int, record: MemoryRecord) -> _Columns:
-        out = _Columns(self.scope.copy(), self.agent.copy(), self.end_user.copy(), self.embedded.copy(), self.names)
-        out.scope[at] = SCOPE_CODES[record.scope]
-        out.agent[at] = self._code(record.agent_id)
-        out.end_user[at] = self._code(record.end_user_id)
-        out.embedded[at] = not record.embedding_pending
-        return out
+    def without(self, at: int) -> _Columns:
+        live = self.live.copy()
+        live[at] = False
+        return _Columns(self.scope, self.agent, self.end_user, self.embedded, live, self.names)
 
-    def taken(self, keep: np.ndarray) -> _Columns:
-        return _Columns(self.scope[keep], self.agent[keep], self.end_user[keep], self.embedded[keep], self.names)
+
+@dataclass
+class _Index:
+    """Live rows by id, shared by a chain of copies: ``rows`` is how many rows the newest copy extending it holds."""
+
+    ids: dict[str, int]
+    rows: int
+
+    def extended(self, n: int, memory_ids: Sequence[str]) -> _Index:
+        """With ``memory_ids`` as rows ``n``…: in place when the copy at ``n`` rows is the newest user."""
+        out = self if self.rows == n else _Index({m: i for m, i in self.ids.items() if i < n}, n)
+        out.ids.update((m, n + k) for k, m in enumerate(memory_ids))
+        out.rows = n + len(memory_ids)
+        return out
 
 
 _UNKNOWN = -1
@@ -321,6 +389,3 @@ class _Source:
 
     def appended(self, count: int) -> _Source:
         return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]))
-
-    def taken(self, keep: np.ndarray) -> _Source:
-        return _Source(self.table, self.rows[keep])

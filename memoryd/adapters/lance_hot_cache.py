@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 
@@ -34,9 +34,17 @@ class HotCache(Generic[H]):
         self._loading: dict[str, asyncio.Lock] = {}
 
     async def copy(
-        self, tenant_id: str, table: Any, columns: Sequence[str], build: Callable[[int, Any], H]
+        self,
+        tenant_id: str,
+        table: Any,
+        columns: Sequence[str],
+        build: Callable[[int, Any], H],
+        read: Callable[[Any], Awaitable[Any]] | None = None,
     ) -> H | None:
-        """The tenant's table in memory at its current version, when small enough (else None)."""
+        """The tenant's table in memory at its current version, when small enough (else None).
+
+        ``read``: how to read the table for ``build`` (default: the ``columns`` of every row).
+        """
         if not self.max_rows:
             return None
         version = await table.version()
@@ -54,7 +62,7 @@ class HotCache(Generic[H]):
             if await table.count_rows() > self.max_rows:
                 self._too_big[tenant_id] = version
                 return None
-            data = await table.query().select(list(columns)).to_arrow()
+            data = await (read(table) if read else table.query().select(list(columns)).to_arrow())
             if await table.version() != version:  # written while loading: the next read tries again
                 return None
             hot = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop

@@ -35,6 +35,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_hot_text import Vocabulary
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
     KEEP_NULL_VECTORS,
@@ -91,7 +92,10 @@ class LanceMemoryStore:
         self._db = db
         self._schema = memory_schema(dimension)
         self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables)
+        self._hot_tables = hot_tables
         """In-memory copies of small tables by tenant (``lance_hot``)."""
+        self._vocabularies: dict[str, Vocabulary] = {}
+        """Token ids by tenant, kept across a tenant's copies (``lance_hot_text``)."""
 
     async def _table(self, tenant_id: str) -> Any | None:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
@@ -103,7 +107,16 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        return await self._hot.copy(tenant_id, table, [*RECORD_COLUMNS, "vector"], HotArchive.from_arrow)
+        vocabulary = self._vocabularies.get(tenant_id)
+        if vocabulary is None:
+            if len(self._vocabularies) >= 4 * self._hot_tables:  # tenants come and go: start afresh
+                self._vocabularies.clear()
+            vocabulary = self._vocabularies[tenant_id] = Vocabulary()
+
+        def build(version: int, loaded: tuple[pa.Table, frozenset[int] | None]) -> HotArchive:
+            return HotArchive.from_arrow(version, loaded[0], vocabulary, loaded[1])
+
+        return await self._hot.copy(tenant_id, table, (), build, _read_hot)
 
     def _after_write(self, tenant_id: str, version: int, apply: Callable[[HotArchive], HotArchive | None]) -> None:
         """Keep the in-memory copy current after this process's write, or drop it when it cannot be."""
@@ -142,7 +155,8 @@ class LanceMemoryStore:
             # Only another space's column may hold a null (a row to fill); lancedb's null handling cost
             # 1.3 ms of a 4.5 ms one-row commit, so a write without one keeps the default check.
             added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS if extra else "error")
-        self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows))
+        texts = data.column("search_text").to_pylist()
+        self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows, texts))
 
     async def replace(
         self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
@@ -173,9 +187,14 @@ class LanceMemoryStore:
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
             merge = table.merge_insert("id").when_matched_update_all(where=visible)
             result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
-        kept = vector
-        self._after_write(actor.tenant_id, result.version, lambda hot: hot.replaced(result.version, record, kept))
-        return bool(result.num_updated_rows == 1)
+        kept, updated = vector, bool(result.num_updated_rows == 1)
+        # A merge the visibility condition refused changed nothing: the copy must not take the record.
+        self._after_write(
+            actor.tenant_id,
+            result.version,
+            lambda hot: hot.replaced(result.version, record, kept) if updated else hot.unchanged(result.version),
+        )
+        return updated
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
         """Delete every row of the contact (any scope, any author) and their statistics.
@@ -432,6 +451,9 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, flt)
             if table is None or not query.terms:
                 return []
+            hot = None if query.prefix_terms else await self._hot_copy(actor.tenant_id, table)
+            if hot is not None and hot.answers_full_text:
+                return hot.full_text(actor, query.terms, flt, limit, require_all)
             rows = await (
                 table.query()
                 .nearest_to_text(_text_query(query, require_all))
@@ -572,6 +594,24 @@ class LanceMemoryStore:
                 ids = (await table.query().select(["agent_id"]).to_arrow()).column("agent_id").unique()
                 out.extend((name[len(ARCHIVE_PREFIX) :], agent) for agent in sorted(ids.to_pylist()) if agent)
         return out
+
+
+async def _read_hot(table: Any) -> tuple[pa.Table, frozenset[int] | None]:
+    """A small table for its in-memory copy, and the fragments its full-text index covers.
+
+    None instead of the fragments when the copy could not rank as the index does: no index, an index
+    of several segments, or a covered fragment holding a deleted row (whose words the index's
+    statistics still count).
+    """
+    data = await table.query().select([*RECORD_COLUMNS, "vector", "search_text", "_rowaddr"]).to_arrow()
+    dataset = await table.to_lance()
+    index = next((ix for ix in dataset.describe_indices() if ix.field_names == ["search_text"]), None)
+    if index is None or len(index.segments) != 1 or dataset.version != await table.version():
+        return data, None  # several segments: statistics per segment or merged were not measured
+    covered = frozenset(int(f) for f in index.segments[0].fragment_ids)
+    if any(f.fragment_id in covered and f.metadata.deletion_file is not None for f in dataset.get_fragments()):
+        return data, None
+    return data, covered
 
 
 async def _upgrade(table: Any) -> None:

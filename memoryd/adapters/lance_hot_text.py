@@ -1,0 +1,222 @@
+"""HotText: the full-text arm over an in-memory copy, ranked exactly as the archive's LanceDB index ranks.
+
+Two LanceDB full-text queries (the all-words and any-word tiers) were most of a Recall over a small
+visible set (~3 ms each, against ~1 ms for everything else). The copy answers them from memory with
+the index's own tokenizer (``lance.tokenize`` with the index's settings) and its BM25, measured on
+lance 14 / lancedb 0.40 and checked against the real index by ``tests/integration/test_hot_text.py``:
+
+- a match scores ``sum over the query's clauses and their tokens of idf · tf·(k1+1) / (tf + k1·(1 − b
+  + b·len/avglen))`` with k1 = 1.2, b = 0.75 and ``idf = ln(1 + (N − df + 0.5) / (df + 0.5))``; a
+  word two clauses share counts twice; an all-words clause whose word is only a stop word matches
+  nothing; equal scores come in row-address order;
+- rows the index covers are scored with the index's statistics (N, mean length, df), which keep
+  counting a row deleted after it was indexed until a compaction rewrites its fragment;
+- rows appended since (searched flat) are scored with those statistics plus the flat rows' own, counting
+  only the flat rows that pass the query's prefilter (visibility and filter): the same row scores
+  differently for two agents until the index covers it.
+
+A copy loaded while a covered fragment holds a deleted row cannot know that row's words: it gets no
+text part and the store asks LanceDB (the maintenance pass removes such rows within the hour). This
+process's own writes after the load are followed exactly: appended rows are not covered, a deleted
+row stays in the statistics only if the index covers it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+import lance
+import numpy as np
+
+K1, B = 1.2, 0.75
+"""BM25's constants in LanceDB's inverted index."""
+
+INDEX_STOP_WORDS = """
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him
+his himself she she's her hers herself it it's its itself they them their theirs themselves what which who
+whom this that that'll these those am is are was were be been being have has had having do does did doing a
+an the and but if or because as until while of at by for with about against between into through during
+before after above below to from up down in out on off over under again further then once here there when
+where why how all any both each few more most other some such no nor not only own same so than too very s t
+can will just don don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't
+doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't
+shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
+""".split()  # noqa: SIM905  # a word list reads better than 179 quoted strings
+"""The English list the index removes after stemming (so 'willing' goes, as 'will', and 'only' stays, as 'onli').
+``lance.tokenize``'s own default list is shorter: given this one it tokenizes as the index does."""
+
+_SEPARATOR = "memorydtextseparator"
+"""Joins many texts into one tokenizer call (one call per text cost 3× more); a text holding it is
+found by the count of pieces and tokenized alone."""
+
+
+def index_tokens(texts: Sequence[str]) -> list[list[str]]:
+    """Each text's tokens as the archive's ``search_text`` index makes them."""
+    if not texts:
+        return []
+    pieces: list[list[str]] = [[]]
+    for token in _tokenize(f" {_SEPARATOR} ".join(texts)):
+        if token == _SEPARATOR:
+            pieces.append([])
+        else:
+            pieces[-1].append(token)
+    if len(pieces) != len(texts):
+        return [_tokenize(text) for text in texts]
+    return pieces
+
+
+def _tokenize(text: str) -> list[str]:
+    return [token.text for token in lance.tokenize(text, custom_stop_words=INDEX_STOP_WORDS)]
+
+
+@lru_cache(maxsize=8192)
+def term_tokens(term: str) -> tuple[str, ...]:
+    """A query word's tokens (none for a stop word)."""
+    return tuple(_tokenize(term))
+
+
+class Vocabulary:
+    """One tenant's token ids, shared by its copies, and the token ids of the texts its last load held.
+
+    A reload after another process's write meets mostly the same texts: they are not tokenized again.
+    Loads run in a worker thread while the event loop appends rows, hence the lock.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self._texts: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def encode(self, texts: Sequence[str], *, load: bool = False) -> list[np.ndarray]:
+        """Each text's token ids; ``load``: these are a whole table's texts (the cache keeps only them)."""
+        missing = [t for t in dict.fromkeys(texts) if t not in self._texts]
+        tokenized = index_tokens(missing)
+        with self._lock:
+            known = {t: self._texts[t] for t in texts if t in self._texts}
+            for text, tokens in zip(missing, tokenized, strict=True):
+                known[text] = np.array([self.ids.setdefault(tok, len(self.ids)) for tok in tokens], dtype=np.int32)
+            if load:
+                self._texts = known
+            else:
+                self._texts.update(known)
+        return [known[t] for t in texts]
+
+
+@dataclass
+class _Postings:
+    """Rows and term frequencies by token id: the load's rows sorted by token, then appended rows.
+
+    Shared by the copies made from one load; ``rows`` is how many rows the newest copy using it holds
+    (an older copy never reads a posting past its own rows).
+    """
+
+    tokens: np.ndarray
+    rows_of: np.ndarray
+    frequencies: np.ndarray
+    tail: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    rows: int = 0
+
+    @classmethod
+    def of(cls, encoded: Sequence[np.ndarray]) -> _Postings:
+        if not encoded or not any(len(e) for e in encoded):
+            empty = np.zeros(0, dtype=np.int32)
+            return cls(empty, empty, empty, rows=len(encoded))
+        rows = np.repeat(np.arange(len(encoded), dtype=np.int64), [len(e) for e in encoded])
+        pairs = np.unique(np.stack([np.concatenate(encoded).astype(np.int64), rows]), axis=1, return_counts=True)
+        (tokens, rows_of), counts = pairs
+        return cls(tokens.astype(np.int32), rows_of.astype(np.int32), counts.astype(np.int32), rows=len(encoded))
+
+    def of_token(self, token: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows (below ``n``) holding ``token`` and how often, in row order."""
+        lo, hi = np.searchsorted(self.tokens, np.array([token, token + 1], dtype=self.tokens.dtype))
+        rows, frequencies = self.rows_of[lo:hi], self.frequencies[lo:hi]
+        tail = [p for p in self.tail.get(token, ()) if p[0] < n]
+        if tail:
+            more = np.array(tail, dtype=np.int32)
+            rows, frequencies = np.concatenate([rows, more[:, 0]]), np.concatenate([frequencies, more[:, 1]])
+        return rows, frequencies
+
+    def extended(self, n: int, encoded: Sequence[np.ndarray]) -> _Postings:
+        """With ``encoded`` as rows ``n``…: in place when the copy at ``n`` rows is the newest user."""
+        out = self
+        if self.rows != n:  # a sibling copy appended first: keep only what ours can see
+            tail = {t: [p for p in ps if p[0] < n] for t, ps in self.tail.items()}
+            out = _Postings(self.tokens, self.rows_of, self.frequencies, tail, n)
+        for k, ids in enumerate(encoded):
+            found, counts = np.unique(ids, return_counts=True)
+            for token, count in zip(found.tolist(), counts.tolist(), strict=True):
+                out.tail.setdefault(token, []).append((n + k, count))
+        out.rows = n + len(encoded)
+        return out
+
+
+@dataclass(frozen=True)
+class HotText:
+    """One copy's full-text part: tokens per row (shared postings), lengths, and which rows the index covers."""
+
+    vocabulary: Vocabulary
+    postings: _Postings
+    lengths: np.ndarray
+    covered: np.ndarray
+    """Per row, whether the index covers it (its statistics then count the row, deleted or not)."""
+
+    @classmethod
+    def build(cls, vocabulary: Vocabulary, texts: Sequence[str], covered: np.ndarray) -> HotText:
+        """From a load's ``search_text`` column and which of its rows the index covers."""
+        encoded = vocabulary.encode(texts, load=True)
+        lengths = np.array([len(e) for e in encoded], dtype=np.int64)
+        return cls(vocabulary, _Postings.of(encoded), lengths, covered.astype(bool))
+
+    @cached_property
+    def _index_size(self) -> tuple[int, int]:
+        """The rows the index covers and their tokens (deleted rows included: its statistics count them)."""
+        return int(self.covered.sum()), int(self.lengths[self.covered].sum())
+
+    def appended(self, texts: Sequence[str]) -> HotText:
+        """Rows added by this process's commit (the index does not cover them until it is folded)."""
+        encoded = self.vocabulary.encode(texts)
+        n = len(self.lengths)
+        return HotText(
+            self.vocabulary,
+            self.postings.extended(n, encoded),
+            np.concatenate([self.lengths, [len(e) for e in encoded]]).astype(np.int64),
+            np.concatenate([self.covered, np.zeros(len(texts), dtype=bool)]),
+        )
+
+    def scores(self, terms: Sequence[str], live: np.ndarray, flat: np.ndarray, require_all: bool) -> np.ndarray:
+        """Each row's BM25 score for the terms (one clause each); -inf where the row does not match or is gone.
+
+        ``flat``: the rows not covered by the index that pass the query's prefilter (LanceDB scans them).
+        """
+        n = len(self.lengths)
+        n_index, len_index = self._index_size
+        n_all, len_all = n_index + int(flat.sum()), len_index + int(self.lengths[flat].sum())
+        avg_index, avg_all = len_index / max(n_index, 1), len_all / max(n_all, 1)
+        scores = np.zeros(n)
+        matched = np.full(n, require_all)
+        for term in terms:
+            hit = np.zeros(n, dtype=bool)
+            for token in term_tokens(term):
+                token_id = self.vocabulary.ids.get(token)
+                if token_id is None:
+                    continue
+                rows, tf = self.postings.of_token(token_id, n)
+                in_index = self.covered[rows]
+                df_index = int(in_index.sum())
+                df_all = df_index + int(flat[rows].sum())
+                scored = in_index | flat[rows]
+                rows, tf, in_index = rows[scored], tf[scored].astype(np.float64), in_index[scored]
+                docs = np.where(in_index, n_index, n_all)
+                df = np.where(in_index, df_index, df_all)
+                avg = np.where(in_index, avg_index, avg_all)
+                idf = np.log1p((docs - df + 0.5) / (df + 0.5))
+                scores[rows] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[rows] / avg))
+                hit[rows] = True
+            matched = matched & hit if require_all else matched | hit
+        if not terms:
+            matched[:] = False
+        scores[~(matched & live)] = -np.inf
+        return scores

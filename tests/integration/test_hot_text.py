@@ -1,0 +1,195 @@
+"""The in-memory full-text arm ranks exactly as the LanceDB index does, in every state a table passes through."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_hot import HotArchive
+from memoryd.adapters.lance_hot_text import index_tokens
+from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
+from tests.fakes import memory_record
+from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_filter, vector
+
+WORDS = [
+    "coffee",
+    "espresso",
+    "tea",
+    "lisbon",
+    "marathon",
+    "running",
+    "runs",
+    "ran",
+    "runner",
+    "chess",
+    "adoption",
+    "garden",
+    "painting",
+    "caroline",
+    "melanie",
+    "sister",
+    "brother",
+    "dog",
+    "dogs",
+    "cat",
+    "kids",
+    "school",
+    "concert",
+    "guitar",
+    "violin",
+    "camping",
+    "beach",
+    "mountains",
+    "hiking",
+    "book",
+    "books",
+    "reading",
+    "novel",
+    "2023",
+    "may",
+    "june",
+    "7",
+    "15",
+    "birthday",
+    "party",
+    "festival",
+    "pottery",
+    "charity",
+    "race",
+    "volunteer",
+    "shelter",
+    "job",
+    "career",
+    "interview",
+    "promotion",
+    "willing",
+    "willingness",
+    "only",
+    "very",
+    "not",
+    "never",
+    "the",
+    "a",
+    "and",
+    "it's",
+    "don't",
+    "I'm",
+    "what",
+    "when",
+]  # a word list reads better quoted once
+
+
+def sentence(rng: random.Random) -> str:
+    # Zipf-like: a few words are common, most are rare, so idf and ties both matter.
+    weights = [1 / (k + 1) for k in range(len(WORDS))]
+    words = rng.choices(WORDS, weights, k=rng.randint(2, 14))
+    return " ".join(words).capitalize() + rng.choice([".", "!", "?", ""])
+
+
+def memories(rng: random.Random, n: int, start: int) -> list[tuple[MemoryRecord, list[float]]]:
+    out = []
+    for i in range(start, start + n):
+        scope = rng.choice([Scope.TENANT, Scope.SHARED, Scope.PRIVATE, Scope.PRIVATE, Scope.END_USER])
+        record = memory_record(
+            f"{i + 1:032x}",
+            sentence(rng),
+            tenant_id="acme",
+            agent_id=rng.choice(AGENTS),
+            end_user_id=rng.choice(USERS[1:]) if scope is Scope.END_USER else "",
+            scope=scope,
+            occurred_at=T0 + timedelta(days=rng.randint(0, 90)),
+            # A batch of one conversation: a turn's search text holds the turn before it.
+            source_context=rng.choice(["", "", "chat-1"]),
+        )
+        out.append((record, vector(rng)))
+    return out
+
+
+def text_query(rng: random.Random) -> FullTextQuery:
+    terms = tuple(dict.fromkeys(w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()))
+    return FullTextQuery(terms=terms or ("coffee",), prefix_terms=())
+
+
+async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_maintenance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(21)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    hot = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1)
+    answered = {"memory": 0}
+    real = HotArchive.full_text
+
+    def counted(self: HotArchive, *args: object, **kwargs: object) -> object:
+        answered["memory"] += 1
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HotArchive, "full_text", counted)
+
+    async def same_ranking(checks: int, *, in_memory: bool) -> None:
+        before = answered["memory"]
+        for _ in range(checks):
+            actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
+            flt = rng.choice([MemoryFilter(), MemoryFilter(), a_filter(rng)])
+            query, limit, every = text_query(rng), rng.choice([1, 5, 20, 60]), rng.random() < 0.4
+            expected = await cold.full_text(actor, query, flt, limit, every)
+            got = await hot.full_text(actor, query, flt, limit, every)
+            assert [h.memory_id for h in got] == [h.memory_id for h in expected], (query, every, flt)
+            assert all(abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True))
+        assert (answered["memory"] - before == checks) is in_memory
+
+    seeded = memories(rng, 200, 0)
+    await cold.insert("acme", seeded)
+    await same_ranking(60, in_memory=True)  # every row appended after the (empty) index was made
+    await maintenance.maintain()
+    await same_ranking(60, in_memory=True)  # every row covered
+    # The copy's own writes: appended rows (flat), a deleted covered row (still in the statistics),
+    # rewritten rows (deleted + appended), a deleted appended row (gone from the statistics).
+    await hot.insert("acme", memories(rng, 40, 200))
+    first, second, private = (r for r, _ in [*seeded[:2], next(m for m in seeded if m[0].scope is Scope.PRIVATE)])
+    await hot.delete(Actor("acme", first.agent_id, first.end_user_id), first.memory_id)
+    await hot.replace(Actor("acme", second.agent_id, second.end_user_id), replace(second, content="coffee run"), None)
+    # A rewrite the visibility condition refuses (another agent's private memory) changes nothing.
+    stranger = next(a for a in AGENTS if a != private.agent_id)
+    assert not await hot.replace(Actor("acme", stranger), replace(private, content="guitar guitar"), None)
+    late = (await hot.get_many(Actor("acme", "a0"), [f"{230:032x}"], with_retrievals=False)).get(f"{230:032x}")
+    if late is not None:
+        await hot.delete(Actor("acme", late.agent_id, late.end_user_id), late.memory_id)
+    await same_ranking(80, in_memory=True)
+    # Reloaded by another process's write while covered fragments hold deleted rows: LanceDB answers.
+    await cold.insert("acme", memories(rng, 3, 300))
+    await same_ranking(20, in_memory=False)
+    # The maintenance folds the new rows in; deleted rows leave once their fragments are rewritten.
+    await maintenance.purge(await _archive_tables(db))
+    await same_ranking(60, in_memory=True)
+
+
+async def _archive_tables(db: LanceDatabase) -> list[str]:
+    return [name async for name in db.names() if name.startswith("memories_")]
+
+
+async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
+    # Stop words go after stemming ('willingness' stays as 'willing', 'only' as 'onli'); long words go;
+    # accents fold; a text holding the word that joins texts for the tokenizer is still its own.
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    await store.insert("acme", memories(random.Random(1), 1, 0))
+    table = await db.open_existing("memories_acme")
+    rng = random.Random(4)
+    texts = [
+        "Willingness isn't only very naive — Café in Zürich, don't you think? I'm 7!",
+        "x" * 41 + " ok " + "y" * 40,
+        "memorydtextseparator word",
+        *(sentence(rng) for _ in range(200)),
+    ]
+    expected = [[t.text for t in await table.tokenize(text, column="search_text")] for text in texts]
+    assert index_tokens(texts) == expected
+    assert expected[0][:3] == ["willing", "onli", "veri"]
