@@ -24,10 +24,11 @@ import pyarrow.compute as pc
 
 from memoryd.adapters.lance_hot_text import HotText, Vocabulary
 from memoryd.adapters.lance_rows import search_text, to_record
-from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, Scope, Vector
+from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, MemoryStatus, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
 SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
+STATUS_CODES = {status: code for code, status in enumerate(MemoryStatus)}
 _HEAD_PER_LIMIT, _HEAD_EXTRA = 4, 16
 """A search first orders this many of the rows above the floor (4 × limit + 16), enough unless most
 of them fail the filter."""
@@ -100,10 +101,7 @@ class HotArchive:
         dimension = data.schema.field("vector").type.list_size
         rows = data.num_rows
         ids = data.column("id").to_pylist()
-        scope_names = data.column("scope").to_numpy(zero_copy_only=False)
-        scopes = np.full(rows, -1, dtype=np.int8)
-        for scope, code in SCOPE_CODES.items():
-            scopes[scope_names == scope.value] = code
+        scopes = _enum_codes(data.column("scope"), SCOPE_CODES)
         names: dict[str, int] = {}
         columns = _Columns(
             scopes,
@@ -111,6 +109,7 @@ class HotArchive:
             _codes(data.column("end_user_id"), names),
             data.column("embedding_model").to_numpy(zero_copy_only=False) != PENDING_MODEL,
             np.ones(rows, dtype=bool),
+            _enum_codes(data.column("status"), STATUS_CODES),
             names,
         )
         text = None
@@ -161,8 +160,11 @@ class HotArchive:
             return []
         visible = self._visible(actor)
         flat = visible & ~self._text.covered
-        for at in np.flatnonzero(flat):  # rows added since the index was folded: few, and held as records
-            flat[at] = matches_filter(self._record(int(at)), flt)
+        if flt.narrows:  # rows added since the index was folded: few, mostly held as records
+            for at in np.flatnonzero(flat):
+                flat[at] = matches_filter(self._record(int(at)), flt)
+        else:
+            flat &= np.isin(self._columns.status, [STATUS_CODES[s] for s in flt.statuses])
         scores = self._text.scores(terms, self._columns.live, flat, require_all)
         scores[~visible] = -np.inf
         return self._best(actor, scores, flt, limit, 0.0)
@@ -323,6 +325,7 @@ class _Columns:
     """Rows stored during an embedder outage hold zeros, not a vector: no vector search may see them."""
     live: np.ndarray
     """False for a row deleted or rewritten since the load."""
+    status: np.ndarray
     names: dict[str, int]
 
     def _code(self, name: str) -> int:
@@ -335,13 +338,14 @@ class _Columns:
             np.concatenate([self.end_user, np.array([self._code(r.end_user_id) for r in records], dtype=np.int32)]),
             np.concatenate([self.embedded, np.array([not r.embedding_pending for r in records], dtype=bool)]),
             np.concatenate([self.live, np.ones(len(records), dtype=bool)]),
+            np.concatenate([self.status, np.array([STATUS_CODES[r.status] for r in records], dtype=np.int8)]),
             self.names,
         )
 
     def without(self, at: int) -> _Columns:
         live = self.live.copy()
         live[at] = False
-        return _Columns(self.scope, self.agent, self.end_user, self.embedded, live, self.names)
+        return _Columns(self.scope, self.agent, self.end_user, self.embedded, live, self.status, self.names)
 
 
 @dataclass
@@ -363,6 +367,15 @@ _UNKNOWN = -1
 """The code of a name no row holds."""
 _NULL = -2
 """The code of a missing value."""
+
+
+def _enum_codes(column: pa.ChunkedArray, codes: dict[Any, int]) -> np.ndarray:
+    """A column of enum values as their codes (-1: a value not in ``codes``)."""
+    values = column.to_numpy(zero_copy_only=False)
+    out = np.full(len(values), -1, dtype=np.int8)
+    for member, code in codes.items():
+        out[values == member.value] = code
+    return out
 
 
 def _codes(column: pa.ChunkedArray, names: dict[str, int]) -> np.ndarray:
