@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -23,12 +24,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from memoryd.adapters.lance_hot_text import HotText, Vocabulary
-from memoryd.adapters.lance_rows import search_text, to_record
+from memoryd.adapters.lance_rows import microseconds, rows_of, search_text, to_record
 from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, MemoryStatus, Scope, Vector
 from memoryd.core.visibility import is_visible, matches_filter
 
 SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
 STATUS_CODES = {status: code for code, status in enumerate(MemoryStatus)}
+_BATCH = 16
+"""Rows converted to records at once while a filtered search walks its ranking."""
 _HEAD_PER_LIMIT, _HEAD_EXTRA = 4, 16
 """A search first orders this many of the rows above the floor (4 × limit + 16), enough unless most
 of them fail the filter."""
@@ -66,6 +69,7 @@ class HotArchive:
         columns: _Columns,
         records: list[MemoryRecord | None],
         source: _Source,
+        ids: list[str],
         index: _Index,
         spare: _Spare | None = None,
         text: HotText | None = None,
@@ -78,6 +82,8 @@ class HotArchive:
         self._records = records
         """Each row's record once converted (None: still only in ``source``)."""
         self._source = source
+        self._ids = ids
+        """Each row's memory id (deleted rows included)."""
         self._index = index
         """Each live row's position by id (deleted and rewritten rows are not in it)."""
         self._text = text
@@ -110,6 +116,7 @@ class HotArchive:
             data.column("embedding_model").to_numpy(zero_copy_only=False) != PENDING_MODEL,
             np.ones(rows, dtype=bool),
             _enum_codes(data.column("status"), STATUS_CODES),
+            data.column("occurred_at").cast(pa.int64()).to_numpy(),
             names,
         )
         text = None
@@ -117,9 +124,10 @@ class HotArchive:
             fragments = data.column("_rowaddr").to_numpy() >> 32
             text = HotText.build(vocabulary, data.column("search_text").to_pylist(), np.isin(fragments, list(covered)))
         extra = [c for c in ("vector", "search_text", "_rowaddr") if c in data.column_names]
-        source = _Source(data.drop_columns(extra), np.arange(rows, dtype=np.int64))
+        # One chunk per column: a take of 40 rows from 10 chunks cost 1.3 ms, from one 0.13 ms.
+        source = _Source(data.drop_columns(extra).combine_chunks(), np.arange(rows, dtype=np.int64))
         index = _Index(dict(zip(ids, range(rows), strict=True)), rows)
-        return cls(version, vectors.reshape(rows, dimension), columns, [None] * rows, source, index, text=text)
+        return cls(version, vectors.reshape(rows, dimension), columns, [None] * rows, source, ids, index, text=text)
 
     @property
     def answers_full_text(self) -> bool:
@@ -135,10 +143,7 @@ class HotArchive:
         return at if at is not None and at < len(self._records) else None
 
     def _record(self, at: int) -> MemoryRecord:
-        record = self._records[at]
-        if record is None:
-            record = self._records[at] = self._source.record(at)
-        return record
+        return self._records_at([at])[0]
 
     def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
@@ -164,7 +169,7 @@ class HotArchive:
             for at in np.flatnonzero(flat):
                 flat[at] = matches_filter(self._record(int(at)), flt)
         else:
-            flat &= np.isin(self._columns.status, [STATUS_CODES[s] for s in flt.statuses])
+            flat &= _statuses(flt)[self._columns.status]
         scores = self._text.scores(terms, self._columns.live, flat, require_all)
         scores[~visible] = -np.inf
         return self._best(actor, scores, flt, limit, 0.0)
@@ -203,23 +208,37 @@ class HotArchive:
         else:
             parts = [close]
         hits: list[ArmHit] = []
+        if not flt.narrows:  # visibility and status are columns here: no row becomes a record
+            wanted = _statuses(flt)[self._columns.status]
+            for part in parts:
+                ranked = part[np.argsort(-similarities[part], kind="stable")]
+                for i in ranked[wanted[ranked]][: limit - len(hits)].tolist():
+                    hits.append(ArmHit(self._ids[i], float(similarities[i]), _time(self._columns.occurred[i])))
+            return hits
         for part in parts:  # every row of the first part is at least as similar as any of the second
-            for i in part[np.argsort(-similarities[part], kind="stable")]:
-                record = self._record(int(i))
-                if matches_filter(record, flt) and is_visible(actor, record):
-                    hits.append(ArmHit(record.memory_id, float(similarities[i]), record.occurred_at))
-                    if len(hits) == limit:
-                        return hits
+            ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
+            for start in range(0, len(ranked), max(limit, _BATCH)):
+                chunk = ranked[start : start + max(limit, _BATCH)]
+                for i, record in zip(chunk, self._records_at(chunk), strict=True):
+                    if matches_filter(record, flt) and is_visible(actor, record):
+                        hits.append(ArmHit(record.memory_id, float(similarities[i]), record.occurred_at))
+                        if len(hits) == limit:
+                            return hits
         return hits
+
+    def _records_at(self, rows: Sequence[int]) -> list[MemoryRecord]:
+        """The records of these rows, converting the ones not yet converted in one batch."""
+        missing = [at for at in rows if self._records[at] is None]
+        if missing:
+            for at, record in zip(missing, self._source.records(missing), strict=True):
+                self._records[at] = record
+        return [r for r in (self._records[at] for at in rows) if r is not None]
 
     def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """The visible rows among these ids, whatever their status."""
-        out = {}
-        for memory_id in memory_ids:
-            at = self._at(memory_id)
-            if at is not None and is_visible(actor, record := self._record(at)):
-                out[memory_id] = record
-        return out
+        found = [(memory_id, at) for memory_id in memory_ids if (at := self._at(memory_id)) is not None]
+        records = self._records_at([at for _, at in found])
+        return {m: r for (m, _), r in zip(found, records, strict=True) if is_visible(actor, r)}
 
     def inserted(
         self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]], texts: Sequence[str] | None = None
@@ -249,6 +268,7 @@ class HotArchive:
             self._columns.appended(records),
             [*self._records, *records],
             self._source.appended(added),
+            [*self._ids, *(r.memory_id for r in records)],
             self._index.extended(n, [r.memory_id for r in records]),
             spare,
             text,
@@ -274,6 +294,7 @@ class HotArchive:
             self._columns,
             self._records,
             self._source,
+            self._ids,
             self._index,
             self._spare,
             self._text,
@@ -292,6 +313,7 @@ class HotArchive:
             self._columns.without(at),
             self._records,
             self._source,
+            self._ids,
             index,
             self._spare,
             self._text,
@@ -326,6 +348,8 @@ class _Columns:
     live: np.ndarray
     """False for a row deleted or rewritten since the load."""
     status: np.ndarray
+    occurred: np.ndarray
+    """``occurred_at`` in microseconds since the epoch."""
     names: dict[str, int]
 
     def _code(self, name: str) -> int:
@@ -339,13 +363,16 @@ class _Columns:
             np.concatenate([self.embedded, np.array([not r.embedding_pending for r in records], dtype=bool)]),
             np.concatenate([self.live, np.ones(len(records), dtype=bool)]),
             np.concatenate([self.status, np.array([STATUS_CODES[r.status] for r in records], dtype=np.int8)]),
+            np.concatenate([self.occurred, np.array([microseconds(r.occurred_at) for r in records], dtype=np.int64)]),
             self.names,
         )
 
     def without(self, at: int) -> _Columns:
         live = self.live.copy()
         live[at] = False
-        return _Columns(self.scope, self.agent, self.end_user, self.embedded, live, self.status, self.names)
+        return _Columns(
+            self.scope, self.agent, self.end_user, self.embedded, live, self.status, self.occurred, self.names
+        )
 
 
 @dataclass
@@ -367,6 +394,20 @@ _UNKNOWN = -1
 """The code of a name no row holds."""
 _NULL = -2
 """The code of a missing value."""
+
+
+def _statuses(flt: MemoryFilter) -> np.ndarray:
+    """Which status codes ``flt`` accepts, as a lookup table."""
+    table = np.zeros(len(STATUS_CODES) + 1, dtype=bool)  # the last entry: code -1, a value no status has
+    table[[STATUS_CODES[s] for s in flt.statuses]] = True
+    return table
+
+
+def _time(at: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=int(at))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _enum_codes(column: pa.ChunkedArray, codes: dict[Any, int]) -> np.ndarray:
@@ -394,11 +435,12 @@ class _Source:
     table: pa.Table
     rows: np.ndarray
 
-    def record(self, at: int) -> MemoryRecord:
-        row = int(self.rows[at])
-        if row < 0:  # rows added after the load are always held as records
-            raise AssertionError(f"row {at} has no source row")
-        return to_record(self.table.slice(row, 1).to_pylist()[0])
+    def records(self, rows: Sequence[int]) -> list[MemoryRecord]:
+        """The records of these rows of the copy (one take and one column-wise conversion: per row, 80 → 24 µs)."""
+        at = self.rows[list(rows)]
+        if np.any(at < 0):  # rows added after the load are always held as records
+            raise AssertionError(f"rows {list(rows)} include one with no source row")
+        return [to_record(row) for row in rows_of(self.table.take(at))]
 
     def appended(self, count: int) -> _Source:
         return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]))

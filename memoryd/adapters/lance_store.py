@@ -42,6 +42,7 @@ from memoryd.adapters.lance_rows import (
     RECORD_COLUMNS,
     RETRIEVAL_SCHEMA,
     memory_schema,
+    rows_of,
     space_column,
     space_columns,
     space_field,
@@ -283,7 +284,7 @@ class LanceMemoryStore:
             if not total or limit <= 0:
                 return [], int(total)
             rows = await table.query().where(where).select(RECORD_COLUMNS).limit(limit).to_arrow()
-        return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id), int(total)
+        return sorted(map(to_record, rows_of(rows)), key=lambda r: r.memory_id), int(total)
 
     async def fill_embeddings(self, tenant_id: str, rows: Sequence[tuple[MemoryRecord, Vector]], model: str) -> int:
         """Set the vectors in one merge, only over rows still pending with the same text (an edit meanwhile wins).
@@ -373,7 +374,7 @@ class LanceMemoryStore:
                 table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(RECORD_COLUMNS).to_arrow(),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
             )
-        return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows.to_pylist()})
+        return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})
 
     async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
         """Visible rows created at or after ``since`` by the calls these request keys name, by key."""
@@ -390,7 +391,7 @@ class LanceMemoryStore:
                 .select(RECORD_COLUMNS)
                 .to_arrow()
             )
-        return {r.request_key: r for r in map(to_record, rows.to_pylist())}
+        return {r.request_key: r for r in map(to_record, rows_of(rows))}
 
     async def _retrieval_stats(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         table = await self._stats_table(tenant_id)
@@ -491,7 +492,7 @@ class LanceMemoryStore:
         vectors = rows.column("vector").combine_chunks()
         dimension = self._schema.field("vector").type.list_size
         matrix: Any = vectors.values.to_numpy().reshape(len(vectors), dimension)  # rows are Sequence[float]
-        records = [to_record(r, stats.get(r["id"])) for r in rows.drop_columns(["vector"]).to_pylist()]
+        records = [to_record(r, stats.get(r["id"])) for r in rows_of(rows.drop_columns(["vector"]))]
         return records, matrix
 
     async def fingerprint(self, actor: Actor) -> str:
@@ -551,7 +552,7 @@ class LanceMemoryStore:
                 return []
             where = f"{space_column(model)} IS NULL" + (f" AND id > {literal(after_id)}" if after_id else "")
             rows = await table.query().where(where).select(RECORD_COLUMNS).limit(limit).to_arrow()
-        return sorted(map(to_record, rows.to_pylist()), key=lambda r: r.memory_id)
+        return sorted(map(to_record, rows_of(rows)), key=lambda r: r.memory_id)
 
     async def fill_space(self, tenant_id: str, model: str, rows: Sequence[tuple[MemoryRecord, Vector]]) -> int:
         """The stored rows written back with the space's vector set, in one merge.

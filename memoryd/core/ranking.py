@@ -108,32 +108,33 @@ def fuse(vector: Sequence[ArmHit], full_text: Sequence[ArmHit], weights: FusionW
     retrieval_count and salience are deliberately not used: feeding them back
     into ranking made a few memories win every query.
     """
+    # Each arm's (rank, score) per memory, the best rank kept; the parts are built once at the end
+    # (dataclasses.replace per candidate was a tenth of a small-set Recall).
     when: dict[str, datetime] = {}
-    parts: dict[str, ScoreParts] = {}
-    for rank, hit in enumerate(vector, start=1):
-        if hit.memory_id in parts:  # an arm lists a memory once; keep its best rank
-            continue
-        when[hit.memory_id] = hit.occurred_at
-        parts[hit.memory_id] = ScoreParts(
-            vector_rank=rank,
-            vector_similarity=hit.score,
-            vector_contribution=weights.vector_weight / (weights.k + rank),
-        )
-    for rank, hit in enumerate(full_text, start=1):
-        current = parts.get(hit.memory_id, ScoreParts())
-        if current.full_text_rank:
-            continue
-        when.setdefault(hit.memory_id, hit.occurred_at)
-        parts[hit.memory_id] = replace(
-            current,
-            full_text_rank=rank,
-            full_text_score=hit.score,
-            full_text_contribution=weights.full_text_weight / (weights.k + rank),
-        )
+    by_vector: dict[str, tuple[int, float]] = {}
+    by_text: dict[str, tuple[int, float]] = {}
+    for arm, hits in ((by_vector, vector), (by_text, full_text)):
+        for rank, hit in enumerate(hits, start=1):
+            if hit.memory_id not in arm:  # an arm lists a memory once; keep its best rank
+                arm[hit.memory_id] = (rank, hit.score)
+                when.setdefault(hit.memory_id, hit.occurred_at)
     fused = []
-    for m, p in parts.items():
-        total = p.vector_contribution + p.full_text_contribution
-        fused.append(Fused(m, when[m], total, replace(p, fused=total)))
+    for m, at in when.items():
+        v_rank, v_score = by_vector.get(m, (0, 0.0))
+        t_rank, t_score = by_text.get(m, (0, 0.0))
+        v_part = weights.vector_weight / (weights.k + v_rank) if v_rank else 0.0
+        t_part = weights.full_text_weight / (weights.k + t_rank) if t_rank else 0.0
+        total = v_part + t_part
+        parts = ScoreParts(
+            vector_rank=v_rank,
+            vector_similarity=v_score,
+            vector_contribution=v_part,
+            full_text_rank=t_rank,
+            full_text_score=t_score,
+            full_text_contribution=t_part,
+            fused=total,
+        )
+        fused.append(Fused(m, at, total, parts))
     fused.sort(key=lambda f: (f.score, f.occurred_at, f.memory_id), reverse=True)
     return fused
 
@@ -170,9 +171,21 @@ def attach(
         record = records.get(f.memory_id)
         if record is None:
             continue
-        v = vector_evidence(f.parts.vector_similarity, scale) if f.parts.vector_rank else 0.0
+        p = f.parts
+        v = vector_evidence(p.vector_similarity, scale) if p.vector_rank else 0.0
         t = full_text_evidence(terms, record.content)
-        parts = replace(f.parts, vector_evidence=v, full_text_evidence=t)
+        parts = ScoreParts(  # built, not replaced: a Recall attaches some 80 candidates
+            p.vector_rank,
+            p.vector_similarity,
+            p.vector_contribution,
+            p.full_text_rank,
+            p.full_text_score,
+            p.full_text_contribution,
+            p.composite,
+            p.fused,
+            v,
+            t,
+        )
         hits.append(RecallHit(record, relevance(v, t), parts))
     return hits
 

@@ -15,6 +15,7 @@ The relevance is ``1 - (1 - v)(1 - t)``: either arm's strong evidence is enough,
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -45,10 +46,16 @@ def full_text_evidence(terms: Sequence[str], content: str) -> float:
     """The share of ``terms`` that ``content`` contains as a word (same stem) or a word prefix."""
     if not terms:
         return 0.0
-    have = set(words(content))
-    stems = {_stem(word) for word in have}
-    found = sum(1 for term in terms if _contains(have, stems, term))
+    have, stems, ordered = _vocabulary(content)
+    found = sum(1 for term in terms if _contains(have, stems, ordered, term))
     return found / len(terms)
+
+
+@lru_cache(maxsize=1 << 14)
+def _vocabulary(content: str) -> tuple[frozenset[str], frozenset[str], tuple[str, ...]]:
+    """A memory's words, their stems, and its words in order for prefix lookups (memoised: memories recur)."""
+    have = frozenset(words(content))
+    return have, frozenset(_stem(word) for word in have), tuple(sorted(have))
 
 
 def relevance(vector: float, full_text: float) -> float:
@@ -56,7 +63,10 @@ def relevance(vector: float, full_text: float) -> float:
     return 1.0 - (1.0 - vector) * (1.0 - full_text)
 
 
-def _contains(have: set[str], stems: set[str], term: str) -> bool:
+def _contains(have: frozenset[str], stems: frozenset[str], ordered: tuple[str, ...], term: str) -> bool:
     if term in have or _stem(term) in stems:
         return True
-    return len(term) >= MIN_PREFIX and any(word.startswith(term) for word in have)
+    if len(term) < MIN_PREFIX:
+        return False
+    at = bisect_left(ordered, term)  # the first word not before the term: a word it prefixes, if any
+    return at < len(ordered) and ordered[at].startswith(term)
