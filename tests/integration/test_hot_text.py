@@ -7,12 +7,14 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_text import index_tokens
+from memoryd.adapters.lance_hot_text import Vocabulary, index_tokens
 from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, search_text, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from tests.fakes import memory_record
@@ -193,3 +195,34 @@ async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
     expected = [[t.text for t in await table.tokenize(text, column="search_text")] for text in texts]
     assert index_tokens(texts) == expected
     assert expected[0][:3] == ["willing", "onli", "veri"]
+
+
+def test_copies_share_postings_without_seeing_each_others_rows() -> None:
+    # Appended texts wait untokenized in postings the copies of a chain share; a copy searches only its
+    # own rows, and an append to an older copy (a sibling) must not leak into or drop a newer one's rows.
+    seeded = memories(random.Random(8), 30, 0)
+    data = to_table(seeded, memory_schema(DIM))
+    data = data.append_column("_rowaddr", pa.array(range(len(seeded)), pa.uint64()))
+    old = HotArchive.from_arrow(
+        1, data.select([*RECORD_COLUMNS, "vector", "search_text", "_rowaddr"]), Vocabulary(), frozenset({0})
+    )
+    x, y, z = (
+        (
+            memory_record(f"{900 + k:032x}", f"zebra{k} quokka", tenant_id="acme", scope=Scope.TENANT),
+            vector(random.Random(k)),
+        )
+        for k in range(3)
+    )
+    actor = Actor("acme", "a0")
+
+    def found(copy: HotArchive, word: str) -> list[str]:
+        return [h.memory_id for h in copy.full_text(actor, [word], MemoryFilter(), 10, False)]
+
+    newer = old.inserted(2, [x], [search_text(x[0])])
+    newest = newer.inserted(3, [y], [search_text(y[0])])
+    sibling = newer.inserted(3, [z], [search_text(z[0])])
+    assert found(newest, "quokka") == [x[0].memory_id, y[0].memory_id]
+    assert found(sibling, "quokka") == [x[0].memory_id, z[0].memory_id]
+    assert found(newer, "quokka") == [x[0].memory_id] and found(old, "quokka") == []
+    assert found(newest, "zebra1") == [y[0].memory_id] and found(newest, "zebra2") == []
+    assert found(newest.deleted(4, x[0].memory_id), "quokka") == [y[0].memory_id]
