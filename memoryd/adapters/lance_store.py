@@ -122,7 +122,9 @@ class LanceMemoryStore:
     def _after_write(self, tenant_id: str, version: int, apply: Callable[[HotArchive], HotArchive | None]) -> None:
         """Keep the in-memory copy current after this process's write, or drop it when it cannot be."""
         hot = self._hot.pop(tenant_id)
-        if hot is not None and hot.version == version - 1:  # nobody else committed in between
+        if hot is not None and hot.version == version:  # a read loaded the table at this write's version
+            self._hot.put(tenant_id, hot)
+        elif hot is not None and hot.version == version - 1:  # nobody else committed in between
             updated = apply(hot)
             if updated is not None and len(updated) <= self._hot.max_rows:
                 self._hot.put(tenant_id, updated)
@@ -144,20 +146,23 @@ class LanceMemoryStore:
         extra: Mapping[str, Sequence[Vector | None]] | None = None,
     ) -> None:
         """Add rows in one commit; durable when this returns (other spaces' vectors where the table has them)."""
-        async with map_lance_errors():
-            table = await self._db.table(
-                ARCHIVE_PREFIX + tenant_id, self._schema, ARCHIVE_INDEXES, write=True, upgrade=_upgrade
-            )
-            data = to_table(rows, self._schema)
-            if extra:
-                data = with_space_vectors(data, await table.schema(), {space_column(m): v for m, v in extra.items()})
-            # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
-            batches = pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema)
-            # Only another space's column may hold a null (a row to fill); lancedb's null handling cost
-            # 1.3 ms of a 4.5 ms one-row commit, so a write without one keeps the default check.
-            added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS if extra else "error")
-        texts = data.column("search_text").to_pylist()
-        self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows, texts))
+        async with self._hot.writing(tenant_id):
+            async with map_lance_errors():
+                table = await self._db.table(
+                    ARCHIVE_PREFIX + tenant_id, self._schema, ARCHIVE_INDEXES, write=True, upgrade=_upgrade
+                )
+                data = to_table(rows, self._schema)
+                if extra:
+                    data = with_space_vectors(
+                        data, await table.schema(), {space_column(m): v for m, v in extra.items()}
+                    )
+                # Bulk loads in one giant batch scan 2.6x slower forever: keep batches small.
+                batches = pa.Table.from_batches(data.to_batches(max_chunksize=8192), schema=data.schema)
+                # Only another space's column may hold a null (a row to fill); lancedb's null handling cost
+                # 1.3 ms of a 4.5 ms one-row commit, so a write without one keeps the default check.
+                added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS if extra else "error")
+            texts = data.column("search_text").to_pylist()
+            self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows, texts))
 
     async def replace(
         self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
@@ -167,35 +172,36 @@ class LanceMemoryStore:
         Every vector column is written: a merge keeps the target's value of a column the source
         lacks, which would leave another space's vector of the old text on a rewritten row.
         """
-        async with map_lance_errors():
-            table, visible = await self._scoped(actor, _BY_ID, col="target.")
-            if table is None:
-                return False
-            others: dict[str, Vector | None] = {space_column(m): v for m, v in (extra or {}).items()}
-            if vector is None:  # the stored row (every column: its schema names the spaces) keeps its vectors
-                found = await table.query().where(f"id = {literal(record.memory_id)}").limit(1).to_arrow()
-                if found.num_rows == 0:
+        async with self._hot.writing(actor.tenant_id):
+            async with map_lance_errors():
+                table, visible = await self._scoped(actor, _BY_ID, col="target.")
+                if table is None:
                     return False
-                schema = found.schema
-                vector = found.column("vector")[0].as_py()
-                others = {c: found.column(c)[0].as_py() for c in space_columns(schema)}
-            else:
-                schema = await table.schema()
-            spaces = space_columns(schema)
-            data = to_table([(record, vector)], self._schema)
-            if spaces:
-                data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})
-            self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
-            merge = table.merge_insert("id").when_matched_update_all(where=visible)
-            result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
-        kept, updated = vector, bool(result.num_updated_rows == 1)
-        # A merge the visibility condition refused changed nothing: the copy must not take the record.
-        self._after_write(
-            actor.tenant_id,
-            result.version,
-            lambda hot: hot.replaced(result.version, record, kept) if updated else hot.unchanged(result.version),
-        )
-        return updated
+                others: dict[str, Vector | None] = {space_column(m): v for m, v in (extra or {}).items()}
+                if vector is None:  # the stored row (every column: its schema names the spaces) keeps its vectors
+                    found = await table.query().where(f"id = {literal(record.memory_id)}").limit(1).to_arrow()
+                    if found.num_rows == 0:
+                        return False
+                    schema = found.schema
+                    vector = found.column("vector")[0].as_py()
+                    others = {c: found.column(c)[0].as_py() for c in space_columns(schema)}
+                else:
+                    schema = await table.schema()
+                spaces = space_columns(schema)
+                data = to_table([(record, vector)], self._schema)
+                if spaces:
+                    data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})
+                self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
+                merge = table.merge_insert("id").when_matched_update_all(where=visible)
+                result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
+            kept, updated = vector, bool(result.num_updated_rows == 1)
+            # A merge the visibility condition refused changed nothing: the copy must not take the record.
+            self._after_write(
+                actor.tenant_id,
+                result.version,
+                lambda hot: hot.replaced(result.version, record, kept) if updated else hot.unchanged(result.version),
+            )
+            return updated
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
         """Delete every row of the contact (any scope, any author) and their statistics.
@@ -237,7 +243,7 @@ class LanceMemoryStore:
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
-        async with map_lance_errors():
+        async with self._hot.writing(actor.tenant_id), map_lance_errors():
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return False
@@ -562,28 +568,29 @@ class LanceMemoryStore:
         Lance once the table has been optimized ("Incorrect number of arrays for StructArray fields"),
         and an update rewrites the whole row anyway.
         """
-        if not rows:
-            return 0
-        column = space_column(model)
-        vectors = {r.memory_id: v for r, v in rows}
-        async with map_lance_errors():
-            table = await self._table(tenant_id)
-            if table is None:
+        async with self._hot.writing(tenant_id):
+            if not rows:
                 return 0
-            stored = await table.query().where(ids_in(list(vectors))).to_arrow()
-            if stored.num_rows == 0:
-                return 0
-            at = stored.schema.get_field_index(column)
-            field = stored.schema.field(column)
-            filled = pa.array([list(vectors[i]) for i in stored.column("id").to_pylist()], field.type)
-            data = stored.set_column(at, field, filled)
-            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-            unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
-            merge = table.merge_insert("id").when_matched_update_all(where=unfilled)
-            result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
-        # The in-memory copy holds the store's model's vectors only: still right at the new version.
-        self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
-        return int(result.num_updated_rows)
+            column = space_column(model)
+            vectors = {r.memory_id: v for r, v in rows}
+            async with map_lance_errors():
+                table = await self._table(tenant_id)
+                if table is None:
+                    return 0
+                stored = await table.query().where(ids_in(list(vectors))).to_arrow()
+                if stored.num_rows == 0:
+                    return 0
+                at = stored.schema.get_field_index(column)
+                field = stored.schema.field(column)
+                filled = pa.array([list(vectors[i]) for i in stored.column("id").to_pylist()], field.type)
+                data = stored.set_column(at, field, filled)
+                self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+                unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
+                merge = table.merge_insert("id").when_matched_update_all(where=unfilled)
+                result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
+            # The in-memory copy holds the store's model's vectors only: still right at the new version.
+            self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
+            return int(result.num_updated_rows)
 
     async def agents(self) -> list[tuple[str, str]]:
         """Every (tenant, agent) that authored a memory: operator-level, for batch jobs only."""

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
@@ -135,3 +139,41 @@ def test_copies_share_their_matrix_and_index_without_seeing_each_others_rows() -
     assert len(old) == 40 and len(newer) == 41 and len(newest) == 42
     gone = newest.deleted(4, x[0].memory_id)
     assert gone.get_many(actor, [x[0].memory_id]) == {} and len(gone.get_many(actor, [y[0].memory_id])) == 1
+
+
+async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read that meets a write's new version before the write has applied it to the copy waits for
+    # the write instead of reading the whole table again (under load that race reloaded it 3×/s).
+    rng = random.Random(12)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    await store.insert("acme", rows(rng, 200))
+    loads = []
+    real = HotArchive.from_arrow
+
+    def counted(*args: Any, **kwargs: Any) -> HotArchive:
+        loads.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    actor = Actor("acme", "a0")
+    await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    fresh = [
+        (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
+        for i in range(30)
+    ]
+
+    async def reader() -> None:
+        for _ in range(40):
+            await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+
+    async def writer() -> None:
+        for row in fresh:
+            await store.insert("acme", [row])
+
+    await asyncio.gather(writer(), reader(), reader(), reader())
+    assert len(loads) == 1, loads  # the first read's load only; every write was applied in place
+    found = await store.get_many(actor, [r.memory_id for r, _ in fresh], with_retrievals=False)
+    assert len(found) == len(fresh)
