@@ -142,9 +142,6 @@ class HotArchive:
         at = self._index.ids.get(memory_id)
         return at if at is not None and at < len(self._records) else None
 
-    def _record(self, at: int) -> MemoryRecord:
-        return self._records_at([at])[0]
-
     def nearest(
         self, actor: Actor, vector: Vector, flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[ArmHit]:
@@ -166,8 +163,9 @@ class HotArchive:
         visible = self._visible(actor)
         flat = visible & ~self._text.covered
         if flt.narrows:  # rows added since the index was folded: few, mostly held as records
-            for at in np.flatnonzero(flat):
-                flat[at] = matches_filter(self._record(int(at)), flt)
+            rows = np.flatnonzero(flat).tolist()
+            for at, record in zip(rows, self._records_at(rows), strict=True):
+                flat[at] = matches_filter(record, flt)
         else:
             flat &= _statuses(flt)[self._columns.status]
         scores = self._text.scores(terms, self._columns.live, flat, require_all)
