@@ -93,8 +93,8 @@ class LanceMemoryStore:
         self._db = db
         self._schema = memory_schema(dimension)
         self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables)
-        self._hot_tables = hot_tables
         """In-memory copies of small tables by tenant (``lance_hot``)."""
+        self._hot_tables = hot_tables
         self._vocabularies: dict[str, Vocabulary] = {}
         """Token ids by tenant, kept across a tenant's copies (``lance_hot_text``)."""
 
