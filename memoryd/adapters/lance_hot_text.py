@@ -97,7 +97,10 @@ class Vocabulary:
         tokenized = index_tokens(missing)
         with self._lock:
             known = {t: self._texts[t] for t in texts if t in self._texts}
-            for text, tokens in zip(missing, tokenized, strict=True):
+            asked = set(missing)
+            late = list(dict.fromkeys(t for t in texts if t not in known and t not in asked))
+            # ``late``: cached when looked at, dropped since by a load in another thread.
+            for text, tokens in zip([*missing, *late], [*tokenized, *index_tokens(late)], strict=True):
                 known[text] = np.array([self.ids.setdefault(tok, len(self.ids)) for tok in tokens], dtype=np.int32)
             if load:
                 self._texts = known
