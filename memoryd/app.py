@@ -300,6 +300,7 @@ async def _open_stores(
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
         observe=metrics.tables if metrics is not None else None,
+        hot_max_rows=st.hot_max_rows,
     )
     archive_store = LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables)
     return _Stores(

@@ -16,7 +16,8 @@ lance 14 / lancedb 0.40 and checked against the real index by ``tests/integratio
   differently for two agents until the index covers it.
 
 A copy loaded while a covered fragment holds a deleted row cannot know that row's words: it gets no
-text part and the store asks LanceDB (the maintenance pass removes such rows within the hour). This
+text part and the store asks LanceDB until a maintenance pass rewrites the fragment (the pass that
+folds a small table's writes does, ``lance_maintenance``; the hourly purge does for every table). This
 process's own writes after the load are followed exactly: appended rows are not covered, a deleted
 row stays in the statistics only if the index covers it.
 """

@@ -69,7 +69,10 @@ class LanceMaintenance:
         cleanup_older_than: timedelta = timedelta(hours=1),
         forget_purge_every: timedelta = timedelta(hours=1),
         observe: Callable[[dict[str, tuple[int, int]]], None] | None = None,
+        hot_max_rows: int = 0,
     ) -> None:
+        self._hot_max_rows = hot_max_rows
+        """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._observe = observe
         self._db = db
         self._forget_purge_every = forget_purge_every.total_seconds()
@@ -158,6 +161,13 @@ class LanceMaintenance:
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:
+            if name.startswith(ARCHIVE_PREFIX) and stats["num_rows"] <= self._hot_max_rows:
+                # An in-memory copy ranks full text itself only when no indexed fragment holds a
+                # deleted row (the index still counts it); rewriting such fragments of a small table
+                # costs little next to waiting for the hourly purge (``lance_hot_text``).
+                dataset = await table.to_lance()
+                if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
+                    table = await _materialized(table)
             await table.optimize(cleanup_older_than=self._cleanup_older_than)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):

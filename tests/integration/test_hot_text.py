@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -226,3 +227,32 @@ def test_copies_share_postings_without_seeing_each_others_rows() -> None:
     assert found(newer, "quokka") == [x[0].memory_id] and found(old, "quokka") == []
     assert found(newest, "zebra1") == [y[0].memory_id] and found(newest, "zebra2") == []
     assert found(newest.deleted(4, x[0].memory_id), "quokka") == [y[0].memory_id]
+
+
+async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A deleted row in an indexed fragment sends full text to LanceDB (its statistics still count the
+    # row); the pass that folds the table's writes rewrites such fragments of a table the copy holds.
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000)
+    seeded = memories(random.Random(3), 60, 0)
+    await store.insert("acme", seeded)
+    await maintenance.maintain()
+    victim = seeded[0][0]
+    assert await store.delete(Actor("acme", victim.agent_id, victim.end_user_id), victim.memory_id)
+    await store.insert("acme", memories(random.Random(4), 2, 100))  # another fragment for the pass to fold
+    await maintenance.maintain()
+    answered: list[int] = []
+    real = HotArchive.full_text
+
+    def counted(self: HotArchive, *args: Any, **kwargs: Any) -> Any:
+        answered.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(HotArchive, "full_text", counted)
+    query = FullTextQuery(terms=("coffee",), prefix_terms=())
+    hits = await store.full_text(Actor("acme", "a0"), query, MemoryFilter(), 10, False)
+    assert answered and hits
+    assert victim.memory_id not in {h.memory_id for h in hits}
