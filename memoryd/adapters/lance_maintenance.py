@@ -117,10 +117,7 @@ class LanceMaintenance:
         for name in names:
             try:
                 async with map_lance_errors():
-                    table = await self._db.open_existing(name)
-                    dataset = await table.to_lance()
-                    if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
-                        table = await _materialized(table)
+                    table = await _without_deleted_rows(await self._db.open_existing(name))
                     await table.optimize(cleanup_older_than=self._cleanup_older_than)
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
@@ -165,9 +162,7 @@ class LanceMaintenance:
                 # An in-memory copy ranks full text itself only when no indexed fragment holds a
                 # deleted row (the index still counts it); rewriting such fragments of a small table
                 # costs little next to waiting for the hourly purge (``lance_hot_text``).
-                dataset = await table.to_lance()
-                if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
-                    table = await _materialized(table)
+                table = await _without_deleted_rows(table)
             await table.optimize(cleanup_older_than=self._cleanup_older_than)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
@@ -184,6 +179,14 @@ class LanceMaintenance:
 async def _indexed(table: Any, column: str) -> bool:
     """Whether an index covers the column (a re-embed's index keeps its name when its column is renamed)."""
     return any(ix.columns == [column] for ix in await table.list_indices())
+
+
+async def _without_deleted_rows(table: Any) -> Any:
+    """The table, its fragments holding a deleted row rewritten without it (only when one does)."""
+    dataset = await table.to_lance()
+    if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
+        return await _materialized(table)
+    return table
 
 
 async def _materialized(table: Any) -> Any:
