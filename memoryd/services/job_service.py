@@ -106,13 +106,20 @@ class JobService:
         return len(parked)
 
     async def reconcile(self, stale_seconds: float) -> int:
-        """Queue again the live jobs whose queue message may be lost; the number re-queued.
+        """Queue again the live jobs whose queue message may be lost or stuck; the number re-queued.
 
         A queued, running or retrying record untouched for ``stale_seconds`` (and past its next
         attempt) gets its message submitted again: after a Redis restart that lost messages but kept
         the ledger, or a deferred retry whose message expired during a long outage, nothing waits
         forever. Submitting is safe when the message still exists (the queue refuses a message id it
         holds) and when the job finished meanwhile (a worker drops a message whose record is done).
+
+        A stale queued or retrying record is released as well (the queue's in-progress mark of its
+        message deleted): a worker marks a message before it writes ``running`` and unmarks it after it
+        writes the next state, so a mark beside such a record was left by a worker that died between
+        the two, or by a Redis restart that kept the mark but lost the unmarking. The queue would hold
+        the message for the whole job timeout. A running record is never released here: its worker may
+        be alive (``reclaim_orphans`` frees a dead worker's).
         """
         now = self._clock.now()
         requeued = 0
@@ -120,9 +127,15 @@ class JobService:
             for record in await self._ledger.in_state(state):
                 touched = record.updated_at or record.created_at or now
                 due = record.next_attempt_at or touched
-                if (now - touched).total_seconds() >= stale_seconds and due <= now:
+                if (now - touched).total_seconds() < stale_seconds or due > now:
+                    continue
+                if state is JobState.RUNNING:
                     await self._queue.submit(record)
-                    requeued += 1
+                elif await self._ledger.get(record.tenant_id, record.key) == record:  # not taken meanwhile
+                    await self._queue.release(record)
+                else:
+                    continue
+                requeued += 1
         return requeued
 
     async def reclaim_orphans(self, alive: Callable[[str], Awaitable[bool]]) -> int:

@@ -124,3 +124,37 @@ async def test_workers_stopped_as_they_start_leave_no_redis_connection_open(
         gc.collect()
     unclosed = [str(w.message) for w in seen if issubclass(w.category, ResourceWarning)]
     assert not unclosed, unclosed
+
+
+async def test_a_queued_job_whose_message_kept_a_dead_workers_mark_is_released_and_runs(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None)
+    settings.retention.memories_days = 30.0
+    client = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        async with running(settings, onnx_embedder, workers=False) as app:
+            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.retention.start_daily(app.jobs.service)
+            assert record is not None and record.state is JobState.QUEUED
+            mark = f"arq:in-progress:{record.message_id}"
+            # A worker marked the message and died before writing `running` (or Redis came back from its
+            # append-only file with the mark but without the unmarking): the queue holds it for 5 minutes.
+            await client.set(mark, b"1", px=300_000)
+            assert await app.jobs.service.reconcile(stale_seconds=3600) == 0  # not stale yet: left alone
+            assert await client.exists(mark) == 1
+
+            # A running record's mark is its worker's, alive or not: the reconciler leaves it to reclaim_orphans.
+            taken = replace(record, state=JobState.RUNNING, attempts=1, worker="host:1:alive")
+            await app.jobs.service.update(taken, "attempt 1 started")
+            assert await app.jobs.service.reconcile(stale_seconds=0) == 1
+            assert await client.exists(mark) == 1
+            await app.jobs.service.update(record, "back in the queue")
+
+            assert await app.jobs.service.reconcile(stale_seconds=0) == 1
+            assert await client.exists(mark) == 0 and await client.zscore(queue_of(record.kind), record.message_id)
+            async with running_workers(settings, app, enabled=True):
+                done = await wait_for(lambda: app.jobs.service.record(record.tenant_id, record.key), timeout=15)
+            assert done.state is JobState.SUCCEEDED and done.attempts == 1
+    finally:
+        await client.aclose()
