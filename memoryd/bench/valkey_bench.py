@@ -109,11 +109,12 @@ def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) -> dict[
             ids = [
                 profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id=a), metadata=_T).job_id for a in agents
             ]
-            while _states(jobs, ids).get(jpb.JOB_STATE_SUCCEEDED, 0) < args.kill_after * len(ids):
-                time.sleep(0.05)
-            done_at_kill = _states(jobs, ids).get(jpb.JOB_STATE_SUCCEEDED, 0)
             info: dict[str, Any] = valkey.Valkey.from_url(url).info()  # type: ignore[assignment]  # sync client
             pid = int(info["process_id"])
+            # Killed as soon as a poll sees the share done, and that poll's count is the one reported:
+            # polling again first would let more jobs finish on a loaded machine.
+            while (done_at_kill := _states(jobs, ids).get(jpb.JOB_STATE_SUCCEEDED, 0)) < args.kill_after * len(ids):
+                time.sleep(0.05)
             os.kill(pid, signal.SIGKILL)
             killed = time.monotonic()
             deadline = killed + args.timeout

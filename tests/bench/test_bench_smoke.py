@@ -129,7 +129,7 @@ def test_bench_outage_smoke(tmp_path: Path) -> None:
 
 
 def test_bench_valkey_smoke(tmp_path: Path) -> None:
-    stdout, record = bench(tmp_path, "valkey", "--agents", "8", "--latency", "0.3", "--kill-after", "0.25")
+    stdout, record = bench(tmp_path, "valkey", "--agents", "8", "--latency", "1.0", "--kill-after", "0.25")
     assert record["valkey_restarts"] == 1 and record["succeeded_before_kill"] < 8  # killed mid-batch
     assert record["jobs"] == {"succeeded": 8} and record["duplicate_revisions"] == 0  # every job once
     assert record["agents_with_a_profile"] == 8 and "duplicate revisions" in stdout
