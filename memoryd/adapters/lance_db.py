@@ -150,6 +150,19 @@ class LanceDatabase:
         """A table by name, bypassing the registry (maintenance visits tables other processes made)."""
         return await self.connection.open_table(name)
 
+    async def open_listed(self, name: str) -> Any | None:
+        """A table :meth:`names` listed, or None if it has no version yet.
+
+        On object storage a table's folder is listed as soon as another process starts creating
+        it, before its first version lands; such a table is skipped until the next pass.
+        """
+        try:
+            return await self.connection.open_table(name)
+        except ValueError as exc:
+            if "was not found" in str(exc):
+                return None
+            raise
+
     def close(self) -> None:
         """Release the connection."""
         self._tables.clear()

@@ -19,6 +19,12 @@ async def map_lance_errors() -> AsyncIterator[None]:
     except (OSError, TimeoutError) as exc:
         raise Unavailable(f"storage unavailable: {exc}") from exc
     except RuntimeError as exc:
-        if "Retryable commit conflict" in str(exc):  # lance gave up retrying a concurrent commit
+        # Lance gave up retrying a commit that concurrent writers kept preempting: "Retryable commit
+        # conflict" after its retries, "Too many concurrent writers" when its 30 s retry budget ran
+        # out (seen with two daemons and two workers on one object store). Nothing was written.
+        if any(marker in str(exc) for marker in _CONTENTION):
             raise Conflict(f"storage: a concurrent write won ({str(exc).split(',')[0]})") from exc
         raise
+
+
+_CONTENTION = ("Retryable commit conflict", "Too many concurrent writers")

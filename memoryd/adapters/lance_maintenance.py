@@ -117,7 +117,9 @@ class LanceMaintenance:
         for name in names:
             try:
                 async with map_lance_errors():
-                    table = await _without_deleted_rows(await self._db.open_existing(name))
+                    if (listed := await self._db.open_listed(name)) is None:
+                        continue
+                    table = await _without_deleted_rows(listed)
                     await table.optimize(cleanup_older_than=self._cleanup_older_than)
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
@@ -134,7 +136,8 @@ class LanceMaintenance:
         for name in names:
             try:
                 async with map_lance_errors():
-                    table = await self._db.open_existing(name)
+                    if (table := await self._db.open_listed(name)) is None:
+                        continue
                     rows = await self._maintain_table(name, table)
                     if full:
                         kind = table_kind(name)

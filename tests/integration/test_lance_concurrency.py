@@ -76,3 +76,15 @@ def test_processes_creating_a_new_store_at_once_all_start(tmp_path: Path) -> Non
             assert proc.returncode == 0, err
         rows = lancedb.connect(data).open_table("store_meta").to_arrow().to_pylist()
         assert rows == [{"key": "embedding", "model": "model", "dimension": 8}]
+
+
+async def test_maintenance_skips_a_listed_table_another_process_is_still_creating(tmp_path: Path) -> None:
+    store = await open_store(str(tmp_path), "m", 8, optimize_min_fragments=2)
+    for i in range(3):
+        await store.insert("t1", [(record(i, f"note {i}"), unit(i))])
+    (tmp_path / "memories_t2.lance").mkdir()  # listed before its first version lands (as on object storage)
+    assert "memories_t2" in [name async for name in store.db.names()]
+    await store.maintain(full=True)  # before: ValueError "Table 'memories_t2' was not found"
+    table = await store.db.table_if_exists("memories_t1")
+    assert table is not None and (await table.stats())["fragment_stats"]["num_fragments"] == 1  # the rest was kept up
+    store.close()

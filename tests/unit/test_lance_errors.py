@@ -1,0 +1,33 @@
+"""LanceDB's failures map to memoryd's errors at the adapter seam."""
+
+from __future__ import annotations
+
+import pytest
+
+from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.core.errors import Conflict, Unavailable
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "lance error: Retryable commit conflict for version 7: This Update transaction was preempted by concurrent "
+        "transaction Rewrite at version 7. Please retry.",
+        "lance error: Too many concurrent writers. Attempted 4 times, but failed on retry_timeout of 30.000 seconds., "
+        "/root/.cargo/registry/src/lance-13.0.0/src/io/commit.rs:128:5",
+    ],
+)
+async def test_lance_commit_contention_is_a_retryable_conflict(message: str) -> None:
+    with pytest.raises(Conflict) as caught:
+        async with map_lance_errors():
+            raise RuntimeError(message)
+    assert caught.value.retryable and "concurrent" in str(caught.value)
+
+
+async def test_lance_io_failure_is_unavailable_and_anything_else_propagates() -> None:
+    with pytest.raises(Unavailable):
+        async with map_lance_errors():
+            raise OSError("connection reset by the object store")
+    with pytest.raises(RuntimeError, match="schema mismatch"):
+        async with map_lance_errors():
+            raise RuntimeError("lance error: schema mismatch")
