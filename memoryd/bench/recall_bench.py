@@ -104,6 +104,9 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
         peak = daemon.peak_rss_mb()
     async with opened(data, embedder.model_name, embedder.dimension) as db:
         writes["footprint"] = await write_footprint(db, "bench-writes")
+    if writes["footprint"]:  # the commits the write phases made, over their wall time
+        commits = writes["footprint"]["commits_per_memory"] * writes["footprint"]["rows"]
+        writes["footprint"]["commits_per_second"] = commits / writes["write_seconds"]
     return {"config": config, "shapes": shapes, "memorize": writes, "daemon_peak_rss_mb": peak}
 
 
@@ -234,6 +237,7 @@ async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
     batch_seconds = time.perf_counter() - start
     texts = [r.memory.content for r in singles]
     return {
+        "write_seconds": wall + wall8 + batch_seconds,
         "single": {"per_second": count / wall, **percentiles(latencies)},
         "concurrent_8": {"per_second": count / wall8, **percentiles(latencies8)},
         "batch_server_embeds": {"items": 256, "seconds": batch_seconds, "per_second": 256 / batch_seconds},
@@ -344,7 +348,8 @@ def _render(record: dict[str, Any]) -> str:
     foot = mem.get("footprint") or {}
     if foot:
         lines.append(
-            f"writes above: {foot['commits_per_memory']:.3f} commits per memory; "
+            f"writes above: {foot['commits_per_memory']:.3f} commits per memory, "
+            f"{foot.get('commits_per_second', 0):.1f} commits/s; "
             f"{foot['bytes_per_memory']:.0f} bytes on disk per memory after maintenance ({foot['rows']:.0f} rows)"
         )
     lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")

@@ -67,6 +67,7 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
     assert memorize["concurrent_8"]["per_second"] > 0 and memorize["embedder_alone"]["texts_per_second_8"] > 0
     assert "of the embedder alone" in stdout and "commits per memory" in stdout
     assert 0 < memorize["footprint"]["commits_per_memory"] <= 1 and memorize["footprint"]["bytes_per_memory"] > 0
+    assert memorize["footprint"]["commits_per_second"] > 0 and "commits/s" in stdout
     assert record["environment"]["cores"] and record["environment"]["versions"]["lancedb"]
 
 
