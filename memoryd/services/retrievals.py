@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Iterable
 
@@ -21,6 +22,9 @@ class RetrievalLog:
         self._store = store
         self._clock = clock
         self._pending: dict[tuple[str, bool], Counter[str]] = {}
+        # One flush at a time: a flush that found the buffer already taken by the periodic one
+        # would return before those counts were written (a read right after it saw them missing).
+        self._flushing = asyncio.Lock()
 
     def note(self, tenant_id: str, memory_ids: Iterable[str], *, injected: bool = False) -> None:
         """Count one retrieval of each id (cheap, synchronous).
@@ -36,14 +40,20 @@ class RetrievalLog:
         return sum(len(c) for c in self._pending.values())
 
     async def flush(self) -> None:
-        """Write the buffered counts; on failure they are put back for the next flush."""
-        batch, self._pending = self._pending, {}
-        at = self._clock.now()
-        for tenant_id in sorted({t for t, _ in batch}):
-            recalled, injected = batch.get((tenant_id, False), Counter()), batch.get((tenant_id, True), Counter())
-            try:
-                await self._store.record_retrievals(tenant_id, dict(recalled), dict(injected), at)
-            except BaseException:
-                self._pending.setdefault((tenant_id, False), Counter()).update(recalled)
-                self._pending.setdefault((tenant_id, True), Counter()).update(injected)
-                raise
+        """Write the buffered counts: when it returns, every count noted before the call is written.
+
+        A flush already under way is waited for first. On failure the counts are put back for the
+        next flush.
+        """
+        async with self._flushing:
+            batch, self._pending = self._pending, {}
+            at = self._clock.now()
+            for tenant_id in sorted({t for t, _ in batch}):
+                recalled = batch.get((tenant_id, False), Counter())
+                injected = batch.get((tenant_id, True), Counter())
+                try:
+                    await self._store.record_retrievals(tenant_id, dict(recalled), dict(injected), at)
+                except BaseException:
+                    self._pending.setdefault((tenant_id, False), Counter()).update(recalled)
+                    self._pending.setdefault((tenant_id, True), Counter()).update(injected)
+                    raise

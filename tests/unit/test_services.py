@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -159,3 +161,30 @@ async def test_the_embedding_backfill_looks_only_where_writes_left_pending_rows(
     world.app.backfill.note("t1")
     await world.app.backfill.run_once()
     assert world.store.pending_reads == 2
+
+
+class _SlowCounts(InMemoryStore):
+    """A store whose count writes wait for a gate: a flush stays in flight until the test opens it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def record_retrievals(self, tenant_id: str, recalled: Any, injected: Any, at: Any) -> None:
+        await self.gate.wait()
+        await super().record_retrievals(tenant_id, recalled, injected, at)
+
+
+async def test_retrieval_flush_returns_only_after_a_flush_already_under_way_wrote(parts) -> None:
+    store = _SlowCounts()
+    mem, _, _, log = services(store, parts[1], parts[2])
+    written = (await mem.memorize(ME, MemoryDraft(content="the espresso machine needs descaling"))).memory
+    log.note("t1", [written.memory_id])
+    periodic = asyncio.create_task(log.flush())  # takes the buffer, then waits on the store
+    await asyncio.sleep(0)
+    explicit = asyncio.create_task(log.flush())
+    await asyncio.sleep(0.01)
+    assert not explicit.done()  # before: it found the buffer empty and returned at once
+    store.gate.set()
+    await asyncio.gather(periodic, explicit)
+    assert store.rows[written.memory_id][0].retrieval_count == 1
