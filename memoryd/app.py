@@ -288,7 +288,7 @@ async def _open_stores(
         st.uri,
         embedder.model_name,
         embedder.dimension,
-        read_consistency=timedelta(seconds=st.read_consistency_seconds),
+        read_consistency=timedelta(seconds=st.read_consistency()),
         index_cache_bytes=st.index_cache_mb << 20,
         metadata_cache_bytes=st.metadata_cache_mb << 20,
         storage_options=st.storage_options(),

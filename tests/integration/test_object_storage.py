@@ -123,8 +123,9 @@ async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
     bound = 1.0
     writer_settings = make_settings(tmp_path / "a", storage=object_store.settings(prefix))
     reader_settings = make_settings(
-        tmp_path / "b", storage=object_store.settings(prefix, read_consistency_seconds=bound, hot_max_rows=0)
+        tmp_path / "b", storage=object_store.settings(prefix, hot_max_rows=0)
     )
+    assert reader_settings.storage.read_consistency() == bound  # the default on object storage
     async with (
         build_app(writer_settings, embedder=onnx_embedder) as writer,
         build_app(reader_settings, embedder=onnx_embedder) as reader,

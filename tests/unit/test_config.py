@@ -63,3 +63,12 @@ def test_the_shell_environment_never_reaches_a_test() -> None:
     import os
 
     assert not [n for n in os.environ if n.startswith(("MEMORY", "COMPACTING_")) or n == "REDIS_URL"]
+
+
+def test_read_consistency_defaults_to_the_kind_of_store_and_a_set_value_wins() -> None:
+    assert load_settings(None, storage={"uri": "var/data"}).storage.read_consistency() == 0.0
+    assert load_settings(None, storage={"uri": "s3://bucket/prefix"}).storage.read_consistency() == 1.0
+    chosen = {"uri": "s3://bucket/prefix", "read_consistency_seconds": 0}
+    assert load_settings(None, storage=chosen).storage.read_consistency() == 0.0
+    with pytest.raises(ValidationError):
+        load_settings(None, storage={"read_consistency_seconds": -1})
