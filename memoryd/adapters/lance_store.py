@@ -390,6 +390,9 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
+            # A retry after a lost reply may reach another replica within its read-consistency
+            # interval: the lookup that decides "already stored" must see the latest version.
+            await table.checkout_latest()
             keyed = "request_key IN (" + ", ".join(literal(k) for k in keys) + ")"
             rows = await (
                 table.query()

@@ -122,9 +122,7 @@ async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
     prefix = f"replicas-{uuid.uuid4().hex[:8]}"
     bound = 1.0
     writer_settings = make_settings(tmp_path / "a", storage=object_store.settings(prefix))
-    reader_settings = make_settings(
-        tmp_path / "b", storage=object_store.settings(prefix, hot_max_rows=0)
-    )
+    reader_settings = make_settings(tmp_path / "b", storage=object_store.settings(prefix, hot_max_rows=0))
     assert reader_settings.storage.read_consistency() == bound  # the default on object storage
     async with (
         build_app(writer_settings, embedder=onnx_embedder) as writer,
@@ -143,3 +141,24 @@ async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
                 await asyncio.sleep(0.05)
             lags.append(time.monotonic() - acked)
         assert max(lags) <= bound + 0.5, lags
+
+
+async def test_a_retry_on_another_replica_within_its_consistency_interval_is_not_stored_twice(
+    tmp_path: Path, object_store: ObjectStore, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    prefix = f"retry-{uuid.uuid4().hex[:8]}"
+    first = make_settings(tmp_path / "a", storage=object_store.settings(prefix))
+    other = make_settings(tmp_path / "b", storage=object_store.settings(prefix, read_consistency_seconds=30))
+    async with (
+        build_app(first, embedder=onnx_embedder) as replica_a,
+        build_app(other, embedder=onnx_embedder) as replica_b,
+    ):
+        await replica_a.memorize.memorize(ME, MemoryDraft("the first note"))
+        await replica_b.store.page(ME, MemoryFilter(), "", 10)  # B holds the table at this version for 30 s
+        draft = MemoryDraft("Caroline moved the standup to 9:30")
+        stored = await replica_a.memorize.memorize(ME, draft, request_id="call-7")  # the reply is lost...
+        again = await replica_b.memorize.memorize(ME, draft, request_id="call-7")  # ...the client retries on B
+        assert again.memory.memory_id == stored.memory.memory_id
+    async with build_app(first, embedder=onnx_embedder) as fresh:
+        contents = [r.content for r in await fresh.store.page(ME, MemoryFilter(), "", 50)]
+    assert contents.count("Caroline moved the standup to 9:30") == 1
