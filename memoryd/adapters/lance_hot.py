@@ -148,8 +148,14 @@ class HotArchive:
         """Exact cosine kNN over the rows ``actor`` sees that meet ``flt``, floor applied, nearest first."""
         if not self._records:
             return []
-        similarities = self._vectors @ np.asarray(vector, dtype=np.float32)
-        similarities[self._hidden(actor)] = -np.inf
+        query, hidden = np.asarray(vector, dtype=np.float32), self._hidden(actor)
+        seen = np.flatnonzero(~hidden)
+        if 2 * len(seen) < len(hidden):  # a small visible set of a shared table: multiply its rows only
+            similarities = np.full(len(hidden), -np.inf, dtype=np.float32)
+            similarities[seen] = self._vectors[seen] @ query
+        else:
+            similarities = self._vectors @ query
+            similarities[hidden] = -np.inf
         return self._best(actor, similarities, flt, limit, min_similarity)
 
     def full_text(

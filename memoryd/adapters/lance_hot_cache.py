@@ -34,6 +34,7 @@ class HotCache(Generic[H]):
         self._too_big: dict[str, int] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._writes: dict[str, set[asyncio.Future[None]]] = {}
+        self._checks: dict[str, asyncio.Future[int]] = {}
 
     @contextlib.asynccontextmanager
     async def writing(self, tenant_id: str) -> AsyncIterator[None]:
@@ -68,7 +69,7 @@ class HotCache(Generic[H]):
         """
         if not self.max_rows:
             return None
-        version = await table.version()
+        version = await self._version(tenant_id, table)
         hot = self._copies.get(tenant_id)
         if (hot is None or hot.version != version) and (writes := self._writes.get(tenant_id)):
             await asyncio.wait(list(writes))  # this process's commit: the copy is one apply away
@@ -93,6 +94,22 @@ class HotCache(Generic[H]):
             hot = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop
             self.put(tenant_id, hot)
             return hot
+
+    async def _version(self, tenant_id: str, table: Any) -> int:
+        """The table's latest version; calls that overlap share one check.
+
+        A Recall's arms and tiers start together and each asks (a check is ~0.25 ms through the
+        binding, five per Recall): the shared answer is at most one check older than the call, the
+        same uncertainty a single check has about a commit landing while it runs.
+        """
+        check = self._checks.get(tenant_id)
+        if check is None:
+            check = asyncio.ensure_future(table.version())
+            self._checks[tenant_id] = check
+            check.add_done_callback(
+                lambda done: self._checks.pop(tenant_id, None) if self._checks.get(tenant_id) is done else None
+            )
+        return int(await asyncio.shield(check))
 
     def put(self, tenant_id: str, hot: H) -> None:
         """Keep a copy (one this process brought up to date after its own write)."""

@@ -177,3 +177,24 @@ async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
     assert len(loads) == 1, loads  # the first read's load only; every write was applied in place
     found = await store.get_many(actor, [r.memory_id for r, _ in fresh], with_retrievals=False)
     assert len(found) == len(fresh)
+
+
+async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_path: Path) -> None:
+    # Twenty agents' private rows in one tenant table: a Recall sees a twentieth of it, and the copy
+    # multiplies only those rows (the visible-set branch of HotArchive.nearest).
+    rng = random.Random(11)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    agents = [f"agent-{k}" for k in range(20)]
+    seeded = [
+        (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", agent_id=agents[i % 20]), vector(rng))
+        for i in range(400)
+    ]
+    await cold.insert("acme", seeded)
+    for k in range(30):
+        actor, query = Actor("acme", agents[k % 20]), vector(rng)
+        expected = await cold.nearest(actor, query, MemoryFilter(), 10, -1.0)
+        got = await hot.nearest(actor, query, MemoryFilter(), 10, -1.0)
+        assert len(got) == 10 and {h.memory_id for h in got} <= {r.memory_id for r, _ in seeded[k % 20 :: 20]}
+        assert [h.memory_id for h in got] == [h.memory_id for h in expected]
+        assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))

@@ -1,0 +1,47 @@
+"""HotCache: overlapping reads share one version check; a later read checks again."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from memoryd.adapters.lance_hot_cache import HotCache
+
+
+class _Table:
+    """Counts version checks; each takes a moment, as one through the binding does."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+        self.version_now = 7
+
+    async def version(self) -> int:
+        self.checks += 1
+        await asyncio.sleep(0.01)
+        return self.version_now
+
+    async def count_rows(self) -> int:
+        return 1
+
+
+class _Copy:
+    def __init__(self, version: int, data: Any) -> None:
+        self.version = version
+
+    def __len__(self) -> int:
+        return 1
+
+
+async def _read(table: Any) -> None:
+    return None
+
+
+async def test_overlapping_reads_share_one_version_check_and_a_later_read_checks_again() -> None:
+    cache: HotCache[_Copy] = HotCache(max_rows=10, tables=4)
+    table = _Table()
+    first = await asyncio.gather(*(cache.copy("t1", table, (), _Copy, _read) for _ in range(3)))
+    assert first[0] is first[1] is first[2] and first[0] is not None
+    assert table.checks == 2  # one shared by the three overlapping reads, one after the load
+    table.version_now = 8  # another process committed
+    later = await cache.copy("t1", table, (), _Copy, _read)
+    assert table.checks >= 3 and later is not None and later.version == 8  # a read after that sees it
