@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.bench.daemon import Daemon
@@ -50,6 +51,7 @@ def _memoryd(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.timeout(300)  # seven commands and a daemon, each a new process: past 60 s on a loaded 2-core machine
 def test_keys_erase_retention_and_an_exposed_listener_from_the_command_line(tmp_path: Path) -> None:
     data = str(tmp_path / "data")
     created = _memoryd("keys", "create", "--data", data, "--tenant", "acme", "--role", "admin", "--name", "ops")
