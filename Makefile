@@ -20,7 +20,7 @@ run: install
 	$(BIN)/memoryd up
 
 test: install
-	$(BIN)/pytest -ra -n 2
+	$(BIN)/pytest -ra -n 2 --durations=15
 
 test-unit: install
 	$(BIN)/pytest -ra tests/unit
