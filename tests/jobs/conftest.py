@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -54,6 +55,25 @@ def job_settings(
         storage={"maintenance_enabled": False},
         audits=audits or {},
     )
+
+
+def process_config(
+    path: Path, redis_url: str, provider: FakeProvider, *, storage: dict[str, Any], jobs: dict[str, Any] | None = None
+) -> Path:
+    """A configuration file for `memoryd serve` / `memoryd worker` processes: the store, this Valkey and provider."""
+    sections: dict[str, dict[str, Any]] = {
+        "storage": storage,
+        "redis": {"dsn": redis_url},
+        "provider": {"base_url": provider.base_url, "extraction_model": "fake-model", "timeout_seconds": 20},
+        "jobs": {"poll_seconds": 0.02, "bootstrap_at_start": False, **(jobs or {})},
+        "metrics": {"enabled": False},  # several processes on one machine: no port to share
+        "log": {"level": "WARNING"},
+    }
+    lines = []
+    for name, values in sections.items():  # JSON strings, numbers and booleans are TOML values too
+        lines += [f"[{name}]", *(f"{key} = {json.dumps(value)}" for key, value in values.items())]
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 @asynccontextmanager

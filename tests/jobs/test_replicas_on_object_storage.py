@@ -42,6 +42,7 @@ from memoryd.rpc.client import (
 )
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import ObjectStore, make_settings, tenant
+from tests.jobs.conftest import process_config
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -60,31 +61,6 @@ ANSWER = json.dumps(
 )
 
 
-def _config(path: Path, store: dict[str, Any], redis_url: str, provider: FakeProvider) -> Path:
-    storage = "\n".join(f"{k} = {json.dumps(v)}" for k, v in store.items())
-    path.write_text(f"""
-[storage]
-{storage}
-maintenance_interval_seconds = 2
-maintenance_written_seconds = 1
-maintenance_lease_seconds = 3
-[metrics]
-enabled = false
-[redis]
-dsn = "{redis_url}"
-[provider]
-base_url = "{provider.base_url}"
-extraction_model = "fake-model"
-timeout_seconds = 20
-[jobs]
-poll_seconds = 0.02
-bootstrap_at_start = false
-[log]
-level = "WARNING"
-""")
-    return path
-
-
 @pytest.fixture
 def processes(
     tmp_path: Path, object_store: ObjectStore, redis_url: str, provider: FakeProvider
@@ -92,7 +68,8 @@ def processes(
     """Two daemons and two workers, all from one configuration file; stopped with SIGTERM after."""
     provider.answer_with(lambda system, user: ANSWER)
     store = object_store.settings(f"replicas-{uuid.uuid4().hex[:8]}", read_consistency_seconds=0)
-    config = _config(tmp_path / "memoryd.toml", store, redis_url, provider)
+    maintenance = {"maintenance_interval_seconds": 2, "maintenance_written_seconds": 1, "maintenance_lease_seconds": 3}
+    config = process_config(tmp_path / "memoryd.toml", redis_url, provider, storage={**store, **maintenance})
     env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_CONFIG": str(config)}
     workers = [
         subprocess.Popen([sys.executable, "-m", "memoryd", "worker", "--config", str(config)], env=env)

@@ -16,33 +16,12 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryFilter
 from memoryd.testing.provider import FakeProvider
-from tests.jobs.conftest import job_settings, running, seed, wait_for
+from tests.jobs.conftest import job_settings, process_config, running, seed, wait_for
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
 pytestmark = pytest.mark.timeout(120)
 
 REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": ["- used to work nights"]}'
-
-
-def _config(path: Path, data: Path, redis_url: str, provider: FakeProvider) -> Path:
-    path.write_text(f"""
-[storage]
-uri = "{data}"
-maintenance_enabled = false
-[redis]
-dsn = "{redis_url}"
-[provider]
-base_url = "{provider.base_url}"
-extraction_model = "fake-model"
-timeout_seconds = 20
-[jobs]
-poll_seconds = 0.02
-model_job_timeout_seconds = 2
-bootstrap_at_start = false
-[log]
-level = "WARNING"
-""")
-    return path
 
 
 async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
@@ -51,7 +30,13 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
     provider.script("sleep:30")  # the first call hangs: the worker is killed while it waits
     provider.reply_with(REPLY, REPLY)
     settings = job_settings(tmp_path, redis_url, provider, model_job_timeout_seconds=2)
-    config = _config(tmp_path / "memoryd.toml", tmp_path / "data", redis_url, provider)
+    config = process_config(
+        tmp_path / "memoryd.toml",
+        redis_url,
+        provider,
+        storage={"uri": str(tmp_path / "data"), "maintenance_enabled": False},
+        jobs={"model_job_timeout_seconds": 2},
+    )
     async with running(settings, onnx_embedder, workers=False) as app:
         await seed(app, "acme", "a1", "a1 prefers green tea", "a1 is on the billing team")
         worker = subprocess.Popen(
