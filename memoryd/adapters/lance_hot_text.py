@@ -214,6 +214,10 @@ class _Postings:
         return rows, frequencies
 
 
+_KEPT_QUERIES = 8
+"""Queries whose clause scores a copy keeps: enough for the tiers of a few Recalls interleaved."""
+
+
 @dataclass(frozen=True)
 class HotText:
     """One copy's full-text part: its rows of the chain's postings and which of them the index covers."""
@@ -249,13 +253,36 @@ class HotText:
 
         ``flat``: the rows not covered by the index that pass the query's prefilter (LanceDB scans them).
         """
+        total, hits = self._term_scores(tuple(terms), flat)
+        if not terms:
+            matched = np.zeros(self.rows, dtype=bool)
+        else:
+            matched = np.logical_and.reduce(hits) if require_all else np.logical_or.reduce(hits)
+        scores = total.copy()
+        scores[~(matched & live)] = -np.inf
+        return scores
+
+    @cached_property
+    def _recent(self) -> dict[tuple[tuple[str, ...], bytes], tuple[np.ndarray, list[np.ndarray]]]:
+        """The last few queries' summed clause scores and per-clause matches (see ``_term_scores``)."""
+        return {}
+
+    def _term_scores(self, terms: tuple[str, ...], flat: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Per row, the clauses' BM25 scores summed, and per clause which rows it matches.
+
+        Both are the same for a Recall's all-words and any-word tiers (only the match rule differs),
+        which ask one after the other: the second reuses the first's (a few kept, the oldest out).
+        """
+        key = (terms, flat.tobytes())
+        if (kept := self._recent.get(key)) is not None:
+            return kept
         self.postings.materialize()
         n, covered, lengths = self.rows, self.covered, self.postings.lengths(self.rows)
         n_index, len_index = self._index_size
         n_all, len_all = n_index + int(flat.sum()), len_index + int(lengths[flat].sum())
         avg_index, avg_all = len_index / max(n_index, 1), len_all / max(n_all, 1)
-        scores = np.zeros(n)
-        matched = np.full(n, require_all)
+        total = np.zeros(n)
+        hits = []
         for term in terms:
             hit = np.zeros(n, dtype=bool)
             for token in term_tokens(term):
@@ -272,10 +299,10 @@ class HotText:
                 df = np.where(in_index, df_index, df_all)
                 avg = np.where(in_index, avg_index, avg_all)
                 idf = np.log1p((docs - df + 0.5) / (df + 0.5))
-                scores[rows] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[rows] / avg))
+                total[rows] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[rows] / avg))
                 hit[rows] = True
-            matched = matched & hit if require_all else matched | hit
-        if not terms:
-            matched[:] = False
-        scores[~(matched & live)] = -np.inf
-        return scores
+            hits.append(hit)
+        if len(self._recent) >= _KEPT_QUERIES:
+            del self._recent[next(iter(self._recent))]
+        self._recent[key] = (total, hits)
+        return total, hits

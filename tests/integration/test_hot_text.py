@@ -142,12 +142,15 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
         for _ in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
             flt = rng.choice([MemoryFilter(), MemoryFilter(), a_filter(rng)])
-            query, limit, every = text_query(rng), rng.choice([1, 5, 20, 60]), rng.random() < 0.4
-            expected = await cold.full_text(actor, query, flt, limit, every)
-            got = await hot.full_text(actor, query, flt, limit, every)
-            assert [h.memory_id for h in got] == [h.memory_id for h in expected], (query, every, flt)
-            assert all(abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True))
-        assert (answered["memory"] - before == checks) is in_memory
+            query, limit, first = text_query(rng), rng.choice([1, 5, 20, 60]), rng.random() < 0.4
+            for every in (first, not first):  # both tiers of one query, as a Recall asks (the second reuses scores)
+                expected = await cold.full_text(actor, query, flt, limit, every)
+                got = await hot.full_text(actor, query, flt, limit, every)
+                assert [h.memory_id for h in got] == [h.memory_id for h in expected], (query, every, flt)
+                assert all(
+                    abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True)
+                )
+        assert (answered["memory"] - before == 2 * checks) is in_memory
 
     seeded = memories(rng, 200, 0)
     await cold.insert("acme", seeded)
