@@ -67,7 +67,7 @@ def processes(
 ) -> Iterator[tuple[list[Daemon], dict[str, Any]]]:
     """Two daemons and two workers, all from one configuration file; stopped with SIGTERM after."""
     provider.answer_with(lambda system, user: ANSWER)
-    store = object_store.settings(f"replicas-{uuid.uuid4().hex[:8]}", read_consistency_seconds=0)
+    store = object_store.settings(f"replicas-{uuid.uuid4().hex[:8]}")  # the default consistency: 1 s
     maintenance = {"maintenance_interval_seconds": 2, "maintenance_written_seconds": 1, "maintenance_lease_seconds": 3}
     config = process_config(tmp_path / "memoryd.toml", redis_url, provider, storage={**store, **maintenance})
     env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_CONFIG": str(config)}
