@@ -214,8 +214,9 @@ class _Postings:
         return rows, frequencies
 
 
-_KEPT_QUERIES = 8
-"""Queries whose clause scores a copy keeps: enough for the tiers of a few Recalls interleaved."""
+_KEPT_QUERIES = 4
+"""Queries whose clause scores a copy keeps: enough for the tiers of a few Recalls interleaved, at
+most ~0.6 MB a copy of 10,000 rows (a float and a match flag per row and clause)."""
 
 
 @dataclass(frozen=True)
