@@ -84,10 +84,16 @@ def to_datetime(ts: Timestamp, field: str) -> datetime:
 
 
 def to_timestamp(value: datetime) -> Timestamp:
-    """Aware datetime to Timestamp."""
-    ts = Timestamp()
-    ts.FromDatetime(value)
-    return ts
+    """Aware datetime (naive: UTC) to Timestamp.
+
+    Computed from the difference to the epoch: exact to the microsecond like ``FromDatetime``, which
+    goes through a time tuple and cost a tenth of encoding a Recall's hits (three times a hit).
+    """
+    delta = (value if value.tzinfo is not None else value.replace(tzinfo=UTC)) - _EPOCH
+    return Timestamp(seconds=delta.days * 86_400 + delta.seconds, nanos=delta.microseconds * 1000)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
