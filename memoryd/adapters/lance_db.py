@@ -5,8 +5,9 @@ configured embedding model, and hands out tables: opened once per process, creat
 use with their schema and indexes, upgraded in place when a column was added since. Writes are
 noted in ``written`` so the maintenance pass (``lance_maintenance``) visits those tables soon.
 
-Connections re-read the latest version on every query by default
-(``read_consistency_interval=0``): the daemon and the workers write the same tables.
+Connections re-read the latest version on every query on a local disk
+(``read_consistency_interval=0``: the daemon and the workers write the same tables) and at most once
+a second by default on object storage, where each re-read is a request (``StorageSettings``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Verification reads the key row by id and compares the secret's hash. A verified key is cached for
 ``cache_seconds`` (default 1 s) and then read again, so a revocation written by any replica takes
-effect everywhere within that time plus the store's read consistency (0 s on a local disk). The
+effect everywhere within that time plus the store's read consistency (0 s on a local disk, 1 s by
+default on object storage). The
 same bound holds for protected mode: it ends for every replica within ``cache_seconds`` of the
 first key being created. ``last_used_at`` is written at most once a minute per key.
 """
