@@ -58,7 +58,13 @@ def job_settings(
 
 
 def process_config(
-    path: Path, redis_url: str, provider: FakeProvider, *, storage: dict[str, Any], jobs: dict[str, Any] | None = None
+    path: Path,
+    redis_url: str,
+    provider: FakeProvider,
+    *,
+    storage: dict[str, Any],
+    jobs: dict[str, Any] | None = None,
+    metrics: dict[str, Any] | None = None,
 ) -> Path:
     """A configuration file for `memoryd serve` / `memoryd worker` processes: the store, this Valkey and provider."""
     sections: dict[str, dict[str, Any]] = {
@@ -66,7 +72,7 @@ def process_config(
         "redis": {"dsn": redis_url},
         "provider": {"base_url": provider.base_url, "extraction_model": "fake-model", "timeout_seconds": 20},
         "jobs": {"poll_seconds": 0.02, "bootstrap_at_start": False, **(jobs or {})},
-        "metrics": {"enabled": False},  # several processes on one machine: no port to share
+        "metrics": metrics or {"enabled": False},  # off unless asked: several processes share one machine
         "log": {"level": "WARNING"},
     }
     lines = []
