@@ -189,13 +189,18 @@ class Reembed:
         tenant_id, model = ctx.record.tenant_id, ctx.record.key.removeprefix("reembed:")
         self._check_model(model)
         await self._prepare(model, [tenant_id])
-        until = self._now() + ctx.timeout_seconds / 2
+        started = self._now()
+        until = started + ctx.timeout_seconds / 2
         missing, total = await self._store.space_progress(tenant_id, model)
-        done = total - missing
+        done, batch_began = total - missing, self._now()
         async for rows in self._filled(tenant_id, model, BATCH):
             done += rows
             await ctx.progress(min(done, total), total, f"{min(done, total)}/{total} rows in {model}")
-            if self._now() >= until:
+            now = self._now()
+            # Half the job's time, or earlier when another batch as long as this one would pass three
+            # quarters of it: a batch cut by the wall timeout costs an attempt (seen on a slow machine).
+            last, batch_began = now - batch_began, now
+            if now >= until or now + last >= started + ctx.timeout_seconds * 0.75:
                 missing, total = await self._store.space_progress(tenant_id, model)
                 if missing:
                     raise Defer(0.0, JobState.QUEUED, f"{missing} rows left; continuing")
