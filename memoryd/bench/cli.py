@@ -18,6 +18,7 @@ from memoryd.bench.pii_bench import register as register_pii
 from memoryd.bench.recall_bench import register as register_recall
 from memoryd.bench.reembed_bench import register as register_reembed
 from memoryd.bench.valkey_bench import register as register_valkey
+from memoryd.bench.writes_bench import register as register_writes
 
 
 def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,3 +37,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_reembed(sub)
     register_graph(sub)
     register_outage(sub)
+    register_writes(sub)

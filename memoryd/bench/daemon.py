@@ -65,6 +65,11 @@ class Daemon:
         """The daemon's resident set now (VmRSS), in MiB."""
         return self._status_mb("VmRSS:")
 
+    def cpu_seconds(self) -> float:
+        """CPU time the daemon has used so far (user + system, every thread)."""
+        fields = Path(f"/proc/{self._proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def _status_mb(self, key: str) -> float:
         for line in Path(f"/proc/{self._proc.pid}/status").read_text().splitlines():
             if line.startswith(key):

@@ -74,25 +74,45 @@ class _Write:
             self.done.set_exception(exc)
 
 
-def _next_group(waiting: list[_Write]) -> list[_Write]:
-    """Take the next group off ``waiting``, in arrival order, up to ``_GROUP_ROWS`` rows.
+@dataclass(eq=False)
+class _Lane:
+    """One tenant's writes in this process: waiting, being prepared (looked up, embedded), ready to write."""
 
-    Two calls with the same request_id never share a group: the second is a retry of the first,
-    and it must find the first's rows committed (not race it to an insert).
+    waiting: list[_Write] = field(default_factory=list)
+    batch: list[_Write] = field(default_factory=list)
+    ready: list[_Write] = field(default_factory=list)
+    flight: set[tuple[str, str]] = field(default_factory=set)
+    """The requests (agent, request_id) between their lookup and their commit."""
+    preparing: asyncio.Task[None] | None = None
+    prepared: asyncio.Event = field(default_factory=asyncio.Event)
+    writer: asyncio.Task[None] | None = None
+
+
+def _request(job: _Write) -> tuple[str, str] | None:
+    return (job.actor.agent_id, job.request_id) if job.request_id else None
+
+
+def _take(queue: list[_Write], flight: set[tuple[str, str]] | None = None) -> list[_Write]:
+    """Take calls off ``queue``, in arrival order, up to ``_GROUP_ROWS`` rows (at least one call).
+
+    With ``flight`` (the requests between their lookup and their commit), a call repeating one of
+    them stays queued: it is a retry of the first, and it must find the first's rows committed
+    (not race it to an insert). The calls taken join ``flight``.
     """
-    group: list[_Write] = []
-    rows, requests, later = 0, set(), []
-    while waiting and (not group or rows + len(waiting[0].drafts) <= _GROUP_ROWS):
-        job = waiting.pop(0)
-        request = (job.actor.agent_id, job.request_id)
-        if job.request_id and request in requests:
-            later.append(job)
-            continue
-        requests.add(request)
-        group.append(job)
+    taken: list[_Write] = []
+    rows, later = 0, []
+    while queue and (not taken or rows + len(queue[0].drafts) <= _GROUP_ROWS):
+        job = queue.pop(0)
+        request = _request(job)
+        if flight is not None and request is not None:
+            if request in flight:
+                later.append(job)
+                continue
+            flight.add(request)
+        taken.append(job)
         rows += len(job.drafts)
-    waiting[:0] = later
-    return group
+    queue[:0] = later
+    return taken
 
 
 def _retrieved(done: asyncio.Future[list[MemorizeResult]]) -> None:
@@ -140,11 +160,11 @@ class MemorizeService:
         self._clock = clock
         self._limits = limits
         self._min_similarity = 1.0 - dedup_distance
-        # Dedup is check-then-write: a tenant's writes go through one committer in this process,
-        # which takes every call waiting and writes them as one group (one embedding batch, one
-        # commit); two concurrent Memorize calls of the same text cannot both insert.
-        self._waiting: dict[str, list[_Write]] = {}
-        self._committers: dict[str, asyncio.Task[None]] = {}
+        # Dedup is check-then-write: a tenant's writes go through one lane in this process, whose
+        # committer writes the calls ready as one group (one commit) while the calls arriving
+        # meanwhile are embedded as one batch; two concurrent Memorize calls of the same text
+        # cannot both insert.
+        self._lanes: dict[str, _Lane] = {}
 
     @property
     def max_tags(self) -> int:
@@ -262,61 +282,102 @@ class MemorizeService:
     # -- the group commit --------------------------------------------------------------
 
     async def _submit(self, job: _Write) -> list[MemorizeResult]:
-        """Queue a write for the tenant's committer; its rows once the commit holding them is durable."""
+        """Queue a write for the tenant's lane; its rows once the commit holding them is durable."""
         tenant = job.actor.tenant_id
         job.done.add_done_callback(_retrieved)  # a caller gone before its answer must not leave it unread
-        self._waiting.setdefault(tenant, []).append(job)
-        if tenant not in self._committers:
-            self._committers[tenant] = asyncio.create_task(self._commit_waiting(tenant))
+        lane = self._lanes.get(tenant)
+        if lane is None:
+            lane = self._lanes[tenant] = _Lane()
+            lane.writer = asyncio.create_task(self._commit_waiting(tenant, lane))
+        lane.waiting.append(job)
+        self._prepare_next(tenant, lane)
         # A caller that goes away does not stop the write: it was accepted, its group commits.
         return await asyncio.shield(job.done)
 
-    async def _commit_waiting(self, tenant_id: str) -> None:
-        """Write the tenant's waiting calls, group after group, until none waits."""
-        waiting = self._waiting[tenant_id]
+    def _prepare_next(self, tenant_id: str, lane: _Lane) -> None:
+        """Start looking up and embedding the waiting calls, unless a batch is being prepared."""
+        if lane.preparing is None and lane.waiting:
+            lane.preparing = asyncio.create_task(self._prepare(tenant_id, lane))
+
+    async def _prepare(self, tenant_id: str, lane: _Lane) -> None:
+        """Earlier attempts and one embedding batch for the calls waiting, which then join the ready ones.
+
+        The batch is taken when this task first runs, so calls arriving together share it. A call
+        that fails here (a reused request_id, the embedder) hears it and leaves the flight.
+        """
+        # empty when each waiting call repeats a request in flight: they wait for its commit
+        lane.batch = batch = _take(lane.waiting, lane.flight)
+        live: list[_Write] = []
+        try:
+            for job in batch:
+                try:
+                    job.earlier = await self._earlier_attempt(job.actor, job.request_id, job.keys, job.drafts)
+                    live.append(job)
+                except MemorydError as exc:  # this call's own mistake (a reused request_id): the others go on
+                    job.fail(exc)
+            await self._embed(tenant_id, live)
+        except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it
+            for job in batch:
+                job.fail(exc)
+            live = []
+        lane.flight.difference_update(r for job in batch if job not in live and (r := _request(job)) is not None)
+        lane.ready.extend(live)
+        lane.batch, lane.preparing = [], None
+        lane.prepared.set()
+        self._prepare_next(tenant_id, lane)
+
+    async def _commit_waiting(self, tenant_id: str, lane: _Lane) -> None:
+        """Write the lane's ready calls, group after group, until none waits.
+
+        The calls that arrive while a group commits are looked up and embedded meanwhile
+        (``_prepare``), so the embedder does not sit idle through a commit; deduplication and the
+        insert stay in order, one group after the other: each group sees every earlier group's rows.
+        """
         group: list[_Write] = []
         try:
-            while waiting:
-                group = _next_group(waiting)
+            while lane.ready or lane.preparing is not None:
+                if not lane.ready:
+                    lane.prepared.clear()
+                    await lane.prepared.wait()
+                    continue
+                group = _take(lane.ready)
                 try:
-                    await self._write_group(tenant_id, group)
+                    await self._write(tenant_id, group)
                 except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it
                     # the group's store write failed: every call of it fails alike (a bug reaches them as INTERNAL)
                     for job in group:
                         job.fail(exc)
+                finally:
+                    lane.flight.difference_update(r for r in map(_request, group) if r is not None)
+                group = []
+                self._prepare_next(tenant_id, lane)  # a retry held back by its first attempt may go now
         finally:
-            del self._committers[tenant_id]
+            del self._lanes[tenant_id]
+            if lane.preparing is not None:
+                lane.preparing.cancel()
             # Only on cancellation (shutdown): the group in flight may or may not have committed, the
-            # waiting calls were not written; every caller hears it (a retry with request_id is safe).
-            for job in [*group, *waiting]:
+            # others were not written; every caller hears it (a retry with request_id is safe).
+            for job in [*group, *lane.ready, *lane.batch, *lane.waiting]:
                 job.fail(Unavailable("memoryd is shutting down; retry the call"))
-            waiting.clear()
 
-    async def _write_group(self, tenant_id: str, group: list[_Write]) -> None:
-        """One group: earlier attempts, one embedding batch, dedup, one insert, merges; then every answer."""
-        live = []
-        for job in group:
-            try:
-                job.earlier = await self._earlier_attempt(job.actor, job.request_id, job.keys, job.drafts)
-                live.append(job)
-            except MemorydError as exc:  # this call's own mistake (a reused request_id): the others go on
-                job.fail(exc)
-        todo = [(job, i) for job in live for i, v in enumerate(job.vectors) if v is None and i not in job.earlier]
-        if todo:
-            try:
-                embedded = await self._embedder.embed([job.drafts[i].content for job, i in todo])
-            except Unavailable:
-                if not self._pending_on_outage:
-                    raise
-                # Store now, embed later (EmbeddingBackfill): the write is acknowledged and searchable by
-                # full text at once; it skips insert-time dedup, which needs the vector.
-                embedded = [[0.0] * self._embedder.dimension for _ in todo]
-                for job, i in todo:
-                    job.pending.add(i)
-                self._on_pending(tenant_id)
-            for (job, i), vector in zip(todo, embedded, strict=True):
-                job.vectors[i] = vector
-        await self._write(tenant_id, live)
+    async def _embed(self, tenant_id: str, calls: Sequence[_Write]) -> None:
+        """The vectors the calls lack, as one embedding batch (stored as pending if the embedder is down)."""
+        todo = [(job, i) for job in calls for i, v in enumerate(job.vectors) if v is None and i not in job.earlier]
+        if not todo:
+            return
+        try:
+            embedded = await self._embedder.embed([job.drafts[i].content for job, i in todo])
+        except Unavailable:
+            if not self._pending_on_outage:
+                raise
+            # Store now, embed later (EmbeddingBackfill): the write is acknowledged and searchable by
+            # full text at once; it skips insert-time dedup, which needs the vector.
+            embedded = [[0.0] * self._embedder.dimension for _ in todo]
+            for job, i in todo:
+                job.pending.add(i)
+            self._on_pending(tenant_id)
+        for (job, i), vector in zip(todo, embedded, strict=True):
+            job.vectors[i] = vector
 
     async def _write(self, tenant_id: str, group: Sequence[_Write]) -> None:
         # Ids sort by creation time; sorting the group's ids keeps arrival order when several are

@@ -97,3 +97,64 @@ async def test_a_committer_stopped_mid_group_leaves_no_caller_waiting(world: Wor
             task.cancel()
     outcomes = await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), timeout=5)
     assert all(isinstance(o, Unavailable) for o in outcomes)
+
+
+class _HeldInsert:
+    """The store's first insert waits until released; the ones after it go straight through."""
+
+    def __init__(self, world: World) -> None:
+        self.entered, self.release = asyncio.Event(), asyncio.Event()
+        self._insert = world.store.insert
+        world.store.insert = self  # type: ignore[method-assign]
+
+    async def __call__(self, *args: object, **kwargs: object) -> None:
+        self.entered.set()
+        await self.release.wait()
+        await self._insert(*args, **kwargs)  # type: ignore[arg-type]
+
+
+async def _embedded_beyond(world: World, calls: int) -> None:
+    while world.embedder.calls <= calls:
+        await asyncio.sleep(0)
+
+
+async def test_a_call_arriving_during_a_commit_is_embedded_before_that_commit_ends(world: World) -> None:
+    held = _HeldInsert(world)
+    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
+    await held.entered.wait()
+    calls = world.embedder.calls
+    second = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the second fact is about trams")))
+    await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)  # the old committer embedded only after it
+    assert not first.done() and not second.done() and not world.store.rows
+    held.release.set()
+    one, two = await asyncio.gather(first, second)
+    assert {one.memory.memory_id, two.memory.memory_id} == set(world.store.rows)
+
+
+async def test_a_restatement_arriving_while_its_twin_commits_merges_into_it(world: World) -> None:
+    held = _HeldInsert(world)
+    text = "The deploy window is Tuesday 10:00"
+    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text, tags=("ops",))))
+    await held.entered.wait()
+    calls = world.embedder.calls
+    second = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text, tags=("release",))))
+    await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)
+    held.release.set()
+    one, two = await asyncio.gather(first, second)
+    assert two.deduplicated and two.memory.memory_id == one.memory.memory_id and len(world.store.rows) == 1
+    assert set(world.store.rows[one.memory.memory_id][0].tags) == {"ops", "release"}
+
+
+async def test_a_retry_arriving_while_its_first_attempt_commits_is_stored_once(world: World) -> None:
+    held = _HeldInsert(world)
+    draft = MemoryDraft("the order number is 48213")
+    first = asyncio.create_task(world.app.memorize.memorize(A1, draft, request_id="r7"))
+    await held.entered.wait()
+    retry = asyncio.create_task(world.app.memorize.memorize(A1, draft, request_id="r7"))
+    other = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("a write of its own")))
+    calls = world.embedder.calls
+    await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)  # the other call goes ahead meanwhile
+    held.release.set()
+    one, again, _ = await asyncio.gather(first, retry, other)
+    assert again.memory.memory_id == one.memory.memory_id and not again.deduplicated
+    assert len(world.store.rows) == 2
