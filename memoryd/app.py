@@ -513,6 +513,9 @@ def _wire(
         pending_on_outage=settings.embedding.pending_on_outage,
         on_pending=backfill.note,
         spaces=spaces,
+        # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
+        # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
+        embed_during_commit=settings.embedding.provider != "onnx",
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii

@@ -85,6 +85,7 @@ class _Lane:
     """The requests (agent, request_id) between their lookup and their commit."""
     preparing: asyncio.Task[None] | None = None
     prepared: asyncio.Event = field(default_factory=asyncio.Event)
+    writing: bool = False
     writer: asyncio.Task[None] | None = None
 
 
@@ -144,8 +145,12 @@ class MemorizeService:
         pending_on_outage: bool = True,
         on_pending: Callable[[str], None] = lambda tenant_id: None,
         spaces: SpaceRouter | None = None,
+        embed_during_commit: bool = True,
     ) -> None:
         self._store = store
+        self._embed_during_commit = embed_during_commit
+        """Whether calls arriving during a commit are embedded meanwhile (a remote embedder: its wait
+        overlaps the commit) or after it, with those arriving later (a local model: one larger group)."""
         self._neighbours = neighbours
         """Within a group, which items are close enough to be restatements of each other (one matrix product)."""
         self._spaces = spaces
@@ -295,8 +300,8 @@ class MemorizeService:
         return await asyncio.shield(job.done)
 
     def _prepare_next(self, tenant_id: str, lane: _Lane) -> None:
-        """Start looking up and embedding the waiting calls, unless a batch is being prepared."""
-        if lane.preparing is None and lane.waiting:
+        """Start looking up and embedding the waiting calls, unless a batch is being prepared (or written)."""
+        if lane.preparing is None and lane.waiting and (self._embed_during_commit or not lane.writing):
             lane.preparing = asyncio.create_task(self._prepare(tenant_id, lane))
 
     async def _prepare(self, tenant_id: str, lane: _Lane) -> None:
@@ -324,7 +329,8 @@ class MemorizeService:
         lane.ready.extend(live)
         lane.batch, lane.preparing = [], None
         lane.prepared.set()
-        self._prepare_next(tenant_id, lane)
+        if self._embed_during_commit:  # else the writer starts the next batch once this one is written
+            self._prepare_next(tenant_id, lane)
 
     async def _commit_waiting(self, tenant_id: str, lane: _Lane) -> None:
         """Write the lane's ready calls, group after group, until none waits.
@@ -340,7 +346,7 @@ class MemorizeService:
                     lane.prepared.clear()
                     await lane.prepared.wait()
                     continue
-                group = _take(lane.ready)
+                group, lane.writing = _take(lane.ready), True
                 try:
                     await self._write(tenant_id, group)
                 except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it
@@ -349,6 +355,7 @@ class MemorizeService:
                         job.fail(exc)
                 finally:
                     lane.flight.difference_update(r for r in map(_request, group) if r is not None)
+                    lane.writing = False
                 group = []
                 self._prepare_next(tenant_id, lane)  # a retry held back by its first attempt may go now
         finally:

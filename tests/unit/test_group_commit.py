@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
 from memoryd.core.errors import AlreadyExists, Unavailable
 from memoryd.core.models import Actor, MemoryDraft, Scope
-from tests.unit.conftest import World
+from tests.unit.conftest import World, fake_world
 
 A1, A2 = Actor("acme", "a1"), Actor("acme", "a2")
 
@@ -118,7 +119,29 @@ async def _embedded_beyond(world: World, calls: int) -> None:
         await asyncio.sleep(0)
 
 
-async def test_a_call_arriving_during_a_commit_is_embedded_before_that_commit_ends(world: World) -> None:
+@pytest.fixture
+async def remote() -> AsyncIterator[World]:
+    """A world whose embedder is an endpoint: calls arriving during a commit are embedded meanwhile."""
+    async with fake_world(embedding={"provider": "openai"}) as w:
+        yield w
+
+
+async def test_with_the_local_model_calls_arriving_during_a_commit_wait_for_it_as_one_batch(world: World) -> None:
+    held = _HeldInsert(world)
+    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
+    await held.entered.wait()
+    calls = world.embedder.calls
+    later = [asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(f"later fact {i}"))) for i in range(3)]
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert world.embedder.calls == calls and not first.done()  # the model's cores are the commit's too
+    held.release.set()
+    await asyncio.gather(first, *later)
+    assert world.embedder.calls == calls + 1 and world.store.commits == 2
+
+
+async def test_a_call_arriving_during_a_commit_is_embedded_before_that_commit_ends(remote: World) -> None:
+    world = remote
     held = _HeldInsert(world)
     first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
     await held.entered.wait()
@@ -131,7 +154,8 @@ async def test_a_call_arriving_during_a_commit_is_embedded_before_that_commit_en
     assert {one.memory.memory_id, two.memory.memory_id} == set(world.store.rows)
 
 
-async def test_a_restatement_arriving_while_its_twin_commits_merges_into_it(world: World) -> None:
+async def test_a_restatement_arriving_while_its_twin_commits_merges_into_it(remote: World) -> None:
+    world = remote
     held = _HeldInsert(world)
     text = "The deploy window is Tuesday 10:00"
     first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text, tags=("ops",))))
@@ -145,7 +169,8 @@ async def test_a_restatement_arriving_while_its_twin_commits_merges_into_it(worl
     assert set(world.store.rows[one.memory.memory_id][0].tags) == {"ops", "release"}
 
 
-async def test_a_retry_arriving_while_its_first_attempt_commits_is_stored_once(world: World) -> None:
+async def test_a_retry_arriving_while_its_first_attempt_commits_is_stored_once(remote: World) -> None:
+    world = remote
     held = _HeldInsert(world)
     draft = MemoryDraft("the order number is 48213")
     first = asyncio.create_task(world.app.memorize.memorize(A1, draft, request_id="r7"))
