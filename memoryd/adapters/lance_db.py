@@ -55,6 +55,18 @@ class LanceDatabase:
         """Tables this process wrote since the last maintenance pass."""
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
+        self._rewrites: dict[str, asyncio.Lock] = {}
+
+    def rewriting(self, name: str) -> asyncio.Lock:
+        """Held by this process's commits that change existing rows of a table, and by its compaction.
+
+        Lance lets an append and a compaction commit side by side, but an update or delete of rows
+        a compaction is rewriting preempts the compaction: with dedup merges arriving every few
+        tens of milliseconds, every maintenance pass was preempted, the fragments piled up, and
+        each merge then scanned all of them (a writer fell from 27 to 2 calls/s within a minute,
+        ``docs/benchmarks.md``). Another process's update can still preempt a pass; the next retries.
+        """
+        return self._rewrites.setdefault(name, asyncio.Lock())
 
     @classmethod
     async def open(

@@ -99,7 +99,8 @@ class LanceMaintenance:
                 table = await _materialized(await self._db.open_existing(name))
                 with warnings.catch_warnings():  # "readers of older versions will fail": meant, see above
                     warnings.simplefilter("ignore", UserWarning)
-                    stats = await table.optimize(cleanup_older_than=timedelta(0))
+                    async with self._db.rewriting(name):
+                        stats = await table.optimize(cleanup_older_than=timedelta(0))
             removed += stats.prune.old_versions_removed
         return removed
 
@@ -119,8 +120,9 @@ class LanceMaintenance:
                 async with map_lance_errors():
                     if (listed := await self._db.open_listed(name)) is None:
                         continue
-                    table = await _without_deleted_rows(listed)
-                    await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                    async with self._db.rewriting(name):
+                        table = await _without_deleted_rows(listed)
+                        await table.optimize(cleanup_older_than=self._cleanup_older_than)
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
 
@@ -156,17 +158,19 @@ class LanceMaintenance:
         text_index = next((index for prefix, index in _SEARCHED.items() if name.startswith(prefix)), None)
         if text_index is None:
             if small >= self._optimize_min_fragments:
-                await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                async with self._db.rewriting(name):
+                    await table.optimize(cleanup_older_than=self._cleanup_older_than)
             return int(stats["num_rows"])
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
         if small >= self._optimize_min_fragments or unindexed >= 1000:
-            if name.startswith(ARCHIVE_PREFIX) and stats["num_rows"] <= self._hot_max_rows:
-                # An in-memory copy ranks full text itself only when no indexed fragment holds a
-                # deleted row (the index still counts it); rewriting such fragments of a small table
-                # costs little next to waiting for the hourly purge (``lance_hot_text``).
-                table = await _without_deleted_rows(table)
-            await table.optimize(cleanup_older_than=self._cleanup_older_than)
+            async with self._db.rewriting(name):  # else this process's merges preempt the compaction
+                if name.startswith(ARCHIVE_PREFIX) and stats["num_rows"] <= self._hot_max_rows:
+                    # An in-memory copy ranks full text itself only when no indexed fragment holds a
+                    # deleted row (the index still counts it); rewriting such fragments of a small table
+                    # costs little next to waiting for the hourly purge (``lance_hot_text``).
+                    table = await _without_deleted_rows(table)
+                await table.optimize(cleanup_older_than=self._cleanup_older_than)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})

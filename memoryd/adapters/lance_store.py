@@ -193,7 +193,8 @@ class LanceMemoryStore:
                     data = with_space_vectors(data, schema, {c: [others.get(c)] for c in spaces})
                 self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
                 merge = table.merge_insert("id").when_matched_update_all(where=visible)
-                result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
+                async with self._db.rewriting(ARCHIVE_PREFIX + actor.tenant_id):
+                    result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
             kept, updated = vector, bool(result.num_updated_rows == 1)
             # A merge the visibility condition refused changed nothing: the copy must not take the record.
             self._after_write(
@@ -218,10 +219,12 @@ class LanceMemoryStore:
                 return [], []
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
             self._hot.pop(tenant_id)
-            await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
+            async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
+                await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
             stats = await self._stats_table(tenant_id, write=True)
-            for chunk in range(0, len(ids), 1000):
-                await stats.delete(ids_in(ids[chunk : chunk + 1000]))
+            async with self._db.rewriting(STATS_PREFIX + tenant_id):
+                for chunk in range(0, len(ids), 1000):
+                    await stats.delete(ids_in(ids[chunk : chunk + 1000]))
         return ids, [ARCHIVE_PREFIX + tenant_id, STATS_PREFIX + tenant_id]
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
@@ -235,10 +238,12 @@ class LanceMemoryStore:
             if ids and not dry_run:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
                 self._hot.pop(tenant_id)
-                await table.delete(where)
+                async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
+                    await table.delete(where)
                 stats = await self._stats_table(tenant_id, write=True)
-                for start in range(0, len(ids), 1000):
-                    await stats.delete(ids_in(ids[start : start + 1000]))
+                async with self._db.rewriting(STATS_PREFIX + tenant_id):
+                    for start in range(0, len(ids), 1000):
+                        await stats.delete(ids_in(ids[start : start + 1000]))
         return ids
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
@@ -248,10 +253,13 @@ class LanceMemoryStore:
             if table is None:
                 return False
             self._db.written.add(ARCHIVE_PREFIX + actor.tenant_id)
-            result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
+            async with self._db.rewriting(ARCHIVE_PREFIX + actor.tenant_id):
+                result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 self._after_write(actor.tenant_id, result.version, lambda hot: hot.deleted(result.version, memory_id))
-                await (await self._stats_table(actor.tenant_id, write=True)).delete(f"id = {literal(memory_id)}")
+                stats = await self._stats_table(actor.tenant_id, write=True)
+                async with self._db.rewriting(STATS_PREFIX + actor.tenant_id):
+                    await stats.delete(f"id = {literal(memory_id)}")
             return bool(result.num_deleted_rows > 0)
 
     async def record_retrievals(
@@ -275,9 +283,10 @@ class LanceMemoryStore:
                 for memory_id, n in counts.items():
                     by_count.setdefault(n, []).append(memory_id)
                 for n, same in by_count.items():
-                    await table.update(
-                        where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
-                    )
+                    async with self._db.rewriting(STATS_PREFIX + tenant_id):
+                        await table.update(
+                            where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
+                        )
 
     async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
         """Rows stored during an embedder outage (``embedding_model`` empty), oldest first, and their count."""
@@ -327,7 +336,8 @@ class LanceMemoryStore:
             pending = f"target.embedding_model = {literal(PENDING_MODEL)}"
             unchanged = f"{pending} AND target.content_hash = source.content_hash"
             merge = table.merge_insert("id").when_matched_update_all(where=unchanged)
-            result = await merge.execute(data.cast(stored.schema), on_bad_vectors=KEEP_NULL_VECTORS)
+            async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
+                result = await merge.execute(data.cast(stored.schema), on_bad_vectors=KEEP_NULL_VECTORS)
             self._hot.pop(tenant_id)  # reloaded at the next read
         return int(result.num_updated_rows)
 
@@ -348,14 +358,15 @@ class LanceMemoryStore:
             for (signal, n), ids in sorted(groups.items()):
                 shift = f"coalesce(salience_shift, 0) + {n * STEPS[signal]!r}"
                 bound = f"{SHIFT_BOUND!r}"
-                await table.update(
-                    where=ids_in(ids),
-                    updates_sql={
-                        f"fb_{signal.value}": f"coalesce(fb_{signal.value}, 0) + {int(n)}",
-                        "salience_shift": f"greatest(-{bound}, least({bound}, {shift}))",
-                        "last_feedback_at": timestamp(at),
-                    },
-                )
+                async with self._db.rewriting(STATS_PREFIX + tenant_id):
+                    await table.update(
+                        where=ids_in(ids),
+                        updates_sql={
+                            f"fb_{signal.value}": f"coalesce(fb_{signal.value}, 0) + {int(n)}",
+                            "salience_shift": f"greatest(-{bound}, least({bound}, {shift}))",
+                            "last_feedback_at": timestamp(at),
+                        },
+                    )
 
     # -- reads ----------------------------------------------------------------
 
@@ -590,7 +601,8 @@ class LanceMemoryStore:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
                 unfilled = f"target.content_hash = source.content_hash AND target.{column} IS NULL"
                 merge = table.merge_insert("id").when_matched_update_all(where=unfilled)
-                result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
+                async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
+                    result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
             # The in-memory copy holds the store's model's vectors only: still right at the new version.
             self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
             return int(result.num_updated_rows)

@@ -36,6 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--embedder-latency-ms", type=float, default=0.0, help="embed through a local endpoint answering after this"
     )
+    p.add_argument(
+        "--restate-share",
+        type=float,
+        default=0.0,
+        help="share of calls that repeat an earlier text of their level (merged into it by dedup)",
+    )
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -65,24 +71,29 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         daemon = stack.enter_context(Daemon(data, env=env))
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             stub = MemoryServiceStub(channel)
-            await _calls(stub, "warm-up", 1, 2.0)
-            for clients in (int(c) for c in args.clients.split(",")):
+            await _calls(stub, "warm-up", 1, 2.0, 0.0)
+            for n, clients in enumerate(int(c) for c in args.clients.split(",")):
                 cpu = daemon.cpu_seconds()
-                level = await _calls(stub, f"writer-{clients}", clients, args.seconds)
+                level = await _calls(stub, f"writer-{n}-{clients}", clients, args.seconds, args.restate_share)
                 level["daemon_cpu_ms_per_call"] = (daemon.cpu_seconds() - cpu) * 1000 / max(1, level["calls"])
                 levels.append(level)
     return {"config": config, "levels": levels}
 
 
-async def _calls(stub: MemoryServiceStub, agent: str, clients: int, seconds: float) -> dict[str, Any]:
+async def _calls(
+    stub: MemoryServiceStub, agent: str, clients: int, seconds: float, restate_share: float
+) -> dict[str, Any]:
     latencies: list[float] = []
     count = 0
     end = time.monotonic() + seconds
+    every = round(1 / restate_share) if restate_share else 0  # every n-th call restates the text of call n/2
 
     async def client() -> None:
         nonlocal count
         while time.monotonic() < end:
             i, count = count, count + 1
+            if every and i and i % every == 0:
+                i //= 2
             activity = corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]
             request = pb.MemorizeRequest(
                 agent_id=agent, memory=pb.MemoryInput(content=f"{agent} note {i}: {activity}, ticket {i * 7919}")
@@ -100,7 +111,8 @@ async def _calls(stub: MemoryServiceStub, agent: str, clients: int, seconds: flo
 def _render(record: dict[str, Any]) -> str:
     latency = record["config"]["embedder_latency_ms"]
     where = f"remote embedder answering after {latency:g} ms" if latency else "the embedded ONNX model"
-    head = f"memoryd bench writes ({where}), {record['environment']['cores']} cores"
+    share = record["config"]["restate_share"]
+    head = f"memoryd bench writes ({where}, {share:.0%} restatements), {record['environment']['cores']} cores"
     rows = [
         [
             str(level["clients"]),
