@@ -169,12 +169,23 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
 
 
 def test_bench_writes_smoke_with_a_remote_embedder(tmp_path: Path) -> None:
-    stdout, record = bench(tmp_path, "writes", "--clients", "1,4", "--seconds", "2", "--embedder-latency-ms", "20")
+    stdout, record = bench(
+        tmp_path,
+        "writes",
+        "--clients",
+        "1,4",
+        "--seconds",
+        "2",
+        "--embedder-latency-ms",
+        "20",
+        "--restate-share",
+        "0.5",
+    )
     assert [level["clients"] for level in record["levels"]] == [1, 4]
     # every call waited for the endpoint's 20 ms; the daemon's CPU was measured
     assert all(level["calls"] > 0 and level["p50"] >= 20 for level in record["levels"])
     assert all(level["daemon_cpu_ms_per_call"] > 0 for level in record["levels"])
-    assert "remote embedder answering after 20 ms" in stdout
+    assert "remote embedder answering after 20 ms, 50% restatements" in stdout
 
 
 def test_bench_audit_smoke(tmp_path: Path) -> None:
