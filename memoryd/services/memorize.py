@@ -87,6 +87,7 @@ class _Lane:
     prepared: asyncio.Event = field(default_factory=asyncio.Event)
     writing: bool = False
     writer: asyncio.Task[None] | None = None
+    """The lane's committer (``_commit_waiting``), referenced here so the loop cannot collect it."""
 
 
 def _request(job: _Write) -> tuple[str, str] | None:
