@@ -21,10 +21,16 @@ async def map_lance_errors() -> AsyncIterator[None]:
     except RuntimeError as exc:
         # Lance gave up retrying a commit that concurrent writers kept preempting: "Retryable commit
         # conflict" after its retries, "Too many concurrent writers" when its 30 s retry budget ran
-        # out (seen with two daemons and two workers on one object store). Nothing was written.
+        # out (seen with two daemons and two workers on one object store); "incompatible with
+        # concurrent transaction Overwrite" when two processes created the table at the same instant
+        # and the slower creation committed as an Overwrite. Nothing was written.
         if any(marker in str(exc) for marker in _CONTENTION):
             raise Conflict(f"storage: a concurrent write won ({str(exc).split(',')[0]})") from exc
         raise
 
 
-_CONTENTION = ("Retryable commit conflict", "Too many concurrent writers")
+_CONTENTION = (
+    "Retryable commit conflict",
+    "Too many concurrent writers",
+    "incompatible with concurrent transaction Overwrite",
+)

@@ -15,6 +15,9 @@ from memoryd.core.errors import Conflict, Unavailable
         "transaction Rewrite at version 7. Please retry.",
         "lance error: Too many concurrent writers. Attempted 4 times, but failed on retry_timeout of 30.000 seconds., "
         "/root/.cargo/registry/src/lance-13.0.0/src/io/commit.rs:128:5",
+        # two processes created the table at once (seen on object storage, reproduced with 4 connections)
+        "lance error: Incompatible transaction: This Update transaction is incompatible with concurrent transaction "
+        "Overwrite at version 2., /root/.cargo/registry/src/lance-13.0.0/src/io/commit/conflict_resolver.rs:821:30",
     ],
 )
 async def test_lance_commit_contention_is_a_retryable_conflict(message: str) -> None:
