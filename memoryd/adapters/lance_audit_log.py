@@ -15,6 +15,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, timestamp
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.audit_log import AuditEvent, Operation
+from memoryd.core.errors import Conflict
 
 _TEXT = pa.string()
 EVENT_SCHEMA = pa.schema(
@@ -67,6 +68,9 @@ def _event(tenant_id: str, row: dict[str, Any]) -> AuditEvent:
     )
 
 
+_ATTEMPTS = 3
+
+
 class LanceAuditLog:
     """The audit log on the archive's LanceDB database."""
 
@@ -74,13 +78,28 @@ class LanceAuditLog:
         self._db = db
 
     async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
-        """Upsert by event id (one commit)."""
+        """Upsert by event id (one commit; retried from the latest version when a concurrent commit refused it).
+
+        The upsert converges, so a retry is safe. It matters at shutdown: the last flush has no next
+        one, and a replica whose view is up to ``read_consistency_seconds`` old keeps failing the same
+        way (another process created the table at the same instant) until it reads the latest version.
+        """
         if not events:
             return
         data = pa.Table.from_pylist([_row(e) for e in events], EVENT_SCHEMA)
-        async with map_lance_errors():
-            table = await self._db.table(events_table(tenant_id), EVENT_SCHEMA, EVENT_INDEXES, write=True)
-            await table.merge_insert("event_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+        for attempt in range(_ATTEMPTS):
+            async with map_lance_errors():
+                table = await self._db.table(events_table(tenant_id), EVENT_SCHEMA, EVENT_INDEXES, write=True)
+            try:
+                async with map_lance_errors():
+                    merge = table.merge_insert("event_id").when_matched_update_all().when_not_matched_insert_all()
+                    await merge.execute(data)
+                return
+            except Conflict:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                async with map_lance_errors():
+                    await table.checkout_latest()
 
     async def events(
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
