@@ -28,6 +28,7 @@ from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_agent_config import LanceAgentConfigStore
 from memoryd.adapters.lance_audit_log import LanceAuditLog
 from memoryd.adapters.lance_conversations import LanceConversationStore
+from memoryd.adapters.lance_creation import LeaseCreationLock
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_export import LanceTenantArchive
 from memoryd.adapters.lance_graph import LanceGraphStore
@@ -265,8 +266,12 @@ async def _open_stores(
     agent_configs: AgentConfigStore | None,
     graph: GraphStore | None = None,
     metrics: PrometheusMetrics | None = None,
+    leases: Leases | None = None,
 ) -> _Stores:
-    """The LanceDB stores, unless every store was passed in."""
+    """The LanceDB stores, unless every store was passed in.
+
+    ``leases`` (the jobs' Redis) serialise table creation among the replicas of an object-storage store.
+    """
     given = (store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs)
     if (
         store is not None
@@ -292,6 +297,7 @@ async def _open_stores(
         index_cache_bytes=st.index_cache_mb << 20,
         metadata_cache_bytes=st.metadata_cache_mb << 20,
         storage_options=st.storage_options(),
+        creation=LeaseCreationLock(leases, st.uri) if st.on_object_storage and leases is not None else None,
     )
     maintenance = LanceMaintenance(
         db,
@@ -360,26 +366,32 @@ async def build_app(
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
     jobs = _job_ports(ledger, queue, gate, leases)
-    stores = await _open_stores(
-        settings,
-        embedder,
-        store,
-        profiles,
-        conversations,
-        reviews,
-        keys,
-        audit_log,
-        archive,
-        agent_configs,
-        graph,
-        metrics,
-    )
     redis = None
     if jobs is None and settings.redis.dsn:
         redis = await connect(settings.redis.dsn)
         jobs = _redis_job_ports(settings, redis)
     if rates is None and redis is not None:
         rates = RedisRateLimiter(redis)
+    try:
+        stores = await _open_stores(
+            settings,
+            embedder,
+            store,
+            profiles,
+            conversations,
+            reviews,
+            keys,
+            audit_log,
+            archive,
+            agent_configs,
+            graph,
+            metrics,
+            jobs.leases if jobs is not None else None,
+        )
+    except BaseException:
+        if redis is not None:
+            await redis.aclose()
+        raise
     try:
         chat = chat if chat is not None else build_chat(settings.provider)
         analytics = analytics or DuckDBAnalytics(settings.storage.uri, settings.storage.storage_options())

@@ -21,6 +21,7 @@ from typing import Any
 import lancedb
 import pyarrow as pa
 
+from memoryd.adapters.lance_creation import CreationLock, FileCreationLock, NoCreationLock
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_rows import PRIMARY_KEY
 from memoryd.core.errors import NotReady
@@ -49,8 +50,9 @@ async def ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
 class LanceDatabase:
     """One LanceDB directory or object-store URI, shared by the archive, profile and conversation stores."""
 
-    def __init__(self, connection: lancedb.AsyncConnection) -> None:
+    def __init__(self, connection: lancedb.AsyncConnection, creation: CreationLock | None = None) -> None:
         self.connection = connection
+        self._creation = creation or NoCreationLock()
         self.written: set[str] = set()
         """Tables this process wrote since the last maintenance pass."""
         self._tables: dict[str, Any] = {}
@@ -79,12 +81,16 @@ class LanceDatabase:
         index_cache_bytes: int = 1 << 30,
         metadata_cache_bytes: int = 32 << 20,
         storage_options: dict[str, str] | None = None,
+        creation: CreationLock | None = None,
     ) -> LanceDatabase:
         """Connect and check the store was built with this embedding model (NotReady if not).
 
         The caches are bounded: Lance's defaults (gigabytes) let a busy daemon's resident set
-        grow for as long as writes make new versions and files to cache.
+        grow for as long as writes make new versions and files to cache. ``creation`` serialises
+        table creation across processes (``lance_creation``); a directory gets a file lock by default.
         """
+        if creation is None:
+            creation = NoCreationLock() if "://" in uri else FileCreationLock(uri)
         async with map_lance_errors():
             session = lancedb.Session(
                 index_cache_size_bytes=index_cache_bytes, metadata_cache_size_bytes=metadata_cache_bytes
@@ -92,8 +98,8 @@ class LanceDatabase:
             db = await lancedb.connect_async(
                 uri, read_consistency_interval=read_consistency, session=session, storage_options=storage_options
             )
-            await _check_embedding_model(db, model_name, dimension)
-        return cls(db)
+            await _check_embedding_model(db, model_name, dimension, creation)
+        return cls(db, creation)
 
     async def table(
         self,
@@ -134,16 +140,16 @@ class LanceDatabase:
     async def _open_or_create(
         self, name: str, schema: pa.Schema | None, indexes: Sequence[tuple[str, Any]], upgrade: Upgrade | None
     ) -> Any | None:
-        try:
-            table = await self.connection.open_table(name)
-        except ValueError:  # lancedb: "Table ... was not found"
+        table = await _open(self.connection, name)
+        if table is None:
             if schema is None:
                 return None
-            # Two processes creating the same new table at the same instant both succeed: the
-            # primary key is part of the schema, so every later upsert sees it either way.
-            table = await self.connection.create_table(name, schema=schema, exist_ok=True)
-            await ensure_indexes(table, indexes)
-            return table
+            async with self._creation.hold(name):  # another process may have created it meanwhile
+                table = await _open(self.connection, name)
+                if table is None:
+                    table = await self.connection.create_table(name, schema=schema, exist_ok=True)
+                    await ensure_indexes(table, indexes)
+                    return table
         if upgrade is not None:
             await upgrade(table)
         return table
@@ -182,10 +188,18 @@ class LanceDatabase:
         self.connection.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
 
 
-async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, dimension: int) -> None:
+async def _open(db: lancedb.AsyncConnection, name: str) -> Any | None:
+    try:
+        return await db.open_table(name)
+    except ValueError:  # lancedb: "Table ... was not found"
+        return None
+
+
+async def _check_embedding_model(
+    db: lancedb.AsyncConnection, model_name: str, dimension: int, creation: CreationLock
+) -> None:
     """Refuse to mix vectors of two embedding models in one store."""
-    # The primary key is part of the schema, so two processes creating the store at the same
-    # instant (`memoryd up` starts the daemon and a worker together) create the same table.
+    # `memoryd up` starts the daemon and a worker together: both may find the store new.
     schema = pa.schema(
         [
             pa.field("key", pa.string(), nullable=False, metadata=PRIMARY_KEY),
@@ -193,13 +207,15 @@ async def _check_embedding_model(db: lancedb.AsyncConnection, model_name: str, d
             pa.field("dimension", pa.int64()),
         ]
     )
-    try:
-        meta = await db.open_table(META_TABLE)
-    except ValueError:
-        try:
-            meta = await db.create_table(META_TABLE, schema=schema, exist_ok=True)
-        except ValueError:  # created meanwhile with another schema revision: use it as it is
-            meta = await db.open_table(META_TABLE)
+    meta = await _open(db, META_TABLE)
+    if meta is None:
+        async with creation.hold(META_TABLE):
+            meta = await _open(db, META_TABLE)
+            if meta is None:
+                try:
+                    meta = await db.create_table(META_TABLE, schema=schema, exist_ok=True)
+                except ValueError:  # created meanwhile with another schema revision: use it as it is
+                    meta = await db.open_table(META_TABLE)
         row = pa.Table.from_pylist([{"key": "embedding", "model": model_name, "dimension": dimension}], schema)
         await meta.merge_insert("key").when_not_matched_insert_all().execute(row)
     rows = (await meta.query().where("key = 'embedding'").to_arrow()).to_pylist()
