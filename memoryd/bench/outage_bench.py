@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--conversations", type=int, default=8, help="conversations compacted during the outage")
     p.add_argument("--outage", type=float, default=120.0, help="seconds the provider fails every request")
     p.add_argument("--backoff-cap", type=float, default=20.0, help="jobs.backoff_cap_seconds for the run")
+    p.add_argument(
+        "--breaker-cooldown", type=float, default=30.0, help="jobs.breaker_cooldown_seconds for the run (the default)"
+    )
     p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
@@ -75,7 +78,11 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
         storage={"uri": str(data)},
         redis={"dsn": url},
         provider={"base_url": provider.base_url, "extraction_model": "bench-model", "timeout_seconds": 3},
-        jobs={"bootstrap_at_start": False, "backoff_cap_seconds": args.backoff_cap},
+        jobs={
+            "bootstrap_at_start": False,
+            "backoff_cap_seconds": args.backoff_cap,
+            "breaker_cooldown_seconds": args.breaker_cooldown,
+        },
         log={"level": "ERROR"},
     )
     async with build_app(settings) as app:

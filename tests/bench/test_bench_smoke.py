@@ -121,7 +121,9 @@ def test_bench_faults_smoke(tmp_path: Path) -> None:
 
 def test_bench_outage_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
-        tmp_path, "outage", "--agents", "4", "--conversations", "1", "--outage", "4", "--backoff-cap", "2"
+        tmp_path,
+        "outage",
+        *("--agents", "4", "--conversations", "1", "--outage", "4", "--backoff-cap", "2", "--breaker-cooldown", "2"),
     )
     assert record["jobs"] == {"succeeded": 6}  # the batch, four agents, one compaction: each once
     assert record["provider_requests"] > 5  # the failures during the outage, then the answers
