@@ -26,7 +26,7 @@ from typing import Any
 import grpc
 import valkey
 
-from memoryd.bench.daemon import free_port
+from memoryd.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
 from memoryd.bench.report import environment, table, write_json
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 from memoryd.testing.provider import FakeProvider
@@ -99,7 +99,7 @@ def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) -> dict[
         stdout = up.stdout
         threading.Thread(target=lambda: output.extend(iter(stdout.readline, "")), daemon=True).start()
         url = banner.split(" at ", 1)[1].split(" ", 1)[0]
-        with grpc.insecure_channel(address) as channel:
+        with grpc.insecure_channel(address, options=READINESS_CHANNEL_OPTIONS) as channel:
             grpc.channel_ready_future(channel).result(timeout=120)
             memories, jobs, profiles = MemoryServiceStub(channel), JobServiceStub(channel), ProfileServiceStub(channel)
             agents = [f"agent-{i:03d}" for i in range(args.agents)]

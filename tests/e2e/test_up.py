@@ -16,7 +16,7 @@ import pytest
 import valkey
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from memoryd.bench.daemon import free_port
+from memoryd.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
@@ -37,7 +37,7 @@ def wait_job(jobs: JobServiceStub, job_id: str, state: int, timeout: float = 60)
 
 def wait_serving(address: str, proc: subprocess.Popen[str], timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
-    with grpc.insecure_channel(address) as channel:
+    with grpc.insecure_channel(address, options=READINESS_CHANNEL_OPTIONS) as channel:
         stub = health_pb2_grpc.HealthStub(channel)
         while time.monotonic() < deadline:
             assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
@@ -45,7 +45,7 @@ def wait_serving(address: str, proc: subprocess.Popen[str], timeout: float = 90)
                 if stub.Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
                     return
             except grpc.RpcError:
-                time.sleep(0.3)
+                time.sleep(0.05)
     raise TimeoutError(address)
 
 
