@@ -20,8 +20,6 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
-import openai
-
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
@@ -41,8 +39,6 @@ from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.openai_chat import OpenAIChat
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
 from memoryd.adapters.redis_gate import RedisProviderGate
 from memoryd.adapters.redis_leases import RedisLeases
@@ -210,6 +206,10 @@ class App:
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
     """The configured embedder (the embedded ONNX model by default)."""
     if settings.provider == "openai":
+        import openai  # only when configured: importing it costs ~1 s of every start (see build_chat)
+
+        from memoryd.adapters.openai_embedder import OpenAIEmbedder
+
         client = openai.AsyncOpenAI(
             base_url=settings.base_url,
             api_key=settings.api_key.get_secret_value() or "none",
@@ -224,6 +224,12 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
     """The configured chat model, or None (model-bound jobs then wait for one)."""
     if not settings.configured:
         return None
+    # Imported only when a provider is configured: the openai package took ~1 s of a 5 s daemon start
+    # on 2 cores, which the embedded default (no provider) need not pay.
+    import openai
+
+    from memoryd.adapters.openai_chat import OpenAIChat
+
     client = openai.AsyncOpenAI(
         base_url=settings.base_url,
         api_key=settings.api_key.get_secret_value() or "none",

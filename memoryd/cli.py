@@ -193,8 +193,8 @@ def _up(args: argparse.Namespace) -> int:
     return run_up(args, settings_from(args))
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser."""
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; the benchmarks' subcommands only when ``command`` is ``bench`` or None (all)."""
     root = argparse.ArgumentParser(prog="memoryd", description="Persistent memory for LLM agents over gRPC.")
     sub = root.add_subparsers(dest="command", required=True)
     store, listen = _store_options(), _listen_option()
@@ -276,9 +276,11 @@ def parser() -> argparse.ArgumentParser:
     register_demo(sub)
     register_mcp(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
-    from memoryd.bench.cli import add_bench_commands
+    benches = bench.add_subparsers(dest="bench", required=True)
+    if command in (None, "bench"):  # the benches import their own tooling: only for `memoryd bench`
+        from memoryd.bench.cli import add_bench_commands
 
-    add_bench_commands(bench.add_subparsers(dest="bench", required=True))
+        add_bench_commands(benches)
     return root
 
 
@@ -286,7 +288,8 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: parse, then run the subcommand's handler."""
     limit_malloc_arenas()  # before any native thread pool starts (lancedb, grpc, onnxruntime)
     limit_blas_threads()  # before numpy loads
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser(argv[0] if argv else "").parse_args(argv)
     try:
         sys.exit(args.run(args))
     except MemorydError as exc:
