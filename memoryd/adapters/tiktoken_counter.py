@@ -8,7 +8,7 @@ itself pins for the uncompressed file before the encoding is built.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 from pathlib import Path
@@ -49,10 +49,8 @@ class TiktokenCounter:
         raw = gzip.decompress((_ASSETS / f"{encoding}.tiktoken.gz").read_bytes())
         if hashlib.sha256(raw).hexdigest() != expected_sha:
             raise NotReady(f"rank file for {encoding!r} does not match its pinned sha256")
-        ranks = {
-            base64.b64decode(token): int(rank)
-            for token, rank in (line.split() for line in raw.decode().splitlines() if line)
-        }
+        fields = raw.split()  # "<base64 token> <rank>" per line; split at once: half the time of per line
+        ranks = dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2]), strict=True))
         self._encoding = tiktoken.Encoding(
             name=encoding, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials
         )
