@@ -21,6 +21,7 @@ from typing import Any
 
 import grpc
 import numpy as np
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_embedder
@@ -101,13 +102,31 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
             shapes.append(shape)
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             writes = await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes)
+            floor = await _round_trip(channel, args.queries)
         peak = daemon.peak_rss_mb()
     async with opened(data, embedder.model_name, embedder.dimension) as db:
         writes["footprint"] = await write_footprint(db, "bench-writes")
     if writes["footprint"]:  # the commits the write phases made, over their wall time
         commits = writes["footprint"]["commits_per_memory"] * writes["footprint"]["rows"]
         writes["footprint"]["commits_per_second"] = commits / writes["write_seconds"]
-    return {"config": config, "shapes": shapes, "memorize": writes, "daemon_peak_rss_mb": peak}
+    return {
+        "config": config,
+        "shapes": shapes,
+        "memorize": writes,
+        "daemon_peak_rss_mb": peak,
+        "grpc_round_trip_ms": floor,
+    }
+
+
+async def _round_trip(channel: grpc.aio.Channel, count: int) -> dict[str, float]:
+    """A health check's latency, one at a time: what any call over gRPC costs (the baseline runs in process)."""
+    stub = health_pb2_grpc.HealthStub(channel)
+    latencies = []
+    for _ in range(count):
+        start = time.perf_counter()
+        await stub.Check(health_pb2.HealthCheckRequest())
+        latencies.append((time.perf_counter() - start) * 1000)
+    return percentiles(latencies)
 
 
 class MemorizeCalls:
@@ -323,6 +342,11 @@ def _render(record: dict[str, Any]) -> str:
     lines.append(
         table(rows, ["agents", "vector", "Recall", "conc", "p50 ms", "p95 ms", "p99 ms", "q/s", "vs sqlite p50/p99"])
     )
+    if trip := record.get("grpc_round_trip_ms"):
+        lines.append(
+            f"gRPC round trip alone (a health check; the baseline makes none): p50 {trip['p50']:.2f} ms, "
+            f"p99 {trip['p99']:.2f} ms"
+        )
     for shape in record["shapes"]:
         lines.append(
             f"agents={shape['agents']}: load {shape['load']['rows_per_second']:.0f} rows/s, maintenance "

@@ -63,6 +63,7 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
+    assert record["grpc_round_trip_ms"]["n"] == 12 and "gRPC round trip alone" in stdout
     memorize = record["memorize"]
     assert memorize["concurrent_8"]["per_second"] > 0 and memorize["embedder_alone"]["texts_per_second_8"] > 0
     assert "of the embedder alone" in stdout and "commits per memory" in stdout
