@@ -19,7 +19,7 @@ import fcntl
 import os
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Protocol
@@ -61,12 +61,12 @@ class FileCreationLock:
         """One lock for the store's every table: creations are rare and take milliseconds."""
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+
+        async def take() -> bool:
+            return _try_flock(fd)
+
         try:
-            deadline = time.monotonic() + _WAIT_SECONDS
-            while not _try_flock(fd):
-                if time.monotonic() > deadline:
-                    raise Unavailable(f"another process held the table-creation lock {self._path} for a minute")
-                await asyncio.sleep(_POLL_SECONDS)
+            await _until(take, f"another process held the table-creation lock {self._path}")
             try:
                 yield
             finally:
@@ -86,15 +86,24 @@ class LeaseCreationLock:
     async def hold(self, name: str) -> AsyncIterator[None]:
         """Take the store's lease (a holder that dies loses it after 30 s), give it back after."""
         holder = uuid.uuid4().hex
-        deadline = time.monotonic() + _WAIT_SECONDS
-        while not await self._leases.lock(self._name, holder, _LEASE_SECONDS):
-            if time.monotonic() > deadline:
-                raise Unavailable(f"another replica held the table-creation lease of {self._name} for a minute")
-            await asyncio.sleep(_POLL_SECONDS)
+
+        async def take() -> bool:
+            return await self._leases.lock(self._name, holder, _LEASE_SECONDS)
+
+        await _until(take, f"another replica held the table-creation lease {self._name}")
         try:
             yield
         finally:
             await self._leases.unlock(self._name, holder)
+
+
+async def _until(take: Callable[[], Awaitable[bool]], holder: str) -> None:
+    """Try ``take`` every few milliseconds until it succeeds (Unavailable after a minute)."""
+    deadline = time.monotonic() + _WAIT_SECONDS
+    while not await take():
+        if time.monotonic() > deadline:
+            raise Unavailable(f"{holder} for a minute")
+        await asyncio.sleep(_POLL_SECONDS)
 
 
 def _try_flock(fd: int) -> bool:

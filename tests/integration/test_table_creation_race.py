@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pyarrow as pa
@@ -63,8 +64,7 @@ async def test_replicas_creating_one_table_under_the_redis_lease_keep_every_appe
     try:
         for trial in range(TRIALS):
             folder = tmp_path / str(trial)
-            lock = LeaseCreationLock(leases, str(folder))
-            failures, held = await _race(folder, lambda: lock)  # noqa: B023 - used within the iteration
+            failures, held = await _race(folder, partial(LeaseCreationLock, leases, str(folder)))
             assert failures == [], f"trial {trial}"
             assert len(held) == CREATORS * APPENDS
             assert not await leases.is_held(f"lance-create:{folder}")
