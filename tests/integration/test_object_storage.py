@@ -14,8 +14,10 @@ from pathlib import Path
 
 import boto3
 import pytest
+import redis.asyncio as aioredis
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.graph import GraphScope
@@ -162,3 +164,28 @@ async def test_a_retry_on_another_replica_within_its_consistency_interval_is_not
     async with build_app(first, embedder=onnx_embedder) as fresh:
         contents = [r.content for r in await fresh.store.page(ME, MemoryFilter(), "", 50)]
     assert contents.count("Caroline moved the standup to 9:30") == 1
+
+
+async def test_a_replica_creates_a_new_tenants_tables_only_under_the_shared_lease(
+    tmp_path: Path, object_store: ObjectStore, onnx_embedder: OnnxMiniLMEmbedder, redis_url: str
+) -> None:
+    """Replicas on object storage create tables under the jobs' Redis lease (``lance_creation``)."""
+    settings = make_settings(
+        tmp_path / "a", storage=object_store.settings(f"lease-{uuid.uuid4().hex[:8]}"), redis={"dsn": redis_url}
+    )
+    client = aioredis.Redis.from_url(redis_url)
+    leases, lease = RedisLeases(client), f"lance-create:{settings.storage.uri}"
+    try:
+        async with build_app(settings, embedder=onnx_embedder) as app:
+            assert await leases.lock(lease, "another-replica", 30)  # another replica is creating a table
+            first = asyncio.create_task(app.memorize.memorize(Actor("newco", "a1"), MemoryDraft("a first memory")))
+            await asyncio.sleep(1.5)
+            assert not first.done()  # the new tenant's table waits for the lease
+            await leases.unlock(lease, "another-replica")
+            stored = await asyncio.wait_for(first, 60)
+            assert [r.content for r in await app.store.page(Actor("newco", "a1"), MemoryFilter(), "", 5)] == [
+                stored.memory.content
+            ]
+            assert not await leases.is_held(lease)
+    finally:
+        await client.aclose()
