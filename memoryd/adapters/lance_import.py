@@ -1,9 +1,9 @@
 """Import LanceDB without building the validators of its REST namespace client, which memoryd never calls.
 
 ``lancedb`` imports ``lance_namespace``, whose generated REST client decorates some 370 methods with
-pydantic's ``validate_call``, and each decoration builds its validator at import time: about 2 s
-of a daemon's 9–10 s start on a 2-core machine (py-spy), paid again by every worker and CLI
-command. While LanceDB is imported, ``validate_call`` is wrapped to defer each build to the
+pydantic's ``validate_call``, and each decoration builds its validator at import time, paid by
+every daemon, worker and CLI start (on 2 cores a daemon served after 5.6–6.4 s, 4.9–5.3 s with
+this; ``docs/benchmarks.md``). While LanceDB is imported, ``validate_call`` is wrapped to defer each build to the
 method's first call (pydantic's ``defer_build``), then restored: validation itself is unchanged.
 """
 
