@@ -32,7 +32,9 @@ def _code(call: Callable[[], object]) -> tuple[grpc.StatusCode, str]:
 async def test_reembed_runs_as_a_job_switches_the_tenant_and_switches_back(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    with FakeProvider(latency=0.02) as embedder_endpoint:
+    # Each batch waits 1.5 s for the provider: the fill outlives half the job's 6 s and goes on in a
+    # new message, while a batch keeps seconds of margin to the timeout on a loaded machine.
+    with FakeProvider(latency=1.5) as embedder_endpoint:
         target = ReembedSettings(
             enabled=True,
             provider="openai",
@@ -42,8 +44,8 @@ async def test_reembed_runs_as_a_job_switches_the_tenant_and_switches_back(
             send_dimensions=True,
             refresh_seconds=0.05,
         )
-        # A short job time: the fill continues over several messages (Defer) without spending attempts.
-        settings = job_settings(tmp_path, redis_url, None, short_job_timeout_seconds=1).model_copy(
+        # The fill continues over several messages (Defer) without spending attempts.
+        settings = job_settings(tmp_path, redis_url, None, short_job_timeout_seconds=6).model_copy(
             update={"reembed": target}
         )
         server = LiveServer(settings, onnx_embedder)
