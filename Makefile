@@ -4,13 +4,18 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+EXTRAS := dev,bench,report,mcp,tracing
+# uv installs the same pinned packages as pip in about 15 s instead of 2 minutes on a fresh
+# machine (CI's budget); pip stays the fallback.
+UV_VERSION := 0.13.8
 
 .PHONY: install run test test-unit gen lint typecheck arch buf format bench-smoke clean
 
 $(STAMP): pyproject.toml package.json package-lock.json
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,bench,report,mcp,tracing]'
+	$(BIN)/pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[$(EXTRAS)]' \
+		|| $(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
