@@ -113,21 +113,32 @@ async def _bench(
     args: argparse.Namespace,
     protocol: str,
 ) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+
+    async def ask(stub: MemoryServiceStub, names: list[str]) -> None:
+        for name in names:
+            arms, env = variants[name]
+            results[name] = await _ask(stub, conversations, ids, _ARMS[arms], args.concurrency)
+            results[name]["arms"], results[name]["env"] = arms, env
+
+    # One daemon per distinct configuration: the variants of the default one ask the daemon that
+    # loaded the rows (it reads the maintained table at its new version, as any replica would).
+    by_env: dict[tuple[tuple[str, str], ...], list[str]] = {}
+    for name, (_, env) in variants.items():
+        by_env.setdefault(tuple(sorted(env.items())), []).append(name)
     with Daemon(data, env=_NO_MAINTENANCE) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             start = time.perf_counter()
             load = _load if protocol == "batch" else _load_single
             ids = await load(MemoryServiceStub(channel), conversations, args.with_date)
             load_seconds = time.perf_counter() - start
-    await _maintain(data)
-    results = {}
-    for name, (arms, env) in variants.items():
-        with Daemon(data, env={**_NO_MAINTENANCE, **env}) as daemon:
+            await _maintain(data)
+            await ask(MemoryServiceStub(channel), by_env.pop((), []))
+    for env_items, names in by_env.items():
+        with Daemon(data, env={**_NO_MAINTENANCE, **dict(env_items)}) as daemon:
             async with grpc.aio.insecure_channel(daemon.address) as channel:
-                results[name] = await _ask(
-                    MemoryServiceStub(channel), conversations, ids, _ARMS[arms], args.concurrency
-                )
-        results[name]["arms"], results[name]["env"] = arms, env
+                await ask(MemoryServiceStub(channel), names)
+    results = {name: results[name] for name in variants}  # in the order asked for
     return {
         "config": {
             "conversations": len(conversations),

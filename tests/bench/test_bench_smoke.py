@@ -72,36 +72,23 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
     assert record["environment"]["cores"] and record["environment"]["versions"]["lancedb"]
 
 
-def test_bench_locomo_smoke(tmp_path: Path) -> None:
-    stdout, record = bench(
-        tmp_path,
-        "locomo",
-        "--data",
-        str(FIXTURE),
-        "--only",
-        "default",
-        "--only",
-        "full_text arm",
-        "--only",
-        "vector arm",
-    )
-    assert record["config"]["questions"] == 6 and record["config"]["turns"] == 10
-    variants = record["variants"]
-    assert set(variants) == {"default", "full_text arm", "vector arm"}
-    assert variants["full_text arm"]["arms"] == "full_text"
-    # The tiny conversations share almost no words between questions of different turns: the
-    # full-text arm and the fused default find the evidence of most questions.
-    assert variants["default"]["overall"]["hit@10"] >= 0.8
-    assert variants["full_text arm"]["overall"]["n"] == 6
-    assert "R@10" in stdout and "single-hop" in stdout
-
-
-def test_bench_locomo_smoke_writes_turn_by_turn_too(tmp_path: Path) -> None:
-    stdout, record = bench(tmp_path, "locomo", "--data", str(FIXTURE), "--only", "default", "--protocol", "both")
+def test_bench_locomo_smoke_on_both_write_protocols(tmp_path: Path) -> None:
+    # Three variants of the default configuration (one daemon) and one of another (a daemon of its own).
+    arms = ("--only", "default", "--only", "full_text arm", "--only", "vector arm", "--only", "baseline: bm25 OR")
+    stdout, record = bench(tmp_path, "locomo", "--data", str(FIXTURE), *arms, "--protocol", "both")
     by_protocol = record["protocols"]
     assert set(by_protocol) == {"batch", "single"} and "protocol single" in stdout
     for protocol, result in by_protocol.items():
-        assert result["config"]["protocol"] == protocol and result["variants"]["default"]["overall"]["n"] == 6
+        assert result["config"]["protocol"] == protocol
+        assert result["config"]["questions"] == 6 and result["config"]["turns"] == 10
+        variants = result["variants"]
+        assert list(variants) == ["default", "full_text arm", "vector arm", "baseline: bm25 OR"]  # as listed
+        assert variants["full_text arm"]["arms"] == "full_text" and variants["full_text arm"]["overall"]["n"] == 6
+        # The tiny conversations share almost no words between questions of different turns: the
+        # full-text arm and the fused default find the evidence of most questions.
+        assert variants["default"]["overall"]["hit@10"] >= 0.8
+        assert variants["baseline: bm25 OR"]["env"]["MEMORYD_RECALL__FULL_TEXT_MODE"] == "or"
+    assert "R@10" in stdout and "single-hop" in stdout
 
 
 def test_bench_calibrate_smoke(tmp_path: Path) -> None:
