@@ -96,13 +96,18 @@ _WRITER = textwrap.dedent(
 )
 
 
+COMMITS = 12
+
+
 def test_two_processes_writing_one_tenant_table_lose_no_commit(tmp_path: Path, object_store: ObjectStore) -> None:
     prefix = f"race-{uuid.uuid4().hex[:8]}"
     storage = json.dumps(object_store.settings(prefix, read_consistency_seconds=0))
     script = tmp_path / "writer.py"
     script.write_text(_WRITER)
+    # Twelve commits each: moto answers in Python (the twenty-commit run took 35–50 s), so the two
+    # processes' commits overlap for many seconds, far beyond their start-up jitter.
     writers = [
-        subprocess.Popen([sys.executable, str(script), storage, name, "20"], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen([sys.executable, str(script), storage, name, str(COMMITS)], stdout=subprocess.PIPE, text=True)
         for name in ("alpha", "beta")
     ]
     outputs = [w.communicate(timeout=200)[0] for w in writers]
@@ -115,7 +120,7 @@ def test_two_processes_writing_one_tenant_table_lose_no_commit(tmp_path: Path, o
             return sorted(r.content for r in rows)
 
     contents = asyncio.run(count())
-    assert contents == sorted(f"note {i} written by {name}" for name in ("alpha", "beta") for i in range(20))
+    assert contents == sorted(f"note {i} written by {name}" for name in ("alpha", "beta") for i in range(COMMITS))
 
 
 async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
