@@ -14,8 +14,9 @@ same rule ``lance_filters`` renders into SQL.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -237,6 +238,21 @@ class HotArchive:
             for at, record in zip(missing, self._source.records(missing), strict=True):
                 self._records[at] = record
         return [r for r in (self._records[at] for at in rows) if r is not None]
+
+    def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[str] | None:
+        """Ids of the rows ``actor`` sees that meet ``flt``, after ``after_id`` in id order (a ListMemories page).
+
+        None when ``flt`` narrows by more than scope and status: those conditions need the records,
+        and LanceDB's predicate answers them without converting rows.
+        """
+        if replace(flt, scopes=frozenset()).narrows:
+            return None
+        c = self._columns
+        wanted = self._visible(actor) & _statuses(flt)[c.status]
+        if flt.scopes:
+            wanted &= np.isin(c.scope, [SCOPE_CODES[scope] for scope in flt.scopes])
+        ids = self._ids
+        return heapq.nsmallest(limit, (m for m in (ids[at] for at in np.flatnonzero(wanted).tolist()) if m > after_id))
 
     def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """The visible rows among these ids, whatever their status."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -230,7 +231,6 @@ def microseconds(at: datetime) -> int:
 
 def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> MemoryRecord:
     """A MemoryRecord from one Arrow row (as a Python dict) and its retrieval statistics row."""
-    stats = stats or {"retrieval_count": 0, "last_retrieved_at": None}
     return MemoryRecord(
         memory_id=row["id"],
         tenant_id=row["tenant_id"],
@@ -251,15 +251,28 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         created_at=_utc(row["created_at"]),
         updated_at=_utc(row["updated_at"]),
         occurred_at=_utc(row["occurred_at"]),
-        retrieval_count=stats["retrieval_count"],
-        last_retrieved_at=_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
-        injection_count=stats.get("injected_count") or 0,
         status=MemoryStatus(row["status"]),
         superseded_by=row.get("superseded_by") or "",
         collection=row.get("collection") or "",
         request_key=row.get("request_key") or "",
-        feedback=feedback_of(stats),
+        **_usage(stats),
     )
+
+
+def with_stats(record: MemoryRecord, stats: dict[str, Any] | None) -> MemoryRecord:
+    """A record read without its retrieval statistics (the in-memory copy's), given its statistics row."""
+    return replace(record, **_usage(stats))
+
+
+def _usage(stats: dict[str, Any] | None) -> dict[str, Any]:
+    """The record fields a retrieval statistics row holds (none: never retrieved, no feedback)."""
+    stats = stats or {"retrieval_count": 0, "last_retrieved_at": None}
+    return {
+        "retrieval_count": stats["retrieval_count"],
+        "last_retrieved_at": _utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
+        "injection_count": stats.get("injected_count") or 0,
+        "feedback": feedback_of(stats),
+    }
 
 
 def _utc(value: datetime) -> datetime:

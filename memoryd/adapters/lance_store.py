@@ -49,6 +49,7 @@ from memoryd.adapters.lance_rows import (
     to_record,
     to_table,
     with_space_vectors,
+    with_stats,
 )
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
 from memoryd.core.models import (
@@ -384,9 +385,13 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
-            hot = None if with_retrievals else await self._hot_copy(actor.tenant_id, table)
+            hot = await self._hot_copy(actor.tenant_id, table)
             if hot is not None:
-                return _own_tenant(actor, hot.get_many(actor, memory_ids))
+                found = _own_tenant(actor, hot.get_many(actor, memory_ids))
+                if not with_retrievals or not found:
+                    return found
+                stats = await self._retrieval_stats(actor.tenant_id, list(found))  # counts change on every Recall
+                return {memory_id: with_stats(r, stats.get(memory_id)) for memory_id, r in found.items()}
             rows, stats = await asyncio.gather(
                 table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(RECORD_COLUMNS).to_arrow(),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
@@ -491,6 +496,11 @@ class LanceMemoryStore:
             table, where = await self._scoped(actor, flt)
             if table is None:
                 return []
+            hot = await self._hot_copy(actor.tenant_id, table)
+            page = None if hot is None else hot.page(actor, flt, after_id, limit)
+            if page is not None:  # the page's ids from memory; get_many adds the rows' statistics
+                records = await self.get_many(actor, page)
+                return [records[i] for i in page if i in records]
             if after_id:
                 where += f" AND id > {literal(after_id)}"
             ids = (await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist()

@@ -72,6 +72,8 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     hot = LanceMemoryStore(db, DIM)
     seeded = rows(rng, 300)
     await cold.insert("acme", seeded)
+    used = {r.memory_id: 1 + i % 3 for i, (r, _) in enumerate(seeded[::4])}  # some rows were recalled before
+    await cold.record_retrievals("acme", used, dict(list(used.items())[::2]), T0)
 
     async def same_answers(checks: int) -> None:
         for _ in range(checks):
@@ -92,6 +94,11 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
                 actor, ids, with_retrievals=False
             )
+            assert await hot.get_many(actor, ids) == await cold.get_many(actor, ids)  # with their statistics
+            # ListMemories' pages, records with their statistics (filters beyond scope: LanceDB answers).
+            page_filter = rng.choice([flt, MemoryFilter(scopes=flt.scopes, statuses=flt.statuses)])
+            after, size = rng.choice(["", f"{rng.randint(1, 320):032x}"]), rng.choice([1, 7, 50])
+            assert await hot.page(actor, page_filter, after, size) == await cold.page(actor, page_filter, after, size)
 
     await same_answers(150)
     # Another writer (here: the store without the copy, as another process would be) is seen next read.
