@@ -97,6 +97,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["vector_index"] = f"in memory ({shape['vector_index']} on disk)"
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
+                shape["reads"] = await _reads(MemorizeCalls(channel, tenant), agents, args.queries)
             if args.baseline == "sqlite":
                 shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args)
             shapes.append(shape)
@@ -116,6 +117,30 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
         "daemon_peak_rss_mb": peak,
         "grpc_round_trip_ms": floor,
     }
+
+
+async def _reads(calls: MemorizeCalls, agents: list[str], count: int) -> dict[str, dict[str, float]]:
+    """ListMemories (a page of 20, each agent's second page) and GetMemory of its rows, one call at a time."""
+    lists, gets = [], []
+    for i in range(count):
+        agent = agents[i % len(agents)]
+        first = await calls.stub.ListMemories(
+            pb.ListMemoriesRequest(agent_id=agent, page_size=20), metadata=calls.metadata
+        )
+        start = time.perf_counter()
+        page = await calls.stub.ListMemories(
+            pb.ListMemoriesRequest(agent_id=agent, page_size=20, page_token=first.next_page_token),
+            metadata=calls.metadata,
+        )
+        lists.append((time.perf_counter() - start) * 1000)
+        rows = page.memories or first.memories  # an agent with at most 20 rows has no second page
+        if not rows:
+            continue
+        memory_id = rows[i % len(rows)].id
+        start = time.perf_counter()
+        await calls.stub.GetMemory(pb.GetMemoryRequest(agent_id=agent, memory_id=memory_id), metadata=calls.metadata)
+        gets.append((time.perf_counter() - start) * 1000)
+    return {"list_page_of_20": percentiles(lists), "get_memory": percentiles(gets)}
 
 
 async def _round_trip(channel: grpc.aio.Channel, count: int) -> dict[str, float]:
@@ -353,6 +378,12 @@ def _render(record: dict[str, Any]) -> str:
             f"{shape['maintenance_seconds']:.1f} s, ANN recall@10 vs exact {shape['ann_recall_at_10']:.3f}"
             + (f", sqlite load {shape['sqlite']['load_seconds']:.1f} s" if "sqlite" in shape else "")
         )
+        if reads := shape.get("reads"):
+            page, get = reads["list_page_of_20"], reads["get_memory"]
+            lines.append(
+                f"agents={shape['agents']}: ListMemories (a page of 20) p50 {page['p50']:.1f} ms, p99 "
+                f"{page['p99']:.1f} ms; GetMemory p50 {get['p50']:.1f} ms, p99 {get['p99']:.1f} ms"
+            )
     lines.append(
         f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
         f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms"

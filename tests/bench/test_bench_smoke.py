@@ -62,6 +62,9 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
+        reads = shape["reads"]
+        assert reads["list_page_of_20"]["n"] == reads["get_memory"]["n"] == 12 and reads["get_memory"]["p50"] > 0
+    assert "ListMemories (a page of 20)" in stdout and "GetMemory p50" in stdout
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
     assert record["grpc_round_trip_ms"]["n"] == 12 and "gRPC round trip alone" in stdout
     memorize = record["memorize"]

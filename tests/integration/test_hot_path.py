@@ -76,7 +76,7 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     await cold.record_retrievals("acme", used, dict(list(used.items())[::2]), T0)
 
     async def same_answers(checks: int) -> None:
-        for _ in range(checks):
+        for check in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
             flt, query = a_filter(rng), vector(rng)
             limit, floor = rng.choice([1, 5, 20, 100]), rng.choice([-1.0, 0.0, 0.3])
@@ -94,6 +94,8 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
                 actor, ids, with_retrievals=False
             )
+            if check % 3:
+                continue
             assert await hot.get_many(actor, ids) == await cold.get_many(actor, ids)  # with their statistics
             # ListMemories' pages, records with their statistics (filters beyond scope: LanceDB answers).
             page_filter = rng.choice([flt, MemoryFilter(scopes=flt.scopes, statuses=flt.statuses)])
