@@ -118,6 +118,7 @@ class HotArchive:
             np.ones(rows, dtype=bool),
             _enum_codes(data.column("status"), STATUS_CODES),
             data.column("occurred_at").cast(pa.int64()).to_numpy(),
+            _codes(data.column("source_id"), names),
             names,
         )
         text = None
@@ -242,15 +243,17 @@ class HotArchive:
     def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[str] | None:
         """Ids of the rows ``actor`` sees that meet ``flt``, after ``after_id`` in id order (a ListMemories page).
 
-        None when ``flt`` narrows by more than scope and status: those conditions need the records,
-        and LanceDB's predicate answers them without converting rows.
+        None when ``flt`` narrows by more than scope, status and source: those conditions need the
+        records, and LanceDB's predicate answers them without converting rows.
         """
-        if replace(flt, scopes=frozenset()).narrows:
+        if replace(flt, scopes=frozenset(), source_id="").narrows:
             return None
         c = self._columns
         wanted = self._visible(actor) & _statuses(flt)[c.status]
         if flt.scopes:
             wanted &= np.isin(c.scope, [SCOPE_CODES[scope] for scope in flt.scopes])
+        if flt.source_id:
+            wanted &= c.source == c.names.get(flt.source_id, _UNKNOWN)
         ids = self._ids
         return heapq.nsmallest(limit, (m for m in (ids[at] for at in np.flatnonzero(wanted).tolist()) if m > after_id))
 
@@ -370,6 +373,8 @@ class _Columns:
     status: np.ndarray
     occurred: np.ndarray
     """``occurred_at`` in microseconds since the epoch."""
+    source: np.ndarray
+    """``source_id`` as a code of ``names`` (GetMemory's ``annotated_by`` is a page filtered by it)."""
     names: dict[str, int]
 
     def _code(self, name: str) -> int:
@@ -384,6 +389,7 @@ class _Columns:
             np.concatenate([self.live, np.ones(len(records), dtype=bool)]),
             np.concatenate([self.status, np.array([STATUS_CODES[r.status] for r in records], dtype=np.int8)]),
             np.concatenate([self.occurred, np.array([microseconds(r.occurred_at) for r in records], dtype=np.int64)]),
+            np.concatenate([self.source, np.array([self._code(r.source_id) for r in records], dtype=np.int32)]),
             self.names,
         )
 
@@ -391,7 +397,15 @@ class _Columns:
         live = self.live.copy()
         live[at] = False
         return _Columns(
-            self.scope, self.agent, self.end_user, self.embedded, live, self.status, self.occurred, self.names
+            self.scope,
+            self.agent,
+            self.end_user,
+            self.embedded,
+            live,
+            self.status,
+            self.occurred,
+            self.source,
+            self.names,
         )
 
 

@@ -22,6 +22,7 @@ from tests.fakes import memory_record
 DIM = 16
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 AGENTS, USERS, TAGS = ("a0", "a1", "a2"), ("", "u0", "u1"), ("ops", "home", "work")
+SOURCES = (f"{1:032x}", f"{2:032x}")
 
 
 def vector(rng: random.Random) -> list[float]:
@@ -46,6 +47,7 @@ def rows(rng: random.Random, n: int) -> list[tuple[MemoryRecord, list[float]]]:
             salience=round(rng.random(), 2),
             occurred_at=T0 + timedelta(days=rng.randint(0, 60)),
             status=rng.choice([MemoryStatus.ACTIVE, MemoryStatus.ACTIVE, MemoryStatus.ARCHIVED]),
+            source_id=rng.choice(["", "", SOURCES[i % 2]]),  # GetMemory's annotated_by pages by source_id
         )
         out.append((record, vector(rng)))
     return out
@@ -97,8 +99,17 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             if check % 3:
                 continue
             assert await hot.get_many(actor, ids) == await cold.get_many(actor, ids)  # with their statistics
-            # ListMemories' pages, records with their statistics (filters beyond scope: LanceDB answers).
-            page_filter = rng.choice([flt, MemoryFilter(scopes=flt.scopes, statuses=flt.statuses)])
+            # ListMemories' pages, records with their statistics (filters beyond scope and source: LanceDB
+            # answers), and annotated_by's page (a source id, one no row holds, or one with more filters).
+            source = rng.choice([*SOURCES, f"{3:032x}"])
+            page_filter = rng.choice(
+                [
+                    flt,
+                    MemoryFilter(scopes=flt.scopes, statuses=flt.statuses),
+                    MemoryFilter(source_id=source, scopes=flt.scopes, statuses=flt.statuses),
+                    replace(flt, source_id=source),
+                ]
+            )
             after, size = rng.choice(["", f"{rng.randint(1, 320):032x}"]), rng.choice([1, 7, 50])
             assert await hot.page(actor, page_filter, after, size) == await cold.page(actor, page_filter, after, size)
 
@@ -115,7 +126,11 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     owner = Actor("acme", victim.agent_id, victim.end_user_id)
     await hot.delete(owner, victim.memory_id)
     target = seeded[1][0]
-    await hot.replace(Actor("acme", target.agent_id, target.end_user_id), replace(target, tags=("ops", "work")), None)
+    await hot.replace(
+        Actor("acme", target.agent_id, target.end_user_id),
+        replace(target, tags=("ops", "work"), source_id=SOURCES[1]),
+        None,
+    )
     # A private memory shared by its author: the copy's visibility columns follow the row.
     private = next(r for r, _ in seeded[2:] if r.scope is Scope.PRIVATE)
     await hot.replace(Actor("acme", private.agent_id), replace(private, scope=Scope.SHARED), None)
