@@ -196,6 +196,9 @@ class InMemoryStore:
         rows = sorted((r for r, _ in self._visible(actor, flt) if r.memory_id > after_id), key=lambda r: r.memory_id)
         return rows[:limit]
 
+    async def page_ids(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[str]:
+        return [r.memory_id for r in await self.page(actor, flt, after_id, limit)]
+
     async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
         found = sorted(self._visible(actor, MemoryFilter()), key=lambda rv: rv[0].memory_id)
         return [r for r, _ in found], [v for _, v in found]

@@ -492,23 +492,26 @@ class LanceMemoryStore:
 
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
         """Visible rows after ``after_id`` in id order (ids are time-ordered)."""
+        wanted = await self.page_ids(actor, flt, after_id, limit)
+        if not wanted:
+            return []
+        records = await self.get_many(actor, wanted)  # with the rows' retrieval statistics
+        return [records[i] for i in wanted if i in records]
+
+    async def page_ids(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[str]:
+        """The ids of that page: from the in-memory copy when it can answer, else one scan of ids."""
         async with map_lance_errors():
             table, where = await self._scoped(actor, flt)
             if table is None:
                 return []
             hot = await self._hot_copy(actor.tenant_id, table)
             page = None if hot is None else hot.page(actor, flt, after_id, limit)
-            if page is not None:  # the page's ids from memory; get_many adds the rows' statistics
-                records = await self.get_many(actor, page)
-                return [records[i] for i in page if i in records]
+            if page is not None:
+                return page
             if after_id:
                 where += f" AND id > {literal(after_id)}"
             ids = (await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist()
-            wanted = sorted(ids)[:limit]
-            if not wanted:
-                return []
-        records = await self.get_many(actor, wanted)
-        return [records[i] for i in wanted if i in records]
+            return sorted(ids)[:limit]
 
     async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
         """Every active visible row with its vector (one scan; vectors as one float32 matrix, not lists)."""

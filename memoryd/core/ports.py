@@ -110,6 +110,10 @@ class MemoryStore(Protocol):
         """Visible rows with id > after_id, in id (creation) order."""
         ...
 
+    async def page_ids(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[str]:
+        """The ids of the same page as ``page``, without reading the rows."""
+        ...
+
     async def record_retrievals(
         self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
     ) -> None:

@@ -62,8 +62,7 @@ class ArchiveService:
 
     async def annotated_by(self, actor: Actor, memory_id: str, limit: int = ANNOTATIONS_SHOWN) -> list[str]:
         """Ids of the visible active memories whose source_id is ``memory_id``, oldest first."""
-        rows = await self._store.page(actor, MemoryFilter(source_id=memory_id), "", limit)
-        return [r.memory_id for r in rows]
+        return await self._store.page_ids(actor, MemoryFilter(source_id=memory_id), "", limit)
 
     async def list_memories(self, query: ListQuery) -> MemoryPage:
         """One page of visible memories, oldest first."""

@@ -112,6 +112,9 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             )
             after, size = rng.choice(["", f"{rng.randint(1, 320):032x}"]), rng.choice([1, 7, 50])
             assert await hot.page(actor, page_filter, after, size) == await cold.page(actor, page_filter, after, size)
+            assert await hot.page_ids(actor, page_filter, after, size) == await cold.page_ids(
+                actor, page_filter, after, size
+            )
 
     await same_answers(150)
     # Another writer (here: the store without the copy, as another process would be) is seen next read.
