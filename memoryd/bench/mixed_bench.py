@@ -5,7 +5,10 @@ The daemon runs as a child process. The tenant is seeded with ``--memories`` row
 ``--seconds``: Recall (the server embeds the question) with probability
 ``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on).
 The daemon's resident set is sampled every second during the load and then during
-``--idle`` seconds without load, so a soak shows whether memory plateaus.
+``--idle`` seconds without load, so a soak shows whether memory plateaus. The load is also
+reported in ``--windows`` equal slices of time, with the archive's table versions on disk at the
+end: a daemon that slows as it runs shows it there (every version left on a local disk costs each
+LanceDB operation a little, ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
     p.add_argument("--recall-share", type=float, default=0.7)
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
+    p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -74,6 +78,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     return {
         "config": config,
         **load,
+        "archive_versions": _versions(data / f"memories_{_TENANT[0][1]}.lance"),
         "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
         "rss_summary": _rss_summary(rss, loaded_at),
         "daemon_peak_rss_mb": peak,
@@ -102,8 +107,10 @@ async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) 
 
 async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> dict[str, Any]:
     latencies: dict[str, list[float]] = {"recall": [], "memorize": []}
+    done_at: dict[str, list[float]] = {"recall": [], "memorize": []}  # seconds into the load
     errors: list[str] = []
-    deadline = time.perf_counter() + args.seconds
+    began = time.perf_counter()
+    deadline = began + args.seconds
     serial = iter(range(10**9))
 
     async def client(seed: int) -> None:
@@ -125,11 +132,13 @@ async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> di
             except grpc.aio.AioRpcError as err:
                 errors.append(f"{err.code().name}: {err.details()}")
                 continue
-            latencies[kind].append((time.perf_counter() - began) * 1000)
+            now = time.perf_counter()
+            latencies[kind].append((now - began) * 1000)
+            done_at[kind].append(now - start)
 
-    began = time.perf_counter()
+    start = time.perf_counter()
     await asyncio.gather(*(client(i) for i in range(args.clients)))
-    wall = time.perf_counter() - began
+    wall = time.perf_counter() - start
     done = sum(len(v) for v in latencies.values())
     return {
         "requests_per_second": done / wall,
@@ -138,7 +147,34 @@ async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> di
         "error_samples": errors[:5],
         "recall": percentiles(latencies["recall"]),
         "memorize": percentiles(latencies["memorize"]),
+        "windows": _windows(latencies, done_at, wall, args.windows),
     }
+
+
+def _windows(
+    latencies: dict[str, list[float]], done_at: dict[str, list[float]], wall: float, count: int
+) -> list[dict[str, Any]]:
+    """The load in ``count`` equal slices of time: throughput and percentiles of the calls ending in each."""
+    count = max(1, count)
+    width = wall / count
+    slices: list[dict[str, list[float]]] = [{kind: [] for kind in latencies} for _ in range(count)]
+    for kind, samples in latencies.items():
+        for ms, t in zip(samples, done_at[kind], strict=True):
+            slices[min(count - 1, int(t / width))][kind].append(ms)
+    return [
+        {
+            "from_s": w * width,
+            "to_s": (w + 1) * width,
+            "requests_per_second": sum(len(v) for v in part.values()) / width,
+            **{kind: percentiles(v) for kind, v in part.items()},
+        }
+        for w, part in enumerate(slices)
+    ]
+
+
+def _versions(table_dir: Path) -> int:
+    """How many versions of a Lance table are on disk (its manifests)."""
+    return sum(1 for _ in (table_dir / "_versions").glob("*.manifest"))
 
 
 def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, float]:
@@ -168,6 +204,19 @@ def _render(record: dict[str, Any]) -> str:
     ]
     lines.append(table(rows, ["op", "n", "p50 ms", "p95 ms", "p99 ms"]))
     lines.append(f"throughput {record['requests_per_second']:.1f} req/s, errors {record['errors']}")
+    windows = [
+        [
+            f"{w['from_s']:.0f}-{w['to_s']:.0f}",
+            w["requests_per_second"],
+            w["recall"]["p50"],
+            w["recall"]["p99"],
+            w["memorize"]["p50"],
+            w["memorize"]["p99"],
+        ]
+        for w in record["windows"]
+    ]
+    lines.append(table(windows, ["seconds", "req/s", "Recall p50", "Recall p99", "Memorize p50", "Memorize p99"]))
+    lines.append(f"archive table versions on disk at the end: {record['archive_versions']}")
     if r:
         lines.append(
             f"daemon RSS MiB: start {r['start']:.0f}, end of load {r['end_of_load']:.0f}, "

@@ -159,6 +159,11 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
     assert len(record["rss_mb"]) >= 3 and record["rss_summary"]["max"] >= record["rss_summary"]["start"] > 0
     assert "daemon RSS MiB" in stdout
+    windows = record["windows"]  # the load in slices of time: every call is in one of them
+    assert len(windows) == 4 and sum(w["recall"]["n"] + w["memorize"]["n"] for w in windows) == (
+        record["recall"]["n"] + record["memorize"]["n"]
+    )
+    assert record["archive_versions"] > 1 and "archive table versions on disk" in stdout
 
 
 def test_bench_writes_smoke_with_a_remote_embedder(tmp_path: Path) -> None:
