@@ -4,6 +4,11 @@ Every commit adds a fragment and a version; small fragments and rows outside the
 index slow every query until ``optimize()`` folds them in. A pass visits either the tables
 this process wrote since the last one (cheap, every few seconds: a busy conversation's table
 stays merged) or every table (writes of other processes included).
+
+Old versions are pruned soon (``cleanup_older_than``, a minute by default): on a local disk
+every LanceDB operation lists the table's versions, so each thousand versions kept adds about a
+millisecond to every commit and half of one to every query (``docs/benchmarks.md``). A table
+whose writes stopped has its last versions pruned by a later pass.
 """
 
 from __future__ import annotations
@@ -80,6 +85,8 @@ class LanceMaintenance:
         self._ann_min_rows = ann_min_rows
         self._optimize_min_fragments = optimize_min_fragments
         self._cleanup_older_than = cleanup_older_than
+        self._unpruned: dict[str, float] = {}
+        """Tables optimized (when) with versions younger than ``cleanup_older_than`` left to prune."""
 
     @property
     def pending(self) -> frozenset[str]:
@@ -159,7 +166,9 @@ class LanceMaintenance:
         if text_index is None:
             if small >= self._optimize_min_fragments:
                 async with self._db.rewriting(name):
-                    await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                    await self._optimize(name, table)
+            else:
+                await self._prune_tail(name, table)
             return int(stats["num_rows"])
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
@@ -170,8 +179,10 @@ class LanceMaintenance:
                     # deleted row (the index still counts it); rewriting such fragments of a small table
                     # costs little next to waiting for the hourly purge (``lance_hot_text``).
                     table = await _without_deleted_rows(table)
-                await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                await self._optimize(name, table)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
+        else:
+            await self._prune_tail(name, table)
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
@@ -181,6 +192,24 @@ class LanceMaintenance:
                     log.info("building vector index", extra={"table": name, "column": column})
                     await table.create_index(column, config=IvfHnswSq(distance_type="cosine"))
         return int(stats["num_rows"])
+
+    async def _optimize(self, name: str, table: Any) -> None:
+        """Compact, fold the indexes and prune the versions older than ``cleanup_older_than``."""
+        await table.optimize(cleanup_older_than=self._cleanup_older_than)
+        self._unpruned[name] = time.monotonic()
+
+    async def _prune_tail(self, name: str, table: Any) -> None:
+        """Prune the versions an optimize left (too young then), once they are old enough.
+
+        Without it a table whose writes stop keeps its last minute of versions, and every read of
+        it pays for them, until enough new writes call for the next optimize.
+        """
+        optimized = self._unpruned.get(name)
+        if optimized is None or time.monotonic() - optimized < self._cleanup_older_than.total_seconds():
+            return
+        dataset = await table.to_lance()
+        await asyncio.to_thread(dataset.cleanup_old_versions, older_than=self._cleanup_older_than)
+        del self._unpruned[name]
 
 
 async def _indexed(table: Any, column: str) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import lancedb
@@ -91,6 +92,33 @@ async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path
     await store.maintain()
     table.checkout_latest()
     assert table.stats()["fragment_stats"]["num_fragments"] < before  # type: ignore[index]
+    hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
+    assert len(hits) == 12
+    store.close()
+
+
+async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:
+    # Every LanceDB operation on a local disk lists the table's versions: they must not pile up.
+    window = timedelta(seconds=2)  # the second pass below must come well within it
+    store = await open_store(str(tmp_path), "m", 8, optimize_min_fragments=4, cleanup_older_than=window)
+
+    def versions() -> int:  # the manifests on disk, one per version kept
+        return len(list((tmp_path / "memories_t1.lance" / "_versions").glob("*.manifest")))
+
+    for i in range(6):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    time.sleep(window.total_seconds() + 0.1)
+    for i in range(6, 12):  # versions younger than the window: the pass's optimize must keep them
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    made = versions()
+    await store.maintain(full=False)
+    kept = versions()
+    assert 6 < kept < made, (made, kept)  # the old ones went, the young ones (and the optimize's own) stayed
+    await store.maintain(full=True)  # nothing to compact, and the young versions are still young
+    assert versions() == kept
+    time.sleep(window.total_seconds() + 0.1)
+    await store.maintain(full=True)  # no write since: a later pass prunes what the optimize left
+    assert versions() == 1
     hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
     assert len(hits) == 12
     store.close()
