@@ -127,8 +127,8 @@ class StorageSettings(_Section):
     cleanup_older_than_minutes: float = Field(1.0, ge=0.1)
     """Old table versions are pruned after this (never 0: a query or report of any process may be
     reading one). Kept versions are not free on a local disk: every LanceDB operation lists them, and
-    each thousand adds about 1 ms to a commit and 0.5 ms to a query (an hour of a busy tenant's
-    commits made every call tens of milliseconds slower, ``docs/benchmarks.md``)."""
+    each thousand adds about 1 ms to a commit and 0.5 ms to a query (``docs/benchmarks.md``); at the
+    old default of an hour, a tenant committing a few times a second kept tens of thousands."""
     hot_max_rows: int = Field(10_000, ge=0)
     """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off."""
     hot_tables: int = Field(32, ge=1)
