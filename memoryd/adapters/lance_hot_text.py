@@ -55,29 +55,31 @@ _SEPARATOR = "memorydtextseparator"
 found by the count of pieces and tokenized alone."""
 
 
-def index_tokens(texts: Sequence[str]) -> list[list[str]]:
-    """Each text's tokens as the archive's ``search_text`` index makes them."""
+def index_tokens(texts: Sequence[str], *, prefixes: bool = False) -> list[list[str]]:
+    """Each text's tokens as the archive's ``search_text`` index (or its ``prefixes`` index) makes them."""
     if not texts:
         return []
     pieces: list[list[str]] = [[]]
-    for token in _tokenize(f" {_SEPARATOR} ".join(texts)):
+    for token in _tokenize(f" {_SEPARATOR} ".join(texts), prefixes):
         if token == _SEPARATOR:
             pieces.append([])
         else:
             pieces[-1].append(token)
     if len(pieces) != len(texts):
-        return [_tokenize(text) for text in texts]
+        return [_tokenize(text, prefixes) for text in texts]
     return pieces
 
 
-def _tokenize(text: str) -> list[str]:
+def _tokenize(text: str, prefixes: bool = False) -> list[str]:
+    if prefixes:  # the ``prefixes`` index: neither stemmed nor stop words removed
+        return [token.text for token in lance.tokenize(text, stem=False, remove_stop_words=False)]
     return [token.text for token in lance.tokenize(text, custom_stop_words=INDEX_STOP_WORDS)]
 
 
 @lru_cache(maxsize=8192)
-def term_tokens(term: str) -> tuple[str, ...]:
-    """A query word's tokens (none for a stop word)."""
-    return tuple(_tokenize(term))
+def term_tokens(term: str, prefixes: bool = False) -> tuple[str, ...]:
+    """A query word's tokens for the ``search_text`` index (none for a stop word) or the ``prefixes`` one."""
+    return tuple(_tokenize(term, prefixes))
 
 
 class Vocabulary:
@@ -87,21 +89,29 @@ class Vocabulary:
     Loads run in a worker thread while the event loop appends rows, hence the lock.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, prefixes: bool = False) -> None:
+        self.prefixes = prefixes
+        """The tokens of the ``prefixes`` index instead of ``search_text``'s."""
         self.ids: dict[str, int] = {}
         self._texts: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
+    def term_tokens(self, term: str) -> tuple[str, ...]:
+        """A query word's tokens as this vocabulary's index makes them."""
+        return term_tokens(term, self.prefixes)
+
     def encode(self, texts: Sequence[str], *, load: bool = False) -> list[np.ndarray]:
         """Each text's token ids; ``load``: these are a whole table's texts (the cache keeps only them)."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._texts]
-        tokenized = index_tokens(missing)
+        tokenized = index_tokens(missing, prefixes=self.prefixes)
         with self._lock:
             known = {t: self._texts[t] for t in texts if t in self._texts}
             asked = set(missing)
             late = list(dict.fromkeys(t for t in texts if t not in known and t not in asked))
             # ``late``: cached when looked at, dropped since by a load in another thread.
-            for text, tokens in zip([*missing, *late], [*tokenized, *index_tokens(late)], strict=True):
+            for text, tokens in zip(
+                [*missing, *late], [*tokenized, *index_tokens(late, prefixes=self.prefixes)], strict=True
+            ):
                 known[text] = np.array([self.ids.setdefault(tok, len(self.ids)) for tok in tokens], dtype=np.int32)
             if load:
                 self._texts = known
@@ -241,9 +251,13 @@ class HotText:
 
     @cached_property
     def _index_size(self) -> tuple[int, int]:
-        """The rows the index covers and their tokens (deleted rows included: its statistics count them)."""
+        """The rows the index covers and their tokens (deleted rows included: its statistics count them).
+
+        A row without a token is no document to BM25 (LanceDB counts none: a ``prefixes`` text of
+        short words only is empty).
+        """
         loaded = self.postings.lengths(len(self.covered_at_load))
-        return int(self.covered_at_load.sum()), int(loaded[self.covered_at_load].sum())
+        return int((self.covered_at_load & (loaded > 0)).sum()), int(loaded[self.covered_at_load].sum())
 
     def appended(self, texts: Sequence[str]) -> HotText:
         """Rows added by this process's commit (the index does not cover them until it is folded)."""
@@ -280,13 +294,13 @@ class HotText:
         self.postings.materialize()
         n, covered, lengths = self.rows, self.covered, self.postings.lengths(self.rows)
         n_index, len_index = self._index_size
-        n_all, len_all = n_index + int(flat.sum()), len_index + int(lengths[flat].sum())
+        n_all, len_all = n_index + int((flat & (lengths > 0)).sum()), len_index + int(lengths[flat].sum())
         avg_index, avg_all = len_index / max(n_index, 1), len_all / max(n_all, 1)
         total = np.zeros(n)
         hits = []
         for term in terms:
             hit = np.zeros(n, dtype=bool)
-            for token in term_tokens(term):
+            for token in self.postings.vocabulary.term_tokens(term):
                 token_id = self.postings.vocabulary.ids.get(token)
                 if token_id is None:
                     continue

@@ -96,8 +96,8 @@ class LanceMemoryStore:
         self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables)
         """In-memory copies of small tables by tenant (``lance_hot``)."""
         self._hot_tables = hot_tables
-        self._vocabularies: dict[str, Vocabulary] = {}
-        """Token ids by tenant, kept across a tenant's copies (``lance_hot_text``)."""
+        self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
+        """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
 
     async def _table(self, tenant_id: str) -> Any | None:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
@@ -109,14 +109,16 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        vocabulary = self._vocabularies.get(tenant_id)
-        if vocabulary is None:
+        vocabularies = self._vocabularies.get(tenant_id)
+        if vocabularies is None:
             if len(self._vocabularies) >= 4 * self._hot_tables:  # tenants come and go: start afresh
                 self._vocabularies.clear()
-            vocabulary = self._vocabularies[tenant_id] = Vocabulary()
+            vocabularies = self._vocabularies[tenant_id] = (Vocabulary(), Vocabulary(prefixes=True))
+        words, prefixes = vocabularies
 
-        def build(version: int, loaded: tuple[pa.Table, frozenset[int] | None]) -> HotArchive:
-            return HotArchive.from_arrow(version, loaded[0], vocabulary, loaded[1])
+        def build(version: int, loaded: _HotLoad) -> HotArchive:
+            data, covered, prefixes_covered = loaded
+            return HotArchive.from_arrow(version, data, words, covered, prefixes, prefixes_covered)
 
         return await self._hot.copy(tenant_id, table, (), build, _read_hot)
 
@@ -477,9 +479,10 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, flt)
             if table is None or not query.terms:
                 return []
-            hot = None if query.prefix_terms else await self._hot_copy(actor.tenant_id, table)
-            if hot is not None and hot.answers_full_text:
-                return hot.full_text(actor, query.terms, flt, limit, require_all)
+            # the prefix tier asks any word (``RecallService``); an all-words one with prefixes goes to LanceDB
+            hot = None if query.prefix_terms and require_all else await self._hot_copy(actor.tenant_id, table)
+            if hot is not None and (hot.answers_prefixes if query.prefix_terms else hot.answers_full_text):
+                return hot.full_text(actor, query.terms, flt, limit, require_all, query.prefix_terms)
             rows = await (
                 table.query()
                 .nearest_to_text(_text_query(query, require_all))
@@ -632,22 +635,32 @@ class LanceMemoryStore:
         return out
 
 
-async def _read_hot(table: Any) -> tuple[pa.Table, frozenset[int] | None]:
-    """A small table for its in-memory copy, and the fragments its full-text index covers.
+_HotLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
+"""A table's rows for its in-memory copy and the fragments its ``search_text`` and ``prefixes`` indexes cover."""
 
-    None instead of the fragments when the copy could not rank as the index does: no index, an index
-    of several segments, or a covered fragment holding a deleted row (whose words the index's
+
+async def _read_hot(table: Any) -> _HotLoad:
+    """A small table for its in-memory copy, and the fragments each full-text index covers.
+
+    None instead of an index's fragments when the copy could not rank as that index does: no index, an
+    index of several segments, or a covered fragment holding a deleted row (whose words the index's
     statistics still count).
     """
-    data = await table.query().select([*RECORD_COLUMNS, "vector", "search_text", "_rowaddr"]).to_arrow()
+    data = await table.query().select([*RECORD_COLUMNS, "vector", "search_text", "prefixes", "_rowaddr"]).to_arrow()
     dataset = await table.to_lance()
-    index = next((ix for ix in dataset.describe_indices() if ix.field_names == ["search_text"]), None)
-    if index is None or len(index.segments) != 1 or dataset.version != await table.version():
-        return data, None  # several segments: statistics per segment or merged were not measured
-    covered = frozenset(int(f) for f in index.segments[0].fragment_ids)
-    if any(f.fragment_id in covered and f.metadata.deletion_file is not None for f in dataset.get_fragments()):
-        return data, None
-    return data, covered
+    if dataset.version != await table.version():
+        return data, None, None
+    indexes = dataset.describe_indices()
+    deleted = {f.fragment_id for f in dataset.get_fragments() if f.metadata.deletion_file is not None}
+
+    def covered(column: str) -> frozenset[int] | None:
+        index = next((ix for ix in indexes if ix.field_names == [column]), None)
+        if index is None or len(index.segments) != 1:  # several segments: their statistics were not measured
+            return None
+        fragments = frozenset(int(f) for f in index.segments[0].fragment_ids)
+        return None if fragments & deleted else fragments
+
+    return data, covered("search_text"), covered("prefixes")
 
 
 async def _upgrade(table: Any) -> None:

@@ -120,6 +120,13 @@ def text_query(rng: random.Random) -> FullTextQuery:
     return FullTextQuery(terms=terms or ("coffee",), prefix_terms=())
 
 
+def prefix_query(rng: random.Random) -> FullTextQuery:
+    # Recall's last tier: whole words and word beginnings ('espres', 'run'), any of them
+    words = [w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()] or ["coffee"]
+    terms = tuple(dict.fromkeys(w[: rng.randint(3, len(w))] if len(w) > 3 and rng.random() < 0.6 else w for w in words))
+    return FullTextQuery(terms=terms, prefix_terms=tuple(t for t in terms if 3 <= len(t) <= 15))
+
+
 async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_maintenance(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -150,7 +157,12 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
                 assert all(
                     abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True)
                 )
-        assert (answered["memory"] - before == 2 * checks) is in_memory
+            prefixed = prefix_query(rng)  # the prefix tier: both indexes' scores summed
+            expected = await cold.full_text(actor, prefixed, flt, limit, False)
+            got = await hot.full_text(actor, prefixed, flt, limit, False)
+            assert [h.memory_id for h in got] == [h.memory_id for h in expected], (prefixed, flt)
+            assert all(abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True))
+        assert (answered["memory"] - before == 3 * checks) is in_memory
 
     seeded = memories(rng, 200, 0)
     await cold.insert("acme", seeded)
