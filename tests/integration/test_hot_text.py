@@ -18,6 +18,7 @@ from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, search_text, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
+from memoryd.core.query_terms import word_prefixes
 from tests.fakes import memory_record
 from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_filter, vector
 
@@ -211,6 +212,11 @@ async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
     expected = [[t.text for t in await table.tokenize(text, column="search_text")] for text in texts]
     assert index_tokens(texts) == expected
     assert expected[0][:3] == ["willing", "onli", "veri"]
+    # the prefixes index: word beginnings as written, neither stemmed nor stop words removed
+    prefixes = [word_prefixes(text) for text in texts]
+    expected = [[t.text for t in await table.tokenize(text, column="prefixes")] for text in prefixes]
+    assert index_tokens(prefixes, prefixes=True) == expected
+    assert expected[0][:4] == ["wil", "will", "willi", "willin"]
 
 
 def test_copies_share_postings_without_seeing_each_others_rows() -> None:
