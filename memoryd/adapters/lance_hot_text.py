@@ -13,7 +13,14 @@ lance 14 / lancedb 0.40 and checked against the real index by ``tests/integratio
   counting a row deleted after it was indexed until a compaction rewrites its fragment;
 - rows appended since (searched flat) are scored with those statistics plus the flat rows' own, counting
   only the flat rows that pass the query's prefilter (visibility and filter): the same row scores
-  differently for two agents until the index covers it.
+  differently for two agents until the index covers it;
+- a row without a token is no document (N counts it nowhere): a ``prefixes`` text of words of at
+  most three letters is empty.
+
+The prefix tier (word beginnings, ``core.query_terms``) asks both indexes: a prefix term's clause is
+its ``search_text`` match or its ``prefixes`` match, and LanceDB adds the two scores, each with its
+own index's statistics. A copy holds one ``HotText`` per index; the ``prefixes`` one tokenizes as that
+index does (neither stemmed nor stop words removed).
 
 A copy loaded while a covered fragment holds a deleted row cannot know that row's words: it gets no
 text part and the store asks LanceDB until a maintenance pass rewrites the fragment (the pass that
