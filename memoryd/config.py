@@ -133,8 +133,8 @@ class StorageSettings(_Section):
     """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off."""
     hot_tables: int = Field(32, ge=1)
     """How many such tables a process keeps (least recently used go first). A copy of 10k rows holds
-    ~15 MiB of Python and numpy objects (vectors, postings of both full-text indexes; measured with
-    ``tracemalloc``) plus its rows' columns in Arrow."""
+    its vectors (15 MiB at 384 dimensions) and columns in Arrow memory, and ~15 MiB of Python and numpy
+    objects besides (postings and vocabularies of both full-text indexes; measured with ``tracemalloc``)."""
     forget_purge_minutes: float = Field(60.0, ge=1)
     """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
     then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""
