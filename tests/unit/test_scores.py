@@ -77,3 +77,18 @@ def test_coverage_rerank_lets_query_words_and_strong_paraphrases_outrank_mere_fu
     # 0.20 × 1.25 = 0.25 > 0.20 × 0.75 = 0.15 > 0.30 × 0.45 = 0.135; fill-ins always last
     unaided = coverage_ranked([loud, exact, paraphrase], floor=0.25, vector_share=0.0)
     assert [h.memory.memory_id[-1] for h in unaided] == ["b", "a", "c"]
+
+
+def test_the_stemmer_is_the_c_one_and_stems_as_the_python_one() -> None:
+    # snowballstemmer hands out PyStemmer's C stemmer when it is installed; both are English Snowball
+    import snowballstemmer
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    fast, reference = snowballstemmer.stemmer("english"), EnglishStemmer()
+    assert type(fast).__module__ == "Stemmer"
+    words = (  # noqa: SIM905  # a word list reads better as text
+        "caroline went running ran runs generously happiness adoption adopted agencies agency's don't "
+        "it's i'm willingness only very naive café zürich 2023 7th lgbtq counselling counseling "
+        "painted paintings potteries sympathetic volunteered volunteering festivals camping"
+    ).split()
+    assert [fast.stemWord(w) for w in words] == [reference.stemWord(w) for w in words]
