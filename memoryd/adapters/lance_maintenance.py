@@ -14,6 +14,7 @@ whose writes stopped has its last versions pruned by a later pass.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 import warnings
@@ -57,6 +58,9 @@ def table_kind(name: str) -> str:
     prefix = max((p for p in _KINDS if name.startswith(p)), key=len, default="")
     return prefix.rstrip("_") if prefix else name
 
+
+_NO_PRUNE = timedelta(days=3650)
+"""``optimize``'s own pruning window, so wide it prunes nothing: ``LanceMaintenance._prune`` does it."""
 
 _SEARCHED = {ARCHIVE_PREFIX: "search_text_idx", FACTS: "sentence_idx", ENTITIES: "name_idx"}
 """Tables searched by vector and full text (an ANN index past ``ann_min_rows``), and their full-text index."""
@@ -129,7 +133,8 @@ class LanceMaintenance:
                         continue
                     async with self._db.rewriting(name):
                         table = await _without_deleted_rows(listed)
-                        await table.optimize(cleanup_older_than=self._cleanup_older_than)
+                        await table.optimize(cleanup_older_than=_NO_PRUNE)
+                        await self._prune(table)
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
 
@@ -195,8 +200,21 @@ class LanceMaintenance:
 
     async def _optimize(self, name: str, table: Any) -> None:
         """Compact, fold the indexes and prune the versions older than ``cleanup_older_than``."""
-        await table.optimize(cleanup_older_than=self._cleanup_older_than)
+        await table.optimize(cleanup_older_than=_NO_PRUNE)
+        await self._prune(table)
         self._unpruned[name] = time.monotonic()
+
+    async def _prune(self, table: Any) -> None:
+        """Drop the versions older than ``cleanup_older_than``, except the ones an operator tagged.
+
+        ``optimize`` prunes as well, but fails on a tagged version in its window (a backup point):
+        every pass of that table would then fail, and its fragments pile up.
+        """
+        dataset = await table.to_lance()
+        prune = functools.partial(
+            dataset.cleanup_old_versions, older_than=self._cleanup_older_than, error_if_tagged_old_versions=False
+        )
+        await asyncio.to_thread(prune)
 
     async def _prune_tail(self, name: str, table: Any) -> None:
         """Prune the versions an optimize left (too young then), once they are old enough.
@@ -207,8 +225,7 @@ class LanceMaintenance:
         optimized = self._unpruned.get(name)
         if optimized is None or time.monotonic() - optimized < self._cleanup_older_than.total_seconds():
             return
-        dataset = await table.to_lance()
-        await asyncio.to_thread(dataset.cleanup_old_versions, older_than=self._cleanup_older_than)
+        await self._prune(table)
         del self._unpruned[name]
 
 
