@@ -128,7 +128,8 @@ class StorageSettings(_Section):
     """Old table versions are pruned after this (never 0: a query or report of any process may be
     reading one). Kept versions are not free on a local disk: every LanceDB operation lists them, and
     each thousand adds about 1 ms to a commit and 0.5 ms to a query (``docs/benchmarks.md``); at the
-    old default of an hour, a tenant committing a few times a second kept tens of thousands."""
+    old default of an hour, a tenant committing a few times a second kept tens of thousands. A version
+    tagged in Lance (a backup point) is kept whatever its age."""
     hot_max_rows: int = Field(10_000, ge=0)
     """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off."""
     hot_tables: int = Field(32, ge=1)
