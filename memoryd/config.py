@@ -112,8 +112,10 @@ class StorageSettings(_Section):
     through a lease (``maintenance_lease_seconds``): one maintains, the others stand by."""
     maintenance_interval_seconds: float = Field(30.0, gt=0)
     """Every table is visited this often (writes of other processes included)."""
-    maintenance_written_seconds: float = Field(5.0, gt=0)
-    """Tables this process wrote are visited this often (a busy conversation stays merged)."""
+    maintenance_written_seconds: float = Field(1.0, gt=0)
+    """Tables this process wrote are visited this often (a busy conversation stays merged). Such a pass
+    optimizes a table at most every 5 s; in between, an archive too large for the in-memory copy has
+    its small fragments merged (every query of it pays for each one)."""
     maintenance_lease_seconds: float = Field(60.0, gt=0)
     """With a shared Redis, one replica maintains at a time, holding a lease renewed on every pass; if
     it dies, another takes over within this long."""

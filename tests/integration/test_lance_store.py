@@ -98,6 +98,26 @@ async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path
     store.close()
 
 
+async def test_a_quick_pass_merges_the_small_fragments_of_a_table_read_from_disk(tmp_path: Path) -> None:
+    # Every query of a table the in-memory copy does not hold pays for each small fragment; between
+    # two optimizes (the index fold) a quick pass merges them alone, leaving the index as it is.
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, optimize_gap=timedelta(minutes=10))
+    for i in range(12):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    await store.maintain(full=True)  # the first optimize: one fragment, every row indexed
+    for i in range(12, 18):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
+    assert table.stats()["fragment_stats"]["num_fragments"] == 7  # type: ignore[index]  # a dict, typed otherwise
+    await store.maintain(full=False)  # the optimize is not due yet: the fragments are merged
+    table.checkout_latest()
+    assert table.stats()["fragment_stats"]["num_fragments"] == 2  # type: ignore[index]
+    assert table.index_stats("search_text_idx").num_unindexed_rows == 6  # type: ignore[union-attr]  # not folded
+    hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 30, False)
+    assert len(hits) == 18
+    store.close()
+
+
 async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:
     # Every LanceDB operation on a local disk lists the table's versions: they must not pile up.
     window = timedelta(seconds=2)  # the second pass below must come well within it
