@@ -85,10 +85,10 @@ class LanceMaintenance:
         optimize_gap: timedelta = timedelta(seconds=5),
     ) -> None:
         self._hot_max_rows = hot_max_rows
+        """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._optimize_gap = optimize_gap.total_seconds()
         """Between two optimizes of a table by quick passes (a copy reloads after each; the index fold costs)."""
         self._optimized_at: dict[str, float] = {}
-        """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._observe = observe
         self._db = db
         self._forget_purge_every = forget_purge_every.total_seconds()
@@ -195,15 +195,7 @@ class LanceMaintenance:
         # read from disk, rows the index does not cover are scanned by every full-text query: folded
         # at the quick passes' cadence too
         wanted = small >= self._optimize_min_fragments or unindexed >= 1000 or (unindexed > 0 and not in_memory)
-        if wanted and not (full or self._due(name)):
-            self._db.written.add(name)  # the next quick pass looks again
-            if not in_memory and small >= _ON_DISK_MERGE_FRAGMENTS:
-                async with self._db.rewriting(name):
-                    await _compacted(table)
-        elif not wanted and not in_memory and small >= _ON_DISK_MERGE_FRAGMENTS:
-            async with self._db.rewriting(name):
-                await _compacted(table)
-        elif wanted:
+        if wanted and (full or self._due(name)):
             async with self._db.rewriting(name):  # else this process's merges preempt the compaction
                 if in_memory:
                     # An in-memory copy ranks full text itself only when no indexed fragment holds a
@@ -213,7 +205,13 @@ class LanceMaintenance:
                 await self._optimize(name, table)
             log.info("optimized table", extra={"table": name, "small_fragments": small, "unindexed": unindexed})
         else:
-            await self._prune_tail(name, table)
+            if wanted:  # not due yet: the next quick pass looks again
+                self._db.written.add(name)
+            if not in_memory and small >= _ON_DISK_MERGE_FRAGMENTS:
+                async with self._db.rewriting(name):
+                    await _compacted(table)
+            elif not wanted:
+                await self._prune_tail(name, table)
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
             await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
