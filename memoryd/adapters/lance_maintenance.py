@@ -60,7 +60,7 @@ def table_kind(name: str) -> str:
 
 
 _ON_DISK_MERGE_FRAGMENTS = 4
-"""A searched table read from disk has its small fragments merged from this many on (``_maintain_table``)."""
+"""An archive read from disk has its small fragments merged from this many on (``_maintain_table``)."""
 
 _NO_PRUNE = timedelta(days=3650)
 """``optimize``'s own pruning window, so wide it prunes nothing: ``LanceMaintenance._prune`` does it."""
@@ -174,7 +174,7 @@ class LanceMaintenance:
         """Optimize and index the table as it needs; its rows.
 
         A quick pass (``full`` False, every second) optimizes a table at most every ``optimize_gap``;
-        in between, a searched table read from disk has its small fragments merged alone, which leaves
+        in between, an archive table read from disk has its small fragments merged alone, which leaves
         its index as it is: every query of such a table pays for each fragment (at 12k rows a fetch,
         a full-text tier and the vector arm took 32 / 49 / 17 ms with 65 fragments; merged, 5.9 / 8.4 /
         6.3 ms; with the index folded too, 5.1 / 4.5 / 5.7 — the merge took 59 ms, the fold 118).
@@ -191,10 +191,12 @@ class LanceMaintenance:
             return int(stats["num_rows"])
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
-        in_memory = name.startswith(ARCHIVE_PREFIX) and stats["num_rows"] <= self._hot_max_rows
-        # read from disk, rows the index does not cover are scanned by every full-text query: folded
-        # at the quick passes' cadence too
-        wanted = small >= self._optimize_min_fragments or unindexed >= 1000 or (unindexed > 0 and not in_memory)
+        archive = name.startswith(ARCHIVE_PREFIX)
+        in_memory = archive and stats["num_rows"] <= self._hot_max_rows
+        on_disk = archive and not in_memory  # (the graph's tables have in-memory copies of their own)
+        # an archive read from disk: rows the index does not cover are scanned by every full-text
+        # query, so they are folded at the quick passes' cadence too
+        wanted = small >= self._optimize_min_fragments or unindexed >= 1000 or (unindexed > 0 and on_disk)
         if wanted and (full or self._due(name)):
             async with self._db.rewriting(name):  # else this process's merges preempt the compaction
                 if in_memory:
@@ -207,7 +209,7 @@ class LanceMaintenance:
         else:
             if wanted:  # not due yet: the next quick pass looks again
                 self._db.written.add(name)
-            if not in_memory and small >= _ON_DISK_MERGE_FRAGMENTS:
+            if on_disk and small >= _ON_DISK_MERGE_FRAGMENTS:
                 async with self._db.rewriting(name):
                     await _compacted(table)
             elif not wanted:
