@@ -203,21 +203,21 @@ class HotArchive:
         if not self._records:
             return []
         visible = self._visible(actor)
-        passing = visible.copy()  # rows meeting the filter, where the index does not say (not covered)
-        flat = visible & ~self._text.covered
+        uncovered = ~self._text.covered
         if prefix_terms and self._prefixes is not None:
-            flat |= visible & ~self._prefixes.covered
+            uncovered = uncovered | ~self._prefixes.covered
+        # the visible rows meeting the filter (the flat rows' statistics count only those); known
+        # exactly where an index does not cover the row, which is all the statistics need
+        passing = visible.copy()
         if flt.narrows:  # rows added since the index was folded: few, mostly held as records
-            rows = np.flatnonzero(flat).tolist()
+            rows = np.flatnonzero(visible & uncovered).tolist()
             for at, record in zip(rows, self._records_at(rows), strict=True):
                 passing[at] = matches_filter(record, flt)
         else:
             passing &= _statuses(flt)[self._columns.status]
-        scores = self._text.scores(terms, self._columns.live, flat & passing & ~self._text.covered, require_all)
+        scores = self._text.scores(terms, self._columns.live, passing & ~self._text.covered, require_all)
         if prefix_terms and self._prefixes is not None:
-            more = self._prefixes.scores(
-                prefix_terms, self._columns.live, flat & passing & ~self._prefixes.covered, False
-            )
+            more = self._prefixes.scores(prefix_terms, self._columns.live, passing & ~self._prefixes.covered, False)
             matched = np.isfinite(scores) | np.isfinite(more)
             scores = np.where(np.isfinite(scores), scores, 0.0) + np.where(np.isfinite(more), more, 0.0)
             scores[~matched] = -np.inf

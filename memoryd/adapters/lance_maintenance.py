@@ -96,8 +96,8 @@ class LanceMaintenance:
         self._ann_min_rows = ann_min_rows
         self._optimize_min_fragments = optimize_min_fragments
         self._cleanup_older_than = cleanup_older_than
-        self._unpruned: dict[str, float] = {}
-        """Tables optimized (when) with versions younger than ``cleanup_older_than`` left to prune."""
+        self._unpruned: set[str] = set()
+        """Tables whose last optimize (``_optimized_at``) left versions too young to prune."""
 
     @property
     def pending(self) -> frozenset[str]:
@@ -228,7 +228,8 @@ class LanceMaintenance:
         """Compact, fold the indexes and prune the versions older than ``cleanup_older_than``."""
         await table.optimize(cleanup_older_than=_NO_PRUNE)
         await self._prune(table)
-        self._unpruned[name] = self._optimized_at[name] = time.monotonic()
+        self._optimized_at[name] = time.monotonic()
+        self._unpruned.add(name)
 
     def _due(self, name: str) -> bool:
         """Whether a quick pass may optimize the table now (``optimize_gap`` since its last optimize)."""
@@ -252,11 +253,12 @@ class LanceMaintenance:
         Without it a table whose writes stop keeps its last minute of versions, and every read of
         it pays for them, until enough new writes call for the next optimize.
         """
-        optimized = self._unpruned.get(name)
-        if optimized is None or time.monotonic() - optimized < self._cleanup_older_than.total_seconds():
+        if name not in self._unpruned:
+            return
+        if time.monotonic() - self._optimized_at[name] < self._cleanup_older_than.total_seconds():
             return
         await self._prune(table)
-        del self._unpruned[name]
+        self._unpruned.discard(name)
 
 
 async def _indexed(table: Any, column: str) -> bool:
