@@ -82,9 +82,14 @@ ARCHIVE_INDEXES = [
     ("scope", Bitmap()),
     ("agent_id", Bitmap()),
     ("end_user_id", Bitmap()),
+    ("status", Bitmap()),
     ("id", BTree()),
     ("request_key", BTree()),
 ]
+"""Every predicate of Recall's arms names scope, agent and status: without an index on ``status`` each
+LanceDB query read that column of every row (at 100k rows an arm cost ~10 ms with the clause, ~6 without)."""
+_ADDED_INDEXES = [("request_key", BTree()), ("status", Bitmap())]
+"""Indexes added after the first release (``_upgrade``)."""
 
 
 class LanceMemoryStore:
@@ -677,7 +682,7 @@ async def _upgrade(table: Any) -> None:
         except (RuntimeError, ValueError):
             if column not in (await table.schema()).names:
                 raise
-    await ensure_indexes(table, [("request_key", BTree())])
+    await ensure_indexes(table, _ADDED_INDEXES)
 
 
 async def _ensure_stats_rows(table: Any, ids: Sequence[str]) -> None:

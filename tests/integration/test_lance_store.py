@@ -62,6 +62,8 @@ async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
     db = lancedb.connect(str(tmp_path))
     names = db.list_tables().tables
     assert "memories_t1" in names and "memories_t2" not in names
+    indexed = {tuple(ix.columns) for ix in db.open_table("memories_t1").list_indices()}
+    assert {("scope",), ("agent_id",), ("status",)} <= indexed  # what every arm's predicate names
     store.close()
 
 
@@ -182,7 +184,7 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     store.close()
 
 
-async def test_a_table_from_before_request_keys_and_collections_is_upgraded_in_place(tmp_path: Path) -> None:
+async def test_a_table_from_before_request_keys_collections_and_the_status_index_is_upgraded_in_place(tmp_path: Path) -> None:
     from memoryd.adapters.lance_rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
@@ -197,6 +199,9 @@ async def test_a_table_from_before_request_keys_and_collections_is_upgraded_in_p
     me = Actor("t1", "a1")
     old = await store.get(me, f"{1:032x}")
     assert old is not None and old.request_key == ""
+    upgraded = await db.open_table("memories_t1")
+    indexed = {tuple(ix.columns) for ix in await upgraded.list_indices()}
+    assert {("request_key",), ("status",)} <= indexed  # every Recall arm's predicate names status
     await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
