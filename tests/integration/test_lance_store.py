@@ -184,7 +184,7 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     store.close()
 
 
-async def test_a_table_from_before_request_keys_collections_and_the_status_index_is_upgraded_in_place(tmp_path: Path) -> None:
+async def test_an_older_table_gains_request_keys_collections_and_the_status_index_in_place(tmp_path: Path) -> None:
     from memoryd.adapters.lance_rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
