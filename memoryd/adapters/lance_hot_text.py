@@ -58,17 +58,25 @@ shan shan't shouldn shouldn't wasn wasn't weren weren't won won't wouldn wouldn'
 ``lance.tokenize``'s own default list is shorter: given this one it tokenizes as the index does."""
 
 _SEPARATOR = "memorydtextseparator"
-"""Joins many texts into one tokenizer call (one call per text cost 3× more); a text holding it is
-found by the count of pieces and tokenized alone."""
+"""Joins many texts into one tokenizer call (one call per text cost 4× more); a text holding a word
+with the same token is found by the count of pieces, and then every text is tokenized alone."""
+
+
+@lru_cache(maxsize=2)
+def _separator_token(prefixes: bool) -> str:
+    """The separator as the index's tokenizer gives it back: the stemmed index makes it 'memorydtextsepar'."""
+    (token,) = _tokenize(_SEPARATOR, prefixes)
+    return token
 
 
 def index_tokens(texts: Sequence[str], *, prefixes: bool = False) -> list[list[str]]:
     """Each text's tokens as the archive's ``search_text`` index (or its ``prefixes`` index) makes them."""
     if not texts:
         return []
+    separator = _separator_token(prefixes)
     pieces: list[list[str]] = [[]]
     for token in _tokenize(f" {_SEPARATOR} ".join(texts), prefixes):
-        if token == _SEPARATOR:
+        if token == separator:
             pieces.append([])
         else:
             pieces[-1].append(token)
