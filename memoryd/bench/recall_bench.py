@@ -102,12 +102,16 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args)
             shapes.append(shape)
         async with grpc.aio.insecure_channel(daemon.address) as channel:
-            writes = await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes)
+            # --single-writes 0: Recall only (the write phases take a minute of their own)
+            writes = (
+                await _writes(MemorizeCalls(channel, "bench-writes"), args.single_writes) if args.single_writes else {}
+            )
             floor = await _round_trip(channel, args.queries)
         peak = daemon.peak_rss_mb()
-    async with opened(data, embedder.model_name, embedder.dimension) as db:
-        writes["footprint"] = await write_footprint(db, "bench-writes")
-    if writes["footprint"]:  # the commits the write phases made, over their wall time
+    if writes:
+        async with opened(data, embedder.model_name, embedder.dimension) as db:
+            writes["footprint"] = await write_footprint(db, "bench-writes")
+    if writes.get("footprint"):  # the commits the write phases made, over their wall time
         commits = writes["footprint"]["commits_per_memory"] * writes["footprint"]["rows"]
         writes["footprint"]["commits_per_second"] = commits / writes["write_seconds"]
     return {
@@ -384,6 +388,14 @@ def _render(record: dict[str, Any]) -> str:
                 f"agents={shape['agents']}: ListMemories (a page of 20) p50 {page['p50']:.1f} ms, p99 "
                 f"{page['p99']:.1f} ms; GetMemory p50 {get['p50']:.1f} ms, p99 {get['p99']:.1f} ms"
             )
+    lines += _write_lines(mem) if mem else []  # none with --single-writes 0
+    lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
+    return "\n".join(lines)
+
+
+def _write_lines(mem: dict[str, Any]) -> list[str]:
+    """The write phases' lines."""
+    lines: list[str] = []
     lines.append(
         f"Memorize (server embeds, dedup on): {mem['single']['per_second']:.1f}/s, "
         f"p50 {mem['single']['p50']:.1f} ms, p99 {mem['single']['p99']:.1f} ms"
@@ -407,5 +419,4 @@ def _render(record: dict[str, Any]) -> str:
             f"{foot.get('commits_per_second', 0):.1f} commits/s; "
             f"{foot['bytes_per_memory']:.0f} bytes on disk per memory after maintenance ({foot['rows']:.0f} rows)"
         )
-    lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")
-    return "\n".join(lines)
+    return lines
