@@ -71,18 +71,25 @@ def _separator_token(prefixes: bool) -> str:
 
 def index_tokens(texts: Sequence[str], *, prefixes: bool = False) -> list[list[str]]:
     """Each text's tokens as the archive's ``search_text`` index (or its ``prefixes`` index) makes them."""
+    tokens, spans = _token_runs(texts, prefixes)
+    return [tokens[start:end] for start, end in spans]
+
+
+def _token_runs(texts: Sequence[str], prefixes: bool) -> tuple[list[str], list[tuple[int, int]]]:
+    """The texts' tokens in one list, and each text's span of it (slices, not a list per token)."""
     if not texts:
-        return []
+        return [], []
+    tokens = _tokenize(f" {_SEPARATOR} ".join(texts), prefixes)
     separator = _separator_token(prefixes)
-    pieces: list[list[str]] = [[]]
-    for token in _tokenize(f" {_SEPARATOR} ".join(texts), prefixes):
-        if token == separator:
-            pieces.append([])
-        else:
-            pieces[-1].append(token)
-    if len(pieces) != len(texts):
-        return [_tokenize(text, prefixes) for text in texts]
-    return pieces
+    cuts = [at for at, token in enumerate(tokens) if token == separator]
+    if len(cuts) == len(texts) - 1:
+        return tokens, list(zip([0, *(at + 1 for at in cuts)], [*cuts, len(tokens)], strict=True))
+    tokens, spans = [], []
+    for text in texts:
+        alone = _tokenize(text, prefixes)
+        spans.append((len(tokens), len(tokens) + len(alone)))
+        tokens += alone
+    return tokens, spans
 
 
 def _tokenize(text: str, prefixes: bool = False) -> list[str]:
@@ -118,16 +125,17 @@ class Vocabulary:
     def encode(self, texts: Sequence[str], *, load: bool = False) -> list[np.ndarray]:
         """Each text's token ids; ``load``: these are a whole table's texts (the cache keeps only them)."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._texts]
-        tokenized = index_tokens(missing, prefixes=self.prefixes)
+        tokenized = _token_runs(missing, self.prefixes)
         with self._lock:
             known = {t: self._texts[t] for t in texts if t in self._texts}
             asked = set(missing)
             late = list(dict.fromkeys(t for t in texts if t not in known and t not in asked))
             # ``late``: cached when looked at, dropped since by a load in another thread.
-            for text, tokens in zip(
-                [*missing, *late], [*tokenized, *index_tokens(late, prefixes=self.prefixes)], strict=True
-            ):
-                known[text] = np.array([self.ids.setdefault(tok, len(self.ids)) for tok in tokens], dtype=np.int32)
+            for some, (tokens, spans) in ((missing, tokenized), (late, _token_runs(late, self.prefixes))):
+                ids = self.ids
+                coded = np.array([ids.setdefault(token, len(ids)) for token in tokens], dtype=np.int32)
+                # copies: a slice would keep the whole call's array alive while any one of its texts is kept
+                known.update((text, coded[start:end].copy()) for text, (start, end) in zip(some, spans, strict=True))
             if load:
                 self._texts = known
             else:
