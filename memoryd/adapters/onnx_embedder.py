@@ -102,21 +102,31 @@ _Call = tuple[list[str], "asyncio.Future[list[list[float]]]"]
 
 
 class _Lane:
-    """One event loop's calls of the model: those waiting run together, one inference at a time."""
+    """One event loop's calls of the model: one inference at a time; the calls waiting meanwhile run together next."""
 
     def __init__(self, embed_sync: Callable[[list[str]], list[list[float]]], batch_size: int) -> None:
         self._embed_sync = embed_sync
         self._batch_size = batch_size
         self._waiting: list[_Call] = []
         """Calls waiting for the next inference, in arrival order."""
-        self._draining: asyncio.Task[None] | None = None
+        self._busy = False
+        """An inference runs, or the task draining ``_waiting`` does."""
+        self._drainer: asyncio.Task[None] | None = None
+        """Held so the loop does not lose the task."""
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        done: asyncio.Future[list[list[float]]] = asyncio.get_running_loop().create_future()
-        self._waiting.append((texts, done))
-        if self._draining is None:
-            self._draining = asyncio.create_task(self._drain())
-        return await done
+        if self._busy:
+            done: asyncio.Future[list[list[float]]] = asyncio.get_running_loop().create_future()
+            self._waiting.append((texts, done))
+            return await done
+        self._busy = True  # an idle model: this call runs at once, on its own (no task, no extra hop)
+        try:
+            return await asyncio.to_thread(self._embed_sync, texts)
+        finally:
+            if self._waiting:
+                self._drainer = asyncio.create_task(self._drain())
+            else:
+                self._busy = False
 
     async def _drain(self) -> None:
         """Run the waiting calls, as many as fill a batch at a time (always one at least), until none wait."""
@@ -144,4 +154,4 @@ class _Lane:
                         done.set_result(vectors[at : at + len(texts)])
                     at += len(texts)
         finally:
-            self._draining = None
+            self._busy = False
