@@ -229,7 +229,12 @@ def test_many_texts_are_tokenized_in_one_call_of_each_index_tokenizer(monkeypatc
     alone = {p: [index_tokens([text], prefixes=p)[0] for text in texts] for p in (False, True)}  # one text: no joining
     calls: list[str] = []
     tokenize = lance.tokenize
-    monkeypatch.setattr(lance, "tokenize", lambda text, **kw: calls.append(text) or tokenize(text, **kw))
+
+    def counted(text: str, **options: Any) -> Any:
+        calls.append(text)
+        return tokenize(text, **options)
+
+    monkeypatch.setattr(lance, "tokenize", counted)
     for prefixes in (False, True):
         calls.clear()
         assert index_tokens(texts, prefixes=prefixes) == alone[prefixes]
