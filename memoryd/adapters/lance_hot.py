@@ -263,7 +263,9 @@ class HotArchive:
             for part in parts:
                 ranked = part[np.argsort(-similarities[part], kind="stable")]
                 for i in ranked[wanted[ranked]][: limit - len(hits)].tolist():
-                    hits.append(ArmHit(self._ids[i], float(similarities[i]), _time(self._columns.occurred[i])))
+                    hits.append(
+                        ArmHit(self._ids[i], float(similarities[i]), _time(self._columns.occurred[i]), self._content(i))
+                    )
             return hits
         for part in parts:  # every row of the first part is at least as similar as any of the second
             ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
@@ -271,10 +273,17 @@ class HotArchive:
                 chunk = ranked[start : start + max(limit, _BATCH)]
                 for i, record in zip(chunk, self._records_at(chunk), strict=True):
                     if matches_filter(record, flt) and is_visible(actor, record):
-                        hits.append(ArmHit(record.memory_id, float(similarities[i]), record.occurred_at))
+                        hits.append(
+                            ArmHit(record.memory_id, float(similarities[i]), record.occurred_at, record.content)
+                        )
                         if len(hits) == limit:
                             return hits
         return hits
+
+    def _content(self, at: int) -> str:
+        """A row's text: its record's once converted, else the loaded column's (no record made for it)."""
+        record = self._records[at]
+        return record.content if record is not None else self._source.content(at)
 
     def _records_at(self, rows: Sequence[int]) -> list[MemoryRecord]:
         """The records of these rows, converting the ones not yet converted in one batch."""
@@ -525,6 +534,10 @@ class _Source:
         if np.any(at < 0):  # rows added after the load are always held as records
             raise AssertionError(f"rows {list(rows)} include one with no source row")
         return [to_record(row) for row in rows_of(self.table.take(at))]
+
+    def content(self, row: int) -> str:
+        """The loaded text of a row of the copy (one with a source row)."""
+        return str(self.table.column("content")[int(self.rows[row])].as_py())
 
     def appended(self, count: int) -> _Source:
         return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]))

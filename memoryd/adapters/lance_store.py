@@ -65,9 +65,9 @@ from memoryd.core.models import (
 
 ARCHIVE_PREFIX = "memories_"
 STATS_PREFIX = "retrievals_"
-# Arms fetch ids only: reading every column of 40 candidates doubled an arm's
-# latency at 100k rows; the fused winners' records are read once afterwards.
-_ARM_COLUMNS = ["id", "occurred_at"]
+# Arms read ids and texts only: reading every column of 40 candidates doubled an arm's latency at
+# 100k rows; Recall ranks by the texts and reads the winners' records once afterwards.
+_ARM_COLUMNS = ["id", "occurred_at", "content"]
 _COLD_LOOKUPS = 8
 """LanceDB queries of one ``nearest_many`` in flight at once (a large table has no in-memory copy)."""
 _REFINE_FACTOR = 5
@@ -473,7 +473,7 @@ class LanceMemoryStore:
         for row in rows.to_pylist():
             similarity = 1.0 - float(row["_distance"])
             if similarity >= min_similarity:
-                hits.append(ArmHit(row["id"], similarity, row["occurred_at"]))
+                hits.append(ArmHit(row["id"], similarity, row["occurred_at"], row["content"]))
         return hits
 
     async def full_text(
@@ -496,7 +496,7 @@ class LanceMemoryStore:
                 .limit(limit)
                 .to_arrow()
             )
-        return [ArmHit(row["id"], float(row["_score"]), row["occurred_at"]) for row in rows.to_pylist()]
+        return [ArmHit(r["id"], float(r["_score"]), r["occurred_at"], r["content"]) for r in rows.to_pylist()]
 
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
         """Visible rows after ``after_id`` in id order (ids are time-ordered)."""

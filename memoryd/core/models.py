@@ -225,15 +225,18 @@ class RecallQuery:
 
 @dataclass(frozen=True, slots=True)
 class ArmHit:
-    """One candidate from one arm: an id, the arm's raw score, and the time used to break ties.
+    """One candidate from one arm: an id, the arm's raw score, the time used to break ties, and its text.
 
-    Arms return ids only; records are fetched once, for the fused winners.
+    Arms return no records: Recall ranks the candidates by their text, then fetches the winners' records
+    only (reading every column of 40 scattered rows cost 15 ms at 100k rows, of 10 rows 7 ms).
     """
 
     memory_id: str
     score: float
     """Cosine similarity (vector arm) or BM25 (full-text arm)."""
     occurred_at: datetime
+    content: str | None = None
+    """The memory's text, when the store read it with the hit (None: Recall fetches every candidate's record)."""
 
 
 @dataclass(frozen=True, slots=True)

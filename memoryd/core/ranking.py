@@ -171,23 +171,28 @@ def attach(
         record = records.get(f.memory_id)
         if record is None:
             continue
-        p = f.parts
-        v = vector_evidence(p.vector_similarity, scale) if p.vector_rank else 0.0
-        t = full_text_evidence(terms, record.content)
-        parts = ScoreParts(  # built, not replaced: a Recall attaches some 80 candidates
-            p.vector_rank,
-            p.vector_similarity,
-            p.vector_contribution,
-            p.full_text_rank,
-            p.full_text_score,
-            p.full_text_contribution,
-            p.composite,
-            p.fused,
-            v,
-            t,
-        )
-        hits.append(RecallHit(record, relevance(v, t), parts))
+        parts = with_evidence(f, record.content, terms, scale)
+        hits.append(RecallHit(record, relevance(parts.vector_evidence, parts.full_text_evidence), parts))
     return hits
+
+
+def with_evidence(f: Fused, content: str, terms: Sequence[str], scale: EmbedderCalibration) -> ScoreParts:
+    """The candidate's parts with both arms' evidence on the readable 0-1 scale (``core.scores``)."""
+    p = f.parts
+    v = vector_evidence(p.vector_similarity, scale) if p.vector_rank else 0.0
+    t = full_text_evidence(terms, content)
+    return ScoreParts(  # built, not replaced: a Recall scores some 80 candidates
+        p.vector_rank,
+        p.vector_similarity,
+        p.vector_contribution,
+        p.full_text_rank,
+        p.full_text_score,
+        p.full_text_contribution,
+        p.composite,
+        p.fused,
+        v,
+        t,
+    )
 
 
 def coverage_ranked(hits: Sequence[RecallHit], floor: float, vector_share: float) -> list[RecallHit]:
@@ -199,14 +204,32 @@ def coverage_ranked(hits: Sequence[RecallHit], floor: float, vector_share: float
     """
     ranked = sorted(
         (h for h in hits if h.parts.fused > 0),
-        key=lambda h: (
-            h.parts.fused * (floor + max(h.parts.full_text_evidence, vector_share * h.parts.vector_evidence)),
-            h.memory.occurred_at,
-            h.memory.memory_id,
-        ),
+        key=lambda h: (_coverage(h.parts, floor, vector_share), h.memory.occurred_at, h.memory.memory_id),
         reverse=True,
     )
     return ranked + [h for h in hits if h.parts.fused <= 0]
+
+
+def coverage_order(
+    fused: Sequence[Fused],
+    texts: Mapping[str, str],
+    terms: Sequence[str],
+    scale: EmbedderCalibration,
+    floor: float,
+    vector_share: float,
+) -> list[tuple[Fused, ScoreParts]]:
+    """``coverage_ranked``'s order from the candidates' texts alone (the records are read for the winners only)."""
+    scored = [(f, with_evidence(f, texts[f.memory_id], terms, scale)) for f in fused]
+    ranked = sorted(
+        (fp for fp in scored if fp[1].fused > 0),
+        key=lambda fp: (_coverage(fp[1], floor, vector_share), fp[0].occurred_at, fp[0].memory_id),
+        reverse=True,
+    )
+    return ranked + [fp for fp in scored if fp[1].fused <= 0]
+
+
+def _coverage(parts: ScoreParts, floor: float, vector_share: float) -> float:
+    return parts.fused * (floor + max(parts.full_text_evidence, vector_share * parts.vector_evidence))
 
 
 def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0) -> list[RecallHit]:

@@ -8,21 +8,24 @@ from dataclasses import dataclass, replace
 
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import InvalidRequest, Unavailable
-from memoryd.core.models import Actor, ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery
+from memoryd.core.models import Actor, ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery, ScoreParts
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
     AgentRecall,
     FullTextMode,
+    Fused,
     FusionWeights,
     RecallTuning,
     VectorQuery,
     attach,
     composite,
+    coverage_order,
     coverage_ranked,
     filled,
     fuse,
 )
+from memoryd.core.scores import relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.reembed import QuerySpace, SpaceRouter
@@ -87,16 +90,25 @@ class RecallService:
             self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
         )
         fused = fuse(vector_hits, text_hits, weights)
+        nearest: list[ArmHit] = []
         if len(fused) < query.limit and vector is not None:
             # Fewer candidates than asked: fill with the nearest memories under the floor, after the rest.
             more = query.limit + len(fused)
             nearest = await self._store.nearest(query.actor, vector, query.filter, more, -1.0, space.space)
             fused = filled(fused, nearest, query.limit)
         terms = full_text_query(query.text).terms
+        texts = {h.memory_id: h.content for h in (*vector_hits, *text_hits, *nearest) if h.content is not None}
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
             hits = composite(attach(fused, records, terms, space.scale), self._clock.now(), query.min_score or 0.0)
-        elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate's text is read
+        elif (
+            query.arms is RecallArms.BOTH and self._tuning.coverage_rerank and all(f.memory_id in texts for f in fused)
+        ):
+            # every candidate ranked by its text as the arms read it; only the winners' records are read
+            tuning = self._tuning
+            order = coverage_order(fused, texts, terms, space.scale, tuning.coverage_floor, tuning.vector_coverage)
+            hits = await self._winners(query, order)
+        elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # a store whose arms give no texts
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
             hits = coverage_ranked(
                 attach(fused, records, terms, space.scale), self._tuning.coverage_floor, self._tuning.vector_coverage
@@ -110,6 +122,25 @@ class RecallService:
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         return RecallAnswer(hits, degraded)
+
+    async def _winners(self, query: RecallQuery, order: Sequence[tuple[Fused, ScoreParts]]) -> list[RecallHit]:
+        """The first ``limit`` candidates at or above ``min_score`` whose records are still there, in order.
+
+        At 100k rows reading 40 scattered records cost 15 ms, 10 of them 7 ms. A row deleted or hidden
+        since its arm found it drops out, and the next candidates are read in its place.
+        """
+        floor = query.min_score or 0.0
+        wanted = [(f, p) for f, p in order if relevance(p.vector_evidence, p.full_text_evidence) >= floor]
+        hits: list[RecallHit] = []
+        while wanted and len(hits) < query.limit:
+            batch, wanted = wanted[: query.limit - len(hits)], wanted[query.limit - len(hits) :]
+            records = await self._store.get_many(query.actor, [f.memory_id for f, _ in batch], with_retrievals=False)
+            hits += [
+                RecallHit(records[f.memory_id], relevance(p.vector_evidence, p.full_text_evidence), p)
+                for f, p in batch
+                if f.memory_id in records
+            ]
+        return hits
 
     async def vector_arm(self, query: RecallQuery) -> list[ArmHit]:
         """The vector arm alone (benchmarks compare arms)."""
