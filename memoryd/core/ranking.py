@@ -195,31 +195,15 @@ def with_evidence(f: Fused, content: str, terms: Sequence[str], scale: EmbedderC
     )
 
 
-def coverage_ranked(hits: Sequence[RecallHit], floor: float, vector_share: float) -> list[RecallHit]:
-    """Hits ordered by ``fused × (floor + max(full_text_evidence, vector_share × vector_evidence))``.
+def coverage_order(
+    scored: Sequence[tuple[Fused, ScoreParts]], floor: float, vector_share: float
+) -> list[tuple[Fused, ScoreParts]]:
+    """Candidates ordered by ``fused × (floor + max(full_text_evidence, vector_share × vector_evidence))``.
 
-    Ties go to the more recent memory, then the higher id.
-
+    ``scored``: each fused candidate with its evidence (``with_evidence``); no record is needed, so
+    Recall reads the winners' records only. Ties go to the more recent memory, then the higher id.
     Fill-ins from under the similarity floor (fused score 0) stay after the rest, in similarity order.
     """
-    ranked = sorted(
-        (h for h in hits if h.parts.fused > 0),
-        key=lambda h: (_coverage(h.parts, floor, vector_share), h.memory.occurred_at, h.memory.memory_id),
-        reverse=True,
-    )
-    return ranked + [h for h in hits if h.parts.fused <= 0]
-
-
-def coverage_order(
-    fused: Sequence[Fused],
-    texts: Mapping[str, str],
-    terms: Sequence[str],
-    scale: EmbedderCalibration,
-    floor: float,
-    vector_share: float,
-) -> list[tuple[Fused, ScoreParts]]:
-    """``coverage_ranked``'s order from the candidates' texts alone (the records are read for the winners only)."""
-    scored = [(f, with_evidence(f, texts[f.memory_id], terms, scale)) for f in fused]
     ranked = sorted(
         (fp for fp in scored if fp[1].fused > 0),
         key=lambda fp: (_coverage(fp[1], floor, vector_share), fp[0].occurred_at, fp[0].memory_id),

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from memoryd.core.calibration import calibration_for
+from memoryd.core.calibration import EmbedderCalibration, calibration_for
 from memoryd.core.errors import InvalidRequest, Unavailable
-from memoryd.core.models import Actor, ArmHit, RankingMode, RecallArms, RecallHit, RecallQuery, ScoreParts
+from memoryd.core.models import Actor, ArmHit, MemoryRecord, RankingMode, RecallArms, RecallHit, RecallQuery
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
@@ -21,9 +21,9 @@ from memoryd.core.ranking import (
     attach,
     composite,
     coverage_order,
-    coverage_ranked,
     filled,
     fuse,
+    with_evidence,
 )
 from memoryd.core.scores import relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
@@ -101,18 +101,8 @@ class RecallService:
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
             hits = composite(attach(fused, records, terms, space.scale), self._clock.now(), query.min_score or 0.0)
-        elif (
-            query.arms is RecallArms.BOTH and self._tuning.coverage_rerank and all(f.memory_id in texts for f in fused)
-        ):
-            # every candidate ranked by its text as the arms read it; only the winners' records are read
-            tuning = self._tuning
-            order = coverage_order(fused, texts, terms, space.scale, tuning.coverage_floor, tuning.vector_coverage)
-            hits = await self._winners(query, order)
-        elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # a store whose arms give no texts
-            records = await self._store.get_many(query.actor, [f.memory_id for f in fused], with_retrievals=False)
-            hits = coverage_ranked(
-                attach(fused, records, terms, space.scale), self._tuning.coverage_floor, self._tuning.vector_coverage
-            )
+        elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate ranked by its words
+            hits = await self._coverage_ranked(query, fused, texts, terms, space.scale)
         else:
             winners = fused[: query.limit]
             records = await self._store.get_many(query.actor, [f.memory_id for f in winners], with_retrievals=False)
@@ -123,22 +113,40 @@ class RecallService:
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         return RecallAnswer(hits, degraded)
 
-    async def _winners(self, query: RecallQuery, order: Sequence[tuple[Fused, ScoreParts]]) -> list[RecallHit]:
-        """The first ``limit`` candidates at or above ``min_score`` whose records are still there, in order.
+    async def _coverage_ranked(
+        self,
+        query: RecallQuery,
+        fused: Sequence[Fused],
+        texts: Mapping[str, str],
+        terms: Sequence[str],
+        scale: EmbedderCalibration,
+    ) -> list[RecallHit]:
+        """The candidates in coverage order; only the first ``limit`` records at or above ``min_score`` are read.
 
-        At 100k rows reading 40 scattered records cost 15 ms, 10 of them 7 ms. A row deleted or hidden
-        since its arm found it drops out, and the next candidates are read in its place.
+        The arms give each candidate's text: at 100k rows reading 40 scattered records cost 15 ms, 10 of
+        them 7 ms. A candidate without one (a store whose arms give none) has its record read first. A
+        row deleted or hidden since its arm found it drops out; the next candidates are read in its place.
         """
+        known: dict[str, MemoryRecord] = {}
+        if missing := [f.memory_id for f in fused if f.memory_id not in texts]:
+            known = await self._store.get_many(query.actor, missing, with_retrievals=False)
+            texts = {**texts, **{memory_id: record.content for memory_id, record in known.items()}}
+        scored = [(f, with_evidence(f, texts[f.memory_id], terms, scale)) for f in fused if f.memory_id in texts]
         floor = query.min_score or 0.0
-        wanted = [(f, p) for f, p in order if relevance(p.vector_evidence, p.full_text_evidence) >= floor]
+        wanted = [
+            (f, p)
+            for f, p in coverage_order(scored, self._tuning.coverage_floor, self._tuning.vector_coverage)
+            if relevance(p.vector_evidence, p.full_text_evidence) >= floor
+        ]
         hits: list[RecallHit] = []
         while wanted and len(hits) < query.limit:
             batch, wanted = wanted[: query.limit - len(hits)], wanted[query.limit - len(hits) :]
-            records = await self._store.get_many(query.actor, [f.memory_id for f, _ in batch], with_retrievals=False)
+            if unread := [f.memory_id for f, _ in batch if f.memory_id not in known]:
+                known |= await self._store.get_many(query.actor, unread, with_retrievals=False)
             hits += [
-                RecallHit(records[f.memory_id], relevance(p.vector_evidence, p.full_text_evidence), p)
+                RecallHit(known[f.memory_id], relevance(p.vector_evidence, p.full_text_evidence), p)
                 for f, p in batch
-                if f.memory_id in records
+                if f.memory_id in known
             ]
         return hits
 

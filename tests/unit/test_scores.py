@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from memoryd.core.calibration import calibration_for
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, FeedbackSummary, Signal, bounded, shifted_salience
-from memoryd.core.models import RecallHit, ScoreParts
+from memoryd.core.models import ScoreParts
 from memoryd.core.query_terms import full_text_query
-from memoryd.core.ranking import coverage_ranked
+from memoryd.core.ranking import Fused, coverage_order
 from memoryd.core.scores import full_text_evidence, relevance, vector_evidence
-from tests.fakes import memory_record
 
 MINILM = calibration_for("all-MiniLM-L6-v2-int8")
 
@@ -62,21 +63,21 @@ def test_feedback_shift_is_bounded_and_shifts_salience_within_0_1() -> None:
     assert shifted_salience(0.3, FeedbackSummary()) == 0.3
 
 
-def _hit(memory_id: str, fused: float, t: float, v: float = 0.0) -> RecallHit:
-    record = memory_record(memory_id.rjust(32, "0"), memory_id)
-    return RecallHit(record, 0.0, ScoreParts(fused=fused, full_text_evidence=t, vector_evidence=v))
+def _scored(memory_id: str, fused: float, t: float, v: float = 0.0) -> tuple[Fused, ScoreParts]:
+    parts = ScoreParts(fused=fused, full_text_evidence=t, vector_evidence=v)
+    return Fused(memory_id.rjust(32, "0"), datetime(2026, 1, 1, tzinfo=UTC), fused, parts), parts
 
 
 def test_coverage_rerank_lets_query_words_and_strong_paraphrases_outrank_mere_fusion() -> None:
-    loud = _hit("a", fused=0.30, t=0.2)  # both arms like it; it holds one of five words
-    exact = _hit("b", fused=0.20, t=1.0)  # holds every word
-    paraphrase = _hit("c", fused=0.20, t=0.0, v=1.0)  # no word, but the embedder is sure
-    filler = _hit("d", fused=0.0, t=1.0)  # a fill-in from under the floor
-    ranked = coverage_ranked([loud, exact, paraphrase, filler], floor=0.25, vector_share=0.5)
-    assert [h.memory.memory_id[-1] for h in ranked] == ["b", "c", "a", "d"]
+    loud = _scored("a", fused=0.30, t=0.2)  # both arms like it; it holds one of five words
+    exact = _scored("b", fused=0.20, t=1.0)  # holds every word
+    paraphrase = _scored("c", fused=0.20, t=0.0, v=1.0)  # no word, but the embedder is sure
+    filler = _scored("d", fused=0.0, t=1.0)  # a fill-in from under the floor
+    ranked = coverage_order([loud, exact, paraphrase, filler], floor=0.25, vector_share=0.5)
+    assert [f.memory_id[-1] for f, _ in ranked] == ["b", "c", "a", "d"]
     # 0.20 × 1.25 = 0.25 > 0.20 × 0.75 = 0.15 > 0.30 × 0.45 = 0.135; fill-ins always last
-    unaided = coverage_ranked([loud, exact, paraphrase], floor=0.25, vector_share=0.0)
-    assert [h.memory.memory_id[-1] for h in unaided] == ["b", "a", "c"]
+    unaided = coverage_order([loud, exact, paraphrase], floor=0.25, vector_share=0.0)
+    assert [f.memory_id[-1] for f, _ in unaided] == ["b", "a", "c"]
 
 
 def test_the_stemmer_is_the_c_one_and_stems_as_the_python_one() -> None:
