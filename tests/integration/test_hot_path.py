@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from memoryd.adapters import lance_store
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
@@ -204,6 +205,54 @@ async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
     assert len(loads) == 1, loads  # the first read's load only; every write was applied in place
     found = await store.get_many(actor, [r.memory_id for r, _ in fresh], with_retrievals=False)
     assert len(found) == len(fresh)
+
+
+async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another writer's commit leaves the copy behind; this process then writes every few ms. A load
+    # takes longer than the gap between writes, so a load racing them was always wasted (the copy is
+    # only good at the version it read) and every read fell back to LanceDB: the writes wait instead.
+    rng = random.Random(13)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store, elsewhere = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
+    await store.insert("acme", rows(rng, 200))
+    reads = []
+    real = lance_store._read_hot
+
+    async def slow_read(table: Any) -> Any:
+        reads.append(await table.version())
+        data = await real(table)
+        await asyncio.sleep(0.1)  # a larger table's read
+        return data
+
+    monkeypatch.setattr(lance_store, "_read_hot", slow_read)
+    actor = Actor("acme", "a0")
+    await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    await elsewhere.insert("acme", [(memory_record(f"{4000:032x}", "elsewhere", tenant_id="acme"), vector(rng))])
+    fresh = [
+        (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
+        for i in range(20)
+    ]
+    served = []
+
+    async def writer() -> None:
+        for row in fresh:
+            await store.insert("acme", [row])
+            await asyncio.sleep(0.005)
+
+    async def reader() -> None:
+        for _ in range(10):
+            table = await db.table_if_exists("memories_acme")
+            served.append(await store._hot_copy("acme", table) is not None)
+            await asyncio.sleep(0.01)
+
+    await asyncio.gather(writer(), reader(), reader())
+    assert len(reads) == 2, reads  # the first read's load and one after the other writer's commit
+    assert all(served[2:]), served  # from then on the copy answers (the first two waited on the load)
+    found = await store.nearest(actor, vector(rng), MemoryFilter(scopes=frozenset({Scope.TENANT})), 100, -1.0)
+    assert {r.memory_id for r, _ in fresh} <= {h.memory_id for h in found}  # every write reached the copy
+    assert len(reads) == 2
 
 
 async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_path: Path) -> None:
