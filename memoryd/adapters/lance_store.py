@@ -89,10 +89,12 @@ ARCHIVE_INDEXES = [
     ("status", Bitmap()),
     ("id", BTree()),
     ("request_key", BTree()),
+    ("source_id", BTree()),
 ]
 """Every predicate of Recall's arms names scope, agent and status: without an index on ``status`` each
-LanceDB query read that column of every row (at 100k rows an arm cost ~10 ms with the clause, ~6 without)."""
-_ADDED_INDEXES = [("request_key", BTree()), ("status", Bitmap())]
+LanceDB query read that column of every row (at 100k rows an arm cost ~10 ms with the clause, ~6 without).
+GetMemory lists the memories annotating one (``source_id`` = its id): 96 → 5 ms at 1M rows with the index."""
+_ADDED_INDEXES = [("request_key", BTree()), ("status", Bitmap()), ("source_id", BTree())]
 """Indexes added after the first release (``_upgrade``)."""
 
 

@@ -64,6 +64,7 @@ async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
     assert "memories_t1" in names and "memories_t2" not in names
     indexed = {tuple(ix.columns) for ix in db.open_table("memories_t1").list_indices()}
     assert {("scope",), ("agent_id",), ("status",)} <= indexed  # what every arm's predicate names
+    assert ("source_id",) in indexed  # GetMemory's annotations
     store.close()
 
 
@@ -184,7 +185,7 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     store.close()
 
 
-async def test_an_older_table_gains_request_keys_collections_and_the_status_index_in_place(tmp_path: Path) -> None:
+async def test_an_older_table_gains_request_keys_collections_and_its_later_indexes_in_place(tmp_path: Path) -> None:
     from memoryd.adapters.lance_rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
@@ -201,7 +202,7 @@ async def test_an_older_table_gains_request_keys_collections_and_the_status_inde
     assert old is not None and old.request_key == ""
     upgraded = await db.open_table("memories_t1")
     indexed = {tuple(ix.columns) for ix in await upgraded.list_indices()}
-    assert {("request_key",), ("status",)} <= indexed  # every Recall arm's predicate names status
+    assert {("request_key",), ("status",), ("source_id",)} <= indexed  # Recall's arms name status; GetMemory source_id
     await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
