@@ -66,8 +66,12 @@ async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_re
         while provider.calls["/v1/chat/completions"] < 2:  # interrupted part-way through
             assert time.monotonic() < deadline and first.poll() is None, first.communicate()
             await asyncio.sleep(0.05)
+        # The next calls take long enough that the interrupt lands before they finish, however busy
+        # the machine (under the whole suite, 0.4 s each once let the run end before its SIGINT).
+        provider.latency = 5.0
         first.send_signal(signal.SIGINT)
         out, _ = first.communicate(timeout=60)
+        provider.latency = 0.4
         assert "done" in out and "remaining" in out and "agents/s" in out and "ETA" in out
 
         second = _bootstrap(config)
