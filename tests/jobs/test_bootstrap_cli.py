@@ -40,9 +40,18 @@ model_concurrency = 1
     return path
 
 
+# As a terminal starts it: Ctrl-C raises KeyboardInterrupt. A suite started in the background of a
+# non-interactive shell runs with SIGINT ignored, the children inherit that, and the command rightly
+# keeps an ignored SIGINT ignored: without this the interrupt below never landed there.
+_AS_FROM_A_TERMINAL = (
+    "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "from memoryd.cli import main; main(sys.argv[1:])"
+)
+
+
 def _bootstrap(config: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "memoryd", "bootstrap", "--all", "--config", str(config)],
+        [sys.executable, "-c", _AS_FROM_A_TERMINAL, "bootstrap", "--all", "--config", str(config)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -66,18 +75,17 @@ async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_re
         while provider.calls["/v1/chat/completions"] < 2:  # interrupted part-way through
             assert time.monotonic() < deadline and first.poll() is None, first.communicate()
             await asyncio.sleep(0.05)
-        # The next calls take long enough that the interrupt lands before they finish, however busy
-        # the machine (under the whole suite, 0.4 s each once let the run end before its SIGINT).
-        provider.latency = 5.0
+        provider.latency = 5.0  # the run cannot finish its last agents before the interrupt lands
         first.send_signal(signal.SIGINT)
-        out, _ = first.communicate(timeout=60)
+        first_out, _ = first.communicate(timeout=60)
         provider.latency = 0.4
-        assert "done" in out and "remaining" in out and "agents/s" in out and "ETA" in out
+        assert "done" in first_out and "remaining" in first_out and "agents/s" in first_out and "ETA" in first_out
+        assert "compiled" not in first_out  # interrupted: no summary line
 
         second = _bootstrap(config)
         out, err = second.communicate(timeout=120)
         assert second.returncode == 0, err
-        assert "bootstrap v1: succeeded" in out and "0 failed" in out.splitlines()[-1]
+        assert "bootstrap v1: succeeded" in out and "0 failed" in out.splitlines()[-1], (first_out, out, err)
         calls = provider.calls["/v1/chat/completions"]
         assert calls <= len(AGENTS) + 1  # at most the call in flight at the interrupt ran twice
 
