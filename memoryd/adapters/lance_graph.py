@@ -18,7 +18,7 @@ import pyarrow as pa
 from lancedb.index import FTS, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, visible_where
 from memoryd.adapters.lance_graph_hot import HotFacts
@@ -385,8 +385,8 @@ class LanceGraphStore:
             table = await self._db.table_if_exists(ENTITIES + tenant_id)
             if table is None:
                 return []
-            query = table.query().nearest_to(list(vector)).distance_type("cosine").where(_same_scope(where))
-            rows = await query.select(["id", "_distance"]).limit(limit).to_arrow()
+            query = cosine_nearest(table, vector, limit).where(_same_scope(where))
+            rows = await query.select(["id", "_distance"]).to_arrow()
         return [ArmHit(r["id"], 1.0 - float(r["_distance"]), datetime.now(UTC)) for r in rows.to_pylist()]
 
     async def facts_of(self, tenant_id: str, where: GraphScope, subject_id: str) -> list[Fact]:
@@ -446,14 +446,7 @@ class LanceGraphStore:
                 _rows(hot.nearest(actor, vector, limit))
                 if hot is not None
                 else (
-                    table.query()
-                    .nearest_to(list(vector))
-                    .distance_type("cosine")
-                    .refine_factor(5)
-                    .where(visible)
-                    .select([*_FACT_COLUMNS, "_distance"])
-                    .limit(limit)
-                    .to_arrow()
+                    cosine_nearest(table, vector, limit).where(visible).select([*_FACT_COLUMNS, "_distance"]).to_arrow()
                 )
             )
             text_query = (

@@ -31,7 +31,7 @@ import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_db import LanceDatabase, ensure_indexes
+from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
@@ -71,11 +71,6 @@ STATS_PREFIX = "retrievals_"
 _ARM_COLUMNS = ["id", "occurred_at", "content"]
 _COLD_LOOKUPS = 8
 """LanceDB queries of one ``nearest_many`` in flight at once (a large table has no in-memory copy)."""
-_REFINE_FACTOR = 5
-"""ANN candidates fetched per result and re-ranked by exact cosine (no effect on exact search)."""
-_HNSW_EF = 200
-"""Candidates an HNSW graph search keeps (LanceDB's default is 1.5 × limit). One agent × 1M rows, 50
-queries: recall@10 against exact 0.876 → 0.966, the query 20 → 23-25 ms (``docs/benchmarks.md``)."""
 _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
 """Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
 _ADDED_COLUMNS = ("request_key", "superseded_by", "collection")
@@ -470,11 +465,8 @@ class LanceMemoryStore:
             hot = None if space else await self._hot_copy(actor.tenant_id, table)
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
-            # With an ANN index, candidates are re-scored with the full vectors (the index quantises them)
-            # and the graph search keeps ``_HNSW_EF`` candidates: LanceDB's defaults gave recall@10 0.876.
-            query = table.query().nearest_to(list(vector)).column(space_column(space) if space else "vector")
-            query = query.distance_type("cosine").refine_factor(_REFINE_FACTOR).ef(max(_HNSW_EF, 2 * limit))
-            rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).limit(limit).to_arrow()
+            query = cosine_nearest(table, vector, limit, space_column(space) if space else "vector")
+            rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).to_arrow()
         hits = []
         for row in rows.to_pylist():
             similarity = 1.0 - float(row["_distance"])
