@@ -97,11 +97,11 @@ class RecallService:
             nearest = await self._store.nearest(query.actor, vector, query.filter, more, -1.0, space.space)
             fused = filled(fused, nearest, query.limit)
         terms = full_text_query(query.text).terms
-        texts = {h.memory_id: h.content for h in (*vector_hits, *text_hits, *nearest) if h.content is not None}
         if query.ranking is RankingMode.SALIENCE_DECAY:  # needs every candidate's salience and feedback
             records = await self._store.get_many(query.actor, [f.memory_id for f in fused])
             hits = composite(attach(fused, records, terms, space.scale), self._clock.now(), query.min_score or 0.0)
         elif query.arms is RecallArms.BOTH and self._tuning.coverage_rerank:  # every candidate ranked by its words
+            texts = {h.memory_id: h.content for h in (*vector_hits, *text_hits, *nearest) if h.content is not None}
             hits = await self._coverage_ranked(query, fused, texts, terms, space.scale)
         else:
             winners = fused[: query.limit]
