@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lancedb.table import AsyncTable
 
 from memoryd.adapters import lance_store
 from memoryd.adapters.lance_db import LanceDatabase
@@ -253,6 +256,42 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     found = await store.nearest(actor, vector(rng), MemoryFilter(scopes=frozenset({Scope.TENANT})), 100, -1.0)
     assert {r.memory_id for r, _ in fresh} <= {h.memory_id for h in found}  # every write reached the copy
     assert len(reads) == 2
+
+
+async def test_a_settled_table_is_read_without_the_bindings_version_check_until_its_next_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # On a local disk, a table whose _versions directory bears the stamp a check saw (and had settled)
+    # is at that check's version: reads skip the binding's check until a commit (any process's) lands.
+    rng = random.Random(14)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
+    await store.insert("acme", rows(rng, 50))
+    checks = []
+    real = AsyncTable.version
+
+    async def counted(self: AsyncTable) -> int:
+        checks.append(1)
+        return await real(self)
+
+    monkeypatch.setattr(AsyncTable, "version", counted)
+    actor, query = Actor("acme", "a0"), vector(rng)
+    an_hour_ago = time.time() - 3600
+    os.utime(tmp_path / "memories_acme.lance" / "_versions", (an_hour_ago, an_hour_ago))
+    await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    settled = len(checks)
+    for _ in range(5):
+        await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    assert len(checks) == settled  # no check while nothing was committed
+    news = memory_record(f"{7000:032x}", "from another process", tenant_id="acme", scope=Scope.TENANT)
+    await elsewhere.insert("acme", [(news, query)])
+    found = await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    assert found[0].memory_id == news.memory_id and len(checks) > settled  # the commit is seen at once
+    recent = len(checks)
+    for _ in range(3):  # the directory changed just now: a stamp this fresh is not trusted
+        await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    assert len(checks) == recent + 3
 
 
 async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_path: Path) -> None:

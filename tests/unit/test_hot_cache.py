@@ -23,6 +23,9 @@ class _Table:
     async def count_rows(self) -> int:
         return 1
 
+    async def uri(self) -> str:
+        return "memory://t1"  # not a local directory: every read checks
+
 
 class _Copy:
     def __init__(self, version: int, data: Any) -> None:
