@@ -32,6 +32,7 @@ row stays in the statistics only if the index covers it.
 from __future__ import annotations
 
 import copy
+import math
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -330,17 +331,21 @@ class HotText:
                 if token_id is None:
                     continue
                 rows, tf = self.postings.of_token(token_id, n)
-                in_index = covered[rows]
-                df_index = int(in_index.sum())
-                df_all = df_index + int(flat[rows].sum())
-                scored = in_index | flat[rows]
-                rows, tf, in_index = rows[scored], tf[scored].astype(np.float64), in_index[scored]
-                docs = np.where(in_index, n_index, n_all)
-                df = np.where(in_index, df_index, df_all)
-                avg = np.where(in_index, avg_index, avg_all)
-                idf = np.log1p((docs - df + 0.5) / (df + 0.5))
-                total[rows] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths[rows] / avg))
-                hit[rows] = True
+                in_index, in_flat = covered[rows], flat[rows]
+                df_index = int(np.count_nonzero(in_index))
+                df_all = df_index + int(np.count_nonzero(in_flat))
+                # the covered rows with the index's statistics, the flat ones with all of them (disjoint)
+                for part, found, docs, df, avg in (
+                    (in_index, df_index, n_index, df_index, avg_index),
+                    (in_flat, df_all - df_index, n_all, df_all, avg_all),
+                ):
+                    if not found:
+                        continue
+                    at, f = (rows, tf) if found == len(rows) else (rows[part], tf[part])
+                    f = f.astype(np.float64)
+                    idf = math.log1p((docs - df + 0.5) / (df + 0.5))
+                    total[at] += idf * f * (K1 + 1) / (f + K1 * (1 - B + B * lengths[at] / avg))
+                    hit[at] = True
             hits.append(hit)
         if len(self._recent) >= _KEPT_QUERIES:
             del self._recent[next(iter(self._recent))]
