@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -146,7 +146,11 @@ class HotArchive:
                 )
         extra = [c for c in ("vector", "search_text", "prefixes", "_rowaddr") if c in data.column_names]
         # One chunk per column: a take of 40 rows from 10 chunks cost 1.3 ms, from one 0.13 ms.
-        source = _Source(data.drop_columns(extra).combine_chunks(), np.arange(rows, dtype=np.int64))
+        source = _Source(
+            data.drop_columns(extra).combine_chunks(),
+            np.arange(rows, dtype=np.int64),
+            [str(text) for text in data.column("content").to_pylist()],
+        )
         index = _Index(dict(zip(ids, range(rows), strict=True)), rows)
         return cls(
             version, vectors.reshape(rows, dimension), columns, [None] * rows, source, ids, index, None, text, prefixes
@@ -559,9 +563,9 @@ class _Source:
 
     table: pa.Table
     rows: np.ndarray
-    texts: list[list[str]] = field(default_factory=list)
-    """The load's ``content`` as Python strings once a search asked for one (in a box the copies share):
-    a hit's text from Arrow cost 5 µs, 60 per Recall; the whole column of 10,000 rows 0.3 ms, once."""
+    texts: list[str]
+    """The load's ``content`` as Python strings (shared by the copies): a hit's text from Arrow cost
+    5 µs, 60 per Recall; the whole column of 10,000 rows costs 0.3 ms of the load."""
 
     def records(self, rows: Sequence[int]) -> list[MemoryRecord]:
         """The records of these rows of the copy (one take and one column-wise conversion: per row, 80 → 24 µs)."""
@@ -572,12 +576,8 @@ class _Source:
 
     def contents(self, rows: Sequence[int]) -> list[str]:
         """The loaded texts of these rows of the copy (rows with a source row)."""
-        if not rows:
-            return []
-        if not self.texts:
-            self.texts.append([str(text) for text in self.table.column("content").to_pylist()])
-        texts, at = self.texts[0], self.rows[list(rows)].tolist()
-        return [texts[i] for i in at]
+        texts = self.texts
+        return [texts[i] for i in self.rows[list(rows)].tolist()] if rows else []
 
     def appended(self, count: int) -> _Source:
         return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]), self.texts)
