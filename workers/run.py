@@ -14,6 +14,7 @@ import signal
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError, NotReady
+from memoryd.heap import settled_heap
 from workers.settings import running_workers
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,8 @@ async def run_workers(settings: Settings, stop: asyncio.Event | None = None) -> 
         async with running_workers(settings, app, reconcile=True) as runs:
             log.info("memoryd worker running", extra={"model": settings.provider.extraction_model or None})
             stopped = asyncio.create_task(stop.wait())
-            await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
+            with settled_heap():
+                await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
             stopped.cancel()
         if gauges is not None:
             gauges.cancel()

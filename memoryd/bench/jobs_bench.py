@@ -29,6 +29,7 @@ from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
+from memoryd.heap import settled_heap
 from memoryd.testing.provider import FakeProvider, hashed_embedding
 from workers.settings import running_workers
 
@@ -96,31 +97,32 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
         if app.maintenance is not None:  # an archive that has lived under the daemon's maintenance loop
             await app.maintenance.maintain()
         seed_seconds = time.perf_counter() - seed_started
-        async with running_workers(settings, app):
-            await asyncio.sleep(0.5)
-            latencies = []
-            rng = random.Random(7)
-            for i in range(args.probes):
-                await asyncio.sleep(rng.uniform(0, settings.jobs.poll_seconds))  # not in step with the poll
-                key = bootstrap_key("probe", f"empty-{i}", 1)
-                await jobs.service.enqueue(JobKind.BOOTSTRAP, "probe", key, f"empty-{i}")
-                while (rec := await jobs.service.record("probe", key)) is None or rec.started_at is None:
-                    await asyncio.sleep(0.002)
-                latencies.append((rec.started_at - (rec.created_at or rec.started_at)).total_seconds() * 1000)
-            calls_before = provider.calls["/v1/chat/completions"]
-            started = time.perf_counter()
-            batch = await jobs.bootstrap.start_batch()
-            if batch is None:
-                raise RuntimeError("the bootstrap batch of a fresh store is already done: the bench needs a new one")
-            while (rec := await jobs.service.record(SYSTEM_TENANT, batch.key)) is not None and rec.live:
-                await asyncio.sleep(0.05)
-            batch_seconds = time.perf_counter() - started
-            children = [
-                await jobs.service.record(
-                    f"t{i % args.tenants}", bootstrap_key(f"t{i % args.tenants}", f"agent-{i:05d}", 1)
-                )
-                for i in range(args.agents)
-            ]
+        with settled_heap():  # as `memoryd worker` serves
+            async with running_workers(settings, app):
+                await asyncio.sleep(0.5)
+                latencies = []
+                rng = random.Random(7)
+                for i in range(args.probes):
+                    await asyncio.sleep(rng.uniform(0, settings.jobs.poll_seconds))  # not in step with the poll
+                    key = bootstrap_key("probe", f"empty-{i}", 1)
+                    await jobs.service.enqueue(JobKind.BOOTSTRAP, "probe", key, f"empty-{i}")
+                    while (rec := await jobs.service.record("probe", key)) is None or rec.started_at is None:
+                        await asyncio.sleep(0.002)
+                    latencies.append((rec.started_at - (rec.created_at or rec.started_at)).total_seconds() * 1000)
+                calls_before = provider.calls["/v1/chat/completions"]
+                started = time.perf_counter()
+                batch = await jobs.bootstrap.start_batch()
+                if batch is None:
+                    raise RuntimeError("a fresh store's bootstrap batch is already done: the bench needs a new one")
+                while (rec := await jobs.service.record(SYSTEM_TENANT, batch.key)) is not None and rec.live:
+                    await asyncio.sleep(0.05)
+                batch_seconds = time.perf_counter() - started
+                children = [
+                    await jobs.service.record(
+                        f"t{i % args.tenants}", bootstrap_key(f"t{i % args.tenants}", f"agent-{i:05d}", 1)
+                    )
+                    for i in range(args.agents)
+                ]
     finished = [c for c in children if c is not None and c.finished_at and c.started_at]
     first = min(c.started_at for c in finished if c.started_at)
     last = max(c.finished_at for c in finished if c.finished_at)

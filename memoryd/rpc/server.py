@@ -18,6 +18,7 @@ from grpc_reflection.v1alpha import reflection
 from memoryd.app import App, build_app
 from memoryd.config import ServerSettings, Settings
 from memoryd.core.errors import MemorydError
+from memoryd.heap import settled_heap
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
@@ -195,7 +196,8 @@ async def serve(settings: Settings) -> None:
         if settings.metrics.enabled:
             _serve_metrics(app, settings)
         async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv)) as port:
-            await _serve_until(app, settings, port, stop)
+            with settled_heap():
+                await _serve_until(app, settings, port, stop)
 
 
 def _serve_metrics(app: App, settings: Settings) -> None:
