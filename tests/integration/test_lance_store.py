@@ -270,3 +270,27 @@ async def test_a_write_without_another_spaces_vectors_lands_in_a_table_that_has_
     found = await store.nearest(Actor("t1", "a1"), unit(2), MemoryFilter(), 1, -1)
     assert [h.memory_id for h in found] == [f"{2:032x}"]
     store.close()
+
+
+async def test_a_table_nobody_created_is_read_as_empty_without_the_binding_and_found_once_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await open_store(str(tmp_path), "m", 8)
+    other = await open_store(str(tmp_path), "m", 8)  # another process on the same directory
+    opened: list[str] = []
+    real = store.db.connection.open_table
+
+    async def counted(name: str, *args: object, **kwargs: object) -> object:
+        opened.append(name)
+        return await real(name, *args, **kwargs)
+
+    monkeypatch.setattr(store.db.connection, "open_table", counted)
+    fresh = Actor("fresh", "a1")
+    query = full_text_query("alpha")
+    assert await store.nearest(fresh, unit(1), MemoryFilter(), 10, 0.0) == []
+    assert await store.full_text(fresh, query, MemoryFilter(), 10, False) == []
+    assert await store.get(fresh, f"{1:032x}") is None
+    assert opened == []  # the directory's absence answered: no open, no shared lock
+    await other.insert("fresh", [(record(1, "alpha note"), unit(1))])
+    assert [h.memory_id for h in await store.nearest(fresh, unit(1), MemoryFilter(), 10, 0.0)] == [f"{1:032x}"]
+    assert opened  # created by the other process: seen at the very next read
