@@ -6,6 +6,7 @@ import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import lance
 import lancedb
@@ -280,7 +281,7 @@ async def test_a_table_nobody_created_is_read_as_empty_without_the_binding_and_f
     opened: list[str] = []
     real = store.db.connection.open_table
 
-    async def counted(name: str, *args: object, **kwargs: object) -> object:
+    async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
         opened.append(name)
         return await real(name, *args, **kwargs)
 
