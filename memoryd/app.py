@@ -305,6 +305,7 @@ async def _open_stores(
         storage_options=st.storage_options(),
         creation=LeaseCreationLock(leases, st.uri) if st.on_object_storage and leases is not None else None,
     )
+    archive_store = LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables)
     maintenance = LanceMaintenance(
         db,
         ann_min_rows=st.ann_min_rows,
@@ -313,8 +314,8 @@ async def _open_stores(
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
         observe=metrics.tables if metrics is not None else None,
         hot_max_rows=st.hot_max_rows,
+        keeping_copy=archive_store.keeping_copy,
     )
-    archive_store = LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables)
     return _Stores(
         archive_store,
         LanceProfileStore(db),

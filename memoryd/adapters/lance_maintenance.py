@@ -14,11 +14,13 @@ whose writes stopped has its last versions pruned by a later pass.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from typing import Any
 
@@ -83,7 +85,10 @@ class LanceMaintenance:
         observe: Callable[[dict[str, tuple[int, int]]], None] | None = None,
         hot_max_rows: int = 0,
         optimize_gap: timedelta = timedelta(seconds=5),
+        keeping_copy: Callable[[str], AbstractAsyncContextManager[None]] | None = None,
     ) -> None:
+        self._keeping_copy = keeping_copy
+        """Around an optimize of a table small enough for memory: what keeps its copy answering meanwhile."""
         self._hot_max_rows = hot_max_rows
         """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._optimize_gap = optimize_gap.total_seconds()
@@ -198,7 +203,10 @@ class LanceMaintenance:
         # query, so they are folded at the quick passes' cadence too
         wanted = small >= self._optimize_min_fragments or unindexed >= 1000 or (unindexed > 0 and on_disk)
         if wanted and (full or self._due(name)):
-            async with self._db.rewriting(name):  # else this process's merges preempt the compaction
+            keeping = self._keeping_copy(name) if in_memory and self._keeping_copy else contextlib.nullcontext()
+            # the copy's hold outside the lock: its closing load waits for this process's writes, and a
+            # merge among them waits for the lock
+            async with keeping, self._db.rewriting(name):  # else this process's merges preempt the compaction
                 if in_memory:
                     # An in-memory copy ranks full text itself only when no indexed fragment holds a
                     # deleted row (the index still counts it); rewriting such fragments of a small table

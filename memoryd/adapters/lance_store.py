@@ -20,9 +20,10 @@ atomic upsert across processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -115,6 +116,25 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
+        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot)
+
+    @contextlib.asynccontextmanager
+    async def keeping_copy(self, name: str) -> AsyncIterator[None]:
+        """Around maintenance's optimize of table ``name``: its copy keeps answering (``HotCache.rewriting``)."""
+        if not name.startswith(ARCHIVE_PREFIX):
+            yield
+            return
+        tenant_id = name.removeprefix(ARCHIVE_PREFIX)
+
+        async def reload() -> None:
+            if (table := await self._table(tenant_id)) is not None:
+                await self._hot.refresh(tenant_id, table, (), self._builder(tenant_id), _read_hot)
+
+        async with self._hot.rewriting(tenant_id, reload):
+            yield
+
+    def _builder(self, tenant_id: str) -> Callable[[int, _HotLoad], HotArchive]:
+        """How a load of the tenant's table becomes its copy (on the tenant's vocabularies)."""
         vocabularies = self._vocabularies.get(tenant_id)
         if vocabularies is None:
             if len(self._vocabularies) >= 4 * self._hot_tables:  # tenants come and go: start afresh
@@ -126,17 +146,29 @@ class LanceMemoryStore:
             data, covered, prefixes_covered = loaded
             return HotArchive.from_arrow(version, data, words, covered, prefixes, prefixes_covered)
 
-        return await self._hot.copy(tenant_id, table, (), build, _read_hot)
+        return build
 
-    def _after_write(self, tenant_id: str, version: int, apply: Callable[[HotArchive], HotArchive | None]) -> None:
-        """Keep the in-memory copy current after this process's write, or drop it when it cannot be."""
-        hot = self._hot.pop(tenant_id)
-        if hot is not None and hot.version == version:  # a read loaded the table at this write's version
-            self._hot.put(tenant_id, hot)
-        elif hot is not None and hot.version == version - 1:  # nobody else committed in between
-            updated = apply(hot)
-            if updated is not None and len(updated) <= self._hot.max_rows:
-                self._hot.put(tenant_id, updated)
+    async def _after_write(
+        self, tenant_id: str, table: Any, version: int, apply: Callable[[HotArchive], HotArchive | None]
+    ) -> None:
+        """Keep the in-memory copy current after this process's write, or drop it when it cannot be.
+
+        The copy follows when nobody else committed in between, or when the commits in between changed
+        no row (this process's optimize under way, ``HotCache.rewriting``).
+        """
+        hot = self._hot.current(tenant_id)
+        if hot is None or hot.version == version:  # (the second: a read loaded the table at this version)
+            return
+        if hot.version != version - 1 and not await self._hot.unchanged(tenant_id, table, hot.version, version - 1):
+            self._hot.pop(tenant_id)
+            return
+        if self._hot.current(tenant_id) is not hot:  # replaced or dropped meanwhile: the next read decides
+            return
+        updated = apply(hot)
+        if updated is not None and len(updated) <= self._hot.max_rows:
+            self._hot.put(tenant_id, updated)
+        else:
+            self._hot.pop(tenant_id)
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
         """The gate every read and write of memories passes.
@@ -171,7 +203,9 @@ class LanceMemoryStore:
                 # 1.3 ms of a 4.5 ms one-row commit, so a write without one keeps the default check.
                 added = await table.add(batches, on_bad_vectors=KEEP_NULL_VECTORS if extra else "error")
             texts = data.column("search_text").to_pylist()
-            self._after_write(tenant_id, added.version, lambda hot: hot.inserted(added.version, rows, texts))
+            await self._after_write(
+                tenant_id, table, added.version, lambda hot: hot.inserted(added.version, rows, texts)
+            )
 
     async def replace(
         self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None
@@ -206,8 +240,9 @@ class LanceMemoryStore:
                     result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
             kept, updated = vector, bool(result.num_updated_rows == 1)
             # A merge the visibility condition refused changed nothing: the copy must not take the record.
-            self._after_write(
+            await self._after_write(
                 actor.tenant_id,
+                table,
                 result.version,
                 lambda hot: hot.replaced(result.version, record, kept) if updated else hot.unchanged(result.version),
             )
@@ -265,7 +300,9 @@ class LanceMemoryStore:
             async with self._db.rewriting(ARCHIVE_PREFIX + actor.tenant_id):
                 result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
-                self._after_write(actor.tenant_id, result.version, lambda hot: hot.deleted(result.version, memory_id))
+                await self._after_write(
+                    actor.tenant_id, table, result.version, lambda hot: hot.deleted(result.version, memory_id)
+                )
                 stats = await self._stats_table(actor.tenant_id, write=True)
                 async with self._db.rewriting(STATS_PREFIX + actor.tenant_id):
                     await stats.delete(f"id = {literal(memory_id)}")
@@ -625,7 +662,7 @@ class LanceMemoryStore:
                 async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
                     result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
             # The in-memory copy holds the store's model's vectors only: still right at the new version.
-            self._after_write(tenant_id, result.version, lambda hot: hot.unchanged(result.version))
+            await self._after_write(tenant_id, table, result.version, lambda hot: hot.unchanged(result.version))
             return int(result.num_updated_rows)
 
     async def agents(self) -> list[tuple[str, str]]:

@@ -17,9 +17,20 @@ from lancedb.table import AsyncTable
 from memoryd.adapters import lance_store
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
+from memoryd.adapters.lance_hot_cache import _rows_kept
+from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
-from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, MemoryStatus, MemoryType, Scope, TagMode
+from memoryd.core.models import (
+    Actor,
+    FullTextQuery,
+    MemoryFilter,
+    MemoryRecord,
+    MemoryStatus,
+    MemoryType,
+    Scope,
+    TagMode,
+)
 from memoryd.core.vectors import normalised
 from tests.fakes import memory_record
 
@@ -313,3 +324,132 @@ async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_p
         assert len(got) == 10 and {h.memory_id for h in got} <= {r.memory_id for r, _ in seeded[k % 20 :: 20]}
         assert [h.memory_id for h in got] == [h.memory_id for h in expected]
         assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
+
+
+async def _copied(store: LanceMemoryStore, maintenance: LanceMaintenance, rng: random.Random) -> None:
+    """The tenant's rows written in ten commits, one maintenance pass, then ten more commits to fold."""
+    seeded = rows(rng, 200)
+    for at in range(0, 100, 10):
+        await store.insert("acme", seeded[at : at + 10])
+    await maintenance.maintain()
+    for at in range(100, 200, 10):
+        await store.insert("acme", seeded[at : at + 10])
+
+
+async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_loaded_once_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each of an optimize's commits (the fragment reservation, the compaction, the index fold) sent the
+    # next read to load the table, holding the tenant's Recalls each time; the copy now answers while
+    # the optimize runs, and the table is loaded once when it ends.
+    rng = random.Random(15)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    await _copied(store, maintenance, rng)
+    actor, query = Actor("acme", "a0"), vector(rng)
+    await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    loads = []
+    real_build, real_prune = HotArchive.from_arrow, LanceMaintenance._prune
+
+    def counted(*args: Any, **kwargs: Any) -> HotArchive:
+        loads.append(args[0])
+        return real_build(*args, **kwargs)
+
+    paused, resume = asyncio.Event(), asyncio.Event()
+
+    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:  # the optimize has committed
+        paused.set()
+        await resume.wait()
+        await real_prune(self, table)
+
+    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    table = await db.table_if_exists("memories_acme")
+    assert table is not None
+    before = await table.version()
+    maintained = asyncio.create_task(maintenance.maintain())
+    await paused.wait()
+    assert await table.version() >= before + 2  # the optimize's commits have landed
+    during = [await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0) for _ in range(5)]
+    assert all(during) and loads == []  # answered by the copy: no load while the optimize runs
+    news = memory_record(f"{7000:032x}", "written meanwhile", tenant_id="acme", scope=Scope.TENANT)
+    written = asyncio.create_task(store.insert("acme", [(news, query)]))
+    resume.set()
+    await maintained
+    await written
+    assert len(loads) == 1  # loaded once, at the optimize's end
+    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    for _ in range(5):  # the copy ranks as LanceDB at the table's last version
+        probe = vector(rng)
+        got = await store.nearest(actor, probe, MemoryFilter(), 10, -1.0)
+        expected = await cold.nearest(actor, probe, MemoryFilter(), 10, -1.0)
+        assert [h.memory_id for h in got] == [h.memory_id for h in expected]
+    for words in (("memory",), ("memory", "written")):  # full text with the folded index's statistics
+        query_terms = FullTextQuery(terms=words, prefix_terms=())
+        got = await store.full_text(actor, query_terms, MemoryFilter(), 20, False)
+        expected = await cold.full_text(actor, query_terms, MemoryFilter(), 20, False)
+        assert [(h.memory_id, round(h.score, 4)) for h in got] == [(h.memory_id, round(h.score, 4)) for h in expected]
+    found = await store.nearest(actor, query, MemoryFilter(), 1, -1.0)
+    assert found[0].memory_id == news.memory_id  # the write acknowledged during the optimize is read
+
+
+async def test_another_processs_write_during_an_optimize_is_read_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The copy stands for a later version only while every commit since changed no row: another
+    # process's write among the optimize's commits makes the next read load the table.
+    rng = random.Random(16)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
+    await _copied(store, maintenance, rng)
+    actor, query = Actor("acme", "a0"), vector(rng)
+    await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    real_prune = LanceMaintenance._prune
+    paused, resume = asyncio.Event(), asyncio.Event()
+
+    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:
+        paused.set()
+        await resume.wait()
+        await real_prune(self, table)
+
+    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    maintained = asyncio.create_task(maintenance.maintain())
+    await paused.wait()
+    assert await store.nearest(actor, query, MemoryFilter(), 5, -1.0)  # the copy's verdict: no row changed
+    news = memory_record(f"{7001:032x}", "from another process", tenant_id="acme", scope=Scope.TENANT)
+    await elsewhere.insert("acme", [(news, query)])
+    found = await store.nearest(actor, query, MemoryFilter(), 1, -1.0)
+    resume.set()
+    await maintained
+    assert found[0].memory_id == news.memory_id
+
+
+async def test_only_commits_that_change_no_row_let_a_copy_stand_for_a_later_version(tmp_path: Path) -> None:
+    # The verdict comes from each commit's transaction: appends, deletes and updates change rows; a
+    # compaction of indexed fragments, an index fold and a fragment reservation do not.
+    rng = random.Random(17)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    seeded = rows(rng, 60)
+    for at in range(0, 60, 20):
+        await store.insert("acme", seeded[at : at + 20])
+    table = await db.table_if_exists("memories_acme")
+    assert table is not None
+    await table.optimize()  # the rows indexed: the next compaction remaps indexes
+    appended = await table.version() + 1
+    await store.insert("acme", rows(random.Random(18), 5))
+    first, second = [r for r, _ in seeded if r.scope is Scope.PRIVATE][:2]
+    assert await store.delete(Actor("acme", first.agent_id, first.end_user_id), first.memory_id)
+    deleted = await table.version()
+    assert await store.replace(Actor("acme", second.agent_id, second.end_user_id), replace(second, content="new"), None)
+    updated = await table.version()
+    await table.optimize()
+    optimized = await table.version()
+    assert optimized >= updated + 2
+    assert await _rows_kept(table, updated, optimized)
+    for changed in (appended, deleted, updated):
+        assert not await _rows_kept(table, changed - 1, changed)
+    assert not await _rows_kept(table, deleted - 1, optimized)  # a range holding any such commit
