@@ -130,12 +130,7 @@ class HotCache(Generic[H]):
         if not self.max_rows or tenant_id not in self._copies:
             return None
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
-            version = await table.version()
-            if await table.count_rows() > self.max_rows:
-                self._copies.pop(tenant_id, None)
-                self._too_big[tenant_id] = version
-                return None
-            return await self._load(tenant_id, version, table, columns, build, read, keep=True)
+            return await self._load(tenant_id, await table.version(), table, columns, build, read, keep=True)
 
     def current(self, tenant_id: str) -> H | None:
         """The tenant's copy at whatever version it is (no check)."""
@@ -205,10 +200,6 @@ class HotCache(Generic[H]):
             hot = self._copies.get(tenant_id)
             if hot is not None and hot.version >= version:  # loaded meanwhile, at this version or a later one
                 return hot
-            if await table.count_rows() > self.max_rows:
-                self._copies.pop(tenant_id, None)
-                self._too_big[tenant_id] = version
-                return None
             return await self._load(tenant_id, version, table, columns, build, read)
 
     async def _load(
@@ -222,7 +213,7 @@ class HotCache(Generic[H]):
         *,
         keep: bool = False,
     ) -> H | None:
-        """Read the table and build its copy while this process's writes to it wait.
+        """Read the table and build its copy while this process's writes to it wait (None: too big now).
 
         ``keep``: the tenant's copy answers reads meanwhile (``refresh``); else it is dropped first.
 
@@ -233,6 +224,10 @@ class HotCache(Generic[H]):
         for the load instead (tens of ms, after a commit the copy could not follow); another process's
         write still fails it, and the next read tries again.
         """
+        if await table.count_rows() > self.max_rows:  # remembered for this version
+            self._copies.pop(tenant_id, None)
+            self._too_big[tenant_id] = version
+            return None
         gate = self._gates[tenant_id] = asyncio.Event()
         try:
             if writes := self._writes.get(tenant_id):  # the writes already past the gate land first

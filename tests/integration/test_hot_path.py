@@ -326,14 +326,39 @@ async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_p
         assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
 
 
-async def _copied(store: LanceMemoryStore, maintenance: LanceMaintenance, rng: random.Random) -> None:
-    """The tenant's rows written in ten commits, one maintenance pass, then ten more commits to fold."""
+async def _copied(
+    tmp_path: Path, rng: random.Random
+) -> tuple[LanceDatabase, LanceMemoryStore, LanceMaintenance, Actor, list[float]]:
+    """A store whose copy is loaded, its maintenance keeping the copy, and ten commits for it to fold.
+
+    Also an actor of the tenant and a query vector.
+    """
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
     for at in range(0, 100, 10):
         await store.insert("acme", seeded[at : at + 10])
     await maintenance.maintain()
     for at in range(100, 200, 10):
         await store.insert("acme", seeded[at : at + 10])
+    actor, query = Actor("acme", "a0"), vector(rng)
+    assert await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    return db, store, maintenance, actor, query
+
+
+def _paused_optimize(monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
+    """Events: set when an optimize has committed (its versions pruned next); set to let it finish."""
+    real_prune = LanceMaintenance._prune
+    paused, resume = asyncio.Event(), asyncio.Event()
+
+    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:
+        paused.set()
+        await resume.wait()
+        await real_prune(self, table)
+
+    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    return paused, resume
 
 
 async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_loaded_once_after(
@@ -343,28 +368,16 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
     # next read to load the table, holding the tenant's Recalls each time; the copy now answers while
     # the optimize runs, and the table is loaded once when it ends.
     rng = random.Random(15)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
-    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
-    await _copied(store, maintenance, rng)
-    actor, query = Actor("acme", "a0"), vector(rng)
-    await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    db, store, maintenance, actor, query = await _copied(tmp_path, rng)
     loads = []
-    real_build, real_prune = HotArchive.from_arrow, LanceMaintenance._prune
+    real_build = HotArchive.from_arrow
 
     def counted(*args: Any, **kwargs: Any) -> HotArchive:
         loads.append(args[0])
         return real_build(*args, **kwargs)
 
-    paused, resume = asyncio.Event(), asyncio.Event()
-
-    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:  # the optimize has committed
-        paused.set()
-        await resume.wait()
-        await real_prune(self, table)
-
     monkeypatch.setattr(HotArchive, "from_arrow", counted)
-    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    paused, resume = _paused_optimize(monkeypatch)
     table = await db.table_if_exists("memories_acme")
     assert table is not None
     before = await table.version()
@@ -399,23 +412,9 @@ async def test_another_processs_write_during_an_optimize_is_read_at_once(
 ) -> None:
     # The copy stands for a later version only while every commit since changed no row: another
     # process's write among the optimize's commits makes the next read load the table.
-    rng = random.Random(16)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
-    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    _, store, maintenance, actor, query = await _copied(tmp_path, random.Random(16))
     elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
-    await _copied(store, maintenance, rng)
-    actor, query = Actor("acme", "a0"), vector(rng)
-    await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
-    real_prune = LanceMaintenance._prune
-    paused, resume = asyncio.Event(), asyncio.Event()
-
-    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:
-        paused.set()
-        await resume.wait()
-        await real_prune(self, table)
-
-    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    paused, resume = _paused_optimize(monkeypatch)
     maintained = asyncio.create_task(maintenance.maintain())
     await paused.wait()
     assert await store.nearest(actor, query, MemoryFilter(), 5, -1.0)  # the copy's verdict: no row changed
