@@ -108,11 +108,15 @@ class HotCache(Generic[H]):
             yield
             return
         self._held[tenant_id] = {}
+        reloaded = False
         try:
             yield
             await reload()
+            reloaded = True
         finally:
             del self._held[tenant_id]
+            if not reloaded:  # a copy carried over the rewrite's commits must not outlive it unloaded
+                self._copies.pop(tenant_id, None)
 
     async def refresh(
         self,
@@ -304,7 +308,7 @@ async def _rows_kept(table: Any, since: int, version: int) -> bool:
     try:
         dataset = await table.to_lance()
         operations = await asyncio.to_thread(lambda: [_operation(dataset, v) for v in range(since + 1, version + 1)])
-    except (OSError, ValueError, RuntimeError):  # a version pruned meanwhile, a store without transactions
+    except Exception:  # noqa: BLE001  # unsure (a version pruned meanwhile, a store's error): the read loads, as before
         return False
     return all(operation in _ROWS_KEPT for operation in operations)
 

@@ -21,6 +21,7 @@ from memoryd.adapters.lance_hot_cache import _rows_kept
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.core.errors import Conflict
 from memoryd.core.models import (
     Actor,
     FullTextQuery,
@@ -452,3 +453,24 @@ async def test_only_commits_that_change_no_row_let_a_copy_stand_for_a_later_vers
     for changed in (appended, deleted, updated):
         assert not await _rows_kept(table, changed - 1, changed)
     assert not await _rows_kept(table, deleted - 1, optimized)  # a range holding any such commit
+
+
+async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The copy answered over the optimize's commits with the statistics of before them; if the optimize
+    # then fails, no load follows, so the copy goes and the next read loads the table.
+    db, store, maintenance, actor, _ = await _copied(tmp_path, random.Random(19))
+    news = memory_record(f"{7002:032x}", "memory written meanwhile", tenant_id="acme", scope=Scope.TENANT)
+
+    async def failing_prune(self: LanceMaintenance, table: Any) -> None:  # after the optimize's commits
+        await store.insert("acme", [(news, vector(random.Random(20)))])  # carried over them
+        raise Conflict("preempted")
+
+    monkeypatch.setattr(LanceMaintenance, "_prune", failing_prune)
+    await maintenance.maintain()  # a conflict ends the table's pass quietly
+    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    query = FullTextQuery(terms=("memory", "written"), prefix_terms=())
+    got = await store.full_text(actor, query, MemoryFilter(), 20, False)
+    expected = await cold.full_text(actor, query, MemoryFilter(), 20, False)
+    assert [(h.memory_id, round(h.score, 4)) for h in got] == [(h.memory_id, round(h.score, 4)) for h in expected]
