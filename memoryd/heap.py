@@ -2,8 +2,9 @@
 
 A process that has imported memoryd's stack (grpc, protobuf descriptors, pydantic models, LanceDB,
 onnxruntime, arq) holds ~150k container objects that live as long as it does. Every full collection
-traverses them all: in ``bench mixed`` a daemon ran one every ~5 s, each stopping the event loop for
-~106 ms, so every call in flight at that moment waited that long — a large part of Recall's p99.
+traverses them all: in ``bench mixed`` a daemon ran 8 in 70 s, each stopping the event loop for
+~106 ms, so every call in flight at that moment waited that long (freezing took Recall's p95 there from
+161-168 to 130-142 ms).
 ``gc.freeze`` moves what exists after start-up to the permanent generation, which collections skip; a
 collection then only walks what was made since (the in-memory copies, the calls in flight).
 
