@@ -48,3 +48,21 @@ async def test_overlapping_reads_share_one_version_check_and_a_later_read_checks
     table.version_now = 8  # another process committed
     later = await cache.copy("t1", table, (), _Copy, _read)
     assert table.checks >= 3 and later is not None and later.version == 8  # a read after that sees it
+
+
+async def test_a_table_counted_too_big_is_not_counted_again_at_every_version() -> None:
+    # Under writes a table just past the bound changes version every few ms; counting its rows at each
+    # version, under the tenant's load lock, serialised every Recall (a mixed load fell to a sixth).
+    cache: HotCache[_Copy] = HotCache(max_rows=10, tables=4)
+    table = _Table()
+    counted = []
+
+    async def count_rows() -> int:
+        counted.append(table.version_now)
+        return 11
+
+    table.count_rows = count_rows  # type: ignore[method-assign]
+    for _ in range(5):
+        assert await cache.copy("t1", table, (), _Copy, _read) is None
+        table.version_now += 1  # this process's or another's write
+    assert counted == [7]
