@@ -305,7 +305,13 @@ async def _open_stores(
         storage_options=st.storage_options(),
         creation=LeaseCreationLock(leases, st.uri) if st.on_object_storage and leases is not None else None,
     )
-    archive_store = LanceMemoryStore(db, embedder.dimension, hot_max_rows=st.hot_max_rows, hot_tables=st.hot_tables)
+    archive_store = LanceMemoryStore(
+        db,
+        embedder.dimension,
+        hot_max_rows=st.hot_max_rows,
+        hot_tables=st.hot_tables,
+        hot_total_rows=st.hot_total_rows,
+    )
     maintenance = LanceMaintenance(
         db,
         ann_min_rows=st.ann_min_rows,

@@ -132,8 +132,14 @@ class StorageSettings(_Section):
     each thousand adds about 1 ms to a commit and 0.5 ms to a query (``docs/benchmarks.md``); at the
     old default of an hour, a tenant committing a few times a second kept tens of thousands. A version
     tagged in Lance (a backup point) is kept whatever its age."""
-    hot_max_rows: int = Field(10_000, ge=0)
-    """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off."""
+    hot_max_rows: int = Field(30_000, ge=0)
+    """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off.
+    Past it, Recall reads LanceDB: under 16 mixed clients a 12,000-row tenant served 37 req/s that way
+    against 148 from memory (``docs/benchmarks.md``); a load reads the whole table (~80 ms per 10k rows
+    idle), after any other process's write to it."""
+    hot_total_rows: int = Field(320_000, ge=0)
+    """The copies together hold at most this many rows (least recently used go first): the memory bound,
+    about 3 KiB a row at 384 dimensions (vectors, columns, full-text postings)."""
     hot_tables: int = Field(32, ge=1)
     """How many such tables a process keeps (least recently used go first). A copy of 10k rows holds
     its vectors (15 MiB at 384 dimensions) and columns in Arrow memory, and ~15 MiB of Python and numpy

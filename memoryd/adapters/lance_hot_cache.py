@@ -3,8 +3,8 @@
 The archive's ``HotArchive`` and the graph's ``HotFacts`` are loaded the same way: check the table's
 version (any process's write moves it), reuse the copy made at that version, else read the whole
 table when it has at most ``max_rows`` rows (remembering for a few seconds that a table was too big),
-keeping at most ``tables`` copies, least recently used first out. One load per tenant at a time, and
-this process's writes to that tenant wait for it.
+keeping at most ``tables`` copies of ``total_rows`` rows in all, least recently used first out. One
+load per tenant at a time, and this process's writes to that tenant wait for it.
 
 While this process rewrites a table without changing a row (maintenance's optimize, ``rewriting``),
 reads keep the copy and this process's writes are applied to it; at the end the table is loaded once.
@@ -78,9 +78,11 @@ H = TypeVar("H", bound=_Versioned)
 class HotCache(Generic[H]):
     """The copies of one store (archive or graph facts), by tenant."""
 
-    def __init__(self, max_rows: int, tables: int) -> None:
+    def __init__(self, max_rows: int, tables: int, total_rows: int | None = None) -> None:
         self.max_rows = max_rows
         self._tables = tables
+        self._total_rows = total_rows if total_rows is not None else max_rows * tables
+        """The rows all copies may hold together (the newest copy is kept whatever its size)."""
         self._copies: OrderedDict[str, H] = OrderedDict()
         self._too_big: dict[str, float] = {}
         """When each tenant's table was last counted past ``max_rows`` (``time.monotonic``)."""
@@ -301,9 +303,12 @@ class HotCache(Generic[H]):
         return self._manifests[tenant_id]
 
     def put(self, tenant_id: str, hot: H) -> None:
-        """Keep a copy (one this process brought up to date after its own write)."""
+        """Keep a copy (one this process brought up to date after its own write), the most recently used."""
         self._copies[tenant_id] = hot
-        while len(self._copies) > self._tables:
+        self._copies.move_to_end(tenant_id)
+        while len(self._copies) > 1 and (
+            len(self._copies) > self._tables or sum(len(h) for h in self._copies.values()) > self._total_rows
+        ):
             self._copies.popitem(last=False)
 
     def pop(self, tenant_id: str) -> H | None:

@@ -97,10 +97,18 @@ _ADDED_INDEXES = [("request_key", BTree()), ("status", Bitmap()), ("source_id", 
 class LanceMemoryStore:
     """The archive (and the agent directory) on a ``LanceDatabase``."""
 
-    def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
+    def __init__(
+        self,
+        db: LanceDatabase,
+        dimension: int,
+        *,
+        hot_max_rows: int = 30_000,
+        hot_tables: int = 32,
+        hot_total_rows: int = 320_000,
+    ) -> None:
         self._db = db
         self._schema = memory_schema(dimension)
-        self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables)
+        self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
         """In-memory copies of small tables by tenant (``lance_hot``)."""
         self._hot_tables = hot_tables
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}

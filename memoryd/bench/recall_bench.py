@@ -29,7 +29,7 @@ from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened, write_footprint
-from memoryd.config import load_settings
+from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
@@ -48,7 +48,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time (0: Recall only)")
     p.add_argument("--ann-min-rows", type=int, default=50_000, help="tables from this size get the ANN index")
     p.add_argument(
-        "--hot-max-rows", type=int, default=10_000, help="tables up to this size are searched in memory (0: off)"
+        "--hot-max-rows",
+        type=int,
+        default=StorageSettings().hot_max_rows,
+        help="tables up to this size are searched in memory (0: off; default: the daemon's)",
     )
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")

@@ -66,3 +66,24 @@ async def test_a_table_counted_too_big_is_not_counted_again_at_every_version() -
         assert await cache.copy("t1", table, (), _Copy, _read) is None
         table.version_now += 1  # this process's or another's write
     assert counted == [7]
+
+
+class _Sized:
+    def __init__(self, version: int, rows: int) -> None:
+        self.version, self._rows = version, rows
+
+    def __len__(self) -> int:
+        return self._rows
+
+
+def test_copies_hold_at_most_the_total_rows_the_least_recently_used_going_first() -> None:
+    cache: HotCache[_Sized] = HotCache(max_rows=30, tables=8, total_rows=50)
+    cache.put("a", _Sized(1, 20))
+    cache.put("b", _Sized(1, 20))
+    cache.put("a", _Sized(2, 21))  # a write of "a": now the most recently used
+    cache.put("c", _Sized(1, 9))  # 21 + 20 + 9 = 50: all kept
+    assert [t for t in "abc" if cache.current(t) is not None] == ["a", "b", "c"]
+    cache.put("d", _Sized(1, 10))  # 60 rows: "b", the least recently used, goes
+    assert [t for t in "abcd" if cache.current(t) is not None] == ["a", "c", "d"]
+    cache.put("e", _Sized(1, 80))  # past the budget alone: the newest copy is kept, every other goes
+    assert [t for t in "abcde" if cache.current(t) is not None] == ["e"]
