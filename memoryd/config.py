@@ -137,7 +137,7 @@ class StorageSettings(_Section):
     Past it, Recall reads LanceDB: under 16 mixed clients a 12,000-row tenant served 37 req/s that way
     against 148 from memory (``docs/benchmarks.md``); a load reads the whole table (~80 ms per 10k rows
     idle), after any other process's write to it."""
-    hot_total_rows: int = Field(320_000, ge=0)
+    hot_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3 KiB a row at 384 dimensions (vectors, columns, full-text postings)."""
     hot_tables: int = Field(32, ge=1)

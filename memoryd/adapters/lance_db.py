@@ -147,7 +147,7 @@ class LanceDatabase:
         table = self._tables.get(name)
         if table is not None:
             return table
-        if schema is None and self._directory is not None and not os.path.isdir(self._path(name)):
+        if schema is None and self._directory and not os.path.isdir(os.path.join(self._directory, f"{name}.lance")):
             # A read of a table nobody created (a new tenant's archive, a conversation not begun): on a
             # local disk its missing directory says so in 2 µs, where asking the binding took the lock
             # every open shares and a round trip through LanceDB's runtime; a Recall of an empty tenant
@@ -177,10 +177,6 @@ class LanceDatabase:
         if upgrade is not None:
             await upgrade(table)
         return table
-
-    def _path(self, name: str) -> str:
-        """Where LanceDB keeps the table in the store's local directory."""
-        return os.path.join(self._directory or "", f"{name}.lance")
 
     async def names(self) -> AsyncIterator[str]:
         """Every table of the database (operator-level: maintenance, batch jobs)."""

@@ -186,18 +186,10 @@ async def _rows(found: list[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
 class LanceGraphStore:
     """The memory graph on the archive's LanceDB connection."""
 
-    def __init__(
-        self,
-        db: LanceDatabase,
-        dimension: int,
-        *,
-        hot_max_rows: int = 30_000,
-        hot_tables: int = 32,
-        hot_total_rows: int = 320_000,
-    ) -> None:
+    def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
         self._db = db
         self._dimension = dimension
-        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
+        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables)
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotFacts | None:
         """The tenant's facts in memory at the table's current version, when few enough (else None)."""

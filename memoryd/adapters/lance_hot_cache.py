@@ -238,7 +238,7 @@ class HotCache(Generic[H]):
         for the load instead (tens of ms, after a commit the copy could not follow); another process's
         write still fails it, and the next read tries again.
         """
-        if await table.count_rows() > self.max_rows:  # remembered for this version
+        if await table.count_rows() > self.max_rows:  # remembered for ``_TOO_BIG_SECONDS``
             self._copies.pop(tenant_id, None)
             self._too_big[tenant_id] = time.monotonic()
             return None

@@ -83,6 +83,19 @@ def a_filter(rng: random.Random) -> MemoryFilter:
     )
 
 
+def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The versions at which copies are built from here on (one per load)."""
+    loads: list[int] = []
+    real = HotArchive.from_arrow
+
+    def counted(*args: Any, **kwargs: Any) -> HotArchive:
+        loads.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    return loads
+
+
 async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
     rng = random.Random(5)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
@@ -193,14 +206,7 @@ async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = LanceMemoryStore(db, DIM)
     await store.insert("acme", rows(rng, 200))
-    loads = []
-    real = HotArchive.from_arrow
-
-    def counted(*args: Any, **kwargs: Any) -> HotArchive:
-        loads.append(args[0])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    loads = _counted_loads(monkeypatch)
     actor = Actor("acme", "a0")
     await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
     fresh = [
@@ -370,14 +376,7 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
     # the optimize runs, and the table is loaded once when it ends.
     rng = random.Random(15)
     db, store, maintenance, actor, query = await _copied(tmp_path, rng)
-    loads = []
-    real_build = HotArchive.from_arrow
-
-    def counted(*args: Any, **kwargs: Any) -> HotArchive:
-        loads.append(args[0])
-        return real_build(*args, **kwargs)
-
-    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    loads = _counted_loads(monkeypatch)
     paused, resume = _paused_optimize(monkeypatch)
     table = await db.table_if_exists("memories_acme")
     assert table is not None
