@@ -49,6 +49,8 @@ _QUEUE_STATES = frozenset({JobState.QUEUED, JobState.RUNNING, JobState.RETRYING}
 log = logging.getLogger(__name__)
 
 _EVENTS_KEPT = 200
+_READ_CHUNK = 500
+"""Records read by one MGET when scanning a state's index (the heartbeat and the reconciler do)."""
 
 
 @asynccontextmanager
@@ -275,12 +277,11 @@ class RedisJobLedger:
             raise ValueError(f"{state.value} records are not indexed by state")
         async with map_redis_errors():
             members = await self._r.smembers(index)  # type: ignore[misc]  # sync/async union
-            out = []
-            for member in members:
-                tenant_id, _, key = member.decode().partition("\n")
-                rec = await self.get(tenant_id, key)
-                if rec is not None and rec.state == state:
-                    out.append(rec)
+        pairs = [(tenant_id, key) for tenant_id, _, key in (m.decode().partition("\n") for m in members)]
+        out: list[JobRecord] = []
+        for start in range(0, len(pairs), _READ_CHUNK):  # one MGET a chunk: a batch keeps thousands live
+            records = await self.get_many(pairs[start : start + _READ_CHUNK])
+            out.extend(rec for rec in records if rec is not None and rec.state == state)
         return out
 
     async def ping(self) -> None:
