@@ -122,6 +122,34 @@ async def test_a_quick_pass_merges_the_small_fragments_of_a_table_read_from_disk
     store.close()
 
 
+async def test_a_quick_merge_leaves_the_large_fragments_of_a_table_as_they_are(tmp_path: Path) -> None:
+    # A merge bundles the fragments the index covers apart from the rest; with Lance's own target (a
+    # million rows) every covered fragment of a smaller table was a candidate, so a merge of a few new
+    # rows rewrote the whole table whenever an optimize had left it more than one covered fragment.
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, optimize_gap=timedelta(minutes=10))
+    await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(9000)])
+    await store.maintain(full=True)
+    for i in range(9000, 9003):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    await store.maintain(full=True)  # the three folded in: two covered fragments
+
+    def fragments() -> dict[int, int]:
+        dataset = lance.dataset(str(tmp_path / "memories_t1.lance"))
+        return {f.fragment_id: f.count_rows() for f in dataset.get_fragments()}
+
+    covered = fragments()
+    assert sorted(covered.values()) == [3, 9000]
+    for i in range(9003, 9009):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    await store.maintain(full=False)  # the optimize is not due yet: the small fragments are merged
+    after = fragments()
+    assert {k: after[k] for k in covered if k in after} == covered  # neither covered fragment rewritten
+    assert sorted(after.values()) == [3, 6, 9000]  # the six one-row fragments, merged into one
+    hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
+    assert len(hits) == 20
+    store.close()
+
+
 async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:
     # Every LanceDB operation on a local disk lists the table's versions: they must not pile up.
     window = timedelta(seconds=2)  # the second pass below must come well within it
