@@ -9,7 +9,7 @@ exactly (o200k). The completion tokens depend on the model and are not estimated
 SearchGraph latency is measured on LanceDB on disk at each ``--facts`` size: synthetic facts over
 entities (a fifth as many), spread over tenant, agent and contact scopes, with random unit vectors
 (the search path does not depend on what the vectors mean), indexed by the daemon's maintenance
-pass (full text; an ANN index from 50,000 rows), queried by a contact with the embedded
+pass (full text; an ANN index from `storage.ann_min_rows` rows), queried by a contact with the embedded
 model embedding each query. Reported: p50/p99 per size, and the ratio to the smallest size.
 """
 

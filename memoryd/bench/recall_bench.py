@@ -46,7 +46,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--concurrency", default="1,8", help="comma-separated client concurrency levels")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time (0: Recall only)")
-    p.add_argument("--ann-min-rows", type=int, default=50_000, help="tables from this size get the ANN index")
+    p.add_argument(
+        "--ann-min-rows",
+        type=int,
+        default=StorageSettings().ann_min_rows,
+        help="tables from this size get the ANN index (default: the daemon's)",
+    )
     p.add_argument(
         "--hot-max-rows",
         type=int,

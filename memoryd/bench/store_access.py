@@ -16,7 +16,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_filters import visible_where
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
-from memoryd.config import load_settings
+from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor, MemoryFilter, Vector
 
 
@@ -31,9 +31,10 @@ async def opened(data: Path | str, model_name: str, dimension: int) -> AsyncIter
         db.close()
 
 
-async def maintain_now(db: LanceDatabase, ann_min_rows: int = 50_000) -> None:
-    """One full maintenance pass (what the daemon's loop does over time)."""
-    await LanceMaintenance(db, ann_min_rows=ann_min_rows).maintain(full=True)
+async def maintain_now(db: LanceDatabase, ann_min_rows: int | None = None) -> None:
+    """One full maintenance pass (what the daemon's loop does over time); the ANN index from the daemon's size."""
+    rows = StorageSettings().ann_min_rows if ann_min_rows is None else ann_min_rows
+    await LanceMaintenance(db, ann_min_rows=rows).maintain(full=True)
 
 
 async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
