@@ -145,6 +145,21 @@ def test_bench_jobs_smoke(tmp_path: Path) -> None:
     boot = record["bootstrap"]
     assert boot["succeeded"] == boot["model_calls"] == 20 and boot["batch_state"] == "succeeded"
     assert boot["ideal_agents_per_second"] == 80 and 0 < boot["ratio_of_ideal"] <= 1
+    assert (
+        boot["job_start_to_finish_ms"]["n"] == 20 and boot["job_start_to_finish_ms"]["p50"] >= 50
+    )  # the model's 50 ms
+    assert boot["attempts_per_job"] == 1
+
+
+def test_bench_jobs_in_worker_processes_smoke(tmp_path: Path) -> None:
+    # the workers as an operator runs them: `memoryd worker` processes sharing the slots
+    stdout, record = bench(
+        tmp_path, "jobs", "--agents", "12", "--tenants", "2", "--probes", "4", "--latency", "0.05", "--slots", "4",
+        "--processes", "2",
+    )  # fmt: skip
+    boot = record["bootstrap"]
+    assert boot["succeeded"] == boot["model_calls"] == 12 and boot["batch_state"] == "succeeded"
+    assert record["config"]["processes"] == 2 and "ratio of ideal" in stdout
 
 
 def test_bench_dedup_smoke(tmp_path: Path) -> None:
