@@ -1,4 +1,4 @@
-"""Process tuning before the native libraries load: the C allocator's arenas, numpy's BLAS threads, Lance's CPU pool.
+"""Process tuning before the native libraries load: the C allocator's arenas and numpy's BLAS threads.
 
 glibc gives each thread that allocates concurrently its own malloc arena (up to 8 per core),
 and memory freed in one arena is not reused by threads of another: with LanceDB's, gRPC's
@@ -43,19 +43,4 @@ def limit_blas_threads() -> bool:
     if "OPENBLAS_NUM_THREADS" in os.environ:
         return False
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    return True
-
-
-def widen_lance_cpu_pool() -> bool:
-    """Lance's CPU pool at twice the cores, unless the operator chose; whether it was set here.
-
-    Lance sizes the pool to the cores by default, and its background work (an ANN index build, a
-    compaction) fills every thread of it for seconds: a query of a table read from disk then waited for
-    the whole build (a 32,000-row table's first index: Recall stalled 7.3 s on 2 cores; with a pool of
-    4 or 8 threads the slowest Recall meanwhile took 113-119 ms and the build 11 s instead of 8).
-    Lance reads the variable when its pool starts, so this runs before anything queries a table.
-    """
-    if "LANCE_CPU_THREADS" in os.environ:
-        return False
-    os.environ["LANCE_CPU_THREADS"] = str(2 * (os.cpu_count() or 1))
     return True

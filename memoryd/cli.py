@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd import logs
-from memoryd.allocator import limit_blas_threads, limit_malloc_arenas, widen_lance_cpu_pool
+from memoryd.allocator import limit_blas_threads, limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
@@ -288,7 +288,6 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: parse, then run the subcommand's handler."""
     limit_malloc_arenas()  # before any native thread pool starts (lancedb, grpc, onnxruntime)
     limit_blas_threads()  # before numpy loads
-    widen_lance_cpu_pool()  # before LanceDB's pool starts
     argv = sys.argv[1:] if argv is None else argv
     args = parser(argv[0] if argv else "").parse_args(argv)
     try:

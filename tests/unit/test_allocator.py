@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from memoryd.allocator import limit_blas_threads, limit_malloc_arenas, widen_lance_cpu_pool
+from memoryd.allocator import limit_blas_threads, limit_malloc_arenas
 
 
 def test_an_operators_malloc_arena_max_wins(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,13 +28,6 @@ def test_blas_threads_are_limited_unless_the_operator_chose(monkeypatch: pytest.
     assert limit_blas_threads() is False and os.environ["OPENBLAS_NUM_THREADS"] == "4"
     monkeypatch.delenv("OPENBLAS_NUM_THREADS")
     assert limit_blas_threads() is True and os.environ["OPENBLAS_NUM_THREADS"] == "1"
-
-
-def test_lance_gets_twice_the_cores_unless_the_operator_chose(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LANCE_CPU_THREADS", "3")
-    assert widen_lance_cpu_pool() is False and os.environ["LANCE_CPU_THREADS"] == "3"
-    monkeypatch.delenv("LANCE_CPU_THREADS")
-    assert widen_lance_cpu_pool() is True and os.environ["LANCE_CPU_THREADS"] == str(2 * (os.cpu_count() or 1))
 
 
 def test_the_command_line_sets_the_limit_before_numpy_loads() -> None:
