@@ -16,9 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
-import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -26,12 +24,14 @@ from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from typing import Any
 
+from lancedb.index import IvfHnswSq
+
 from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_graph import ENTITIES, FACTS
 from memoryd.adapters.lance_rows import space_columns
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX
-from memoryd.core.errors import Conflict, Unavailable
+from memoryd.core.errors import Conflict
 
 log = logging.getLogger(__name__)
 
@@ -226,36 +226,13 @@ class LanceMaintenance:
                 await self._prune_tail(name, table)
         if stats["num_rows"] >= self._ann_min_rows and not await _indexed(table, "vector"):
             log.info("building vector index", extra={"table": name, "rows": stats["num_rows"]})
-            await self._build_vector_index(name, "vector")
+            await table.create_index("vector", config=IvfHnswSq(distance_type="cosine"))
         if stats["num_rows"] >= self._ann_min_rows:  # a re-embed's space, searched once its tenant is switched
             for column in space_columns(await table.schema()):
                 if not await _indexed(table, column):
                     log.info("building vector index", extra={"table": name, "column": column})
-                    await self._build_vector_index(name, column)
+                    await table.create_index(column, config=IvfHnswSq(distance_type="cosine"))
         return int(stats["num_rows"])
-
-    async def _build_vector_index(self, name: str, column: str) -> None:
-        """The table's ANN index on ``column``, built by a child process (``lance_index_child`` says why)."""
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "memoryd.adapters.lance_index_child",
-            self._db.uri,
-            name,
-            column,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        try:
-            _, err = await child.communicate(json.dumps(self._db.storage_options).encode())
-        except BaseException:  # cancelled (the daemon stops): the build stops with it; the next pass retries
-            child.kill()
-            await child.wait()
-            raise
-        if child.returncode != 0:
-            lines = err.decode(errors="replace").strip().splitlines()
-            raise Unavailable(f"the vector index of {name} was not built: {lines[-1] if lines else child.returncode}")
 
     async def _optimize(self, name: str, table: Any) -> None:
         """Compact, fold the indexes and prune the versions older than ``cleanup_older_than``.

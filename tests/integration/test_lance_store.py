@@ -150,23 +150,6 @@ async def test_a_quick_merge_leaves_the_large_fragments_of_a_table_as_they_are(t
     store.close()
 
 
-async def test_the_vector_index_is_built_by_another_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A build fills Lance's CPU pool for seconds: in the daemon, every query of a table read from disk
-    # waited for it. Any build in this process fails here.
-    async def refused(*args: object, **kwargs: object) -> None:
-        raise AssertionError("an index was built in the serving process")
-
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=300)
-    await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
-    monkeypatch.setattr(lancedb.table.AsyncTable, "create_index", refused)
-    await store.maintain(full=True)
-    table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
-    assert any(ix.index_type == "IvfHnswSq" and ix.columns == ["vector"] for ix in table.list_indices())
-    hits = await store.nearest(Actor("t1", "a1"), unit(7), MemoryFilter(), 5, -1.0)
-    assert len(hits) == 5 and all(int(h.memory_id, 16) % 8 == 7 for h in hits)  # unit(i) repeats every 8
-    store.close()
-
-
 async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:
     # Every LanceDB operation on a local disk lists the table's versions: they must not pile up.
     window = timedelta(seconds=2)  # the second pass below must come well within it
