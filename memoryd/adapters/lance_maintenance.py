@@ -292,19 +292,23 @@ async def _without_deleted_rows(table: Any) -> Any:
 def _merged_rows(rows: int) -> int:
     """The rows the merges between optimizes grow fragments to: a quarter of the table, at least ``_MERGED_MIN_ROWS``.
 
-    Lance's own target (a million rows) makes every fragment of a smaller table a candidate, so each
-    merge of a few new rows rewrote the whole table: at 32,000 rows 0.71 s of CPU for 50 one-row
-    fragments, every second under writes. Fragments already this large stay as they are (0.05 s for
-    the same merge); a table keeps about four of them and its tail until its next optimize.
+    A merge bundles the fragments an index covers apart from the others and, with Lance's own target (a
+    million rows), rewrites every such bundle of a smaller table: once an optimize had left two covered
+    fragments, each merge of a few new rows rewrote the whole table (at 32,000 rows 0.71 s of CPU for 50
+    one-row fragments, every second under writes). Fragments already this large stay as they are (0.05 s
+    for the same merge); a table keeps about four of them and its tail until its next optimize.
     """
     return max(_MERGED_MIN_ROWS, rows // 4)
 
 
+def _merge_small_fragments(dataset: Any) -> None:
+    """Blocking (counting the rows reads the deletion files): run in a thread."""
+    dataset.optimize.compact_files(target_rows_per_fragment=_merged_rows(dataset.count_rows()))
+
+
 async def _compacted(table: Any) -> None:
     """The table's small fragments merged, its indexes left as they are (rows they do not cover stay so)."""
-    dataset = await table.to_lance()
-    target = _merged_rows(dataset.count_rows())
-    await asyncio.to_thread(dataset.optimize.compact_files, target_rows_per_fragment=target)
+    await asyncio.to_thread(_merge_small_fragments, await table.to_lance())
     await table.checkout_latest()
 
 
@@ -315,10 +319,7 @@ async def _materialized(table: Any) -> Any:
     """
     dataset = await table.to_lance()
     await asyncio.to_thread(
-        dataset.optimize.compact_files,
-        materialize_deletions=True,
-        materialize_deletions_threshold=0.0,
-        target_rows_per_fragment=_merged_rows(dataset.count_rows()),
+        dataset.optimize.compact_files, materialize_deletions=True, materialize_deletions_threshold=0.0
     )
     await table.checkout_latest()
     return table
