@@ -69,6 +69,9 @@ _NO_PRUNE = timedelta(days=3650)
 _MERGED_MIN_ROWS = 8_192
 """The least a merge's output fragment may grow to (``_merged_rows``)."""
 
+_DELTA_GROWTH = 4
+"""The newest segments of a vector index are merged once together they hold a quarter of the rows of the one before."""
+
 _SEARCHED = {ARCHIVE_PREFIX: "search_text_idx", FACTS: "sentence_idx", ENTITIES: "name_idx"}
 """Tables searched by vector and full text (an ANN index past ``ann_min_rows``), and their full-text index."""
 
@@ -242,6 +245,7 @@ class LanceMaintenance:
         (pylance's ``optimize_indices`` folds with slightly different ones), so it stays.
         """
         await table.optimize(cleanup_older_than=_NO_PRUNE)
+        await _merge_vector_deltas(table)
         await self._prune(table)
         self._optimized_at[name] = time.monotonic()
         self._unpruned.add(name)
@@ -274,6 +278,46 @@ class LanceMaintenance:
             return
         await self._prune(table)
         self._unpruned.discard(name)
+
+
+async def _merge_vector_deltas(table: Any) -> None:
+    """Merge the newest segments of each vector index as ``_deltas_to_merge`` says.
+
+    Every optimize indexes the rows written since the last one as a segment of its own, and every ANN
+    query searches each segment: at 100,000 rows, 60 optimizes with five rows written before each took
+    a query from 7.4 to 22.4 ms (under writes a table is optimized every few seconds). Merging the newest
+    segments by size keeps a few of them, and rewrites each row's entry a few times in all.
+    """
+    dataset = await table.to_lance()
+    rows = {f.fragment_id: f.metadata.physical_rows for f in dataset.get_fragments()}
+    merged = False
+    for index in dataset.describe_indices():
+        if not index.type_url.endswith("VectorIndexDetails"):
+            continue
+        found = sorted((s.dataset_version_at_last_update, s.fragment_ids) for s in index.segments)
+        if count := _deltas_to_merge([sum(rows.get(i, 0) for i in fragments) for _, fragments in found]):
+            optimize = functools.partial(
+                dataset.optimize.optimize_indices, index_names=[index.name], num_indices_to_merge=count
+            )
+            await asyncio.to_thread(optimize)
+            merged = True
+    if merged:
+        await table.checkout_latest()
+
+
+def _deltas_to_merge(sizes: Sequence[int]) -> int:
+    """How many of a vector index's newest segments to merge into one (0: none); ``sizes`` in rows, oldest first.
+
+    The newest segment takes the ones before it in while together they hold at least a
+    ``1 / _DELTA_GROWTH`` of the next one's rows (size tiers, as a log-structured merge keeps them:
+    small segments merge often, large ones seldom). The oldest, the index as first built, stays.
+    """
+    run, total = 1, sizes[-1] if sizes else 0
+    for size in reversed(sizes[1:-1]):
+        if total * _DELTA_GROWTH < size:
+            break
+        run, total = run + 1, total + size
+    return run if run >= 2 else 0
 
 
 async def _indexed(table: Any, column: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -147,6 +148,36 @@ async def test_a_quick_merge_leaves_the_large_fragments_of_a_table_as_they_are(t
     assert sorted(after.values()) == [3, 6, 9000]  # the six one-row fragments, merged into one
     hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
     assert len(hits) == 20
+    store.close()
+
+
+async def test_optimizes_under_writes_keep_the_vector_index_in_few_segments(tmp_path: Path) -> None:
+    # Each optimize indexes the rows written since the last one as a segment of its own, and each ANN
+    # query searches every segment: under writes the segments (and the query's cost) grew without end.
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=200)
+    rng = random.Random(7)
+
+    def vector() -> list[float]:
+        v = [rng.gauss(0.0, 1.0) for _ in range(8)]
+        norm = sum(x * x for x in v) ** 0.5
+        return [x / norm for x in v]
+
+    await store.insert("t1", [(record(i, f"note {i}"), vector()) for i in range(400)])
+    await store.maintain(full=True)  # the ANN index, built
+
+    def segments() -> int:
+        dataset = lance.dataset(str(tmp_path / "memories_t1.lance"))
+        return next(len(ix.segments) for ix in dataset.describe_indices() if ix.name == "vector_idx")
+
+    assert segments() == 1
+    last: list[float] = []
+    for n in range(400, 424, 2):
+        last = vector()
+        await store.insert("t1", [(record(n, f"note {n}"), vector()), (record(n + 1, f"note {n + 1}"), last)])
+        await store.maintain(full=True)
+    assert segments() <= 4  # twelve optimizes, each of which left a segment of its own
+    hits = await store.nearest(Actor("t1", "a1"), last, MemoryFilter(), 1, 0.0)
+    assert [h.memory_id for h in hits] == [f"{423:032x}"]  # the newest row, found through the merged segments
     store.close()
 
 
