@@ -448,6 +448,8 @@ async def build_app(
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await _stop_upkeep(upkeep_task, stop_upkeep, settings.server.grace_seconds)
+            if stores.maintenance is not None:
+                await stores.maintenance.close()
             try:
                 await app.retrievals.flush()
             except MemorydError:

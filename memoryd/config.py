@@ -104,11 +104,13 @@ class StorageSettings(_Section):
     (every query re-checks the latest version, which a local disk answers at once) and 1 s on object
     storage, where each re-check is a request (``memoryd bench recall`` on an S3 server on loopback:
     Recall p50 10.7 ms at 1 s, 84.9 ms at 0)."""
-    ann_min_rows: int = Field(30_000, ge=1)
-    """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on: where ``hot_max_rows``
+    ann_min_rows: int = Field(25_000, ge=1)
+    """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on: before ``hot_max_rows``
     stops holding it in memory. Below an index, LanceDB's vector search reads every vector each time
     (a 32,000-row table: 35 ms of CPU a query, against ~8 ms through the index), which under 16 mixed
-    clients cost a quarter of the throughput; the index is built once (~19 s of CPU at 32,000 rows)."""
+    clients cost a quarter of the throughput. The build (~19 s of CPU at 32,000 rows, in a child
+    process) then runs while the copy still answers the table's Recalls, and is done before it must:
+    the 5,000 rows between the two bounds take a tenant writing 100 memories a second 50 s."""
     optimize_min_fragments: int = Field(16, ge=1)
     maintenance_enabled: bool = True
     """Run the maintenance loop in this process. With several replicas on one Redis, they take turns

@@ -65,9 +65,18 @@ class LanceDatabase:
     """One LanceDB directory or object-store URI, shared by the archive, profile and conversation stores."""
 
     def __init__(
-        self, connection: lancedb.AsyncConnection, creation: CreationLock | None = None, directory: str | None = None
+        self,
+        connection: lancedb.AsyncConnection,
+        creation: CreationLock | None = None,
+        directory: str | None = None,
+        *,
+        uri: str = "",
+        storage_options: dict[str, str] | None = None,
     ) -> None:
         self.connection = connection
+        self.uri = uri
+        """Where the store is (a directory or an object-store URI), for another process to open it."""
+        self.storage_options = dict(storage_options or {})
         self._creation = creation or NoCreationLock()
         self._directory = directory
         """The store's local directory (None: object storage), where a table's absence shows without the binding."""
@@ -117,7 +126,7 @@ class LanceDatabase:
                 uri, read_consistency_interval=read_consistency, session=session, storage_options=storage_options
             )
             await _check_embedding_model(db, model_name, dimension, creation)
-        return cls(db, creation, None if "://" in uri else uri)
+        return cls(db, creation, None if "://" in uri else uri, uri=uri, storage_options=storage_options)
 
     async def table(
         self,

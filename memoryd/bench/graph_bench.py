@@ -158,7 +158,9 @@ async def _latency(count: int, queries: int, embedder: Any, counter: TiktokenCou
         started = time.perf_counter()
         await _fill(store, count, embedder.dimension)
         fill_seconds = time.perf_counter() - started
-        await LanceMaintenance(db).maintain(full=True)  # indexes as the daemon's maintenance leaves them
+        maintenance = LanceMaintenance(db)
+        await maintenance.maintain(full=True)  # indexes as the daemon's maintenance leaves them
+        await maintenance.settled()
         service = _service(store, embedder, counter)
         rng = random.Random(11)
         samples = []

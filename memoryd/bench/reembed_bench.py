@@ -75,6 +75,7 @@ async def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) ->
             await app.memorize.memorize_batch(me, drafts, skip_deduplication=True)
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)  # the load indexed, as a daemon's upkeep leaves it
+        await app.maintenance.settled()
         asker = _Asker(app, me, args.memories)
         before = await asker.times(50)
         during: dict[str, Any] = {"ms": [], "errors": 0, "misses": 0}

@@ -34,7 +34,9 @@ async def opened(data: Path | str, model_name: str, dimension: int) -> AsyncIter
 async def maintain_now(db: LanceDatabase, ann_min_rows: int | None = None) -> None:
     """One full maintenance pass (what the daemon's loop does over time); the ANN index from the daemon's size."""
     rows = StorageSettings().ann_min_rows if ann_min_rows is None else ann_min_rows
-    await LanceMaintenance(db, ann_min_rows=rows).maintain(full=True)
+    maintenance = LanceMaintenance(db, ann_min_rows=rows)
+    await maintenance.maintain(full=True)
+    await maintenance.settled()
 
 
 async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:

@@ -269,6 +269,14 @@ class StoreMaintenance(Protocol):
         """Take deleted rows off the disk now (every version and index file that held them); versions removed."""
         ...
 
+    async def settled(self) -> None:
+        """Wait for the work that passes leave running beside them (an ANN index build)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop that work (shutdown)."""
+        ...
+
 
 class Embedder(Protocol):
     """Text to L2-normalised vectors."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from dataclasses import replace
@@ -15,6 +16,9 @@ import pyarrow as pa
 import pytest
 from lancedb.index import FTS
 
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.errors import NotReady
 from memoryd.core.models import PENDING_MODEL, Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
@@ -179,6 +183,64 @@ async def test_optimizes_under_writes_keep_the_vector_index_in_few_segments(tmp_
     hits = await store.nearest(Actor("t1", "a1"), last, MemoryFilter(), 1, 0.0)
     assert [h.memory_id for h in hits] == [f"{423:032x}"]  # the newest row, found through the merged segments
     store.close()
+
+
+async def test_the_vector_index_is_built_by_another_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A build fills Lance's CPU pool for seconds: in the daemon, every query of a table read from disk
+    # waited for it. Any build in this process fails here.
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an index was built in the serving process")
+
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=300)
+    await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
+    monkeypatch.setattr(lancedb.table.AsyncTable, "create_index", refused)
+    await store.maintain(full=True)
+    table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
+    assert any(ix.index_type == "IvfHnswSq" and ix.columns == ["vector"] for ix in table.list_indices())
+    hits = await store.nearest(Actor("t1", "a1"), unit(7), MemoryFilter(), 5, -1.0)
+    assert len(hits) == 5 and all(int(h.memory_id, 16) % 8 == 7 for h in hits)  # unit(i) repeats every 8
+    store.close()
+
+
+async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pass that waited for a build (seconds) merged and optimized no table meanwhile. The table being
+    # indexed is left alone until its build ends: a compaction of it would preempt the build's commit.
+    release, started = asyncio.Event(), []
+
+    async def slow_build(self: LanceMaintenance, name: str, column: str) -> None:
+        started.append((name, column))
+        await release.wait()
+
+    monkeypatch.setattr(LanceMaintenance, "_build_vector_index", slow_build)
+    db = await LanceDatabase.open(str(tmp_path), "m", 8)
+    maintenance = LanceMaintenance(db, hot_max_rows=0, ann_min_rows=300, optimize_min_fragments=4)
+    store = LanceMemoryStore(db, 8)
+    await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
+    await asyncio.wait_for(maintenance.maintain(full=True), timeout=30)  # returns with the build in flight
+
+    def fragments(tenant: str) -> int:
+        return len(lance.dataset(str(tmp_path / f"memories_{tenant}.lance")).get_fragments())
+
+    for i in range(400, 410):
+        await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i))])
+        await store.insert("small", [(record(i, f"note {i} about gardening"), unit(i))])
+    await asyncio.wait_for(maintenance.maintain(full=True), timeout=30)
+    assert fragments("small") == 1  # merged while the build runs
+    assert fragments("big") == 11  # left as it is until its build ends
+    assert started == [("memories_big", "vector")]  # one build, not one per pass
+    waiting = asyncio.create_task(maintenance.settled())
+    await asyncio.sleep(0.05)
+    assert not waiting.done()
+    release.set()
+    await asyncio.wait_for(waiting, timeout=5)
+    release.clear()
+    await maintenance.maintain(full=False)  # the big table was noted for the next pass
+    assert fragments("big") <= 2  # merged now (the ten one-row fragments at least)
+    await asyncio.sleep(0.05)  # the build's task starts running
+    assert len(started) == 2  # the fake built no index: the pass started another build
+    await maintenance.close()  # shutdown stops it
+    await asyncio.wait_for(maintenance.settled(), timeout=5)
+    db.close()
 
 
 async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:

@@ -73,6 +73,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
 
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)  # compacted and indexed, as a daemon's upkeep leaves it
+        await app.maintenance.settled()
         # Recall keeps answering while tenant a is filled and switched.
         answers: list[int] = []
         stop = asyncio.Event()
@@ -107,6 +108,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
         # A large enough table gets an ANN index on the new space too; the switched tenant searches through it.
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)
+        await app.maintenance.settled()  # the index builds beside the pass
         indexed = await (await lancedb.connect_async(str(tmp_path / "data"))).open_table("memories_t-a")
         assert f"{space_column(MODEL)}_idx" in [ix.name for ix in await indexed.list_indices()]
         assert "lantern number 14" in (await app.recall.recall(vector_only))[0].memory.content

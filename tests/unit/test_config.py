@@ -37,8 +37,9 @@ def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> 
     )
     assert (s.memorize.dedup_distance, s.memorize.max_content_bytes) == (None, 16384)
     assert (s.server.host, s.server.port) == ("127.0.0.1", 50051)
-    # a table too large for the in-memory copy is never searched by reading every vector
-    assert s.storage.ann_min_rows <= s.storage.hot_max_rows
+    # a table too large for the in-memory copy is never searched by reading every vector: its index
+    # is built while the copy still answers its Recalls
+    assert s.storage.ann_min_rows < s.storage.hot_max_rows
 
 
 def test_unknown_keys_and_bad_values_are_rejected(tmp_path: Path) -> None:
