@@ -69,6 +69,8 @@ _NO_PRUNE = timedelta(days=3650)
 _MERGED_MIN_ROWS = 8_192
 """The least a merge's output fragment may grow to (``_merged_rows``)."""
 
+_BUILD_RETRY_SECONDS = 60.0
+"""A failed ANN build (a crash, another process's compaction preempting it) is tried again after this."""
 _DELTA_GROWTH = 4
 """The newest segments of a vector index are merged once together they hold a quarter of the rows of the one before."""
 
@@ -108,6 +110,8 @@ class LanceMaintenance:
         self._cleanup_older_than = cleanup_older_than
         self._builds: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The ANN index builds running, by table and column (``_build_soon``)."""
+        self._failed: dict[tuple[str, str], float] = {}
+        """When a build of each failed last: tried again after ``_BUILD_RETRY_SECONDS``, not at every pass."""
         self._unpruned: set[str] = set()
         """Tables whose last optimize (``_optimized_at``) left versions too young to prune."""
 
@@ -234,11 +238,18 @@ class LanceMaintenance:
                     await _compacted(table)
             elif not wanted:
                 await self._prune_tail(name, table)
-        if stats["num_rows"] >= self._ann_min_rows:  # a re-embed's space too, searched once its tenant is switched
-            for column in ["vector", *space_columns(await table.schema())]:
-                if (name, column) not in self._builds and not await _indexed(table, column):
-                    self._build_soon(name, column, int(stats["num_rows"]))
+        if stats["num_rows"] >= self._ann_min_rows:
+            await self._index_vectors(name, table, int(stats["num_rows"]))
         return int(stats["num_rows"])
+
+    async def _index_vectors(self, name: str, table: Any, rows: int) -> None:
+        """Start the ANN builds the table lacks (a re-embed's space too, searched once its tenant is switched)."""
+        for column in ["vector", *space_columns(await table.schema())]:
+            key = (name, column)
+            if time.monotonic() - self._failed.get(key, -1e9) < _BUILD_RETRY_SECONDS:
+                continue
+            if key not in self._builds and not await _indexed(table, column):
+                self._build_soon(name, column, rows)
 
     def _build_soon(self, name: str, column: str, rows: int) -> None:
         """Start building the table's ANN index on ``column`` beside the passes.
@@ -258,6 +269,7 @@ class LanceMaintenance:
         if task.cancelled():
             return
         if (exc := task.exception()) is not None:
+            self._failed[key] = time.monotonic()
             log.warning("vector index not built; a later pass tries again", extra={"table": key[0], "error": str(exc)})
         else:
             seconds = round(time.monotonic() - began, 1)

@@ -19,7 +19,7 @@ from lancedb.index import FTS
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import LanceMemoryStore
-from memoryd.core.errors import NotReady
+from memoryd.core.errors import NotReady, Unavailable
 from memoryd.core.models import PENDING_MODEL, Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
 from tests.fakes import memory_record
@@ -210,6 +210,8 @@ async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, m
     async def slow_build(self: LanceMaintenance, name: str, column: str) -> None:
         started.append((name, column))
         await release.wait()
+        if len(started) == 2:
+            raise Unavailable("the build's process died")
 
     monkeypatch.setattr(LanceMaintenance, "_build_vector_index", slow_build)
     db = await LanceDatabase.open(str(tmp_path), "m", 8)
@@ -238,8 +240,12 @@ async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, m
     assert fragments("big") <= 2  # merged now (the ten one-row fragments at least)
     await asyncio.sleep(0.05)  # the build's task starts running
     assert len(started) == 2  # the fake built no index: the pass started another build
-    await maintenance.close()  # shutdown stops it
-    await asyncio.wait_for(maintenance.settled(), timeout=5)
+    release.set()
+    await maintenance.settled()  # this one fails
+    await maintenance.maintain(full=True)
+    await asyncio.sleep(0.05)
+    assert len(started) == 2  # a failed build is not started again at every pass
+    await maintenance.close()
     db.close()
 
 
