@@ -198,3 +198,25 @@ async def test_a_replica_creates_a_new_tenants_tables_only_under_the_shared_leas
                 await asyncio.sleep(0.05)
     finally:
         await client.aclose()
+
+
+async def test_the_vector_index_is_built_on_object_storage(
+    tmp_path: Path, object_store: ObjectStore, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    # The build runs in a child process, which opens the store itself: its URI and credentials must reach it.
+    import lancedb
+
+    prefix = f"ann-{uuid.uuid4().hex[:8]}"
+    storage = object_store.settings(prefix, ann_min_rows=300, hot_max_rows=0, maintenance_enabled=False)
+    settings = make_settings(tmp_path / "unused", storage=storage)
+    async with build_app(settings, embedder=onnx_embedder) as app:
+        drafts = [MemoryDraft(f"note {i} about the garden, the tea and the number {i}") for i in range(400)]
+        await app.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
+        assert app.maintenance is not None
+        await app.maintenance.maintain(full=True)
+        await app.maintenance.settled()
+        db = await lancedb.connect_async(settings.storage.uri, storage_options=settings.storage.storage_options())
+        indexes = await (await db.open_table("memories_acme")).list_indices()
+        assert any(ix.columns == ["vector"] and ix.index_type == "IvfHnswSq" for ix in indexes)
+        hits = await app.recall.recall(RecallQuery(ME, "the number 7 about the garden", limit=3))
+        assert len(hits) == 3
