@@ -93,6 +93,7 @@ class LanceMaintenance:
         hot_max_rows: int = 0,
         optimize_gap: timedelta = timedelta(seconds=5),
         keeping_copy: Callable[[str], AbstractAsyncContextManager[None]] | None = None,
+        build_timeout: timedelta = timedelta(hours=1),
     ) -> None:
         self._keeping_copy = keeping_copy
         """Around an optimize of a table small enough for memory: what keeps its copy answering meanwhile."""
@@ -110,6 +111,8 @@ class LanceMaintenance:
         self._cleanup_older_than = cleanup_older_than
         self._builds: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The ANN index builds running, by table and column (``_build_soon``)."""
+        self._build_timeout = build_timeout.total_seconds()
+        """A build still running after this is stopped (a hung one would hold its table's merges forever)."""
         self._failed: dict[tuple[str, str], float] = {}
         """When a build of each failed last: tried again after ``_BUILD_RETRY_SECONDS``, not at every pass."""
         self._unpruned: set[str] = set()
@@ -301,7 +304,12 @@ class LanceMaintenance:
             stderr=asyncio.subprocess.PIPE,
         )
         try:
-            _, err = await child.communicate(json.dumps(self._db.storage_options).encode())
+            talk = child.communicate(json.dumps(self._db.storage_options).encode())
+            _, err = await asyncio.wait_for(talk, self._build_timeout)
+        except TimeoutError:
+            child.kill()
+            await child.wait()
+            raise Unavailable(f"the vector index of {name} was not built in {self._build_timeout:g} s") from None
         except BaseException:  # cancelled (the daemon stops): the build stops with it; the next pass retries
             child.kill()
             await child.wait()

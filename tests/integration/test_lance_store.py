@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -16,6 +17,7 @@ import pyarrow as pa
 import pytest
 from lancedb.index import FTS
 
+from memoryd.adapters import lance_maintenance
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import LanceMemoryStore
@@ -245,6 +247,33 @@ async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, m
     await maintenance.maintain(full=True)
     await asyncio.sleep(0.05)
     assert len(started) == 2  # a failed build is not started again at every pass
+    await maintenance.close()
+    db.close()
+
+
+async def test_a_hung_index_build_is_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A build that never ends would hold its table's merges forever.
+    spawn = asyncio.create_subprocess_exec
+
+    async def hung(*args: Any, **kwargs: Any) -> Any:
+        return await spawn(sys.executable, "-c", "import time; time.sleep(60)", **kwargs)
+
+    monkeypatch.setattr(lance_maintenance.asyncio, "create_subprocess_exec", hung)
+    db = await LanceDatabase.open(str(tmp_path), "m", 8)
+    maintenance = LanceMaintenance(
+        db, hot_max_rows=0, ann_min_rows=300, optimize_min_fragments=4, build_timeout=timedelta(seconds=1)
+    )
+    store = LanceMemoryStore(db, 8)
+    await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
+    await maintenance.maintain(full=True)
+    await asyncio.wait_for(maintenance.settled(), timeout=20)  # stopped after its second
+    assert any("not built in 1 s" in getattr(r, "error", "") for r in caplog.records)
+    for i in range(400, 410):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    await maintenance.maintain(full=True)
+    assert len(lance.dataset(str(tmp_path / "memories_t1.lance")).get_fragments()) <= 2  # merged again
     await maintenance.close()
     db.close()
 
