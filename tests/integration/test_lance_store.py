@@ -17,7 +17,6 @@ import pyarrow as pa
 import pytest
 from lancedb.index import FTS
 
-from memoryd.adapters import lance_maintenance
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import LanceMemoryStore
@@ -260,7 +259,7 @@ async def test_a_hung_index_build_is_stopped(
     async def hung(*args: Any, **kwargs: Any) -> Any:
         return await spawn(sys.executable, "-c", "import time; time.sleep(60)", **kwargs)
 
-    monkeypatch.setattr(lance_maintenance.asyncio, "create_subprocess_exec", hung)
+    monkeypatch.setattr(asyncio, "create_subprocess_exec", hung)  # the build's child: one that never ends
     db = await LanceDatabase.open(str(tmp_path), "m", 8)
     maintenance = LanceMaintenance(
         db, hot_max_rows=0, ann_min_rows=300, optimize_min_fragments=4, build_timeout=timedelta(seconds=1)
