@@ -326,7 +326,8 @@ class LanceMaintenance:
         (pylance's ``optimize_indices`` folds with slightly different ones), so it stays.
         """
         await table.optimize(cleanup_older_than=_NO_PRUNE)
-        await _merge_vector_deltas(table)
+        if any(name.startswith(prefix) for prefix in _SEARCHED):  # the only tables given a vector index
+            await _merge_vector_deltas(table)
         await self._prune(table)
         self._optimized_at[name] = time.monotonic()
         self._unpruned.add(name)

@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 
 import boto3
+import lancedb
 import pytest
 import redis.asyncio as aioredis
 
@@ -204,8 +205,6 @@ async def test_the_vector_index_is_built_on_object_storage(
     tmp_path: Path, object_store: ObjectStore, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     # The build runs in a child process, which opens the store itself: its URI and credentials must reach it.
-    import lancedb
-
     prefix = f"ann-{uuid.uuid4().hex[:8]}"
     storage = object_store.settings(prefix, ann_min_rows=300, hot_max_rows=0, maintenance_enabled=False)
     settings = make_settings(tmp_path / "unused", storage=storage)
