@@ -136,7 +136,8 @@ class ProfileService:
            archive as semantic memories (``source_context`` = profile revision N).
         5. The write is a compare-and-swap on the revision the rewrite read; when a
            manual edit lands meanwhile, its line changes are replayed on top of the
-           rewrite and the swap is retried, so neither is lost.
+           rewrite and the swap is retried, so neither is lost; when the same origin
+           landed meanwhile (a job delivered twice at once), that revision is the result.
 
         ``base`` is the revision the caller generated from (read again when not given).
         """
@@ -168,6 +169,11 @@ class ProfileService:
                 committed = await self._commit(actor, new, current.revision)
             except Conflict:
                 current = await self.get(actor)
+                if current.source == new.source and current.revision > base.revision:
+                    # The same origin (one job) landed meanwhile: a second delivery of the job ran
+                    # beside the first (a worker presumed dead, a queue that lost its marks).
+                    # Replaying it on top would write its output twice.
+                    return RewriteResult(True, current, filed_memories=filed, attempts=attempt)
                 continue
             return RewriteResult(
                 True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -200,3 +201,17 @@ async def _quick_pass(app: App) -> None:
     await _maintenance(app).maintain(full=False)
     assert _maintenance(app).pending == set()
     assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
+
+
+async def test_one_origin_rewriting_twice_at_once_writes_one_revision(app: App) -> None:
+    before = await seed(app)
+    generated = "## Preferences\n- likes espresso\n- likes tea\n"
+    first, second = await asyncio.gather(
+        app.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
+        app.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
+    )
+    assert first.applied and second.applied and first.profile.revision == second.profile.revision == 4
+    history = await app.profile.revisions(ME, 10, 0)
+    assert [p.revision for p in history] == [4, 3, 2, 1] and history[0].source == "rewrite:regenerate:r3"
+    other = await app.profile.rewrite(ME, generated, [], "regenerate:r4", base=before)  # another origin replays
+    assert other.applied and other.profile.revision == 5 and other.attempts == 2
