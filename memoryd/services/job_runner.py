@@ -38,6 +38,10 @@ from memoryd.services.job_service import JobService
 
 log = logging.getLogger(__name__)
 
+_RUNNING_HERE_SECONDS = 1.0
+"""A second delivery of a job this process is running is put back for this long (not dropped: the
+first run may yet end in a retry, and the queue has one message for both)."""
+
 
 class Defer(Exception):  # control flow, not an error
     """Run the job again later without spending an attempt."""
@@ -196,6 +200,9 @@ class JobRunner:
         self._chat = chat
         self._policy = policy
         self.rng = rng or random.Random()
+        self._running: set[tuple[str, str]] = set()
+        """Jobs this process is running: a queue that lost its in-progress mark (a Redis restart that
+        lost its last writes) delivers a running job again, to this very worker as readily as to another."""
 
     async def run(self, tenant_id: str, key: str, body: Body, timeout_seconds: float = 300.0) -> float | None:
         """Run the body once; the seconds until the message should run again, or None when done.
@@ -203,6 +210,16 @@ class JobRunner:
         A body running past ``timeout_seconds`` is cancelled and retried like an outage (the
         queue's own timeout, a little longer, would otherwise leave the record ``running``).
         """
+        if (tenant_id, key) in self._running:
+            log.warning("job delivered again while this process runs it; looked at again later", extra={"job": key})
+            return _RUNNING_HERE_SECONDS
+        self._running.add((tenant_id, key))
+        try:
+            return await self._run(tenant_id, key, body, timeout_seconds)
+        finally:
+            self._running.discard((tenant_id, key))
+
+    async def _run(self, tenant_id: str, key: str, body: Body, timeout_seconds: float) -> float | None:
         record = await self.jobs.record(tenant_id, key)
         if record is None or record.state not in LIVE_STATES:
             log.info("dropping stale job message", extra={"job": key})

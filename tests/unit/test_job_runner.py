@@ -153,6 +153,26 @@ async def test_a_stale_message_is_dropped(world) -> None:
     assert await runner.run("acme", "bootstrap:acme:nobody:v1", _raising(AssertionError("never runs"))) is None
 
 
+async def test_a_second_delivery_while_this_process_runs_the_job_is_put_back(world) -> None:
+    runner, ledger, _ = world
+    await _queued(runner)
+    release, runs = asyncio.Event(), []
+
+    async def body(ctx: JobContext) -> dict[str, str | int | float | bool]:
+        runs.append(ctx.record.attempts)
+        await release.wait()
+        return {"outcome": "compiled"}
+
+    first = asyncio.create_task(runner.run("acme", KEY, body))
+    await asyncio.sleep(0.01)
+    again = await runner.run("acme", KEY, body)  # the queue lost its in-progress mark
+    assert again is not None and again > 0 and runs == [1]
+    assert (await _record(ledger)).state is JobState.RUNNING  # the duplicate wrote nothing
+    release.set()
+    assert await first is None and (await _record(ledger)).state is JobState.SUCCEEDED
+    assert await runner.run("acme", KEY, body) is None and runs == [1]  # then dropped as finished
+
+
 async def test_an_open_circuit_defers_before_any_call(world) -> None:
     runner, ledger, gate = world
     gate.open_seconds = 12.0
