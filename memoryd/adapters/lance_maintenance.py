@@ -18,6 +18,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import sys
 import time
 import warnings
@@ -299,6 +300,7 @@ class LanceMaintenance:
             self._db.uri,
             name,
             column,
+            str(os.getpid()),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,

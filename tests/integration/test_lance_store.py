@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -275,6 +276,45 @@ async def test_a_hung_index_build_is_stopped(
     assert len(lance.dataset(str(tmp_path / "memories_t1.lance")).get_fragments()) <= 2  # merged again
     await maintenance.close()
     db.close()
+
+
+def test_a_build_whose_daemon_was_killed_stops_too(tmp_path: Path) -> None:
+    # kill -9 of the daemon cannot stop its child: the child must notice it was orphaned and exit.
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, subprocess, sys, time\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import sys, time\\nsys.path.insert(0, sys.argv[2])\\n"
+            "from memoryd.adapters.lance_index_child import exit_when_orphaned\\n"
+            "exit_when_orphaned(int(sys.argv[1]), 0.05)\\ntime.sleep(60)', str(os.getpid()), os.getcwd()])\n"
+            f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+            "time.sleep(60)\n",
+        ]
+    )
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    time.sleep(0.5)
+    assert _alive(child)  # the watch leaves a child whose parent lives alone
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, dead but not yet reaped by its new parent, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_path: Path) -> None:
