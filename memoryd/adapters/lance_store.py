@@ -53,6 +53,7 @@ from memoryd.adapters.lance_rows import (
     with_space_vectors,
     with_stats,
 )
+from memoryd.adapters.lance_stats_copy import StatsCopy
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
 from memoryd.core.models import (
     ALL_STATUSES,
@@ -72,6 +73,9 @@ STATS_PREFIX = "retrievals_"
 _ARM_COLUMNS = ["id", "occurred_at", "content"]
 _COLD_LOOKUPS = 8
 """LanceDB queries of one ``nearest_many`` in flight at once (a large table has no in-memory copy)."""
+_STATS_MAX_ROWS = 100_000
+"""A tenant's statistics table is read into memory up to this many rows (~250 bytes each, id index
+included); one past it is queried by id. Rows exist only for memories ever retrieved or judged."""
 _BY_ID = MemoryFilter(statuses=ALL_STATUSES)
 """Reads and writes by id see every lifecycle state (archived rows stay readable and restorable)."""
 _ADDED_COLUMNS = ("request_key", "superseded_by", "collection")
@@ -110,6 +114,8 @@ class LanceMemoryStore:
         self._schema = memory_schema(dimension)
         self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
         """In-memory copies of small tables by tenant (``lance_hot``)."""
+        self._stats: HotCache[StatsCopy] = HotCache(_STATS_MAX_ROWS if hot_max_rows else 0, hot_tables, hot_total_rows)
+        """The retrieval statistics tables by tenant (``lance_stats_copy``); off with the archive's copies."""
         self._hot_tables = hot_tables
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
         """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
@@ -473,6 +479,9 @@ class LanceMemoryStore:
 
     async def _retrieval_stats(self, tenant_id: str, memory_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         table = await self._stats_table(tenant_id)
+        copy = await self._stats.copy(tenant_id, table, RETRIEVAL_SCHEMA.names, StatsCopy.of)
+        if copy is not None:
+            return copy.rows(memory_ids)
         rows = await table.query().where(ids_in(memory_ids)).to_arrow()
         return {r["id"]: r for r in rows.to_pylist()}
 

@@ -146,6 +146,12 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
             )
 
     await same_answers(150)
+    # Another process's flush of retrieval counts is seen at the next read (the statistics' copy too).
+    bumped = seeded[4][0]
+    reader = Actor("acme", bumped.agent_id, bumped.end_user_id)
+    counted = (await hot.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count
+    await cold.record_retrievals("acme", {bumped.memory_id: 7}, {}, T0)
+    assert (await hot.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count == counted + 7
     # Another writer (here: the store without the copy, as another process would be) is seen next read.
     extra = rows(random.Random(9), 1)[0]
     extra = (memory_record(f"{999:032x}", "late row", tenant_id="acme", scope=Scope.TENANT), extra[1])
