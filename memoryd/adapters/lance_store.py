@@ -325,10 +325,11 @@ class LanceMemoryStore:
     async def record_retrievals(
         self, tenant_id: str, recalled: Mapping[str, int], injected: Mapping[str, int], at: datetime
     ) -> None:
-        """Add to the side table: insert missing ids at 0, then one increment per distinct count.
+        """Add to the side table: insert missing ids at 0, then one SQL update per kind of count.
 
-        Increments are SQL updates (``retrieval_count + n``), so flushes from several
-        daemons add up instead of overwriting each other.
+        Increments are relative (``retrieval_count + n``), so flushes from several daemons add up
+        instead of overwriting each other. At most three commits a flush whatever the counts: an
+        update per distinct count made one commit each, and each leaves a fragment and deletion files.
         """
         if not recalled and not injected:
             return
@@ -339,14 +340,9 @@ class LanceMemoryStore:
                 (recalled, "retrieval_count", {"last_retrieved_at": timestamp(at)}),
                 (injected, "injected_count", {}),
             ):
-                by_count: dict[int, list[str]] = {}
-                for memory_id, n in counts.items():
-                    by_count.setdefault(n, []).append(memory_id)
-                for n, same in by_count.items():
+                if counts:
                     async with self._db.rewriting(STATS_PREFIX + tenant_id):
-                        await table.update(
-                            where=ids_in(same), updates_sql={column: f"coalesce({column}, 0) + {int(n)}", **extra}
-                        )
+                        await table.update(where=ids_in(counts), updates_sql={column: _plus(column, counts), **extra})
 
     async def pending_embeddings(self, tenant_id: str, limit: int) -> tuple[list[MemoryRecord], int]:
         """Rows stored during an embedder outage (``embedding_model`` empty), oldest first, and their count."""
@@ -752,6 +748,16 @@ async def _ensure_stats_rows(table: Any, ids: Sequence[str]) -> None:
 
 
 _ZEROED = frozenset({"retrieval_count", "injected_count"})
+
+
+def _plus(column: str, counts: Mapping[str, int]) -> str:
+    """``column`` plus each id's count as one SQL expression (the ids grouped by their count)."""
+    by_count: dict[int, list[str]] = {}
+    for memory_id, n in counts.items():
+        by_count.setdefault(int(n), []).append(memory_id)
+    # Lance's SQL has no CASE: each group adds its count times its membership (a boolean cast to 0 or 1).
+    terms = " + ".join(f"{n} * CAST({ids_in(same)} AS BIGINT)" for n, same in sorted(by_count.items()))
+    return f"coalesce({column}, 0) + {terms}"
 
 
 async def _upgrade_stats(table: Any) -> None:

@@ -357,6 +357,17 @@ async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
     await store.record_retrievals("t1", {}, {f"{1:032x}": 2}, NOW)
     again = await store.get(Actor("t1", "a1"), f"{1:032x}")
     assert again is not None and (again.retrieval_count, again.injection_count) == (3, 2)
+    assert again.last_retrieved_at == NOW  # an injection does not date a retrieval
+    # A flush of many distinct counts is three commits at most (the missing rows, each kind of count):
+    # one per count left a fragment and deletion files each in a table every flush writes.
+    before = lance.dataset(str(tmp_path / "retrievals_t1.lance")).version
+    later = NOW + timedelta(minutes=1)
+    await store.record_retrievals("t1", {f"{i:032x}": i for i in range(1, 9)}, {f"{2:032x}": 1, f"{3:032x}": 4}, later)
+    assert lance.dataset(str(tmp_path / "retrievals_t1.lance")).version - before <= 3
+    counted = await store.get_many(Actor("t1", "a1"), [f"{1:032x}", f"{2:032x}"])
+    assert (counted[f"{1:032x}"].retrieval_count, counted[f"{1:032x}"].injection_count) == (4, 2)
+    assert (counted[f"{2:032x}"].retrieval_count, counted[f"{2:032x}"].injection_count) == (3, 6)
+    assert counted[f"{2:032x}"].last_retrieved_at == later
     store.close()
 
 
