@@ -1,9 +1,9 @@
 """StatsCopy: a tenant's retrieval statistics table in memory, at one table version.
 
 GetMemory and ListMemories show each memory's retrieval counts and feedback, which live in a side
-table that every few seconds takes a flush of counts (an insert and a handful of SQL updates, each a
-commit that leaves a small fragment and deletion files behind until maintenance compacts them). A
-lookup of one id there cost 8-14 ms at 3,000 rows, more than the whole Recall of the same agent:
+table that every few seconds takes a flush of counts (an insert and an update or two, each a commit
+that leaves a small fragment and deletion files behind until maintenance compacts them). A lookup of
+one id there cost 8-14 ms at 3,000 rows, more than the whole Recall of the same agent:
 reading the table once per version (a flush every ``retrieval_flush_seconds``) and answering from
 memory costs microseconds. Loaded through ``HotCache``, like the archive's copy, so any process's
 commit is seen at the next read. The rows stay in Arrow (about 100 bytes each) with an index by id;
