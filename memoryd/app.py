@@ -324,7 +324,7 @@ async def _open_stores(
     )
     return _Stores(
         archive_store,
-        LanceProfileStore(db),
+        LanceProfileStore(db, copies=st.hot_max_rows > 0),
         LanceConversationStore(db),
         LanceReviewStore(db),
         LanceKeyStore(db),

@@ -4,6 +4,12 @@ Tables per tenant, like the archive: ``profiles_<tenant>`` (primary key
 ``agent_id``), ``profile_revisions_<tenant>`` (primary key ``agent_id:revision``)
 and ``profile_failures_<tenant>`` (refused automatic rewrites). History lives
 in its own table, not in Lance versions, which are table-wide and pruned.
+
+Current profiles are read from an in-memory copy of the tenant's table at its version
+(``HotCache``, as the archive's small tables are): GetProfile and GetContext read one on every
+call, and a LanceDB query of a 100-row table cost 3-7 ms (14 ms while it took writes), the copy
+microseconds. Any process's commit moves the version and the next read loads the table again;
+this process's own swap is applied to the copy instead.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import pyarrow as pa
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.models import Profile
 
@@ -73,16 +80,46 @@ def _profile(row: dict[str, Any]) -> Profile:
     )
 
 
+_COPY_MAX_ROWS = 10_000
+"""A tenant's profiles are kept in memory up to this many agents (a document is a few KB); more are queried."""
+_COPY_TOTAL_ROWS = 20_000
+"""Profiles kept in memory across tenants (the least recently read tenant's go first)."""
+
+
+class _Profiles:
+    """One tenant's current profiles at one version of its table."""
+
+    def __init__(self, version: int, by_agent: dict[str, Profile]) -> None:
+        self.version = version
+        self.by_agent = by_agent
+
+    @classmethod
+    def of(cls, version: int, data: pa.Table) -> _Profiles:
+        """``HotCache``'s builder."""
+        return cls(version, {row["key"]: _profile(row) for row in data.to_pylist()})
+
+    def with_profile(self, version: int, profile: Profile) -> _Profiles:
+        """The copy after this process's swap of one agent's row, committed as ``version``."""
+        return _Profiles(version, {**self.by_agent, profile.agent_id: profile})
+
+    def __len__(self) -> int:
+        return len(self.by_agent)
+
+
 class LanceProfileStore:
     """Profiles on the same LanceDB connection as the archive."""
 
-    def __init__(self, db: LanceDatabase) -> None:
+    def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
+        self._copies: HotCache[_Profiles] = HotCache(_COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS)
 
     async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
         """The profile row."""
         async with map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
+            copy = await self._copies.copy(tenant_id, table, PROFILE_SCHEMA.names, _Profiles.of)
+            if copy is not None:
+                return copy.by_agent.get(agent_id)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
         return _profile(rows[0]) if rows else None
 
@@ -97,7 +134,11 @@ class LanceProfileStore:
             else:
                 merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
             result = await merge.execute(data)
-        return bool(result.num_updated_rows + result.num_inserted_rows == 1)
+        swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
+        copy = self._copies.current(tenant_id)
+        if swapped and copy is not None and copy.version == result.version - 1:  # else the next read loads
+            self._copies.put(tenant_id, copy.with_profile(result.version, profile))
+        return swapped
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
         """Insert-if-absent keyed by agent and revision, so a retried log never duplicates."""

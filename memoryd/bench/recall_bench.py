@@ -32,7 +32,7 @@ from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_i
 from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
-from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
+from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileServiceStub, pb, ppb
 
 BATCH = 1000
 
@@ -105,7 +105,9 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["vector_index"] = f"in memory ({shape['vector_index']} on disk)"
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
-                shape["reads"] = await _reads(MemorizeCalls(channel, tenant), agents, args.queries)
+                shape["reads"] = await _reads(
+                    MemorizeCalls(channel, tenant), ProfileServiceStub(channel), agents, args.queries
+                )
             if args.baseline == "sqlite":
                 shape["sqlite"] = _sqlite(scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args)
             shapes.append(shape)
@@ -131,11 +133,20 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
     }
 
 
-async def _reads(calls: MemorizeCalls, agents: list[str], count: int) -> dict[str, dict[str, float]]:
-    """ListMemories (a page of 20, each agent's second page) and GetMemory of its rows, one call at a time."""
-    lists, gets = [], []
+async def _reads(calls: MemorizeCalls, profiles: Any, agents: list[str], count: int) -> dict[str, dict[str, float]]:
+    """ListMemories (a page of 20, each agent's second page), GetMemory of its rows and GetProfile, one call at a time.
+
+    Each agent gets a profile of one line first (what GetContext and an agent's turn read).
+    """
+    for agent in agents:
+        line = ppb.AppendLine(section="Preferences", line=f"{agent} prefers short answers")
+        await profiles.EditProfile(ppb.EditProfileRequest(agent_id=agent, append=line), metadata=calls.metadata)
+    lists, gets, profile_reads = [], [], []
     for i in range(count):
         agent = agents[i % len(agents)]
+        start = time.perf_counter()
+        await profiles.GetProfile(ppb.GetProfileRequest(agent_id=agent), metadata=calls.metadata)
+        profile_reads.append((time.perf_counter() - start) * 1000)
         first = await calls.stub.ListMemories(
             pb.ListMemoriesRequest(agent_id=agent, page_size=20), metadata=calls.metadata
         )
@@ -152,7 +163,11 @@ async def _reads(calls: MemorizeCalls, agents: list[str], count: int) -> dict[st
         start = time.perf_counter()
         await calls.stub.GetMemory(pb.GetMemoryRequest(agent_id=agent, memory_id=memory_id), metadata=calls.metadata)
         gets.append((time.perf_counter() - start) * 1000)
-    return {"list_page_of_20": percentiles(lists), "get_memory": percentiles(gets)}
+    return {
+        "list_page_of_20": percentiles(lists),
+        "get_memory": percentiles(gets),
+        "get_profile": percentiles(profile_reads),
+    }
 
 
 async def _round_trip(channel: grpc.aio.Channel, count: int) -> dict[str, float]:
@@ -395,6 +410,11 @@ def _render(record: dict[str, Any]) -> str:
             lines.append(
                 f"agents={shape['agents']}: ListMemories (a page of 20) p50 {page['p50']:.1f} ms, p99 "
                 f"{page['p99']:.1f} ms; GetMemory p50 {get['p50']:.1f} ms, p99 {get['p99']:.1f} ms"
+                + (
+                    f"; GetProfile p50 {gp['p50']:.1f} ms, p99 {gp['p99']:.1f} ms"
+                    if (gp := reads.get("get_profile"))
+                    else ""
+                )
             )
     lines += _write_lines(mem) if mem else []  # none with --single-writes 0
     lines.append(f"daemon peak RSS: {record['daemon_peak_rss_mb']:.0f} MiB")

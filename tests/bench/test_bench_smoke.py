@@ -64,7 +64,8 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
         reads = shape["reads"]
         assert reads["list_page_of_20"]["n"] == reads["get_memory"]["n"] == 12 and reads["get_memory"]["p50"] > 0
-    assert "ListMemories (a page of 20)" in stdout and "GetMemory p50" in stdout
+        assert reads["get_profile"]["n"] == 12 and reads["get_profile"]["p50"] > 0
+    assert "ListMemories (a page of 20)" in stdout and "GetMemory p50" in stdout and "GetProfile p50" in stdout
     assert record["memorize"]["single"]["per_second"] > 0 and record["daemon_peak_rss_mb"] > 0
     assert record["grpc_round_trip_ms"]["n"] == 12 and "gRPC round trip alone" in stdout
     memorize = record["memorize"]

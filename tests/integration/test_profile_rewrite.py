@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import lancedb
 import pytest
 
+from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -215,3 +217,25 @@ async def test_one_origin_rewriting_twice_at_once_writes_one_revision(app: App) 
     assert [p.revision for p in history] == [4, 3, 2, 1] and history[0].source == "rewrite:regenerate:r3"
     other = await app.profile.rewrite(ME, generated, [], "regenerate:r4", base=before)  # another origin replays
     assert other.applied and other.profile.revision == 5 and other.attempts == 2
+
+
+async def test_a_profile_another_process_wrote_is_read_at_once(tmp_path: Path) -> None:
+    # Current profiles are read from an in-memory copy: it follows this process's swaps and any other's.
+    at = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    mine = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+    theirs = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+    assert await mine.current("acme", "a1") is None
+    first = Profile("a1", "## Work\n- ships memoryd\n", 6, 100, 1, at, "edit")
+    assert await mine.swap("acme", first, 0)
+    assert await mine.current("acme", "a1") == first
+    second = replace(first, document="## Work\n- ships memoryd\n- on call\n", revision=2, source="rewrite:x")
+    assert await theirs.swap("acme", second, 1)
+    assert await mine.current("acme", "a1") == second
+    assert not await mine.swap("acme", replace(first, revision=2), 1)  # a stale compare-and-swap still loses
+    assert await mine.current("acme", "a1") == second and await theirs.current("acme", "a1") == second
+    other = replace(first, agent_id="a2")
+    assert await theirs.swap("acme", other, 0)  # not in this process's copy yet
+    third = replace(second, revision=3)
+    assert await mine.swap("acme", third, 2)  # committed after theirs: the copy must not skip it
+    assert await mine.current("acme", "a1") == third and await mine.current("acme", "a2") == other
+    assert await mine.current("acme", "nobody") is None
