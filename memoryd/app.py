@@ -325,7 +325,7 @@ async def _open_stores(
     return _Stores(
         archive_store,
         LanceProfileStore(db, copies=st.hot_max_rows > 0),
-        LanceConversationStore(db),
+        LanceConversationStore(db, copies=st.hot_max_rows > 0),
         LanceReviewStore(db),
         LanceKeyStore(db),
         LanceAuditLog(db),

@@ -20,6 +20,8 @@ from lancedb.index import BTree
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
+from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
@@ -91,11 +93,40 @@ def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+def _conversation(r: dict[str, Any]) -> Conversation:
+    """A state row as the service sees it."""
+    return Conversation(
+        r["conversation_id"],
+        r["agent_id"],
+        r["end_user_id"],
+        r["context_window"],
+        r["next_seq"],
+        r["compacted_through"],
+        tuple(json.loads(r["summary_ids"])),
+        json.loads(r["options"]),
+        r["revision"],
+        _utc(r["created_at"]),
+        _utc(r["updated_at"]),
+        r["compacted_through"] if r.get("filed_through") is None else r["filed_through"],
+    )
+
+
+_BUILD = KeyedCopy.builder("conversation_id", _conversation)
+_COPY_MAX_ROWS = 20_000
+"""A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
+_COPY_TOTAL_ROWS = 100_000
+"""States kept in memory across tenants (the least recently read tenant's go first)."""
+
+
 class LanceConversationStore:
     """Conversations on the archive's LanceDB connection."""
 
-    def __init__(self, db: LanceDatabase) -> None:
+    def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
+        self._copies: HotCache[KeyedCopy[Conversation]] = HotCache(
+            _COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS
+        )
+        """The state tables by tenant (``lance_keyed_copy``)."""
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
     # tenant with many conversations does not scan all their items per call.
@@ -178,29 +209,16 @@ class LanceConversationStore:
     # -- state ------------------------------------------------------------------
 
     async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
-        """The state row."""
+        """The state row (from the tenant's in-memory copy when it has one: every append and GetContext reads it)."""
         async with map_lance_errors():
             table = await self._states(tenant_id)
+            copy = await self._copies.copy(tenant_id, table, STATE_SCHEMA.names, _BUILD)
+            if copy is not None:
+                return copy.get(conversation_id)
             rows = (
                 await table.query().where(f"conversation_id = {literal(conversation_id)}").limit(1).to_arrow()
             ).to_pylist()
-        if not rows:
-            return None
-        r = rows[0]
-        return Conversation(
-            r["conversation_id"],
-            r["agent_id"],
-            r["end_user_id"],
-            r["context_window"],
-            r["next_seq"],
-            r["compacted_through"],
-            tuple(json.loads(r["summary_ids"])),
-            json.loads(r["options"]),
-            r["revision"],
-            _utc(r["created_at"]),
-            _utc(r["updated_at"]),
-            r["compacted_through"] if r.get("filed_through") is None else r["filed_through"],
-        )
+        return _conversation(rows[0]) if rows else None
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
         """Compare-and-swap on revision (insert when ``expected_revision`` is 0)."""
@@ -227,7 +245,10 @@ class LanceConversationStore:
             else:
                 merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
             result = await merge.execute(pa.Table.from_pylist([row], STATE_SCHEMA))
-        return bool(result.num_updated_rows + result.num_inserted_rows == 1)
+        swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
+        if swapped:
+            follow(self._copies, tenant_id, result.version, conv.conversation_id, _conversation(row))
+        return swapped
 
     # -- messages ---------------------------------------------------------------
 

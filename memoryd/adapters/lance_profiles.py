@@ -6,10 +6,7 @@ and ``profile_failures_<tenant>`` (refused automatic rewrites). History lives
 in its own table, not in Lance versions, which are table-wide and pruned.
 
 Current profiles are read from an in-memory copy of the tenant's table at its version
-(``HotCache``, as the archive's small tables are): GetProfile and GetContext read one on every
-call, and a LanceDB query of a 100-row table cost 3-7 ms (14 ms while it took writes), the copy
-microseconds. Any process's commit moves the version and the next read loads the table again;
-this process's own swap is applied to the copy instead.
+(``lance_keyed_copy``): GetProfile and GetContext read one on every call.
 """
 
 from __future__ import annotations
@@ -24,6 +21,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.models import Profile
 
@@ -86,24 +84,7 @@ _COPY_TOTAL_ROWS = 20_000
 """Profiles kept in memory across tenants (the least recently read tenant's go first)."""
 
 
-class _Profiles:
-    """One tenant's current profiles at one version of its table."""
-
-    def __init__(self, version: int, by_agent: dict[str, Profile]) -> None:
-        self.version = version
-        self.by_agent = by_agent
-
-    @classmethod
-    def of(cls, version: int, data: pa.Table) -> _Profiles:
-        """``HotCache``'s builder."""
-        return cls(version, {row["key"]: _profile(row) for row in data.to_pylist()})
-
-    def with_profile(self, version: int, profile: Profile) -> _Profiles:
-        """The copy after this process's swap of one agent's row, committed as ``version``."""
-        return _Profiles(version, {**self.by_agent, profile.agent_id: profile})
-
-    def __len__(self) -> int:
-        return len(self.by_agent)
+_BUILD = KeyedCopy.builder("key", _profile)
 
 
 class LanceProfileStore:
@@ -111,21 +92,22 @@ class LanceProfileStore:
 
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
-        self._copies: HotCache[_Profiles] = HotCache(_COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS)
+        self._copies: HotCache[KeyedCopy[Profile]] = HotCache(_COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS)
 
     async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
         """The profile row."""
         async with map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
-            copy = await self._copies.copy(tenant_id, table, PROFILE_SCHEMA.names, _Profiles.of)
+            copy = await self._copies.copy(tenant_id, table, PROFILE_SCHEMA.names, _BUILD)
             if copy is not None:
-                return copy.by_agent.get(agent_id)
+                return copy.get(agent_id)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
         return _profile(rows[0]) if rows else None
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
         """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
-        data = pa.Table.from_pylist([_row(profile, profile.agent_id)], PROFILE_SCHEMA)
+        row = _row(profile, profile.agent_id)
+        data = pa.Table.from_pylist([row], PROFILE_SCHEMA)
         async with map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
             merge = table.merge_insert("key")
@@ -135,9 +117,8 @@ class LanceProfileStore:
                 merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
             result = await merge.execute(data)
         swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
-        copy = self._copies.current(tenant_id)
-        if swapped and copy is not None and copy.version == result.version - 1:  # else the next read loads
-            self._copies.put(tenant_id, copy.with_profile(result.version, profile))
+        if swapped:
+            follow(self._copies, tenant_id, result.version, profile.agent_id, _profile(row))  # as a read gives it
         return swapped
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
