@@ -22,6 +22,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
+from memoryd.adapters.lance_message_tails import MessageTails
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
@@ -111,6 +112,24 @@ def _conversation(r: dict[str, Any]) -> Conversation:
     )
 
 
+def _message(r: dict[str, Any]) -> Message:
+    """A message row as the service sees it."""
+    return Message(
+        r["seq"],
+        r["message_id"],
+        Role(r["role"]),
+        r["content"],
+        _utc(r["at"]),
+        r["token_count"],
+        r["tool_name"],
+        r["tool_call_id"],
+    )
+
+
+def _seq(message: Message) -> int:
+    return message.seq
+
+
 _BUILD = KeyedCopy.builder("conversation_id", _conversation)
 _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
@@ -127,6 +146,7 @@ class LanceConversationStore:
             _COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS
         )
         """The state tables by tenant (``lance_keyed_copy``)."""
+        self._tails = MessageTails(enabled=copies)
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
     # tenant with many conversations does not scan all their items per call.
@@ -261,48 +281,49 @@ class LanceConversationStore:
         return {r["message_id"] for r in rows}
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
-        """Insert-if-absent by client message id."""
-        await self._insert_items(
-            tenant_id,
-            [
-                {
-                    **_BLANK,
-                    "id": _message_row_id(conversation_id, m.message_id),
-                    "conversation_id": conversation_id,
-                    "kind": "message",
-                    "seq": m.seq,
-                    "role": m.role.value,
-                    "content": m.content,
-                    "token_count": m.token_count,
-                    "message_id": m.message_id,
-                    "tool_name": m.tool_name,
-                    "tool_call_id": m.tool_call_id,
-                    "at": m.created_at,
-                    "first_at": m.created_at,
-                }
-                for m in messages
-            ],
-        )
+        """Insert-if-absent by client message id (the tails read from this table follow: ``MessageTails``)."""
+        rows = [
+            {
+                **_BLANK,
+                "id": _message_row_id(conversation_id, m.message_id),
+                "conversation_id": conversation_id,
+                "kind": "message",
+                "seq": m.seq,
+                "role": m.role.value,
+                "content": m.content,
+                "token_count": m.token_count,
+                "message_id": m.message_id,
+                "tool_name": m.tool_name,
+                "tool_call_id": m.tool_call_id,
+                "at": m.created_at,
+                "first_at": m.created_at,
+            }
+            for m in messages
+        ]
+        if not rows:
+            return
+        async with map_lance_errors():
+            table = await self._items(tenant_id, write=True)
+            merge = table.merge_insert("id").when_not_matched_insert_all()
+            result = await merge.execute(pa.Table.from_pylist(rows, ITEM_SCHEMA))
+        if result.num_inserted_rows == len(rows):
+            self._tails.added(tenant_id, result.version, conversation_id, [_message(r) for r in rows])
+        else:  # some were there already (a concurrent retry): which rows the table kept is not known here
+            self._tails.drop(tenant_id)
 
     async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
-        """The tail after ``after_seq``, in order."""
-        rows = await self._query_items(
-            tenant_id, f"conversation_id = {literal(conversation_id)} AND kind = 'message' AND seq > {int(after_seq)}"
-        )
-        rows.sort(key=lambda r: r["seq"])
-        return [
-            Message(
-                r["seq"],
-                r["message_id"],
-                Role(r["role"]),
-                r["content"],
-                _utc(r["at"]),
-                r["token_count"],
-                r["tool_name"],
-                r["tool_call_id"],
-            )
-            for r in rows
-        ]
+        """The tail after ``after_seq``, in order (a tail read at the table's version answers again)."""
+        where = f"conversation_id = {literal(conversation_id)} AND kind = 'message' AND seq > {int(after_seq)}"
+        async with map_lance_errors():
+            table = await self._items(tenant_id)
+            version = await table.version()
+            cached = self._tails.get(tenant_id, version, conversation_id, after_seq)
+            if cached is not None:
+                return cached
+            found = sorted(map(_message, (await table.query().where(where).to_arrow()).to_pylist()), key=_seq)
+            if await table.version() == version:  # nothing committed during the read
+                self._tails.put(tenant_id, version, conversation_id, after_seq, found)
+        return found
 
     # -- summaries, events, blobs -------------------------------------------------
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.core.conversation import Conversation
+from memoryd.core.conversation import Conversation, Message, Role, Summary
 
 AT = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
 
@@ -35,3 +36,42 @@ async def test_a_state_another_process_wrote_is_read_at_once(tmp_path: Path) -> 
     cold = await _store(tmp_path, copies=False)  # LanceDB's own answer agrees
     assert await cold.state("acme", "c1") == appended and await cold.state("acme", "c2") == other
     assert await mine.state("acme", "nobody") is None and await mine.state("other-tenant", "c1") is None
+
+
+async def test_message_tails_answer_as_lancedb_does_whoever_writes(tmp_path: Path) -> None:
+    # GetContext's tail comes from memory when a read at the table's version, or this process's own
+    # append right after it, says what it holds: never a message missing, doubled or out of order.
+    rng = random.Random(7)
+    mine, theirs, cold = await _store(tmp_path), await _store(tmp_path), await _store(tmp_path, copies=False)
+    conversations = ["c1", "c2", "c3"]
+    last = dict.fromkeys(conversations, 0)
+
+    def message(conversation: str, seq: int, message_id: str = "") -> Message:
+        at = AT + timedelta(seconds=seq)
+        return Message(
+            seq, message_id or f"m{seq}", rng.choice([Role.USER, Role.ASSISTANT]), f"{conversation} {seq}", at, 3
+        )
+
+    base = dict.fromkeys(conversations, 0)  # what GetContext asks after: the last compaction's seq
+    for step in range(80):
+        conversation, writer, roll = rng.choice(conversations), rng.choice([mine, mine, theirs]), rng.random()
+        if roll < 0.8:
+            fresh = [message(conversation, last[conversation] + 1 + i) for i in range(rng.randint(1, 3))]
+            if base[conversation] and rng.random() < 0.3:  # a retry: an id the table holds, under another seq
+                fresh.append(message(conversation, fresh[-1].seq + 1, f"m{rng.randint(1, base[conversation])}"))
+            last[conversation] = fresh[-1].seq
+            await writer.add_messages("acme", conversation, fresh)
+        else:  # another kind of row in the same table (a compaction's summary), and the tail moves on
+            base[conversation] = rng.randint(base[conversation], last[conversation])
+            summary = Summary(f"s{step}", 1, max(1, base[conversation]), AT, AT, f"summary {step}", 5)
+            await writer.put_summary("acme", conversation, summary)
+        if rng.random() < 0.5:  # reads now and then: writes of both processes pile up in between
+            continue
+        for _ in range(2):
+            asked = rng.choice(conversations)
+            after = base[asked] if rng.random() < 0.8 else rng.randint(0, max(1, last[asked]))
+            expected = await cold.messages("acme", asked, after)
+            assert await mine.messages("acme", asked, after) == expected, (step, asked, after)
+            assert await theirs.messages("acme", asked, after) == expected, (step, asked, after)
+    stored = [len(await cold.messages("acme", c, 0)) for c in conversations]
+    assert sum(stored) > 60
