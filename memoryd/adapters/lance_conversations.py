@@ -185,6 +185,7 @@ class LanceConversationStore:
                 deleted += result.num_deleted_rows
             self._db.written.add(f"conversations_{tenant_id}")
             await states.delete(of_end_user(end_user_id))
+        self._forget_copies(tenant_id)  # not served after the version moved, but not kept in memory either
         return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
@@ -210,7 +211,13 @@ class LanceConversationStore:
                 for start in range(0, len(conversations), 500):
                     chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
                     await states.delete(f"conversation_id IN ({chunk})")
+                self._forget_copies(tenant_id)
         return conversations, counted
+
+    def _forget_copies(self, tenant_id: str) -> None:
+        """Drop the tenant's states and tails from memory (after deleting conversations)."""
+        self._copies.pop(tenant_id)
+        self._tails.drop(tenant_id)
 
     async def _insert_items(self, tenant_id: str, rows: list[dict[str, Any]]) -> None:
         if not rows:
