@@ -21,6 +21,8 @@ _CONVERSATIONS = 256
 """Tails kept per tenant (the least recently read go first)."""
 _MESSAGES = 2_000
 """A longer tail (a conversation nobody compacts) is read from LanceDB each time."""
+_TOTAL = 100_000
+"""Messages kept across every tenant (~50-100 MB with their texts); the least recently read tails go first."""
 
 
 class _Tails:
@@ -29,14 +31,19 @@ class _Tails:
     def __init__(self, version: int) -> None:
         self.version = version
         self.by_conversation: OrderedDict[str, tuple[int, dict[str, Message]]] = OrderedDict()
+        self.held = 0
+        """Messages in all of them."""
 
 
 class MessageTails:
     """The tails of every tenant (``enabled`` False: none kept, every read queries)."""
 
-    def __init__(self, *, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True, total: int = _TOTAL) -> None:
         self._enabled = enabled
+        self._total = total
         self._tenants: OrderedDict[str, _Tails] = OrderedDict()
+        self.held = 0
+        """Messages kept across every tenant."""
 
     def get(self, tenant_id: str, version: int, conversation_id: str, after_seq: int) -> list[Message] | None:
         """The messages after ``after_seq`` in seq order, if a tail read at ``version`` covers them (else None)."""
@@ -58,18 +65,24 @@ class MessageTails:
         if tails is not None and tails.version > version:
             return  # an older read finishing after a newer one
         if tails is None or tails.version < version:
+            self.drop(tenant_id)
             tails = self._tenants[tenant_id] = _Tails(version)
+        self._forget(tails, conversation_id)
         tails.by_conversation[conversation_id] = (after_seq, {m.message_id: m for m in found})
-        tails.by_conversation.move_to_end(conversation_id)
+        tails.held += len(found)
+        self.held += len(found)
         self._tenants.move_to_end(tenant_id)
         while len(tails.by_conversation) > _CONVERSATIONS:
-            tails.by_conversation.popitem(last=False)
+            self._forget(tails, next(iter(tails.by_conversation)))
         while len(self._tenants) > _TENANTS:
-            self._tenants.popitem(last=False)
+            self.drop(next(iter(self._tenants)))
+        self._trim()
 
     def drop(self, tenant_id: str) -> None:
         """Forget the tenant's tails (a commit of this process they cannot follow)."""
-        self._tenants.pop(tenant_id, None)
+        tails = self._tenants.pop(tenant_id, None)
+        if tails is not None:
+            self.held -= tails.held
 
     def added(self, tenant_id: str, version: int, conversation_id: str, inserted: list[Message]) -> None:
         """Carry the tenant's tails over this process's commit ``version``, which inserted exactly these messages.
@@ -85,8 +98,27 @@ class MessageTails:
         if entry is None:
             return
         start, messages = entry
+        before = len(messages)
         for message in inserted:
             if message.seq > start:
                 messages.setdefault(message.message_id, message)  # a row already there stays as it was
+        tails.held += len(messages) - before
+        self.held += len(messages) - before
         if len(messages) > _MESSAGES:
-            del tails.by_conversation[conversation_id]
+            self._forget(tails, conversation_id)
+        self._trim()
+
+    def _forget(self, tails: _Tails, conversation_id: str) -> None:
+        entry = tails.by_conversation.pop(conversation_id, None)
+        if entry is not None:
+            tails.held -= len(entry[1])
+            self.held -= len(entry[1])
+
+    def _trim(self) -> None:
+        """Forget the least recently read tails until every tenant's fit in ``total`` messages."""
+        while self.held > self._total and self._tenants:
+            tenant_id, tails = next(iter(self._tenants.items()))
+            if tails.by_conversation:
+                self._forget(tails, next(iter(tails.by_conversation)))
+            else:
+                self.drop(tenant_id)
