@@ -91,7 +91,8 @@ async def _upgrade_states(table: Any) -> None:
 
 
 def _utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    """Aware UTC; a naive time is taken as UTC, as Arrow stores it (a row this process wrote, read back)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def _conversation(r: dict[str, Any]) -> Conversation:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+import pytest
 
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
@@ -75,3 +78,26 @@ async def test_message_tails_answer_as_lancedb_does_whoever_writes(tmp_path: Pat
             assert await theirs.messages("acme", asked, after) == expected, (step, asked, after)
     stored = [len(await cold.messages("acme", c, 0)) for c in conversations]
     assert sum(stored) > 60
+
+
+async def test_a_tail_carried_over_an_append_reads_as_the_table_does_naive_times_included(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TZ", "America/New_York")  # a server not on UTC: a naive time is still stored as UTC
+    time.tzset()
+    try:
+        await _naive_times_included(tmp_path)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+async def _naive_times_included(tmp_path: Path) -> None:
+    mine, cold = await _store(tmp_path), await _store(tmp_path, copies=False)
+    await mine.add_messages("acme", "c1", [Message(1, "m1", Role.USER, "hello", AT, 1)])
+    assert await mine.messages("acme", "c1", 0) == await cold.messages("acme", "c1", 0)  # read: the tail is kept
+    naive = datetime(2026, 12, 3, 9, 30)  # an in-process caller's time without a zone: stored as UTC
+    await mine.add_messages("acme", "c1", [Message(2, "m2", Role.ASSISTANT, "hi", naive, 1)])  # carried over
+    carried = await mine.messages("acme", "c1", 0)
+    assert carried == await cold.messages("acme", "c1", 0)
+    assert carried[1].created_at == naive.replace(tzinfo=UTC)
