@@ -23,7 +23,7 @@ from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
 from memoryd.adapters.lance_message_tails import MessageTails
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
 STATE_SCHEMA = pa.schema(
@@ -90,11 +90,6 @@ async def _upgrade_states(table: Any) -> None:
             raise
 
 
-def _utc(value: datetime) -> datetime:
-    """Aware UTC; a naive time is taken as UTC, as Arrow stores it (a row this process wrote, read back)."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
 def _conversation(r: dict[str, Any]) -> Conversation:
     """A state row as the service sees it."""
     return Conversation(
@@ -107,8 +102,8 @@ def _conversation(r: dict[str, Any]) -> Conversation:
         tuple(json.loads(r["summary_ids"])),
         json.loads(r["options"]),
         r["revision"],
-        _utc(r["created_at"]),
-        _utc(r["updated_at"]),
+        as_utc(r["created_at"]),
+        as_utc(r["updated_at"]),
         r["compacted_through"] if r.get("filed_through") is None else r["filed_through"],
     )
 
@@ -120,7 +115,7 @@ def _message(r: dict[str, Any]) -> Message:
         r["message_id"],
         Role(r["role"]),
         r["content"],
-        _utc(r["at"]),
+        as_utc(r["at"]),
         r["token_count"],
         r["tool_name"],
         r["tool_call_id"],
@@ -368,8 +363,8 @@ class LanceConversationStore:
                 r["id"],
                 r["seq"],
                 r["to_seq"],
-                _utc(r["first_at"]),
-                _utc(r["at"]),
+                as_utc(r["first_at"]),
+                as_utc(r["at"]),
                 r["content"],
                 r["token_count"],
                 r["level"],
@@ -413,7 +408,7 @@ class LanceConversationStore:
         rows = await self._query_items(tenant_id, where)
         out = []
         for r in sorted(rows, key=lambda r: (r["at"], r["id"])):
-            at = _utc(r["at"])
+            at = as_utc(r["at"])
             if after is not None and at <= after:
                 continue
             d = json.loads(r["data"])

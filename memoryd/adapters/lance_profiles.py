@@ -22,7 +22,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.models import Profile
 
 
@@ -73,7 +73,7 @@ def _profile(row: dict[str, Any]) -> Profile:
         row["token_count"],
         row["budget_tokens"],
         row["revision"],
-        row["updated_at"].astimezone(UTC),
+        as_utc(row["updated_at"]),
         row["source"],
     )
 

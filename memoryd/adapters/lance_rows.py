@@ -285,5 +285,9 @@ _NO_USAGE: dict[str, Any] = {
 """A record's usage fields without a statistics row (callers unpack it, never change it)."""
 
 
-def _utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+def as_utc(value: datetime) -> datetime:
+    """Aware UTC; a naive time is taken as UTC, as Arrow stores one (a row written here, kept in a copy)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+_utc = as_utc
