@@ -40,6 +40,10 @@ class KeyedCopy(Generic[T]):
         """The row, or None when the table has none under that key."""
         return self._rows.get(key)
 
+    def with_row(self, version: int, key: str, row: T) -> KeyedCopy[T]:
+        """The copy after a commit ``version`` that wrote this one row."""
+        return KeyedCopy(version, {**self._rows, key: row})
+
     def __len__(self) -> int:
         return len(self._rows)
 
@@ -52,4 +56,4 @@ def follow(copies: HotCache[KeyedCopy[T]], tenant_id: str, version: int, key: st
     """
     copy = copies.current(tenant_id)
     if copy is not None and copy.version == version - 1:
-        copies.put(tenant_id, KeyedCopy(version, {**copy._rows, key: row}))
+        copies.put(tenant_id, copy.with_row(version, key, row))

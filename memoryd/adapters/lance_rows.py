@@ -74,7 +74,7 @@ def feedback_of(stats: dict[str, Any]) -> FeedbackSummary:
     at = stats.get("last_feedback_at")
     if not counts and not at:
         return NO_FEEDBACK
-    return FeedbackSummary(counts, float(stats.get("salience_shift") or 0.0), _utc(at) if at else None)
+    return FeedbackSummary(counts, float(stats.get("salience_shift") or 0.0), as_utc(at) if at else None)
 
 
 def memory_schema(dimension: int) -> pa.Schema:
@@ -248,9 +248,9 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         source_id=row["source_id"],
         content_hash=row["content_hash"],
         embedding_model=row["embedding_model"],
-        created_at=_utc(row["created_at"]),
-        updated_at=_utc(row["updated_at"]),
-        occurred_at=_utc(row["occurred_at"]),
+        created_at=as_utc(row["created_at"]),
+        updated_at=as_utc(row["updated_at"]),
+        occurred_at=as_utc(row["occurred_at"]),
         status=MemoryStatus(row["status"]),
         superseded_by=row.get("superseded_by") or "",
         collection=row.get("collection") or "",
@@ -270,7 +270,7 @@ def _usage(stats: dict[str, Any] | None) -> dict[str, Any]:
         return _NO_USAGE
     return {
         "retrieval_count": stats["retrieval_count"],
-        "last_retrieved_at": _utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
+        "last_retrieved_at": as_utc(stats["last_retrieved_at"]) if stats["last_retrieved_at"] else None,
         "injection_count": stats.get("injected_count") or 0,
         "feedback": feedback_of(stats),
     }
@@ -288,6 +288,3 @@ _NO_USAGE: dict[str, Any] = {
 def as_utc(value: datetime) -> datetime:
     """Aware UTC; a naive time is taken as UTC, as Arrow stores one (a row written here, kept in a copy)."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-_utc = as_utc
