@@ -674,6 +674,8 @@ def _wire(
             trail,
             clock,
             stores.graph,
+            leases=ports.leases if ports is not None else None,
+            lease_seconds=settings.jobs.model_job_timeout_seconds + 10,
         ),
         retention=RetentionService(
             stores.store,

@@ -501,8 +501,11 @@ class InMemoryConversations:
                     book.pop((tenant_id, c), None)
         return old, items
 
+    async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
+        return sorted(c for (t, c), s in self.states.items() if t == tenant_id and s.end_user_id == end_user_id)
+
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
-        gone = sorted(c for (t, c), s in self.states.items() if t == tenant_id and s.end_user_id == end_user_id)
+        gone = await self.of_end_user(tenant_id, end_user_id)
         items = 0
         for c in gone:
             del self.states[(tenant_id, c)]

@@ -160,6 +160,15 @@ class LanceConversationStore:
             upgrade=_upgrade_states,
         )
 
+    async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
+        """The ids of the contact's conversations (from the table: an erasure must not miss one)."""
+        async with map_lance_errors():
+            states = await self._db.table_if_exists(f"conversations_{tenant_id}")
+            if states is None:
+                return []
+            found = await states.query().where(of_end_user(end_user_id)).select(["conversation_id"]).to_arrow()
+        return sorted(found.column("conversation_id").to_pylist())
+
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
         """Delete the contact's conversations and every item; (conversation ids, items deleted, tables touched).
 
@@ -169,8 +178,7 @@ class LanceConversationStore:
             states = await self._db.table_if_exists(f"conversations_{tenant_id}")
             if states is None:
                 return [], 0, []
-            found = await states.query().where(of_end_user(end_user_id)).select(["conversation_id"]).to_arrow()
-            conversations = sorted(found.column("conversation_id").to_pylist())
+            conversations = await self.of_end_user(tenant_id, end_user_id)
             if not conversations:
                 return [], 0, []
             items = await self._items(tenant_id, write=True)

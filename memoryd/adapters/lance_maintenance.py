@@ -138,6 +138,10 @@ class LanceMaintenance:
                 with warnings.catch_warnings():  # "readers of older versions will fail": meant, see above
                     warnings.simplefilter("ignore", UserWarning)
                     async with self._db.rewriting(name):
+                        # A version keeps its commit's record, a delete's predicate included (an erasure's
+                        # names the contact). When nothing is left to rewrite, the delete would stay the
+                        # latest version, never pruned: a commit that changes nothing comes after it.
+                        await table.delete("false")
                         stats = await table.optimize(cleanup_older_than=timedelta(0))
             removed += stats.prune.old_versions_removed
         return removed

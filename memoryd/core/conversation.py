@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from memoryd.core.data_rights import digest
+
 Count = Callable[[str], int]
 Options = dict[str, str | int | float | bool]
 """Per-conversation overrides of an agent's WorkingPolicy, by field name."""
@@ -282,6 +284,20 @@ def compact_key(conversation_id: str, last_seq: int, *, mode: CompactMode = Comp
     the threshold when it runs, so jobs queued by a burst of appends do not compact more than one is due.
     """
     return f"compact:{conversation_id}:{last_seq}" + ("" if mode is CompactMode.AUTO else f":{mode.value}")
+
+
+def compaction_lease(tenant_id: str, conversation_id: str) -> str:
+    """Held by the conversation's compaction while it runs (one at a time), and by an erasure of its contact.
+
+    Named by the conversation's digest: an erasure takes it after it rewrote Redis's files, and a
+    conversation id may name the contact.
+    """
+    return f"compact:{tenant_id}:{digest(tenant_id, conversation_id)}"
+
+
+def extraction_lease(tenant_id: str, conversation_id: str) -> str:
+    """Held by the conversation's graph extraction while it runs, and by an erasure of its contact."""
+    return f"graph:{tenant_id}:{digest(tenant_id, conversation_id)}"
 
 
 def parse_compact_key(key: str) -> tuple[str, int, CompactMode]:

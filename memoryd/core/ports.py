@@ -631,6 +631,10 @@ class ConversationStore(Protocol):
         """Delete conversations untouched since ``before`` with their items; (ids, items)."""
         ...
 
+    async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
+        """The ids of a contact's conversations."""
+        ...
+
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], int, list[str]]:
         """Delete a contact's conversations and all their items; (conversation ids, items, tables touched)."""
         ...

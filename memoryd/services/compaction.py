@@ -33,9 +33,11 @@ from memoryd.core.conversation import (
     StorageScope,
     Summary,
     WorkingPolicy,
+    compaction_lease,
     filing_due,
     parse_compact_key,
 )
+from memoryd.core.data_rights import digest
 from memoryd.core.errors import MemorydError
 from memoryd.core.job_records import JobKind, JobResult, Outcome
 from memoryd.core.model_output import maintenance_output, summary_output
@@ -97,7 +99,7 @@ class CompactionService:
         """Compact the conversation of the job's key up to its seq, one compaction per conversation at a time."""
         rec = ctx.record
         conversation_id, last_seq, mode = parse_compact_key(rec.key)
-        async with ctx.exclusive(f"compact:{rec.tenant_id}:{conversation_id}"):
+        async with ctx.exclusive(compaction_lease(rec.tenant_id, conversation_id)):
             return await self._run(ctx, conversation_id, last_seq, mode)
 
     async def _run(self, ctx: JobContext, conversation_id: str, last_seq: int, mode: CompactMode) -> JobResult:
@@ -317,7 +319,8 @@ class CompactionService:
         ]
         if drafts:
             await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
-        origin = f"compact:{conv.conversation_id}:{summary.to_seq}"
+        # The profile's history keeps its origin: the conversation by digest, as an erasure receipt names it.
+        origin = f"compact:{digest(actor.tenant_id, conv.conversation_id)}:{summary.to_seq}"
         if out.profile is not None and current.source != f"rewrite:{origin}":
             await self._profile.rewrite(actor, out.profile.profile, out.profile.demoted, origin, base=current)
         return len(drafts)

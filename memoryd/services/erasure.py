@@ -6,15 +6,26 @@ those conversations (records, events, queue messages) are deleted; then the touc
 rewritten and their old versions dropped, and Redis rewrites its persistence files, so no old
 version, index file or append-only log still holds them. The receipt (no content, digests for
 caller-chosen ids) is returned and kept in the audit log.
+
+A compaction or graph extraction of the contact's conversation may be under way: it read the
+messages before the erasure and would write what it made of them (a summary, filed memories,
+facts) after it. The erasure holds those jobs' leases while it deletes, so it waits for one under
+way to finish (its writes are then deleted with the rest) and one starting meanwhile finds the
+conversation gone.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 
 from memoryd.core.audit_log import Operation
-from memoryd.core.conversation import parse_compact_key
+from memoryd.core.conversation import compaction_lease, extraction_lease, parse_compact_key
 from memoryd.core.data_rights import ErasureReceipt, digest
+from memoryd.core.errors import Unavailable
 from memoryd.core.models import Actor
 from memoryd.core.ports import (
     Clock,
@@ -22,6 +33,7 @@ from memoryd.core.ports import (
     GraphStore,
     JobLedger,
     JobQueue,
+    Leases,
     MemoryStore,
     ReviewStore,
     StoreMaintenance,
@@ -29,6 +41,9 @@ from memoryd.core.ports import (
 from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.graph_extraction import parse_graph_key
+
+_LEASE_POLL_SECONDS = 0.1
+"""How often a held lease is asked for again (a deferred job asks every 0.2-0.5 s: the erasure gets it first)."""
 
 
 class ErasureService:
@@ -44,7 +59,13 @@ class ErasureService:
         trail: AuditTrail,
         clock: Clock,
         graph: GraphStore | None = None,
+        *,
+        leases: Leases | None = None,
+        lease_seconds: float = 310.0,
     ) -> None:
+        self._leases = leases
+        self._lease_seconds = lease_seconds
+        """The longest a job holds a conversation's lease (its timeout and a margin): the longest wait."""
         self._graph = graph
         self._store = store
         self._conversations = conversations
@@ -59,13 +80,14 @@ class ErasureService:
         started = time.monotonic()
         tenant = check_tenant(actor.tenant_id)
         check_agent_id(end_user_id, "end_user_id")
-        memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
-        conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
-        findings, most = await self._reviews.erase_findings(tenant, memory_ids)
-        jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
-        graph_counts, graph_tables = (
-            await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
-        )
+        async with self._jobs_held_off(tenant, end_user_id, await self._conversations.of_end_user(tenant, end_user_id)):
+            memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
+            conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
+            findings, most = await self._reviews.erase_findings(tenant, memory_ids)
+            jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
+            graph_counts, graph_tables = (
+                await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
+            )
         tables = [*touched, *more, *most, *graph_tables]
         versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
         counts = {
@@ -90,6 +112,37 @@ class ErasureService:
         ids = [f"subject:{receipt.subject}", *receipt.memory_ids, *(f"conversation:{c}" for c in receipt.conversations)]
         await self._trail.write(tenant, Operation.ERASE, actor, ids, (), counts | {"versions_purged": versions})
         return receipt
+
+    @asynccontextmanager
+    async def _jobs_held_off(
+        self, tenant_id: str, end_user_id: str, conversations: Sequence[str]
+    ) -> AsyncIterator[None]:
+        """The leases of the conversations' compaction and extraction, held while the erasure deletes.
+
+        Waits for a job under way to finish; UNAVAILABLE (nothing deleted) if one still holds a lease
+        after the longest a job may.
+        """
+        names = [n for c in conversations for n in (compaction_lease(tenant_id, c), extraction_lease(tenant_id, c))]
+        if self._leases is None or not names:
+            yield
+            return
+        holder = f"erase:{uuid.uuid4().hex}"
+        deadline = time.monotonic() + self._lease_seconds
+        taken: list[str] = []
+        try:
+            for name in names:
+                while not await self._leases.lock(name, holder, self._lease_seconds):
+                    if time.monotonic() > deadline:
+                        raise Unavailable(
+                            f"end_user_id {end_user_id!r}: a job of one of the contact's conversations is still "
+                            "running; retry the erasure"
+                        )
+                    await asyncio.sleep(_LEASE_POLL_SECONDS)
+                taken.append(name)
+            yield
+        finally:
+            for name in taken:
+                await self._leases.unlock(name, holder)
 
     async def _erase_jobs(self, tenant_id: str, conversations: set[str]) -> tuple[int, bool]:
         """The conversations' compaction jobs, everywhere Redis keeps them; (records deleted, files rewritten)."""

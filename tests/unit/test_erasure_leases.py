@@ -1,0 +1,87 @@
+"""An erasure holds the leases of the contact's conversation jobs while it deletes: it waits, or gives up untouched."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from memoryd.core.conversation import MessageInput, Role, compaction_lease, extraction_lease
+from memoryd.core.errors import Unavailable
+from memoryd.core.keys import Role as KeyRole
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
+from memoryd.services.erasure import ErasureService
+from tests.fakes import DictLeases
+from tests.unit.conftest import World, fake_world
+
+CONTACT = Actor("acme", "a1", "u-1")
+ADMIN = Actor("acme", "", role=KeyRole.ADMIN)
+CHAT = "chat-u-1"
+
+
+def erasure(world: World, leases: DictLeases, wait: float) -> ErasureService:
+    app = world.app
+    return ErasureService(
+        app.store,
+        app.conversation_store,
+        world.reviews,
+        None,
+        (world.ledger, world.queue),
+        app.trail,
+        world.clock,
+        leases=leases,
+        lease_seconds=wait,
+    )
+
+
+async def planted(world: World) -> None:
+    await world.app.memorize.memorize(CONTACT, MemoryDraft("The contact's cat is called Tom", scope=Scope.END_USER))
+    assert world.app.conversations is not None
+    await world.app.conversations.append(CONTACT, CHAT, [MessageInput("m1", Role.USER, "hello")], context_window=4000)
+
+
+async def test_a_job_that_outlasts_the_wait_leaves_the_contact_untouched_and_the_job_its_lease() -> None:
+    async with fake_world() as world:
+        await planted(world)
+        leases = DictLeases()
+        await leases.lock(compaction_lease("acme", CHAT), "job-1", 60)
+
+        with pytest.raises(Unavailable, match="end_user_id 'u-1'"):
+            await erasure(world, leases, wait=0.3).erase_end_user(ADMIN, "u-1")
+
+        assert leases.held == {compaction_lease("acme", CHAT): "job-1"}
+        assert [r.content for r in await world.app.store.page(CONTACT, MemoryFilter(), "", 10)] == [
+            "The contact's cat is called Tom"
+        ]
+        assert await world.app.conversation_store.state("acme", CHAT) is not None
+
+
+async def test_a_job_under_way_is_waited_for_then_both_leases_are_held_while_deleting_and_given_back() -> None:
+    async with fake_world() as world:
+        await planted(world)
+        leases = DictLeases()
+        await leases.lock(extraction_lease("acme", CHAT), "job-2", 60)
+        held_while_deleting: list[dict[str, str]] = []
+        store_erase = world.app.store.erase_end_user
+
+        async def erase_end_user(tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
+            held_while_deleting.append(dict(leases.held))
+            return await store_erase(tenant_id, end_user_id)
+
+        world.app.store.erase_end_user = erase_end_user  # type: ignore[method-assign]
+
+        async def job_finishes() -> None:
+            await asyncio.sleep(0.3)
+            assert held_while_deleting == []  # the erasure waits for the job before it deletes anything
+            await leases.unlock(extraction_lease("acme", CHAT), "job-2")
+
+        finishing = asyncio.create_task(job_finishes())
+        receipt = await erasure(world, leases, wait=10).erase_end_user(ADMIN, "u-1")
+        await finishing
+
+        assert receipt.counts["memories"] == 1 and receipt.counts["conversations"] == 1
+        [during] = held_while_deleting
+        assert set(during) == {compaction_lease("acme", CHAT), extraction_lease("acme", CHAT)}
+        assert all(holder.startswith("erase:") for holder in during.values())
+        assert leases.held == {}
+        assert await world.app.conversation_store.state("acme", CHAT) is None
