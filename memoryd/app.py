@@ -675,7 +675,7 @@ def _wire(
             clock,
             stores.graph,
             leases=ports.leases if ports is not None else None,
-            lease_seconds=settings.jobs.model_job_timeout_seconds + 10,
+            job_seconds=settings.jobs.model_job_timeout_seconds + 10,
         ),
         retention=RetentionService(
             stores.store,

@@ -11,7 +11,8 @@ A compaction or graph extraction of the contact's conversation may be under way:
 messages before the erasure and would write what it made of them (a summary, filed memories,
 facts) after it. The erasure holds those jobs' leases while it deletes, so it waits for one under
 way to finish (its writes are then deleted with the rest) and one starting meanwhile finds the
-conversation gone.
+conversation gone. Likewise a review running while the memories are deleted writes findings quoting
+them after its model calls: the findings are deleted once the tenant's running reviews are done.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import compaction_lease, extraction_lease, parse_compact_key
 from memoryd.core.data_rights import ErasureReceipt, digest
 from memoryd.core.errors import Unavailable
+from memoryd.core.job_records import JobKind, JobState
 from memoryd.core.models import Actor
 from memoryd.core.ports import (
     Clock,
@@ -42,8 +44,9 @@ from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.graph_extraction import parse_graph_key
 
-_LEASE_POLL_SECONDS = 0.1
-"""How often a held lease is asked for again (a deferred job asks every 0.2-0.5 s: the erasure gets it first)."""
+_POLL_SECONDS = 0.1
+"""How often a held lease is asked for again (a deferred job asks every 0.2-0.5 s: the erasure gets it
+first), and a running review looked at."""
 
 
 class ErasureService:
@@ -61,11 +64,11 @@ class ErasureService:
         graph: GraphStore | None = None,
         *,
         leases: Leases | None = None,
-        lease_seconds: float = 310.0,
+        job_seconds: float = 310.0,
     ) -> None:
         self._leases = leases
-        self._lease_seconds = lease_seconds
-        """The longest a job holds a conversation's lease (its timeout and a margin): the longest wait."""
+        self._job_seconds = job_seconds
+        """The longest a job runs (its timeout and a margin): the longest the erasure waits for one."""
         self._graph = graph
         self._store = store
         self._conversations = conversations
@@ -83,6 +86,7 @@ class ErasureService:
         async with self._jobs_held_off(tenant, end_user_id, await self._conversations.of_end_user(tenant, end_user_id)):
             memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
             conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
+            await self._running_reviews_done(tenant)
             findings, most = await self._reviews.erase_findings(tenant, memory_ids)
             jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
             graph_counts, graph_tables = (
@@ -127,22 +131,48 @@ class ErasureService:
             yield
             return
         holder = f"erase:{uuid.uuid4().hex}"
-        deadline = time.monotonic() + self._lease_seconds
+        deadline = time.monotonic() + self._job_seconds
         taken: list[str] = []
         try:
             for name in names:
-                while not await self._leases.lock(name, holder, self._lease_seconds):
+                while not await self._leases.lock(name, holder, self._job_seconds):
                     if time.monotonic() > deadline:
                         raise Unavailable(
                             f"end_user_id {end_user_id!r}: a job of one of the contact's conversations is still "
                             "running; retry the erasure"
                         )
-                    await asyncio.sleep(_LEASE_POLL_SECONDS)
+                    await asyncio.sleep(_POLL_SECONDS)
                 taken.append(name)
             yield
         finally:
             for name in taken:
                 await self._leases.unlock(name, holder)
+
+    async def _running_reviews_done(self, tenant_id: str) -> None:
+        """Wait for the tenant's reviews running now: one may have read the contact's memories.
+
+        Its findings quote them, and it writes them (judged, applied) after its model calls; the
+        findings naming the erased memories are deleted once it is done. A review starting later
+        does not see those memories. The wait ends after the longest a job may run: a review
+        still marked running then lost its worker and writes nothing more.
+        """
+        if self._jobs is None:
+            return
+        ledger = self._jobs[0]
+        running = {
+            (r.tenant_id, r.key): r.attempts
+            for r in await ledger.in_state(JobState.RUNNING)
+            if r.tenant_id == tenant_id and r.kind is JobKind.REVIEW
+        }
+        deadline = time.monotonic() + self._job_seconds
+        while running and time.monotonic() < deadline:
+            await asyncio.sleep(_POLL_SECONDS)
+            now = await ledger.get_many(list(running))
+            running = {
+                key: attempts
+                for (key, attempts), r in zip(running.items(), now, strict=True)
+                if r is not None and r.state is JobState.RUNNING and r.attempts == attempts
+            }
 
     async def _erase_jobs(self, tenant_id: str, conversations: set[str]) -> tuple[int, bool]:
         """The conversations' compaction jobs, everywhere Redis keeps them; (records deleted, files rewritten)."""

@@ -1,8 +1,9 @@
-"""An erasure holds the leases of the contact's conversation jobs while it deletes: it waits, or gives up untouched."""
+"""An erasure and the jobs under way: it holds the conversation jobs' leases, and waits for running reviews."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -12,7 +13,7 @@ from memoryd.core.keys import Role as KeyRole
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
 from memoryd.services.erasure import ErasureService
 from tests.fakes import DictLeases
-from tests.unit.conftest import World, fake_world
+from tests.unit.conftest import World, fake_world, runner
 
 CONTACT = Actor("acme", "a1", "u-1")
 ADMIN = Actor("acme", "", role=KeyRole.ADMIN)
@@ -30,7 +31,7 @@ def erasure(world: World, leases: DictLeases, wait: float) -> ErasureService:
         app.trail,
         world.clock,
         leases=leases,
-        lease_seconds=wait,
+        job_seconds=wait,
     )
 
 
@@ -85,3 +86,33 @@ async def test_a_job_under_way_is_waited_for_then_both_leases_are_held_while_del
         assert all(holder.startswith("erase:") for holder in during.values())
         assert leases.held == {}
         assert await world.app.conversation_store.state("acme", CHAT) is None
+
+
+async def test_findings_a_running_review_writes_after_the_memories_are_deleted_are_erased_too() -> None:
+    async with fake_world() as world:
+        app, author = world.app, Actor("acme", "a1")
+        for text in ("The contact's locker code is 4471", "The contact's locker code is 9902"):  # a contradiction
+            await app.memorize.memorize_batch(Actor("acme", "a1", "u-1"), [MemoryDraft(text)], True)
+        asked, answer = asyncio.Event(), asyncio.Event()
+
+        async def slow_model(system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
+            asked.set()
+            await answer.wait()
+            found = re.findall(r"Finding ([0-9a-f]{32}) \((\w+)\)", system)
+            return {"verdicts": [{"finding_id": f, "confirm": True, "action": "keep"} for f, _ in found]}, 10, 10
+
+        world.chat.complete_json = slow_model  # type: ignore[method-assign]
+        job = await app.jobs.review.request(author)
+        reviewing = asyncio.create_task(runner(world).run("acme", job.key, app.jobs.review.run))
+        await asyncio.wait_for(asked.wait(), 5)  # the review read the memories and asks the model
+
+        erasing = asyncio.create_task(erasure(world, DictLeases(), wait=10).erase_end_user(ADMIN, "u-1"))
+        await asyncio.sleep(0.3)
+        waited = not erasing.done()  # the memories are gone; the findings wait for the review
+        answer.set()
+        assert await reviewing is None
+        receipt = await erasing
+
+        assert receipt.counts["memories"] == 2 and receipt.counts["findings"] >= 1
+        _, findings = await app.jobs.review.get(author, job.key)
+        assert findings == [] and waited
