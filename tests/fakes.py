@@ -291,6 +291,8 @@ class InMemoryLedger:
         return sorted(found, key=lambda r: r.created_at or datetime.min, reverse=True)[:limit]
 
     async def update(self, record: JobRecord, message: str) -> None:
+        if (record.tenant_id, record.key) not in self.records:
+            return  # erased: stays erased
         self.records[(record.tenant_id, record.key)] = record
         self.log.setdefault((record.tenant_id, record.key), []).append(record.event(message, datetime.now(UTC)))
 

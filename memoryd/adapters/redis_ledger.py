@@ -22,7 +22,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -43,6 +43,7 @@ from memoryd.core.job_records import (
 )
 
 _LIVE = "memoryd:jobs:live"
+_WAITING = "memoryd:jobs:waiting"
 _QUEUE_STATES = frozenset({JobState.QUEUED, JobState.RUNNING, JobState.RETRYING})
 """States in which a job should have a queue message (what the reconciler looks at)."""
 
@@ -62,6 +63,31 @@ async def map_redis_errors() -> AsyncIterator[None]:
         raise Unavailable(f"job queue (Redis) unavailable: {exc}") from exc
 
 
+_UPDATE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] == '0' then redis.call('SET', KEYS[1], ARGV[1]) else redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) end
+if ARGV[4] == '1' then redis.call('SADD', KEYS[2], ARGV[3]) else redis.call('SREM', KEYS[2], ARGV[3]) end
+if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[3]) else redis.call('SREM', KEYS[3], ARGV[3]) end
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
+redis.call('EXPIRE', KEYS[4], ARGV[8])
+return 1
+"""
+"""A record's new state, its index memberships and its event, written only if the record exists."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Written:
+    name: str
+    value: str
+    ttl: int
+    """Seconds a terminal record is kept (0: no expiry, a live or re-drivable one)."""
+    member: str
+    waiting: bool
+    live: bool
+    stream: str
+    event: str
+
+
 def _encode(record: JobRecord) -> str:
     return json.dumps(job_to_json(record), separators=(",", ":"))
 
@@ -76,6 +102,7 @@ class RedisJobLedger:
     def __init__(self, client: aioredis.Redis, keep_days: float = 30.0) -> None:
         self._r = client
         self._keep_seconds = int(keep_days * 86400)
+        self._update = client.register_script(_UPDATE)
 
     @staticmethod
     def _job(tenant_id: str, key: str) -> str:
@@ -167,7 +194,7 @@ class RedisJobLedger:
             for key in keys:
                 pipe.delete(self._job(tenant_id, key), self._stream(tenant_id, key))
                 pipe.zrem(self._index(tenant_id), key)
-                pipe.srem("memoryd:jobs:waiting", f"{tenant_id}\n{key}")
+                pipe.srem(_WAITING, f"{tenant_id}\n{key}")
                 pipe.srem(_LIVE, f"{tenant_id}\n{key}")
             done = await pipe.execute()
         return sum(1 for n in done[0::4] if n)  # four commands per key; the first deletes the record
@@ -211,35 +238,48 @@ class RedisJobLedger:
             await pipe.execute()
 
     async def update(self, record: JobRecord, message: str) -> None:
-        """Write the record and append its event in one transaction."""
-        async with map_redis_errors(), self._r.pipeline(transaction=True) as pipe:
-            self._write(pipe, record, message)
-            await pipe.execute()
+        """Write the record and append its event in one step, if the record still exists.
+
+        A record erased meanwhile (EraseEndUser deletes the jobs of a contact's conversations;
+        its key names the conversation) stays erased: a worker still holding the job writes nothing.
+        """
+        w = self._written(record, message)
+        async with map_redis_errors():
+            await self._update(
+                keys=[w.name, _WAITING, _LIVE, w.stream],
+                args=[w.value, w.ttl, w.member, int(w.waiting), int(w.live), w.event, _EVENTS_KEPT, self._keep_seconds],
+            )
 
     def _write(self, pipe: Any, record: JobRecord, message: str) -> None:
-        name = self._job(record.tenant_id, record.key)
-        if record.live or record.state in REDRIVABLE_STATES:
-            pipe.set(name, _encode(record))
+        w = self._written(record, message)
+        if w.ttl:
+            pipe.set(w.name, w.value, ex=w.ttl)
         else:
-            pipe.set(name, _encode(record), ex=self._keep_seconds)
-        member = f"{record.tenant_id}\n{record.key}"
-        if record.state == JobState.WAITING_FOR_PROVIDER:
-            pipe.sadd("memoryd:jobs:waiting", member)
+            pipe.set(w.name, w.value)
+        if w.waiting:
+            pipe.sadd(_WAITING, w.member)
         else:
-            pipe.srem("memoryd:jobs:waiting", member)
-        if record.state in _QUEUE_STATES:
-            pipe.sadd(_LIVE, member)
+            pipe.srem(_WAITING, w.member)
+        if w.live:
+            pipe.sadd(_LIVE, w.member)
         else:
-            pipe.srem(_LIVE, member)
+            pipe.srem(_LIVE, w.member)
+        pipe.xadd(w.stream, {"event": w.event}, maxlen=_EVENTS_KEPT, approximate=True)
+        pipe.expire(w.stream, self._keep_seconds)
+
+    def _written(self, record: JobRecord, message: str) -> _Written:
+        """What writing the record's state sets: the record, its index memberships, its event."""
         event = record.event(message, datetime.now(UTC))
-        stream = self._stream(record.tenant_id, record.key)
-        pipe.xadd(
-            stream,
-            {"event": json.dumps({**asdict(event), "at": event.at.isoformat()})},
-            maxlen=_EVENTS_KEPT,
-            approximate=True,
+        return _Written(
+            name=self._job(record.tenant_id, record.key),
+            value=_encode(record),
+            ttl=0 if record.live or record.state in REDRIVABLE_STATES else self._keep_seconds,
+            member=f"{record.tenant_id}\n{record.key}",
+            waiting=record.state == JobState.WAITING_FOR_PROVIDER,
+            live=record.state in _QUEUE_STATES,
+            stream=self._stream(record.tenant_id, record.key),
+            event=json.dumps({**asdict(event), "at": event.at.isoformat()}),
         )
-        pipe.expire(stream, self._keep_seconds)
 
     async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:
         """Events after the cursor, blocking up to ``block_seconds`` for new ones."""
@@ -270,7 +310,7 @@ class RedisJobLedger:
     async def in_state(self, state: JobState) -> list[JobRecord]:
         """Records in a live state (parked ones, and queued, running or retrying ones), from their index sets."""
         if state == JobState.WAITING_FOR_PROVIDER:
-            index = "memoryd:jobs:waiting"
+            index = _WAITING
         elif state in _QUEUE_STATES:
             index = _LIVE
         else:

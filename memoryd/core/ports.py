@@ -481,7 +481,7 @@ class JobLedger(Protocol):
         ...
 
     async def update(self, record: JobRecord, message: str) -> None:
-        """Write the record's new state and append an event (one atomic step)."""
+        """Write the record's new state and append an event (one atomic step); nothing if it was erased."""
         ...
 
     async def events(self, tenant_id: str, key: str, after: str, block_seconds: float) -> list[tuple[str, JobEvent]]:

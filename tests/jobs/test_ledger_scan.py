@@ -22,7 +22,7 @@ async def test_scanning_a_state_reads_thousands_of_live_records_in_a_few_round_t
         for i in range(1200):  # a bootstrap batch keeps a record live per agent
             state = JobState.RUNNING if i % 3 == 0 else JobState.QUEUED
             record = JobRecord(f"bootstrap:a{i}:v1", JobKind.BOOTSTRAP, f"t{i % 7}", f"a{i}", state, created_at=now)
-            await ledger.update(record, state.value)
+            await ledger.claim(record, redrive=False)
         gets, mgets = await _calls(client, "get"), await _calls(client, "mget")
 
         running = await ledger.in_state(JobState.RUNNING)
