@@ -11,7 +11,8 @@ Keys (every one carries the tenant, so a ledger read cannot cross tenants)::
     memoryd:parts:{batch key}        hash of a batch's jobs: part name -> tenant + newline + key
 
 Claiming a key is a WATCH/MULTI transaction, so two callers enqueueing the same
-key at once see one record. Durability is Redis's: the embedded Valkey runs with
+key at once see one record; only a claim creates one, and an update of an erased
+record (EraseEndUser) writes nothing. Durability is Redis's: the embedded Valkey runs with
 AOF; an external Redis must be configured with persistence by its operator.
 """
 
