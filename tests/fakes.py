@@ -267,7 +267,7 @@ class InMemoryLedger:
         if existing is not None and not existing.claimable(redrive=redrive):
             return existing, False
         new = record if existing is None else existing.redriven(record.created_at)
-        await self.update(new, "queued")
+        self._write(new, "queued")
         return new, True
 
     async def get(self, tenant_id: str, key: str) -> JobRecord | None:
@@ -291,8 +291,10 @@ class InMemoryLedger:
         return sorted(found, key=lambda r: r.created_at or datetime.min, reverse=True)[:limit]
 
     async def update(self, record: JobRecord, message: str) -> None:
-        if (record.tenant_id, record.key) not in self.records:
-            return  # erased: stays erased
+        if (record.tenant_id, record.key) in self.records:  # an erased record stays erased
+            self._write(record, message)
+
+    def _write(self, record: JobRecord, message: str) -> None:
         self.records[(record.tenant_id, record.key)] = record
         self.log.setdefault((record.tenant_id, record.key), []).append(record.event(message, datetime.now(UTC)))
 
