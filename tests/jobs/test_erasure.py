@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -20,12 +21,12 @@ from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.data_rights import digest
 from memoryd.core.graph import GraphScope
-from memoryd.core.job_records import JobKind
+from memoryd.core.job_records import JobKind, JobState
 from memoryd.core.keys import Role as KeyRole
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
 from memoryd.services.graph import Assertion
 from memoryd.testing.provider import FakeProvider
-from tests.jobs.conftest import job_settings, running
+from tests.jobs.conftest import job_settings, running, wait_for
 from tests.jobs.test_conversations import settle
 
 pytestmark = pytest.mark.timeout(180)
@@ -147,7 +148,8 @@ async def test_an_erasure_waits_for_a_compaction_under_way_and_nothing_of_the_co
     provider.latency = 1.5  # each model call: the erasure comes while the first is under way
     settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
     gone, conversation = Actor("acme", "a1", GONE), f"chat-{MARKERS[2]}"
-    leases = RedisLeases(redis.asyncio.Redis.from_url(redis_url))
+    client = redis.asyncio.Redis.from_url(redis_url)
+    leases = RedisLeases(client)
     async with running(settings, onnx_embedder) as app:
         for i in range(60):
             await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
@@ -170,5 +172,36 @@ async def test_an_erasure_waits_for_a_compaction_under_way_and_nothing_of_the_co
         assert await app.conversation_store.state("acme", conversation) is None
         assert await app.conversation_store.messages("acme", conversation, 0) == []
         await app.trail.flush()
-    await leases._client.aclose()
+    await client.aclose()
     assert scan(Path(settings.storage.uri)) == {}
+
+
+async def test_findings_a_review_under_way_writes_after_the_memories_went_are_erased_too(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """A review that read the contact's memories judges its findings (they quote them) after the erasure began."""
+
+    def keep(system: str, user: str) -> str:
+        asked = re.findall(r"Finding ([0-9a-f]{32}) \((\w+)\)", system)
+        return json.dumps({"verdicts": [{"finding_id": f, "confirm": True, "action": "keep"} for f, _ in asked]})
+
+    provider.answer_with(keep)
+    provider.latency = 1.5  # the erasure comes while the review asks the model
+    settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
+    author = Actor("acme", "a1")
+    async with running(settings, onnx_embedder) as app:
+        drafts = [MemoryDraft(f"The order number for the {MARKERS[0]} is {n}") for n in (48213, 99017)]
+        await app.memorize.memorize_batch(Actor("acme", "a1", GONE), drafts, skip_deduplication=True)
+        job = await app.jobs.review.request(author)
+        deadline = time.monotonic() + 30
+        while not provider.calls["/v1/chat/completions"]:
+            assert time.monotonic() < deadline, "the review never asked the model"
+            await asyncio.sleep(0.02)
+
+        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+
+        done = await wait_for(lambda: app.jobs.service.get("acme", job.key))
+        assert done.state is JobState.SUCCEEDED and int(done.result["findings"]) >= 1
+        assert receipt.counts["memories"] == 2 and receipt.counts["findings"] == done.result["findings"]
+        _, findings = await app.jobs.review.get(author, job.key)
+        assert findings == []
