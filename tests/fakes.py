@@ -536,6 +536,12 @@ class InMemoryConversations:
         for m in messages:
             have.setdefault(m.message_id, m)
 
+    async def remove_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
+        have = self.messages_by.get((tenant_id, conversation_id), {})
+        for m in messages:
+            if (stored := have.get(m.message_id)) is not None and stored.seq == m.seq:
+                del have[m.message_id]
+
     async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
         found = self.messages_by.get((tenant_id, conversation_id), {}).values()
         return sorted((m for m in found if m.seq > after_seq), key=lambda m: m.seq)

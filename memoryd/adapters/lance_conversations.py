@@ -181,14 +181,19 @@ class LanceConversationStore:
             conversations = await self.of_end_user(tenant_id, end_user_id)
             if not conversations:
                 return [], 0, []
+            # The state rows first: an append that writes its messages after this sees its conversation
+            # gone and takes them back (ConversationService.append); one created after the read above is
+            # a new conversation, left to a later erasure.
+            self._db.written.add(f"conversations_{tenant_id}")
             items = await self._items(tenant_id, write=True)
+            for start in range(0, len(conversations), 500):
+                chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
+                await states.delete(f"{of_end_user(end_user_id)} AND conversation_id IN ({chunk})")
             deleted = 0
             for start in range(0, len(conversations), 500):
                 chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
                 result = await items.delete(f"conversation_id IN ({chunk})")
                 deleted += result.num_deleted_rows
-            self._db.written.add(f"conversations_{tenant_id}")
-            await states.delete(of_end_user(end_user_id))
         self._forget_copies(tenant_id)  # not served after the version moved, but not kept in memory either
         return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
 
@@ -203,6 +208,8 @@ class LanceConversationStore:
             conversations = sorted(found.column("conversation_id").to_pylist())
             if not conversations:
                 return [], 0
+            if not dry_run:  # the state rows first, and only those still idle: see _delete_idle_states
+                conversations = await self._delete_idle_states(states, conversations, where)
             items = await self._items(tenant_id, write=not dry_run)
             counted = 0
             for start in range(0, len(conversations), 500):
@@ -212,11 +219,25 @@ class LanceConversationStore:
                 else:
                     counted += (await items.delete(chunk)).num_deleted_rows
             if not dry_run:
-                for start in range(0, len(conversations), 500):
-                    chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
-                    await states.delete(f"conversation_id IN ({chunk})")
                 self._forget_copies(tenant_id)
         return conversations, counted
+
+    @staticmethod
+    async def _delete_idle_states(states: Any, conversations: list[str], idle: str) -> list[str]:
+        """Delete the state rows of these conversations still matching ``idle``; the ids deleted.
+
+        An append may land between the read that picked a conversation and this delete: its state
+        row is newer then, so it stays with all its messages (the append was acknowledged). One
+        landing after this finds its row gone: its seqs are refused or its messages taken back
+        (ConversationService.append).
+        """
+        kept: set[str] = set()
+        for start in range(0, len(conversations), 500):
+            chunk = f"conversation_id IN ({', '.join(literal(c) for c in conversations[start : start + 500])})"
+            await states.delete(f"{idle} AND {chunk}")
+            found = await states.query().where(chunk).select(["conversation_id"]).to_arrow()
+            kept.update(found.column("conversation_id").to_pylist())
+        return [c for c in conversations if c not in kept]
 
     def _forget_copies(self, tenant_id: str) -> None:
         """Drop the tenant's states and tails from memory (after deleting conversations)."""
@@ -321,6 +342,17 @@ class LanceConversationStore:
             self._tails.added(tenant_id, result.version, conversation_id, [_message(r) for r in rows])
         else:  # some were there already (a concurrent retry): which rows the table kept is not known here
             self._tails.drop(tenant_id)
+
+    async def remove_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Delete these messages (matched by id and seq), written after their conversation was erased."""
+        if not messages:
+            return
+        ids = ", ".join(literal(_message_row_id(conversation_id, m.message_id)) for m in messages)
+        seqs = ", ".join(str(int(m.seq)) for m in messages)
+        async with map_lance_errors():
+            table = await self._items(tenant_id, write=True)
+            await table.delete(f"id IN ({ids}) AND seq IN ({seqs})")
+        self._tails.drop(tenant_id)
 
     async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
         """The tail after ``after_seq``, in order (a tail read at the table's version answers again)."""

@@ -607,6 +607,10 @@ class ConversationStore(Protocol):
         """Insert-if-absent by client message id (a retried append never doubles)."""
         ...
 
+    async def remove_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
+        """Delete these messages (by message id and seq): an append's own, when its conversation was erased under it."""
+        ...
+
     async def messages(self, tenant_id: str, conversation_id: str, after_seq: int) -> list[Message]:
         """Messages with seq > ``after_seq``, in order."""
         ...

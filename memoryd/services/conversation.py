@@ -176,6 +176,7 @@ class ConversationService:
             for i, m in enumerate(fresh)
         ]
         await self._store.add_messages(actor.tenant_id, conversation_id, messages)
+        await self._kept_unless_erased(actor.tenant_id, conv, messages)
         seq_of = {m.message_id: m.seq for m in messages}
         job = await self._maybe_compact(actor, conv)
         return AppendResult(conv, tuple(seq_of.get(m.message_id, 0) for m in inputs), len(inputs) - len(fresh), job)
@@ -271,6 +272,24 @@ class ConversationService:
             updated_at=now,
         )
         return new if await self._store.swap_state(actor.tenant_id, new, 0) else None
+
+    async def _kept_unless_erased(self, tenant_id: str, conv: Conversation, messages: Sequence[Message]) -> None:
+        """Take the messages back if the conversation was erased after their seqs were taken.
+
+        An erasure finds a contact's messages through the state row and deletes that row before the
+        messages: ones written after it would be orphans no later erasure finds. Whichever of the
+        two commits last, this re-read sees the row gone, or the erasure deletes the messages.
+        """
+        if not messages:
+            return
+        now = await self._store.state(tenant_id, conv.conversation_id)
+        if now is not None and now.created_at == conv.created_at:
+            return
+        await self._store.remove_messages(tenant_id, conv.conversation_id, messages)
+        raise NotFound(
+            f"conversation {conv.conversation_id!r} was erased while these messages were being appended; "
+            "none of them was kept"
+        )
 
     async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options) -> Conversation:
         """Take ``count`` seqs (and record window/options) by compare-and-swap on the state row."""

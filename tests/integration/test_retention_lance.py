@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role
@@ -35,3 +37,45 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(
         assert [m.content for m in left] == ["written in February"]
         assert await app.conversation_store.state("acme", "old-chat") is None
         assert await app.conversation_store.state("acme", "new-chat") is not None
+
+
+async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_was_acknowledged(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    # Retention picked the idle conversation; an append lands before its rows go. The acknowledged
+    # message must stay readable under its state row, not sit orphaned under a deleted one.
+    settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        assert app.conversations is not None
+        await app.conversations.append(ME, "idle-chat", [MessageInput("m1", Role.USER, "hello in January")])
+        clock.advance(days=40)
+        store = app.conversation_store
+        assert isinstance(store, LanceConversationStore)
+        db = store._db  # the hook goes where the deletes are issued
+        opened = db.table_if_exists
+        appended: list[int] = []
+
+        async def table_if_exists(name: str, **options: Any) -> Any:
+            table = await opened(name, **options)
+            if table is None or not name.startswith("conversation"):
+                return table
+            delete = table.delete
+
+            async def delete_after_an_append(where: str) -> Any:
+                if not appended:  # the first delete of the pass: the append arrives just before it
+                    done = await app.conversations.append(ME, "idle-chat", [MessageInput("m2", Role.USER, "back")])
+                    appended.extend(done.seqs)
+                return await delete(where)
+
+            table.delete = delete_after_an_append
+            return table
+
+        db.table_if_exists = table_if_exists  # type: ignore[method-assign]
+        await app.retention.purge("acme", dry_run=False)
+        db.table_if_exists = opened  # type: ignore[method-assign]
+
+        assert appended == [2]
+        state = await app.conversation_store.state("acme", "idle-chat")
+        messages = await app.conversation_store.messages("acme", "idle-chat", 0)
+        assert state is not None and [m.message_id for m in messages] == ["m1", "m2"]

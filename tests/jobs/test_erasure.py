@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -20,6 +21,7 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.data_rights import digest
+from memoryd.core.errors import NotFound
 from memoryd.core.graph import GraphScope
 from memoryd.core.job_records import JobKind, JobState
 from memoryd.core.keys import Role as KeyRole
@@ -205,3 +207,41 @@ async def test_findings_a_review_under_way_writes_after_the_memories_went_are_er
         assert receipt.counts["memories"] == 2 and receipt.counts["findings"] == done.result["findings"]
         _, findings = await app.jobs.review.get(author, job.key)
         assert findings == []
+
+
+async def test_an_append_racing_the_erasure_of_its_contact_leaves_no_message_behind(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """An append that took its seqs before the erasure and writes its messages after it must not keep them.
+
+    The erasure finds a contact's messages through the conversation's state row: messages written
+    after that row went would be orphans no later erasure could find.
+    """
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    gone, conversation = Actor("acme", "a1", GONE), f"chat-{MARKERS[2]}"
+    async with running(settings, onnx_embedder) as app:
+        await app.conversations.append(gone, conversation, [turn(0, GONE)], context_window=4000)
+        store = app.conversation_store
+        write = store.add_messages
+        reserved, erased = asyncio.Event(), asyncio.Event()
+
+        async def late_write(tenant_id: str, conversation_id: str, messages: Any) -> None:
+            reserved.set()
+            await erased.wait()
+            await write(tenant_id, conversation_id, messages)
+
+        store.add_messages = late_write  # type: ignore[method-assign]
+        append = asyncio.create_task(app.conversations.append(gone, conversation, [turn(1, GONE)]))
+        await reserved.wait()
+        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        erased.set()
+
+        with pytest.raises(NotFound, match=f"conversation 'chat-{MARKERS[2]}' was erased"):
+            await append
+        store.add_messages = write  # type: ignore[method-assign]
+        assert receipt.counts["conversations"] == 1
+        assert await store.state("acme", conversation) is None
+        assert await store.messages("acme", conversation, 0) == []
+        again = await app.conversations.append(gone, conversation, [turn(2, GONE)], context_window=4000)
+        assert again.seqs == (1,)  # a new conversation of the same id: nothing of the old one under it
+        assert [m.message_id for m in await store.messages("acme", conversation, 0)] == ["m2"]
