@@ -122,12 +122,17 @@ class LanceProfileStore:
         return swapped
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
-        """Insert-if-absent keyed by agent and revision, so a retried log never duplicates."""
+        """Append the revision, keyed by agent and revision.
+
+        A plain append, not an insert-if-absent: only the writer whose compare-and-swap made this
+        revision logs it, once (a merge-insert costs about three appends of CPU and a bootstrap
+        writes one per agent). Readers keep one row per key all the same.
+        """
         key = f"{profile.agent_id}:{profile.revision:012d}"
         data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
         async with map_lance_errors():
             table = await self._db.table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA, write=True)
-            await table.merge_insert("key").when_not_matched_insert_all().execute(data)
+            await table.add(data)
 
     async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
         """Newest first, below ``before``."""
@@ -135,12 +140,12 @@ class LanceProfileStore:
             table = await self._db.table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA)
             where = f"agent_id = {literal(agent_id)} AND revision < {int(before)}"
             rows = (await table.query().where(where).select(["revision"]).to_arrow()).column("revision").to_pylist()
-            wanted = sorted(rows, reverse=True)[:limit]
+            wanted = sorted(set(rows), reverse=True)[:limit]
             if not wanted:
                 return []
             keys = ", ".join(literal(f"{agent_id}:{r:012d}") for r in wanted)
-            found = (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()
-        return sorted((_profile(r) for r in found), key=lambda p: -p.revision)
+            found = {r["key"]: r for r in (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()}
+        return sorted((_profile(r) for r in found.values()), key=lambda p: -p.revision)
 
     async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
         """Append a refused rewrite."""

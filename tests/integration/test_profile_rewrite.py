@@ -157,6 +157,16 @@ async def test_a_crash_between_swap_and_log_is_healed_on_read(app: App) -> None:
     assert (await app.profile.revision(ME, 4)).document == crashed.document
 
 
+async def test_a_revision_logged_twice_is_listed_once(app: App) -> None:
+    # The log is a plain append (the compare-and-swap's winner logs once); a log repeated after a
+    # reply lost on the way back must not show the revision twice.
+    current = await seed(app)
+    await app.profiles.log_revision("acme", current)
+    history = await app.profile.revisions(ME, 10, 0)
+    assert [p.revision for p in history] == [3, 2, 1]
+    assert [p.revision for p in await app.profiles.revisions("acme", ME.agent_id, 4, 2)] == [3, 2]
+
+
 def _maintenance(app: App) -> LanceMaintenance:
     assert isinstance(app.maintenance, LanceMaintenance)
     return app.maintenance
