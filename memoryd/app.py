@@ -685,6 +685,8 @@ def _wire(
             clock,
             configs.retention,
             lambda: sorted(settings.retention.tenants),
+            leases=ports.leases if ports is not None else None,
+            hold_seconds=settings.jobs.model_job_timeout_seconds + 10,
         ),
         exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
         rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,

@@ -491,12 +491,17 @@ class InMemoryConversations:
     async def state(self, tenant_id: str, conversation_id: str) -> Conversation | None:
         return self.states.get((tenant_id, conversation_id))
 
-    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
-        old = sorted(
+    async def idle(self, tenant_id: str, before: datetime) -> list[str]:
+        return sorted(
             c
             for (t, c), s in self.states.items()
             if t == tenant_id and (s.updated_at or s.created_at or before) < before
         )
+
+    async def expire(
+        self, tenant_id: str, conversations: Sequence[str], before: datetime, dry_run: bool
+    ) -> tuple[list[str], int]:
+        old = sorted(set(conversations) & set(await self.idle(tenant_id, before)))
         items = sum(len(book.get((tenant_id, c), {})) for c in old for book in (self.messages_by, self.summaries_by))
         if not dry_run:
             for c in old:

@@ -197,19 +197,26 @@ class LanceConversationStore:
         self._forget_copies(tenant_id)  # not served after the version moved, but not kept in memory either
         return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
 
-    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
-        """Delete conversations untouched since ``before`` with every item (retention); (ids, items)."""
+    async def idle(self, tenant_id: str, before: datetime) -> list[str]:
+        """The ids of the conversations untouched since ``before``."""
         async with map_lance_errors():
             states = await self._db.table_if_exists(f"conversations_{tenant_id}")
             if states is None:
+                return []
+            found = await states.query().where(_idle(before)).select(["conversation_id"]).to_arrow()
+        return sorted(found.column("conversation_id").to_pylist())
+
+    async def expire(
+        self, tenant_id: str, conversations: Sequence[str], before: datetime, dry_run: bool
+    ) -> tuple[list[str], int]:
+        """Delete those of ``conversations`` still untouched since ``before`` with every item; (ids, items)."""
+        async with map_lance_errors():
+            states = await self._db.table_if_exists(f"conversations_{tenant_id}")
+            if states is None or not conversations:
                 return [], 0
-            where = f"updated_at < {timestamp(before)}"
-            found = await states.query().where(where).select(["conversation_id"]).to_arrow()
-            conversations = sorted(found.column("conversation_id").to_pylist())
-            if not conversations:
-                return [], 0
+            conversations = sorted(conversations)
             if not dry_run:  # the state rows first, and only those still idle: see _delete_idle_states
-                conversations = await self._delete_idle_states(states, conversations, where)
+                conversations = await self._delete_idle_states(states, conversations, _idle(before))
             items = await self._items(tenant_id, write=not dry_run)
             counted = 0
             for start in range(0, len(conversations), 500):
@@ -489,6 +496,10 @@ class LanceConversationStore:
         """The kept output."""
         rows = await self._query_items(tenant_id, f"id = {literal(blob_id)}")
         return str(rows[0]["data"]) if rows else None
+
+
+def _idle(before: datetime) -> str:
+    return f"updated_at < {timestamp(before)}"
 
 
 def _message_row_id(conversation_id: str, message_id: str) -> str:

@@ -300,6 +300,14 @@ def extraction_lease(tenant_id: str, conversation_id: str) -> str:
     return f"graph:{tenant_id}:{digest(tenant_id, conversation_id)}"
 
 
+def job_leases(tenant_id: str, conversation_id: str) -> tuple[str, str]:
+    """The leases of the jobs that write what they made of a conversation after reading it.
+
+    A deletion of the conversation (an erasure, retention) holds them, so none is under way while it goes.
+    """
+    return compaction_lease(tenant_id, conversation_id), extraction_lease(tenant_id, conversation_id)
+
+
 def parse_compact_key(key: str) -> tuple[str, int, CompactMode]:
     """(conversation_id, last_seq, mode) of a compaction key (conversation ids may contain ':')."""
     body = key.removeprefix("compact:")

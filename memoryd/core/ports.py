@@ -631,8 +631,17 @@ class ConversationStore(Protocol):
         """Events after ``after`` (None: all), oldest first."""
         ...
 
-    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> tuple[list[str], int]:
-        """Delete conversations untouched since ``before`` with their items; (ids, items)."""
+    async def idle(self, tenant_id: str, before: datetime) -> list[str]:
+        """The ids of the conversations untouched since ``before`` (retention's candidates)."""
+        ...
+
+    async def expire(
+        self, tenant_id: str, conversations: Sequence[str], before: datetime, dry_run: bool
+    ) -> tuple[list[str], int]:
+        """Delete those of ``conversations`` still untouched since ``before``, with every item; (ids, items).
+
+        ``dry_run``: count them instead.
+        """
         ...
 
     async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from memoryd.core.audit_log import Operation
-from memoryd.core.conversation import compaction_lease, extraction_lease, parse_compact_key
+from memoryd.core.conversation import job_leases, parse_compact_key
 from memoryd.core.data_rights import ErasureReceipt, digest
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobKind, JobState
@@ -126,7 +126,7 @@ class ErasureService:
         Waits for a job under way to finish; UNAVAILABLE (nothing deleted) if one still holds a lease
         after the longest a job may.
         """
-        names = [n for c in conversations for n in (compaction_lease(tenant_id, c), extraction_lease(tenant_id, c))]
+        names = [n for c in conversations for n in job_leases(tenant_id, c)]
         if self._leases is None or not names:
             yield
             return

@@ -4,17 +4,25 @@
 to the audit log (``retention_purge``: ids and counts, no content). The daily job ``retention:{day}``
 runs ``purge`` for every tenant with a policy; enqueueing it twice in a day finds the same job. The
 deleted rows leave the disk with the next purge of deleted rows (``storage.forget_purge_minutes``).
+
+A compaction or graph extraction may be under way on an idle conversation (a session ended late, a
+retry): it read the messages and writes what it made of them after its model call. Retention holds
+those jobs' leases while it deletes a conversation, and leaves one whose job holds them to the next
+pass, so nothing is written under a conversation that is gone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from memoryd.core.audit_log import Operation
+from memoryd.core.conversation import job_leases
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult
 from memoryd.core.models import Actor
-from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, MemoryStore
+from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, Leases, MemoryStore
 from memoryd.core.retention import RetentionPolicy, RetentionReceipt, retention_key
 from memoryd.core.validation import check_tenant
 from memoryd.services.audit_trail import AuditTrail
@@ -34,7 +42,13 @@ class RetentionService:
         clock: Clock,
         policy_for: Callable[[str], Awaitable[RetentionPolicy]],
         configured_tenants: Callable[[], list[str]],
+        *,
+        leases: Leases | None = None,
+        hold_seconds: float = 300.0,
     ) -> None:
+        self._leases = leases
+        self._hold_seconds = hold_seconds
+        """How long a conversation's leases are held at most (they are given back once it is deleted)."""
         self._store = store
         self._directory = directory
         self._conversations = conversations
@@ -54,12 +68,34 @@ class RetentionService:
             memory_ids = await self._store.expire(tenant_id, now - timedelta(days=policy.memories_days), dry_run)
         if policy.conversations_days > 0:
             before = now - timedelta(days=policy.conversations_days)
-            conversations, items = await self._conversations.expire(tenant_id, before, dry_run)
+            idle = await self._conversations.idle(tenant_id, before)
+            async with self._quiet(tenant_id, idle, dry_run) as quiet:
+                conversations, items = await self._conversations.expire(tenant_id, quiet, before, dry_run)
         counts = {"memories": len(memory_ids), "conversations": len(conversations), "conversation_items": items}
         receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
         if not dry_run and any(counts.values()):
             await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)
         return receipt
+
+    @asynccontextmanager
+    async def _quiet(self, tenant_id: str, conversations: Sequence[str], dry_run: bool) -> AsyncIterator[list[str]]:
+        """Those of the conversations no job is running on, their jobs' leases held for the block."""
+        if self._leases is None or dry_run:
+            yield list(conversations)
+            return
+        holder, taken, quiet = f"retention:{uuid.uuid4().hex}", [], []
+        try:
+            for conversation in conversations:
+                for name in job_leases(tenant_id, conversation):
+                    if not await self._leases.lock(name, holder, self._hold_seconds):
+                        break
+                    taken.append(name)
+                else:
+                    quiet.append(conversation)
+            yield quiet
+        finally:
+            for name in taken:
+                await self._leases.unlock(name, holder)
 
     async def tenants(self) -> list[str]:
         """Every tenant a policy may apply to: those with memories, and those named in the configuration."""
