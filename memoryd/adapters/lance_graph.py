@@ -23,7 +23,7 @@ from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, visible_where
 from memoryd.adapters.lance_graph_hot import HotFacts
 from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
 
@@ -118,10 +118,6 @@ def _scope_of(row: dict[str, Any]) -> GraphScope:
     return GraphScope(Scope(row["scope"]), row["agent_id"], row["end_user_id"])
 
 
-def _utc(value: datetime | None) -> datetime | None:
-    return None if value is None else value.astimezone(UTC)
-
-
 def _fact(row: dict[str, Any]) -> Fact:
     return Fact(
         row["id"],
@@ -130,11 +126,11 @@ def _fact(row: dict[str, Any]) -> Fact:
         row["object_id"],
         row["sentence"],
         _scope_of(row),
-        _utc(row["valid_from"]),
-        _utc(row["valid_to"]),
+        as_utc_or_none(row["valid_from"]),
+        as_utc_or_none(row["valid_to"]),
         row["created_at"].astimezone(UTC),
         FactStatus(row["status"]),
-        _utc(row["invalidated_at"]),
+        as_utc_or_none(row["invalidated_at"]),
         row["invalidated_by"],
         row["mention_count"],
         tuple(row["sources"] or ()),

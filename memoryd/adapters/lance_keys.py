@@ -15,7 +15,7 @@ import pyarrow as pa
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.keys import ApiKey, Role
 
 KEYS_TABLE = "api_keys"
@@ -49,10 +49,6 @@ def _row(key: ApiKey) -> dict[str, Any]:
     }
 
 
-def _utc(value: datetime | None) -> datetime | None:
-    return value.astimezone(UTC) if value is not None else None
-
-
 def _key(row: dict[str, Any]) -> ApiKey:
     return ApiKey(
         row["key_id"],
@@ -62,8 +58,8 @@ def _key(row: dict[str, Any]) -> ApiKey:
         row["name"],
         row["secret_hash"],
         row["created_at"].astimezone(UTC),
-        _utc(row["last_used_at"]),
-        _utc(row["revoked_at"]),
+        as_utc_or_none(row["last_used_at"]),
+        as_utc_or_none(row["revoked_at"]),
     )
 
 

@@ -18,7 +18,7 @@ from lancedb.index import BTree
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport, report_from_dict, report_to_dict
 
@@ -104,8 +104,8 @@ def _review(row: dict[str, Any]) -> Review:
         row["model_calls"],
         row["tokens_in"],
         row["tokens_out"],
-        _utc(row["created_at"]),
-        _utc(row["finished_at"]),
+        as_utc_or_none(row["created_at"]),
+        as_utc_or_none(row["finished_at"]),
     )
 
 
@@ -145,10 +145,6 @@ def _finding(row: dict[str, Any]) -> Finding:
         row["outcome"],
         tuple(row["content_hashes"]),
     )
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    return value.astimezone(UTC) if value is not None else None
 
 
 class LanceReviewStore:

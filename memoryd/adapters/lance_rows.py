@@ -288,3 +288,8 @@ _NO_USAGE: dict[str, Any] = {
 def as_utc(value: datetime) -> datetime:
     """Aware UTC; a naive time is taken as UTC, as Arrow stores one (a row written here, kept in a copy)."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def as_utc_or_none(value: datetime | None) -> datetime | None:
+    """``as_utc`` of a nullable column's value."""
+    return None if value is None else as_utc(value)
