@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary, Signal
@@ -144,7 +145,7 @@ def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> 
         "collection": [r.collection for r in recs],
     }
     dim = schema.field("vector").type.list_size
-    flat = pa.array([x for _, v in rows for x in v], type=pa.float32())
+    flat = pa.array(np.asarray([v for _, v in rows], dtype=np.float32).reshape(-1))
     arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
     arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
     return pa.Table.from_arrays(arrays, schema=schema)

@@ -142,7 +142,8 @@ def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
         raise InvalidRequest("end_user_id", "is required to write a SCOPE_END_USER memory")
     if draft.occurred_at is not None and draft.occurred_at > now + timedelta(days=1):
         raise InvalidRequest(f"{field}.occurred_at", "is more than a day in the future")
-    if draft.embedding is not None and not all(math.isfinite(x) for x in draft.embedding):
+    # A NaN or an infinity carries through a sum (finite float32 values cannot overflow one).
+    if draft.embedding is not None and not math.isfinite(sum(draft.embedding)):
         raise InvalidRequest(f"{field}.embedding", "must hold finite numbers")
     return draft if tags == draft.tags else replace(draft, tags=tags)
 

@@ -130,6 +130,9 @@ def test_visibility_rules() -> None:
         (MemoryDraft(content="ok", salience=float("nan")), "memory.salience"),
         (MemoryDraft(content="ok", scope=Scope.END_USER), "end_user_id"),
         (MemoryDraft(content="ok", occurred_at=NOW + timedelta(days=3)), "memory.occurred_at"),
+        (MemoryDraft(content="ok", embedding=(0.5, float("nan"), 0.5)), "memory.embedding"),
+        (MemoryDraft(content="ok", embedding=(0.5, float("-inf"), 0.5)), "memory.embedding"),
+        (MemoryDraft(content="ok", embedding=(float("inf"), float("-inf"))), "memory.embedding"),
     ],
 )
 def test_check_draft_names_the_field(draft: MemoryDraft, field: str) -> None:
@@ -181,3 +184,14 @@ def test_gini_and_lorenz_from_a_histogram_equal_the_sorted_list() -> None:
         ]
         got = lorenz_of_histogram(histogram)
         assert [x for p in got for x in p] == pytest.approx([x for p in expected for x in p])
+
+
+def test_a_unit_vector_is_kept_as_given_and_any_other_is_scaled() -> None:
+    from memoryd.core.vectors import normalised
+
+    nearly = [0.6 * (1 + 4e-7), 0.8 * (1 + 4e-7)]  # norm 1 + 4e-7: a float32 embedder's unit vector
+    assert normalised(nearly, 2, "e") == nearly  # exactly: not moved by a division
+    assert normalised([3.0, 4.0], 2, "e") == [0.6, 0.8]
+    for bad, why in [([0.0, 0.0], "non-zero"), ([float("nan"), 1.0], "non-zero"), ([1.0], "dimensions")]:
+        with pytest.raises(InvalidRequest, match=why):
+            normalised(bad, 2, "e")
