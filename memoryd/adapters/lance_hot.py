@@ -345,11 +345,16 @@ class HotArchive:
         return {m: r for (m, _), r in zip(found, records, strict=True) if is_visible(actor, r)}
 
     def inserted(
-        self, version: int, rows: Sequence[tuple[MemoryRecord, Vector]], texts: Sequence[str] | None = None
+        self,
+        version: int,
+        rows: Sequence[tuple[MemoryRecord, Vector]],
+        texts: Sequence[str] | None = None,
+        prefixes: Sequence[str] | None = None,
     ) -> HotArchive:
-        """A copy with rows appended (a commit of this process that made ``version``).
+        """A copy with rows appended (a commit of this process that made ``version``, or appends read back).
 
-        ``texts``: the rows' ``search_text`` as written (the full-text part is dropped without them).
+        ``texts``: the rows' ``search_text`` as written (the full-text part is dropped without them);
+        ``prefixes``: their ``prefixes`` as written (default: made from the content, as ``to_table`` does).
         The vectors go into spare rows of the matrix when this copy is the newest one using it (its
         rows are then the matrix's used rows; older copies never look past their own rows), else the
         matrix is copied with room to spare (an eighth more): a write costs its own rows, not the
@@ -366,9 +371,11 @@ class HotArchive:
         spare.used = n + added
         records = [r for r, _ in rows]
         text = self._text.appended(texts) if self._text is not None and texts is not None else None
-        prefixes = None
+        prefix_index = None
         if self._prefixes is not None and text is not None:  # the column as ``to_table`` writes it
-            prefixes = self._prefixes.appended([word_prefixes(r.content) for r in records])
+            prefix_index = self._prefixes.appended(
+                list(prefixes) if prefixes is not None else [word_prefixes(r.content) for r in records]
+            )
         return HotArchive(
             version,
             spare.array[: n + added],
@@ -379,7 +386,7 @@ class HotArchive:
             self._index.extended(n, [r.memory_id for r in records]),
             spare,
             text,
-            prefixes,
+            prefix_index,
         )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:

@@ -190,10 +190,12 @@ class HotCache(Generic[H]):
         columns: Sequence[str],
         build: Callable[[int, Any], H],
         read: Callable[[Any], Awaitable[Any]] | None = None,
+        follow: Callable[[H, Any, int], Awaitable[H | None]] | None = None,
     ) -> H | None:
         """The tenant's table in memory at its current version, when small enough (else None).
 
         ``read``: how to read the table for ``build`` (default: the ``columns`` of every row).
+        ``follow``: how a copy catches up to a later version (None: it cannot; the table is read again).
         """
         if not self.max_rows:
             return None
@@ -214,7 +216,36 @@ class HotCache(Generic[H]):
             hot = self._copies.get(tenant_id)
             if hot is not None and hot.version >= version:  # loaded meanwhile, at this version or a later one
                 return hot
+            if (
+                hot is not None
+                and follow is not None
+                and (caught := await self._follow(tenant_id, hot, table, version, follow))
+            ):
+                return caught
             return await self._load(tenant_id, version, table, columns, build, read)
+
+    async def _follow(
+        self, tenant_id: str, hot: H, table: Any, version: int, follow: Callable[[H, Any, int], Awaitable[H | None]]
+    ) -> H | None:
+        """The copy brought up to ``version`` by ``follow`` while this process's writes wait; None if it cannot be.
+
+        Another process's commits (a worker filing a compaction's memories) made every copy of the tenant
+        load the whole table again: at 30,000 rows ~1.5 s of CPU, at 100,000 four to six.
+        """
+        gate = self._gates[tenant_id] = asyncio.Event()
+        try:
+            if writes := self._writes.get(tenant_id):  # the writes already past the gate land first
+                await asyncio.wait(list(writes))
+            if self._copies.get(tenant_id) is not hot:  # a write of this process replaced or dropped it
+                return None
+            caught = await follow(hot, table, version)
+            if caught is None or len(caught) > self.max_rows:
+                return None
+            self.put(tenant_id, caught)
+            return caught
+        finally:
+            del self._gates[tenant_id]
+            gate.set()
 
     async def _load(
         self,
@@ -314,6 +345,29 @@ class HotCache(Generic[H]):
     def pop(self, tenant_id: str) -> H | None:
         """Forget the tenant's copy (the next read loads it again)."""
         return self._copies.pop(tenant_id, None)
+
+
+async def appended_rows(table: Any, since: int, version: int, columns: Sequence[str]) -> Any | None:
+    """The rows the commits after ``since`` up to ``version`` added, in row-address order (with ``_rowaddr``).
+
+    None unless every one of those commits was an append (its rows in fragments of their own, nothing
+    else changed), as their transactions say, or when a version was pruned meanwhile.
+    """
+    try:
+        dataset = await table.to_lance()
+
+        def read() -> Any | None:
+            if any(_operation(dataset, v) != "Append" for v in range(since + 1, version + 1)):
+                return None
+            before = {f.fragment_id for f in dataset.checkout_version(since).get_fragments()}
+            at = dataset.checkout_version(version)
+            fresh = [f for f in at.get_fragments() if f.fragment_id not in before]
+            data = at.scanner(columns=list(columns), fragments=fresh, with_row_address=True).to_table()
+            return data.sort_by("_rowaddr")
+
+        return await asyncio.to_thread(read)
+    except Exception:  # noqa: BLE001  # unsure (a version pruned meanwhile, a store's error): the read loads
+        return None
 
 
 async def _rows_kept(table: Any, since: int, version: int) -> bool:

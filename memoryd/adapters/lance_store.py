@@ -36,7 +36,7 @@ from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest, ensure_inde
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_hot_cache import HotCache, appended_rows
 from memoryd.adapters.lance_hot_text import Vocabulary
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
@@ -129,7 +129,7 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot)
+        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot, _follow_appends)
 
     @contextlib.asynccontextmanager
     async def keeping_copy(self, name: str) -> AsyncIterator[None]:
@@ -173,8 +173,7 @@ class LanceMemoryStore:
         if hot is None or hot.version == version:  # (the second: a read loaded the table at this version)
             return
         if hot.version != version - 1 and not await self._hot.unchanged(tenant_id, table, hot.version, version - 1):
-            self._hot.pop(tenant_id)
-            return
+            return  # another process committed in between: the next read catches the copy up (or loads)
         if self._hot.current(tenant_id) is not hot:  # replaced or dropped meanwhile: the next read decides
             return
         updated = apply(hot)
@@ -691,6 +690,19 @@ class LanceMemoryStore:
 
 _HotLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
 """A table's rows for its in-memory copy and the fragments its ``search_text`` and ``prefixes`` indexes cover."""
+
+
+async def _follow_appends(hot: HotArchive, table: Any, version: int) -> HotArchive | None:
+    """The copy with the rows appended since its version (any process's inserts); None if other commits came."""
+    data = await appended_rows(table, hot.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
+    if data is None or data.column("vector").null_count:
+        return None
+    dimension = data.schema.field("vector").type.list_size
+    vectors = data.column("vector").combine_chunks().flatten().to_numpy().reshape(data.num_rows, dimension)
+    records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
+    texts = [str(t) for t in data.column("search_text").to_pylist()]
+    prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
+    return hot.inserted(version, list(zip(records, vectors, strict=True)), texts, prefixes)
 
 
 async def _read_hot(table: Any) -> _HotLoad:

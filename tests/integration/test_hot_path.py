@@ -255,8 +255,8 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
 
     monkeypatch.setattr(lance_store, "_read_hot", slow_read)
     actor = Actor("acme", "a0")
-    await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
-    await elsewhere.insert("acme", [(memory_record(f"{4000:032x}", "elsewhere", tenant_id="acme"), vector(rng))])
+    seeded = await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    assert await elsewhere.delete(actor, seeded[0].memory_id)  # not an append: the copy cannot follow it
     fresh = [
         (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for i in range(20)
@@ -479,3 +479,45 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
     got = await store.full_text(actor, query, MemoryFilter(), 20, False)
     expected = await cold.full_text(actor, query, MemoryFilter(), 20, False)
     assert [(h.memory_id, round(h.score, 4)) for h in got] == [(h.memory_id, round(h.score, 4)) for h in expected]
+
+
+async def test_another_processs_appends_are_read_back_into_the_copy_without_loading_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker filing a compaction's memories commits appends to a tenant the daemon holds in memory:
+    # the copy reads back the new rows alone and answers as LanceDB; any other commit loads the table.
+    rng = random.Random(17)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
+    await hot.insert("acme", rows(rng, 200))
+    loads = _counted_loads(monkeypatch)
+    actors = [Actor("acme", a, u) for a in AGENTS for u in USERS]
+
+    async def same_answers() -> None:
+        for _ in range(20):
+            actor, query, flt = rng.choice(actors), vector(rng), rng.choice([MemoryFilter(), a_filter(rng)])
+            expected = await cold.nearest(actor, query, flt, 20, -1.0)
+            assert [h.memory_id for h in await hot.nearest(actor, query, flt, 20, -1.0)] == [
+                h.memory_id for h in expected
+            ]
+            ids = [f"{rng.randint(1, 420):032x}" for _ in range(8)]
+            assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
+                actor, ids, with_retrievals=False
+            )
+
+    await same_answers()
+    assert len(loads) == 1
+    later = [(replace(r, memory_id=f"{300 + i:032x}"), v) for i, (r, v) in enumerate(rows(rng, 30))]
+    await cold.insert("acme", later[:10])  # another process, twice
+    await cold.insert("acme", later[10:20])
+    await same_answers()
+    await cold.insert("acme", later[20:25])  # then this process right after another's commit
+    await hot.insert("acme", later[25:])
+    await same_answers()
+    assert len(loads) == 1, loads  # every one of those was read back, never the whole table
+    copy = hot._hot.current("acme")
+    assert copy is not None and len(copy) == 230
+    victim = later[0][0]
+    await cold.replace(Actor("acme", victim.agent_id, victim.end_user_id), replace(victim, content="moved"), None)
+    await same_answers()
+    assert len(loads) == 2  # a rewrite by another process: the table is loaded again
