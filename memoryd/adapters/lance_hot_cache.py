@@ -59,6 +59,9 @@ reservation a compaction commits first (an operation the binding does not name, 
 on lance 14 the others it does not name are MemWAL and base-path records, which change no row either)."""
 
 
+_FOLLOW_COMMITS = 64
+"""The most commits a copy catches up over by reading their appended rows (``appended_rows``)."""
+
 _TOO_BIG_SECONDS = 5.0
 """A table counted past ``max_rows`` is taken to stay so this long, whatever commits it meanwhile. Checked
 again at every version, a table just past the bound under writes had every Recall count its rows under
@@ -351,8 +354,11 @@ async def appended_rows(table: Any, since: int, version: int, columns: Sequence[
     """The rows the commits after ``since`` up to ``version`` added, in row-address order (with ``_rowaddr``).
 
     None unless every one of those commits was an append (its rows in fragments of their own, nothing
-    else changed), as their transactions say, or when a version was pruned meanwhile.
+    else changed), as their transactions say, or when a version was pruned meanwhile; None as well past
+    ``_FOLLOW_COMMITS`` commits (each is a file to read: the whole table is then read instead).
     """
+    if version - since > _FOLLOW_COMMITS:
+        return None
     try:
         dataset = await table.to_lance()
 
