@@ -274,7 +274,7 @@ class ConversationService:
         return new if await self._store.swap_state(actor.tenant_id, new, 0) else None
 
     async def _kept_unless_erased(self, tenant_id: str, conv: Conversation, messages: Sequence[Message]) -> None:
-        """Take the messages back if the conversation was erased after their seqs were taken.
+        """Take the messages back if the conversation was deleted after their seqs were taken.
 
         An erasure finds a contact's messages through the state row and deletes that row before the
         messages: ones written after it would be orphans no later erasure finds. Whichever of the
@@ -287,8 +287,8 @@ class ConversationService:
             return
         await self._store.remove_messages(tenant_id, conv.conversation_id, messages)
         raise NotFound(
-            f"conversation {conv.conversation_id!r} was erased while these messages were being appended; "
-            "none of them was kept"
+            f"conversation {conv.conversation_id!r} was deleted (an erasure or retention) while these messages "
+            "were being appended; none of them was kept"
         )
 
     async def _reserve(self, actor: Actor, conv: Conversation, count: int, window: int, opts: Options) -> Conversation:

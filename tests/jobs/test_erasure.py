@@ -236,7 +236,7 @@ async def test_an_append_racing_the_erasure_of_its_contact_leaves_no_message_beh
         receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
         erased.set()
 
-        with pytest.raises(NotFound, match=f"conversation 'chat-{MARKERS[2]}' was erased"):
+        with pytest.raises(NotFound, match=f"conversation 'chat-{MARKERS[2]}' was deleted"):
             await append
         store.add_messages = write  # type: ignore[method-assign]
         assert receipt.counts["conversations"] == 1
