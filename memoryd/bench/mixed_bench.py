@@ -3,7 +3,10 @@
 The daemon runs as a child process. The tenant is seeded with ``--memories`` rows
 (precomputed vectors), then ``--clients`` concurrent clients each loop for
 ``--seconds``: Recall (the server embeds the question) with probability
-``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on).
+``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on). With
+``--other-writer-rows``, a second daemon on the same data writes that many rows a second to the
+tenant meanwhile, as a worker filing memories does (another process's commits, for the first
+daemon's in-memory copy).
 The daemon's resident set is sampled every second during the load and then during
 ``--idle`` seconds without load, so a soak shows whether memory plateaus. The load is also
 reported in ``--windows`` equal slices of time, with the archive's table versions on disk at the
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import random
 import tempfile
 import time
@@ -43,6 +48,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--recall-share", type=float, default=0.7)
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
     p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
+    p.add_argument(
+        "--other-writer-rows",
+        type=float,
+        default=0.0,
+        help="rows per second another daemon on the same data writes to the tenant (a worker filing memories)",
+    )
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -70,7 +81,16 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             rss: list[tuple[float, float]] = []
             start = time.perf_counter()
             sampler = asyncio.create_task(_sample(daemon, rss, start))
-            load = await _load(stub, questions, args)
+            with contextlib.ExitStack() as other:
+                writer = None
+                if args.other_writer_rows > 0:
+                    elsewhere = other.enter_context(Daemon(data))
+                    writer = asyncio.create_task(_other_writer(elsewhere.address, memories, args))
+                load = await _load(stub, questions, args)
+                if writer is not None:
+                    writer.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await writer
             loaded_at = time.perf_counter() - start
             await asyncio.sleep(args.idle)
             sampler.cancel()
@@ -97,6 +117,24 @@ async def _seed(stub: Any, memories: corpus.Corpus) -> None:
             ),
             metadata=_TENANT,
         )
+
+
+async def _other_writer(address: str, memories: corpus.Corpus, args: argparse.Namespace) -> None:
+    """Another process's writes to the tenant (two batches a second, the caller's vectors), until cancelled."""
+    per_batch = max(1, round(args.other_writer_rows / 2))
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = MemoryServiceStub(channel)
+        for n in itertools.count():
+            items = [
+                pb.MemoryInput(
+                    content=f"filed note {n}-{i}: {memories.texts[(n * per_batch + i) % len(memories.texts)]}",
+                    embedding=memories.vectors[(n * per_batch + i) % len(memories.texts)].tolist(),
+                )
+                for i in range(per_batch)
+            ]
+            request = pb.MemorizeBatchRequest(agent_id=_AGENTS[n % len(_AGENTS)], items=items, skip_deduplication=True)
+            await stub.MemorizeBatch(request, metadata=_TENANT)
+            await asyncio.sleep(0.5)
 
 
 async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) -> None:
