@@ -10,7 +10,7 @@ a retried append or a re-run compaction finds its rows already there.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -186,14 +186,11 @@ class LanceConversationStore:
             # a new conversation, left to a later erasure.
             self._db.written.add(f"conversations_{tenant_id}")
             items = await self._items(tenant_id, write=True)
-            for start in range(0, len(conversations), 500):
-                chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
-                await states.delete(f"{of_end_user(end_user_id)} AND conversation_id IN ({chunk})")
+            for chunk in _of_conversations(conversations):
+                await states.delete(f"{of_end_user(end_user_id)} AND {chunk}")
             deleted = 0
-            for start in range(0, len(conversations), 500):
-                chunk = ", ".join(literal(c) for c in conversations[start : start + 500])
-                result = await items.delete(f"conversation_id IN ({chunk})")
-                deleted += result.num_deleted_rows
+            for chunk in _of_conversations(conversations):
+                deleted += (await items.delete(chunk)).num_deleted_rows
         self._forget_copies(tenant_id)  # not served after the version moved, but not kept in memory either
         return conversations, deleted, [f"conversations_{tenant_id}", f"conversation_items_{tenant_id}"]
 
@@ -219,8 +216,7 @@ class LanceConversationStore:
                 conversations = await self._delete_idle_states(states, conversations, _idle(before))
             items = await self._items(tenant_id, write=not dry_run)
             counted = 0
-            for start in range(0, len(conversations), 500):
-                chunk = f"conversation_id IN ({', '.join(literal(c) for c in conversations[start : start + 500])})"
+            for chunk in _of_conversations(conversations):
                 if dry_run:
                     counted += await items.count_rows(chunk)
                 else:
@@ -239,8 +235,7 @@ class LanceConversationStore:
         (ConversationService.append).
         """
         kept: set[str] = set()
-        for start in range(0, len(conversations), 500):
-            chunk = f"conversation_id IN ({', '.join(literal(c) for c in conversations[start : start + 500])})"
+        for chunk in _of_conversations(conversations):
             await states.delete(f"{idle} AND {chunk}")
             found = await states.query().where(chunk).select(["conversation_id"]).to_arrow()
             kept.update(found.column("conversation_id").to_pylist())
@@ -496,6 +491,12 @@ class LanceConversationStore:
         """The kept output."""
         rows = await self._query_items(tenant_id, f"id = {literal(blob_id)}")
         return str(rows[0]["data"]) if rows else None
+
+
+def _of_conversations(conversations: Sequence[str]) -> Iterator[str]:
+    """``conversation_id IN (...)`` over the ids, 500 at a time (a predicate stays a reasonable size)."""
+    for start in range(0, len(conversations), 500):
+        yield f"conversation_id IN ({', '.join(literal(c) for c in conversations[start : start + 500])})"
 
 
 def _idle(before: datetime) -> str:
