@@ -29,13 +29,17 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
 ) -> None:
     provider.script("sleep:30")  # the first call hangs: the worker is killed while it waits
     provider.reply_with(REPLY, REPLY)
-    settings = job_settings(tmp_path, redis_url, provider, model_job_timeout_seconds=2)
+    # The queue would hold the killed worker's message for 20 + 15 s; its heartbeat lapses after 3 s,
+    # so only the heartbeat's reclaim can hand the job over in time, and the re-run has 20 s to finish
+    # however loaded the machine (2 s once cut a slow re-run short and cost a third attempt).
+    jobs = {"model_job_timeout_seconds": 20, "worker_heartbeat_seconds": 3}
+    settings = job_settings(tmp_path, redis_url, provider, **jobs)
     config = process_config(
         tmp_path / "memoryd.toml",
         redis_url,
         provider,
         storage={"uri": str(tmp_path / "data"), "maintenance_enabled": False},
-        jobs={"model_job_timeout_seconds": 2},
+        jobs=jobs,
     )
     async with running(settings, onnx_embedder, workers=False) as app:
         await seed(app, "acme", "a1", "a1 prefers green tea", "a1 is on the billing team")
@@ -53,17 +57,21 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
             worker.wait()
             killed_at = time.monotonic()
             assert (await app.jobs.service.get("acme", job.key)).state == JobState.RUNNING
-            worker = subprocess.Popen(
-                [sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
-                env={**os.environ, "LANCEDB_LOG": "error"},
-            )
-            done = await wait_for(lambda: app.jobs.service.record("acme", job.key), timeout=45)
+            with (tmp_path / "worker.log").open("wb") as log:
+                worker = subprocess.Popen(
+                    [sys.executable, "-m", "memoryd", "worker", "--config", str(config)],
+                    env={**os.environ, "LANCEDB_LOG": "error"},
+                    stderr=log,
+                )
+            done = await wait_for(lambda: app.jobs.service.record("acme", job.key), timeout=60)
         finally:
             worker.send_signal(signal.SIGTERM)
             worker.wait(timeout=30)
         reclaimed_after = time.monotonic() - killed_at
-        assert done.state == JobState.SUCCEEDED and done.attempts == 2
-        assert reclaimed_after >= 2  # not before the in-progress lease of the killed worker expired
+        events = [e.message async for e in app.jobs.service.watch("acme", job.key, poll_seconds=0.1)]
+        assert done.state == JobState.SUCCEEDED and done.attempts == 2, events
+        assert reclaimed_after >= 2  # not before the killed worker's heartbeat (3 s, renewed every 1 s) lapsed
+        assert "freed the running jobs of a worker that died" in (tmp_path / "worker.log").read_text()
         revisions = await app.profile.revisions(Actor("acme", "a1"), 10, 0)
         assert [r.revision for r in revisions] == [1]
         page = await app.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
