@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
     # The queue would hold the killed worker's message for 20 + 15 s; its heartbeat lapses after 3 s,
     # so only the heartbeat's reclaim can hand the job over in time, and the re-run has 20 s to finish
     # however loaded the machine (2 s once cut a slow re-run short and cost a third attempt).
-    jobs = {"model_job_timeout_seconds": 20, "worker_heartbeat_seconds": 3}
+    jobs: dict[str, Any] = {"model_job_timeout_seconds": 20, "worker_heartbeat_seconds": 3}
     settings = job_settings(tmp_path, redis_url, provider, **jobs)
     config = process_config(
         tmp_path / "memoryd.toml",
