@@ -252,11 +252,21 @@ class HotArchive:
     def nearest_many(
         self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[list[ArmHit]]:
-        """``nearest`` for each vector: one visibility mask and one matrix product for all of them."""
+        """``nearest`` for each vector: one visibility mask and one matrix product for all of them.
+
+        The table's matrix is the left operand: OpenBLAS multiplies a few queries by a tall matrix
+        1.6-2x faster that way than by its transpose (8 queries, 10,000 rows: 3.7 against 6.2 ms).
+        """
         if not self._records:
             return [[] for _ in vectors]
-        similarities = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1) @ self._vectors.T
-        similarities[:, self._hidden(actor)] = -np.inf
+        queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1).T
+        hidden, seen, matrix = self._searched(actor)
+        if matrix is not None:  # a small visible set of a shared table, as in ``nearest``
+            similarities = np.full((queries.shape[1], len(hidden)), -np.inf, dtype=np.float32)
+            similarities[:, seen] = (matrix @ queries).T
+        else:
+            similarities = np.ascontiguousarray((self._vectors @ queries).T)
+            similarities[:, hidden] = -np.inf
         return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
 
     def _visible(self, actor: Actor) -> Any:

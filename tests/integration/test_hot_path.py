@@ -338,6 +338,13 @@ async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_p
         assert len(got) == 10 and {h.memory_id for h in got} <= {r.memory_id for r, _ in seeded[k % 20 :: 20]}
         assert [h.memory_id for h in got] == [h.memory_id for h in expected]
         assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
+        # A write group's dedup lookups take the same branch: several vectors, each as if alone.
+        many = [query, vector(rng), vector(rng)]
+        together = await hot.nearest_many(actor, many, MemoryFilter(), 10, -1.0)
+        alone = [await cold.nearest(actor, v, MemoryFilter(), 10, -1.0) for v in many]
+        assert [[h.memory_id for h in hs] for hs in together] == [[h.memory_id for h in hs] for hs in alone]
+        pairs = [pair for x, y in zip(together, alone, strict=True) for pair in zip(x, y, strict=True)]
+        assert all(abs(a.score - b.score) < 1e-5 for a, b in pairs)
 
 
 async def _copied(
