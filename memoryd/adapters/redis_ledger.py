@@ -345,8 +345,7 @@ class RedisJobLedger:
         if not parts:
             return
         name = f"memoryd:parts:{batch_key}"
-        async with map_redis_errors():
-            pipe = self._r.pipeline(transaction=True)
+        async with map_redis_errors(), self._r.pipeline(transaction=True) as pipe:
             pipe.hset(name, mapping={part: f"{tenant}\n{key}" for part, (tenant, key) in parts.items()})
             pipe.expire(name, self._keep_seconds)
             await pipe.execute()
