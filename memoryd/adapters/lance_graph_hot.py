@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from memoryd.adapters.lance_hot import SCOPE_CODES, visible_mask
+from memoryd.adapters.lance_hot import SCOPE_CODES, dot_products, visible_mask
 from memoryd.core.graph import Fact
 from memoryd.core.models import Actor, Vector
 from memoryd.core.visibility import sees
@@ -55,18 +55,16 @@ class HotFacts:
         """Exact cosine kNN over the facts ``actor`` sees, nearest first."""
         if not self._facts:
             return []
-        similarities = self._vectors @ np.asarray(vector, dtype=np.float32)
-        similarities = np.where(self._visible(actor), similarities, -np.inf)
+        query = np.asarray(vector, dtype=np.float32)
+        scores = np.where(self._visible(actor), dot_products(self._vectors, query), -np.inf)
         top = min(limit, len(self._facts))
-        candidates = np.argpartition(-similarities, top - 1)[:top]
+        candidates = np.argpartition(-scores, top - 1)[:top]
         out = []
-        for i in sorted(candidates, key=lambda i: (-similarities[i], self._facts[i].fact_id)):
+        for i in sorted(candidates, key=lambda i: (-scores[i], self._facts[i].fact_id)):
             fact = self._facts[i]
-            if similarities[i] == -np.inf or not sees(
-                actor, fact.where.scope, fact.where.agent_id, fact.where.end_user_id
-            ):
+            if scores[i] == -np.inf or not sees(actor, fact.where.scope, fact.where.agent_id, fact.where.end_user_id):
                 continue
-            out.append((fact, float(similarities[i])))
+            out.append((fact, float(scores[i])))
         return out
 
     def touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lancedb.table import AsyncTable
 
-from memoryd.adapters import lance_store
+from memoryd.adapters import lance_hot, lance_store
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_hot_cache import _rows_kept
@@ -96,7 +96,12 @@ def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loads
 
 
-async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
+@pytest.mark.parametrize("streamed", [False, True], ids=["gemv", "einsum"])
+async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    if streamed:  # the kernel of large matrices, on this small one
+        monkeypatch.setattr(lance_hot, "STREAMED_BYTES", 0)
     rng = random.Random(5)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
@@ -319,9 +324,14 @@ async def test_a_settled_table_is_read_without_the_bindings_version_check_until_
     assert len(checks) == recent + 3
 
 
-async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize("streamed", [False, True], ids=["gemv", "einsum"])
+async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
     # Twenty agents' private rows in one tenant table: a Recall sees a twentieth of it, and the copy
     # multiplies only those rows (the visible-set branch of HotArchive.nearest).
+    if streamed:  # the kernel of large matrices, on this small one
+        monkeypatch.setattr(lance_hot, "STREAMED_BYTES", 0)
     rng = random.Random(11)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
