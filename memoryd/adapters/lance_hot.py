@@ -272,6 +272,8 @@ class HotArchive:
         """
         if not self._records:
             return [[] for _ in vectors]
+        if len(vectors) == 1:  # one Memorize's lookup: the matrix times a vector (``dot_products``)
+            return [self.nearest(actor, vectors[0], flt, limit, min_similarity)]
         queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1).T
         hidden, seen, matrix = self._searched(actor)
         if matrix is not None:  # a small visible set of a shared table, as in ``nearest``
