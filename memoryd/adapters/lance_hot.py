@@ -311,6 +311,8 @@ class HotArchive:
         if not flt.narrows:  # visibility and status are columns here: no row becomes a record
             wanted, chosen = _statuses(flt), list[int]()
             for part in parts:
+                if len(chosen) == limit:  # the rest is not ordered (at 100,000 rows: ~1 ms a search)
+                    break
                 ranked = part[np.argsort(-similarities[part], kind="stable")]
                 chosen += ranked[wanted[self._columns.status[ranked]]][: limit - len(chosen)].tolist()
             scores, times = similarities[chosen].tolist(), self._columns.occurred[chosen].tolist()
