@@ -96,12 +96,7 @@ def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loads
 
 
-@pytest.mark.parametrize("streamed", [False, True], ids=["gemv", "einsum"])
-async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
-) -> None:
-    if streamed:  # the kernel of large matrices, on this small one
-        monkeypatch.setattr(lance_hot, "STREAMED_BYTES", 0)
+async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
     rng = random.Random(5)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
@@ -325,27 +320,30 @@ async def test_a_settled_table_is_read_without_the_bindings_version_check_until_
 
 
 @pytest.mark.parametrize("streamed", [False, True], ids=["gemv", "einsum"])
-async def test_a_small_visible_set_of_a_shared_table_ranks_as_lancedb_does(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
+@pytest.mark.parametrize("owners", [20, 1], ids=["a-twentieth-visible", "all-visible"])
+async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, owners: int, streamed: bool
 ) -> None:
     # Twenty agents' private rows in one tenant table: a Recall sees a twentieth of it, and the copy
-    # multiplies only those rows (the visible-set branch of HotArchive.nearest).
+    # multiplies only those rows (the visible-set branch of HotArchive.nearest); or one agent's rows,
+    # the whole matrix. Each with both kernels of ``lance_hot.dot_products``.
     if streamed:  # the kernel of large matrices, on this small one
         monkeypatch.setattr(lance_hot, "STREAMED_BYTES", 0)
     rng = random.Random(11)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
-    agents = [f"agent-{k}" for k in range(20)]
+    agents = [f"agent-{k}" for k in range(owners)]
     seeded = [
-        (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", agent_id=agents[i % 20]), vector(rng))
+        (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", agent_id=agents[i % owners]), vector(rng))
         for i in range(400)
     ]
     await cold.insert("acme", seeded)
     for k in range(30):
-        actor, query = Actor("acme", agents[k % 20]), vector(rng)
+        actor, query = Actor("acme", agents[k % owners]), vector(rng)
         expected = await cold.nearest(actor, query, MemoryFilter(), 10, -1.0)
         got = await hot.nearest(actor, query, MemoryFilter(), 10, -1.0)
-        assert len(got) == 10 and {h.memory_id for h in got} <= {r.memory_id for r, _ in seeded[k % 20 :: 20]}
+        mine = {r.memory_id for r, _ in seeded[k % owners :: owners]}
+        assert len(got) == 10 and {h.memory_id for h in got} <= mine
         assert [h.memory_id for h in got] == [h.memory_id for h in expected]
         assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
         # A write group's dedup lookups take the same branch: several vectors (or one), each as if alone.
