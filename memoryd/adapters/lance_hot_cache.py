@@ -60,7 +60,7 @@ on lance 14 the others it does not name are MemWAL and base-path records, which 
 
 
 _FOLLOW_COMMITS = 64
-"""The most commits a copy catches up over by reading their appended rows (``appended_rows``)."""
+"""The most commits a copy catches up over by reading what they changed (``commits_since``)."""
 
 _TOO_BIG_SECONDS = 5.0
 """A table counted past ``max_rows`` is taken to stay so this long, whatever commits it meanwhile. Checked
@@ -350,30 +350,80 @@ class HotCache(Generic[H]):
         return self._copies.pop(tenant_id, None)
 
 
-async def appended_rows(table: Any, since: int, version: int, columns: Sequence[str]) -> Any | None:
-    """The rows the commits after ``since`` up to ``version`` added, in row-address order (with ``_rowaddr``).
+_FOLLOWED_DELETES = 64
+"""The most rows a copy hides for other processes' deletes it catches up over (past it, a load)."""
 
-    None unless every one of those commits was an append (its rows in fragments of their own, nothing
-    else changed), as their transactions say, or when a version was pruned meanwhile; None as well past
-    ``_FOLLOW_COMMITS`` commits (each is a file to read: the whole table is then read instead).
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """Rows one commit added, in row-address order (with ``_rowaddr``)."""
+
+    rows: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Deleted:
+    """The ids of the rows one commit deleted."""
+
+    ids: list[str]
+
+
+async def commits_since(
+    table: Any, since: int, version: int, columns: Sequence[str]
+) -> list[Appended | Deleted] | None:
+    """What the commits after ``since`` up to ``version`` did, in order, when each only added or only deleted rows.
+
+    As their transactions say: an append (its rows in fragments of their own, nothing else changed) or a
+    delete (rows gone, nothing written). None for any other commit (an update, a compaction, an index),
+    past ``_FOLLOW_COMMITS`` commits or ``_FOLLOWED_DELETES`` deleted rows, or when a version was pruned
+    meanwhile: the whole table is then read instead.
     """
     if version - since > _FOLLOW_COMMITS:
         return None
     try:
         dataset = await table.to_lance()
 
-        def read() -> Any | None:
-            if any(_operation(dataset, v) != "Append" for v in range(since + 1, version + 1)):
+        def read() -> list[Appended | Deleted] | None:
+            operations = [_operation(dataset, v) for v in range(since + 1, version + 1)]
+            if any(o not in ("Append", "Delete") for o in operations):
                 return None
-            before = {f.fragment_id for f in dataset.checkout_version(since).get_fragments()}
-            at = dataset.checkout_version(version)
-            fresh = [f for f in at.get_fragments() if f.fragment_id not in before]
-            data = at.scanner(columns=list(columns), fragments=fresh, with_row_address=True).to_table()
-            return data.sort_by("_rowaddr")
+            steps: list[Appended | Deleted] = []
+            deleted = 0
+            before = dataset.checkout_version(since)
+            for v, operation in zip(range(since + 1, version + 1), operations, strict=True):
+                at = dataset.checkout_version(v)
+                if operation == "Append":
+                    known = {f.fragment_id for f in before.get_fragments()}
+                    fresh = [f for f in at.get_fragments() if f.fragment_id not in known]
+                    rows = at.scanner(columns=list(columns), fragments=fresh, with_row_address=True).to_table()
+                    steps.append(Appended(rows.sort_by("_rowaddr")))
+                else:
+                    ids = _deleted_ids(before, at)
+                    deleted += len(ids)
+                    if deleted > _FOLLOWED_DELETES:
+                        return None
+                    steps.append(Deleted(ids))
+                before = at
+            return steps
 
         return await asyncio.to_thread(read)
     except Exception:  # noqa: BLE001  # unsure (a version pruned meanwhile, a store's error): the read loads
         return None
+
+
+def _deleted_ids(before: Any, after: Any) -> list[str]:
+    """The ids of the rows a delete commit removed: in fragments it dropped or gave a new deletion file."""
+    kept = {f.fragment_id: f for f in after.get_fragments()}
+    ids: list[str] = []
+    for fragment in before.get_fragments():
+        now = kept.get(fragment.fragment_id)
+        if now is not None and now.metadata.deletion_file == fragment.metadata.deletion_file:
+            continue
+        gone = set(fragment.to_table(columns=["id"]).column("id").to_pylist())
+        if now is not None:
+            gone -= set(now.to_table(columns=["id"]).column("id").to_pylist())
+        ids.extend(sorted(gone))
+    return ids
 
 
 async def _rows_kept(table: Any, since: int, version: int) -> bool:

@@ -36,7 +36,7 @@ from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest, ensure_inde
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_cache import HotCache, appended_rows
+from memoryd.adapters.lance_hot_cache import Appended, HotCache, commits_since
 from memoryd.adapters.lance_hot_text import Vocabulary
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
@@ -129,7 +129,7 @@ class LanceMemoryStore:
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot, _follow_appends)
+        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot, _follow_commits)
 
     @contextlib.asynccontextmanager
     async def keeping_copy(self, name: str) -> AsyncIterator[None]:
@@ -692,17 +692,31 @@ _HotLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
 """A table's rows for its in-memory copy and the fragments its ``search_text`` and ``prefixes`` indexes cover."""
 
 
-async def _follow_appends(hot: HotArchive, table: Any, version: int) -> HotArchive | None:
-    """The copy with the rows appended since its version (any process's inserts); None if other commits came."""
-    data = await appended_rows(table, hot.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
-    if data is None or data.column("vector").null_count:
+async def _follow_commits(hot: HotArchive, table: Any, version: int) -> HotArchive | None:
+    """The copy after the rows appended and deleted since its version (any process's); None for other commits.
+
+    A delete hides its rows as this process's own deletes do (the full-text statistics still count them,
+    as the index's do until it is rebuilt).
+    """
+    steps = await commits_since(table, hot.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
+    if steps is None:
         return None
-    dimension = data.schema.field("vector").type.list_size
-    vectors = data.column("vector").combine_chunks().flatten().to_numpy().reshape(data.num_rows, dimension)
-    records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
-    texts = [str(t) for t in data.column("search_text").to_pylist()]
-    prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
-    return hot.inserted(version, list(zip(records, vectors, strict=True)), texts, prefixes)
+    for at, step in enumerate(steps, start=hot.version + 1):
+        if isinstance(step, Appended):
+            data = step.rows
+            if data.column("vector").null_count:
+                return None
+            dimension = data.schema.field("vector").type.list_size
+            vectors = data.column("vector").combine_chunks().flatten().to_numpy().reshape(data.num_rows, dimension)
+            records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
+            texts = [str(t) for t in data.column("search_text").to_pylist()]
+            prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
+            hot = hot.inserted(at, list(zip(records, vectors, strict=True)), texts, prefixes)
+        else:
+            for memory_id in step.ids:
+                hot = hot.deleted(at, memory_id)
+            hot = hot.unchanged(at)
+    return hot
 
 
 async def _read_hot(table: Any) -> _HotLoad:

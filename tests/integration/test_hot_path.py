@@ -256,7 +256,9 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     monkeypatch.setattr(lance_store, "_read_hot", slow_read)
     actor = Actor("acme", "a0")
     seeded = await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
-    assert await elsewhere.delete(actor, seeded[0].memory_id)  # not an append: the copy cannot follow it
+    rewritten = (await elsewhere.get_many(actor, [seeded[0].memory_id], with_retrievals=False))[seeded[0].memory_id]
+    # a rewrite (neither an append nor a delete): the copy cannot follow it
+    assert await elsewhere.replace(actor, replace(rewritten, content="rewritten"), None)
     fresh = [
         (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for i in range(20)
@@ -501,7 +503,8 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A worker filing a compaction's memories commits appends to a tenant the daemon holds in memory:
-    # the copy reads back the new rows alone and answers as LanceDB; any other commit loads the table.
+    # the copy reads back the new rows alone and answers as LanceDB; deletes hide their rows; any other
+    # commit loads the table.
     rng = random.Random(17)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
@@ -533,6 +536,23 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     assert len(loads) == 1, loads  # every one of those was read back, never the whole table
     copy = hot._hot.current("acme")
     assert copy is not None and len(copy) == 230
+    # Another process's deletes (a forget, an erasure) between appends: the rows are hidden, in order.
+    gone = [later[3][0], later[12][0], later[26][0]]
+    owners = [Actor("acme", r.agent_id, r.end_user_id) for r in gone]
+    assert all([await hot.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)])
+    for record in gone[:2]:
+        assert await cold.delete(Actor("acme", record.agent_id, record.end_user_id), record.memory_id)
+    await cold.insert("acme", [(replace(later[1][0], memory_id=f"{400:032x}"), later[1][1])])
+    assert await cold.delete(Actor("acme", gone[2].agent_id, gone[2].end_user_id), gone[2].memory_id)
+    await same_answers()
+    assert len(loads) == 1, loads
+    assert not any(
+        [await hot.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)]
+    )
+    everyone = Actor("acme", "a0")
+    assert await hot.get_many(everyone, [f"{400:032x}"], with_retrievals=False) == await cold.get_many(
+        everyone, [f"{400:032x}"], with_retrievals=False
+    )
     victim = later[0][0]
     await cold.replace(Actor("acme", victim.agent_id, victim.end_user_id), replace(victim, content="moved"), None)
     await same_answers()
