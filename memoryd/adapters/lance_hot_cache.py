@@ -211,7 +211,8 @@ class HotCache(Generic[H]):
         if hot is not None and (
             hot.version == version or await self.unchanged(tenant_id, table, hot.version, version)
         ):  # (the second: the rows of this process's rewrite under way, as they were)
-            self._copies.move_to_end(tenant_id)
+            if self._copies.get(tenant_id) is hot:  # (a load or a write may have replaced it during the check)
+                self._copies.move_to_end(tenant_id)
             return hot
         if time.monotonic() - self._too_big.get(tenant_id, -_TOO_BIG_SECONDS) < _TOO_BIG_SECONDS:
             return None

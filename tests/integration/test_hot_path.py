@@ -557,3 +557,26 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     await cold.replace(Actor("acme", victim.agent_id, victim.end_user_id), replace(victim, content="moved"), None)
     await same_answers()
     assert len(loads) == 2  # a rewrite by another process: the table is loaded again
+
+
+async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # During this process's optimize a read asks whether the commits since the copy changed rows; a load
+    # or a write may drop the copy meanwhile (two daemons on one tenant: Recall failed INTERNAL, KeyError).
+    rng = random.Random(19)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
+    await hot.insert("acme", rows(rng, 50))
+    actor, query = Actor("acme", "a0"), vector(rng)
+    expected = await hot.nearest(actor, query, MemoryFilter(), 5, -1.0)
+
+    async def dropped_meanwhile(tenant_id: str, table: Any, since: int, version: int) -> bool:
+        hot._hot.pop(tenant_id)
+        return True  # the commits since kept every row
+
+    monkeypatch.setattr(hot._hot, "unchanged", dropped_meanwhile)
+    await cold.insert("acme", rows(rng, 1))  # another process's commit: the version moves
+    assert [h.memory_id for h in await hot.nearest(actor, query, MemoryFilter(), 5, -1.0)] == [
+        h.memory_id for h in expected
+    ]
