@@ -6,7 +6,8 @@ The daemon runs as a child process. The tenant is seeded with ``--memories`` row
 ``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on). With
 ``--other-writer-rows``, a second daemon on the same data writes that many rows a second to the
 tenant meanwhile, as a worker filing memories does (another process's commits, for the first
-daemon's in-memory copy).
+daemon's in-memory copy); with ``--other-forgets``, it forgets that many of the seeded memories a
+second (another replica's deletes).
 The daemon's resident set is sampled every second during the load and then during
 ``--idle`` seconds without load, so a soak shows whether memory plateaus. The load is also
 reported in ``--windows`` equal slices of time, with the archive's table versions on disk at the
@@ -54,6 +55,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=0.0,
         help="rows per second another daemon on the same data writes to the tenant (a worker filing memories)",
     )
+    p.add_argument(
+        "--other-forgets",
+        type=float,
+        default=0.0,
+        help="seeded memories per second another daemon on the same data forgets (another replica's deletes)",
+    )
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -81,16 +88,20 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
             rss: list[tuple[float, float]] = []
             start = time.perf_counter()
             sampler = asyncio.create_task(_sample(daemon, rss, start))
+            forgotten: list[str] = []
             with contextlib.ExitStack() as other:
-                writer = None
-                if args.other_writer_rows > 0:
+                others = []
+                if args.other_writer_rows > 0 or args.other_forgets > 0:
                     elsewhere = other.enter_context(Daemon(data))
-                    writer = asyncio.create_task(_other_writer(elsewhere.address, memories, args))
+                    if args.other_writer_rows > 0:
+                        others.append(asyncio.create_task(_other_writer(elsewhere.address, memories, args)))
+                    if args.other_forgets > 0:
+                        others.append(asyncio.create_task(_other_forgets(elsewhere.address, args, forgotten)))
                 load = await _load(stub, questions, args)
-                if writer is not None:
-                    writer.cancel()
+                for task in others:
+                    task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
-                        await writer
+                        await task
             loaded_at = time.perf_counter() - start
             await asyncio.sleep(args.idle)
             sampler.cancel()
@@ -98,6 +109,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     return {
         "config": config,
         **load,
+        "other_forgotten": len(forgotten),
         "archive_versions": _versions(data / f"memories_{_TENANT[0][1]}.lance"),
         "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
         "rss_summary": _rss_summary(rss, loaded_at),
@@ -135,6 +147,17 @@ async def _other_writer(address: str, memories: corpus.Corpus, args: argparse.Na
             request = pb.MemorizeBatchRequest(agent_id=_AGENTS[n % len(_AGENTS)], items=items, skip_deduplication=True)
             await stub.MemorizeBatch(request, metadata=_TENANT)
             await asyncio.sleep(0.5)
+
+
+async def _other_forgets(address: str, args: argparse.Namespace, forgotten: list[str]) -> None:
+    """Another process forgetting seeded memories (one agent's, oldest first) at the rate asked, until cancelled."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = MemoryServiceStub(channel)
+        page = await stub.ListMemories(pb.ListMemoriesRequest(agent_id=_AGENTS[0], page_size=500), metadata=_TENANT)
+        for memory in page.memories:
+            await stub.Forget(pb.ForgetRequest(agent_id=_AGENTS[0], memory_id=memory.id), metadata=_TENANT)
+            forgotten.append(memory.id)
+            await asyncio.sleep(1.0 / args.other_forgets)
 
 
 async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) -> None:
@@ -254,6 +277,8 @@ def _render(record: dict[str, Any]) -> str:
         for w in record["windows"]
     ]
     lines.append(table(windows, ["seconds", "req/s", "Recall p50", "Recall p99", "Memorize p50", "Memorize p99"]))
+    if record.get("other_forgotten"):
+        lines.append(f"memories another daemon forgot during the load: {record['other_forgotten']}")
     lines.append(f"archive table versions on disk at the end: {record['archive_versions']}")
     if r:
         lines.append(

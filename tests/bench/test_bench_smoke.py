@@ -171,8 +171,22 @@ def test_bench_dedup_smoke(tmp_path: Path) -> None:
 
 
 def test_bench_mixed_smoke(tmp_path: Path) -> None:
-    stdout, record = bench(tmp_path, "mixed", "--memories", "100", "--clients", "4", "--seconds", "3", "--idle", "1")
+    stdout, record = bench(
+        tmp_path,
+        "mixed",
+        "--memories",
+        "100",
+        "--clients",
+        "4",
+        "--seconds",
+        "3",
+        "--idle",
+        "1",
+        "--other-forgets",
+        "4",
+    )
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
+    assert record["other_forgotten"] > 0 and "memories another daemon forgot" in stdout
     assert len(record["rss_mb"]) >= 3 and record["rss_summary"]["max"] >= record["rss_summary"]["start"] > 0
     assert "daemon RSS MiB" in stdout
     windows = record["windows"]  # the load in slices of time: every call is in one of them
