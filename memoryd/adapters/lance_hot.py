@@ -426,7 +426,7 @@ class HotArchive:
         if at is None:
             return None
         kept = self._vectors[at].copy() if vector is None else vector
-        return self.deleted(version, record.memory_id).inserted(version, [(record, kept)], [search_text(record)])
+        return self.deleted(version, [record.memory_id]).inserted(version, [(record, kept)], [search_text(record)])
 
     def unchanged(self, version: int) -> HotArchive:
         """The same rows at ``version`` (a commit of this process that changed no column held here)."""
@@ -443,17 +443,17 @@ class HotArchive:
             self._prefixes,
         )
 
-    def deleted(self, version: int, memory_id: str) -> HotArchive:
-        """A copy where the row is gone (hidden; the index's statistics may still count it)."""
-        at = self._at(memory_id)
-        if at is None:
+    def deleted(self, version: int, memory_ids: Sequence[str]) -> HotArchive:
+        """A copy where the rows are gone (hidden; the index's statistics may still count them)."""
+        gone = {at for memory_id in memory_ids if (at := self._at(memory_id)) is not None}
+        if not gone:
             return self.unchanged(version)
         n = len(self._records)
-        index = _Index({m: i for m, i in self._index.ids.items() if i < n and i != at}, n)
+        index = _Index({m: i for m, i in self._index.ids.items() if i < n and i not in gone}, n)
         return HotArchive(
             version,
             self._vectors,
-            self._columns.without(at),
+            self._columns.without(sorted(gone)),
             self._records,
             self._source,
             self._ids,
@@ -514,9 +514,9 @@ class _Columns:
             self.names,
         )
 
-    def without(self, at: int) -> _Columns:
+    def without(self, rows: Sequence[int]) -> _Columns:
         live = self.live.copy()
-        live[at] = False
+        live[rows] = False
         return _Columns(
             self.scope,
             self.agent,

@@ -313,7 +313,7 @@ class LanceMemoryStore:
                 result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await self._after_write(
-                    actor.tenant_id, table, result.version, lambda hot: hot.deleted(result.version, memory_id)
+                    actor.tenant_id, table, result.version, lambda hot: hot.deleted(result.version, [memory_id])
                 )
                 stats = await self._stats_table(actor.tenant_id, write=True)
                 async with self._db.rewriting(STATS_PREFIX + actor.tenant_id):
@@ -713,9 +713,7 @@ async def _follow_commits(hot: HotArchive, table: Any, version: int) -> HotArchi
             prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
             hot = hot.inserted(at, list(zip(records, vectors, strict=True)), texts, prefixes)
         else:
-            for memory_id in step.ids:
-                hot = hot.deleted(at, memory_id)
-            hot = hot.unchanged(at)
+            hot = hot.deleted(at, step.ids)
     return hot
 
 

@@ -284,7 +284,7 @@ def test_copies_share_postings_without_seeing_each_others_rows() -> None:
     assert found(sibling, "quokka") == [x[0].memory_id, z[0].memory_id]
     assert found(newer, "quokka") == [x[0].memory_id] and found(old, "quokka") == []
     assert found(newest, "zebra1") == [y[0].memory_id] and found(newest, "zebra2") == []
-    assert found(newest.deleted(4, x[0].memory_id), "quokka") == [y[0].memory_id]
+    assert found(newest.deleted(4, [x[0].memory_id]), "quokka") == [y[0].memory_id]
 
 
 async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_again(
