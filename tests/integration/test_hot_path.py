@@ -545,6 +545,7 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     await cold.insert("acme", [(replace(later[1][0], memory_id=f"{400:032x}"), later[1][1])])
     assert await cold.delete(Actor("acme", gone[2].agent_id, gone[2].end_user_id), gone[2].memory_id)
     table = await db.table_if_exists("memories_acme")  # several rows in one commit, as an erasure deletes
+    assert table is not None
     await table.delete(f"id IN ('{gone[3].memory_id}', '{gone[4].memory_id}')")
     await same_answers()
     assert len(loads) == 1, loads
