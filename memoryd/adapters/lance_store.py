@@ -36,7 +36,7 @@ from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest, ensure_inde
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_cache import Appended, HotCache, commits_since
+from memoryd.adapters.lance_hot_cache import HotCache, commits_since
 from memoryd.adapters.lance_hot_text import Vocabulary
 from memoryd.adapters.lance_rows import (
     ADDED_STATS_COLUMNS,
@@ -693,27 +693,28 @@ _HotLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
 
 
 async def _follow_commits(hot: HotArchive, table: Any, version: int) -> HotArchive | None:
-    """The copy after the rows appended and deleted since its version (any process's); None for other commits.
+    """The copy after the rows appended, deleted and rewritten since its version (any process's); None for others.
 
     A delete hides its rows as this process's own deletes do (the full-text statistics still count them,
-    as the index's do until it is rebuilt).
+    as the index's do until it is rebuilt); a rewrite is a delete and an append, as this process's own
+    ``replace`` is.
     """
     steps = await commits_since(table, hot.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
     if steps is None:
         return None
-    for at, step in enumerate(steps, start=hot.version + 1):
-        if isinstance(step, Appended):
-            data = step.rows
-            if data.column("vector").null_count:
-                return None
-            dimension = data.schema.field("vector").type.list_size
-            vectors = data.column("vector").combine_chunks().flatten().to_numpy().reshape(data.num_rows, dimension)
-            records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
-            texts = [str(t) for t in data.column("search_text").to_pylist()]
-            prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
-            hot = hot.inserted(at, list(zip(records, vectors, strict=True)), texts, prefixes)
-        else:
-            hot = hot.deleted(at, step.ids)
+    for step in steps:
+        hot = hot.deleted(step.version, step.deleted)
+        data = step.added
+        if data is None:
+            continue
+        if data.column("vector").null_count:
+            return None
+        dimension = data.schema.field("vector").type.list_size
+        vectors = data.column("vector").combine_chunks().flatten().to_numpy().reshape(data.num_rows, dimension)
+        records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
+        texts = [str(t) for t in data.column("search_text").to_pylist()]
+        prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
+        hot = hot.inserted(step.version, list(zip(records, vectors, strict=True)), texts, prefixes)
     return hot
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lancedb.table import AsyncTable
 
-from memoryd.adapters import lance_hot, lance_store
+from memoryd.adapters import lance_hot, lance_hot_cache, lance_store
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_hot_cache import _rows_kept
@@ -242,7 +242,7 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     # only good at the version it read) and every read fell back to LanceDB: the writes wait instead.
     rng = random.Random(13)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store, elsewhere = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
+    store = LanceMemoryStore(db, DIM)
     await store.insert("acme", rows(rng, 200))
     reads = []
     real = lance_store._read_hot
@@ -255,10 +255,12 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
 
     monkeypatch.setattr(lance_store, "_read_hot", slow_read)
     actor = Actor("acme", "a0")
-    seeded = await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
-    rewritten = (await elsewhere.get_many(actor, [seeded[0].memory_id], with_retrievals=False))[seeded[0].memory_id]
-    # a rewrite (neither an append nor a delete): the copy cannot follow it
-    assert await elsewhere.replace(actor, replace(rewritten, content="rewritten"), None)
+    await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    table = await db.table_if_exists("memories_acme")
+    assert table is not None
+    # another writer deletes more rows than a copy catches up over: the copy cannot follow it
+    gone = (await table.query().select(["id"]).limit(lance_hot_cache._FOLLOWED_DELETES + 1).to_arrow())["id"]
+    await table.delete("id IN (" + ", ".join(f"'{m}'" for m in gone.to_pylist()) + ")")
     fresh = [
         (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for i in range(20)
@@ -503,8 +505,8 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A worker filing a compaction's memories commits appends to a tenant the daemon holds in memory:
-    # the copy reads back the new rows alone and answers as LanceDB; deletes hide their rows; any other
-    # commit loads the table.
+    # the copy reads back the new rows alone and answers as LanceDB; deletes hide their rows, rewrites are
+    # both; any other commit loads the table.
     rng = random.Random(17)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
@@ -556,10 +558,15 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     assert await hot.get_many(everyone, [f"{400:032x}"], with_retrievals=False) == await cold.get_many(
         everyone, [f"{400:032x}"], with_retrievals=False
     )
-    victim = later[0][0]
-    await cold.replace(Actor("acme", victim.agent_id, victim.end_user_id), replace(victim, content="moved"), None)
+    # Another process's rewrites (a merge, an update) are a delete and an append, as this process's own.
+    victim, owner = later[0][0], Actor("acme", later[0][0].agent_id, later[0][0].end_user_id)
+    assert await cold.replace(owner, replace(victim, content="moved"), None)
     await same_answers()
-    assert len(loads) == 2  # a rewrite by another process: the table is loaded again
+    assert len(loads) == 1, loads
+    assert (await hot.get_many(owner, [victim.memory_id], with_retrievals=False))[victim.memory_id].content == "moved"
+    await table.optimize()  # any other commit (here a compaction by another process): the table is loaded again
+    await same_answers()
+    assert len(loads) == 2, loads
 
 
 async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read(
