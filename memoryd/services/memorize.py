@@ -452,15 +452,15 @@ class MemorizeService:
     async def _stored_restatements(self, items: Sequence[tuple[_Write, int]]) -> list[list[MemoryRecord]]:
         """For each item, the visible stored memories of its pool near its vector whose text it restates.
 
-        One kNN lookup per call and dedup pool (one for a batch of a single scope) and one fetch of
-        its hits, instead of a lookup and a fetch per item; items stored as given, retried or waiting
-        for their embedding have none.
+        One kNN lookup per caller and dedup pool (the group's calls of one agent share it: each lookup
+        also checks the table's version) and one fetch of its hits, instead of a lookup and a fetch per
+        item; items stored as given, retried or waiting for their embedding have none.
         """
         found: list[list[MemoryRecord]] = [[] for _ in items]
-        lookups: dict[tuple[int, frozenset[Scope]], list[int]] = {}
+        lookups: dict[tuple[Actor, frozenset[Scope]], list[int]] = {}
         for n, (job, i) in enumerate(items):
             if not (job.skip or i in job.earlier or i in job.pending):
-                lookups.setdefault((id(job), DEDUP_POOL[job.drafts[i].scope]), []).append(n)
+                lookups.setdefault((job.actor, DEDUP_POOL[job.drafts[i].scope]), []).append(n)
         limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
         async def lookup(pool: frozenset[Scope], ns: list[int]) -> None:

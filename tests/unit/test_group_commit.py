@@ -37,6 +37,28 @@ async def test_two_concurrent_writers_of_one_new_text_make_one_memory(world: Wor
     assert set(world.store.rows[first.memory.memory_id][0].tags) == {"ops", "release"}
 
 
+async def test_a_groups_calls_of_one_agent_share_one_dedup_lookup(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = await world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00"))
+    lookups: list[tuple[Actor, int]] = []
+    real = world.store.nearest_many
+
+    async def counted(actor: Actor, vectors: list[list[float]], *args: object) -> object:
+        lookups.append((actor, len(vectors)))
+        return await real(actor, vectors, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(world.store, "nearest_many", counted)
+    results = await asyncio.gather(
+        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
+        *(world.app.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(5)),
+        *(world.app.memorize.memorize(A2, MemoryDraft(f"another fact {i}")) for i in range(2)),
+    )
+    assert sorted(lookups, key=lambda x: x[0].agent_id) == [(A1, 6), (A2, 2)]  # one per agent, not one per call
+    assert results[0].deduplicated and results[0].memory.memory_id == stored.memory.memory_id
+    assert not any(r.deduplicated for r in results[1:]) and len(world.store.rows) == 8
+
+
 async def test_a_group_never_merges_across_what_a_caller_cannot_see(world: World) -> None:
     mine, theirs = await asyncio.gather(
         world.app.memorize.memorize(A1, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
