@@ -249,3 +249,42 @@ async def test_a_profile_another_process_wrote_is_read_at_once(tmp_path: Path) -
     assert await mine.swap("acme", third, 2)  # committed after theirs: the copy must not skip it
     assert await mine.current("acme", "a1") == third and await mine.current("acme", "a2") == other
     assert await mine.current("acme", "nobody") is None
+
+
+async def test_concurrent_swaps_of_a_tenant_share_a_commit_and_each_gets_its_own_outcome(tmp_path: Path) -> None:
+    at = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    db = await LanceDatabase.open(str(tmp_path), "m", 8)
+    store, elsewhere = LanceProfileStore(db), LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+
+    def profile(agent: str, revision: int, text: str = "## Work\n- ships memoryd\n") -> Profile:
+        return Profile(agent, text, 6, 100, revision, at + timedelta(seconds=revision), "edit")
+
+    async def version() -> int:
+        table = await db.table_if_exists("profiles_acme")
+        assert table is not None
+        return int(await table.version())
+
+    assert await store.swap("acme", profile("a0", 1), 0)
+    before = await version()
+    bootstraps = await asyncio.gather(*(store.swap("acme", profile(f"b{i}", 1), 0) for i in range(12)))
+    assert all(bootstraps) and await version() - before <= 2  # one merge (the first may have run alone)
+    assert await elsewhere.swap("acme", profile("b3", 2), 1)  # another process moves b3 on
+    assert await elsewhere.swap("acme", profile("b4", 1), 0) is False  # b4 exists: an insert loses
+    one, twin, stale, fine, again = await asyncio.gather(
+        store.swap("acme", profile("b1", 2, "## Work\n- first\n"), 1),
+        store.swap("acme", profile("b1", 2, "## Work\n- second\n"), 1),  # the same agent at once: one wins
+        store.swap("acme", profile("b3", 2, "## Work\n- stale\n"), 1),  # b3 is at 2 already (another process)
+        store.swap("acme", profile("b2", 2), 1),
+        store.swap("acme", profile("b4", 1, "## Work\n- again\n"), 0),  # an insert of an agent that exists
+    )
+    assert (one, twin, stale, fine, again) == (True, False, False, True, False)
+    for reader in (store, elsewhere):
+        assert await reader.current("acme", "b1") == profile("b1", 2, "## Work\n- first\n")
+        assert await reader.current("acme", "b2") == profile("b2", 2)
+        assert await reader.current("acme", "b3") == profile("b3", 2)
+        assert await reader.current("acme", "b4") == profile("b4", 1)
+    logs = [profile(f"b{i}", 1) for i in range(12)]
+    await asyncio.gather(*(store.log_revision("acme", p) for p in logs))
+    table = await db.table_if_exists("profile_revisions_acme")
+    assert table is not None and await table.count_rows() == 12 and int(await table.version()) <= 3
+    assert [await store.revisions("acme", f"b{i}", 5, 5) for i in range(12)] == [[p] for p in logs]
