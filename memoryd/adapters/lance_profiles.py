@@ -11,15 +11,12 @@ Current profiles are read from an in-memory copy of the tenant's table at its ve
 
 from __future__ import annotations
 
-import asyncio
 import secrets
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.commit_groups import CommitGroups
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
@@ -96,9 +93,6 @@ class LanceProfileStore:
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
         self._copies: HotCache[KeyedCopy[Profile]] = HotCache(_COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS)
-        self._swaps: CommitGroups[tuple[str, bool], Profile, bool] = CommitGroups(self._swap_group)
-        """Concurrent swaps by tenant and kind (inserts of new agents; next revisions)."""
-        self._logs: CommitGroups[str, Profile, None] = CommitGroups(self._log_group)
 
     async def current(self, tenant_id: str, agent_id: str) -> Profile | None:
         """The profile row."""
@@ -111,85 +105,34 @@ class LanceProfileStore:
         return _profile(rows[0]) if rows else None
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
-        """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0.
-
-        Concurrent swaps of a tenant's agents are one merge-insert (``CommitGroups``): a bootstrap of
-        many agents paid one each.
-        """
-        if expected_revision and profile.revision != expected_revision + 1:  # not a next revision: alone
-            return (await self._swap_rows(tenant_id, [(profile, expected_revision)]))[0]
-        return await self._swaps.submit((tenant_id, expected_revision == 0), profile)
-
-    async def _swap_group(self, key: tuple[str, bool], profiles: Sequence[Profile]) -> list[bool]:
-        tenant_id, inserts = key
-        return await self._swap_rows(tenant_id, [(p, 0 if inserts else p.revision - 1) for p in profiles])
-
-    async def _swap_rows(self, tenant_id: str, swaps: Sequence[tuple[Profile, int]]) -> list[bool]:
-        """Each swap's outcome; swaps of one kind (all inserts, or all next revisions) share a merge.
-
-        A merge's source holds each agent once: a later swap of an agent already in it (a job delivered
-        twice at once) goes in the next merge, where it finds the first one's row.
-        """
-        swapped: list[bool] = [False] * len(swaps)
-        todo = list(range(len(swaps)))
+        """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
+        row = _row(profile, profile.agent_id)
+        data = pa.Table.from_pylist([row], PROFILE_SCHEMA)
         async with map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
-            while todo:
-                now: list[int] = []
-                later: list[int] = []
-                agents: set[str] = set()
-                for i in todo:
-                    (later if swaps[i][0].agent_id in agents else now).append(i)
-                    agents.add(swaps[i][0].agent_id)
-                todo = later
-                rows = {i: _row(swaps[i][0], swaps[i][0].agent_id) for i in now}
-                merge = table.merge_insert("key")
-                if swaps[now[0]][1] == 0:
-                    merge = merge.when_not_matched_insert_all()
-                elif len(now) == 1:
-                    merge = merge.when_matched_update_all(where=f"target.revision = {int(swaps[now[0]][1])}")
-                else:  # every one a next revision (``swap``)
-                    merge = merge.when_matched_update_all(where="target.revision + 1 = source.revision")
-                result = await merge.execute(pa.Table.from_pylist(list(rows.values()), PROFILE_SCHEMA))
-                written = result.num_updated_rows + result.num_inserted_rows
-                if written in (0, len(now)):
-                    took = set(now) if written else set()
-                else:  # some lost their race: a row is ours when the merge's version holds it as written
-                    took = await self._written(table, result.version, rows)
-                for i in took:
-                    swapped[i] = True
-                follow(self._copies, tenant_id, result.version, {rows[i]["key"]: _profile(rows[i]) for i in took})
+            merge = table.merge_insert("key")
+            if expected_revision == 0:
+                merge = merge.when_not_matched_insert_all()
+            else:
+                merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
+            result = await merge.execute(data)
+        swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
+        if swapped:
+            follow(self._copies, tenant_id, result.version, profile.agent_id, _profile(row))  # as a read gives it
         return swapped
-
-    @staticmethod
-    async def _written(table: Any, version: int, rows: dict[int, dict[str, Any]]) -> set[int]:
-        """Which of ``rows`` the table holds as given at ``version``.
-
-        A row another writer stored identical to ours (same text, revision and time) counts as ours:
-        the table then holds what both asked for, and its revision's log is read once.
-        """
-        keys = ", ".join(literal(r["key"]) for r in rows.values())
-        dataset = await table.to_lance()
-        found = await asyncio.to_thread(lambda: dataset.checkout_version(version).to_table(filter=f"key IN ({keys})"))
-        stored = {r["key"]: r for r in found.to_pylist()}
-        return {i for i, row in rows.items() if row["key"] in stored and _profile(stored[row["key"]]) == _profile(row)}
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
         """Append the revision, keyed by agent and revision.
 
         A plain append, not an insert-if-absent: only the writer whose compare-and-swap made this
         revision logs it, once (a merge-insert costs about three appends of CPU and a bootstrap
-        writes one per agent). Readers keep one row per key all the same. Concurrent ones of a tenant
-        are one append.
+        writes one per agent). Readers keep one row per key all the same.
         """
-        await self._logs.submit(tenant_id, profile)
-
-    async def _log_group(self, tenant_id: str, profiles: Sequence[Profile]) -> list[None]:
-        rows = [_row(p, f"{p.agent_id}:{p.revision:012d}") for p in profiles]
+        key = f"{profile.agent_id}:{profile.revision:012d}"
+        data = pa.Table.from_pylist([_row(profile, key)], REVISION_SCHEMA)
         async with map_lance_errors():
             table = await self._db.table(f"profile_revisions_{tenant_id}", REVISION_SCHEMA, write=True)
-            await table.add(pa.Table.from_pylist(rows, REVISION_SCHEMA))
-        return [None] * len(profiles)
+            await table.add(data)
 
     async def revisions(self, tenant_id: str, agent_id: str, before: int, limit: int) -> list[Profile]:
         """Newest first, below ``before``."""
