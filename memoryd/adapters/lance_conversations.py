@@ -127,6 +127,7 @@ def _seq(message: Message) -> int:
 
 
 _BUILD = KeyedCopy.builder("conversation_id", _conversation)
+_FOLLOW = KeyedCopy.follower("conversation_id", STATE_SCHEMA.names, _conversation)
 _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
 _COPY_TOTAL_ROWS = 100_000
@@ -266,7 +267,7 @@ class LanceConversationStore:
         """The state row (from the tenant's in-memory copy when it has one: every append and GetContext reads it)."""
         async with map_lance_errors():
             table = await self._states(tenant_id)
-            copy = await self._copies.copy(tenant_id, table, STATE_SCHEMA.names, _BUILD)
+            copy = await self._copies.copy(tenant_id, table, STATE_SCHEMA.names, _BUILD, follow=_FOLLOW)
             if copy is not None:
                 return copy.get(conversation_id)
             rows = (
@@ -291,7 +292,8 @@ class LanceConversationStore:
             "updated_at": conv.updated_at or now,
             "filed_through": conv.filed_through,
         }
-        async with map_lance_errors():
+        # a write the copy follows: a read meeting its version waits for it instead of loading the table
+        async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._states(tenant_id, write=True)
             merge = table.merge_insert("conversation_id")
             if expected_revision == 0:
@@ -299,9 +301,9 @@ class LanceConversationStore:
             else:
                 merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
             result = await merge.execute(pa.Table.from_pylist([row], STATE_SCHEMA))
-        swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
-        if swapped:
-            follow(self._copies, tenant_id, result.version, conv.conversation_id, _conversation(row))
+            swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
+            if swapped:
+                follow(self._copies, tenant_id, result.version, conv.conversation_id, _conversation(row))
         return swapped
 
     # -- messages ---------------------------------------------------------------

@@ -367,14 +367,16 @@ class Committed:
     """The rows of the fragments it wrote, in row-address order (with ``_rowaddr``); None when it wrote none."""
 
 
-async def commits_since(table: Any, since: int, version: int, columns: Sequence[str]) -> list[Committed] | None:
+async def commits_since(
+    table: Any, since: int, version: int, columns: Sequence[str], key: str = "id"
+) -> list[Committed] | None:
     """What the commits after ``since`` up to ``version`` did, in order, when each only added, deleted or rewrote rows.
 
     As their transactions say: an append (its rows in fragments of their own), a delete (rows gone,
     nothing written) or an update that rewrote whole rows (a merge, an upsert: the old rows deleted, the
     new ones in fragments of their own). None for any other commit (a compaction, an index, an update
     of columns in place), past ``_FOLLOW_COMMITS`` commits or ``_FOLLOWED_DELETES`` deleted rows, or when
-    a version was pruned meanwhile: the whole table is then read instead.
+    a version was pruned meanwhile: the whole table is then read instead. Rows are named by column ``key``.
     """
     if version - since > _FOLLOW_COMMITS:
         return None
@@ -390,7 +392,7 @@ async def commits_since(table: Any, since: int, version: int, columns: Sequence[
             before = dataset.checkout_version(since)
             for v, operation in zip(range(since + 1, version + 1), operations, strict=True):
                 at = dataset.checkout_version(v)
-                ids = [] if type(operation).__name__ == "Append" else _deleted_ids(before, at)
+                ids = [] if type(operation).__name__ == "Append" else _deleted_ids(before, at, key)
                 deleted += len(ids)
                 if deleted > _FOLLOWED_DELETES:
                     return None
@@ -417,7 +419,7 @@ def _rows_only(operation: Any) -> bool:
     return name in ("Append", "Delete")
 
 
-def _deleted_ids(before: Any, after: Any) -> list[str]:
+def _deleted_ids(before: Any, after: Any, key: str) -> list[str]:
     """The ids of the rows a commit removed: in fragments it dropped or gave a new deletion file.
 
     Of a fragment still there, only the row addresses of both versions are read and the ids of the
@@ -428,7 +430,7 @@ def _deleted_ids(before: Any, after: Any) -> list[str]:
     for fragment in before.get_fragments():
         now = kept.get(fragment.fragment_id)
         if now is None:
-            ids.extend(sorted(fragment.to_table(columns=["id"]).column("id").to_pylist()))
+            ids.extend(sorted(fragment.to_table(columns=[key]).column(key).to_pylist()))
             continue
         if now.metadata.deletion_file == fragment.metadata.deletion_file:
             continue
@@ -436,7 +438,7 @@ def _deleted_ids(before: Any, after: Any) -> list[str]:
         gone = np.setdiff1d(was, left, assume_unique=True)
         # a fragment's ``take`` counts rows past its deleted ones: a row's place among the live rows of before
         places = np.searchsorted(was, gone)
-        ids.extend(sorted(fragment.take(places.tolist(), columns=["id"]).column("id").to_pylist()))
+        ids.extend(sorted(fragment.take(places.tolist(), columns=[key]).column(key).to_pylist()))
     return ids
 
 

@@ -10,12 +10,12 @@ compare-and-swap is applied to the copy when it committed right after the copy's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_hot_cache import HotCache, commits_since
 
 T = TypeVar("T")
 
@@ -35,6 +35,31 @@ class KeyedCopy(Generic[T]):
             return cls(version, {row[key]: convert(row) for row in data.to_pylist()})
 
         return build
+
+    @classmethod
+    def follower(
+        cls, key: str, columns: Sequence[str], convert: Callable[[dict[str, Any]], T]
+    ) -> Callable[[KeyedCopy[T], Any, int], Awaitable[KeyedCopy[T] | None]]:
+        """``HotCache``'s follower: a copy brought up to a later version by the rows the commits since wrote.
+
+        Concurrent compare-and-swaps of one process commit out of order with their ``follow``: each
+        one that found the copy a version behind made the next read load the whole table while the
+        tenant's reads waited (a bootstrap of one tenant's agents, 16 at once: ~0.5 s a profile read).
+        """
+
+        async def caught_up(copy: KeyedCopy[T], table: Any, version: int) -> KeyedCopy[T] | None:
+            steps = await commits_since(table, copy.version, version, columns, key)
+            if steps is None:
+                return None
+            rows = dict(copy._rows)
+            for step in steps:
+                for gone in step.deleted:
+                    rows.pop(gone, None)
+                if step.added is not None:
+                    rows.update((row[key], convert(row)) for row in step.added.select(list(columns)).to_pylist())
+            return cls(version, rows)
+
+        return caught_up
 
     def get(self, key: str) -> T | None:
         """The row, or None when the table has none under that key."""

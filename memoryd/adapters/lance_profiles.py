@@ -85,6 +85,7 @@ _COPY_TOTAL_ROWS = 20_000
 
 
 _BUILD = KeyedCopy.builder("key", _profile)
+_FOLLOW = KeyedCopy.follower("key", PROFILE_SCHEMA.names, _profile)
 
 
 class LanceProfileStore:
@@ -98,7 +99,7 @@ class LanceProfileStore:
         """The profile row."""
         async with map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA)
-            copy = await self._copies.copy(tenant_id, table, PROFILE_SCHEMA.names, _BUILD)
+            copy = await self._copies.copy(tenant_id, table, PROFILE_SCHEMA.names, _BUILD, follow=_FOLLOW)
             if copy is not None:
                 return copy.get(agent_id)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
@@ -108,7 +109,9 @@ class LanceProfileStore:
         """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0."""
         row = _row(profile, profile.agent_id)
         data = pa.Table.from_pylist([row], PROFILE_SCHEMA)
-        async with map_lance_errors():
+        # a write the copy follows: a read meeting its version waits for it instead of loading the table
+        # (16 concurrent bootstraps of one tenant made every read's load fail on the next swap: ~0.5 s a read)
+        async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
             merge = table.merge_insert("key")
             if expected_revision == 0:
@@ -116,9 +119,9 @@ class LanceProfileStore:
             else:
                 merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
             result = await merge.execute(data)
-        swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
-        if swapped:
-            follow(self._copies, tenant_id, result.version, profile.agent_id, _profile(row))  # as a read gives it
+            swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
+            if swapped:
+                follow(self._copies, tenant_id, result.version, profile.agent_id, _profile(row))  # as a read gives it
         return swapped
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:

@@ -13,6 +13,7 @@ import lancedb
 import pytest
 
 from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -249,3 +250,69 @@ async def test_a_profile_another_process_wrote_is_read_at_once(tmp_path: Path) -
     assert await mine.swap("acme", third, 2)  # committed after theirs: the copy must not skip it
     assert await mine.current("acme", "a1") == third and await mine.current("acme", "a2") == other
     assert await mine.current("acme", "nobody") is None
+
+
+def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    loads: list[str] = []
+    real = HotCache._load
+
+    async def counted(self: HotCache[Any], tenant_id: str, *args: Any, **kwargs: Any) -> Any:
+        loads.append(tenant_id)
+        return await real(self, tenant_id, *args, **kwargs)
+
+    monkeypatch.setattr(HotCache, "_load", counted)
+    return loads
+
+
+async def test_concurrent_swaps_and_reads_of_one_tenant_keep_its_profile_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Sixteen bootstraps of one tenant at once: each read of the profiles used to load the whole table,
+    # and the load failed on the next swap's commit, read after read.
+    at = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    store = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+    for i in range(32):
+        assert await store.swap("acme", Profile(f"a{i}", "## Work\n- new\n", 3, 100, 1, at, "edit"), 0)
+    loads = _counted_loads(monkeypatch)
+    real_read = lancedb.query.AsyncQueryBase.to_arrow
+
+    async def slow_read(self: Any, *args: Any, **kwargs: Any) -> Any:
+        data = await real_read(self, *args, **kwargs)
+        await asyncio.sleep(0.02)  # a table of a thousand agents, read while the swaps commit
+        return data
+
+    monkeypatch.setattr(lancedb.query.AsyncQueryBase, "to_arrow", slow_read)
+
+    async def bootstrap(i: int) -> None:
+        await asyncio.sleep(0.003 * (i % 8))  # reads and swaps overlap
+        new = Profile(f"a{i}", f"## Work\n- job {i}\n", 3, 100, 2, at, "edit")
+        if i % 2:
+            current = await store.current("acme", f"a{i}")
+            assert current is not None and current.revision == 1
+        assert await store.swap("acme", new, 1)
+        assert await store.current("acme", f"a{(i + 1) % 32}") is not None
+
+    await asyncio.gather(*(bootstrap(i) for i in range(32)))
+    assert len(loads) <= 2, loads  # the copy followed every swap (a load for the first read)
+    for i in range(32):
+        expected = Profile(f"a{i}", f"## Work\n- job {i}\n", 3, 100, 2, at, "edit")
+        assert await store.current("acme", f"a{i}") == expected
+    assert len(loads) <= 2, loads
+
+
+async def test_a_profile_copy_follows_another_processs_swaps_without_loading_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
+    mine = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+    theirs = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8), copies=False)
+    first = Profile("a1", "## Work\n- ships memoryd\n", 6, 100, 1, at, "edit")
+    assert await mine.swap("acme", first, 0)
+    assert await mine.current("acme", "a1") == first
+    loads = _counted_loads(monkeypatch)
+    second = replace(first, document="## Work\n- on call\n", revision=2)
+    assert await theirs.swap("acme", second, 1)  # a rewrite of a row: the old deleted, the new appended
+    newcomer = replace(first, agent_id="a2")
+    assert await theirs.swap("acme", newcomer, 0)  # an insert
+    assert await mine.current("acme", "a1") == second and await mine.current("acme", "a2") == newcomer
+    assert not loads, loads
