@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import lancedb
+import pytest
+
 from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_store import LanceMemoryStore
 
@@ -28,3 +33,28 @@ class OwnedStore(LanceMemoryStore):
 async def open_store(uri: str, model: str = "m", dimension: int = 8, **maintenance: Any) -> OwnedStore:
     db = await LanceDatabase.open(uri, model, dimension)
     return OwnedStore(db, dimension, LanceMaintenance(db, **maintenance))
+
+
+def counted_copy_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tenants whose in-memory copy (any ``HotCache``) reads its whole table from here on, one per load."""
+    loads: list[str] = []
+    real = HotCache._load
+
+    async def counted(self: HotCache[Any], tenant_id: str, *args: Any, **kwargs: Any) -> Any:
+        loads.append(tenant_id)
+        return await real(self, tenant_id, *args, **kwargs)
+
+    monkeypatch.setattr(HotCache, "_load", counted)
+    return loads
+
+
+def slow_table_reads(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
+    """Every LanceDB query's read takes ``seconds`` longer (a large table's, read while writes commit)."""
+    real = lancedb.query.AsyncQueryBase.to_arrow
+
+    async def slow(self: Any, *args: Any, **kwargs: Any) -> Any:
+        data = await real(self, *args, **kwargs)
+        await asyncio.sleep(seconds)
+        return data
+
+    monkeypatch.setattr(lancedb.query.AsyncQueryBase, "to_arrow", slow)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from dataclasses import replace
@@ -13,6 +14,7 @@ import pytest
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.core.conversation import Conversation, Message, Role, Summary
+from tests.lance_stores import counted_copy_loads, slow_table_reads
 
 AT = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
 
@@ -101,3 +103,36 @@ async def _naive_times_included(tmp_path: Path) -> None:
     carried = await mine.messages("acme", "c1", 0)
     assert carried == await cold.messages("acme", "c1", 0)
     assert carried[1].created_at == naive.replace(tzinfo=UTC)
+
+
+async def test_state_copies_follow_concurrent_swaps_and_other_processes_without_loading_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Many conversations of one tenant appending at once: each read of a state used to load the table,
+    # and the load failed on the next swap's commit; another process's swaps loaded it too.
+    mine, theirs = await _store(tmp_path), await _store(tmp_path, copies=False)
+    states = [Conversation(f"c{i}", "a1", created_at=AT, updated_at=AT, revision=1) for i in range(24)]
+    for state in states:
+        assert await mine.swap_state("acme", state, 0)
+    loads = counted_copy_loads(monkeypatch)
+    slow_table_reads(monkeypatch, 0.02)
+
+    async def append(i: int) -> None:
+        await asyncio.sleep(0.003 * (i % 8))  # reads and swaps overlap
+        if i % 2:
+            assert await mine.state("acme", f"c{i}") == states[i]
+        assert await mine.swap_state("acme", replace(states[i], next_seq=2, revision=2), 1)
+        assert await mine.state("acme", f"c{(i + 1) % 24}") is not None
+
+    await asyncio.gather(*(append(i) for i in range(24)))
+    assert len(loads) <= 2, loads  # the copy followed every swap (a load for the first read)
+    loaded = len(loads)
+    moved = replace(states[0], next_seq=7, revision=3)
+    assert await theirs.swap_state("acme", moved, 2)  # another process: a rewrite of a row
+    newcomer = Conversation("c99", "a2", created_at=AT, updated_at=AT, revision=1)
+    assert await theirs.swap_state("acme", newcomer, 0)  # and an insert
+    assert await mine.state("acme", "c0") == moved and await mine.state("acme", "c99") == newcomer
+    assert [await mine.state("acme", f"c{i}") for i in range(1, 24)] == [
+        replace(s, next_seq=2, revision=2) for s in states[1:]
+    ]
+    assert len(loads) == loaded, loads  # another process's commits read back, not the whole table

@@ -13,7 +13,6 @@ import lancedb
 import pytest
 
 from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -23,6 +22,7 @@ from memoryd.core.models import Actor, EditKind, ListQuery, MemoryType, Profile,
 from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
 from tests.fakes import InMemoryAgentConfigs, InMemoryArchive, InMemoryAuditLog, InMemoryKeys
+from tests.lance_stores import counted_copy_loads, slow_table_reads
 
 ME = Actor("acme", "a1")
 
@@ -252,18 +252,6 @@ async def test_a_profile_another_process_wrote_is_read_at_once(tmp_path: Path) -
     assert await mine.current("acme", "nobody") is None
 
 
-def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    loads: list[str] = []
-    real = HotCache._load
-
-    async def counted(self: HotCache[Any], tenant_id: str, *args: Any, **kwargs: Any) -> Any:
-        loads.append(tenant_id)
-        return await real(self, tenant_id, *args, **kwargs)
-
-    monkeypatch.setattr(HotCache, "_load", counted)
-    return loads
-
-
 async def test_concurrent_swaps_and_reads_of_one_tenant_keep_its_profile_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -273,15 +261,8 @@ async def test_concurrent_swaps_and_reads_of_one_tenant_keep_its_profile_copy(
     store = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
     for i in range(32):
         assert await store.swap("acme", Profile(f"a{i}", "## Work\n- new\n", 3, 100, 1, at, "edit"), 0)
-    loads = _counted_loads(monkeypatch)
-    real_read = lancedb.query.AsyncQueryBase.to_arrow
-
-    async def slow_read(self: Any, *args: Any, **kwargs: Any) -> Any:
-        data = await real_read(self, *args, **kwargs)
-        await asyncio.sleep(0.02)  # a table of a thousand agents, read while the swaps commit
-        return data
-
-    monkeypatch.setattr(lancedb.query.AsyncQueryBase, "to_arrow", slow_read)
+    loads = counted_copy_loads(monkeypatch)
+    slow_table_reads(monkeypatch, 0.02)  # a table of a thousand agents, read while the swaps commit
 
     async def bootstrap(i: int) -> None:
         await asyncio.sleep(0.003 * (i % 8))  # reads and swaps overlap
@@ -309,7 +290,7 @@ async def test_a_profile_copy_follows_another_processs_swaps_without_loading_the
     first = Profile("a1", "## Work\n- ships memoryd\n", 6, 100, 1, at, "edit")
     assert await mine.swap("acme", first, 0)
     assert await mine.current("acme", "a1") == first
-    loads = _counted_loads(monkeypatch)
+    loads = counted_copy_loads(monkeypatch)
     second = replace(first, document="## Work\n- on call\n", revision=2)
     assert await theirs.swap("acme", second, 1)  # a rewrite of a row: the old deleted, the new appended
     newcomer = replace(first, agent_id="a2")
