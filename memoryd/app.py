@@ -311,6 +311,7 @@ async def _open_stores(
         hot_max_rows=st.hot_max_rows,
         hot_tables=st.hot_tables,
         hot_total_rows=st.hot_total_rows,
+        ann_min_rows=st.ann_min_rows,
     )
     maintenance = LanceMaintenance(
         db,

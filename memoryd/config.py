@@ -105,12 +105,13 @@ class StorageSettings(_Section):
     storage, where each re-check is a request (``memoryd bench recall`` on an S3 server on loopback:
     Recall p50 10.7 ms at 1 s, 84.9 ms at 0)."""
     ann_min_rows: int = Field(25_000, ge=1)
-    """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on: before ``hot_max_rows``
-    stops holding it in memory. Below an index, LanceDB's vector search reads every vector each time
-    (a 32,000-row table: 35 ms of CPU a query, against ~8 ms through the index), which under 16 mixed
-    clients cost a quarter of the throughput. The build (~19 s of CPU at 32,000 rows, in a child
-    process) then runs while the copy still answers the table's Recalls, and is done before it must:
-    the 5,000 rows between the two bounds take a tenant writing 100 memories a second 50 s."""
+    """A tenant table gets an IVF_HNSW_SQ vector index from this many rows on, and an in-memory copy
+    searches approximately from this many visible rows on (``faiss_rows``: ~1 ms a search against ~3 ms
+    exact at 30,000 rows, ~8-12 ms at 100,000). Without an index, LanceDB's vector search reads every
+    vector each time (a 32,000-row table: 35 ms of CPU a query, against ~8 ms through the index), which
+    under 16 mixed clients cost a quarter of the throughput; the build (~19 s of CPU at 32,000 rows, in a
+    child process) runs while the copy still answers the table's Recalls, long before the table outgrows
+    ``hot_max_rows``."""
     optimize_min_fragments: int = Field(16, ge=1)
     maintenance_enabled: bool = True
     """Run the maintenance loop in this process. With several replicas on one Redis, they take turns
@@ -137,11 +138,13 @@ class StorageSettings(_Section):
     each thousand adds about 1 ms to a commit and 0.5 ms to a query (``docs/benchmarks.md``); at the
     old default of an hour, a tenant committing a few times a second kept tens of thousands. A version
     tagged in Lance (a backup point) is kept whatever its age."""
-    hot_max_rows: int = Field(30_000, ge=0)
-    """Tenant tables up to this many rows are kept in memory for Recall's vector arm and fetches; 0: off.
+    hot_max_rows: int = Field(120_000, ge=0)
+    """Tenant tables up to this many rows are kept in memory for Recall's arms and fetches; 0: off.
     Past it, Recall reads LanceDB: under 16 mixed clients a 12,000-row tenant served 37 req/s that way
-    against 148 from memory (``docs/benchmarks.md``); a load reads the whole table (~80 ms per 10k rows
-    idle), after any other process's write to it."""
+    against 148 from memory; at 100,000 rows (one agent) Recall p50 32 ms from LanceDB against 10.5 ms
+    from memory, where from ``ann_min_rows`` visible rows the copy's vector search is an in-memory IVF
+    index's candidates scored exactly (``docs/benchmarks.md``). A load reads the whole table (~80 ms per
+    10k rows idle) after another process's commit the copy cannot follow (a compaction, an index)."""
     hot_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3 KiB a row at 384 dimensions (vectors, columns, full-text postings)."""

@@ -24,6 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from memoryd.adapters.faiss_rows import RowIndex, RowIndexSlot
 from memoryd.adapters.lance_hot_text import HotText, Vocabulary
 from memoryd.adapters.lance_rows import microseconds, rows_of, search_text, to_record
 from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, MemoryStatus, Scope, Vector
@@ -89,6 +90,7 @@ class HotArchive:
         spare: _Spare | None = None,
         text: HotText | None = None,
         prefixes: HotText | None = None,
+        rows_index: RowIndexSlot | None = None,
     ) -> None:
         self.version = version
         self._vectors = vectors
@@ -106,6 +108,8 @@ class HotArchive:
         """The full-text part; None when the load could not know the index's statistics."""
         self._prefixes = prefixes
         """The ``prefixes`` index's part (the prefix tier), on the same terms as ``text``."""
+        self._rows_index = rows_index
+        """The approximate index of the chain of copies this one belongs to (None: searches are exact)."""
         self._seen: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
         """Vector searches' visible rows by agent and contact code (``_searched``)."""
         self._seen_rows = 0
@@ -119,8 +123,13 @@ class HotArchive:
         covered: frozenset[int] | None = None,
         prefix_vocabulary: Vocabulary | None = None,
         prefix_covered: frozenset[int] | None = None,
+        ann_min_rows: int | None = None,
     ) -> HotArchive:
         """From the table's rows (every record column and ``vector``).
+
+        With ``ann_min_rows``, a vector search over at least that many visible rows (and no filter
+        beyond status) asks a ``RowIndex`` for candidates and scores those exactly, as LanceDB's ANN
+        search with its refinement does for a table on disk of that size.
 
         With ``vocabulary`` and ``covered`` (the fragments the full-text index covers, none holding a
         deleted row), ``data`` also holds ``search_text`` and ``_rowaddr``, and the copy answers
@@ -165,8 +174,19 @@ class HotArchive:
             [str(text) for text in data.column("content").to_pylist()],
         )
         index = _Index(dict(zip(ids, range(rows), strict=True)), rows)
+        slot = RowIndexSlot(ann_min_rows) if ann_min_rows is not None else None
         return cls(
-            version, vectors.reshape(rows, dimension), columns, [None] * rows, source, ids, index, None, text, prefixes
+            version,
+            vectors.reshape(rows, dimension),
+            columns,
+            [None] * rows,
+            source,
+            ids,
+            index,
+            None,
+            text,
+            prefixes,
+            slot,
         )
 
     @property
@@ -194,6 +214,8 @@ class HotArchive:
         if not self._records:
             return []
         query, (hidden, seen, matrix) = np.asarray(vector, dtype=np.float32), self._searched(actor)
+        if (approximate := self._approximate(seen, flt)) is not None:
+            return self._rescored(approximate, query[None], hidden, flt, limit, min_similarity)[0]
         if matrix is not None:  # a small visible set of a shared table: multiply its rows only
             scores = np.full(len(hidden), -np.inf, dtype=np.float32)
             scores[seen] = dot_products(matrix, query)
@@ -214,7 +236,8 @@ class HotArchive:
             return kept
         hidden = self._hidden(actor)
         seen = np.flatnonzero(~hidden)
-        small = 2 * len(seen) < len(hidden)
+        approximate = self._rows_index is not None and len(seen) >= self._rows_index.min_rows
+        small = 2 * len(seen) < len(hidden) and not approximate
         searched = hidden, seen, self._vectors[seen] if small else None
         if self._seen_rows + len(seen) <= len(hidden):
             self._seen[key] = searched
@@ -276,6 +299,8 @@ class HotArchive:
             return [self.nearest(actor, vectors[0], flt, limit, min_similarity)]
         queries = np.asarray(vectors, dtype=np.float32).reshape(len(vectors), -1).T
         hidden, seen, matrix = self._searched(actor)
+        if (approximate := self._approximate(seen, flt)) is not None:
+            return self._rescored(approximate, queries.T, hidden, flt, limit, min_similarity)
         if matrix is not None:  # a small visible set of a shared table, as in ``nearest``
             similarities = np.full((queries.shape[1], len(hidden)), -np.inf, dtype=np.float32)
             similarities[:, seen] = (matrix @ queries).T
@@ -283,6 +308,41 @@ class HotArchive:
             similarities = np.ascontiguousarray((self._vectors @ queries).T)
             similarities[:, hidden] = -np.inf
         return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
+
+    def _approximate(self, seen: np.ndarray, flt: MemoryFilter) -> RowIndex | None:
+        """The approximate index, when this search may use it and it is built (else the search is exact).
+
+        A filter beyond status needs the records of rows past any candidate count: exact.
+        """
+        slot = self._rows_index
+        if slot is None or len(seen) < slot.min_rows or flt.narrows:
+            return None
+        return slot.current(self._vectors)
+
+    def _rescored(
+        self,
+        index: RowIndex,
+        queries: np.ndarray,
+        hidden: np.ndarray,
+        flt: MemoryFilter,
+        limit: int,
+        min_similarity: float,
+    ) -> list[list[ArmHit]]:
+        """Per query, the index's candidates among the rows seen with a wanted status, ranked by exact similarity.
+
+        Ties go to the earlier row, as in an exact search.
+        """
+        allowed = ~hidden & _with_status(flt, self._columns.status)
+        labels = index.candidates(queries, allowed, _HEAD_PER_LIMIT * limit + _HEAD_EXTRA)
+        out = []
+        for query, rows in zip(queries, labels, strict=True):
+            rows = np.sort(rows[rows >= 0])
+            similarities = self._vectors[rows] @ query
+            kept = similarities >= min_similarity
+            rows, similarities = rows[kept], similarities[kept]
+            best = np.argsort(-similarities, kind="stable")[:limit]
+            out.append(self._hits(rows[best].tolist(), similarities[best].tolist()))
+        return out
 
     def _visible(self, actor: Actor) -> Any:
         """Live rows ``actor`` sees."""
@@ -315,12 +375,7 @@ class HotArchive:
                     break
                 ranked = part[np.argsort(-similarities[part], kind="stable")]
                 chosen += ranked[wanted[self._columns.status[ranked]]][: limit - len(chosen)].tolist()
-            scores, times = similarities[chosen].tolist(), self._columns.occurred[chosen].tolist()
-            ids = self._ids
-            return [
-                ArmHit(ids[i], score, _time(at), text)
-                for i, score, at, text in zip(chosen, scores, times, self._contents(chosen), strict=True)
-            ]
+            return self._hits(chosen, similarities[chosen].tolist())
         for part in parts:  # every row of the first part is at least as similar as any of the second
             ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
             for start in range(0, len(ranked), max(limit, _BATCH)):
@@ -333,6 +388,14 @@ class HotArchive:
                         if len(hits) == limit:
                             return hits
         return hits
+
+    def _hits(self, rows: list[int], scores: list[float]) -> list[ArmHit]:
+        """The rows as an arm's hits with these scores (no record made for them)."""
+        times, ids = self._columns.occurred[rows].tolist(), self._ids
+        return [
+            ArmHit(ids[i], score, _time(at), text)
+            for i, score, at, text in zip(rows, scores, times, self._contents(rows), strict=True)
+        ]
 
     def _contents(self, rows: Sequence[int]) -> list[str]:
         """The rows' texts: a record's once converted, else the loaded column's (no record made for them)."""
@@ -414,6 +477,7 @@ class HotArchive:
             spare,
             text,
             prefix_index,
+            self._rows_index,
         )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:
@@ -441,6 +505,7 @@ class HotArchive:
             self._spare,
             self._text,
             self._prefixes,
+            self._rows_index,
         )
 
     def deleted(self, version: int, memory_ids: Sequence[str]) -> HotArchive:
@@ -461,6 +526,7 @@ class HotArchive:
             self._spare,
             self._text,
             self._prefixes,
+            self._rows_index,
         )
 
 

@@ -95,6 +95,10 @@ _ADDED_INDEXES = [("request_key", BTree()), ("status", Bitmap()), ("source_id", 
 """Indexes added after the first release (``_upgrade``)."""
 
 
+_STATS_MAX_ROWS = 30_000
+"""The largest retrieval statistics table kept in memory (see ``LanceMemoryStore._stats``)."""
+
+
 class LanceMemoryStore:
     """The archive (and the agent directory) on a ``LanceDatabase``."""
 
@@ -103,18 +107,21 @@ class LanceMemoryStore:
         db: LanceDatabase,
         dimension: int,
         *,
-        hot_max_rows: int = 30_000,
+        hot_max_rows: int = 120_000,
         hot_tables: int = 32,
         hot_total_rows: int = 320_000,
+        ann_min_rows: int = 25_000,
     ) -> None:
         self._db = db
+        self._ann_min_rows = ann_min_rows
+        """From this many visible rows a copy's vector search is approximate too (``faiss_rows``)."""
         self._schema = memory_schema(dimension)
         self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
         """In-memory copies of small tables by tenant (``lance_hot``)."""
-        self._stats: HotCache[StatsCopy] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
-        """The retrieval statistics tables by tenant (``lance_stats_copy``), within the archive copies' bounds: a
-        statistics table changes at every flush, and each change reloads it on the next read (100,000 rows:
-        100-190 ms of a GetMemory; 30,000 rows, the default bound, a third of that)."""
+        self._stats: HotCache[StatsCopy] = HotCache(min(hot_max_rows, _STATS_MAX_ROWS), hot_tables, hot_total_rows)
+        """The retrieval statistics tables by tenant (``lance_stats_copy``), up to 30,000 rows: a statistics
+        table changes at every flush, and each change reloads it on the next read (100,000 rows: 100-190 ms
+        of a GetMemory; 30,000 rows a third of that)."""
         self._hot_tables = hot_tables
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
         """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
@@ -157,7 +164,9 @@ class LanceMemoryStore:
 
         def build(version: int, loaded: _HotLoad) -> HotArchive:
             data, covered, prefixes_covered = loaded
-            return HotArchive.from_arrow(version, data, words, covered, prefixes, prefixes_covered)
+            return HotArchive.from_arrow(
+                version, data, words, covered, prefixes, prefixes_covered, ann_min_rows=self._ann_min_rows
+            )
 
         return build
 

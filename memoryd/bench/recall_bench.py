@@ -28,7 +28,14 @@ from memoryd.app import build_embedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
 from memoryd.bench.report import environment, percentiles, table, write_json
-from memoryd.bench.store_access import has_vector_index, maintain_now, nearest_ids, opened, write_footprint
+from memoryd.bench.store_access import (
+    copy_index_recall,
+    has_vector_index,
+    maintain_now,
+    nearest_ids,
+    opened,
+    write_footprint,
+)
 from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
@@ -102,7 +109,13 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
             shape.update(await _maintain(data, embedder, tenant, agents, query_vectors, args.ann_min_rows))
             if args.memories <= args.hot_max_rows:
-                shape["vector_index"] = f"in memory ({shape['vector_index']} on disk)"
+                visible = args.memories // agents_per_table
+                in_memory = "IVF_SQ8" if visible >= args.ann_min_rows else "exact"
+                shape["vector_index"] = f"in memory, {in_memory} ({shape['vector_index']} on disk)"
+                if visible >= args.ann_min_rows:
+                    async with opened(data, embedder.model_name, embedder.dimension) as db:
+                        actor = Actor(tenant, agents[0])
+                        shape["copy_recall_at_10"] = await copy_index_recall(db, actor, query_vectors[:50], 10)
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["recall"] = await _recalls(MemorizeCalls(channel, tenant), queries, query_vectors, agents, args)
                 shape["reads"] = await _reads(
@@ -403,6 +416,7 @@ def _render(record: dict[str, Any]) -> str:
         lines.append(
             f"agents={shape['agents']}: load {shape['load']['rows_per_second']:.0f} rows/s, maintenance "
             f"{shape['maintenance_seconds']:.1f} s, ANN recall@10 vs exact {shape['ann_recall_at_10']:.3f}"
+            + (f" (in memory {shape['copy_recall_at_10']:.3f})" if "copy_recall_at_10" in shape else "")
             + (f", sqlite load {shape['sqlite']['load_seconds']:.1f} s" if "sqlite" in shape else "")
         )
         if reads := shape.get("reads"):

@@ -6,12 +6,15 @@ Bench-only on purpose: production code never bypasses the vector index or asks w
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from memoryd.adapters.faiss_rows import RowIndex
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_filters import visible_where
 from memoryd.adapters.lance_maintenance import LanceMaintenance
@@ -58,6 +61,27 @@ async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *
         query = query.bypass_vector_index()
     rows = await query.where(visible_where(actor)).select(["id", "_distance"]).limit(k).to_arrow()
     return [str(i) for i in rows.column("id").to_pylist()]
+
+
+async def copy_index_recall(db: LanceDatabase, actor: Actor, vectors: Sequence[Vector], k: int) -> float:
+    """recall@k against exact search of the index an in-memory copy builds over the actor's visible rows.
+
+    The same ``RowIndex`` the copy asks for candidates, over the same rows, candidates re-scored exactly.
+    """
+    table: Any = await db.table_if_exists(ARCHIVE_PREFIX + actor.tenant_id)
+    data = await table.query().where(visible_where(actor)).select(["vector"]).to_arrow()
+    matrix = np.asarray(data.column("vector").combine_chunks().flatten().to_numpy(), dtype=np.float32)
+    matrix = matrix.reshape(data.num_rows, -1)
+    index = RowIndex.build(matrix)
+    queries = np.asarray(vectors, dtype=np.float32)
+    found = []
+    candidates = index.candidates(queries, np.ones(len(matrix), dtype=bool), 4 * k + 16)
+    for query, rows in zip(queries, candidates, strict=True):
+        rows = rows[rows >= 0]
+        approximate = set(rows[np.argsort(-(matrix[rows] @ query), kind="stable")[:k]].tolist())
+        exact = set(np.argsort(-(matrix @ query), kind="stable")[:k].tolist())
+        found.append(len(approximate & exact) / k)
+    return float(np.mean(found))
 
 
 async def write_footprint(db: LanceDatabase, tenant_id: str) -> dict[str, float]:
