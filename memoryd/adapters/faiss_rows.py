@@ -14,8 +14,10 @@ only decides which rows are candidates.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 
 import faiss
@@ -27,6 +29,10 @@ _PROBED_SHARE = 16
 """One list in this many is probed (at least ``_MIN_PROBES``)."""
 _MIN_PROBES = 8
 _REBUILD_GROWTH = 2
+_RETRY_SECONDS = 60.0
+"""After a failed build (memory), searches stay exact this long before another is tried."""
+
+log = logging.getLogger(__name__)
 """Trained on n rows, the index is rebuilt from scratch past this many times n (its lists grow long)."""
 
 
@@ -96,6 +102,7 @@ class RowIndexSlot:
         self._build = build
         self._ready: RowIndex | None = None
         self._building = False
+        self._failed_at = -_RETRY_SECONDS
 
     def current(self, matrix: np.ndarray) -> RowIndex | None:
         """The index over ``matrix``'s rows (the newest copy's or an older one's), or None while it is built."""
@@ -108,13 +115,16 @@ class RowIndexSlot:
         return ready
 
     def _start(self, matrix: np.ndarray) -> None:
-        if self._building:
+        if self._building or time.monotonic() - self._failed_at < _RETRY_SECONDS:
             return
         self._building = True
 
         def run() -> None:
             try:
                 self._ready = self._build(matrix)
+            except Exception:  # searches stay exact; the next try is a minute away
+                self._failed_at = time.monotonic()
+                log.exception("building a copy's vector index failed", extra={"rows": len(matrix)})
             finally:
                 self._building = False
 
