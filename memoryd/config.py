@@ -147,7 +147,8 @@ class StorageSettings(_Section):
     10k rows idle) after another process's commit the copy cannot follow (a compaction, an index)."""
     hot_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
-    about 3 KiB a row at 384 dimensions (vectors, columns, full-text postings)."""
+    about 3.5 KiB a row at 384 dimensions (vectors, columns, full-text postings, the IVF index) and
+    ~5.5 KiB of the daemon's RSS (a 100,000-row copy: +564 MiB; ``docs/benchmarks.md``, session 21)."""
     hot_tables: int = Field(32, ge=1)
     """How many such tables a process keeps (least recently used go first). A copy of 10k rows holds
     its vectors (15 MiB at 384 dimensions) and columns in Arrow memory, and ~15 MiB of Python and numpy

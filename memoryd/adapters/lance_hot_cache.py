@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import time
 from collections import OrderedDict
@@ -78,6 +79,25 @@ class _Versioned(Protocol):
 
 
 H = TypeVar("H", bound=_Versioned)
+
+
+_TRIMMED_FROM_ROWS = 10_000
+"""Loads from this size give the memory they freed back to the system (``_return_freed_memory``)."""
+
+
+def _return_freed_memory() -> None:
+    """Hand the C heap's free pages back to the system (glibc only; elsewhere nothing).
+
+    A load's transient columns are freed into glibc's per-thread arenas, which keep them: loading a
+    100,000-row copy left the daemon's RSS ~1,000 MiB above a daemon without the copy, of which
+    ``malloc_trim`` returned ~460 (``docs/benchmarks.md``, session 21).
+    """
+    trim = getattr(_LIBC, "malloc_trim", None)
+    if trim is not None:
+        trim(0)
+
+
+_LIBC = ctypes.CDLL(None)
 
 
 class HotCache(Generic[H]):
@@ -294,6 +314,9 @@ class HotCache(Generic[H]):
                 return None
             hot = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop
             self.put(tenant_id, hot)
+            if len(hot) >= _TRIMMED_FROM_ROWS:
+                del data
+                await asyncio.to_thread(_return_freed_memory)
             return hot
         finally:
             del self._gates[tenant_id]

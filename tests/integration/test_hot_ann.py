@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from memoryd.adapters import lance_hot_cache
 from memoryd.adapters.faiss_rows import RowIndex
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
@@ -135,3 +137,22 @@ async def test_an_older_copy_never_answers_with_rows_a_newer_one_added(
     # a group's lookups (several vectors at once) take the same path
     many = newer.nearest_many(actor, [query, query], MemoryFilter(), 1, -1.0)
     assert [hits[0].memory_id for hits in many] == [fresh.memory_id, fresh.memory_id]
+
+
+async def test_a_large_copy_loaded_gives_the_memory_its_load_freed_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(lance_hot_cache, "_TRIMMED_FROM_ROWS", 100)
+    monkeypatch.setattr(lance_hot_cache, "_return_freed_memory", lambda: trims.append(1))
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    writer, reader = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    small, _ = rows(1, 60)
+    large, centres = rows(2, 150)
+    await writer.insert("small", [(replace(r, tenant_id="small"), v) for r, v in small])
+    await writer.insert("acme", large)
+    query = clustered(np.random.default_rng(1), 1, centres)[0]
+    assert await reader.nearest(Actor("small", "a0"), query, MemoryFilter(), 5, -1.0)
+    assert trims == []  # a small load leaves the heap alone (a trim costs more than it returns)
+    assert await reader.nearest(Actor("acme", "a0"), query, MemoryFilter(), 5, -1.0)
+    assert trims == [1]
