@@ -97,12 +97,25 @@ class RowIndexSlot:
     over by one assignment.
     """
 
-    def __init__(self, min_rows: int, build: Callable[[np.ndarray], RowIndex] = RowIndex.build) -> None:
+    def __init__(self, min_rows: int, rows: int, build: Callable[[np.ndarray], RowIndex] = RowIndex.build) -> None:
         self.min_rows = min_rows
+        self.rows = rows
+        """How many rows the newest copy using this slot holds (its rows are the ones the index may hold)."""
         self._build = build
         self._ready: RowIndex | None = None
         self._building = False
         self._failed_at = -_RETRY_SECONDS
+
+    def extended(self, n: int, rows: int) -> RowIndexSlot:
+        """The slot of a copy of ``rows`` rows made from one of ``n``: this one when that copy was the newest.
+
+        Else a new slot (built afresh when searched): the index may hold the newer copy's rows ``n``…,
+        which are not the ones this copy puts there.
+        """
+        if self.rows != n:
+            return RowIndexSlot(self.min_rows, rows, self._build)
+        self.rows = rows
+        return self
 
     def current(self, matrix: np.ndarray) -> RowIndex | None:
         """The index over ``matrix``'s rows (the newest copy's or an older one's), or None while it is built."""

@@ -174,7 +174,7 @@ class HotArchive:
             [str(text) for text in data.column("content").to_pylist()],
         )
         index = _Index(dict(zip(ids, range(rows), strict=True)), rows)
-        slot = RowIndexSlot(ann_min_rows) if ann_min_rows is not None else None
+        slot = RowIndexSlot(ann_min_rows, rows) if ann_min_rows is not None else None
         return cls(
             version,
             vectors.reshape(rows, dimension),
@@ -477,7 +477,7 @@ class HotArchive:
             spare,
             text,
             prefix_index,
-            self._rows_index,
+            self._rows_index.extended(n, n + added) if self._rows_index is not None else None,
         )
 
     def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:

@@ -67,10 +67,14 @@ def _counted_candidates(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-async def _until_indexed(search: Any, calls: list[int]) -> None:
-    """Search until the copy's index (built on a thread) answers."""
+async def _search(copy: HotArchive, actor: Actor, query: list[float]) -> None:
+    copy.nearest(actor, query, MemoryFilter(), 10, -1.0)
+
+
+async def _until_indexed(search: Any, calls: list[int], since: int = 0) -> None:
+    """Search until the copy's index (built on a thread) answers (``since``: the calls counted before)."""
     deadline = time.monotonic() + 60
-    while not calls:
+    while len(calls) == since:
         assert time.monotonic() < deadline, "the copy's index was never built"
         await search()
         await asyncio.sleep(0.05)
@@ -137,6 +141,15 @@ async def test_an_older_copy_never_answers_with_rows_a_newer_one_added(
     # a group's lookups (several vectors at once) take the same path
     many = newer.nearest_many(actor, [query, query], MemoryFilter(), 1, -1.0)
     assert [hits[0].memory_id for hits in many] == [fresh.memory_id, fresh.memory_id]
+
+    # another copy made from the older one puts another row where the newer one put ``fresh``: its
+    # searches must find its own row there, not miss it for the index holding the newer copy's
+    other_query = next(v for v in clustered(np.random.default_rng(6), 50, centres) if np.dot(v, query) < 0.2)
+    other = memory_record(f"{ROWS + 2:032x}", "other", tenant_id="acme", agent_id="a0")
+    branch = older.inserted(older.version + 1, [(other, other_query)])
+    before = len(calls)
+    await _until_indexed(lambda: _search(branch, actor, other_query), calls, since=before)
+    assert branch.nearest(actor, other_query, MemoryFilter(), 1, -1.0)[0].memory_id == other.memory_id
 
 
 async def test_a_large_copy_loaded_gives_the_memory_its_load_freed_back(

@@ -29,7 +29,7 @@ def test_built_once_extended_with_new_rows_and_rebuilt_when_they_double() -> Non
         builds.append(len(matrix))
         return RowIndex.build(matrix)
 
-    slot, matrix = RowIndexSlot(100, build), _matrix(900)
+    slot, matrix = RowIndexSlot(100, 400, build), _matrix(900)
     first = _ready(slot, matrix[:400])
     assert builds == [400]
     assert slot.current(matrix[:700]) is first and first.rows == 700  # appended rows join the same lists
@@ -51,7 +51,7 @@ def test_a_failed_build_leaves_searches_exact_and_is_not_retried_at_once() -> No
         tries.append(len(matrix))
         raise MemoryError("no room for the index")
 
-    slot, matrix = RowIndexSlot(10, failing), _matrix(50)
+    slot, matrix = RowIndexSlot(10, 50, failing), _matrix(50)
     deadline = time.monotonic() + 0.5
     while time.monotonic() < deadline:
         assert slot.current(matrix) is None
