@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--ann-min-rows",
         type=int,
         default=StorageSettings().ann_min_rows,
-        help="tables from this size get the ANN index (default: the daemon's)",
+        help="tables from this size get the ANN index, copies searched approximately (default: the daemon's)",
     )
     p.add_argument(
         "--hot-max-rows",
@@ -99,7 +99,11 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}
     shapes: list[dict[str, Any]] = []
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
-    env = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false", "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.hot_max_rows)}
+    env = {
+        "MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false",
+        "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.hot_max_rows),
+        "MEMORYD_STORAGE__ANN_MIN_ROWS": str(args.ann_min_rows),  # the copies' index: from the same size
+    }
     with Daemon(data, env=env) as daemon:
         for agents_per_table in (int(a) for a in args.agents.split(",")):
             tenant = f"bench-a{agents_per_table}"
