@@ -373,10 +373,7 @@ async def build_app(
     exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
     """
     metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
-    model = embedder or build_embedder(settings.embedding)
-    embedder = MeteredEmbedder(model, metrics)
-    # Recall's queries go ahead of the writes' texts on a local model (a remote one has no queue here)
-    queries = MeteredEmbedder(model.for_queries(), metrics) if isinstance(model, OnnxMiniLMEmbedder) else embedder
+    embedder = MeteredEmbedder(embedder or build_embedder(settings.embedding), metrics)
     if reembed_target is None and settings.reembed.enabled:
         reembed_target = build_embedder(settings.reembed)
     target = MeteredEmbedder(reembed_target, metrics) if reembed_target is not None else None
@@ -425,7 +422,6 @@ async def build_app(
             rates,
             metrics,
             target,
-            queries,
         )
         tasks = [
             asyncio.create_task(
@@ -512,7 +508,6 @@ def _wire(
     rates: RateLimiter | None,
     metrics: PrometheusMetrics,
     target: Embedder | None = None,
-    queries: Embedder | None = None,
 ) -> App:
     """The service graph over the ports."""
     au = settings.auth
@@ -564,7 +559,7 @@ def _wire(
     )
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(
-        stores.store, queries or embedder, clock, retrievals, limits, tuning, configs.recall_defaults, spaces=spaces
+        stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults, spaces=spaces
     )
     usage = UsageService(
         analytics,

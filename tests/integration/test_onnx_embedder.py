@@ -72,49 +72,6 @@ async def test_calls_arriving_during_an_inference_share_the_next_one(
     assert [len(await onnx_embedder.embed([t])) for t in texts[:2]] == [1, 1] and batches[2:] == [1, 1]  # idle again
 
 
-async def test_queries_waiting_run_before_the_writes_texts_in_inferences_of_their_own(
-    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    queries = onnx_embedder.for_queries()
-    session = onnx_embedder._session
-    batches: list[list[int]] = []
-    run = session.run
-
-    def counted(names: list[str], feeds: dict[str, Any]) -> Any:
-        batches.append([int(row.sum()) for row in feeds["attention_mask"]])  # tokens per text: who is in it
-        return run(names, feeds)
-
-    monkeypatch.setattr(session, "run", counted)
-    order: list[str] = []
-
-    async def embed(name: str, texts: list[str], urgent: bool) -> list[list[float]]:
-        vectors = await (queries if urgent else onnx_embedder).embed(texts)
-        order.append(name)
-        return vectors
-
-    busy = asyncio.ensure_future(embed("busy", ["the model is busy with this one"], False))
-    await asyncio.sleep(0)  # its inference is under way
-    long_texts = [f"a longer memory to file, number {i}, " * 4 for i in range(8)]
-    writes = asyncio.ensure_future(embed("writes", long_texts, False))
-    await asyncio.sleep(0)
-    query = asyncio.ensure_future(embed("query", ["when did Caroline go hiking?"], True))
-    (query_vector,), written = await query, await writes
-    await busy
-    assert order == ["busy", "query", "writes"]  # the query came last and was served first
-    assert [len(b) for b in batches] == [1, 1, 8]  # alone, not with the writes' texts
-    alone = (await onnx_embedder.embed(["when did Caroline go hiking?"]))[0]
-    assert len(written) == 8 and cosine(query_vector, alone) > 0.9999
-
-    # the others are passed over at most four inferences in a row: six calls of queries, each a batch
-    batches.clear()
-    busy = asyncio.ensure_future(embed("busy", ["the model is busy with this one"], False))
-    await asyncio.sleep(0)
-    write = asyncio.ensure_future(embed("write", ["a memory to file"], False))
-    full = [asyncio.ensure_future(embed(f"q{i}", [f"question {k}?" for k in range(32)], True)) for i in range(6)]
-    await asyncio.gather(busy, write, *full)
-    assert [len(b) for b in batches] == [1, 32, 32, 32, 32, 1, 32, 32]
-
-
 async def test_a_failed_inference_fails_each_of_its_callers_and_the_next_runs(
     onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
