@@ -141,10 +141,12 @@ class StorageSettings(_Section):
     hot_max_rows: int = Field(120_000, ge=0)
     """Tenant tables up to this many rows are kept in memory for Recall's arms and fetches; 0: off.
     Past it, Recall reads LanceDB: under 16 mixed clients a 12,000-row tenant served 37 req/s that way
-    against 148 from memory; at 100,000 rows (one agent) Recall p50 32 ms from LanceDB against 10.5 ms
-    from memory, where from ``ann_min_rows`` visible rows the copy's vector search is an in-memory IVF
+    against 148 from memory; at 100,000 rows (one agent) Recall p50 76.6 ms from LanceDB against 9.8 ms
+    from memory, side by side, where from ``ann_min_rows`` visible rows the copy's vector search is an in-memory IVF
     index's candidates scored exactly (``docs/benchmarks.md``). A load reads the whole table (~80 ms per
-    10k rows idle) after another process's commit the copy cannot follow (a compaction, an index)."""
+    10k rows idle) after another process's commit the copy cannot follow (a compaction, an index): with
+    several replicas on one store, the replicas not maintaining reload a busy tenant's copy after each
+    compaction by the one that does (at 100,000 rows ~4 s of CPU each time) — lower it there."""
     hot_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3.5 KiB a row at 384 dimensions (vectors, columns, full-text postings, the IVF index) and
