@@ -3,13 +3,14 @@
 Most agents see a few thousand memories; for those, three LanceDB queries and a fetch cost more
 than the search itself. A table of at most ``hot_max_rows`` rows is loaded once (its columns and one
 matrix of its unit vectors) and answers ``nearest`` (exact cosine, the same as LanceDB's flat search
-under the visibility prefilter), ``full_text`` (BM25 as the table's index ranks, ``lance_hot_text``) and
-``get_many`` from memory. It is tied to the table's version: a read finds the table at another
-version (any process's write, a maintenance pass) and drops it; this process's own writes are applied
-in place when their commit is the very next version. A deleted or rewritten row stays as a hidden
-row (LanceDB's full-text statistics still count it, and nothing is copied); a rewritten row comes
-back as a new row at the end, where LanceDB puts it too. Visibility is ``core.visibility`` here, the
-same rule ``lance_filters`` renders into SQL.
+under the visibility prefilter; past ``ann_min_rows`` visible rows an IVF index's candidates scored
+exactly, as LanceDB's ANN search and refinement, ``faiss_rows``), ``full_text`` (BM25 as the table's
+index ranks, ``lance_hot_text``) and ``get_many`` from memory. It is tied to the table's version: a
+read finds the table at another version (any process's write, a maintenance pass) and drops it; this
+process's own writes are applied in place when their commit is the very next version. A deleted or
+rewritten row stays as a hidden row (LanceDB's full-text statistics still count it, and nothing is
+copied); a rewritten row comes back as a new row at the end, where LanceDB puts it too. Visibility is
+``core.visibility`` here, the same rule ``lance_filters`` renders into SQL.
 """
 
 from __future__ import annotations
