@@ -71,6 +71,13 @@ def test_core_and_services_import_no_io_libraries() -> None:
     assert result.stdout.strip() == "[]"
 
 
+def test_faiss_is_imported_only_when_a_large_copy_is_searched() -> None:
+    # ~0.5 s of start-up that a worker, a CLI command or a daemon of small tenants never needs
+    code = "import sys, memoryd.app, memoryd.adapters.lance_hot; print('faiss' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
 def test_node_is_available_for_polyglot_checks() -> None:
     assert shutil.which("node"), "Node.js is needed for buf and the polyglot client test"
 

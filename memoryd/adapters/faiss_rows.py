@@ -14,14 +14,18 @@ only decides which rows are candidates.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import math
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import faiss
 import numpy as np
+
+if TYPE_CHECKING:
+    import faiss
 
 _TRAINING_PER_LIST = 40
 """Training rows per list (faiss warns below 39)."""
@@ -29,11 +33,20 @@ _PROBED_SHARE = 16
 """One list in this many is probed (at least ``_MIN_PROBES``)."""
 _MIN_PROBES = 8
 _REBUILD_GROWTH = 2
+"""Trained on n rows, the index is rebuilt from scratch past this many times n (its lists grow long)."""
 _RETRY_SECONDS = 60.0
 """After a failed build (memory), searches stay exact this long before another is tried."""
 
 log = logging.getLogger(__name__)
-"""Trained on n rows, the index is rebuilt from scratch past this many times n (its lists grow long)."""
+
+
+def _faiss() -> Any:
+    """faiss, imported at its first use.
+
+    Its import costs ~0.5 s of start-up that a process never searching a large copy (a worker, a CLI
+    command, a daemon of small tenants) need not pay.
+    """
+    return importlib.import_module("faiss")
 
 
 class RowIndex:
@@ -50,6 +63,7 @@ class RowIndex:
     @classmethod
     def build(cls, matrix: np.ndarray) -> RowIndex:
         """Trained on an even sample of ``matrix``'s rows, holding them all (~1 s at 100,000 rows: off the loop)."""
+        faiss = _faiss()
         faiss.omp_set_num_threads(1)  # this thread's own setting: the daemon's other work keeps the second core
         rows, dimension = matrix.shape
         lists = max(1, min(4096, int(2 * math.sqrt(rows))))
@@ -69,7 +83,7 @@ class RowIndex:
     def extend(self, matrix: np.ndarray) -> None:
         """Add ``matrix``'s rows past the ones held (the matrix's first rows are the ones held)."""
         if len(matrix) > self.rows:
-            faiss.omp_set_num_threads(1)
+            _faiss().omp_set_num_threads(1)
             self._index.add(np.ascontiguousarray(matrix[self.rows :]))
             self.rows = len(matrix)
 
@@ -79,6 +93,7 @@ class RowIndex:
         ``allowed``: one flag per row of the caller's copy; rows past it (added by a newer copy) are
         not candidates.
         """
+        faiss = _faiss()
         faiss.omp_set_num_threads(1)
         bitmap = np.packbits(allowed, bitorder="little")
         selector = faiss.IDSelectorBitmap(len(bitmap), faiss.swig_ptr(bitmap))
