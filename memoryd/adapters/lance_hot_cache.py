@@ -83,6 +83,8 @@ H = TypeVar("H", bound=_Versioned)
 
 _TRIMMED_FROM_ROWS = 10_000
 """Loads from this size give the memory they freed back to the system (``_return_freed_memory``)."""
+_LIBC = ctypes.CDLL(None)
+"""The process's C library (``malloc_trim`` where it is glibc)."""
 
 
 def _return_freed_memory() -> None:
@@ -95,9 +97,6 @@ def _return_freed_memory() -> None:
     trim = getattr(_LIBC, "malloc_trim", None)
     if trim is not None:
         trim(0)
-
-
-_LIBC = ctypes.CDLL(None)
 
 
 class HotCache(Generic[H]):
