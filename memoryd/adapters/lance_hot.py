@@ -233,12 +233,9 @@ class HotArchive:
         full-text tiers proceed meanwhile. A filter beyond status ranks records in Python: on the loop.
         """
         slot = self._rows_index
-        return (
-            bool(self._records)
-            and slot is not None
-            and not flt.narrows
-            and len(self._searched(actor)[1]) >= slot.min_rows
-        )
+        if slot is None or len(self._records) < slot.min_rows or flt.narrows:
+            return False
+        return len(self._searched(actor)[1]) >= slot.min_rows
 
     def _searched(self, actor: Actor) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The rows ``actor``'s vector search may not see, the others, and (under half the table) their vectors.
