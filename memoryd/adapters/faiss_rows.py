@@ -59,8 +59,6 @@ class RowIndex:
         self.trained_on = trained_on
         self.rows = trained_on
         self._probes = max(_MIN_PROBES, index.nlist // _PROBED_SHARE)
-        self._lock = threading.Lock()
-        """Searches run on worker threads while another may extend: faiss must not add beside a search."""
 
     @classmethod
     def build(cls, matrix: np.ndarray) -> RowIndex:
@@ -84,13 +82,10 @@ class RowIndex:
 
     def extend(self, matrix: np.ndarray) -> None:
         """Add ``matrix``'s rows past the ones held (the matrix's first rows are the ones held)."""
-        if len(matrix) <= self.rows:
-            return
-        with self._lock:
-            if len(matrix) > self.rows:
-                _faiss().omp_set_num_threads(1)
-                self._index.add(np.ascontiguousarray(matrix[self.rows :]))
-                self.rows = len(matrix)
+        if len(matrix) > self.rows:
+            _faiss().omp_set_num_threads(1)
+            self._index.add(np.ascontiguousarray(matrix[self.rows :]))
+            self.rows = len(matrix)
 
     def candidates(self, queries: np.ndarray, allowed: np.ndarray, count: int) -> np.ndarray:
         """For each query row, up to ``count`` allowed rows nearest by the quantised vectors (-1 pads).
@@ -104,8 +99,7 @@ class RowIndex:
         selector = faiss.IDSelectorBitmap(len(bitmap), faiss.swig_ptr(bitmap))
         params = faiss.SearchParametersIVF()
         params.sel, params.nprobe = selector, self._probes
-        with self._lock:
-            _, labels = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), count, params=params)
+        _, labels = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), count, params=params)
         return np.asarray(labels)
 
 
@@ -113,10 +107,9 @@ class RowIndexSlot:
     """The index shared by a chain of copies (one load and the copies made from it), built in the background.
 
     A search asks ``current``: the index once built (brought up to the caller's rows), else None and a
-    build is started on a thread, the search meanwhile exact. Searches run on the store's worker
-    threads, so an index is extended and searched under its lock and a build is started under the
-    slot's; the building thread only reads rows already written and hands the result over by one
-    assignment.
+    build is started on a thread, the search meanwhile exact. Only the event loop's thread searches
+    and extends the index; the building thread only reads rows already written and hands the result
+    over by one assignment.
     """
 
     def __init__(self, min_rows: int, rows: int, build: Callable[[np.ndarray], RowIndex] = RowIndex.build) -> None:
@@ -127,7 +120,6 @@ class RowIndexSlot:
         self._ready: RowIndex | None = None
         self._building = False
         self._failed_at = -_RETRY_SECONDS
-        self._starting = threading.Lock()
 
     def extended(self, n: int, rows: int) -> RowIndexSlot:
         """The slot of a copy of ``rows`` rows made from one of ``n``: this one when that copy was the newest.
@@ -151,10 +143,9 @@ class RowIndexSlot:
         return ready
 
     def _start(self, matrix: np.ndarray) -> None:
-        with self._starting:  # two threads' searches must not both start a build
-            if self._building or time.monotonic() - self._failed_at < _RETRY_SECONDS:
-                return
-            self._building = True
+        if self._building or time.monotonic() - self._failed_at < _RETRY_SECONDS:
+            return
+        self._building = True
 
         def run() -> None:
             try:

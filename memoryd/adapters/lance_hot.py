@@ -225,18 +225,6 @@ class HotArchive:
             scores[hidden] = -np.inf
         return self._best(actor, scores, flt, limit, min_similarity)
 
-    def searches_long(self, actor: Actor, flt: MemoryFilter) -> bool:
-        """Whether ``nearest`` for this searcher and filter searches ``ann_min_rows`` visible rows or more.
-
-        That search (the index's, or the whole matrix's while it is built) spends most of its
-        millisecond or more outside the interpreter, so the store runs it on a thread and the
-        full-text tiers proceed meanwhile. A filter beyond status ranks records in Python: on the loop.
-        """
-        slot = self._rows_index
-        if slot is None or len(self._records) < slot.min_rows or flt.narrows:
-            return False
-        return len(self._searched(actor)[1]) >= slot.min_rows
-
     def _searched(self, actor: Actor) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The rows ``actor``'s vector search may not see, the others, and (under half the table) their vectors.
 

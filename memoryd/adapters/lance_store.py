@@ -21,11 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -101,10 +99,6 @@ _STATS_MAX_ROWS = 30_000
 """The largest retrieval statistics table kept in memory (see ``LanceMemoryStore._stats``)."""
 
 
-_SEARCH_THREADS = 2
-"""One search in faiss while another ranks its candidates; more would wait on the index's lock."""
-
-
 class LanceMemoryStore:
     """The archive (and the agent directory) on a ``LanceDatabase``."""
 
@@ -131,9 +125,6 @@ class LanceMemoryStore:
         self._hot_tables = hot_tables
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
         """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
-        self._searches = ThreadPoolExecutor(_SEARCH_THREADS, thread_name_prefix="memoryd-search")
-        """Large copies' vector searches (``nearest``): threads of their own, so copies loading and
-        maintenance passes (seconds each, on the default executor) never hold a Recall's search back."""
 
     async def _table(self, tenant_id: str) -> Any | None:
         return await self._db.table_if_exists(ARCHIVE_PREFIX + tenant_id, upgrade=_upgrade)
@@ -529,11 +520,6 @@ class LanceMemoryStore:
             if table is None:
                 return []
             hot = None if space else await self._hot_copy(actor.tenant_id, table)
-            if hot is not None and hot.searches_long(actor, flt):
-                # off the loop: at 100,000 rows Recall's p50 in process 6.4 → 5.6 ms. A small search stays:
-                # at 1,000 visible rows a thread's hand-over and the interpreter's lock made it 2.4 → 3.2 ms
-                search = functools.partial(hot.nearest, actor, vector, flt, limit, min_similarity)
-                return await asyncio.get_running_loop().run_in_executor(self._searches, search)
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
             query = cosine_nearest(table, vector, limit, space_column(space) if space else "vector")

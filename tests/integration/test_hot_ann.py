@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -170,45 +169,3 @@ async def test_a_large_copy_loaded_gives_the_memory_its_load_freed_back(
     assert trims == []  # a small load leaves the heap alone (a trim costs more than it returns)
     assert await reader.nearest(Actor("acme", "a0"), query, MemoryFilter(), 5, -1.0)
     assert trims == [1]
-
-
-async def test_a_search_past_the_bound_leaves_the_event_loop_free_and_a_small_one_stays_on_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls = _counted_candidates(monkeypatch)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM, ann_min_rows=2000)
-    written, centres = rows(11, ROWS)
-    await store.insert("acme", written)
-    large, small = Actor("acme", "a0"), Actor("acme", "a1")  # they see 2,493 and 1,518 rows
-    query = clustered(np.random.default_rng(8), 1, centres)[0]
-    await _until_indexed(lambda: store.nearest(large, query, MemoryFilter(), 10, -1.0), calls)
-
-    threads: dict[str, str] = {}
-    real = HotArchive.nearest
-
-    def slow(self: HotArchive, actor: Actor, *args: Any) -> Any:
-        threads[actor.agent_id] = threading.current_thread().name
-        time.sleep(0.3)  # a search long enough to see whether the loop turned meanwhile
-        return real(self, actor, *args)
-
-    monkeypatch.setattr(HotArchive, "nearest", slow)
-
-    async def ticks_during(search: Any) -> int:
-        ticks = 0
-        task = asyncio.ensure_future(search)
-        while not task.done():
-            await asyncio.sleep(0.01)
-            ticks += 1
-        assert await task
-        return ticks
-
-    assert await ticks_during(store.nearest(large, query, MemoryFilter(), 10, -1.0)) >= 10
-    assert threads["a0"].startswith("memoryd-search")  # the store's own threads: a copy's load never delays it
-    # a small search costs less than a thread's hand-over: it runs on the loop, which waits for it
-    assert await ticks_during(store.nearest(small, query, MemoryFilter(), 10, -1.0)) <= 3
-    assert threads["a1"] == threading.current_thread().name
-    # a filter beyond status ranks records in Python: on the loop as well
-    narrowed = MemoryFilter(tags=("x",))
-    await store.nearest(large, query, narrowed, 10, -1.0)
-    assert threads["a0"] == threading.current_thread().name

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from typing import Any
 
 import numpy as np
 
@@ -59,35 +57,3 @@ def test_a_failed_build_leaves_searches_exact_and_is_not_retried_at_once() -> No
         assert slot.current(matrix) is None
         time.sleep(0.01)
     assert tries == [50]
-
-
-def test_an_extension_waits_for_a_search_in_flight_on_another_thread() -> None:
-    matrix = _matrix(500)
-    index = RowIndex.build(matrix[:400])
-    inner, entered, release, order = index._index, threading.Event(), threading.Event(), []
-
-    class Held:
-        """The faiss index, its search held open until released (faiss allows no add beside a search)."""
-
-        def search(self, *args: Any, **kwargs: Any) -> Any:
-            entered.set()
-            assert release.wait(10)
-            order.append("search")
-            return inner.search(*args, **kwargs)
-
-        def add(self, rows: np.ndarray) -> None:
-            order.append("add")
-            inner.add(rows)
-
-    index._index = Held()  # type: ignore[assignment]  # the two methods RowIndex calls
-    search = threading.Thread(target=index.candidates, args=(matrix[:1], np.ones(400, dtype=bool), 5))
-    search.start()
-    assert entered.wait(10)
-    extend = threading.Thread(target=index.extend, args=(matrix,))
-    extend.start()
-    extend.join(0.3)
-    assert extend.is_alive() and order == []  # the add waits for the search
-    release.set()
-    search.join(10)
-    extend.join(10)
-    assert order == ["search", "add"] and index.rows == 500
