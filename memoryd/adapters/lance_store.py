@@ -186,7 +186,7 @@ class LanceMemoryStore:
         if self._hot.current(tenant_id) is not hot:  # replaced or dropped meanwhile: the next read decides
             return
         updated = apply(hot)
-        if updated is not None and len(updated) <= self._hot.max_rows:
+        if updated is not None and self._hot.holds(updated):
             self._hot.put(tenant_id, updated)
         else:
             self._hot.pop(tenant_id)

@@ -590,3 +590,32 @@ async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read
     assert [h.memory_id for h in await hot.nearest(actor, query, MemoryFilter(), 5, -1.0)] == [
         h.memory_id for h in expected
     ]
+
+
+async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A rewrite hides the old row and appends the new one, so a copy holds one row more per rewrite
+    # until its next load: at exactly ``hot_max_rows`` live rows every rewrite dropped the copy and
+    # the next read loaded the whole table (~4 s of CPU at 100,000 rows).
+    rng = random.Random(21)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM, hot_max_rows=40)
+    written = [
+        (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
+        for i in range(40)
+    ]
+    await store.insert("acme", written)
+    actor = Actor("acme", "a0")
+    assert await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)  # the copy is loaded
+    loads = _counted_loads(monkeypatch)
+    for i, (record, v) in enumerate(written[:4]):
+        assert await store.replace(actor, replace(record, content=f"rewritten {i}"), v)
+        assert (await store.nearest(actor, v, MemoryFilter(), 1, -1.0))[0].memory_id == record.memory_id
+    assert loads == []
+    # a table past the bound by appends is still read from LanceDB once the copy is gone
+    more = [(memory_record(f"{100 + i:032x}", f"more {i}", tenant_id="acme"), vector(rng)) for i in range(10)]
+    await store.insert("acme", more)
+    store._hot.pop("acme")
+    assert await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    assert loads == []  # too big to load: 50 rows against a bound of 40
