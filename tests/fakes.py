@@ -372,6 +372,9 @@ class OpenGate:
     async def open_for(self) -> float:
         return self.open_seconds
 
+    async def observed_open_for(self) -> float:
+        return self.open_seconds
+
     async def record(self, ok: bool) -> None:
         self.outcomes.append(ok)
 

@@ -50,7 +50,7 @@ async def refresh_job_metrics(app: App) -> None:
     jobs = app.jobs
     counts = await jobs.service.live_counts()
     backlog = await jobs.service.backlog()
-    breaker_open = await jobs.runner.gate.open_for() > 0
+    breaker_open = await jobs.runner.gate.observed_open_for() > 0
     app.metrics.jobs({(k.value, s.value): n for (k, s), n in counts.items()}, backlog, breaker_open)
 
 

@@ -24,6 +24,16 @@ if redis.call('SET', KEYS[3], '1', 'NX', 'PX', ARGV[2]) then return 0 end
 return tonumber(ARGV[3])
 """
 
+_OBSERVED_OPEN_FOR = """
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then return ttl end
+local failures = tonumber(redis.call('GET', KEYS[2]) or '0')
+if failures < tonumber(ARGV[1]) then return 0 end
+local probe = redis.call('PTTL', KEYS[3])
+if probe > 0 then return math.min(probe, tonumber(ARGV[2])) end
+return 0
+"""
+
 _RECORD_FAILURE = """
 local failures = redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -59,6 +69,7 @@ class RedisProviderGate:
         self._tenant_slots = tenant_slots
         self._slot_ms = max(1, int(slot_seconds * 1000))
         self._open_for = client.register_script(_OPEN_FOR)
+        self._observed_open_for = client.register_script(_OBSERVED_OPEN_FOR)
         self._failure = client.register_script(_RECORD_FAILURE)
         self._acquire = client.register_script(_ACQUIRE)
 
@@ -67,6 +78,19 @@ class RedisProviderGate:
         async with map_redis_errors():
             ms = await self._open_for(
                 keys=[_OPEN, _FAILURES, _PROBE], args=[self._threshold, self._slot_ms, min(self._cooldown_ms, 1000)]
+            )
+        return int(ms) / 1000
+
+    async def observed_open_for(self) -> float:
+        """Seconds the circuit stays open, a probe in flight counting as open; the probe is left to the workers.
+
+        The worker's breaker gauge read ``open_for``, so when a cooldown ended the gauge's refresh took
+        the half-open probe, and every job waited out the probe's lease (the provider timeout plus 10 s)
+        instead of one of them probing.
+        """
+        async with map_redis_errors():
+            ms = await self._observed_open_for(
+                keys=[_OPEN, _FAILURES, _PROBE], args=[self._threshold, min(self._cooldown_ms, 1000)]
             )
         return int(ms) / 1000
 

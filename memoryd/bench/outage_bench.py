@@ -105,7 +105,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             compactions = [await app.conversations.compact(who, f"c{n}") for n, who in enumerate(talkers)]
             breaker_openings, was_open, started = 0, False, time.monotonic()
             while True:
-                is_open = await jobs.runner.gate.open_for() > 0
+                is_open = await jobs.runner.gate.observed_open_for() > 0
                 breaker_openings += is_open and not was_open
                 was_open = is_open
                 records = await _records(app, batch.key if batch else "", [c.key for c in compactions])
@@ -113,7 +113,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                     break
                 await asyncio.sleep(0.2)
             finished = time.monotonic()
-            breaker_closed = await jobs.runner.gate.open_for() == 0
+            breaker_closed = await jobs.runner.gate.observed_open_for() == 0
         children = await _children(app, args.agents)
         profiles = [await app.profile.get(Actor("acme", f"agent-{i:03d}")) for i in range(args.agents)]
         memories: dict[str, tuple[str, str]] = {}  # by id: a memory two talkers see is counted once

@@ -556,7 +556,11 @@ class ProviderGate(Protocol):
     """Shared across every worker: a circuit breaker on the provider and per-tenant call slots."""
 
     async def open_for(self) -> float:
-        """Seconds the circuit stays open (0: closed, calls may go)."""
+        """Seconds the circuit stays open (0: closed, calls may go). Half-open, a 0 makes the caller the probe."""
+        ...
+
+    async def observed_open_for(self) -> float:
+        """``open_for`` as an observer sees it (gauges, benchmarks): never taking the half-open probe."""
         ...
 
     async def record(self, ok: bool) -> None:

@@ -96,3 +96,23 @@ async def test_breaker_opens_after_consecutive_failures_and_lets_one_probe_throu
         assert await gate.open_for() == 0 and await gate.open_for() == 0
     finally:
         await client.aclose()
+
+
+async def test_an_observer_of_the_breaker_never_takes_the_half_open_probe(redis_url: str) -> None:
+    # The worker's breaker gauge asked ``open_for``: at the cooldown's end its refresh became the probe,
+    # and every job then waited out the probe's lease (the provider timeout plus 10 s) without one.
+    client = aioredis.Redis.from_url(redis_url)
+    gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
+    try:
+        await gate.record(ok=False)
+        assert await gate.observed_open_for() == 0
+        await gate.record(ok=False)
+        assert 0 < await gate.observed_open_for() <= 0.3
+        await asyncio.sleep(0.35)
+        assert [await gate.observed_open_for() for _ in range(3)] == [0, 0, 0]  # half-open: nobody probing
+        assert await gate.open_for() == 0  # a worker's call is the probe, the observer's looks left it free
+        assert await gate.observed_open_for() > 0  # the probe in flight: the others wait
+        await gate.record(ok=True)
+        assert await gate.observed_open_for() == 0
+    finally:
+        await client.aclose()

@@ -74,6 +74,22 @@ async def test_the_worker_gauges_show_live_jobs_the_backlog_and_the_breaker(
         assert f'memoryd_queue_messages{{queue="{queue_of(record.kind)}"}} 0.0' in scrape
 
 
+async def test_the_breaker_gauge_leaves_the_half_open_probe_to_the_jobs(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None, breaker_threshold=2, breaker_cooldown_seconds=0.3)
+    async with running(settings, onnx_embedder, workers=False) as app:
+        gate = app.jobs.runner.gate
+        await gate.record(ok=False)
+        await gate.record(ok=False)
+        await refresh_job_metrics(app)
+        assert "memoryd_provider_breaker_open 1.0" in generate_latest(app.metrics.registry).decode()
+        await asyncio.sleep(0.35)
+        await refresh_job_metrics(app)  # the cooldown is over: half-open
+        assert "memoryd_provider_breaker_open 0.0" in generate_latest(app.metrics.registry).decode()
+        assert await gate.open_for() == 0  # a job's call is the probe: the gauge's refresh did not take it
+
+
 async def test_the_jobs_of_a_worker_that_died_are_freed_by_its_lapsed_heartbeat(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
