@@ -147,8 +147,8 @@ class StorageSettings(_Section):
     10k rows idle) after another process's commit the copy cannot follow (a compaction, an index): with
     several replicas on one store, the replicas not maintaining reload a busy tenant's copy after each
     compaction by the one that does (at 100,000 rows ~4 s of CPU each time) — lower it there. A copy
-    loaded within the bound follows this process's writes up to an eighth past it (a rewrite adds a row
-    to a copy until its next load)."""
+    loaded within the bound is followed through writes up to an eighth past it (a rewrite adds a row to
+    a copy until its next load)."""
     hot_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3.5 KiB a row at 384 dimensions (vectors, columns, full-text postings, the IVF index) and
