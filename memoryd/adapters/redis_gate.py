@@ -15,24 +15,30 @@ import redis.asyncio as aioredis
 
 from memoryd.adapters.redis_ledger import map_redis_errors
 
-_OPEN_FOR = """
+_OPEN_OR_CLOSED = """
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl > 0 then return ttl end
 local failures = tonumber(redis.call('GET', KEYS[2]) or '0')
 if failures < tonumber(ARGV[1]) then return 0 end
+"""
+"""Open (its time left) or closed (0); past it the circuit is half-open. Shared by the two reads below."""
+
+_OPEN_FOR = (
+    _OPEN_OR_CLOSED
+    + """
 if redis.call('SET', KEYS[3], '1', 'NX', 'PX', ARGV[2]) then return 0 end
 return tonumber(ARGV[3])
 """
+)
 
-_OBSERVED_OPEN_FOR = """
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then return ttl end
-local failures = tonumber(redis.call('GET', KEYS[2]) or '0')
-if failures < tonumber(ARGV[1]) then return 0 end
+_OBSERVED_OPEN_FOR = (
+    _OPEN_OR_CLOSED
+    + """
 local probe = redis.call('PTTL', KEYS[3])
 if probe > 0 then return math.min(probe, tonumber(ARGV[2])) end
 return 0
 """
+)
 
 _RECORD_FAILURE = """
 local failures = redis.call('INCR', KEYS[2])
