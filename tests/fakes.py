@@ -464,6 +464,8 @@ class InMemoryProfiles:
         return self.rows.get((tenant_id, agent_id))
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
+        if profile.revision != expected_revision + 1:
+            raise ValueError(f"revision {profile.revision} does not follow {expected_revision}")
         stored = self.rows.get((tenant_id, profile.agent_id))
         if (stored.revision if stored else 0) != expected_revision:
             return False

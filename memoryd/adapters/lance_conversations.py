@@ -303,7 +303,7 @@ class LanceConversationStore:
             result = await merge.execute(pa.Table.from_pylist([row], STATE_SCHEMA))
             swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
             if swapped:
-                follow(self._copies, tenant_id, result.version, conv.conversation_id, _conversation(row))
+                follow(self._copies, tenant_id, result.version, {conv.conversation_id: _conversation(row)})
         return swapped
 
     # -- messages ---------------------------------------------------------------

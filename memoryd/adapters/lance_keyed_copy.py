@@ -10,7 +10,7 @@ compare-and-swap is applied to the copy when it committed right after the copy's
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
@@ -65,20 +65,20 @@ class KeyedCopy(Generic[T]):
         """The row, or None when the table has none under that key."""
         return self._rows.get(key)
 
-    def with_row(self, version: int, key: str, row: T) -> KeyedCopy[T]:
-        """The copy after a commit ``version`` that wrote this one row."""
-        return KeyedCopy(version, {**self._rows, key: row})
+    def with_rows(self, version: int, rows: Mapping[str, T]) -> KeyedCopy[T]:
+        """The copy after a commit ``version`` that wrote these rows."""
+        return KeyedCopy(version, {**self._rows, **rows})
 
     def __len__(self) -> int:
         return len(self._rows)
 
 
-def follow(copies: HotCache[KeyedCopy[T]], tenant_id: str, version: int, key: str, row: T) -> None:
-    """After this process's write of one row, committed as ``version``: bring the tenant's copy along.
+def follow(copies: HotCache[KeyedCopy[T]], tenant_id: str, version: int, rows: Mapping[str, T]) -> None:
+    """After this process's write of ``rows`` (by key), committed as ``version``: bring the tenant's copy along.
 
     Only a copy of the version just before can take it; over anyone else's commit in between it
     would skip theirs, so it is left to the next read's version check (which loads the table).
     """
     copy = copies.current(tenant_id)
     if copy is not None and copy.version == version - 1:
-        copies.put(tenant_id, copy.with_row(version, key, row))
+        copies.put(tenant_id, copy.with_rows(version, rows))

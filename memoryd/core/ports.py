@@ -312,7 +312,10 @@ class ProfileStore(Protocol):
         ...
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
-        """Write ``profile`` if the stored revision still equals ``expected_revision`` (0: absent)."""
+        """Write ``profile`` if the stored revision still equals ``expected_revision`` (0: absent).
+
+        ``profile.revision`` is ``expected_revision + 1`` (ValueError otherwise): revisions count writes.
+        """
         ...
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
