@@ -312,7 +312,11 @@ class JobSettings(_Section):
     """Workers, retries and the provider guards."""
 
     poll_seconds: float = Field(0.05, gt=0)
-    """How often an idle worker polls its queue (arq's default 0.5 s adds ~250 ms to every job)."""
+    """How often an idle worker polls its queue (arq's default 0.5 s adds ~250 ms to every job).
+
+    A job queued to run now wakes the workers at once (``workers.wake``); the polls start deferred
+    runs (retries, backoffs) when due and carry any wake-up lost while Valkey was away.
+    """
     model_concurrency: int = Field(16, ge=1)
     """Model-bound jobs one worker runs at once."""
     short_concurrency: int = Field(32, ge=1)

@@ -3,8 +3,9 @@
 Model-bound jobs get a long timeout on their own queue; short jobs get a short
 one, because arq reclaims a killed worker's job only after its worker's
 longest timeout (+10 s). Polling is 50 ms by default (arq's 0.5 s adds ~250 ms
-to every job). Results are not kept (``keep_result=0``): the ledger holds the
-outcome, and the queue must accept the same message id again (parked jobs).
+to every job), and a job queued to run now wakes the workers at once
+(``workers.wake``). Results are not kept (``keep_result=0``): the ledger holds
+the outcome, and the queue must accept the same message id again (parked jobs).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from memoryd.config import Settings
 from memoryd.core.errors import MemorydError
 from workers.context import WorkerContext, install
 from workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
+from workers.wake import listen_for_wakes
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +96,14 @@ async def running_workers(
         workers = build_workers(settings, app, pools, reconcile=reconcile) if enabled else []
         runs = [asyncio.create_task(w.async_run()) for w in workers]
         beat = asyncio.create_task(heartbeat(app, settings.jobs.worker_heartbeat_seconds)) if enabled else None
+        wakes = asyncio.create_task(listen_for_wakes(pools[0], workers)) if enabled else None
         try:
             yield runs
         finally:
-            if beat is not None:
-                beat.cancel()
-                await asyncio.gather(beat, return_exceptions=True)
+            for side in (beat, wakes):
+                if side is not None:
+                    side.cancel()
+                    await asyncio.gather(side, return_exceptions=True)
             await close_workers(workers)
             for task in runs:
                 task.cancel()

@@ -21,6 +21,8 @@ from memoryd.core.job_records import MODEL_BOUND, JobKind, JobRecord
 
 MODEL_QUEUE = "memoryd:queue:model"
 SHORT_QUEUE = "memoryd:queue:short"
+WAKE_PREFIX = "memoryd:wake:"
+"""A message on ``WAKE_PREFIX + queue`` tells that queue's workers a job is due now (``workers.wake``)."""
 _EXPIRES = timedelta(days=7)
 """A queued message older than this is dropped by arq; the ledger still shows the job (re-drivable)."""
 
@@ -61,17 +63,24 @@ class ArqJobQueue:
         self._client = client
 
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
-        """Queue the record's current run; arq ignores a second message with the same id."""
+        """Queue the record's current run; arq ignores a second message with the same id.
+
+        A run due now also wakes the queue's workers: they start it at once instead of at their next
+        poll (25 ms on average at the default 50 ms; polls stay for deferred runs and lost wake-ups).
+        """
+        queue = queue_of(record.kind)
         async with map_redis_errors():
-            await self._client.enqueue_job(
+            queued = await self._client.enqueue_job(
                 record.kind.value,
                 record.tenant_id,
                 record.key,
                 _job_id=record.message_id,
-                _queue_name=queue_of(record.kind),
+                _queue_name=queue,
                 _defer_by=defer_seconds or None,
                 _expires=_EXPIRES,
             )
+            if queued is not None and not defer_seconds:
+                await self._client.publish(WAKE_PREFIX + queue, b"")
 
     async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
         """Per queue: messages held (due or deferred), and the wait of the oldest due one, in seconds.
