@@ -9,15 +9,19 @@ worker's short jobs are reclaimed after the short timeout, not the long one.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from arq.connections import ArqRedis, RedisSettings, create_pool
 from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix, retry_key_prefix
+from redis.exceptions import RedisError
 
 from memoryd.adapters.redis_ledger import map_redis_errors
 from memoryd.core.job_records import MODEL_BOUND, JobKind, JobRecord
+
+log = logging.getLogger(__name__)
 
 MODEL_QUEUE = "memoryd:queue:model"
 SHORT_QUEUE = "memoryd:queue:short"
@@ -79,8 +83,11 @@ class ArqJobQueue:
                 _defer_by=defer_seconds or None,
                 _expires=_EXPIRES,
             )
-            if queued is not None and not defer_seconds:
+        if queued is not None and not defer_seconds:
+            try:
                 await self._client.publish(WAKE_PREFIX + queue, b"")
+            except (RedisError, OSError) as exc:  # queued all the same: a poll starts it (an ACL without channels)
+                log.debug("job queued without a wake-up", extra={"error": str(exc)})
 
     async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
         """Per queue: messages held (due or deferred), and the wait of the oldest due one, in seconds.

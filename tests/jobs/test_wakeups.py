@@ -55,3 +55,20 @@ async def test_the_workers_listen_again_after_their_wake_connection_is_dropped(
         finally:
             await admin.aclose()
         assert waited(await started(app, "a1")) < 2.0
+
+
+async def test_a_valkey_user_without_channels_still_queues_and_runs_jobs(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    # An operator's ACL may grant keys and commands but no pub/sub channels: the wake-ups are lost, not the jobs.
+    admin = redis.asyncio.Redis.from_url(redis_url)
+    await admin.execute_command("ACL", "SETUSER", "jobs", "on", ">secret", "~*", "+@all", "resetchannels")
+    try:
+        url = redis_url.replace("redis://", "redis://jobs:secret@", 1)
+        settings = job_settings(tmp_path, url, None, poll_seconds=0.05)
+        async with running(settings, onnx_embedder) as app:
+            record = await started(app, "a1")
+            assert record.started_at is not None
+    finally:
+        await admin.execute_command("ACL", "DELUSER", "jobs")
+        await admin.aclose()
