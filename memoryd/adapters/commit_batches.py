@@ -1,10 +1,11 @@
 """CommitBatches: a key's concurrent small writes committed together, one commit at a time.
 
-A LanceDB commit of one row costs ~12 ms of CPU (a merge-insert more): sixteen bootstrap jobs of a
-tenant writing a profile each paid sixteen commits where one of sixteen rows costs about one. A
-write that finds its key idle commits at once, alone (no window to wait out); the writes arriving
-while a commit runs wait, and the next commit takes them together. Each caller is answered only by
-the commit that holds its item (the durability contract is the caller's as before).
+A LanceDB commit costs about the same for one row as for sixteen: sixteen bootstrap jobs of a tenant,
+each swapping its agent's profile and logging the revision, took 200-450 ms of CPU in one-row
+commits and 11-26 ms in one commit of each kind. A write that finds its key idle commits at once,
+alone (no window to wait out); the writes arriving while a commit runs wait, and the next commit
+takes them together. Each caller is answered only by the commit that holds its item (the
+durability contract is the caller's as before).
 """
 
 from __future__ import annotations
