@@ -17,6 +17,7 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
+from memoryd.adapters.commit_batches import CommitBatches
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
@@ -132,6 +133,8 @@ _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
 _COPY_TOTAL_ROWS = 100_000
 """States kept in memory across tenants (the least recently read tenant's go first)."""
+_APPEND_CALLS = 64
+"""Appends of a tenant's conversations committed together at most."""
 
 
 class LanceConversationStore:
@@ -144,6 +147,11 @@ class LanceConversationStore:
         )
         """The state tables by tenant (``lance_keyed_copy``)."""
         self._tails = MessageTails(enabled=copies)
+        self._appends: CommitBatches[str, tuple[str, list[dict[str, Any]]], None] = CommitBatches(
+            self._add_together, _APPEND_CALLS, apart=lambda call: call[0]
+        )
+        """Concurrent appends of a tenant's conversations, one insert-if-absent (one conversation's apart:
+        a retry racing its original must meet the rows committed, not insert them beside)."""
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
     # tenant with many conversations does not scan all their items per call.
@@ -336,16 +344,20 @@ class LanceConversationStore:
             }
             for m in messages
         ]
-        if not rows:
-            return
+        if rows:
+            await self._appends.submit(tenant_id, (conversation_id, rows))
+
+    async def _add_together(self, tenant_id: str, calls: list[tuple[str, list[dict[str, Any]]]]) -> list[None]:
+        rows = [row for _, part in calls for row in part]
         async with map_lance_errors():
             table = await self._items(tenant_id, write=True)
             merge = table.merge_insert("id").when_not_matched_insert_all()
             result = await merge.execute(pa.Table.from_pylist(rows, ITEM_SCHEMA))
         if result.num_inserted_rows == len(rows):
-            self._tails.added(tenant_id, result.version, conversation_id, [_message(r) for r in rows])
+            self._tails.added(tenant_id, result.version, {c: [_message(r) for r in part] for c, part in calls})
         else:  # some were there already (a concurrent retry): which rows the table kept is not known here
             self._tails.drop(tenant_id)
+        return [None] * len(calls)
 
     async def remove_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
         """Delete these messages (matched by id and seq), written after their conversation was erased."""

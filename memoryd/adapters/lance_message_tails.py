@@ -13,6 +13,7 @@ never taken from anywhere but a read at a known version or this process's own co
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from memoryd.core.conversation import Message
 
@@ -84,16 +85,21 @@ class MessageTails:
         if tails is not None:
             self.held -= tails.held
 
-    def added(self, tenant_id: str, version: int, conversation_id: str, inserted: list[Message]) -> None:
+    def added(self, tenant_id: str, version: int, inserted: Mapping[str, list[Message]]) -> None:
         """Carry the tenant's tails over this process's commit ``version``, which inserted exactly these messages.
 
-        Only tails of the version just before can be carried (nothing else was committed in between);
-        others stay behind and the next read drops them.
+        ``inserted``: by conversation. Only tails of the version just before can be carried (nothing
+        else was committed in between); others stay behind and the next read drops them.
         """
         tails = self._tenants.get(tenant_id)
         if tails is None or tails.version != version - 1:
             return
         tails.version = version
+        for conversation_id, messages in inserted.items():
+            self._extend(tails, conversation_id, messages)
+        self._trim()
+
+    def _extend(self, tails: _Tails, conversation_id: str, inserted: list[Message]) -> None:
         entry = tails.by_conversation.get(conversation_id)
         if entry is None:
             return
@@ -106,7 +112,6 @@ class MessageTails:
         self.held += len(messages) - before
         if len(messages) > _MESSAGES:
             self._forget(tails, conversation_id)
-        self._trim()
 
     def _forget(self, tails: _Tails, conversation_id: str) -> None:
         entry = tails.by_conversation.pop(conversation_id, None)

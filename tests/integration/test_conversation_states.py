@@ -136,3 +136,26 @@ async def test_state_copies_follow_concurrent_swaps_and_other_processes_without_
         replace(s, next_seq=2, revision=2) for s in states[1:]
     ]
     assert len(loads) == loaded, loads  # another process's commits read back, not the whole table
+
+
+async def test_a_tenants_concurrent_appends_commit_together_and_a_racing_retry_stays_one_row(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+    for c in range(8):  # the tails of every conversation read, so the shared commit must carry them all
+        assert await store.messages("acme", f"c{c}", 0) == []
+
+    def message(seq: int, message_id: str) -> Message:
+        return Message(seq, message_id, Role.USER, f"turn {message_id}", AT, 3)
+
+    items = await store._items("acme")
+    before = await items.version()
+    await asyncio.gather(
+        *(store.add_messages("acme", f"c{c}", [message(1, f"m{c}")]) for c in range(7, -1, -1)),
+        # a retry racing its original (both waiting for the first commit): never in one commit with it
+        store.add_messages("acme", "c0", [message(1, "m0")]),
+    )
+    # the first append (c7) commits alone; the other seven conversations' together; the retry after
+    assert await items.version() - before == 3
+    fresh = await _store(tmp_path)
+    for reader in (store, fresh):
+        for c in range(8):
+            assert await reader.messages("acme", f"c{c}", 0) == [message(1, f"m{c}")]

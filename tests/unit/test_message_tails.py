@@ -29,10 +29,10 @@ def test_own_appends_carry_every_tail_of_the_tenant_only_from_the_version_before
     tails = MessageTails()
     tails.put("t1", 5, "c1", 0, _messages(1, 3))
     tails.put("t1", 5, "c2", 0, _messages(1, 1))
-    tails.added("t1", 6, "c1", _messages(4, 5))
+    tails.added("t1", 6, {"c1": _messages(4, 5)})
     assert [m.seq for m in tails.get("t1", 6, "c1", 0) or []] == [1, 2, 3, 4, 5]
     assert [m.seq for m in tails.get("t1", 6, "c2", 0) or []] == [1]  # carried unchanged
-    tails.added("t1", 8, "c1", _messages(6, 6))  # version 7 was someone else's: not carried
+    tails.added("t1", 8, {"c1": _messages(6, 6)})  # version 7 was someone else's: not carried
     assert tails.get("t1", 8, "c1", 0) is None and tails.get("t1", 6, "c1", 0) is not None
     assert tails.held == 6
     tails.drop("t1")
@@ -47,5 +47,5 @@ def test_the_messages_kept_stay_within_the_total_least_recently_read_first() -> 
     tails.put("t3", 1, "c1", 0, _messages(1, 4))
     assert tails.held <= 10 and tails.get("t2", 1, "c1", 0) is None
     assert tails.get("t1", 1, "c1", 0) is not None and tails.get("t3", 1, "c1", 0) is not None
-    tails.added("t3", 2, "c1", _messages(5, 9))
+    tails.added("t3", 2, {"c1": _messages(5, 9)})
     assert tails.held <= 10 and tails.get("t3", 2, "c1", 0) is not None
