@@ -531,6 +531,8 @@ class InMemoryConversations:
         return gone, items, [f"conversations_{tenant_id}"] if gone else []
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
+        if conv.revision != expected_revision + 1:
+            raise ValueError(f"revision {conv.revision} does not follow {expected_revision}")
         stored = self.states.get((tenant_id, conv.conversation_id))
         if (stored.revision if stored else 0) != expected_revision:
             return False

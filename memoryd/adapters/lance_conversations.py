@@ -22,7 +22,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow, rows_written
 from memoryd.adapters.lance_message_tails import MessageTails
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
@@ -137,6 +137,23 @@ _APPEND_CALLS = 64
 """Appends of a tenant's conversations committed together at most."""
 
 
+def _state_row(conv: Conversation, now: datetime) -> dict[str, Any]:
+    return {
+        "conversation_id": conv.conversation_id,
+        "agent_id": conv.agent_id,
+        "end_user_id": conv.end_user_id,
+        "context_window": conv.context_window,
+        "next_seq": conv.next_seq,
+        "compacted_through": conv.compacted_through,
+        "summary_ids": json.dumps(list(conv.summary_ids)),
+        "options": json.dumps(conv.options),
+        "revision": conv.revision,
+        "created_at": conv.created_at or now,
+        "updated_at": conv.updated_at or now,
+        "filed_through": conv.filed_through,
+    }
+
+
 class LanceConversationStore:
     """Conversations on the archive's LanceDB connection."""
 
@@ -152,6 +169,9 @@ class LanceConversationStore:
         )
         """Concurrent appends of a tenant's conversations, one insert-if-absent (one conversation's apart:
         a retry racing its original must meet the rows committed, not insert them beside)."""
+        self._swaps: CommitBatches[str, Conversation, bool] = CommitBatches(
+            self._swap_together, _APPEND_CALLS, apart=lambda conv: conv.conversation_id
+        )
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
     # tenant with many conversations does not scan all their items per call.
@@ -284,35 +304,42 @@ class LanceConversationStore:
         return _conversation(rows[0]) if rows else None
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
-        """Compare-and-swap on revision (insert when ``expected_revision`` is 0)."""
+        """Compare-and-swap on revision (insert when ``expected_revision`` is 0); ``conv.revision`` follows it.
+
+        Concurrent swaps of a tenant's conversations commit together (``CommitBatches``), each row
+        still its own compare: every append reserves its sequence numbers by one.
+        """
+        if conv.revision != expected_revision + 1:
+            raise ValueError(f"revision {conv.revision} does not follow {expected_revision}")
+        return await self._swaps.submit(tenant_id, conv)
+
+    async def _swap_together(self, tenant_id: str, convs: list[Conversation]) -> list[bool]:
+        """One merge-insert for the new states, one for the updates; which rows each wrote."""
         now = datetime.now(UTC)
-        row = {
-            "conversation_id": conv.conversation_id,
-            "agent_id": conv.agent_id,
-            "end_user_id": conv.end_user_id,
-            "context_window": conv.context_window,
-            "next_seq": conv.next_seq,
-            "compacted_through": conv.compacted_through,
-            "summary_ids": json.dumps(list(conv.summary_ids)),
-            "options": json.dumps(conv.options),
-            "revision": conv.revision,
-            "created_at": conv.created_at or now,
-            "updated_at": conv.updated_at or now,
-            "filed_through": conv.filed_through,
-        }
+        rows = {c.conversation_id: _state_row(c, now) for c in convs}
+        swapped: set[str] = set()
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._states(tenant_id, write=True)
-            merge = table.merge_insert("conversation_id")
-            if expected_revision == 0:
-                merge = merge.when_not_matched_insert_all()
-            else:
-                merge = merge.when_matched_update_all(where=f"target.revision = {int(expected_revision)}")
-            result = await merge.execute(pa.Table.from_pylist([row], STATE_SCHEMA))
-            swapped = bool(result.num_updated_rows + result.num_inserted_rows == 1)
-            if swapped:
-                follow(self._copies, tenant_id, result.version, {conv.conversation_id: _conversation(row)})
-        return swapped
+            for new in (True, False):
+                part = [rows[c.conversation_id] for c in convs if (c.revision == 1) == new]
+                if not part:
+                    continue
+                merge = table.merge_insert("conversation_id")
+                if new:
+                    merge = merge.when_not_matched_insert_all()
+                else:  # each row's own compare: the revision it follows
+                    merge = merge.when_matched_update_all(where="target.revision = source.revision - 1")
+                result = await merge.execute(pa.Table.from_pylist(part, STATE_SCHEMA))
+                count = result.num_updated_rows + result.num_inserted_rows
+                if count == 0:
+                    continue
+                written = {r["conversation_id"] for r in part}
+                if count < len(part):
+                    written = await rows_written(table, result.version, part, "conversation_id", _conversation)
+                swapped |= written
+                follow(self._copies, tenant_id, result.version, {k: _conversation(rows[k]) for k in written})
+        return [c.conversation_id in swapped for c in convs]
 
     # -- messages ---------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
 
+from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_hot_cache import HotCache, commits_since
 
 T = TypeVar("T")
@@ -82,3 +83,20 @@ def follow(copies: HotCache[KeyedCopy[T]], tenant_id: str, version: int, rows: M
     copy = copies.current(tenant_id)
     if copy is not None and copy.version == version - 1:
         copies.put(tenant_id, copy.with_rows(version, rows))
+
+
+async def rows_written(
+    table: Any, version: int, rows: list[dict[str, Any]], key: str, convert: Callable[[dict[str, Any]], T]
+) -> set[str]:
+    """Which of ``rows`` (by column ``key``) this process's merge-insert committed as ``version`` wrote, when only some.
+
+    The rows that commit added, as its transaction says; when that cannot be read (a version gone
+    already), the rows now stored that convert equal to ours (wrong only if another writer replaced one since).
+    """
+    mine = {r[key]: r for r in rows}
+    steps = await commits_since(table, version - 1, version, list(rows[0]), key)
+    if steps is not None and len(steps) == 1 and steps[0].added is not None:
+        return {k for k in steps[0].added.column(key).to_pylist() if k in mine}
+    keys = ", ".join(literal(k) for k in mine)
+    stored = (await table.query().where(f"{key} IN ({keys})").to_arrow()).to_pylist()
+    return {r[key] for r in stored if convert(r) == convert(mine[r[key]])}

@@ -21,8 +21,8 @@ from memoryd.adapters.commit_batches import CommitBatches
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_hot_cache import HotCache, commits_since
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow
+from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow, rows_written
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.models import Profile
 
@@ -91,21 +91,6 @@ _BATCH_ROWS = 64
 """Profiles of a tenant committed together at most (a bootstrap runs a few dozen jobs at once)."""
 
 
-async def _written(table: Any, version: int, part: list[dict[str, Any]]) -> set[str]:
-    """Which of ``part`` the merge-insert committed as ``version`` wrote, when it wrote only some.
-
-    The rows that commit added, as its transaction says; when that cannot be read (a version gone
-    already), the rows now stored that equal ours (wrong only if another writer replaced one since).
-    """
-    mine = {r["key"]: r for r in part}
-    steps = await commits_since(table, version - 1, version, PROFILE_SCHEMA.names, "key")
-    if steps is not None and len(steps) == 1 and steps[0].added is not None:
-        return {k for k in steps[0].added.column("key").to_pylist() if k in mine}
-    keys = ", ".join(literal(k) for k in mine)
-    stored = (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()
-    return {r["key"] for r in stored if _profile(r) == _profile(mine[r["key"]])}
-
-
 class LanceProfileStore:
     """Profiles on the same LanceDB connection as the archive."""
 
@@ -161,7 +146,7 @@ class LanceProfileStore:
                     continue
                 written = {r["key"] for r in part}
                 if count < len(part):
-                    written = await _written(table, result.version, part)
+                    written = await rows_written(table, result.version, part, "key", _profile)
                 swapped |= written
                 # as a read gives them
                 follow(self._copies, tenant_id, result.version, {k: _profile(rows[k]) for k in written})

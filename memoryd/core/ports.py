@@ -603,7 +603,10 @@ class ConversationStore(Protocol):
         ...
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
-        """Write ``conv`` if the stored revision is ``expected_revision`` (0: create)."""
+        """Write ``conv`` if the stored revision is ``expected_revision`` (0: create).
+
+        ``conv.revision`` is ``expected_revision + 1`` (ValueError otherwise): revisions count writes.
+        """
         ...
 
     async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:

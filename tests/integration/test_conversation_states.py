@@ -159,3 +159,37 @@ async def test_a_tenants_concurrent_appends_commit_together_and_a_racing_retry_s
     for reader in (store, fresh):
         for c in range(8):
             assert await reader.messages("acme", f"c{c}", 0) == [message(1, f"m{c}")]
+
+
+async def test_in_a_shared_commit_each_state_swap_is_still_its_own_compare(tmp_path: Path) -> None:
+    store = await _store(tmp_path)
+
+    def state(conversation: str, revision: int, next_seq: int = 1) -> Conversation:
+        return Conversation(conversation, "a1", "", 4096, next_seq, created_at=AT, updated_at=AT, revision=revision)
+
+    for c in ("c1", "c2", "c3", "c4"):
+        assert await store.swap_state("acme", state(c, 1), 0)
+    states = await store._states("acme")
+    before = await states.version()
+    calls = [
+        (state("c1", 2, 5), 1),  # commits alone; the others arrive during its commit
+        (state("c2", 2, 3), 1),
+        (state("c3", 3, 9), 2),  # c3 is at revision 1: loses
+        (state("c2", 2, 7), 1),  # the same row: waits for the commit after, then loses
+        (state("c4", 2, 4), 1),
+        (state("c5", 1), 0),
+        (state("c1", 1), 0),  # an insert of a row that exists: loses
+    ]
+    outcomes = await asyncio.gather(*(store.swap_state("acme", c, expected) for c, expected in calls))
+    assert outcomes == [True, True, False, False, True, True, False]
+    assert await states.version() - before <= 4  # c1 alone; the others' updates and inserts; c2's second writer
+    for reader in (store, await _store(tmp_path)):
+        assert [await reader.state("acme", c) for c in ("c1", "c2", "c3", "c4", "c5")] == [
+            state("c1", 2, 5),
+            state("c2", 2, 3),
+            state("c3", 1),
+            state("c4", 2, 4),
+            state("c5", 1),
+        ]
+    with pytest.raises(ValueError, match="revision 4 does not follow 2"):
+        await store.swap_state("acme", state("c1", 4), 2)

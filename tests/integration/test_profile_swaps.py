@@ -10,7 +10,7 @@ from pathlib import Path
 import lancedb
 import pytest
 
-from memoryd.adapters import lance_profiles
+from memoryd.adapters import lance_keyed_copy
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.core.models import Profile
@@ -55,7 +55,7 @@ async def test_in_a_shared_commit_each_swap_is_still_its_own_compare(
         async def unreadable(*args: object, **kwargs: object) -> None:
             return None
 
-        monkeypatch.setattr(lance_profiles, "commits_since", unreadable)
+        monkeypatch.setattr(lance_keyed_copy, "commits_since", unreadable)
     store = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
     for agent in ("a1", "a2", "a3", "a4"):
         assert await store.swap("acme", profile(agent, 1), 0)
