@@ -22,7 +22,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow, rows_written
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, swap_rows
 from memoryd.adapters.lance_message_tails import MessageTails
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
@@ -317,28 +317,12 @@ class LanceConversationStore:
         """One merge-insert for the new states, one for the updates; which rows each wrote."""
         now = datetime.now(UTC)
         rows = {c.conversation_id: _state_row(c, now) for c in convs}
-        swapped: set[str] = set()
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._states(tenant_id, write=True)
-            for new in (True, False):
-                part = [rows[c.conversation_id] for c in convs if (c.revision == 1) == new]
-                if not part:
-                    continue
-                merge = table.merge_insert("conversation_id")
-                if new:
-                    merge = merge.when_not_matched_insert_all()
-                else:  # each row's own compare: the revision it follows
-                    merge = merge.when_matched_update_all(where="target.revision = source.revision - 1")
-                result = await merge.execute(pa.Table.from_pylist(part, STATE_SCHEMA))
-                count = result.num_updated_rows + result.num_inserted_rows
-                if count == 0:
-                    continue
-                written = {r["conversation_id"] for r in part}
-                if count < len(part):
-                    written = await rows_written(table, result.version, part, "conversation_id", _conversation)
-                swapped |= written
-                follow(self._copies, tenant_id, result.version, {k: _conversation(rows[k]) for k in written})
+            swapped = await swap_rows(
+                self._copies, tenant_id, table, list(rows.values()), STATE_SCHEMA, "conversation_id", _conversation
+            )
         return [c.conversation_id in swapped for c in convs]
 
     # -- messages ---------------------------------------------------------------

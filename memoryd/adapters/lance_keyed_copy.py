@@ -100,3 +100,40 @@ async def rows_written(
     keys = ", ".join(literal(k) for k in mine)
     stored = (await table.query().where(f"{key} IN ({keys})").to_arrow()).to_pylist()
     return {r[key] for r in stored if convert(r) == convert(mine[r[key]])}
+
+
+async def swap_rows(
+    copies: HotCache[KeyedCopy[T]],
+    tenant_id: str,
+    table: Any,
+    rows: list[dict[str, Any]],
+    schema: pa.Schema,
+    key: str,
+    convert: Callable[[dict[str, Any]], T],
+) -> set[str]:
+    """Compare-and-swap of several rows on their ``revision``; the keys written.
+
+    One merge-insert for the new rows (revision 1: inserted only if absent) and one for the others
+    (each updated only where the stored revision is the one before its own); the tenant's copy
+    follows each commit.
+    """
+    swapped: set[str] = set()
+    for new in (True, False):
+        part = [r for r in rows if (r["revision"] == 1) == new]
+        if not part:
+            continue
+        merge = table.merge_insert(key)
+        if new:
+            merge = merge.when_not_matched_insert_all()
+        else:
+            merge = merge.when_matched_update_all(where="target.revision = source.revision - 1")
+        result = await merge.execute(pa.Table.from_pylist(part, schema))
+        count = result.num_updated_rows + result.num_inserted_rows
+        if count == 0:
+            continue
+        written = {r[key] for r in part}
+        if count < len(part):
+            written = await rows_written(table, result.version, part, key, convert)
+        swapped |= written
+        follow(copies, tenant_id, result.version, {r[key]: convert(r) for r in part if r[key] in written})
+    return swapped

@@ -22,7 +22,7 @@ from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal
 from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, follow, rows_written
+from memoryd.adapters.lance_keyed_copy import KeyedCopy, swap_rows
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.models import Profile
 
@@ -126,30 +126,13 @@ class LanceProfileStore:
     async def _swap_together(self, tenant_id: str, profiles: list[Profile]) -> list[bool]:
         """One merge-insert for the new profiles, one for the updates; which rows each wrote."""
         rows = {p.agent_id: _row(p, p.agent_id) for p in profiles}
-        swapped: set[str] = set()
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
         # (16 concurrent bootstraps of one tenant made every read's load fail on the next swap: ~0.5 s a read)
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
-            for new in (True, False):
-                part = [rows[p.agent_id] for p in profiles if (p.revision == 1) == new]
-                if not part:
-                    continue
-                merge = table.merge_insert("key")
-                if new:
-                    merge = merge.when_not_matched_insert_all()
-                else:  # each row's own compare: the revision it follows (``swap`` checked it is the one before)
-                    merge = merge.when_matched_update_all(where="target.revision = source.revision - 1")
-                result = await merge.execute(pa.Table.from_pylist(part, PROFILE_SCHEMA))
-                count = result.num_updated_rows + result.num_inserted_rows
-                if count == 0:
-                    continue
-                written = {r["key"] for r in part}
-                if count < len(part):
-                    written = await rows_written(table, result.version, part, "key", _profile)
-                swapped |= written
-                # as a read gives them
-                follow(self._copies, tenant_id, result.version, {k: _profile(rows[k]) for k in written})
+            swapped = await swap_rows(
+                self._copies, tenant_id, table, list(rows.values()), PROFILE_SCHEMA, "key", _profile
+            )
         return [p.agent_id in swapped for p in profiles]
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
