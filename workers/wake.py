@@ -2,10 +2,10 @@
 
 arq polls its queue (every ``jobs.poll_seconds``); a job queued just after a poll waited out the
 rest of the interval (enqueue→start 32 ms p50 at 50 ms polls). ``ArqJobQueue.submit`` publishes on
-the queue's wake channel, and each worker process listens: a message runs one more of arq's own
-poll steps at once (what a second worker polling would do: starting a job is arq's atomic claim,
-so two looks never start it twice). Polling goes on as before for deferred runs and for wake-ups
-lost while Valkey was away.
+the queue's wake channel, and each worker process listens: a message makes the worker take the due
+job ids and start them at once, as its poll does (starting a job is arq's atomic claim, so two looks
+never start it twice). The rest of a poll (finished tasks, the health record) stays with arq's loop,
+which goes on polling for deferred runs and for wake-ups lost while Valkey was away.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from arq import Worker
 from arq.connections import ArqRedis
+from arq.utils import timestamp_ms
 from redis.exceptions import RedisError
 
 from memoryd.adapters.arq_queue import WAKE_PREFIX
@@ -46,8 +47,14 @@ class _Looker:
         self._again = True
         while self._again:
             self._again = False
+            worker = self._worker
+            if worker.job_counter >= worker.max_jobs:  # every slot busy: its poll takes the job when one frees
+                return
             try:
-                await self._worker._poll_iteration()  # arq's poll step: due job ids, each claimed atomically
+                due = await worker.pool.zrangebyscore(
+                    worker.queue_name, min=float("-inf"), max=timestamp_ms(), start=0, num=worker.queue_read_limit
+                )
+                await worker.start_jobs(due)  # each claimed atomically, as arq's poll does
             except (RedisError, OSError) as exc:  # the worker's own poll loop meets the same and reports it
                 log.debug("woken worker could not look at its queue", extra={"error": str(exc)})
                 return
