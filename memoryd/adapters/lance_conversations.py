@@ -133,8 +133,8 @@ _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
 _COPY_TOTAL_ROWS = 100_000
 """States kept in memory across tenants (the least recently read tenant's go first)."""
-_APPEND_CALLS = 64
-"""Appends of a tenant's conversations committed together at most."""
+_BATCH_CALLS = 64
+"""Calls on a tenant's conversations (appends, state swaps) committed together at most."""
 
 
 def _state_row(conv: Conversation, now: datetime) -> dict[str, Any]:
@@ -165,12 +165,12 @@ class LanceConversationStore:
         """The state tables by tenant (``lance_keyed_copy``)."""
         self._tails = MessageTails(enabled=copies)
         self._appends: CommitBatches[str, tuple[str, list[dict[str, Any]]], None] = CommitBatches(
-            self._add_together, _APPEND_CALLS, apart=lambda call: call[0]
+            self._add_together, _BATCH_CALLS, apart=lambda call: call[0]
         )
         """Concurrent appends of a tenant's conversations, one insert-if-absent (one conversation's apart:
         a retry racing its original must meet the rows committed, not insert them beside)."""
         self._swaps: CommitBatches[str, Conversation, bool] = CommitBatches(
-            self._swap_together, _APPEND_CALLS, apart=lambda conv: conv.conversation_id
+            self._swap_together, _BATCH_CALLS, apart=lambda conv: conv.conversation_id
         )
 
     # Every read names one conversation (and upserts join on the key): both are indexed, so a
@@ -316,12 +316,12 @@ class LanceConversationStore:
     async def _swap_together(self, tenant_id: str, convs: list[Conversation]) -> list[bool]:
         """One merge-insert for the new states, one for the updates; which rows each wrote."""
         now = datetime.now(UTC)
-        rows = {c.conversation_id: _state_row(c, now) for c in convs}
+        rows = [_state_row(c, now) for c in convs]  # one per conversation: ``apart`` keeps a second write out
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._states(tenant_id, write=True)
             swapped = await swap_rows(
-                self._copies, tenant_id, table, list(rows.values()), STATE_SCHEMA, "conversation_id", _conversation
+                self._copies, tenant_id, table, rows, STATE_SCHEMA, "conversation_id", _conversation
             )
         return [c.conversation_id in swapped for c in convs]
 

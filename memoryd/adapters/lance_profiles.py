@@ -125,14 +125,12 @@ class LanceProfileStore:
 
     async def _swap_together(self, tenant_id: str, profiles: list[Profile]) -> list[bool]:
         """One merge-insert for the new profiles, one for the updates; which rows each wrote."""
-        rows = {p.agent_id: _row(p, p.agent_id) for p in profiles}
+        rows = [_row(p, p.agent_id) for p in profiles]  # one per agent: ``apart`` keeps a second write out
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
         # (16 concurrent bootstraps of one tenant made every read's load fail on the next swap: ~0.5 s a read)
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
-            swapped = await swap_rows(
-                self._copies, tenant_id, table, list(rows.values()), PROFILE_SCHEMA, "key", _profile
-            )
+            swapped = await swap_rows(self._copies, tenant_id, table, rows, PROFILE_SCHEMA, "key", _profile)
         return [p.agent_id in swapped for p in profiles]
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:

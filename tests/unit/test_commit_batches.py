@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Hashable
 
 import pytest
 
@@ -30,6 +31,17 @@ async def started(recorder: Recorder, count: int) -> None:
         await asyncio.sleep(0)
 
 
+async def committing(
+    first: str, max_items: int = 10, apart: Callable[[str], Hashable] = id
+) -> tuple[Recorder, CommitBatches[str, str, str], asyncio.Task[str]]:
+    """A recorder, its batches, and a first write to key "t" whose commit is under way (held by the gate)."""
+    recorder = Recorder()
+    batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items, apart)
+    task = asyncio.create_task(batches.submit("t", first))
+    await started(recorder, 1)
+    return recorder, batches, task
+
+
 async def test_writes_arriving_during_a_commit_share_the_next_and_each_gets_its_own_result() -> None:
     recorder = Recorder()
     batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items=10)
@@ -46,10 +58,7 @@ async def test_writes_arriving_during_a_commit_share_the_next_and_each_gets_its_
 
 
 async def test_a_batch_holds_at_most_max_items_and_never_two_writes_of_one_row() -> None:
-    recorder = Recorder()
-    batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items=3, apart=lambda s: s[0])
-    first = asyncio.create_task(batches.submit("t", "a0"))
-    await started(recorder, 1)
+    recorder, batches, first = await committing("a0", max_items=3, apart=lambda s: s[0])
     items = ["a1", "b1", "a2", "c1", "d1", "e1"]
     tasks = [asyncio.create_task(batches.submit("t", item)) for item in items]
     await asyncio.sleep(0)
@@ -60,11 +69,8 @@ async def test_a_batch_holds_at_most_max_items_and_never_two_writes_of_one_row()
 
 
 async def test_a_failed_commit_fails_its_callers_only_and_the_queue_goes_on() -> None:
-    recorder = Recorder()
+    recorder, batches, first = await committing("a", max_items=2)
     recorder.fail_on = "b"
-    batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items=2)
-    first = asyncio.create_task(batches.submit("t", "a"))
-    await started(recorder, 1)
     tasks = [asyncio.create_task(batches.submit("t", item)) for item in ("b", "c", "d")]
     await asyncio.sleep(0)
     recorder.gate.set()
@@ -74,10 +80,7 @@ async def test_a_failed_commit_fails_its_callers_only_and_the_queue_goes_on() ->
 
 
 async def test_a_caller_gone_before_its_commit_is_not_written_and_an_idle_key_is_forgotten() -> None:
-    recorder = Recorder()
-    batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items=10)
-    first = asyncio.create_task(batches.submit("t", "a"))
-    await started(recorder, 1)
+    recorder, batches, first = await committing("a")
     gone = asyncio.create_task(batches.submit("t", "b"))
     kept = asyncio.create_task(batches.submit("t", "c"))
     await asyncio.sleep(0)
@@ -91,10 +94,7 @@ async def test_a_caller_gone_before_its_commit_is_not_written_and_an_idle_key_is
 
 
 async def test_a_cancelled_first_writer_still_hands_the_waiting_ones_their_commit() -> None:
-    recorder = Recorder()
-    batches: CommitBatches[str, str, str] = CommitBatches(recorder.flush, max_items=10)
-    first = asyncio.create_task(batches.submit("t", "a"))
-    await started(recorder, 1)
+    recorder, batches, first = await committing("a")
     waiting = asyncio.create_task(batches.submit("t", "b"))
     await asyncio.sleep(0)
     first.cancel()
