@@ -96,6 +96,7 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
+from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.recall import RecallService
 from memoryd.services.reembed import Reembed, SpaceRouter
 from memoryd.services.retention import RetentionService
@@ -218,6 +219,21 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
         )
         return OpenAIEmbedder(client, settings.model, settings.dimension, settings.send_dimensions)
     return OnnxMiniLMEmbedder(threads=settings.threads)
+
+
+def _embedders(
+    model: Embedder, settings: Settings, metrics: PrometheusMetrics
+) -> tuple[Embedder, Embedder, ReadsInFlight]:
+    """The embedder of writes, the embedder of Recall's queries, and the reads that writes let go first.
+
+    The local model's cores are the reads' too: its queries have a lane of their own, and writes wait
+    for a pause in the Recalls (``memorize.reads_first_ms``). An endpoint's calls take no local CPU.
+    """
+    embedder = MeteredEmbedder(model, metrics)
+    if isinstance(model, OnnxMiniLMEmbedder):
+        queries = MeteredEmbedder(model.for_queries(), metrics)
+        return embedder, queries, ReadsInFlight(settings.memorize.reads_first_ms / 1000)
+    return embedder, embedder, ReadsInFlight(0.0)
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
@@ -373,7 +389,7 @@ async def build_app(
     exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
     """
     metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
-    embedder = MeteredEmbedder(embedder or build_embedder(settings.embedding), metrics)
+    embedder, queries, reads = _embedders(embedder or build_embedder(settings.embedding), settings, metrics)
     if reembed_target is None and settings.reembed.enabled:
         reembed_target = build_embedder(settings.reembed)
     target = MeteredEmbedder(reembed_target, metrics) if reembed_target is not None else None
@@ -422,6 +438,8 @@ async def build_app(
             rates,
             metrics,
             target,
+            queries,
+            reads,
         )
         tasks = [
             asyncio.create_task(
@@ -508,8 +526,11 @@ def _wire(
     rates: RateLimiter | None,
     metrics: PrometheusMetrics,
     target: Embedder | None = None,
+    queries: Embedder | None = None,
+    reads: ReadsInFlight | None = None,
 ) -> App:
-    """The service graph over the ports."""
+    """The service graph over the ports (``queries``: the embedder of Recall's queries, default ``embedder``)."""
+    queries = queries or embedder
     au = settings.auth
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     tuning = settings.recall.tuning()
@@ -520,7 +541,7 @@ def _wire(
     pii = PiiFloor(settings.pii.policy_for)
     backfill = EmbeddingBackfill(stores.store, stores.store, embedder)
     spaces = SpaceRouter(
-        embedder,
+        queries,
         calibration_for(embedder.model_name).similarity_floor
         if tuning.similarity_floor is None
         else tuning.similarity_floor,
@@ -544,6 +565,7 @@ def _wire(
         # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
         # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
         embed_during_commit=settings.embedding.provider != "onnx",
+        reads=reads,
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii
@@ -559,7 +581,15 @@ def _wire(
     )
     retrievals = RetrievalLog(stores.store, clock)
     recall = RecallService(
-        stores.store, embedder, clock, retrievals, limits, tuning, configs.recall_defaults, spaces=spaces
+        stores.store,
+        queries,
+        clock,
+        retrievals,
+        limits,
+        tuning,
+        configs.recall_defaults,
+        spaces=spaces,
+        reads=reads,
     )
     usage = UsageService(
         analytics,

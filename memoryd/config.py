@@ -192,7 +192,8 @@ class EmbeddingSettings(_Section):
 
     provider: Literal["onnx", "openai"] = "onnx"
     threads: int = Field(2, ge=1)
-    """onnxruntime intra-op threads."""
+    """Threads one inference of the embedded model runs on, each on its own part of the texts (a run of
+    onnxruntime is one thread: splitting one short text's operators over threads cost more CPU than it saved)."""
     base_url: str | None = None
     api_key: SecretStr = SecretStr("")
     model: str = "text-embedding-3-small"
@@ -274,6 +275,10 @@ class MemorizeSettings(_Section):
     it (``core.restatement``): a different number, date, negation, name or other word is a new memory."""
     request_id_hours: float = Field(24.0, gt=0)
     """A retried Memorize/MemorizeBatch with the same ``request_id`` returns the first result this long."""
+    reads_first_ms: float = Field(100.0, ge=0)
+    """With the embedded model, a write's group waits up to this long for a moment when no Recall runs in
+    this process: the model and the cores serve the reads first, and the writes arriving meanwhile join the
+    group (``services.reads_in_flight``). 0: writes never wait. A remote embedder's writes never wait."""
 
 
 class ProfileSettings(_Section):

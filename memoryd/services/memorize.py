@@ -38,6 +38,7 @@ from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible, scope_refusal
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import SpaceRouter
 
 _CANDIDATES = 5
@@ -147,8 +148,11 @@ class MemorizeService:
         on_pending: Callable[[str], None] = lambda tenant_id: None,
         spaces: SpaceRouter | None = None,
         embed_during_commit: bool = True,
+        reads: ReadsInFlight | None = None,
     ) -> None:
         self._store = store
+        self._reads = reads or ReadsInFlight(0.0)
+        """A group is taken after a pause in these reads (bounded): they get the model first."""
         self._embed_during_commit = embed_during_commit
         """Whether calls arriving during a commit are embedded meanwhile (a remote embedder: its wait
         overlaps the commit) or after it, with those arriving later (a local model: one larger group)."""
@@ -311,6 +315,7 @@ class MemorizeService:
         The batch is taken when this task first runs, so calls arriving together share it. A call
         that fails here (a reused request_id, the embedder) hears it and leaves the flight.
         """
+        await self._reads.pause()  # the calls arriving meanwhile join this group
         # empty when each waiting call repeats a request in flight: they wait for its commit
         lane.batch = batch = _take(lane.waiting, lane.flight)
         live: list[_Write] = []

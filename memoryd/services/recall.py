@@ -28,6 +28,7 @@ from memoryd.core.ranking import (
 from memoryd.core.scores import relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
 from memoryd.core.vectors import normalised
+from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import QuerySpace, SpaceRouter
 from memoryd.services.retrievals import RetrievalLog
 
@@ -46,7 +47,10 @@ class RecallService:
         defaults: Callable[[Actor], Awaitable[AgentRecall]] | None = None,
         *,
         spaces: SpaceRouter | None = None,
+        reads: ReadsInFlight | None = None,
     ) -> None:
+        self._reads = reads or ReadsInFlight(0.0)
+        """Counts this service's Recalls (writes of the local model wait for a pause in them)."""
         self._spaces = spaces
         """A tenant switched to a re-embed's space is searched there (its own embedder, scale and floor)."""
         self._defaults = defaults or _shipped_defaults
@@ -70,6 +74,10 @@ class RecallService:
         Recall. The full-text arm then answers alone and the answer says so; only a vector-only
         request fails (UNAVAILABLE).
         """
+        with self._reads.reading():
+            return await self._answer(query)
+
+    async def _answer(self, query: RecallQuery) -> RecallAnswer:
         query, weights, floor = await self._with_defaults(query)
         self._validate(query)
         space = await self._space(query.actor)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,10 @@ def test_weights_with_the_wrong_checksum_are_refused(tmp_path: Path) -> None:
         OnnxMiniLMEmbedder(model_path=fake)
 
 
-async def test_calls_arriving_during_an_inference_share_the_next_one(
-    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_calls_arriving_during_an_inference_share_the_next_one(monkeypatch: pytest.MonkeyPatch) -> None:
     # Sixteen concurrent Recalls each embedding their query: the first runs at once on its own, the
     # fifteen that came while it ran share one inference, each answered with its own text's vector.
+    onnx_embedder = OnnxMiniLMEmbedder(threads=1)  # one run per inference: the runs counted are the inferences
     texts = [f"question {i}: when did Caroline go hiking with friend number {i}?" for i in range(16)]
     alone = [(await onnx_embedder.embed([t]))[0] for t in texts]
     session = onnx_embedder._session
@@ -88,3 +88,53 @@ async def test_a_failed_inference_fails_each_of_its_callers_and_the_next_runs(
     outcomes = await asyncio.gather(*(onnx_embedder.embed([f"text {i}"]) for i in range(3)), return_exceptions=True)
     assert all(isinstance(o, RuntimeError) for o in outcomes)  # the first alone, then the two that waited
     assert len((await onnx_embedder.embed(["after the failure"]))[0]) == DIMENSION
+
+
+async def test_an_inference_runs_in_parts_on_several_threads_with_the_same_vectors(
+    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [f"note {i}: {'a longer sentence about the trip ' * (i % 4)}to Lisbon with Maria" for i in range(9)]
+    single = OnnxMiniLMEmbedder(threads=1).embed_sync(texts)
+    session = onnx_embedder._session
+    run = session.run
+    runs: list[tuple[int, int]] = []  # (texts, thread)
+    both_started = threading.Barrier(2, timeout=10)  # the two runs overlap, or this times out
+    pairing = True
+
+    def traced(names: list[str], feeds: dict[str, Any]) -> Any:
+        runs.append((len(feeds["input_ids"]), threading.get_ident()))
+        if pairing:
+            both_started.wait()
+        return run(names, feeds)
+
+    monkeypatch.setattr(session, "run", traced)
+    parts = onnx_embedder.embed_sync(texts)
+    assert sorted(n for n, _ in runs) == [4, 5] and len({t for _, t in runs}) == 2
+    assert all(cosine(a, b) > 0.9999 for a, b in zip(parts, single, strict=True))
+    runs.clear()
+    pairing = False
+    assert len(onnx_embedder.embed_sync(texts[:2])) == 2 and [n for n, _ in runs] == [2]  # two texts: one run
+
+
+async def test_a_query_does_not_wait_for_an_inference_of_writes(
+    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queries = onnx_embedder.for_queries()
+    assert (queries.model_name, queries.dimension) == (onnx_embedder.model_name, DIMENSION)
+    expected = (await onnx_embedder.embed(["when did Maria go to Lisbon?"]))[0]
+    session = onnx_embedder._session
+    run = session.run
+    release = threading.Event()
+
+    def held(names: list[str], feeds: dict[str, Any]) -> Any:
+        if len(feeds["input_ids"]) == 1 and feeds["input_ids"].shape[1] > 12:  # the write's long text waits
+            assert release.wait(10)
+        return run(names, feeds)
+
+    monkeypatch.setattr(session, "run", held)
+    write = asyncio.ensure_future(onnx_embedder.embed(["Maria flew to Lisbon in May with her two sisters and a dog"]))
+    await asyncio.sleep(0.05)
+    (vector,) = await asyncio.wait_for(queries.embed(["when did Maria go to Lisbon?"]), 5)
+    assert cosine(vector, expected) > 0.9999 and not write.done()
+    release.set()
+    assert len((await write)[0]) == DIMENSION
