@@ -118,13 +118,10 @@ class OnnxMiniLMEmbedder:
         helpers = [pool.submit(work) for _ in range(min(len(runs), self._threads) - 1)] if pool else []
         try:
             work()
-        finally:
-            for helper in helpers:
-                if not helper.cancel():  # started: its run must end before ``out`` is read (or dropped)
-                    helper.exception()
-        for helper in helpers:
-            if not helper.cancelled() and (exc := helper.exception()) is not None:
-                raise exc
+        finally:  # a helper not yet started is dropped; a started one must end before ``out`` is read
+            errors = [exc for helper in helpers if not helper.cancel() and (exc := helper.exception()) is not None]
+        if errors:
+            raise errors[0]
         return out.tolist()
 
     def _embed_batch(self, texts: list[str]) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +139,21 @@ async def test_a_query_does_not_wait_for_an_inference_of_writes(
     assert cosine(vector, expected) > 0.9999 and not write.done()
     release.set()
     assert len((await write)[0]) == DIMENSION
+
+
+def test_a_failed_run_on_a_helper_thread_fails_the_inference(
+    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caller = threading.get_ident()
+    session = onnx_embedder._session
+    run = session.run
+
+    def failing_elsewhere(names: list[str], feeds: dict[str, Any]) -> Any:
+        if threading.get_ident() != caller:
+            raise RuntimeError("onnxruntime: out of memory")
+        time.sleep(0.2)  # the helper takes the other run meanwhile
+        return run(names, feeds)
+
+    monkeypatch.setattr(session, "run", failing_elsewhere)
+    with pytest.raises(RuntimeError, match="out of memory"):
+        onnx_embedder.embed_sync([f"text number {i} about a trip" for i in range(8)])

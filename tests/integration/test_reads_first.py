@@ -55,7 +55,7 @@ async def test_a_write_waits_for_the_recall_under_way_at_most_reads_first_ms(
         assert len((await app.archive.list_memories(ListQuery(A1))).memories) == 2
 
 
-async def test_a_write_waits_for_nothing_when_no_recall_is_under_way() -> None:
+async def test_a_pause_ends_at_once_without_reads_and_when_the_last_read_ends() -> None:
     reads = ReadsInFlight(60.0)
     await asyncio.wait_for(reads.pause(), 1.0)
     with reads.reading(), reads.reading():
