@@ -125,6 +125,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                         await asyncio.sleep(0.002)
                     latencies.append((rec.started_at - (rec.created_at or rec.started_at)).total_seconds() * 1000)
                 calls_before = provider.calls["/v1/chat/completions"]
+                cpu_before = await _cpu_seconds(url)
                 started = time.perf_counter()
                 batch = await jobs.bootstrap.start_batch()
                 if batch is None:
@@ -132,6 +133,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                 while (rec := await jobs.service.record(SYSTEM_TENANT, batch.key)) is not None and rec.live:
                     await asyncio.sleep(0.05)
                 batch_seconds = time.perf_counter() - started
+                cpu_after = await _cpu_seconds(url)
                 children = [
                     await jobs.service.record(
                         f"t{i % args.tenants}", bootstrap_key(f"t{i % args.tenants}", f"agent-{i:05d}", 1)
@@ -162,8 +164,24 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             "job_start_to_finish_ms": percentiles(job_ms),
             "attempts_per_job": attempts,
             "ratio_of_ideal": args.agents / batch_seconds / ideal,
+            # CPU, not the slots, bounds this bench on a small machine: its cost per agent moves less
+            # from run to run than the throughput does (the workers' share is known only in process)
+            "cpu_ms_per_agent": {
+                "this_process": (cpu_after[0] - cpu_before[0]) * 1000 / args.agents if args.processes <= 0 else None,
+                "valkey": (cpu_after[1] - cpu_before[1]) * 1000 / args.agents,
+            },
         },
     }
+
+
+async def _cpu_seconds(url: str) -> tuple[float, float]:
+    """CPU used so far by this process (every thread: the workers, LanceDB, the scripted provider) and by Valkey."""
+    client = aioredis.Redis.from_url(url)
+    try:
+        info = await client.info("cpu")
+    finally:
+        await client.aclose()
+    return time.process_time(), float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 @asynccontextmanager
@@ -222,5 +240,7 @@ def _render(record: dict[str, Any]) -> str:
         ["one job, first start → finish p99 (ms)", boot["job_start_to_finish_ms"]["p99"]],
         ["attempts per job", boot["attempts_per_job"]],
         ["ratio of ideal", boot["ratio_of_ideal"]],
+        ["CPU per agent, this process (ms)", boot["cpu_ms_per_agent"]["this_process"] or "-"],
+        ["CPU per agent, Valkey (ms)", boot["cpu_ms_per_agent"]["valkey"]],
     ]
     return table(rows, ["jobs", "value"])

@@ -150,6 +150,7 @@ def test_bench_jobs_smoke(tmp_path: Path) -> None:
         boot["job_start_to_finish_ms"]["n"] == 20 and boot["job_start_to_finish_ms"]["p50"] >= 50
     )  # the model's 50 ms
     assert boot["attempts_per_job"] == 1
+    assert boot["cpu_ms_per_agent"]["this_process"] > 0 and boot["cpu_ms_per_agent"]["valkey"] > 0
 
 
 def test_bench_jobs_in_worker_processes_smoke(tmp_path: Path) -> None:
@@ -161,6 +162,7 @@ def test_bench_jobs_in_worker_processes_smoke(tmp_path: Path) -> None:
     boot = record["bootstrap"]
     assert boot["succeeded"] == boot["model_calls"] == 12 and boot["batch_state"] == "succeeded"
     assert record["config"]["processes"] == 2 and "ratio of ideal" in stdout
+    assert boot["cpu_ms_per_agent"]["this_process"] is None  # the workers' CPU is in their own processes
 
 
 def test_bench_dedup_smoke(tmp_path: Path) -> None:
