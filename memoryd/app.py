@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
@@ -389,9 +389,12 @@ async def build_app(
     exist when ``ledger``, ``queue``, ``gate`` and ``leases`` are passed, or when Redis is configured.
     """
     metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
-    embedder, queries, reads = _embedders(embedder or build_embedder(settings.embedding), settings, metrics)
+    owned: list[object] = []  # the ports built here, closed here; a port passed in stays its caller's
+    embedder, queries, reads = _embedders(
+        embedder or _owned(build_embedder(settings.embedding), owned), settings, metrics
+    )
     if reembed_target is None and settings.reembed.enabled:
-        reembed_target = build_embedder(settings.reembed)
+        reembed_target = _owned(build_embedder(settings.reembed), owned)
     target = MeteredEmbedder(reembed_target, metrics) if reembed_target is not None else None
     counter = counter or TiktokenCounter(settings.profile.encoding)
     clock = clock or SystemClock()
@@ -421,9 +424,10 @@ async def build_app(
     except BaseException:
         if redis is not None:
             await redis.aclose()
+        await _close(owned)
         raise
     try:
-        chat = chat if chat is not None else build_chat(settings.provider)
+        chat = chat if chat is not None else _owned(build_chat(settings.provider), owned)
         analytics = analytics or DuckDBAnalytics(settings.storage.uri, settings.storage.storage_options())
         app = _wire(
             settings,
@@ -481,6 +485,28 @@ async def build_app(
         if redis is not None:
             await redis.aclose()
         stores.close()
+        await _close(owned)
+
+
+_Port = TypeVar("_Port")
+
+
+def _owned(port: _Port, owned: list[object]) -> _Port:
+    """``port``, noted as built by ``build_app`` (which closes it)."""
+    owned.append(port)
+    return port
+
+
+async def _close(owned: list[object]) -> None:
+    """Close what ``build_app`` built and can be closed: the provider clients (their kept-alive connections)."""
+    for port in owned:
+        close = getattr(port, "aclose", None)
+        if close is None:
+            continue
+        try:
+            await close()
+        except Exception:  # closing is best effort: the process may be ending anyway
+            log.warning("could not close %s", type(port).__name__, exc_info=True)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,10 @@ class OpenAIChat:
         """The configured model."""
         return self._model
 
+    async def aclose(self) -> None:
+        """Close the client's connections (the composition root calls it for the clients it built)."""
+        await self._client.close()
+
     async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         """One call; the answer must be a JSON object."""
         async with map_openai_errors("chat provider"):

@@ -33,6 +33,10 @@ class OpenAIEmbedder:
         """As configured; every response is checked against it."""
         return self._dimension
 
+    async def aclose(self) -> None:
+        """Close the client's connections (the composition root calls it for the clients it built)."""
+        await self._client.close()
+
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed in batches; vectors are L2-normalised here whatever the provider returns."""
         out: list[list[float]] = []

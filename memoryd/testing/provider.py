@@ -43,10 +43,14 @@ def hashed_embedding(text: str, dimension: int) -> list[float]:
 class FakeProvider:
     """The server; a context manager that starts it on a free loopback port."""
 
-    def __init__(self, dimension: int = 384, latency: float = 0.0) -> None:
+    def __init__(self, dimension: int = 384, latency: float = 0.0, *, keep_alive: bool = False) -> None:
         self.dimension = dimension
         self.latency = latency
         """Seconds every answered request takes (a model's think time, for benchmarks)."""
+        self.keep_alive = keep_alive
+        """Keep each connection open between requests (HTTP/1.1), as a provider does; else one per request."""
+        self.open_connections = 0
+        """Connections a client holds open now (with ``keep_alive``, until the client closes them)."""
         self.calls: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self._behaviours: deque[str] = deque()
@@ -107,7 +111,12 @@ class FakeProvider:
             return self._replies.popleft() if self._replies else None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
-        return type("Handler", (_Handler,), {"provider": self})
+        version = "HTTP/1.1" if self.keep_alive else "HTTP/1.0"
+        return type("Handler", (_Handler,), {"provider": self, "protocol_version": version})
+
+    def _connected(self, change: int) -> None:
+        with self._lock:
+            self.open_connections += change
 
     def _embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
         inputs = body.get("input", [])
@@ -145,6 +154,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  # stdlib signature
         """Stay quiet."""
+
+    def setup(self) -> None:
+        """A client connected."""
+        super().setup()
+        self.provider._connected(+1)
+
+    def finish(self) -> None:
+        """The connection ends (the client closed it, or the server after one request)."""
+        try:
+            super().finish()
+        finally:
+            self.provider._connected(-1)
 
     def do_POST(self) -> None:  # stdlib naming
         """Answer one request according to the script."""
