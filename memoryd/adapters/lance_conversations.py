@@ -18,7 +18,7 @@ import pyarrow as pa
 from lancedb.index import BTree
 
 from memoryd.adapters.commit_batches import CommitBatches
-from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_db import LanceDatabase, add_column
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
 from memoryd.adapters.lance_hot_cache import HotCache
@@ -82,13 +82,7 @@ _BLANK: dict[str, Any] = {
 
 async def _upgrade_states(table: Any) -> None:
     """A state table of an older store gains ``filed_through`` (a losing concurrent add leaves it there too)."""
-    if "filed_through" in (await table.schema()).names:
-        return
-    try:
-        await table.add_columns(pa.field("filed_through", pa.int64(), nullable=True))
-    except (RuntimeError, ValueError):
-        if "filed_through" not in (await table.schema()).names:
-            raise
+    await add_column(table, pa.field("filed_through", pa.int64(), nullable=True))
 
 
 def _conversation(r: dict[str, Any]) -> Conversation:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -59,6 +60,36 @@ async def ensure_indexes(table: Any, wanted: Sequence[tuple[str, Any]]) -> None:
             if "concurrent" not in str(exc):
                 raise
             log.info("index created concurrently elsewhere", extra={"column": column})
+
+
+_ADD_COLUMN_ATTEMPTS = 30
+"""Tries of a column's addition against appends that keep preempting it (~5 s of backoff in all)."""
+
+
+async def add_column(table: Any, field: pa.Field) -> bool:
+    """Add the nullable column unless the table has it; whether this call added it.
+
+    Lance's column addition is preempted by any commit since the version it read ("Retryable commit
+    conflict ... preempted by concurrent transaction Append") and is not retried by Lance: with a
+    daemon writing, ``memoryd reembed`` died at its first step now and then (and on object storage,
+    where a handle sees new versions a second late, nearly always). So it is retried here on the
+    latest version. A losing concurrent addition of the same column leaves it there all the same:
+    the schema is read again rather than the error trusted.
+    """
+    attempt = 0
+    while field.name not in (await table.schema()).names:
+        try:
+            await table.add_columns(field)
+            return True
+        except (RuntimeError, ValueError) as exc:
+            attempt += 1
+            if "Retryable commit conflict" not in str(exc) or attempt == _ADD_COLUMN_ATTEMPTS:
+                if field.name in (await table.schema()).names:
+                    return False
+                raise
+        await asyncio.sleep(min(0.005 * 2**attempt, 0.2) * random.uniform(0.5, 1.0))
+        await table.checkout_latest()
+    return False
 
 
 class LanceDatabase:

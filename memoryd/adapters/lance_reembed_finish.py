@@ -17,7 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
+from memoryd.adapters.lance_db import META_TABLE, LanceDatabase, add_column
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal
 from memoryd.adapters.lance_graph import ENTITIES, FACTS
@@ -83,12 +83,7 @@ async def _move(table: Any, model: str, dimension: int, text: str, embed: Embed)
     if "vector" not in names:  # a crash between the drop and the rename
         await table.alter_columns({"path": column, "rename": "vector"})
         return 0
-    if column not in names:
-        try:
-            await table.add_columns(space_field(model, dimension))
-        except (RuntimeError, ValueError):
-            if column not in (await table.schema()).names:
-                raise
+    await add_column(table, space_field(model, dimension))
     embedded = 0
     while True:
         batch = (

@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest, ensure_indexes
+from memoryd.adapters.lance_db import LanceDatabase, add_column, cosine_nearest, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
@@ -615,17 +615,11 @@ class LanceMemoryStore:
             return sorted([n[len(ARCHIVE_PREFIX) :] async for n in self._db.names() if n.startswith(ARCHIVE_PREFIX)])
 
     async def add_space(self, tenant_id: str, model: str, dimension: int) -> None:
-        """Add the space's nullable column; a concurrent adder winning is fine (the schema is read again)."""
+        """Add the space's nullable column (``add_column``: retried while live writes preempt it)."""
         async with map_lance_errors():
             table = await self._table(tenant_id)
-            if table is None or space_column(model) in (await table.schema()).names:
-                return
-            try:
-                await table.add_columns(space_field(model, dimension))
-            except (RuntimeError, ValueError):
-                if space_column(model) not in (await table.schema()).names:
-                    raise
-            self._db.written.add(ARCHIVE_PREFIX + tenant_id)
+            if table is not None and await add_column(table, space_field(model, dimension)):
+                self._db.written.add(ARCHIVE_PREFIX + tenant_id)
 
     async def space_progress(self, tenant_id: str, model: str) -> tuple[int, int]:
         """(rows whose vector in the space is still null, rows in all); (0, 0) without a table."""
@@ -754,17 +748,10 @@ async def _read_hot(table: Any) -> _HotLoad:
 async def _upgrade(table: Any) -> None:
     """A tenant table of an older store gains the columns added since (a no-op when present).
 
-    Several processes may open an old table at once: a losing concurrent add leaves the column
-    there all the same, so the schema is read again rather than the error trusted.
+    Several processes may open an old table at once, and write it: ``add_column`` copes with both.
     """
     for column in _ADDED_COLUMNS:
-        if column in (await table.schema()).names:
-            continue
-        try:
-            await table.add_columns(pa.field(column, pa.string(), nullable=True))
-        except (RuntimeError, ValueError):
-            if column not in (await table.schema()).names:
-                raise
+        await add_column(table, pa.field(column, pa.string(), nullable=True))
     await ensure_indexes(table, _ADDED_INDEXES)
 
 
@@ -796,13 +783,7 @@ def _plus(column: str, counts: Mapping[str, int]) -> str:
 async def _upgrade_stats(table: Any) -> None:
     """A retrieval side table of an older store gains the columns added since (nulls count as 0)."""
     for column in ADDED_STATS_COLUMNS:
-        if column in (await table.schema()).names:
-            continue
-        try:
-            await table.add_columns(RETRIEVAL_SCHEMA.field(column))
-        except (RuntimeError, ValueError):  # another process added it first
-            if column not in (await table.schema()).names:
-                raise
+        await add_column(table, RETRIEVAL_SCHEMA.field(column))
 
 
 def _text_query(query: FullTextQuery, require_all: bool) -> Any:

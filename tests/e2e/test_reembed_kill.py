@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import grpc
 import lancedb
@@ -53,10 +54,11 @@ level = "WARNING"
     return path
 
 
-def _reembed(config: Path) -> subprocess.Popen[str]:
+def _reembed(config: Path, stderr: IO[str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "memoryd", "reembed", "--to", MODEL, "--batch", "8", "--config", str(config)],
         stdout=subprocess.PIPE,
+        stderr=stderr,
         text=True,
         env={**os.environ, "LANCEDB_LOG": "error"},
     )
@@ -70,7 +72,10 @@ def test_a_killed_reembed_resumes_and_recall_never_stops(tmp_path: Path, onnx_em
         errors: list[str] = []
         written = {t: 0 for t in TENANTS}
         stop = threading.Event()
-        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+        with (
+            grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel,
+            (tmp_path / "reembed.log").open("w+") as log,
+        ):
             stub = MemoryServiceStub(channel)
             for t in TENANTS:
                 items = [pb.MemoryInput(content=f"{t} note {i} on the {WORDS[i % 8]} {i}") for i in range(150)]
@@ -99,17 +104,20 @@ def test_a_killed_reembed_resumes_and_recall_never_stops(tmp_path: Path, onnx_em
             reader = threading.Thread(target=traffic, daemon=True)
             reader.start()
             try:
-                first = _reembed(config)
+                first = _reembed(config, log)
                 assert first.stdout is not None
                 for line in first.stdout:  # progress lines: "t-a: 48/300 rows, ..."
                     if "rows/s" in line and int(line.split(": ", 1)[1].split("/")[0]) >= 48:
                         break
+                else:  # it ended before: say why rather than count its unfilled rows
+                    log.seek(0)
+                    pytest.fail(f"reembed exited {first.wait()} before 48 rows: {log.read()[-2000:]}")
                 os.kill(first.pid, signal.SIGKILL)
                 first.wait()
                 first.stdout.close()
                 left = sum(v is None for rows in _vectors(tmp_path / "data").values() for _, v in rows)
                 assert 0 < left < 300  # killed mid-way: some rows filled, some not
-                second = _reembed(config)
+                second = _reembed(config, log)
                 out, _ = second.communicate(timeout=120)
                 assert second.returncode == 0, out
                 time.sleep(0.5)  # the daemon's view of the switch (refresh_seconds) catches up

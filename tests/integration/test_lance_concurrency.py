@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import lancedb
 
+from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter
 from tests.integration.test_lance_store import record, unit
 from tests.lance_stores import open_store
@@ -88,3 +91,21 @@ async def test_maintenance_skips_a_listed_table_another_process_is_still_creatin
     table = await store.db.table_if_exists("memories_t1")
     assert table is not None and (await table.stats())["fragment_stats"]["num_fragments"] == 1  # the rest was kept up
     store.close()
+
+
+async def test_a_space_is_added_over_another_processs_writes_it_has_not_seen(tmp_path: Path) -> None:
+    """Adding a column is preempted by any commit after the version the handle holds; it is tried again.
+
+    The first store sees other processes' commits a minute late (object storage sees them a second
+    late; a local disk races the same way within a commit): its addition starts from a stale version.
+    """
+    late_db = await LanceDatabase.open(str(tmp_path), "m", 8, read_consistency=timedelta(minutes=1))
+    late = LanceMemoryStore(late_db, 8)
+    await late.insert("t1", [(record(1, "a note the late store wrote"), unit(1))])
+    other = await open_store(str(tmp_path))
+    await other.insert("t1", [(record(2, "a note written elsewhere since"), unit(2))])
+    await late.add_space("t1", "next-model", 4)  # without the retry: Conflict ("Retryable commit conflict")
+    await late.add_space("t1", "next-model", 4)  # present: nothing to do
+    assert await other.space_progress("t1", "next-model") == (2, 2)  # the column, over both rows
+    late_db.close()
+    other.close()
