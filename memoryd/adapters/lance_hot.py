@@ -313,10 +313,10 @@ class HotArchive:
     def _approximate(self, seen: np.ndarray, flt: MemoryFilter) -> RowIndex | None:
         """The approximate index, when this search may use it and it is built (else the search is exact).
 
-        A filter beyond status needs the records of rows past any candidate count: exact.
+        A filter beyond status, scope and source needs the records of rows past any candidate count: exact.
         """
         slot = self._rows_index
-        if slot is None or len(seen) < slot.min_rows or flt.narrows:
+        if slot is None or len(seen) < slot.min_rows or not _by_columns(flt):
             return None
         return slot.current(self._vectors)
 
@@ -333,7 +333,7 @@ class HotArchive:
 
         Ties go to the earlier row, as in an exact search.
         """
-        allowed = ~hidden & _with_status(flt, self._columns.status)
+        allowed = ~hidden & self._meeting(flt)
         labels = index.candidates(queries, allowed, _HEAD_PER_LIMIT * limit + _HEAD_EXTRA)
         out = []
         for query, rows in zip(queries, labels, strict=True):
@@ -344,6 +344,16 @@ class HotArchive:
             best = np.argsort(-similarities, kind="stable")[:limit]
             out.append(self._hits(rows[best].tolist(), similarities[best].tolist()))
         return out
+
+    def _meeting(self, flt: MemoryFilter, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """Which of ``rows`` (all by default) meet ``flt``'s status, scope and source (``_by_columns``)."""
+        c = self._columns
+        wanted = _with_status(flt, c.status[rows])
+        if flt.scopes:  # a lookup table, as for statuses: ``np.isin`` cost ~50 µs on a handful of rows
+            wanted &= _scopes(flt)[c.scope[rows]]
+        if flt.source_id:
+            wanted &= c.source[rows] == c.names.get(flt.source_id, _UNKNOWN)
+        return wanted
 
     def _visible(self, actor: Actor) -> Any:
         """Live rows ``actor`` sees."""
@@ -369,13 +379,13 @@ class HotArchive:
         else:
             parts = [close]
         hits: list[ArmHit] = []
-        if not flt.narrows:  # visibility and status are columns here: no row becomes a record
-            wanted, chosen = _statuses(flt), list[int]()
+        if _by_columns(flt):  # visibility, status, scope and source are columns here: no row becomes a record
+            chosen = list[int]()
             for part in parts:
                 if len(chosen) == limit:  # the rest is not ordered (at 100,000 rows: ~1 ms a search)
                     break
                 ranked = part[np.argsort(-similarities[part], kind="stable")]
-                chosen += ranked[wanted[self._columns.status[ranked]]][: limit - len(chosen)].tolist()
+                chosen += ranked[self._meeting(flt, ranked)][: limit - len(chosen)].tolist()
             return self._hits(chosen, similarities[chosen].tolist())
         for part in parts:  # every row of the first part is at least as similar as any of the second
             ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
@@ -418,14 +428,9 @@ class HotArchive:
         None when ``flt`` narrows by more than scope, status and source: those conditions need the
         records, and LanceDB's predicate answers them without converting rows.
         """
-        if replace(flt, scopes=frozenset(), source_id="").narrows:
+        if not _by_columns(flt):
             return None
-        c = self._columns
-        wanted = self._visible(actor) & _with_status(flt, c.status)
-        if flt.scopes:
-            wanted &= np.isin(c.scope, [SCOPE_CODES[scope] for scope in flt.scopes])
-        if flt.source_id:
-            wanted &= c.source == c.names.get(flt.source_id, _UNKNOWN)
+        wanted = self._visible(actor) & self._meeting(flt)
         ids = self._ids
         return heapq.nsmallest(limit, (m for m in (ids[at] for at in np.flatnonzero(wanted).tolist()) if m > after_id))
 
@@ -618,6 +623,16 @@ _NULL = -2
 """The code of a missing value."""
 
 
+def _by_columns(flt: MemoryFilter) -> bool:
+    """Whether the copy's columns answer ``flt`` (status, scope, source) without converting a row to a record.
+
+    A dedup lookup narrows by its scopes' pool: answered through records, it converted and checked
+    its near rows one by one (four vectors over 2,000 rows of one agent, a cluster of near rows each:
+    3.4 ms, 1.2 ms by the columns; ``docs/benchmarks.md``, session 26).
+    """
+    return not replace(flt, scopes=frozenset(), source_id="").narrows
+
+
 def _with_status(flt: MemoryFilter, status: np.ndarray) -> np.ndarray:
     """Which rows (by their status codes) ``flt`` accepts: one comparison for the usual single status."""
     if len(flt.statuses) == 1:
@@ -630,6 +645,13 @@ def _statuses(flt: MemoryFilter) -> np.ndarray:
     """Which status codes ``flt`` accepts, as a lookup table."""
     table = np.zeros(len(STATUS_CODES) + 1, dtype=bool)  # the last entry: code -1, a value no status has
     table[[STATUS_CODES[s] for s in flt.statuses]] = True
+    return table
+
+
+def _scopes(flt: MemoryFilter) -> np.ndarray:
+    """Which scope codes ``flt`` accepts, as a lookup table (the last entry: code -1, no scope's)."""
+    table = np.zeros(len(SCOPE_CODES) + 1, dtype=bool)
+    table[[SCOPE_CODES[s] for s in flt.scopes]] = True
     return table
 
 

@@ -94,16 +94,18 @@ async def test_past_the_bound_the_copy_ranks_as_exact_search_and_sees_only_what_
 
     await _until_indexed(lambda: hot.nearest(actor, queries[0], MemoryFilter(), 10, -1.0), calls)
     found = expected = 0
+    private = MemoryFilter(scopes=frozenset({Scope.PRIVATE}))  # a dedup lookup's pool: the columns answer it
     for query in queries:
-        for who in (actor, other):
-            got = await hot.nearest(who, query, MemoryFilter(), 10, -1.0)
-            exact = await cold.nearest(who, query, MemoryFilter(), 10, -1.0)
+        for who, flt in ((actor, MemoryFilter()), (other, MemoryFilter()), (actor, private)):
+            got = await hot.nearest(who, query, flt, 10, -1.0)
+            exact = await cold.nearest(who, query, flt, 10, -1.0)
             seen = await cold.get_many(who, [h.memory_id for h in got])
             assert len(seen) == len(got), "a hit the searcher may not see"
             assert all(r.status is MemoryStatus.ACTIVE for r in seen.values()), "a hit of another status"
+            assert all(r.scope in (flt.scopes or Scope) for r in seen.values()), "a hit of another scope"
             found += len({h.memory_id for h in got} & {h.memory_id for h in exact})
             expected += len(exact)
-    assert sum(calls) >= 2 * len(queries)  # both see past the bound (a0 2,492 rows, a1 1,483): the index answers
+    assert sum(calls) >= 3 * len(queries)  # all see past the bound (a0 2,492 rows, a1 1,483): the index answers
     assert found / expected >= 0.95
 
     # a delete and an append are followed: the nearest row gone, a new row where a query points

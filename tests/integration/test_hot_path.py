@@ -110,6 +110,8 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
         for check in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
             flt, query = a_filter(rng), vector(rng)
+            if check % 2:  # a filter the copy's columns answer (a dedup lookup's is its scopes' pool)
+                flt = MemoryFilter(scopes=flt.scopes, statuses=flt.statuses, source_id=rng.choice(["", *SOURCES]))
             limit, floor = rng.choice([1, 5, 20, 100]), rng.choice([-1.0, 0.0, 0.3])
             expected = await cold.nearest(actor, query, flt, limit, floor)
             got = await hot.nearest(actor, query, flt, limit, floor)
