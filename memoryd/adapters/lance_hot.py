@@ -15,9 +15,10 @@ copied); a rewritten row comes back as a new row at the end, where LanceDB puts 
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -350,7 +351,7 @@ class HotArchive:
         c = self._columns
         wanted = _with_status(flt, c.status[rows])
         if flt.scopes:  # a lookup table, as for statuses: ``np.isin`` cost ~50 µs on a handful of rows
-            wanted &= _scopes(flt)[c.scope[rows]]
+            wanted &= _scopes(flt.scopes)[c.scope[rows]]
         if flt.source_id:
             wanted &= c.source[rows] == c.names.get(flt.source_id, _UNKNOWN)
         return wanted
@@ -630,7 +631,7 @@ def _by_columns(flt: MemoryFilter) -> bool:
     its near rows one by one (four vectors over 2,000 rows of one agent, a cluster of near rows each:
     3.4 ms, 1.2 ms by the columns; ``docs/benchmarks.md``, session 26).
     """
-    return not replace(flt, scopes=frozenset(), source_id="").narrows
+    return not flt.narrows_beyond_scope
 
 
 def _with_status(flt: MemoryFilter, status: np.ndarray) -> np.ndarray:
@@ -648,10 +649,15 @@ def _statuses(flt: MemoryFilter) -> np.ndarray:
     return table
 
 
-def _scopes(flt: MemoryFilter) -> np.ndarray:
-    """Which scope codes ``flt`` accepts, as a lookup table (the last entry: code -1, no scope's)."""
+@functools.cache
+def _scopes(scopes: frozenset[Scope]) -> np.ndarray:
+    """Which scope codes are among ``scopes``, as a lookup table (the last entry: code -1, no scope's).
+
+    Kept per set of scopes (a few exist): each search asks it, and building it cost as much as using it.
+    """
     table = np.zeros(len(SCOPE_CODES) + 1, dtype=bool)
-    table[[SCOPE_CODES[s] for s in flt.scopes]] = True
+    table[[SCOPE_CODES[s] for s in scopes]] = True
+    table.flags.writeable = False
     return table
 
 

@@ -190,15 +190,21 @@ class MemoryFilter:
     @property
     def narrows(self) -> bool:
         """Whether any condition beyond visibility is present (widens the vector arm)."""
+        return bool(self.scopes or self.source_id) or self.narrows_beyond_scope
+
+    @property
+    def narrows_beyond_scope(self) -> bool:
+        """Whether a condition beyond visibility, scope, status and source is present.
+
+        Those four are columns a store can keep in memory; the others need each row's record.
+        """
         return bool(
             self.subject
             or self.category
             or self.since
             or self.memory_type
             or self.tags
-            or self.scopes
             or self.min_salience
-            or self.source_id
             or self.collection
         )
 
