@@ -470,17 +470,25 @@ class MemorizeService:
 
         async def lookup(pool: frozenset[Scope], ns: list[int]) -> None:
             actor, vectors = items[ns[0]][0].actor, [_vector(*items[n]) for n in ns]
+            texts = [items[n][0].drafts[items[n][1]].content for n in ns]
             async with limit:  # the calls' lookups are independent: run them concurrently
                 flt = MemoryFilter(scopes=pool)
                 hits = await self._store.nearest_many(actor, vectors, flt, _CANDIDATES, self._min_similarity)
-                wanted = sorted({h.memory_id for near in hits for h in near})
+                # Records only for hits whose text (read with the hit) the item restates: usually none.
+                wanted = sorted(
+                    {
+                        h.memory_id
+                        for text, near in zip(texts, hits, strict=True)
+                        for h in near
+                        if h.content is None or is_restatement(text, h.content)
+                    }
+                )
                 records = await self._store.get_many(actor, wanted, with_retrievals=False) if wanted else {}
-            for n, near in zip(ns, hits, strict=True):
-                job, i = items[n]
+            for n, text, near in zip(ns, texts, hits, strict=True):
                 found[n] = [
                     records[h.memory_id]
                     for h in near
-                    if h.memory_id in records and is_restatement(job.drafts[i].content, records[h.memory_id].content)
+                    if h.memory_id in records and is_restatement(text, records[h.memory_id].content)
                 ]
 
         await asyncio.gather(*(lookup(pool, ns) for (_, pool), ns in lookups.items()))
