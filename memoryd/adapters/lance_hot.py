@@ -272,12 +272,12 @@ class HotArchive:
         # the visible rows meeting the filter (the flat rows' statistics count only those); known
         # exactly where an index does not cover the row, which is all the statistics need
         passing = visible.copy()
-        if flt.narrows:  # rows added since the index was folded: few, mostly held as records
+        if _by_columns(flt):
+            passing &= self._meeting(flt)
+        else:  # rows added since the index was folded: few, mostly held as records
             rows = np.flatnonzero(visible & uncovered).tolist()
             for at, record in zip(rows, self._records_at(rows), strict=True):
                 passing[at] = matches_filter(record, flt)
-        else:
-            passing &= _with_status(flt, self._columns.status)
         scores = self._text.scores(terms, self._columns.live, passing & ~self._text.covered, require_all)
         if prefix_terms and self._prefixes is not None:
             more = self._prefixes.scores(prefix_terms, self._columns.live, passing & ~self._prefixes.covered, False)

@@ -83,6 +83,12 @@ def a_filter(rng: random.Random) -> MemoryFilter:
     )
 
 
+def a_column_filter(rng: random.Random) -> MemoryFilter:
+    """A filter the copy's columns answer: statuses, scopes, a source (a dedup lookup's is its scopes' pool)."""
+    flt = a_filter(rng)
+    return MemoryFilter(scopes=flt.scopes, statuses=flt.statuses, source_id=rng.choice(["", "", *SOURCES]))
+
+
 def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The versions at which copies are built from here on (one per load)."""
     loads: list[int] = []
@@ -110,8 +116,8 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
         for check in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
             flt, query = a_filter(rng), vector(rng)
-            if check % 2:  # a filter the copy's columns answer (a dedup lookup's is its scopes' pool)
-                flt = MemoryFilter(scopes=flt.scopes, statuses=flt.statuses, source_id=rng.choice(["", *SOURCES]))
+            if check % 2:
+                flt = a_column_filter(rng)
             limit, floor = rng.choice([1, 5, 20, 100]), rng.choice([-1.0, 0.0, 0.3])
             expected = await cold.nearest(actor, query, flt, limit, floor)
             got = await hot.nearest(actor, query, flt, limit, floor)

@@ -21,7 +21,7 @@ from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import word_prefixes
 from tests.fakes import memory_record
-from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_filter, vector
+from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
 
 WORDS = [
     "coffee",
@@ -150,7 +150,7 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
         before = answered["memory"]
         for _ in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
-            flt = rng.choice([MemoryFilter(), MemoryFilter(), a_filter(rng)])
+            flt = rng.choice([MemoryFilter(), MemoryFilter(), a_filter(rng), a_column_filter(rng)])
             query, limit, first = text_query(rng), rng.choice([1, 5, 20, 60]), rng.random() < 0.4
             for every in (first, not first):  # both tiers of one query, as a Recall asks (the second reuses scores)
                 expected = await cold.full_text(actor, query, flt, limit, every)
