@@ -315,9 +315,13 @@ class HotArchive:
         """The approximate index, when this search may use it and it is built (else the search is exact).
 
         A filter beyond status, scope and source needs the records of rows past any candidate count: exact.
+        So does one that leaves fewer rows than the index's bound: the lists a search probes would hold
+        few of them, and it would miss near rows an exact search finds (a dedup lookup its twin).
         """
         slot = self._rows_index
         if slot is None or len(seen) < slot.min_rows or not _by_columns(flt):
+            return None
+        if np.count_nonzero(self._meeting(flt, seen)) < slot.min_rows:
             return None
         return slot.current(self._vectors)
 

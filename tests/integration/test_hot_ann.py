@@ -107,6 +107,12 @@ async def test_past_the_bound_the_copy_ranks_as_exact_search_and_sees_only_what_
             expected += len(exact)
     assert sum(calls) >= 3 * len(queries)  # all see past the bound (a0 2,492 rows, a1 1,483): the index answers
     assert found / expected >= 0.95
+    # a filter leaving fewer rows than the bound (a sixth are archived): exact, as the index would starve it
+    archived, before = MemoryFilter(statuses=frozenset({MemoryStatus.ARCHIVED})), sum(calls)
+    for query in queries[:10]:
+        got = await hot.nearest(actor, query, archived, 10, -1.0)
+        assert [h.memory_id for h in got] == [h.memory_id for h in await cold.nearest(actor, query, archived, 10, -1.0)]
+    assert sum(calls) == before
 
     # a delete and an append are followed: the nearest row gone, a new row where a query points
     top = (await hot.nearest(actor, queries[1], MemoryFilter(), 1, -1.0))[0]
