@@ -71,9 +71,9 @@ async def add_column(table: Any, field: pa.Field) -> bool:
 
     Lance's column addition is preempted by any commit since the version it read ("Retryable commit
     conflict ... preempted by concurrent transaction Append") and is not retried by Lance: with a
-    daemon writing, ``memoryd reembed`` died at its first step now and then (and on object storage,
-    where a handle sees new versions a second late, nearly always). So it is retried here on the
-    latest version. A losing concurrent addition of the same column leaves it there all the same:
+    daemon writing, ``memoryd reembed`` died at its first step now and then; on object storage, where
+    a handle sees others' commits up to a second late, it would most times. So it is retried here on
+    the latest version. A losing concurrent addition of the same column leaves it there all the same:
     the schema is read again rather than the error trusted.
     """
     attempt = 0
