@@ -20,6 +20,7 @@ from memoryd.core.models import (
     Actor,
     ArmHit,
     FullTextQuery,
+    FullTextTier,
     MemoryFilter,
     MemoryRecord,
     MemoryStatus,
@@ -30,6 +31,7 @@ from memoryd.core.models import (
     Vector,
 )
 from memoryd.core.query_terms import words
+from memoryd.core.ranking import merge_tiers
 from memoryd.core.usage import UsageReport, gini
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible
@@ -174,6 +176,15 @@ class InMemoryStore:
             if n and (not require_all or n == len(query.terms)):
                 hits.append(ArmHit(record.memory_id, float(n), record.occurred_at))
         return sorted(hits, key=lambda h: -h.score)[:limit]
+
+    async def full_text_tiers(
+        self, actor: Actor, tiers: Sequence[FullTextTier], flt: MemoryFilter, limit: int
+    ) -> list[ArmHit]:
+        hits: list[ArmHit] = []
+        for tier in tiers:  # through ``full_text``: fakes that override it see every tier
+            if len(hits) < limit:
+                hits = merge_tiers([hits, await self.full_text(actor, tier.query, flt, limit, tier.require_all)], limit)
+        return hits
 
     async def replace(
         self, actor: Actor, record: MemoryRecord, vector: Vector | None, extra: Mapping[str, Vector] | None = None

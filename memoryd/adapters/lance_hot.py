@@ -29,7 +29,18 @@ import pyarrow.compute as pc
 from memoryd.adapters.faiss_rows import RowIndex, RowIndexSlot
 from memoryd.adapters.lance_hot_text import HotText, Vocabulary
 from memoryd.adapters.lance_rows import microseconds, rows_of, search_text, to_record
-from memoryd.core.models import PENDING_MODEL, Actor, ArmHit, MemoryFilter, MemoryRecord, MemoryStatus, Scope, Vector
+from memoryd.core.models import (
+    PENDING_MODEL,
+    Actor,
+    ArmHit,
+    FullTextQuery,
+    FullTextTier,
+    MemoryFilter,
+    MemoryRecord,
+    MemoryStatus,
+    Scope,
+    Vector,
+)
 from memoryd.core.query_terms import word_prefixes
 from memoryd.core.visibility import is_visible, matches_filter
 
@@ -261,31 +272,61 @@ class HotArchive:
         query (``lance_store._text_query``), a row's score is its ``search_text`` score plus its
         ``prefixes`` score for those terms, each with its own index's statistics.
         """
-        if self._text is None or (prefix_terms and (self._prefixes is None or require_all)):
+        tier = FullTextTier(FullTextQuery(tuple(terms), tuple(prefix_terms)), require_all)
+        return self.full_text_tiers(actor, [tier], flt, limit)
+
+    def full_text_tiers(
+        self, actor: Actor, tiers: Sequence[FullTextTier], flt: MemoryFilter, limit: int
+    ) -> list[ArmHit]:
+        """``full_text`` of each tier, each tier's best rows not placed by an earlier one, up to ``limit`` in all.
+
+        The same hits as separate searches merged (``core.ranking.merge_tiers``): a row's rank within
+        a tier does not depend on the rows left out. The tiers share the visibility, the filter and the
+        terms' scores; a tier is scored only while places remain.
+        """
+        text = self._text
+        if text is None or any(t.query.prefix_terms and (self._prefixes is None or t.require_all) for t in tiers):
             raise RuntimeError("this copy cannot answer this query (see answers_full_text, answers_prefixes)")
         if not self._records:
             return []
         visible = self._visible(actor)
-        uncovered = ~self._text.covered
-        if prefix_terms and self._prefixes is not None:
-            uncovered = uncovered | ~self._prefixes.covered
-        # the visible rows meeting the filter (the flat rows' statistics count only those); known
-        # exactly where an index does not cover the row, which is all the statistics need
-        passing = visible.copy()
+        passing = self._passing(actor, flt, visible, any(t.query.prefix_terms for t in tiers))
+        hits: list[ArmHit] = []
+        placed: list[int] = []
+        for tier in tiers:
+            if len(hits) >= limit:
+                break
+            terms, prefix_terms = tier.query.terms, tier.query.prefix_terms
+            scores = text.scores(terms, self._columns.live, passing & ~text.covered, tier.require_all)
+            if prefix_terms and self._prefixes is not None:
+                more = self._prefixes.scores(prefix_terms, self._columns.live, passing & ~self._prefixes.covered, False)
+                matched = np.isfinite(scores) | np.isfinite(more)
+                scores = np.where(np.isfinite(scores), scores, 0.0) + np.where(np.isfinite(more), more, 0.0)
+                scores[~matched] = -np.inf
+            scores[~visible] = -np.inf
+            scores[placed] = -np.inf
+            rows = self._best_rows(actor, scores, flt, limit - len(hits), 0.0)
+            hits += self._hits(rows, scores[rows].tolist())
+            placed += rows
+        return hits
+
+    def _passing(self, actor: Actor, flt: MemoryFilter, visible: np.ndarray, prefixed: bool) -> np.ndarray:
+        """The visible rows meeting ``flt``: exact wherever an index does not cover the row.
+
+        The flat rows' statistics count only those, and that is all they need; rows added since the
+        index was folded are few, mostly held as records.
+        """
         if _by_columns(flt):
-            passing &= self._meeting(flt)
-        else:  # rows added since the index was folded: few, mostly held as records
-            rows = np.flatnonzero(visible & uncovered).tolist()
-            for at, record in zip(rows, self._records_at(rows), strict=True):
-                passing[at] = matches_filter(record, flt)
-        scores = self._text.scores(terms, self._columns.live, passing & ~self._text.covered, require_all)
-        if prefix_terms and self._prefixes is not None:
-            more = self._prefixes.scores(prefix_terms, self._columns.live, passing & ~self._prefixes.covered, False)
-            matched = np.isfinite(scores) | np.isfinite(more)
-            scores = np.where(np.isfinite(scores), scores, 0.0) + np.where(np.isfinite(more), more, 0.0)
-            scores[~matched] = -np.inf
-        scores[~visible] = -np.inf
-        return self._best(actor, scores, flt, limit, 0.0)
+            return np.asarray(visible & self._meeting(flt))
+        passing = visible.copy()
+        assert self._text is not None
+        uncovered = ~self._text.covered
+        if prefixed and self._prefixes is not None:
+            uncovered = uncovered | ~self._prefixes.covered
+        rows = np.flatnonzero(visible & uncovered).tolist()
+        for at, record in zip(rows, self._records_at(rows), strict=True):
+            passing[at] = matches_filter(record, flt)
+        return passing
 
     def nearest_many(
         self, actor: Actor, vectors: Sequence[Vector], flt: MemoryFilter, limit: int, min_similarity: float
@@ -374,6 +415,13 @@ class HotArchive:
         self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
     ) -> list[ArmHit]:
         """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf)."""
+        rows = self._best_rows(actor, similarities, flt, limit, min_similarity)
+        return self._hits(rows, similarities[rows].tolist())
+
+    def _best_rows(
+        self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
+    ) -> list[int]:
+        """``_best``'s rows, best first."""
         # Only rows at or above the floor can be hits (hidden rows hold -inf at any floor). Most searches
         # stop after ``limit`` hits: the best few are ordered first, the rest only if they are reached.
         close = np.flatnonzero((similarities >= min_similarity) & (similarities > -np.inf))
@@ -383,27 +431,24 @@ class HotArchive:
             parts = [close[similarities[close] >= kth], close[similarities[close] < kth]]
         else:
             parts = [close]
-        hits: list[ArmHit] = []
+        chosen = list[int]()
         if _by_columns(flt):  # visibility, status, scope and source are columns here: no row becomes a record
-            chosen = list[int]()
             for part in parts:
                 if len(chosen) == limit:  # the rest is not ordered (at 100,000 rows: ~1 ms a search)
                     break
                 ranked = part[np.argsort(-similarities[part], kind="stable")]
                 chosen += ranked[self._meeting(flt, ranked)][: limit - len(chosen)].tolist()
-            return self._hits(chosen, similarities[chosen].tolist())
+            return chosen
         for part in parts:  # every row of the first part is at least as similar as any of the second
             ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
             for start in range(0, len(ranked), max(limit, _BATCH)):
                 chunk = ranked[start : start + max(limit, _BATCH)]
                 for i, record in zip(chunk, self._records_at(chunk), strict=True):
                     if matches_filter(record, flt) and is_visible(actor, record):
-                        hits.append(
-                            ArmHit(record.memory_id, float(similarities[i]), record.occurred_at, record.content)
-                        )
-                        if len(hits) == limit:
-                            return hits
-        return hits
+                        chosen.append(i)
+                        if len(chosen) == limit:
+                            return chosen
+        return chosen
 
     def _hits(self, rows: list[int], scores: list[float]) -> list[ArmHit]:
         """The rows as an arm's hits with these scores (no record made for them)."""

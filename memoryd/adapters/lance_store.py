@@ -61,10 +61,12 @@ from memoryd.core.models import (
     Actor,
     ArmHit,
     FullTextQuery,
+    FullTextTier,
     MemoryFilter,
     MemoryRecord,
     Vector,
 )
+from memoryd.core.ranking import merge_tiers
 
 ARCHIVE_PREFIX = "memories_"
 STATS_PREFIX = "retrievals_"
@@ -553,6 +555,32 @@ class LanceMemoryStore:
             )
         return [ArmHit(r["id"], float(r["_score"]), r["occurred_at"], r["content"]) for r in rows.to_pylist()]
 
+    async def full_text_tiers(
+        self, actor: Actor, tiers: Sequence[FullTextTier], flt: MemoryFilter, limit: int
+    ) -> list[ArmHit]:
+        """The tiers merged: from memory in one pass when the copy answers each, else LanceDB's queries.
+
+        In memory the tiers share the visibility, the filter and the terms' scores, and each later tier
+        skips the rows placed before it (two calls cost 0.39 ms each at 1,000 visible rows). In LanceDB the
+        leading tiers without prefix terms run together; a prefix tier, the slowest and seldom reached,
+        only while places remain.
+        """
+        async with map_lance_errors():
+            table, _ = await self._scoped(actor, flt)
+            if table is None or not tiers:
+                return []
+            hot = await self._hot_copy(actor.tenant_id, table)
+        if hot is not None and all(_answers(hot, tier) for tier in tiers):
+            return hot.full_text_tiers(actor, tiers, flt, limit)
+        together = next((at for at, tier in enumerate(tiers) if at and tier.query.prefix_terms), len(tiers))
+        first = [self.full_text(actor, t.query, flt, limit, t.require_all) for t in tiers[:together]]
+        hits = merge_tiers(await asyncio.gather(*first), limit)
+        for tier in tiers[together:]:
+            if len(hits) == limit:
+                break
+            hits = merge_tiers([hits, await self.full_text(actor, tier.query, flt, limit, tier.require_all)], limit)
+        return hits
+
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:
         """Visible rows after ``after_id`` in id order (ids are time-ordered)."""
         wanted = await self.page_ids(actor, flt, after_id, limit)
@@ -804,6 +832,13 @@ def _match(term: str, column: str) -> MatchQuery:
 
 async def _no_stats() -> dict[str, dict[str, Any]]:
     return {}
+
+
+def _answers(hot: HotArchive, tier: FullTextTier) -> bool:
+    """Whether the copy answers this tier (an all-words query with prefix terms is LanceDB's)."""
+    if tier.query.prefix_terms:
+        return not tier.require_all and hot.answers_prefixes
+    return hot.answers_full_text
 
 
 def _own_tenant(actor: Actor, records: dict[str, MemoryRecord]) -> dict[str, MemoryRecord]:

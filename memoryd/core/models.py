@@ -310,6 +310,14 @@ class FullTextQuery:
 
 
 @dataclass(frozen=True, slots=True)
+class FullTextTier:
+    """One tier of the full-text arm: a query and whether a row must hold every term or any."""
+
+    query: FullTextQuery
+    require_all: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """One revision of an agent's profile (revision 0: never written, empty)."""
 

@@ -17,7 +17,16 @@ from memoryd.core.feedback import Signal
 from memoryd.core.graph import Entity, Episode, Fact, GraphScope
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
-from memoryd.core.models import Actor, ArmHit, FullTextQuery, MemoryFilter, MemoryRecord, Profile, Vector
+from memoryd.core.models import (
+    Actor,
+    ArmHit,
+    FullTextQuery,
+    FullTextTier,
+    MemoryFilter,
+    MemoryRecord,
+    Profile,
+    Vector,
+)
 from memoryd.core.usage import UsageReport
 
 Row = dict[str, Any]
@@ -82,6 +91,15 @@ class MemoryStore(Protocol):
         self, actor: Actor, query: FullTextQuery, flt: MemoryFilter, limit: int, require_all: bool
     ) -> list[ArmHit]:
         """Visible ids by BM25; ``require_all`` ANDs the terms, otherwise ORs them."""
+        ...
+
+    async def full_text_tiers(
+        self, actor: Actor, tiers: Sequence[FullTextTier], flt: MemoryFilter, limit: int
+    ) -> list[ArmHit]:
+        """``full_text`` of each tier, merged (``core.ranking.merge_tiers``).
+
+        Each tier fills the places the ones before it left; a tier is searched only while places remain.
+        """
         ...
 
     async def replace(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -232,4 +232,18 @@ def composite(hits: Sequence[RecallHit], now: datetime, min_score: float = 0.0) 
             continue
         out.append(RecallHit(hit.memory, score, replace(hit.parts, composite=score)))
     out.sort(key=lambda h: (h.score, h.memory.occurred_at, h.memory.memory_id), reverse=True)
+    return out
+
+
+def merge_tiers(tiers: Iterable[Sequence[ArmHit]], limit: int) -> list[ArmHit]:
+    """The tiers' hits in tier order, each tier's in its own order, an id placed once, up to ``limit``."""
+    out: list[ArmHit] = []
+    seen: set[str] = set()
+    for tier in tiers:
+        for hit in tier:
+            if len(out) == limit:
+                return out
+            if hit.memory_id not in seen:
+                seen.add(hit.memory_id)
+                out.append(hit)
     return out

@@ -8,7 +8,16 @@ from dataclasses import dataclass, replace
 
 from memoryd.core.calibration import EmbedderCalibration, calibration_for
 from memoryd.core.errors import InvalidRequest, Unavailable
-from memoryd.core.models import Actor, ArmHit, MemoryRecord, RankingMode, RecallArms, RecallHit, RecallQuery
+from memoryd.core.models import (
+    Actor,
+    ArmHit,
+    FullTextTier,
+    MemoryRecord,
+    RankingMode,
+    RecallArms,
+    RecallHit,
+    RecallQuery,
+)
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
@@ -227,27 +236,11 @@ class RecallService:
         if not terms.terms:
             return []
         words = replace(terms, prefix_terms=())
-        tiers = [] if self._tuning.full_text_mode is FullTextMode.OR or len(terms.terms) == 1 else [True]
-        found = await asyncio.gather(
-            *(self._store.full_text(query.actor, words, query.filter, depth, require_all=r) for r in [*tiers, False])
-        )
-        hits = _merge(found, depth)
-        if len(hits) < depth and self._tuning.prefix_matching and terms.prefix_terms:
-            prefixed = await self._store.full_text(query.actor, terms, query.filter, depth, require_all=False)
-            hits = _merge([hits, prefixed], depth)
-        return hits
-
-
-def _merge(tiers: Sequence[list[ArmHit]], depth: int) -> list[ArmHit]:
-    """Concatenate ranked tiers, skipping ids already placed, up to ``depth``."""
-    out: list[ArmHit] = []
-    seen: set[str] = set()
-    for tier in tiers:
-        for hit in tier:
-            if hit.memory_id not in seen and len(out) < depth:
-                seen.add(hit.memory_id)
-                out.append(hit)
-    return out
+        every_word = self._tuning.full_text_mode is not FullTextMode.OR and len(terms.terms) > 1
+        asked = [*([FullTextTier(words, True)] if every_word else []), FullTextTier(words, False)]
+        if self._tuning.prefix_matching and terms.prefix_terms:
+            asked.append(FullTextTier(terms, False))
+        return await self._store.full_text_tiers(query.actor, asked, query.filter, depth)
 
 
 async def _nothing() -> list[ArmHit]:

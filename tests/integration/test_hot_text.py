@@ -18,8 +18,9 @@ from memoryd.adapters.lance_hot_text import Vocabulary, index_tokens
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, search_text, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
-from memoryd.core.models import Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
+from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import word_prefixes
+from memoryd.core.ranking import merge_tiers
 from tests.fakes import memory_record
 from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
 
@@ -137,7 +138,7 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
     cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
     hot = LanceMemoryStore(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1)
-    answered = {"memory": 0}
+    answered = {"memory": 0, "tiers": 0}
     real = HotArchive.full_text
 
     def counted(self: HotArchive, *args: object, **kwargs: object) -> object:
@@ -145,9 +146,16 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
         return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(HotArchive, "full_text", counted)
+    real_tiers = HotArchive.full_text_tiers
+
+    def counted_tiers(self: HotArchive, *args: object, **kwargs: object) -> object:
+        answered["tiers"] += 1
+        return real_tiers(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HotArchive, "full_text_tiers", counted_tiers)
 
     async def same_ranking(checks: int, *, in_memory: bool) -> None:
-        before = answered["memory"]
+        before, tiers_before = answered["memory"], answered["tiers"]
         for _ in range(checks):
             actor = Actor("acme", rng.choice(AGENTS), rng.choice(USERS))
             flt = rng.choice([MemoryFilter(), MemoryFilter(), a_filter(rng), a_column_filter(rng)])
@@ -164,7 +172,20 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
             got = await hot.full_text(actor, prefixed, flt, limit, False)
             assert [h.memory_id for h in got] == [h.memory_id for h in expected], (prefixed, flt)
             assert all(abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True))
+            # Recall's tiers in one call: as the separate searches merged, whether the copy answers or not
+            words, anyword, last = FullTextTier(query, True), FullTextTier(query, False), FullTextTier(prefixed, False)
+            tiers = rng.choice([[words, anyword], [anyword], [words, anyword, last], [anyword, last], [last]])
+            separate = [await cold.full_text(actor, t.query, flt, limit, t.require_all) for t in tiers]
+            expected = merge_tiers(separate, limit)
+            for store in (cold, hot):
+                got = await store.full_text_tiers(actor, tiers, flt, limit)
+                assert [h.memory_id for h in got] == [h.memory_id for h in expected], (tiers, flt, limit)
+                assert all(
+                    abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True)
+                )
         assert (answered["memory"] - before == 3 * checks) is in_memory
+        # ``full_text`` is one tier of ``full_text_tiers``: the calls beyond its own are the merged ones
+        assert (answered["tiers"] - tiers_before - (answered["memory"] - before) == checks) is in_memory
 
     seeded = memories(rng, 200, 0)
     await cold.insert("acme", seeded)

@@ -56,6 +56,9 @@ class Observed:
     async def full_text(self, *args: Any, **options: Any) -> list[ArmHit]:
         return self._stripped(await self._store.full_text(*args, **options))
 
+    async def full_text_tiers(self, *args: Any, **options: Any) -> list[ArmHit]:
+        return self._stripped(await self._store.full_text_tiers(*args, **options))
+
     def _stripped(self, hits: list[ArmHit]) -> list[ArmHit]:
         return hits if self._texts else [replace(h, content=None) for h in hits]
 
