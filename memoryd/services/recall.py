@@ -30,9 +30,10 @@ from memoryd.core.ranking import (
     attach,
     composite,
     coverage_order,
+    evidence,
     filled,
     fuse,
-    with_evidence,
+    scored_parts,
 )
 from memoryd.core.scores import relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_range
@@ -148,21 +149,21 @@ class RecallService:
         if missing := [f.memory_id for f in fused if f.memory_id not in texts]:
             known = await self._store.get_many(query.actor, missing, with_retrievals=False)
             texts = {**texts, **{memory_id: record.content for memory_id, record in known.items()}}
-        scored = [(f, with_evidence(f, texts[f.memory_id], terms, scale)) for f in fused if f.memory_id in texts]
+        scored = [(f, *evidence(f, texts[f.memory_id], terms, scale)) for f in fused if f.memory_id in texts]
         floor = query.min_score or 0.0
         wanted = [
-            (f, p)
-            for f, p in coverage_order(scored, self._tuning.coverage_floor, self._tuning.vector_coverage)
-            if relevance(p.vector_evidence, p.full_text_evidence) >= floor
+            s
+            for s in coverage_order(scored, self._tuning.coverage_floor, self._tuning.vector_coverage)
+            if relevance(s[1], s[2]) >= floor
         ]
         hits: list[RecallHit] = []
         while wanted and len(hits) < query.limit:
             batch, wanted = wanted[: query.limit - len(hits)], wanted[query.limit - len(hits) :]
-            if unread := [f.memory_id for f, _ in batch if f.memory_id not in known]:
+            if unread := [f.memory_id for f, _, _ in batch if f.memory_id not in known]:
                 known |= await self._store.get_many(query.actor, unread, with_retrievals=False)
             hits += [
-                RecallHit(known[f.memory_id], relevance(p.vector_evidence, p.full_text_evidence), p)
-                for f, p in batch
+                RecallHit(known[f.memory_id], relevance(v, t), scored_parts(f, v, t))
+                for f, v, t in batch
                 if f.memory_id in known
             ]
         return hits

@@ -63,9 +63,9 @@ def test_feedback_shift_is_bounded_and_shifts_salience_within_0_1() -> None:
     assert shifted_salience(0.3, FeedbackSummary()) == 0.3
 
 
-def _scored(memory_id: str, fused: float, t: float, v: float = 0.0) -> tuple[Fused, ScoreParts]:
-    parts = ScoreParts(fused=fused, full_text_evidence=t, vector_evidence=v)
-    return Fused(memory_id.rjust(32, "0"), datetime(2026, 1, 1, tzinfo=UTC), fused, parts), parts
+def _scored(memory_id: str, fused: float, t: float, v: float = 0.0) -> tuple[Fused, float, float]:
+    parts = ScoreParts(fused=fused)
+    return Fused(memory_id.rjust(32, "0"), datetime(2026, 1, 1, tzinfo=UTC), fused, parts), v, t
 
 
 def test_coverage_rerank_lets_query_words_and_strong_paraphrases_outrank_mere_fusion() -> None:
@@ -74,10 +74,10 @@ def test_coverage_rerank_lets_query_words_and_strong_paraphrases_outrank_mere_fu
     paraphrase = _scored("c", fused=0.20, t=0.0, v=1.0)  # no word, but the embedder is sure
     filler = _scored("d", fused=0.0, t=1.0)  # a fill-in from under the floor
     ranked = coverage_order([loud, exact, paraphrase, filler], floor=0.25, vector_share=0.5)
-    assert [f.memory_id[-1] for f, _ in ranked] == ["b", "c", "a", "d"]
+    assert [f.memory_id[-1] for f, _, _ in ranked] == ["b", "c", "a", "d"]
     # 0.20 × 1.25 = 0.25 > 0.20 × 0.75 = 0.15 > 0.30 × 0.45 = 0.135; fill-ins always last
     unaided = coverage_order([loud, exact, paraphrase], floor=0.25, vector_share=0.0)
-    assert [f.memory_id[-1] for f, _ in unaided] == ["b", "a", "c"]
+    assert [f.memory_id[-1] for f, _, _ in unaided] == ["b", "a", "c"]
 
 
 def test_the_stemmer_is_the_c_one_and_stems_as_the_python_one() -> None:
