@@ -710,7 +710,9 @@ def _scopes(scopes: frozenset[Scope]) -> np.ndarray:
     return table
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _time(at: int) -> datetime:
+    """A row's time from its microseconds (memoised: the same rows recur as hits; 1 µs a conversion, 80 a Recall)."""
     return _EPOCH + timedelta(microseconds=int(at))
 
 
