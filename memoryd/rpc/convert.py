@@ -85,13 +85,21 @@ def to_datetime(ts: Timestamp, field: str) -> datetime:
 
 
 def to_timestamp(value: datetime) -> Timestamp:
-    """Aware datetime (naive: UTC) to Timestamp.
+    """Aware datetime (naive: UTC) to Timestamp (``set_timestamp``)."""
+    out = Timestamp()
+    set_timestamp(out, value)
+    return out
+
+
+def set_timestamp(out: Timestamp, value: datetime) -> None:
+    """Write an aware datetime (naive: UTC) into a Timestamp field in place.
 
     Computed from the difference to the epoch: exact to the microsecond like ``FromDatetime``, which
     goes through a time tuple and cost a tenth of encoding a Recall's hits (three times a hit).
     """
     delta = (value if value.tzinfo is not None else value.replace(tzinfo=UTC)) - _EPOCH
-    return Timestamp(seconds=delta.days * 86_400 + delta.seconds, nanos=delta.microseconds * 1000)
+    out.seconds = delta.days * 86_400 + delta.seconds
+    out.nanos = delta.microseconds * 1000
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -161,37 +169,45 @@ def patch(msg: pb.UpdateMemoryRequest) -> MemoryPatch:
 
 def memory(record: MemoryRecord) -> pb.Memory:
     """A MemoryRecord as a Memory message."""
-    out = pb.Memory(
-        id=record.memory_id,
-        agent_id=record.agent_id,
-        end_user_id=record.end_user_id,
-        scope=SCOPE_PB[record.scope],
-        content=record.content,
-        memory_type=TYPE_PB[record.memory_type],
-        category=record.category,
-        subject=record.subject,
-        tags=list(record.tags),
-        salience=record.salience,
-        decay_factor=record.decay_factor,
-        source_context=record.source_context,
-        source_id=record.source_id,
-        collection=record.collection,
-        content_hash=record.content_hash,
-        embedding_model=record.embedding_model,
-        created_at=to_timestamp(record.created_at),
-        updated_at=to_timestamp(record.updated_at),
-        occurred_at=to_timestamp(record.occurred_at),
-        retrieval_count=record.retrieval_count,
-        status=STATUS_PB[record.status],
-        superseded_by=record.superseded_by,
-        injection_count=record.injection_count,
-        embedding_pending=record.embedding_pending,
-    )
+    out = pb.Memory()
+    set_memory(out, record)
+    return out
+
+
+def set_memory(out: pb.Memory, record: MemoryRecord) -> None:
+    """Write a MemoryRecord into an empty Memory field in place.
+
+    A reply's memories are written where they stay: a message built apart is copied again into its
+    parent (a Recall's ten hits: 0.21 ms built apart and copied, 0.09 ms in place).
+    """
+    out.id = record.memory_id
+    out.agent_id = record.agent_id
+    out.end_user_id = record.end_user_id
+    out.scope = SCOPE_PB[record.scope]
+    out.content = record.content
+    out.memory_type = TYPE_PB[record.memory_type]
+    out.category = record.category
+    out.subject = record.subject
+    out.tags.extend(record.tags)
+    out.salience = record.salience
+    out.decay_factor = record.decay_factor
+    out.source_context = record.source_context
+    out.source_id = record.source_id
+    out.collection = record.collection
+    out.content_hash = record.content_hash
+    out.embedding_model = record.embedding_model
+    set_timestamp(out.created_at, record.created_at)
+    set_timestamp(out.updated_at, record.updated_at)
+    set_timestamp(out.occurred_at, record.occurred_at)
+    out.retrieval_count = record.retrieval_count
+    out.status = STATUS_PB[record.status]
+    out.superseded_by = record.superseded_by
+    out.injection_count = record.injection_count
+    out.embedding_pending = record.embedding_pending
     if record.last_retrieved_at is not None:
-        out.last_retrieved_at.CopyFrom(to_timestamp(record.last_retrieved_at))
+        set_timestamp(out.last_retrieved_at, record.last_retrieved_at)
     if record.feedback is not NO_FEEDBACK:
         out.feedback.CopyFrom(feedback_summary(record.feedback))
-    return out
 
 
 def feedback_summary(summary: FeedbackSummary) -> pb.FeedbackSummary:
@@ -218,25 +234,21 @@ SIGNALS: dict[int, Signal] = {
 }
 
 
-def hit(h: RecallHit) -> pb.RecallHit:
-    """A RecallHit as a message."""
-    p = h.parts
-    return pb.RecallHit(
-        memory=memory(h.memory),
-        score=h.score,
-        parts=pb.ScoreParts(
-            vector_rank=p.vector_rank,
-            vector_similarity=p.vector_similarity,
-            vector_contribution=p.vector_contribution,
-            full_text_rank=p.full_text_rank,
-            full_text_score=p.full_text_score,
-            full_text_contribution=p.full_text_contribution,
-            composite=p.composite,
-            fused=p.fused,
-            vector_evidence=p.vector_evidence,
-            full_text_evidence=p.full_text_evidence,
-        ),
-    )
+def set_hit(out: pb.RecallHit, h: RecallHit) -> None:
+    """Write a RecallHit into an empty RecallHit field in place (``set_memory``)."""
+    set_memory(out.memory, h.memory)
+    out.score = h.score
+    p, parts = h.parts, out.parts
+    parts.vector_rank = p.vector_rank
+    parts.vector_similarity = p.vector_similarity
+    parts.vector_contribution = p.vector_contribution
+    parts.full_text_rank = p.full_text_rank
+    parts.full_text_score = p.full_text_score
+    parts.full_text_contribution = p.full_text_contribution
+    parts.composite = p.composite
+    parts.fused = p.fused
+    parts.vector_evidence = p.vector_evidence
+    parts.full_text_evidence = p.full_text_evidence
 
 
 def _fingerprint(flt: Message) -> str:

@@ -56,9 +56,10 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         )
         answer = await self._app.recall.answer(query)
         self._app.metrics.recalled(len(answer.hits), bool(answer.degraded))
-        return pb.RecallResponse(
-            hits=[convert.hit(h) for h in answer.hits], degraded=bool(answer.degraded), degraded_reason=answer.degraded
-        )
+        reply = pb.RecallResponse(degraded=bool(answer.degraded), degraded_reason=answer.degraded)
+        for h in answer.hits:
+            convert.set_hit(reply.hits.add(), h)
+        return reply
 
     @translated
     async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:
@@ -113,7 +114,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         page = await self._app.archive.list_memories(
             ListQuery(who, convert.memory_filter(request.filter), request.page_size or 50, after)
         )
-        return pb.ListMemoriesResponse(
-            memories=[convert.memory(m) for m in page.memories],
-            next_page_token=convert.encode_page_token(page.next_after_id, request.filter),
-        )
+        reply = pb.ListMemoriesResponse(next_page_token=convert.encode_page_token(page.next_after_id, request.filter))
+        for m in page.memories:
+            convert.set_memory(reply.memories.add(), m)
+        return reply
