@@ -59,9 +59,9 @@ def test_fuse_rewards_agreement_and_reports_parts() -> None:
     hits = fuse([arm(a, 0.9), arm(b, 0.8)], [arm(b, 5.0), arm(c, 4.0)], FusionWeights(60, 1.0, 1.0))
     assert [h.memory_id for h in hits] == ["b", "a", "c"]
     top = hits[0]
-    assert top.parts.vector_rank == 2 and top.parts.full_text_rank == 1
+    assert top.vector_rank == 2 and top.full_text_rank == 1
     assert top.score == pytest.approx(1 / 62 + 1 / 61)
-    assert hits[1].parts.full_text_rank == 0 and hits[1].parts.full_text_contribution == 0
+    assert hits[1].full_text_rank == 0 and hits[1].full_text_contribution == 0
 
 
 def test_fuse_full_text_weight_half_lets_vector_dominate() -> None:

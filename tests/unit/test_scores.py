@@ -8,7 +8,6 @@ import pytest
 
 from memoryd.core.calibration import calibration_for
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, FeedbackSummary, Signal, bounded, shifted_salience
-from memoryd.core.models import ScoreParts
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.ranking import Fused, coverage_order
 from memoryd.core.scores import full_text_evidence, relevance, vector_evidence
@@ -64,8 +63,7 @@ def test_feedback_shift_is_bounded_and_shifts_salience_within_0_1() -> None:
 
 
 def _scored(memory_id: str, fused: float, t: float, v: float = 0.0) -> tuple[Fused, float, float]:
-    parts = ScoreParts(fused=fused)
-    return Fused(memory_id.rjust(32, "0"), datetime(2026, 1, 1, tzinfo=UTC), fused, parts), v, t
+    return Fused(memory_id.rjust(32, "0"), datetime(2026, 1, 1, tzinfo=UTC), fused), v, t
 
 
 def test_coverage_rerank_lets_query_words_and_strong_paraphrases_outrank_mere_fusion() -> None:
