@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -60,7 +59,7 @@ class Observed:
         return self._stripped(await self._store.full_text_tiers(*args, **options))
 
     def _stripped(self, hits: list[ArmHit]) -> list[ArmHit]:
-        return hits if self._texts else [replace(h, content=None) for h in hits]
+        return hits if self._texts else [h._replace(content=None) for h in hits]
 
 
 def summary(hits: list[RecallHit]) -> list[tuple[str, float, float, float]]:
