@@ -229,12 +229,10 @@ class HotArchive:
         query, (hidden, seen, matrix) = np.asarray(vector, dtype=np.float32), self._searched(actor)
         if (approximate := self._approximate(seen, flt)) is not None:
             return self._rescored(approximate, query[None], hidden, flt, limit, min_similarity)[0]
-        if matrix is not None:  # a small visible set of a shared table: multiply its rows only
-            scores = np.full(len(hidden), -np.inf, dtype=np.float32)
-            scores[seen] = dot_products(matrix, query)
-        else:
-            scores = dot_products(self._vectors, query)
-            scores[hidden] = -np.inf
+        if matrix is not None:  # a small visible set of a shared table: multiply and rank its rows only
+            return self._best(actor, dot_products(matrix, query), flt, limit, min_similarity, seen)
+        scores = dot_products(self._vectors, query)
+        scores[hidden] = -np.inf
         return self._best(actor, scores, flt, limit, min_similarity)
 
     def _searched(self, actor: Actor) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -305,8 +303,8 @@ class HotArchive:
                 scores[~matched] = -np.inf
             scores[~visible] = -np.inf
             scores[placed] = -np.inf
-            rows = self._best_rows(actor, scores, flt, limit - len(hits), 0.0)
-            hits += self._hits(rows, scores[rows].tolist())
+            rows, values = self._best_rows(actor, scores, flt, limit - len(hits), 0.0)
+            hits += self._hits(rows, values)
             placed += rows
         return hits
 
@@ -345,11 +343,10 @@ class HotArchive:
         if (approximate := self._approximate(seen, flt)) is not None:
             return self._rescored(approximate, queries.T, hidden, flt, limit, min_similarity)
         if matrix is not None:  # a small visible set of a shared table, as in ``nearest``
-            similarities = np.full((queries.shape[1], len(hidden)), -np.inf, dtype=np.float32)
-            similarities[:, seen] = (matrix @ queries).T
-        else:
-            similarities = np.ascontiguousarray((self._vectors @ queries).T)
-            similarities[:, hidden] = -np.inf
+            seen_similarities = np.ascontiguousarray((matrix @ queries).T)
+            return [self._best(actor, row, flt, limit, min_similarity, seen) for row in seen_similarities]
+        similarities = np.ascontiguousarray((self._vectors @ queries).T)
+        similarities[:, hidden] = -np.inf
         return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
 
     def _approximate(self, seen: np.ndarray, flt: MemoryFilter) -> RowIndex | None:
@@ -412,43 +409,66 @@ class HotArchive:
         return ~(self._visible(actor) & self._columns.embedded)
 
     def _best(
-        self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
+        self,
+        actor: Actor,
+        similarities: Any,
+        flt: MemoryFilter,
+        limit: int,
+        min_similarity: float,
+        rows: np.ndarray | None = None,
     ) -> list[ArmHit]:
-        """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf)."""
-        rows = self._best_rows(actor, similarities, flt, limit, min_similarity)
-        return self._hits(rows, similarities[rows].tolist())
+        """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf).
+
+        ``rows``: the rows the similarities are of, ascending (default: every row of the copy).
+        """
+        chosen, scores = self._best_rows(actor, similarities, flt, limit, min_similarity, rows)
+        return self._hits(chosen, scores)
 
     def _best_rows(
-        self, actor: Actor, similarities: Any, flt: MemoryFilter, limit: int, min_similarity: float
-    ) -> list[int]:
-        """``_best``'s rows, best first."""
+        self,
+        actor: Actor,
+        similarities: Any,
+        flt: MemoryFilter,
+        limit: int,
+        min_similarity: float,
+        rows: np.ndarray | None = None,
+    ) -> tuple[list[int], list[float]]:
+        """``_best``'s rows, best first (ties: the earlier row), and their similarities."""
         # Only rows at or above the floor can be hits (hidden rows hold -inf at any floor). Most searches
         # stop after ``limit`` hits: the best few are ordered first, the rest only if they are reached.
         close = np.flatnonzero((similarities >= min_similarity) & (similarities > -np.inf))
+        values = similarities[close]
+        if rows is not None:
+            close = rows[close]
         first = min(len(close), _HEAD_PER_LIMIT * limit + _HEAD_EXTRA)
         if first < len(close):
-            kth = np.partition(similarities[close], len(close) - first)[len(close) - first]
-            parts = [close[similarities[close] >= kth], close[similarities[close] < kth]]
+            head = values >= np.partition(values, len(close) - first)[len(close) - first]
+            parts = [(close[head], values[head]), (close[~head], values[~head])]
         else:
-            parts = [close]
-        chosen = list[int]()
+            parts = [(close, values)]
+        chosen, scores = list[int](), list[float]()
         if _by_columns(flt):  # visibility, status, scope and source are columns here: no row becomes a record
-            for part in parts:
+            for part, part_values in parts:
                 if len(chosen) == limit:  # the rest is not ordered (at 100,000 rows: ~1 ms a search)
                     break
-                ranked = part[np.argsort(-similarities[part], kind="stable")]
-                chosen += ranked[self._meeting(flt, ranked)][: limit - len(chosen)].tolist()
-            return chosen
-        for part in parts:  # every row of the first part is at least as similar as any of the second
-            ranked = part[np.argsort(-similarities[part], kind="stable")].tolist()
+                order = np.argsort(-part_values, kind="stable")
+                ranked, ranked_values = part[order], part_values[order]
+                wanted, places = self._meeting(flt, ranked), limit - len(chosen)
+                chosen += ranked[wanted][:places].tolist()
+                scores += ranked_values[wanted][:places].tolist()
+            return chosen, scores
+        for part, part_values in parts:  # every row of the first part is at least as similar as any of the second
+            order = np.argsort(-part_values, kind="stable")
+            ranked, ranked_values = part[order].tolist(), part_values[order].tolist()
             for start in range(0, len(ranked), max(limit, _BATCH)):
                 chunk = ranked[start : start + max(limit, _BATCH)]
-                for i, record in zip(chunk, self._records_at(chunk), strict=True):
+                for k, (i, record) in enumerate(zip(chunk, self._records_at(chunk), strict=True)):
                     if matches_filter(record, flt) and is_visible(actor, record):
                         chosen.append(i)
+                        scores.append(ranked_values[start + k])
                         if len(chosen) == limit:
-                            return chosen
-        return chosen
+                            return chosen, scores
+        return chosen, scores
 
     def _hits(self, rows: list[int], scores: list[float]) -> list[ArmHit]:
         """The rows as an arm's hits with these scores (no record made for them)."""
