@@ -126,6 +126,8 @@ class HotArchive:
         self._seen: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray | None]] = {}
         """Vector searches' visible rows by agent and contact code (``_searched``)."""
         self._seen_rows = 0
+        self._masks: dict[tuple[int, int], np.ndarray] = {}
+        """The last few actors' visible rows by agent and contact code (``_visible``)."""
 
     @classmethod
     def from_arrow(
@@ -287,21 +289,21 @@ class HotArchive:
             raise RuntimeError("this copy cannot answer this query (see answers_full_text, answers_prefixes)")
         if not self._records:
             return []
-        visible = self._visible(actor)
+        visible = self._visible(actor)  # live rows only: the scores leave out the rest
         passing = self._passing(actor, flt, visible, any(t.query.prefix_terms for t in tiers))
+        flat = passing & ~text.covered
         hits: list[ArmHit] = []
         placed: list[int] = []
         for tier in tiers:
             if len(hits) >= limit:
                 break
             terms, prefix_terms = tier.query.terms, tier.query.prefix_terms
-            scores = text.scores(terms, self._columns.live, passing & ~text.covered, tier.require_all)
+            scores = text.scores(terms, visible, flat, tier.require_all)
             if prefix_terms and self._prefixes is not None:
-                more = self._prefixes.scores(prefix_terms, self._columns.live, passing & ~self._prefixes.covered, False)
+                more = self._prefixes.scores(prefix_terms, visible, passing & ~self._prefixes.covered, False)
                 matched = np.isfinite(scores) | np.isfinite(more)
                 scores = np.where(np.isfinite(scores), scores, 0.0) + np.where(np.isfinite(more), more, 0.0)
                 scores[~matched] = -np.inf
-            scores[~visible] = -np.inf
             scores[placed] = -np.inf
             rows, values = self._best_rows(actor, scores, flt, limit - len(hits), 0.0)
             hits += self._hits(rows, values)
@@ -398,11 +400,18 @@ class HotArchive:
             wanted &= c.source[rows] == c.names.get(flt.source_id, _UNKNOWN)
         return wanted
 
-    def _visible(self, actor: Actor) -> Any:
-        """Live rows ``actor`` sees."""
+    def _visible(self, actor: Actor) -> np.ndarray:
+        """Live rows ``actor`` sees (read-only; the last few actors' kept: six passes over the rows each)."""
         c = self._columns
         keys = (c.names.get(actor.agent_id, _UNKNOWN), c.names.get(actor.end_user_id, _UNKNOWN))
-        return visible_mask(actor, c.scope, c.agent, c.end_user, keys) & c.live
+        if (kept := self._masks.get(keys)) is not None:
+            return kept
+        mask = np.asarray(visible_mask(actor, c.scope, c.agent, c.end_user, keys) & c.live)
+        mask.flags.writeable = False
+        if len(self._masks) >= _KEPT_MASKS:
+            del self._masks[next(iter(self._masks))]
+        self._masks[keys] = mask
+        return mask
 
     def _hidden(self, actor: Actor) -> Any:
         """Rows ``actor`` may not see, gone, or without a vector yet."""
@@ -436,7 +445,9 @@ class HotArchive:
         """``_best``'s rows, best first (ties: the earlier row), and their similarities."""
         # Only rows at or above the floor can be hits (hidden rows hold -inf at any floor). Most searches
         # stop after ``limit`` hits: the best few are ordered first, the rest only if they are reached.
-        close = np.flatnonzero((similarities >= min_similarity) & (similarities > -np.inf))
+        close = np.flatnonzero(similarities >= min_similarity)
+        if min_similarity == -np.inf:  # a floor of -inf must still leave out the hidden rows
+            close = close[similarities[close] > -np.inf]
         values = similarities[close]
         if rows is not None:
             close = rows[close]
@@ -689,6 +700,8 @@ class _Index:
 
 _UNKNOWN = -1
 """The code of a name no row holds."""
+_KEPT_MASKS = 16
+"""Actors whose visible rows a copy keeps (a byte a row each)."""
 _NULL = -2
 """The code of a missing value."""
 

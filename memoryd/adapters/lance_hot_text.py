@@ -290,7 +290,9 @@ class HotText:
         return HotText(self.postings.appended(self.rows, texts), self.rows + len(texts), self.covered_at_load)
 
     def scores(self, terms: Sequence[str], live: np.ndarray, flat: np.ndarray, require_all: bool) -> np.ndarray:
-        """Each row's BM25 score for the terms (one clause each); -inf where the row does not match or is gone.
+        """Each row's BM25 score for the terms (one clause each); -inf where the row does not match or is not live.
+
+        ``live``: the rows that may match (the live rows, or those a searcher sees).
 
         ``flat``: the rows not covered by the index that pass the query's prefilter (LanceDB scans them).
         """
@@ -299,9 +301,7 @@ class HotText:
             matched = np.zeros(self.rows, dtype=bool)
         else:
             matched = np.logical_and.reduce(hits) if require_all else np.logical_or.reduce(hits)
-        scores = total.copy()
-        scores[~(matched & live)] = -np.inf
-        return scores
+        return np.where(matched & live, total, -np.inf)
 
     @cached_property
     def _recent(self) -> dict[tuple[tuple[str, ...], bytes], tuple[np.ndarray, list[np.ndarray]]]:
