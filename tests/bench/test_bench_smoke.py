@@ -55,6 +55,7 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         "0",  # the tables are tiny: turn the in-memory path off so Recall goes through the ANN index
     )
     assert "vs sqlite p50/p99" in stdout and "baseline (in process)" in stdout
+    assert "baseline, the model embeds the query" in stdout
     assert [s["agents"] for s in record["shapes"]] == [1, 3]
     for shape in record["shapes"]:
         modes = {(r["mode"], r["concurrency"]) for r in shape["recall"]}
@@ -62,6 +63,9 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
+        # the server-embedded Recall's baseline: the same model embeds each query, then SQLite searches
+        embedded = shape["sqlite"]["with_query_embedding"]
+        assert embedded["n"] == 12 and embedded["p50"] > shape["sqlite"]["p50"]
         reads = shape["reads"]
         assert reads["list_page_of_20"]["n"] == reads["get_memory"]["n"] == 12 and reads["get_memory"]["p50"] > 0
         assert reads["get_profile"]["n"] == 12 and reads["get_profile"]["p50"] > 0
