@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -507,13 +507,52 @@ class HotArchive:
         """Ids of the rows ``actor`` sees that meet ``flt``, after ``after_id`` in id order (a ListMemories page).
 
         None when ``flt`` narrows by more than scope, status and source: those conditions need the
-        records, and LanceDB's predicate answers them without converting rows.
+        records, and LanceDB's predicate answers them without converting rows. The rows are picked by
+        their ids' leading 64 bits (``_id_keys``), then ordered by the whole id: comparing every visible
+        id in Python cost ~25 ms a page at 100,000 rows.
         """
         if not _by_columns(flt):
             return None
         wanted = self._visible(actor) & self._meeting(flt)
-        ids = self._ids
-        return heapq.nsmallest(limit, (m for m in (ids[at] for at in np.flatnonzero(wanted).tolist()) if m > after_id))
+        ids, keys = self._ids, self._id_keys
+        if keys is None:  # an id the keys cannot stand for: every id compared
+            every = np.flatnonzero(wanted).tolist()
+            return heapq.nsmallest(limit, (m for m in (ids[at] for at in every) if m > after_id))
+        if after_id:
+            if (after := _hex_key(after_id)) is None:  # not a cursor memoryd made
+                every = np.flatnonzero(wanted).tolist()
+                return heapq.nsmallest(limit, (m for m in (ids[at] for at in every) if m > after_id))
+            rows = np.flatnonzero(wanted & (keys >= np.uint64(after)))
+            tied = keys[rows] == np.uint64(after)  # the cursor's own row, and ids sharing its leading bits
+            if tied.any():
+                kept = ~tied
+                kept[tied] = [ids[at] > after_id for at in rows[tied].tolist()]
+                rows = rows[kept]
+        else:
+            rows = np.flatnonzero(wanted)
+        if limit < len(rows):  # every id of the page has a key at most the limit-th smallest key
+            kth = np.partition(keys[rows], limit - 1)[limit - 1]
+            rows = rows[keys[rows] <= kth]
+        return sorted(ids[at] for at in rows.tolist())[:limit]
+
+    @functools.cached_property
+    def _id_keys(self) -> np.ndarray | None:
+        """Each row's id as the number its first 16 hex digits make: ids in order have keys in order.
+
+        The loaded rows' keys are computed once per load; rows added since, from their ids. None when an id
+        does not start with 16 lowercase hex digits (memoryd makes no such id; an import could).
+        """
+        loaded = self._source.id_keys()
+        if loaded is None:
+            return None
+        at = self._source.rows
+        keys = np.zeros(len(at), dtype=np.uint64)
+        keys[at >= 0] = loaded[at[at >= 0]]
+        for row in np.flatnonzero(at < 0).tolist():
+            if (key := _hex_key(self._ids[row])) is None:
+                return None
+            keys[row] = key
+        return keys
 
     def get_many(self, actor: Actor, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         """The visible rows among these ids, whatever their status."""
@@ -752,6 +791,31 @@ def _time(at: int) -> datetime:
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+_ID_PATTERN = "^[0-9a-f]{16}"
+
+
+def _hex_key(memory_id: str) -> int | None:
+    """The id's first 16 hex digits as a number (None: they are not lowercase hex)."""
+    head = memory_id[:16]
+    if len(head) < 16 or head.strip("0123456789abcdef"):
+        return None
+    return int(head, 16)
+
+
+def _hex_keys(heads: pa.ChunkedArray) -> np.ndarray:
+    """Strings of 16 lowercase hex digits as unsigned 64-bit numbers, vectorised."""
+    digits = np.frombuffer("".join(heads.to_pylist()).encode("ascii"), dtype=np.uint8).reshape(-1, 16)
+    nibbles = _NIBBLES[digits].astype(np.uint64)
+    keys = np.zeros(len(digits), dtype=np.uint64)
+    for column in range(16):
+        keys = (keys << np.uint64(4)) | nibbles[:, column]
+    return keys
+
+
+_NIBBLES = np.zeros(256, dtype=np.uint8)
+_NIBBLES[np.frombuffer(b"0123456789abcdef", dtype=np.uint8)] = np.arange(16, dtype=np.uint8)
+
+
 def _enum_codes(column: pa.ChunkedArray, codes: dict[Any, int]) -> np.ndarray:
     """A column of enum values as their codes (-1: a value not in ``codes``)."""
     values = column.to_numpy(zero_copy_only=False)
@@ -779,6 +843,8 @@ class _Source:
     texts: list[str]
     """The load's ``content`` as Python strings (shared by the copies): a hit's text from Arrow cost
     5 µs, 60 per Recall; the whole column of 10,000 rows costs 0.3 ms of the load."""
+    derived: dict[str, np.ndarray | None] = field(default_factory=dict)
+    """Arrays computed from the load when first needed, shared by the copies (``id_keys``)."""
 
     def records(self, rows: Sequence[int]) -> list[MemoryRecord]:
         """The records of these rows of the copy (one take and one column-wise conversion: per row, 80 → 24 µs)."""
@@ -793,4 +859,13 @@ class _Source:
         return [texts[i] for i in self.rows[list(rows)].tolist()] if rows else []
 
     def appended(self, count: int) -> _Source:
-        return _Source(self.table, np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)]), self.texts)
+        rows = np.concatenate([self.rows, np.full(count, -1, dtype=np.int64)])
+        return _Source(self.table, rows, self.texts, self.derived)
+
+    def id_keys(self) -> np.ndarray | None:
+        """Each loaded row's id as the number its first 16 hex digits make (None: an id does not start so)."""
+        if "id_keys" not in self.derived:
+            ids = self.table.column("id")
+            valid = pc.all(pc.match_substring_regex(ids, _ID_PATTERN)).as_py() is not False
+            self.derived["id_keys"] = _hex_keys(pc.utf8_slice_codeunits(ids, 0, 16)) if valid else None
+        return self.derived["id_keys"]

@@ -22,6 +22,7 @@ from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.core.errors import Conflict
+from memoryd.core.ids import new_memory_id
 from memoryd.core.models import (
     Actor,
     FullTextQuery,
@@ -628,3 +629,65 @@ async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
     assert store._hot.current("acme") is None  # 54 rows held against 40 + 5
     assert await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
     assert loads == []  # too big to load: 50 rows against a bound of 40
+
+
+async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The copy picks a page by its ids' leading 64 bits, then orders by the whole id: ids as memoryd makes
+    # them (time-ordered), many sharing their leading bits (one millisecond, the same leading random bits),
+    # rows appended to the copy after its load, a rewrite, and a tenant whose ids no key stands for.
+    rng = random.Random(9)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    keyed: list[int] = []  # the loads whose ids got keys (the odd tenant's cannot)
+    real = lance_hot._hex_keys
+
+    def counted(heads: Any) -> Any:
+        keyed.append(len(heads))
+        return real(heads)
+
+    monkeypatch.setattr(lance_hot, "_hex_keys", counted)
+
+    def made(n: int, tenant: str, odd_ids: bool = False) -> list[tuple[MemoryRecord, list[float]]]:
+        out = []
+        for i in range(n):
+            ms = 1_767_225_600_000 + rng.choice(range(12))  # a dozen milliseconds: ties on the key
+            memory_id = new_memory_id(ms, rng.choice([0, 1 << 62, 3 << 62]) | rng.getrandbits(62))
+            if odd_ids and i % 7 == 0:
+                memory_id = "import-" + memory_id[7:]
+            scope = rng.choice([Scope.PRIVATE, Scope.TENANT, Scope.SHARED])
+            out.append(
+                (
+                    memory_record(memory_id, f"m {i}", tenant_id=tenant, agent_id=rng.choice(AGENTS), scope=scope),
+                    vector(rng),
+                )
+            )
+        return out
+
+    await cold.insert("acme", made(240, "acme"))
+    await cold.insert("odd", made(60, "odd", odd_ids=True))
+    await hot.page_ids(Actor("acme", "a0"), MemoryFilter(), "", 1)  # the copy is loaded; the next rows are its own
+    await hot.insert("acme", made(30, "acme"))
+    first = (await hot.page(Actor("acme", "a0"), MemoryFilter(), "", 1))[0]
+    assert await hot.replace(Actor("acme", first.agent_id), replace(first, content="rewritten"), None)
+    for tenant in ("acme", "acme", "odd"):
+        ids = sorted(
+            [
+                m
+                for m in await cold.page_ids(
+                    Actor(tenant, "a0"), MemoryFilter(statuses=frozenset(MemoryStatus)), "", 400
+                )
+            ]
+        )
+        for _ in range(60):
+            actor = Actor(tenant, rng.choice(AGENTS))
+            flt = rng.choice([MemoryFilter(), MemoryFilter(scopes=frozenset({Scope.PRIVATE}))])
+            after = rng.choice(["", rng.choice(ids), rng.choice(ids)[:20], "0"])
+            size = rng.choice([1, 3, 20, 500])
+            assert await hot.page_ids(actor, flt, after, size) == await cold.page_ids(actor, flt, after, size), (
+                tenant,
+                after,
+                size,
+            )
+    assert keyed and all(n >= 240 for n in keyed)
