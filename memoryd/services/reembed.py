@@ -279,7 +279,7 @@ class Reembed:
         return filled
 
     async def _filled(self, tenant_id: str, model: str, batch: int) -> AsyncIterator[int]:
-        """Fill the tenant's rows missing in the space, a batch at a time; yields each batch's size.
+        """Fill the tenant's rows missing in the space, a batch at a time; yields the rows each batch filled.
 
         Pages on by id, then reads once more from the start (rows a page skipped, rows written
         without the vector meanwhile); ends when that read finds none, or finds only rows that
@@ -299,7 +299,7 @@ class Reembed:
             if idle >= 2:
                 return
             after = max(r.memory_id for r in rows)
-            yield len(rows)
+            yield stored  # rows changed or filled by another process meanwhile are not counted as filled here
 
     async def finish(self, model: str) -> dict[str, int]:
         """Drop the store's model: ``model`` becomes the store's own (run with every daemon and worker stopped).
