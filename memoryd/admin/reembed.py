@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -55,12 +56,7 @@ async def run_reembed(
         else:
 
             def progress(p: Progress) -> None:
-                print(
-                    f"{p.tenant_id}: {p.filled}/{p.total} rows, {p.rows_per_second:.0f} rows/s, "
-                    f"ETA {p.eta_seconds:.0f} s",
-                    file=out,
-                    flush=True,
-                )
+                print(progress_line(p), file=out, flush=True)
 
             rows = await job.run(to, tenants, batch=batch, on_progress=progress)
             # Processes that had not yet seen the re-embed may have written rows without the new
@@ -70,6 +66,12 @@ async def run_reembed(
             rows = await job.status(to, [r.tenant_id for r in rows])
     print(_table(rows, to), file=out)
     return 0
+
+
+def progress_line(p: Progress) -> str:
+    """One progress line: "t-a: 48/300 rows, 96 rows/s, ETA 3 s" (ETA unknown until a row is stored)."""
+    eta = f"{p.eta_seconds:.0f} s" if math.isfinite(p.eta_seconds) else "unknown"
+    return f"{p.tenant_id}: {p.filled}/{p.total} rows, {p.rows_per_second:.0f} rows/s, ETA {eta}"
 
 
 def _table(rows: Sequence[TenantProgress], model: str) -> str:

@@ -11,6 +11,7 @@ crash resumes), switches each tenant once its rows are all filled, and reports p
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -121,6 +122,7 @@ class Progress:
     total: int
     rows_per_second: float
     eta_seconds: float
+    """Infinite while no row has been stored yet."""
 
 
 def reembed_key(model: str) -> str:
@@ -168,7 +170,8 @@ class Reembed:
                 done += rows
                 if on_progress is not None:
                     rate = done / max(self._now() - started, 1e-6)
-                    on_progress(Progress(tenant_id, done, todo, rate, max(todo - done, 0) / rate))
+                    eta = max(todo - done, 0) / rate if rate else math.inf  # nothing stored yet: unknown
+                    on_progress(Progress(tenant_id, done, todo, rate, eta))
             if switch:
                 await self._switch_if_complete(tenant_id, model)  # left unswitched (status shows it) if not
         return await self.status(model, chosen)

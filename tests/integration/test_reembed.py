@@ -150,6 +150,28 @@ async def _space_vectors(data: Path, tenants: list[str]) -> dict[str, list[float
     return out
 
 
+async def test_progress_counts_the_rows_a_run_stored_not_the_rows_it_read(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> None:
+    # Two runs over one tenant at once (two operators, or a run and a job) read the same unfilled rows;
+    # each row is stored by one of them, and only that one may count it as filled.
+    settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
+    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
+        job = app.reembed
+        assert job is not None
+        drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(96)]
+        await app.memorize.memorize_batch(Actor("t-a", "agent"), drafts, True)
+        first: list[Progress] = []
+        second: list[Progress] = []
+        await asyncio.gather(
+            job.run(MODEL, ["t-a"], batch=16, on_progress=first.append),
+            job.run(MODEL, ["t-a"], batch=16, on_progress=second.append),
+        )
+        assert [(p.missing, p.total) for p in await job.status(MODEL, ["t-a"])] == [(0, 96)]
+        assert first and second
+        assert first[-1].filled + second[-1].filled == 96  # read twice, stored once
+
+
 async def test_one_re_embed_at_a_time_and_switches_are_per_tenant_records(tmp_path: Path) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "base-model", 8)
     spaces = LanceEmbeddingSpaces(db)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -195,3 +196,11 @@ def test_a_unit_vector_is_kept_as_given_and_any_other_is_scaled() -> None:
     for bad, why in [([0.0, 0.0], "non-zero"), ([float("nan"), 1.0], "non-zero"), ([1.0], "dimensions")]:
         with pytest.raises(InvalidRequest, match=why):
             normalised(bad, 2, "e")
+
+
+def test_a_reembed_progress_line_before_any_row_is_stored_has_no_eta() -> None:
+    from memoryd.admin.reembed import progress_line
+    from memoryd.services.reembed import Progress
+
+    assert progress_line(Progress("t-a", 48, 300, 96.2, 2.6)) == "t-a: 48/300 rows, 96 rows/s, ETA 3 s"
+    assert progress_line(Progress("t-a", 0, 300, 0.0, math.inf)) == "t-a: 0/300 rows, 0 rows/s, ETA unknown"
