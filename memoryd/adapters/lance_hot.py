@@ -290,7 +290,7 @@ class HotArchive:
         if not self._records:
             return []
         visible = self._visible(actor)  # live rows only: the scores leave out the rest
-        passing = self._passing(actor, flt, visible, any(t.query.prefix_terms for t in tiers))
+        passing = self._passing(flt, visible, any(t.query.prefix_terms for t in tiers))
         flat = passing & ~text.covered
         hits: list[ArmHit] = []
         placed: list[int] = []
@@ -310,7 +310,7 @@ class HotArchive:
             placed += rows
         return hits
 
-    def _passing(self, actor: Actor, flt: MemoryFilter, visible: np.ndarray, prefixed: bool) -> np.ndarray:
+    def _passing(self, flt: MemoryFilter, visible: np.ndarray, prefixed: bool) -> np.ndarray:
         """The visible rows meeting ``flt``: exact wherever an index does not cover the row.
 
         The flat rows' statistics count only those, and that is all they need; rows added since the
@@ -514,22 +514,16 @@ class HotArchive:
         if not _by_columns(flt):
             return None
         wanted = self._visible(actor) & self._meeting(flt)
-        ids, keys = self._ids, self._id_keys
-        if keys is None:  # an id the keys cannot stand for: every id compared
+        ids, keys, after = self._ids, self._id_keys, _hex_key(after_id) if after_id else 0
+        if keys is None or after is None:  # an id or a cursor the keys cannot stand for: every id compared
             every = np.flatnonzero(wanted).tolist()
             return heapq.nsmallest(limit, (m for m in (ids[at] for at in every) if m > after_id))
-        if after_id:
-            if (after := _hex_key(after_id)) is None:  # not a cursor memoryd made
-                every = np.flatnonzero(wanted).tolist()
-                return heapq.nsmallest(limit, (m for m in (ids[at] for at in every) if m > after_id))
-            rows = np.flatnonzero(wanted & (keys >= np.uint64(after)))
-            tied = keys[rows] == np.uint64(after)  # the cursor's own row, and ids sharing its leading bits
-            if tied.any():
-                kept = ~tied
-                kept[tied] = [ids[at] > after_id for at in rows[tied].tolist()]
-                rows = rows[kept]
-        else:
-            rows = np.flatnonzero(wanted)
+        rows = np.flatnonzero(wanted & (keys >= np.uint64(after)))
+        tied = keys[rows] == np.uint64(after)  # the cursor's own row, and ids sharing its leading bits
+        if tied.any():
+            kept = ~tied
+            kept[tied] = [ids[at] > after_id for at in rows[tied].tolist()]
+            rows = rows[kept]
         if limit < len(rows):  # every id of the page has a key at most the limit-th smallest key
             kth = np.partition(keys[rows], limit - 1)[limit - 1]
             rows = rows[keys[rows] <= kth]
