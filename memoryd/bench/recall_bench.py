@@ -398,10 +398,10 @@ def _render(record: dict[str, Any]) -> str:
         base = shape.get("sqlite")
         for r in shape["recall"]:
             ratio = ""
-            if base and r["concurrency"] == 1:
-                embedded = r["mode"] == "server_embeds_query"
-                if against := base.get("with_query_embedding") if embedded else base:  # older records lack it
-                    ratio = f"{r['p50'] / against['p50']:.1f}x / {r['p99'] / against['p99']:.1f}x"
+            # a server-embedded Recall against the baseline that embeds its queries too (older records lack it)
+            against = (base or {}).get("with_query_embedding") if r["mode"] == "server_embeds_query" else base
+            if against and r["concurrency"] == 1:
+                ratio = f"{r['p50'] / against['p50']:.1f}x / {r['p99'] / against['p99']:.1f}x"
             rows.append(
                 [
                     shape["agents"],
