@@ -117,8 +117,12 @@ def test_a_killed_reembed_resumes_and_recall_never_stops(tmp_path: Path, onnx_em
                 os.kill(first.pid, signal.SIGKILL)
                 first.wait()
                 first.stdout.close()
-                left = sum(v is None for rows in _vectors(tmp_path / "data").values() for _, v in rows)
-                if not 0 < left < 300:  # killed mid-way: some rows filled, some not
+                stored = [v for rows in _vectors(tmp_path / "data").values() for _, v in rows]
+                left = sum(v is None for v in stored)
+                # Killed mid-way: some rows unfilled, and at least the 48 the progress reported as stored
+                # survive the kill. Count against every row now, not the 300 written first: live writes
+                # that landed before the run added the column are unfilled too.
+                if not (left > 0 and len(stored) - left >= 48):
                     log.seek(0)
                     pytest.fail(f"{left} rows unfilled after {seen[-3:]}; stderr: {log.read()[-2000:]}")
                 second = _reembed(config, log)
