@@ -653,6 +653,7 @@ def _wire(
                 js.retry_policy(),
                 on_call=metrics.provider_call,
                 worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
+                model_calls=js.model_concurrency,
             ),
             bootstrap=BootstrapService(
                 stores.store,

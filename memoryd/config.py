@@ -323,7 +323,13 @@ class JobSettings(_Section):
     runs (retries, backoffs) when due and carry any wake-up lost while Valkey was away.
     """
     model_concurrency: int = Field(16, ge=1)
-    """Model-bound jobs one worker runs at once."""
+    """Model calls one worker has in flight at once (its share of the provider)."""
+    model_jobs: int | None = Field(None, ge=1)
+    """Model-bound jobs one worker runs at once; by default twice ``model_concurrency``.
+
+    A job's reads, writes and ledger updates then run while other jobs' calls hold the model slots,
+    instead of holding a slot idle around its own call (``docs/benchmarks.md``, session 28).
+    """
     short_concurrency: int = Field(32, ge=1)
     model_job_timeout_seconds: float = Field(300.0, gt=0)
     """A model-bound job's wall time (a killed worker's jobs are freed sooner: ``worker_heartbeat_seconds``)."""
@@ -348,6 +354,11 @@ class JobSettings(_Section):
     """The daemon queues the bootstrap batch at start when this schema version is not done."""
     bootstrap_archive_tokens: int = Field(6000, ge=100)
     """Share of the bootstrap prompt given to the archive (newest memories first)."""
+
+    @property
+    def model_job_slots(self) -> int:
+        """``model_jobs``, or twice ``model_concurrency``."""
+        return self.model_jobs or 2 * self.model_concurrency
 
     def retry_policy(self) -> RetryPolicy:
         """The core value of the retry settings."""

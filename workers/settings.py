@@ -50,7 +50,7 @@ def build_workers(settings: Settings, app: App, pools: Sequence[ArqRedis], *, re
     ctx = install({}, WorkerContext(app, app.jobs, js.model_job_timeout_seconds, js.short_job_timeout_seconds))
     workers = []
     for queue, pool, concurrency, timeout in (
-        (MODEL_QUEUE, pools[0], js.model_concurrency, js.model_job_timeout_seconds),
+        (MODEL_QUEUE, pools[0], js.model_job_slots, js.model_job_timeout_seconds),
         (SHORT_QUEUE, pools[1], js.short_concurrency, js.short_job_timeout_seconds),
     ):
         functions = [

@@ -26,8 +26,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from datetime import timedelta
 
@@ -109,7 +110,10 @@ class GuardedChat:
         policy: RetryPolicy,
         rng: random.Random,
         on_call: CallObserver | None = None,
+        calls: asyncio.Semaphore | None = None,
     ) -> None:
+        self._calls = calls
+        """The worker's model-call slots (None: unbounded here; the queue's job slots bound the calls)."""
         self._on_call = on_call
         self._chat = chat
         self._gate = gate
@@ -156,7 +160,8 @@ class GuardedChat:
         used = model or self._chat.model_name
         try:
             self.calls += 1
-            answer = await self._chat.complete_json(system, user, model)
+            async with self._calls or nullcontext():
+                answer = await self._chat.complete_json(system, user, model)
         except RateLimited:
             self._observe(used, "rate_limited", 0, 0)
             raise  # throttling: the provider is alive; the job waits out Retry-After
@@ -189,9 +194,17 @@ class JobRunner:
         rng: random.Random | None = None,
         on_call: CallObserver | None = None,
         worker_id: str = "",
+        model_calls: int = 0,
     ) -> None:
         self.worker_id = worker_id
         """This process, written on the records it runs (``JobService.reclaim_orphans``)."""
+        self._model_calls = model_calls
+        """Model calls this process's jobs make at once (0: as many as run): the worker runs more
+        model-bound jobs than this, so a job's reads and writes do not hold a call slot idle."""
+        self._calls: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary()
+        )
+        """Per event loop (a test's loop and a server thread's may share a runner), the call slots."""
         self._on_call = on_call
         self.jobs = jobs
         self.clock = clock
@@ -238,7 +251,16 @@ class JobRunner:
         ctx = JobContext(
             self,
             running,
-            GuardedChat(self._chat, self.gate, tenant_id, running.message_id, self._policy, self.rng, self._on_call),
+            GuardedChat(
+                self._chat,
+                self.gate,
+                tenant_id,
+                running.message_id,
+                self._policy,
+                self.rng,
+                self._on_call,
+                self._call_slots(),
+            ),
             timeout_seconds,
         )
         try:
@@ -260,6 +282,15 @@ class JobRunner:
             return None
         await self._finish(replace(ctx.record, result=result), JobState.SUCCEEDED, "")
         return None
+
+    def _call_slots(self) -> asyncio.Semaphore | None:
+        if not self._model_calls:
+            return None
+        loop = asyncio.get_running_loop()
+        slots = self._calls.get(loop)
+        if slots is None:
+            slots = self._calls[loop] = asyncio.Semaphore(self._model_calls)
+        return slots
 
     async def _defer(self, record: JobRecord, attempts: int, exc: Defer) -> float:
         at = self.clock.now()

@@ -51,6 +51,10 @@ class FakeProvider:
         """Keep each connection open between requests (HTTP/1.1), as a provider does; else one per request."""
         self.open_connections = 0
         """Connections a client holds open now (with ``keep_alive``, until the client closes them)."""
+        self.in_flight = 0
+        """Requests being answered now."""
+        self.peak_in_flight = 0
+        """The most requests ever answered at once."""
         self.calls: Counter[str] = Counter()
         self.requests: list[dict[str, Any]] = []
         self._behaviours: deque[str] = deque()
@@ -118,6 +122,11 @@ class FakeProvider:
         with self._lock:
             self.open_connections += change
 
+    def _answering(self, change: int) -> None:
+        with self._lock:
+            self.in_flight += change
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+
     def _embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
         inputs = body.get("input", [])
         inputs = [inputs] if isinstance(inputs, str) else inputs
@@ -168,7 +177,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.provider._connected(-1)
 
     def do_POST(self) -> None:  # stdlib naming
-        """Answer one request according to the script."""
+        """Answer one request according to the script (counted in flight meanwhile)."""
+        self.provider._answering(+1)
+        try:
+            self._post()
+        finally:
+            self.provider._answering(-1)
+
+    def _post(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
         with self.provider._lock:
             self.provider.calls[self.path] += 1
