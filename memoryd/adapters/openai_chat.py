@@ -33,11 +33,15 @@ class OpenAIChat:
 
     async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
         """One call; the answer must be a JSON object."""
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         async with map_openai_errors("chat provider"):
+            # The body goes as ``extra_body``, merged after the client's request transform: that walk of
+            # the parameters' types cost 1.4 of the 2.7 ms of event-loop CPU a call took, for a body it
+            # leaves byte-identical (plain strings). ``messages=[]`` is overridden by the body's.
             response = await self._client.chat.completions.create(
                 model=model or self._model,
-                response_format={"type": "json_object"},
-                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                messages=[],
+                extra_body={"response_format": {"type": "json_object"}, "messages": messages},
             )
         content = response.choices[0].message.content if response.choices else None
         try:

@@ -28,8 +28,11 @@ async def test_answers_are_parsed_with_token_usage(provider: FakeProvider) -> No
     answer, prompt_tokens, completion_tokens = await chat(provider).complete_json("system", "user")
     # the fake reports about a token per four characters: "system" + "user" = 10 chars, the reply 39
     assert answer == {"profile": "## A\n- x", "demoted": []} and (prompt_tokens, completion_tokens) == (3, 10)
-    body = provider.requests[0]["body"]
-    assert body["response_format"] == {"type": "json_object"} and body["messages"][0]["role"] == "system"
+    assert provider.requests[0]["body"] == {  # the whole body, as the client's own transform would have made it
+        "model": "fake-chat",
+        "messages": [{"role": "system", "content": "system"}, {"role": "user", "content": "user"}],
+        "response_format": {"type": "json_object"},
+    }
 
 
 @pytest.mark.parametrize(
