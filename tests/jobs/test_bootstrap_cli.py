@@ -36,6 +36,7 @@ extraction_model = "fake-model"
 [jobs]
 poll_seconds = 0.02
 model_concurrency = 1
+model_jobs = 1
 """)
     return path
 
@@ -87,7 +88,7 @@ async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_re
         assert second.returncode == 0, err
         assert "bootstrap v1: succeeded" in out and "0 failed" in out.splitlines()[-1], (first_out, out, err)
         calls = provider.calls["/v1/chat/completions"]
-        assert calls <= len(AGENTS) + 1  # at most the call in flight at the interrupt ran twice
+        assert calls <= len(AGENTS) + 1  # at most the one job in flight at the interrupt called twice
 
         third = _bootstrap(config)
         out, _ = third.communicate(timeout=120)
