@@ -162,8 +162,8 @@ class GuardedChat:
             self.calls += 1
             # The worker's call slot after the tenant's: taken first it cost 0.04 of the bootstrap bench's
             # ratio (the gate's round trips then held a call slot). A job waits here about one call at most
-            # (by default no more jobs wait than there are slots), which the tenant slot's lease (the provider timeout
-            # + 10 s) covers unless calls run near the timeout; renewing it after a wait cost 0.05–0.07.
+            # (by default no more jobs wait than there are slots), which the tenant slot's lease (the
+            # provider timeout + 10 s) covers unless calls run near the timeout; renewing it cost 0.05–0.07.
             async with self._calls or nullcontext():
                 answer = await self._chat.complete_json(system, user, model)
         except RateLimited:

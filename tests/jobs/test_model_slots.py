@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -15,7 +16,7 @@ AGENTS = [f"a{i}" for i in range(8)]
 
 def _most_at_once(spans: list[tuple[datetime, datetime]]) -> int:
     """The most intervals open at one instant (an end before a start at the same time)."""
-    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans], key=lambda e: (e[0], e[1]))
+    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
     most = now = 0
     for _, change in events:
         now += change
@@ -36,12 +37,11 @@ async def test_jobs_run_beside_the_calls_that_hold_the_model_slots(
         async with running(settings, onnx_embedder) as app:
             for agent in AGENTS:
                 await app.jobs.service.enqueue(JobKind.BOOTSTRAP, "acme", bootstrap_key("acme", agent, 1), agent)
-            done = [
-                await wait_for(lambda a=agent: app.jobs.service.record("acme", bootstrap_key("acme", a, 1)))  # type: ignore[misc]
-                for agent in AGENTS
-            ]
+            record = app.jobs.service.record
+            done = [await wait_for(partial(record, "acme", bootstrap_key("acme", agent, 1))) for agent in AGENTS]
         assert all(r.state == JobState.SUCCEEDED and r.attempts == 1 for r in done), done
         assert provider.calls["/v1/chat/completions"] == len(AGENTS)
         assert provider.peak_in_flight == 2  # never more calls than model_concurrency
         spans = [(r.started_at, r.finished_at) for r in done if r.started_at and r.finished_at]
+        assert len(spans) == len(AGENTS)
         assert _most_at_once(spans) == 4  # twice as many jobs: two wait for a call slot, not for a job slot
