@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lancedb.table import AsyncTable
 
-from memoryd.adapters import lance_hot, lance_hot_cache, lance_store
+from memoryd.adapters import lance_hot, lance_hot_cache, lance_rows, lance_store
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot import HotArchive
 from memoryd.adapters.lance_hot_cache import _rows_kept
@@ -34,6 +34,7 @@ from memoryd.core.models import (
     TagMode,
 )
 from memoryd.core.vectors import normalised
+from memoryd.core.visibility import is_visible
 from tests.fakes import memory_record
 
 DIM = 16
@@ -210,6 +211,37 @@ def test_copies_share_their_matrix_and_index_without_seeing_each_others_rows() -
     assert len(old) == 40 and len(newer) == 41 and len(newest) == 42
     gone = newest.deleted(4, [x[0].memory_id])
     assert gone.get_many(actor, [x[0].memory_id]) == {} and len(gone.get_many(actor, [y[0].memory_id])) == 1
+
+
+def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under writes a Recall often reads its hits from a copy a write has already replaced; what it
+    # converted there serves the later copies. A row rewritten since is read as rewritten, not as loaded.
+    seeded = rows(random.Random(5), 20)
+    old = HotArchive.from_arrow(1, to_table(seeded, memory_schema(DIM)).select([*RECORD_COLUMNS, "vector"]))
+    converted: list[str] = []
+    real = lance_rows.to_record
+
+    def counted(row: dict[str, Any]) -> MemoryRecord:
+        record = real(row)
+        converted.append(record.memory_id)
+        return record
+
+    monkeypatch.setattr(lance_hot, "to_record", counted)
+    everyone = Actor("acme", "a0")
+    first, second = [record for record, _ in seeded if is_visible(everyone, record)][:2]
+    newer = old.inserted(2, [(memory_record(f"{900:032x}", "new", tenant_id="acme", scope=Scope.TENANT), seeded[0][1])])
+    assert old.get_many(everyone, [first.memory_id]) == {first.memory_id: first}
+    assert newer.get_many(everyone, [first.memory_id, second.memory_id]) == {
+        first.memory_id: first,
+        second.memory_id: second,
+    }
+    assert converted == [first.memory_id, second.memory_id]  # the first row once, in the older copy
+    archived = replace(first, status=MemoryStatus.ARCHIVED, content=f"{first.content}, archived")
+    rewritten = newer.replaced(3, archived, None)
+    assert rewritten is not None and rewritten.get_many(everyone, [first.memory_id]) == {first.memory_id: archived}
+    assert old.get_many(everyone, [first.memory_id]) == {first.memory_id: first}
 
 
 async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
