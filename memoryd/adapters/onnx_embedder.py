@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -92,7 +93,7 @@ class OnnxMiniLMEmbedder:
         if lanes is None:  # one pair per event loop: a test's loop and a server thread's may share this model
             lanes = self._lanes[loop] = (
                 _Lane(self.embed_sync, self._batch_size),
-                _Lane(self.embed_sync, self._batch_size),
+                _Lane(self.embed_sync, self._batch_size, linger=_QUERY_LINGER_SECONDS),
             )
         return lanes[kind]
 
@@ -138,6 +139,10 @@ class OnnxMiniLMEmbedder:
 
 _TEXTS, _QUERIES = 0, 1
 _RUN_MIN_TEXTS = 2
+_QUERY_LINGER_SECONDS = 0.003
+"""How long a query that finds its lane idle waits for company while the lane is shared (``_Lane``)."""
+_SHARED_WINDOW_SECONDS = 0.02
+"""A lane whose last inference was shared and ended this recently is under load."""
 
 
 class QueryEmbedder:
@@ -165,24 +170,38 @@ _Call = tuple[list[str], "asyncio.Future[list[list[float]]]"]
 
 
 class _Lane:
-    """One event loop's calls of the model: one inference at a time; the calls waiting meanwhile run together next."""
+    """One event loop's calls of the model: one inference at a time; the calls waiting meanwhile run together next.
 
-    def __init__(self, embed_sync: Callable[[list[str]], list[list[float]]], batch_size: int) -> None:
+    With ``linger``, a call that finds the lane idle right after a shared inference waits that long for
+    company before it runs. Under 16 mixed clients more than half the queries' inferences held one text
+    (11.4 ms each, against 15–23 ms for two to eight): the first query back after a batch ran alone and
+    the others queued behind it. A caller alone (one client, one query at a time) never waits.
+    """
+
+    def __init__(
+        self, embed_sync: Callable[[list[str]], list[list[float]]], batch_size: int, *, linger: float = 0.0
+    ) -> None:
         self._embed_sync = embed_sync
         self._batch_size = batch_size
+        self._linger = linger
         self._waiting: list[_Call] = []
         """Calls waiting for the next inference, in arrival order."""
         self._busy = False
         """An inference runs, or the task draining ``_waiting`` does."""
         self._drainer: asyncio.Task[None] | None = None
         """Held so the loop does not lose the task."""
+        self._shared_until = 0.0
+        """Until when (monotonic) the lane counts as shared: its last inferences ran calls that had waited together."""
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
-        if self._busy:
+        if self._busy or (self._linger and time.monotonic() < self._shared_until):
             done: asyncio.Future[list[list[float]]] = asyncio.get_running_loop().create_future()
             self._waiting.append((texts, done))
+            if not self._busy:  # the first after a shared inference: the next inference starts after the linger
+                self._busy = True
+                self._drainer = asyncio.create_task(self._drain(self._linger))
             return await done
         self._busy = True  # an idle model: this call runs at once, on its own (no task, no extra hop)
         try:
@@ -193,9 +212,12 @@ class _Lane:
             else:
                 self._busy = False
 
-    async def _drain(self) -> None:
+    async def _drain(self, linger: float = 0.0) -> None:
         """Run the waiting calls, as many as fill a batch at a time (always one at least), until none wait."""
+        shared = False
         try:
+            if linger:
+                await asyncio.sleep(linger)
             while self._waiting:
                 calls: list[_Call] = []
                 size = 0
@@ -206,6 +228,7 @@ class _Lane:
                         size += len(call[0])
                 if not calls:
                     continue
+                shared = shared or len(calls) > 1
                 try:
                     vectors = await asyncio.to_thread(self._embed_sync, [t for texts, _ in calls for t in texts])
                 except Exception as exc:  # noqa: BLE001  # every caller of this inference gets the model's error
@@ -219,4 +242,6 @@ class _Lane:
                         done.set_result(vectors[at : at + len(texts)])
                     at += len(texts)
         finally:
+            if shared:
+                self._shared_until = time.monotonic() + _SHARED_WINDOW_SECONDS
             self._busy = False

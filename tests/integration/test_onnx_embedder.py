@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from memoryd.adapters import onnx_embedder as onnx_embedder_module
 from memoryd.adapters.onnx_embedder import DIMENSION, OnnxMiniLMEmbedder
 from memoryd.core.errors import NotReady
 from memoryd.core.vectors import cosine
@@ -157,3 +158,48 @@ def test_a_failed_run_on_a_helper_thread_fails_the_inference(
     monkeypatch.setattr(session, "run", failing_elsewhere)
     with pytest.raises(RuntimeError, match="out of memory"):
         onnx_embedder.embed_sync([f"text number {i} about a trip" for i in range(8)])
+
+
+async def test_queries_under_load_wait_briefly_for_company_and_a_lone_caller_never_does(
+    onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Under load the first query back after a shared inference ran alone while the others queued behind
+    # it; it now waits ``_QUERY_LINGER_SECONDS`` for them. A caller alone, or one after the lane has been
+    # quiet for a moment, starts at once. (The linger is stretched here so the schedule is not a race.)
+    monkeypatch.setattr(onnx_embedder_module, "_QUERY_LINGER_SECONDS", 1.0)
+    queries = onnx_embedder.for_queries()
+    session = onnx_embedder._session
+    run = session.run
+    release = threading.Event()
+    release.set()
+    inferences: list[int] = []
+
+    def traced(names: list[str], feeds: dict[str, Any]) -> Any:
+        inferences.append(len(feeds["input_ids"]))
+        assert release.wait(10)
+        return run(names, feeds)
+
+    monkeypatch.setattr(session, "run", traced)
+
+    async def alone(text: str) -> float:
+        start = time.monotonic()
+        await queries.embed([text])
+        return time.monotonic() - start
+
+    assert max([await alone("first question"), await alone("second question")]) < 0.5  # one caller: no linger
+    release.clear()
+    held = asyncio.ensure_future(queries.embed(["a"]))
+    await asyncio.sleep(0.05)
+    waiting = [asyncio.ensure_future(queries.embed([text])) for text in ("b", "c")]
+    await asyncio.sleep(0.05)
+    release.set()
+    await asyncio.gather(held, *waiting)  # "a" alone, then "b" and "c" together: the lane is shared
+    first = asyncio.ensure_future(queries.embed(["d"]))
+    await asyncio.sleep(0.05)
+    assert not first.done()  # lingering for company
+    await asyncio.gather(first, queries.embed(["e"]))
+    assert inferences == [1, 1, 1, 2, 2]  # "d" and "e" in one inference
+    assert await alone("f") >= 0.9  # right after: lingers, and nobody comes
+    assert await alone("g") < 0.5  # an inference of one ended the shared spell: at once
+    await asyncio.sleep(0.1)
+    assert await alone("later") < 0.5 and inferences[-3:] == [1, 1, 1]
