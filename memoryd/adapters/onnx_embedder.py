@@ -173,9 +173,10 @@ class _Lane:
     """One event loop's calls of the model: one inference at a time; the calls waiting meanwhile run together next.
 
     With ``linger``, a call that finds the lane idle right after a shared inference waits that long for
-    company before it runs. Under 16 mixed clients more than half the queries' inferences held one text
-    (11.4 ms each, against 15–23 ms for two to eight): the first query back after a batch ran alone and
-    the others queued behind it. A caller alone (one client, one query at a time) never waits.
+    company before it runs, or until as many calls wait as that inference ran. Under 16 mixed clients
+    more than half the queries' inferences held one text (11.4 ms each, against 15–23 ms for two to
+    eight): the first query back after a batch ran alone and the others queued behind it. A caller alone
+    (one client, one query at a time) never waits.
     """
 
     def __init__(
@@ -192,6 +193,10 @@ class _Lane:
         """Held so the loop does not lose the task."""
         self._shared_until = 0.0
         """Until when (monotonic) the lane counts as shared: its last inferences ran calls that had waited together."""
+        self._company = 0
+        """How many calls the last shared inference ran: a linger ends as soon as as many wait."""
+        self._gathered: asyncio.Event | None = None
+        """Set when the calls waiting in a linger reach ``_company``."""
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
@@ -202,6 +207,8 @@ class _Lane:
             if not self._busy:  # the first after a shared inference: the next inference starts after the linger
                 self._busy = True
                 self._drainer = asyncio.create_task(self._drain(self._linger))
+            elif self._gathered is not None and len(self._waiting) >= self._company:
+                self._gathered.set()
             return await done
         self._busy = True  # an idle model: this call runs at once, on its own (no task, no extra hop)
         try:
@@ -212,23 +219,41 @@ class _Lane:
             else:
                 self._busy = False
 
+    def _next_batch(self) -> list[_Call]:
+        """The waiting calls that fill the next inference (always one at least), in arrival order."""
+        calls: list[_Call] = []
+        size = 0
+        while self._waiting and (not calls or size + len(self._waiting[0][0]) <= self._batch_size):
+            call = self._waiting.pop(0)
+            if not call[1].done():  # a caller that gave up is not embedded
+                calls.append(call)
+                size += len(call[0])
+        return calls
+
+    async def _gather(self, linger: float) -> None:
+        """Wait ``linger`` seconds, or until as many calls wait as the last shared inference ran."""
+        if len(self._waiting) >= self._company:
+            return
+        gathered = self._gathered = asyncio.Event()
+        timer = asyncio.get_running_loop().call_later(linger, gathered.set)
+        try:
+            await gathered.wait()
+        finally:
+            timer.cancel()
+            self._gathered = None
+
     async def _drain(self, linger: float = 0.0) -> None:
         """Run the waiting calls, as many as fill a batch at a time (always one at least), until none wait."""
         shared = False
         try:
             if linger:
-                await asyncio.sleep(linger)
+                await self._gather(linger)
             while self._waiting:
-                calls: list[_Call] = []
-                size = 0
-                while self._waiting and (not calls or size + len(self._waiting[0][0]) <= self._batch_size):
-                    call = self._waiting.pop(0)
-                    if not call[1].done():  # a caller that gave up is not embedded
-                        calls.append(call)
-                        size += len(call[0])
+                calls = self._next_batch()
                 if not calls:
                     continue
-                shared = shared or len(calls) > 1
+                if len(calls) > 1:
+                    shared, self._company = True, len(calls)
                 try:
                     vectors = await asyncio.to_thread(self._embed_sync, [t for texts, _ in calls for t in texts])
                 except Exception as exc:  # noqa: BLE001  # every caller of this inference gets the model's error

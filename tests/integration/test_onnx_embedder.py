@@ -164,8 +164,9 @@ async def test_queries_under_load_wait_briefly_for_company_and_a_lone_caller_nev
     onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Under load the first query back after a shared inference ran alone while the others queued behind
-    # it; it now waits ``_QUERY_LINGER_SECONDS`` for them. A caller alone, or one after the lane has been
-    # quiet for a moment, starts at once. (The linger is stretched here so the schedule is not a race.)
+    # it; it now waits ``_QUERY_LINGER_SECONDS`` for them, or until as many wait as that inference ran. A
+    # caller alone, or one after the lane has been quiet for a moment, starts at once. (The linger is
+    # stretched here so the schedule is not a race.)
     monkeypatch.setattr(onnx_embedder_module, "_QUERY_LINGER_SECONDS", 1.0)
     queries = onnx_embedder.for_queries()
     session = onnx_embedder._session
@@ -197,7 +198,9 @@ async def test_queries_under_load_wait_briefly_for_company_and_a_lone_caller_nev
     first = asyncio.ensure_future(queries.embed(["d"]))
     await asyncio.sleep(0.05)
     assert not first.done()  # lingering for company
+    start = time.monotonic()
     await asyncio.gather(first, queries.embed(["e"]))
+    assert time.monotonic() - start < 0.5  # as many as the last shared inference ran: the linger ends
     assert inferences == [1, 1, 1, 2, 2]  # "d" and "e" in one inference
     assert await alone("f") >= 0.9  # right after: lingers, and nobody comes
     assert await alone("g") < 0.5  # an inference of one ended the shared spell: at once
