@@ -140,7 +140,7 @@ class OnnxMiniLMEmbedder:
 _TEXTS, _QUERIES = 0, 1
 _RUN_MIN_TEXTS = 2
 _QUERY_LINGER_SECONDS = 0.003
-"""How long a query that finds its lane idle waits for company while the lane is shared (``_Lane``)."""
+"""The longest a query that finds its lane idle waits for company while the lane is shared (``_Lane``)."""
 _SHARED_WINDOW_SECONDS = 0.02
 """A lane whose last inference was shared and ended this recently is under load."""
 

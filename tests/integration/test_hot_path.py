@@ -229,19 +229,19 @@ def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
         return record
 
     monkeypatch.setattr(lance_hot, "to_record", counted)
-    everyone = Actor("acme", "a0")
-    first, second = [record for record, _ in seeded if is_visible(everyone, record)][:2]
+    actor = Actor("acme", "a0")
+    first, second = [record for record, _ in seeded if is_visible(actor, record)][:2]
     newer = old.inserted(2, [(memory_record(f"{900:032x}", "new", tenant_id="acme", scope=Scope.TENANT), seeded[0][1])])
-    assert old.get_many(everyone, [first.memory_id]) == {first.memory_id: first}
-    assert newer.get_many(everyone, [first.memory_id, second.memory_id]) == {
+    assert old.get_many(actor, [first.memory_id]) == {first.memory_id: first}
+    assert newer.get_many(actor, [first.memory_id, second.memory_id]) == {
         first.memory_id: first,
         second.memory_id: second,
     }
     assert converted == [first.memory_id, second.memory_id]  # the first row once, in the older copy
     archived = replace(first, status=MemoryStatus.ARCHIVED, content=f"{first.content}, archived")
     rewritten = newer.replaced(3, archived, None)
-    assert rewritten is not None and rewritten.get_many(everyone, [first.memory_id]) == {first.memory_id: archived}
-    assert old.get_many(everyone, [first.memory_id]) == {first.memory_id: first}
+    assert rewritten is not None and rewritten.get_many(actor, [first.memory_id]) == {first.memory_id: archived}
+    assert old.get_many(actor, [first.memory_id]) == {first.memory_id: first}
 
 
 async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
