@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                     latencies.append((rec.started_at - (rec.created_at or rec.started_at)).total_seconds() * 1000)
                 calls_before = provider.calls["/v1/chat/completions"]
                 cpu_before = await _cpu_seconds(url)
-                started = time.perf_counter()
+                started, started_at = time.perf_counter(), datetime.now(UTC)
                 batch = await jobs.bootstrap.start_batch()
                 if batch is None:
                     raise RuntimeError("a fresh store's bootstrap batch is already done: the bench needs a new one")
@@ -145,6 +146,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
     first = min(c.started_at for c in finished if c.started_at)
     last = max(c.finished_at for c in finished if c.finished_at)
     work_seconds = (last - first).total_seconds()
+    done_at = rec.finished_at if rec is not None and rec.finished_at else last
     job_ms = [(c.finished_at - c.started_at).total_seconds() * 1000 for c in finished if c.finished_at and c.started_at]
     attempts = sum(c.attempts for c in finished) / len(finished)
     ideal = args.slots / args.latency
@@ -161,6 +163,9 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             "model_calls": provider.calls["/v1/chat/completions"] - calls_before,
             "agents_per_second": args.agents / batch_seconds,
             "agents_per_second_first_start_to_last_finish": len(finished) / work_seconds if work_seconds else 0.0,
+            # the batch's own edges: its fan-out's first start, and how long after the last agent it saw the end
+            "batch_start_to_first_job_ms": (first - started_at).total_seconds() * 1000,
+            "last_job_to_batch_done_ms": (done_at - last).total_seconds() * 1000,
             "ideal_agents_per_second": ideal,
             "job_start_to_finish_ms": percentiles(job_ms),
             "attempts_per_job": attempts,
@@ -236,6 +241,8 @@ def _render(record: dict[str, Any]) -> str:
         ["batch wall time (s)", boot["batch_seconds"]],
         ["throughput (agents/s)", boot["agents_per_second"]],
         ["  first start → last finish (agents/s)", boot["agents_per_second_first_start_to_last_finish"]],
+        ["  batch start → first job start (ms)", boot["batch_start_to_first_job_ms"]],
+        ["  last job finish → batch done (ms)", boot["last_job_to_batch_done_ms"]],
         ["ideal (slots / latency)", boot["ideal_agents_per_second"]],
         ["one job, first start → finish p50 (ms)", boot["job_start_to_finish_ms"]["p50"]],
         ["one job, first start → finish p99 (ms)", boot["job_start_to_finish_ms"]["p99"]],

@@ -210,6 +210,32 @@ def retry_delay(attempt: int, base: float, cap: float, jitter: float, retry_afte
     return backoff_seconds(attempt, base, cap, jitter)
 
 
+BATCH_CHECK_FLOOR_SECONDS = 0.1
+"""The shortest wait between a batch's checks of its parts (each check reads every part's record)."""
+
+
+def batch_check_seconds(live: int, finished: int, now: float, before: JobResult, ceiling: float) -> float:
+    """When a batch waiting for ``live`` parts looks again: when its parts' pace says the last one ends.
+
+    ``before`` is the batch's summary from its last check, holding ``batch_check_mark``'s entries. A fixed
+    interval left a batch of a thousand agents waiting most of a second after its last part; the pace since
+    the last check foretells the end, so the checks come as often as the floor allows only near it. No
+    pace yet, or none at all (a provider down), waits the ``ceiling``.
+    """
+    finished_then, then = before.get("checked_finished"), before.get("checked_at")
+    if not isinstance(finished_then, int) or not isinstance(then, float):
+        return ceiling
+    if finished <= finished_then or now <= then:
+        return ceiling
+    per_second = (finished - finished_then) / (now - then)
+    return min(ceiling, max(BATCH_CHECK_FLOOR_SECONDS, live / per_second))
+
+
+def batch_check_mark(finished: int, now: float) -> JobResult:
+    """What a batch's summary keeps of this check (parts finished, epoch seconds) for the next one's pace."""
+    return {"checked_finished": finished, "checked_at": now}
+
+
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")
 
 

@@ -15,7 +15,15 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from memoryd.core.errors import PreconditionFailed
-from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState
+from memoryd.core.job_records import (
+    SYSTEM_TENANT,
+    JobKind,
+    JobRecord,
+    JobResult,
+    JobState,
+    batch_check_mark,
+    batch_check_seconds,
+)
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentDirectory, Clock
 from memoryd.core.schedule import batch_scope, current_period, due_period, review_all_key
@@ -78,7 +86,8 @@ class AuditBatchService:
     async def run(self, ctx: JobContext) -> JobResult:
         """Fan out (first pass), then wait for every review; then keep each tenant's usage report."""
         key = ctx.record.key
-        result = dict(ctx.record.result)
+        before = ctx.record.result
+        result = dict(before)
         if not result.get("fanned_out"):
             result = {"fanned_out": True, "unchanged": await self._fan_out(key, batch_scope(key))}
         reviews = await self.reviews_of(key)
@@ -96,6 +105,7 @@ class AuditBatchService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(reviews) - done - failed
+        now = ctx.now().timestamp()
         result |= {
             "agents": len(reviews),
             "succeeded": done,
@@ -105,10 +115,12 @@ class AuditBatchService:
             "applied": applied,
             "model_calls": calls,
             "tokens": tokens,
+            **batch_check_mark(done + failed, now),
         }
         await ctx.progress(done + failed, len(reviews), f"{done} reviewed, {failed} failed, {live} remaining", result)
         if live:
-            raise Defer(self._check_seconds, JobState.RUNNING, f"waiting for {live} reviews")
+            wait = batch_check_seconds(live, done + failed, now, before, self._check_seconds)
+            raise Defer(wait, JobState.RUNNING, f"waiting for {live} reviews")
         result |= await self._keep_reports(key, sorted({tenant for tenant, _ in reviews}))
         if failed:
             await ctx.progress(done + failed, len(reviews), "reports kept", result)

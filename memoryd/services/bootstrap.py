@@ -22,6 +22,8 @@ from memoryd.core.job_records import (
     JobResult,
     JobState,
     Outcome,
+    batch_check_mark,
+    batch_check_seconds,
     bootstrap_all_key,
     bootstrap_done_flag,
     bootstrap_key,
@@ -120,7 +122,8 @@ class BootstrapService:
         """Fan out one job per agent (first pass), then wait for all of them; set the done flag."""
         version = self.schema_version
         agents = _interleaved(await self._directory.agents())
-        first_pass = not ctx.record.result.get("fanned_out")
+        before = ctx.record.result
+        first_pass = not before.get("fanned_out")
         keys = [(tenant_id, bootstrap_key(tenant_id, agent_id, version)) for tenant_id, agent_id in agents]
         children = await self._jobs.records(keys) if not first_pass else [None] * len(keys)
         states: dict[JobState, int] = {}
@@ -135,6 +138,7 @@ class BootstrapService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(agents) - done - failed
+        now = ctx.now().timestamp()
         summary: JobResult = {
             "fanned_out": True,
             "agents": len(agents),
@@ -143,10 +147,12 @@ class BootstrapService:
             "remaining": live,
             "compiled": compiled,
             "nothing_to_compile": nothing,
+            **batch_check_mark(done + failed, now),
         }
         await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining", summary)
         if live:
-            raise Defer(self._batch_check_seconds, JobState.RUNNING, f"waiting for {live} agents")
+            wait = batch_check_seconds(live, done + failed, now, before, self._batch_check_seconds)
+            raise Defer(wait, JobState.RUNNING, f"waiting for {live} agents")
         if failed:
             raise PreconditionFailed(
                 f"{failed} of {len(agents)} agents failed; the done flag stays unset and "

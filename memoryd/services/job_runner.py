@@ -30,7 +30,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
 from memoryd.core.job_records import LIVE_STATES, JobRecord, JobResult, JobState, RetryPolicy, retry_delay
@@ -78,6 +78,10 @@ class JobContext:
             yield
         finally:
             await self._runner.leases.unlock(name, holder)
+
+    def now(self) -> datetime:
+        """The runner's clock (a batch paces its checks by it)."""
+        return self._runner.clock.now()
 
     async def progress(self, done: int, total: int, message: str, result: JobResult | None = None) -> None:
         """Record progress (and optionally a partial summary) on the ledger and the event stream."""

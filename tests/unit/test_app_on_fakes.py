@@ -61,6 +61,36 @@ async def test_the_bootstrap_batch_fans_out_and_sets_its_flag(world: World) -> N
     assert await world.ledger.flag(bootstrap_done_flag(1))
 
 
+async def test_the_bootstrap_batch_looks_again_sooner_as_its_agents_near_the_end(world: World) -> None:
+    app = world.app
+    agents = [Actor("acme", f"a{i}") for i in range(5)]
+    for actor in agents:
+        await app.memorize.memorize(actor, MemoryDraft(f"{actor.agent_id} likes green tea"))
+    batch = await app.jobs.bootstrap.start_batch()
+    assert batch is not None
+    run = runner(world)
+
+    async def finish(actor: Actor) -> None:
+        world.chat.script.append(PROFILE)
+        job = (await app.jobs.service.list_jobs("acme", JobKind.BOOTSTRAP, None, actor.agent_id, 10, 0))[0][0]
+        assert await run.run("acme", job.key, app.jobs.bootstrap.compile) is None
+
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == 1.0  # fanned out: no pace yet
+    for actor in agents[:2]:
+        await finish(actor)
+    world.clock.advance(seconds=0.4)  # 2 agents in 0.4 s, 3 left: 0.6 s
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == pytest.approx(0.6)
+    world.clock.advance(seconds=0.6)  # none finished since: no pace to go by
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == 1.0
+    for actor in agents[2:4]:
+        await finish(actor)
+    world.clock.advance(seconds=0.1)  # 2 in 0.1 s, 1 left: 0.05 s, held at the floor
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == 0.1
+    await finish(agents[4])
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is None
+    assert await world.ledger.flag(bootstrap_done_flag(1))
+
+
 async def test_compaction_without_a_model_takes_the_extractive_path(world: World) -> None:
     app = world.app
     runner = JobRunner(app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(4))

@@ -116,3 +116,14 @@ async def test_a_failed_review_fails_the_batch_and_a_redrive_reruns_only_it(worl
 async def test_batch_kind_is_listed_under_its_own_name(world: World) -> None:
     batch = await world.app.jobs.audits.start()
     assert batch.kind is JobKind.REVIEW_ALL and batch.tenant_id == SYSTEM_TENANT
+
+
+async def test_the_batch_looks_again_sooner_as_its_reviews_near_the_end(world: World) -> None:
+    await seed(world)
+    batch = await world.app.jobs.audits.start()
+    run = runner(world, with_model=False)
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 1.0  # fanned out: no pace yet
+    for tenant, key in (await world.app.jobs.audits.reviews_of(batch.key))[:2]:
+        await run.run(tenant, key, world.app.jobs.review.run)
+    world.clock.advance(seconds=0.5)  # two reviews in half a second, one left: a quarter of a second
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 0.25

@@ -10,6 +10,8 @@ from memoryd.core.job_records import (
     JobRecord,
     JobState,
     backoff_seconds,
+    batch_check_mark,
+    batch_check_seconds,
     bootstrap_key,
     regenerate_key,
     retry_delay,
@@ -30,6 +32,17 @@ def test_retry_after_wins_over_backoff() -> None:
     assert 30.0 <= retry_delay(1, 2.0, 60.0, 0.9, 30.0) < 30.3
     assert retry_delay(2, 2.0, 60.0, 0.5, None) == pytest.approx(2.0)
     assert retry_delay(2, 2.0, 60.0, 0.5, 0) == pytest.approx(2.0)
+
+
+def test_a_batch_looks_again_when_its_parts_pace_says_the_last_one_ends() -> None:
+    before = batch_check_mark(100, 1000.0)
+    # 200 parts finished in the last second, 50 left: a quarter of a second
+    assert batch_check_seconds(50, 300, 1001.0, before, ceiling=1.0) == pytest.approx(0.25)
+    assert batch_check_seconds(900, 300, 1001.0, before, ceiling=1.0) == 1.0  # far from the end: the ceiling
+    assert batch_check_seconds(1, 300, 1001.0, before, ceiling=1.0) == 0.1  # never more often than the floor
+    assert batch_check_seconds(50, 100, 1001.0, before, ceiling=1.0) == 1.0  # no pace (a provider down)
+    assert batch_check_seconds(50, 300, 1001.0, {}, ceiling=1.0) == 1.0  # the first check
+    assert batch_check_seconds(50, 300, 1000.0, before, ceiling=1.0) == 1.0  # a clock that did not move
 
 
 def test_keys_are_business_identities() -> None:
