@@ -214,26 +214,31 @@ BATCH_CHECK_FLOOR_SECONDS = 0.1
 """The shortest wait between a batch's checks of its parts (each check reads every part's record)."""
 
 
-def batch_check_seconds(live: int, finished: int, now: float, before: JobResult, ceiling: float) -> float:
-    """When a batch waiting for ``live`` parts looks again: when its parts' pace says the last one ends.
+def batch_check(live: int, finished: int, now: float, before: JobResult, ceiling: float) -> tuple[float, JobResult]:
+    """When a batch waiting for ``live`` parts looks again, and what its summary keeps for the next check.
 
-    ``before`` is the batch's summary from its last check, holding ``batch_check_mark``'s entries. A fixed
-    interval left a batch of a thousand agents waiting most of a second after its last part; the pace since
-    the last check foretells the end, so the checks come as often as the floor allows only near it. No
-    pace yet, or none at all (a provider down), waits the ``ceiling``.
+    A fixed interval left a batch of a thousand agents waiting most of a second after its last part. The
+    parts' pace since the batch's first check (``before``: its summary then) foretells the end, so the
+    checks come as often as the floor allows only near it; a check that found nothing finished since the
+    last waits half as long again as the last did (a straggler, a provider down), up to the ``ceiling``.
     """
-    finished_then, then = before.get("checked_finished"), before.get("checked_at")
-    if not isinstance(finished_then, int) or not isinstance(then, float):
-        return ceiling
-    if finished <= finished_then or now <= then:
-        return ceiling
-    per_second = (finished - finished_then) / (now - then)
-    return min(ceiling, max(BATCH_CHECK_FLOOR_SECONDS, live / per_second))
-
-
-def batch_check_mark(finished: int, now: float) -> JobResult:
-    """What a batch's summary keeps of this check (parts finished, epoch seconds) for the next one's pace."""
-    return {"checked_finished": finished, "checked_at": now}
+    since, since_at = before.get("paced_from_finished"), before.get("paced_from_at")
+    last, last_wait = before.get("checked_finished"), before.get("checked_wait")
+    if not (isinstance(since, int) and isinstance(since_at, float) and isinstance(last, int)):
+        wait, since, since_at = ceiling, finished, now  # the first check: no pace yet
+    elif finished <= last:
+        wait = min(ceiling, 1.5 * float(last_wait or ceiling))
+    elif finished > since and now > since_at:
+        wait = min(ceiling, max(BATCH_CHECK_FLOOR_SECONDS, live * (now - since_at) / (finished - since)))
+    else:
+        wait = ceiling
+    marks: JobResult = {
+        "paced_from_finished": since,
+        "paced_from_at": since_at,
+        "checked_finished": finished,
+        "checked_wait": wait,
+    }
+    return wait, marks
 
 
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")

@@ -21,8 +21,7 @@ from memoryd.core.job_records import (
     JobRecord,
     JobResult,
     JobState,
-    batch_check_mark,
-    batch_check_seconds,
+    batch_check,
 )
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentDirectory, Clock
@@ -105,7 +104,7 @@ class AuditBatchService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(reviews) - done - failed
-        now = ctx.now().timestamp()
+        wait, marks = batch_check(live, done + failed, ctx.now().timestamp(), before, self._check_seconds)
         result |= {
             "agents": len(reviews),
             "succeeded": done,
@@ -115,11 +114,10 @@ class AuditBatchService:
             "applied": applied,
             "model_calls": calls,
             "tokens": tokens,
-            **batch_check_mark(done + failed, now),
+            **marks,
         }
         await ctx.progress(done + failed, len(reviews), f"{done} reviewed, {failed} failed, {live} remaining", result)
         if live:
-            wait = batch_check_seconds(live, done + failed, now, before, self._check_seconds)
             raise Defer(wait, JobState.RUNNING, f"waiting for {live} reviews")
         result |= await self._keep_reports(key, sorted({tenant for tenant, _ in reviews}))
         if failed:

@@ -22,8 +22,7 @@ from memoryd.core.job_records import (
     JobResult,
     JobState,
     Outcome,
-    batch_check_mark,
-    batch_check_seconds,
+    batch_check,
     bootstrap_all_key,
     bootstrap_done_flag,
     bootstrap_key,
@@ -138,7 +137,7 @@ class BootstrapService:
         done = states.get(JobState.SUCCEEDED, 0)
         failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
         live = len(agents) - done - failed
-        now = ctx.now().timestamp()
+        wait, marks = batch_check(live, done + failed, ctx.now().timestamp(), before, self._batch_check_seconds)
         summary: JobResult = {
             "fanned_out": True,
             "agents": len(agents),
@@ -147,11 +146,10 @@ class BootstrapService:
             "remaining": live,
             "compiled": compiled,
             "nothing_to_compile": nothing,
-            **batch_check_mark(done + failed, now),
+            **marks,
         }
         await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining", summary)
         if live:
-            wait = batch_check_seconds(live, done + failed, now, before, self._batch_check_seconds)
             raise Defer(wait, JobState.RUNNING, f"waiting for {live} agents")
         if failed:
             raise PreconditionFailed(

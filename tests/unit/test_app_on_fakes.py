@@ -80,12 +80,14 @@ async def test_the_bootstrap_batch_looks_again_sooner_as_its_agents_near_the_end
         await finish(actor)
     world.clock.advance(seconds=0.4)  # 2 agents in 0.4 s, 3 left: 0.6 s
     assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == pytest.approx(0.6)
-    world.clock.advance(seconds=0.6)  # none finished since: no pace to go by
-    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == 1.0
     for actor in agents[2:4]:
         await finish(actor)
-    world.clock.advance(seconds=0.1)  # 2 in 0.1 s, 1 left: 0.05 s, held at the floor
-    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == 0.1
+    world.clock.advance(seconds=0.4)  # 4 in 0.8 s, 1 left: 0.2 s
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == pytest.approx(0.2)
+    world.clock.advance(seconds=0.2)  # the last one straggles: 1.5 times the last wait each time
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == pytest.approx(0.3)
+    world.clock.advance(seconds=0.3)
+    assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) == pytest.approx(0.45)
     await finish(agents[4])
     assert await run.run(batch.tenant_id, batch.key, app.jobs.bootstrap.run_batch) is None
     assert await world.ledger.flag(bootstrap_done_flag(1))

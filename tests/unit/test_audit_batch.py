@@ -127,3 +127,5 @@ async def test_the_batch_looks_again_sooner_as_its_reviews_near_the_end(world: W
         await run.run(tenant, key, world.app.jobs.review.run)
     world.clock.advance(seconds=0.5)  # two reviews in half a second, one left: a quarter of a second
     assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 0.25
+    world.clock.advance(seconds=0.25)  # none since: 1.5 times the last wait
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 0.375

@@ -10,8 +10,7 @@ from memoryd.core.job_records import (
     JobRecord,
     JobState,
     backoff_seconds,
-    batch_check_mark,
-    batch_check_seconds,
+    batch_check,
     bootstrap_key,
     regenerate_key,
     retry_delay,
@@ -35,14 +34,20 @@ def test_retry_after_wins_over_backoff() -> None:
 
 
 def test_a_batch_looks_again_when_its_parts_pace_says_the_last_one_ends() -> None:
-    before = batch_check_mark(100, 1000.0)
-    # 200 parts finished in the last second, 50 left: a quarter of a second
-    assert batch_check_seconds(50, 300, 1001.0, before, ceiling=1.0) == pytest.approx(0.25)
-    assert batch_check_seconds(900, 300, 1001.0, before, ceiling=1.0) == 1.0  # far from the end: the ceiling
-    assert batch_check_seconds(1, 300, 1001.0, before, ceiling=1.0) == 0.1  # never more often than the floor
-    assert batch_check_seconds(50, 100, 1001.0, before, ceiling=1.0) == 1.0  # no pace (a provider down)
-    assert batch_check_seconds(50, 300, 1001.0, {}, ceiling=1.0) == 1.0  # the first check
-    assert batch_check_seconds(50, 300, 1000.0, before, ceiling=1.0) == 1.0  # a clock that did not move
+    wait, first = batch_check(1000, 0, 1000.0, {}, ceiling=1.0)
+    assert wait == 1.0  # the first check: no pace yet
+    # 800 parts in 4 s since the first check (200 a second), 50 left: a quarter of a second
+    earlier = {**first, "checked_finished": 700}
+    wait, near = batch_check(50, 800, 1004.0, earlier, ceiling=1.0)
+    assert wait == pytest.approx(0.25)
+    assert batch_check(900, 800, 1004.0, earlier, ceiling=1.0)[0] == 1.0  # far from the end: the ceiling
+    assert batch_check(1, 800, 1004.0, earlier, ceiling=1.0)[0] == 0.1  # never more often than the floor
+    # nothing finished since the last check (a straggler, a provider down): 1.5 times the last wait, up to the ceiling
+    wait, stalled = batch_check(50, 800, 1004.25, near, ceiling=1.0)
+    assert wait == pytest.approx(0.375)
+    for _ in range(3):
+        wait, stalled = batch_check(50, 800, 1005.0, stalled, ceiling=1.0)
+    assert wait == 1.0
 
 
 def test_keys_are_business_identities() -> None:
