@@ -281,6 +281,9 @@ class InMemoryLedger:
         self._write(new, "queued")
         return new, True
 
+    async def claim_many(self, records: Sequence[JobRecord], *, redrive: bool) -> list[tuple[JobRecord, bool]]:
+        return [await self.claim(r, redrive=redrive) for r in records]
+
     async def get(self, tenant_id: str, key: str) -> JobRecord | None:
         return self.records.get((tenant_id, key))
 
@@ -358,6 +361,10 @@ class RecordingQueue:
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
         if record.message_id not in {m for m, _ in self.submitted}:
             self.submitted.append((record.message_id, defer_seconds))
+
+    async def submit_many(self, records: Sequence[JobRecord]) -> None:
+        for record in records:
+            await self.submit(record)
 
     async def forget(self, records: Sequence[JobRecord]) -> None:
         keys = {r.key for r in records}

@@ -72,22 +72,34 @@ class ArqJobQueue:
         A run due now also wakes the queue's workers: they start it at once instead of at their next
         poll (25 ms on average at the default 50 ms; polls stay for deferred runs and lost wake-ups).
         """
-        queue = queue_of(record.kind)
+        if await self._enqueue(record, defer_seconds) and not defer_seconds:
+            await self._wake(queue_of(record.kind))
+
+    async def submit_many(self, records: Sequence[JobRecord]) -> None:
+        """Queue each record's current run, due now; each queue that got one is woken once, at the end."""
+        woken = [queue_of(r.kind) for r in records if await self._enqueue(r, 0)]
+        for queue in dict.fromkeys(woken):
+            await self._wake(queue)
+
+    async def _enqueue(self, record: JobRecord, defer_seconds: float) -> bool:
+        """Whether the run was queued now (False: arq already held this message)."""
         async with map_redis_errors():
             queued = await self._client.enqueue_job(
                 record.kind.value,
                 record.tenant_id,
                 record.key,
                 _job_id=record.message_id,
-                _queue_name=queue,
+                _queue_name=queue_of(record.kind),
                 _defer_by=defer_seconds or None,
                 _expires=_EXPIRES,
             )
-        if queued is not None and not defer_seconds:
-            try:
-                await self._client.publish(WAKE_PREFIX + queue, b"")
-            except (RedisError, OSError) as exc:  # queued all the same: a poll starts it (an ACL without channels)
-                log.debug("job queued without a wake-up", extra={"error": str(exc)})
+        return queued is not None
+
+    async def _wake(self, queue: str) -> None:
+        try:
+            await self._client.publish(WAKE_PREFIX + queue, b"")
+        except (RedisError, OSError) as exc:  # queued all the same: a poll starts it (an ACL without channels)
+            log.debug("job queued without a wake-up", extra={"error": str(exc)})
 
     async def backlog(self, now: datetime) -> dict[str, tuple[int, float]]:
         """Per queue: messages held (due or deferred), and the wait of the oldest due one, in seconds.

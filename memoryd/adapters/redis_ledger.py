@@ -119,25 +119,36 @@ class RedisJobLedger:
 
     async def claim(self, record: JobRecord, *, redrive: bool) -> tuple[JobRecord, bool]:
         """Create, re-drive, or return the existing record (see ``JobLedger.claim``)."""
-        name = self._job(record.tenant_id, record.key)
+        return (await self.claim_many([record], redrive=redrive))[0]
+
+    async def claim_many(self, records: Sequence[JobRecord], *, redrive: bool) -> list[tuple[JobRecord, bool]]:
+        """``claim`` of each record in three round trips: WATCH, MGET, one MULTI (again if one changed)."""
+        if not records:
+            return []
+        names = [self._job(r.tenant_id, r.key) for r in records]
         async with map_redis_errors():
             while True:
                 async with self._r.pipeline(transaction=True) as pipe:
                     try:
-                        await pipe.watch(name)
-                        raw = await pipe.get(name)
-                        existing = _decode(raw) if raw else None
-                        if existing is not None and not existing.claimable(redrive=redrive):
-                            return existing, False
-                        new = record if existing is None else existing.redriven(record.created_at)
+                        await pipe.watch(*names)
+                        raws = await pipe.mget(names)
+                        claimed = []
                         pipe.multi()  # type: ignore[no-untyped-call]  # redis-py leaves it unannotated
-                        self._write(pipe, new, "queued" if existing is None else f"re-driven (run {new.run})")
-                        if existing is None:
-                            pipe.zadd(
-                                self._index(new.tenant_id), {new.key: (new.created_at or datetime.now(UTC)).timestamp()}
-                            )
+                        for record, raw in zip(records, raws, strict=True):
+                            existing = _decode(raw) if raw else None
+                            if existing is not None and not existing.claimable(redrive=redrive):
+                                claimed.append((existing, False))
+                                continue
+                            new = record if existing is None else existing.redriven(record.created_at)
+                            self._write(pipe, new, "queued" if existing is None else f"re-driven (run {new.run})")
+                            if existing is None:
+                                pipe.zadd(
+                                    self._index(new.tenant_id),
+                                    {new.key: (new.created_at or datetime.now(UTC)).timestamp()},
+                                )
+                            claimed.append((new, True))
                         await pipe.execute()
-                        return new, True
+                        return claimed
                     except WatchError:
                         continue
 

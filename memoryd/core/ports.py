@@ -487,6 +487,10 @@ class JobLedger(Protocol):
         """
         ...
 
+    async def claim_many(self, records: Sequence[JobRecord], *, redrive: bool) -> list[tuple[JobRecord, bool]]:
+        """``claim`` of each record (distinct keys), in order, in a few round trips for all (a batch's fan-out)."""
+        ...
+
     async def get(self, tenant_id: str, key: str) -> JobRecord | None:
         """The record, or None."""
         ...
@@ -558,6 +562,10 @@ class JobQueue(Protocol):
 
     async def submit(self, record: JobRecord, defer_seconds: float = 0) -> None:
         """Queue the record's current run (a second submit of the same run is a no-op)."""
+        ...
+
+    async def submit_many(self, records: Sequence[JobRecord]) -> None:
+        """``submit`` of each record's current run, due now; the workers woken once, not once per record."""
         ...
 
     async def forget(self, records: Sequence[JobRecord]) -> None:

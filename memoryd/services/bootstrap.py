@@ -124,12 +124,18 @@ class BootstrapService:
         before = ctx.record.result
         first_pass = not before.get("fanned_out")
         keys = [(tenant_id, bootstrap_key(tenant_id, agent_id, version)) for tenant_id, agent_id in agents]
-        children = await self._jobs.records(keys) if not first_pass else [None] * len(keys)
+        if first_pass:  # failed agents re-driven at the batch's start only
+            jobs = [(tenant_id, key, agent_id) for (tenant_id, agent_id), (_, key) in zip(agents, keys, strict=True)]
+            children: list[JobRecord | None] = list(
+                await self._jobs.enqueue_many(JobKind.BOOTSTRAP, jobs, redrive=True)
+            )
+        else:
+            children = await self._jobs.records(keys)
         states: dict[JobState, int] = {}
         compiled = nothing = 0
         for (tenant_id, agent_id), (_, key), child in zip(agents, keys, children, strict=True):
-            if child is None:  # first pass, or an agent that appeared since
-                child = await self._jobs.enqueue(JobKind.BOOTSTRAP, tenant_id, key, agent_id, redrive=first_pass)
+            if child is None:  # an agent that appeared since the fan-out
+                child = await self._jobs.enqueue(JobKind.BOOTSTRAP, tenant_id, key, agent_id)
             states[child.state] = states.get(child.state, 0) + 1
             outcome = child.result.get("outcome")
             compiled += outcome in (Outcome.COMPILED, Outcome.ALREADY_COMPILED)
