@@ -2,7 +2,9 @@
 
 Everything is real except the model: an embedded Valkey (or ``--redis``), arq
 workers in this process over LanceDB in a temporary directory, and the
-scriptable provider answering every chat call after ``--latency`` seconds.
+scriptable provider answering every chat call after ``--latency`` seconds, in a
+process of its own (``--provider-here``: in this one's threads, which share the
+interpreter's lock with the workers' event loop).
 
 1. Enqueue→start: ``--probes`` jobs that need no model (agents with an empty
    archive) are enqueued one at a time on idle workers; the ledger's creation
@@ -40,7 +42,7 @@ from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.heap import settled_heap
-from memoryd.testing.provider import FakeProvider, hashed_embedding
+from memoryd.testing.provider import FakeProvider, ProviderProcess, hashed_embedding
 from workers.settings import running_workers
 
 _REPLY = '{"profile": "## Preferences\\n- prefers concise answers\\n## Current work\\n- the billing migration"}'
@@ -63,6 +65,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run the workers as this many `memoryd worker` processes (0: in this one)",
     )
     p.add_argument("--redis", help="an external Redis/Valkey URL (default: an embedded Valkey)")
+    p.add_argument(
+        "--provider-here",
+        action="store_true",
+        help="run the scripted provider in this process's threads (default: a process of its own, as a provider is)",
+    )
     p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
@@ -76,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             url = args.redis or valkey.connection_url  # type: ignore[union-attr]
             # Connections kept alive, as a provider keeps them (one per call cost the worker's loop ~0.7 ms).
-            with FakeProvider(latency=args.latency, keep_alive=True) as provider:
+            provider = _InProcess(args.latency) if args.provider_here else ProviderProcess(_REPLY, args.latency)
+            with provider:
                 record = asyncio.run(_bench(args, url, provider, Path(tmp) / "data"))
         finally:
             if valkey is not None:
@@ -87,8 +95,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, data: Path) -> dict[str, Any]:
-    provider.reply_with(*[_REPLY] * (args.agents + 10))
+class _InProcess(FakeProvider):
+    """The scripted provider in this process's threads, answering as ``ProviderProcess`` does."""
+
+    def __init__(self, latency: float) -> None:
+        super().__init__(latency=latency, keep_alive=True)
+        self.answer_with(lambda _system, _user: _REPLY)
+
+    def chat_calls(self) -> int:
+        return self.calls["/v1/chat/completions"]
+
+
+async def _bench(
+    args: argparse.Namespace, url: str, provider: _InProcess | ProviderProcess, data: Path
+) -> dict[str, Any]:
     settings = load_settings(
         None,
         storage={"uri": str(data), "maintenance_enabled": True},
@@ -126,7 +146,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
                     while (rec := await jobs.service.record("probe", key)) is None or rec.started_at is None:
                         await asyncio.sleep(0.002)
                     latencies.append((rec.started_at - (rec.created_at or rec.started_at)).total_seconds() * 1000)
-                calls_before = provider.calls["/v1/chat/completions"]
+                calls_before = provider.chat_calls()
                 cpu_before = await _cpu_seconds(url)
                 started, started_at = time.perf_counter(), datetime.now(UTC)
                 batch = await jobs.bootstrap.start_batch()
@@ -160,7 +180,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             "batch_state": rec.state.value if rec is not None else "missing",
             "batch_seconds": batch_seconds,
             "succeeded": sum(1 for c in children if c is not None and c.state == JobState.SUCCEEDED),
-            "model_calls": provider.calls["/v1/chat/completions"] - calls_before,
+            "model_calls": provider.chat_calls() - calls_before,
             "agents_per_second": args.agents / batch_seconds,
             "agents_per_second_first_start_to_last_finish": len(finished) / work_seconds if work_seconds else 0.0,
             # the batch's own edges: its fan-out's first start, and how long after the last agent it saw the end
@@ -181,7 +201,7 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
 
 
 async def _cpu_seconds(url: str) -> tuple[float, float]:
-    """CPU used so far by this process (every thread: the workers, LanceDB, the scripted provider) and by Valkey."""
+    """CPU used so far by this process (the workers, LanceDB; the provider with ``--provider-here``) and Valkey."""
     client = aioredis.Redis.from_url(url)
     try:
         info = await client.info("cpu")

@@ -15,8 +15,9 @@ from memoryd.core.ports import Clock, JobLedger, JobQueue
 from memoryd.core.validation import check_range
 
 _MAX_KEY = 512
-_ENQUEUE_CHUNK = 200
-"""Jobs claimed together by ``enqueue_many``: one WATCH and one MULTI over this many records."""
+_ENQUEUE_CHUNK = 50
+"""Jobs claimed together by ``enqueue_many``: one WATCH and one MULTI over this many records (a chunk is
+submitted before the next is claimed, so its first job starts after this many submits)."""
 
 
 class JobService:

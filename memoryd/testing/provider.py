@@ -18,12 +18,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import re
 import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from multiprocessing.connection import Connection
 from types import TracebackType
 from typing import Any
 
@@ -241,3 +243,44 @@ def _usage(body: dict[str, Any], content: str) -> dict[str, int]:
     prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
     completion = len(content) // 4 + 1
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+class ProviderProcess:
+    """A ``FakeProvider`` answering every chat request with one reply, in a process of its own.
+
+    For benchmarks of the workers: in their process, the server's threads took the interpreter's lock
+    from the event loop it measures (a provider is another machine). A context manager; ``chat_calls``
+    asks the process how many chat requests it has answered.
+    """
+
+    def __init__(self, reply: str, latency: float, *, keep_alive: bool = True) -> None:
+        context = multiprocessing.get_context("spawn")  # not fork: the parent runs threads
+        self._conn, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(child, reply, latency, keep_alive), daemon=True)
+        self.base_url = ""
+
+    def __enter__(self) -> ProviderProcess:
+        self._process.start()
+        self.base_url = self._conn.recv()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._conn.send("stop")
+        self._process.join(10)
+        self._conn.close()
+
+    def chat_calls(self) -> int:
+        """Chat requests answered so far."""
+        self._conn.send("calls")
+        return int(self._conn.recv())
+
+
+def _serve(conn: Connection, reply: str, latency: float, keep_alive: bool) -> None:
+    with FakeProvider(latency=latency, keep_alive=keep_alive) as provider:
+        provider.answer_with(lambda _system, _user: reply)
+        conn.send(provider.base_url)
+        while (message := conn.recv()) != "stop":
+            if message == "calls":
+                conn.send(provider.calls["/v1/chat/completions"])

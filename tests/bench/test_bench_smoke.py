@@ -155,13 +155,15 @@ def test_bench_jobs_smoke(tmp_path: Path) -> None:
     )  # the model's 50 ms
     assert boot["attempts_per_job"] == 1
     assert boot["cpu_ms_per_agent"]["this_process"] > 0 and boot["cpu_ms_per_agent"]["valkey"] > 0
+    assert boot["batch_start_to_first_job_ms"] > 0 and boot["last_job_to_batch_done_ms"] >= 0
 
 
 def test_bench_jobs_in_worker_processes_smoke(tmp_path: Path) -> None:
-    # the workers as an operator runs them: `memoryd worker` processes sharing the slots
+    # the workers as an operator runs them: `memoryd worker` processes sharing the slots (and the scripted
+    # provider in the bench's own threads, as it ran before it had a process of its own)
     stdout, record = bench(
         tmp_path, "jobs", "--agents", "12", "--tenants", "2", "--probes", "4", "--latency", "0.05", "--slots", "4",
-        "--processes", "2",
+        "--processes", "2", "--provider-here",
     )  # fmt: skip
     boot = record["bootstrap"]
     assert boot["succeeded"] == boot["model_calls"] == 12 and boot["batch_state"] == "succeeded"
