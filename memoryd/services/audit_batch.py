@@ -133,13 +133,11 @@ class AuditBatchService:
         agents = [(t, a) for t, a in await self._directory.agents() if not scope or t == scope]
         unchanged = 0
         for start in range(0, len(agents), _FAN_OUT_CHUNK):
-            chunk, parts = agents[start : start + _FAN_OUT_CHUNK], {}
-            for tenant_id, agent_id in chunk:
-                if not await self._review_enabled(tenant_id, agent_id):  # review.enabled = false
-                    continue
-                review = await self._reviews.request(Actor(tenant_id, agent_id))
-                unchanged += review.state is JobState.SUCCEEDED
-                parts[f"{tenant_id}/{agent_id}"] = (tenant_id, review.key)
+            chunk = agents[start : start + _FAN_OUT_CHUNK]
+            wanted = [Actor(t, a) for t, a in chunk if await self._review_enabled(t, a)]  # review.enabled
+            reviews = await self._reviews.request_many(wanted)
+            unchanged += sum(review.state is JobState.SUCCEEDED for review in reviews)
+            parts = {f"{a.tenant_id}/{a.agent_id}": (a.tenant_id, r.key) for a, r in zip(wanted, reviews, strict=True)}
             await self._jobs.add_parts(key, parts)
         return unchanged
 

@@ -83,10 +83,16 @@ class ReviewService:
 
     async def request(self, actor: Actor) -> JobRecord:
         """ReviewMemories: the review job of the agent's archive as it is now (an unchanged archive: the same job)."""
-        check_actor(actor)
-        version = await self._snapshot.fingerprint(Actor(actor.tenant_id, actor.agent_id))
-        key = review_key(actor.tenant_id, actor.agent_id, version)
-        return await self._jobs.enqueue(JobKind.REVIEW, actor.tenant_id, key, actor.agent_id, redrive=True)
+        return (await self.request_many([actor]))[0]
+
+    async def request_many(self, actors: Sequence[Actor]) -> list[JobRecord]:
+        """``request`` of each agent, the jobs enqueued together (an audit batch's fan-out)."""
+        jobs = []
+        for actor in actors:
+            check_actor(actor)
+            version = await self._snapshot.fingerprint(Actor(actor.tenant_id, actor.agent_id))
+            jobs.append((actor.tenant_id, review_key(actor.tenant_id, actor.agent_id, version), actor.agent_id))
+        return await self._jobs.enqueue_many(JobKind.REVIEW, jobs, redrive=True)
 
     async def get(self, actor: Actor, review_id: str) -> tuple[Review, list[Finding]]:
         """A review of the actor's own agent and its findings (NotFound otherwise)."""
