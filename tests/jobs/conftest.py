@@ -94,6 +94,11 @@ async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
     await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
 
 
+async def command_calls(client: redis.asyncio.Redis, command: str) -> int:
+    """How many times the server has run ``command`` (its command statistics): round trips counted."""
+    return int((await client.info("commandstats")).get(f"cmdstat_{command}", {}).get("calls", 0))
+
+
 async def nothing_queued(redis_url: str) -> bool:
     """Whether both job queues are empty: no message is waiting, so nothing more can run."""
     client = redis.asyncio.Redis.from_url(redis_url)

@@ -12,13 +12,9 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.job_records import SYSTEM_TENANT, JobState, RetryPolicy
 from memoryd.services.job_runner import JobRunner
 from tests.fakes import DictLeases, OpenGate
-from tests.jobs.conftest import job_settings, running, seed
+from tests.jobs.conftest import command_calls, job_settings, running, seed
 
 AGENTS = 120
-
-
-async def _calls(client: redis.asyncio.Redis, command: str) -> int:
-    return int((await client.info("commandstats")).get(f"cmdstat_{command}", {}).get("calls", 0))
 
 
 async def test_an_audit_batch_asks_every_review_in_a_few_round_trips(
@@ -33,7 +29,7 @@ async def test_an_audit_batch_asks_every_review_in_a_few_round_trips(
             runner = JobRunner(
                 app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(1)
             )
-            watches, wakes = await _calls(admin, "watch"), await _calls(admin, "publish")
+            watches, wakes = await command_calls(admin, "watch"), await command_calls(admin, "publish")
 
             assert await runner.run(SYSTEM_TENANT, batch.key, app.jobs.audits.run) is not None  # waits for them
 
@@ -44,7 +40,7 @@ async def test_an_audit_batch_asks_every_review_in_a_few_round_trips(
             assert await admin.zcard(MODEL_QUEUE) == AGENTS  # each queued once
             # the ledger's claims: one WATCH per chunk of 50 (arq's own enqueue WATCHes each message), and one
             # wake-up per chunk; before, a claim and a wake-up per review
-            assert await _calls(admin, "watch") - watches == AGENTS + 3
-            assert await _calls(admin, "publish") - wakes == 3
+            assert await command_calls(admin, "watch") - watches == AGENTS + 3
+            assert await command_calls(admin, "publish") - wakes == 3
     finally:
         await admin.aclose()

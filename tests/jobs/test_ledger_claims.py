@@ -13,10 +13,7 @@ import redis.asyncio
 from memoryd.adapters.arq_queue import MODEL_QUEUE, WAKE_PREFIX, ArqJobQueue, connect
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.core.job_records import JobKind, JobRecord, JobState
-
-
-async def _calls(client: redis.asyncio.Redis, command: str) -> int:
-    return int((await client.info("commandstats")).get(f"cmdstat_{command}", {}).get("calls", 0))
+from tests.jobs.conftest import command_calls
 
 
 def _record(i: int, now: datetime) -> JobRecord:
@@ -41,7 +38,7 @@ async def test_claiming_many_creates_redrives_and_leaves_as_claiming_one_by_one_
     await ledger.update(replace(failed, state=JobState.FAILED), "failed")  # re-driven
     done, _ = await ledger.claim(records[2], redrive=False)
     await ledger.update(replace(done, state=JobState.SUCCEEDED), "done")  # returned as it is
-    execs, watches = await _calls(client, "exec"), await _calls(client, "watch")
+    execs, watches = await command_calls(client, "exec"), await command_calls(client, "watch")
 
     claimed = await ledger.claim_many(records, redrive=True)
 
@@ -50,7 +47,7 @@ async def test_claiming_many_creates_redrives_and_leaves_as_claiming_one_by_one_
     assert claimed[1][0].run == 2 and claimed[1][0].state is JobState.QUEUED
     assert claimed[2][0].state is JobState.SUCCEEDED
     assert all(started and r.state is JobState.QUEUED and r.run == 1 for r, started in claimed[3:])
-    assert await _calls(client, "exec") - execs == 1 and await _calls(client, "watch") - watches == 1
+    assert await command_calls(client, "exec") - execs == 1 and await command_calls(client, "watch") - watches == 1
     stored = await ledger.get_many([(r.tenant_id, r.key) for r in records])
     assert [s.run if s else None for s in stored] == [r.run for r, _ in claimed]
     assert len(await ledger.page("t1", None, None, "", 500, 0)) == 100  # each new record indexed

@@ -8,10 +8,7 @@ import redis.asyncio
 
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.core.job_records import JobKind, JobRecord, JobState
-
-
-async def _calls(client: redis.asyncio.Redis, command: str) -> int:
-    return int((await client.info("commandstats")).get(f"cmdstat_{command}", {}).get("calls", 0))
+from tests.jobs.conftest import command_calls
 
 
 async def test_scanning_a_state_reads_thousands_of_live_records_in_a_few_round_trips(redis_url: str) -> None:
@@ -23,13 +20,13 @@ async def test_scanning_a_state_reads_thousands_of_live_records_in_a_few_round_t
             state = JobState.RUNNING if i % 3 == 0 else JobState.QUEUED
             record = JobRecord(f"bootstrap:a{i}:v1", JobKind.BOOTSTRAP, f"t{i % 7}", f"a{i}", state, created_at=now)
             await ledger.claim(record, redrive=False)
-        gets, mgets = await _calls(client, "get"), await _calls(client, "mget")
+        gets, mgets = await command_calls(client, "get"), await command_calls(client, "mget")
 
         running = await ledger.in_state(JobState.RUNNING)
 
         assert sorted(r.agent_id for r in running) == sorted(f"a{i}" for i in range(0, 1200, 3))
         assert all(r.state is JobState.RUNNING for r in running)
-        assert await _calls(client, "get") == gets  # not one GET per live record...
-        assert await _calls(client, "mget") - mgets <= 3  # ...but one MGET per chunk
+        assert await command_calls(client, "get") == gets  # not one GET per live record...
+        assert await command_calls(client, "mget") - mgets <= 3  # ...but one MGET per chunk
     finally:
         await client.aclose()

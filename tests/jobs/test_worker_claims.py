@@ -9,6 +9,7 @@ from arq import func
 from arq.utils import timestamp_ms
 
 from memoryd.adapters.arq_queue import connect
+from tests.jobs.conftest import command_calls
 from workers.settings import ClaimingWorker
 
 QUEUE = "memoryd:queue:claims-test"
@@ -16,10 +17,6 @@ QUEUE = "memoryd:queue:claims-test"
 
 async def _nothing(ctx: dict[str, object]) -> None:
     return None
-
-
-async def _watches(client: redis.asyncio.Redis) -> int:
-    return int((await client.info("commandstats")).get("cmdstat_watch", {}).get("calls", 0))
 
 
 async def test_a_worker_does_not_try_to_claim_a_job_it_is_running(redis_url: str) -> None:
@@ -31,10 +28,10 @@ async def test_a_worker_does_not_try_to_claim_a_job_it_is_running(redis_url: str
         running, ended = asyncio.get_running_loop().create_future(), asyncio.get_running_loop().create_future()
         ended.set_result(None)
         worker.tasks.update({"running-here": running, "ended-here": ended})  # type: ignore[dict-item]
-        before = await _watches(admin)
+        before = await command_calls(admin, "watch")
         await worker.start_jobs([b"running-here", b"ended-here"])
         # only the job whose task here has ended goes to the claim (it is no longer queued: not started)
-        assert await _watches(admin) - before == 1
+        assert await command_calls(admin, "watch") - before == 1
         assert worker.job_counter == 0 and worker.tasks["ended-here"] is ended
         running.cancel()
     finally:
