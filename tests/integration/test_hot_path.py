@@ -422,16 +422,16 @@ async def _copied(
 
 
 def _paused_optimize(monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
-    """Events: set when an optimize has committed (its versions pruned next); set to let it finish."""
-    real_prune = LanceMaintenance._prune
+    """Events: set when an optimize has committed (its vector deltas merged next); set to let it finish."""
+    real_optimize = LanceMaintenance._optimized_and_pruned
     paused, resume = asyncio.Event(), asyncio.Event()
 
-    async def pausing_prune(self: LanceMaintenance, table: Any) -> None:
+    async def pausing_optimize(self: LanceMaintenance, table: Any) -> None:
+        await real_optimize(self, table)
         paused.set()
         await resume.wait()
-        await real_prune(self, table)
 
-    monkeypatch.setattr(LanceMaintenance, "_prune", pausing_prune)
+    monkeypatch.setattr(LanceMaintenance, "_optimized_and_pruned", pausing_optimize)
     return paused, resume
 
 
@@ -529,11 +529,14 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
     db, store, maintenance, actor, _ = await _copied(tmp_path, random.Random(19))
     news = memory_record(f"{7002:032x}", "memory written meanwhile", tenant_id="acme", scope=Scope.TENANT)
 
-    async def failing_prune(self: LanceMaintenance, table: Any) -> None:  # after the optimize's commits
+    real_optimize = LanceMaintenance._optimized_and_pruned
+
+    async def failing_after(self: LanceMaintenance, table: Any) -> None:  # after the optimize's commits
+        await real_optimize(self, table)
         await store.insert("acme", [(news, vector(random.Random(20)))])  # carried over them
         raise Conflict("preempted")
 
-    monkeypatch.setattr(LanceMaintenance, "_prune", failing_prune)
+    monkeypatch.setattr(LanceMaintenance, "_optimized_and_pruned", failing_after)
     await maintenance.maintain()  # a conflict ends the table's pass quietly
     cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
     query = FullTextQuery(terms=("memory", "written"), prefix_terms=())
