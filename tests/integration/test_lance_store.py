@@ -349,6 +349,33 @@ async def test_maintenance_prunes_old_versions_also_once_the_writes_stop(tmp_pat
     store.close()
 
 
+async def test_a_version_tagged_as_an_optimize_starts_is_kept_and_the_others_are_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The pass asks for tags first; a tag made after that makes the optimize's own prune fail: the pass
+    # must not fail with it, and the versions are then pruned apart, the tagged one kept.
+    store = await open_store(str(tmp_path), "m", 8, optimize_min_fragments=4, cleanup_older_than=timedelta(seconds=1))
+    for i in range(6):
+        await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
+    path = str(tmp_path / "memories_t1.lance")
+    real_optimize = lancedb.table.AsyncTable.optimize
+
+    async def tag_first(self: Any, **kwargs: Any) -> Any:
+        if not lance.dataset(path).tags.list():
+            lance.dataset(path).tags.create("backup", 3)
+        return await real_optimize(self, **kwargs)
+
+    monkeypatch.setattr(lancedb.table.AsyncTable, "optimize", tag_first)
+    time.sleep(1.1)
+    await store.maintain(full=False)
+    assert lance.dataset(path).tags.list()  # the optimize ran
+    kept = {v["version"] for v in lance.dataset(path).versions()}
+    assert {v for v in kept if v <= 7} == {3}, kept  # the six appends' versions pruned but the tagged one
+    hits = await store.full_text(Actor("t1", "a1"), full_text_query("gardening"), MemoryFilter(), 20, False)
+    assert len(hits) == 6
+    store.close()
+
+
 async def test_record_retrievals_adds_counts(tmp_path: Path) -> None:
     store = await open_store(str(tmp_path), "m", 8)
     await store.insert("t1", [(record(1, "a"), unit(1)), (record(2, "b"), unit(2))])
