@@ -157,6 +157,32 @@ async def test_a_quick_merge_leaves_the_large_fragments_of_a_table_as_they_are(t
     store.close()
 
 
+async def test_a_large_table_held_in_memory_is_optimized_less_often_under_writes(tmp_path: Path) -> None:
+    # An optimize rewrites a table held in memory whole: a table of 20,000 rows waits two gaps between
+    # two optimizes under writes, a small one one gap.
+    gap = timedelta(seconds=1)
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=100_000, optimize_gap=gap, optimize_min_fragments=4)
+    await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(20_000)])
+    await store.insert("small", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(100)])
+    await store.maintain(full=True)
+    for i in range(5):
+        for tenant in ("big", "small"):
+            await store.insert(tenant, [(record(30_000 + i, f"note {i} about roses"), unit(i))])
+
+    def unindexed(tenant: str) -> int:
+        index = lancedb.connect(str(tmp_path)).open_table(f"memories_{tenant}").index_stats("search_text_idx")
+        assert index is not None
+        return index.num_unindexed_rows
+
+    time.sleep(gap.total_seconds() * 1.2)
+    await store.maintain(full=False)
+    assert (unindexed("big"), unindexed("small")) == (5, 0)  # the small table's optimize was due, not the big one's
+    time.sleep(gap.total_seconds())
+    await store.maintain(full=False)
+    assert unindexed("big") == 0
+    store.close()
+
+
 async def test_optimizes_under_writes_keep_the_vector_index_in_few_segments(tmp_path: Path) -> None:
     # Each optimize indexes the rows written since the last one as a segment of its own, and each ANN
     # query searches every segment: under writes the segments (and the query's cost) grew without end.
