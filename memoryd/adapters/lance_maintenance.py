@@ -358,7 +358,7 @@ class LanceMaintenance:
         await self._prune(table)
 
     def _due(self, name: str, gaps: float = 1.0) -> bool:
-        """Whether a quick pass may optimize the table now (``optimize_gap`` since its last optimize)."""
+        """Whether a quick pass may optimize the table now (``gaps`` times ``optimize_gap`` since its last optimize)."""
         return time.monotonic() - self._optimized_at.get(name, -1e9) >= self._optimize_gap * gaps
 
     async def _prune(self, table: Any) -> None:
