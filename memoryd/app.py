@@ -45,6 +45,7 @@ from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.redis_rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
+from memoryd.allocator import release_free_memory
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, NotReady, Unavailable
@@ -445,13 +446,7 @@ async def build_app(
             queries,
             reads,
         )
-        tasks = [
-            asyncio.create_task(
-                _every(settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush")
-            ),
-            asyncio.create_task(_every(_AUDIT_FLUSH_SECONDS, app.trail.flush, "audit log flush")),
-            asyncio.create_task(_every(settings.embedding.backfill_seconds, app.backfill_pass, "embedding backfill")),
-        ]
+        tasks = [asyncio.create_task(_every(*every)) for every in _periodic(settings, app)]
         st = settings.storage
         stop_upkeep = asyncio.Event()
         upkeep_task = None
@@ -796,6 +791,22 @@ async def _maintain_forever(
             await asyncio.shield(maintenance.release())
         except Exception:  # the lease expires on its own
             log.warning("could not release the maintenance lease; it expires on its own", exc_info=True)
+
+
+def _periodic(settings: Settings, app: App) -> list[tuple[float, Callable[[], Awaitable[None]], str]]:
+    """The process's periodic steps: every how many seconds, the step, its name (for the logs)."""
+    steps: list[tuple[float, Callable[[], Awaitable[None]], str]] = [
+        (settings.recall.retrieval_flush_seconds, app.retrievals.flush, "retrieval flush"),
+        (_AUDIT_FLUSH_SECONDS, app.trail.flush, "audit log flush"),
+        (settings.embedding.backfill_seconds, app.backfill_pass, "embedding backfill"),
+    ]
+    if settings.storage.memory_release_seconds > 0:
+        steps.append((settings.storage.memory_release_seconds, _release_free_memory, "free memory release"))
+    return steps
+
+
+async def _release_free_memory() -> None:
+    await asyncio.to_thread(release_free_memory)
 
 
 async def _every(seconds: float, step: Callable[[], Awaitable[None]], name: str) -> None:

@@ -132,6 +132,10 @@ class StorageSettings(_Section):
     with 1 GiB (``docs/benchmarks.md``). It is an upper bound: memory grows only as indexes are read."""
     metadata_cache_mb: int = Field(32, ge=1)
     """LanceDB's metadata cache (manifests, fragment and file metadata of the versions read)."""
+    memory_release_seconds: float = Field(30.0, ge=0)
+    """Every this often the C allocator's free pages go back to the system (glibc's ``malloc_trim``):
+    compactions and reloads of the in-memory copies free large buffers between live ones, which
+    otherwise stay in the resident set for good; 0: never."""
     cleanup_older_than_minutes: float = Field(1.0, ge=0.1)
     """Old table versions are pruned after this (never 0: a query or report of any process may be
     reading one). Kept versions are not free on a local disk: every LanceDB operation lists them, and
