@@ -6,7 +6,8 @@ through MemorizeBatch with precomputed clustered vectors. The store is then
 maintained (compaction; the ANN index where the table is large) as the
 daemon's maintenance loop would, and Recall is timed end to end over gRPC:
 with the server embedding the query (the embedded ONNX model) and with a
-precomputed query vector, at each concurrency level. ``--baseline sqlite``
+precomputed query vector, at each concurrency level (grpc's asyncio client), and the
+precomputed ones again one at a time from its blocking client. ``--baseline sqlite``
 times the same queries on sqlite-vec + FTS5 with the same fusion.
 """
 
@@ -125,6 +126,10 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["reads"] = await _reads(
                     MemorizeCalls(channel, tenant), ProfileServiceStub(channel), agents, args.queries
                 )
+            precomputed = _recall_requests("precomputed_query_vector", queries, query_vectors, agents, args.limit)
+            shape["recall_blocking_client"] = await asyncio.to_thread(
+                _blocking_recalls, daemon.address, tenant, precomputed
+            )
             if args.baseline == "sqlite":
                 shape["sqlite"] = _sqlite(
                     scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args, embedder
@@ -257,15 +262,7 @@ async def _recalls(
     out = []
     for mode in ("server_embeds_query", "precomputed_query_vector"):
         for concurrency in (int(c) for c in args.concurrency.split(",")):
-            requests = [
-                pb.RecallRequest(
-                    agent_id=agents[i % len(agents)],
-                    query=q,
-                    limit=args.limit,
-                    query_embedding=vectors[i] if mode != "server_embeds_query" else [],
-                )
-                for i, q in enumerate(queries)
-            ]
+            requests = _recall_requests(mode, queries, vectors, agents, args.limit)
             await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
             latencies, wall = await _timed_calls(calls, calls.stub.Recall, requests, concurrency)
             out.append(
@@ -368,6 +365,41 @@ async def _embedder_alone(texts: list[str], batch: list[str]) -> dict[str, float
     return out
 
 
+def _recall_requests(
+    mode: str, queries: list[str], vectors: list[list[float]], agents: list[str], limit: int
+) -> list[pb.RecallRequest]:
+    return [
+        pb.RecallRequest(
+            agent_id=agents[i % len(agents)],
+            query=q,
+            limit=limit,
+            query_embedding=vectors[i] if mode != "server_embeds_query" else [],
+        )
+        for i, q in enumerate(queries)
+    ]
+
+
+def _blocking_recalls(address: str, tenant: str, requests: list[pb.RecallRequest]) -> dict[str, Any]:
+    """The same Recalls one at a time from grpc's blocking client instead of its asyncio one.
+
+    The daemon's work is the same; the client's is not: the asyncio client's own part of a call is
+    ~0.14 ms more (``docs/benchmarks.md``, session 32). Runtimes in other languages call through theirs.
+    """
+    metadata = ((TENANT_METADATA_KEY, tenant),)
+    with grpc.insecure_channel(address) as channel:
+        stub = MemoryServiceStub(channel)
+        for request in requests[:10]:  # warm-up
+            stub.Recall(request, metadata=metadata)
+        latencies = []
+        began = time.perf_counter()
+        for request in requests:
+            start = time.perf_counter()
+            stub.Recall(request, metadata=metadata)
+            latencies.append((time.perf_counter() - start) * 1000)
+        wall = time.perf_counter() - began
+    return {"concurrency": 1, "qps": len(requests) / wall, **percentiles(latencies)}
+
+
 async def _timed_calls(
     calls: MemorizeCalls, method: Any, requests: list[Any], concurrency: int
 ) -> tuple[list[float], float]:
@@ -412,6 +444,21 @@ def _render(record: dict[str, Any]) -> str:
                     r["p95"],
                     r["p99"],
                     r["qps"],
+                    ratio,
+                ]
+            )
+        if blocking := shape.get("recall_blocking_client"):
+            ratio = f"{blocking['p50'] / base['p50']:.1f}x / {blocking['p99'] / base['p99']:.1f}x" if base else ""
+            rows.append(
+                [
+                    shape["agents"],
+                    shape["vector_index"],
+                    "precomputed, blocking client",
+                    1,
+                    blocking["p50"],
+                    blocking["p95"],
+                    blocking["p99"],
+                    blocking["qps"],
                     ratio,
                 ]
             )
