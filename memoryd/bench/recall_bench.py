@@ -6,8 +6,8 @@ through MemorizeBatch with precomputed clustered vectors. The store is then
 maintained (compaction; the ANN index where the table is large) as the
 daemon's maintenance loop would, and Recall is timed end to end over gRPC:
 with the server embedding the query (the embedded ONNX model) and with a
-precomputed query vector, at each concurrency level (grpc's asyncio client), and the
-precomputed ones again one at a time from its blocking client. ``--baseline sqlite``
+precomputed query vector, at each concurrency level, after every query has been asked once
+in each mode (the daemon warm, as a serving one is). ``--baseline sqlite``
 times the same queries on sqlite-vec + FTS5 with the same fusion.
 """
 
@@ -126,10 +126,6 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
                 shape["reads"] = await _reads(
                     MemorizeCalls(channel, tenant), ProfileServiceStub(channel), agents, args.queries
                 )
-            precomputed = _recall_requests("precomputed_query_vector", queries, query_vectors, agents, args.limit)
-            shape["recall_blocking_client"] = await asyncio.to_thread(
-                _blocking_recalls, daemon.address, tenant, precomputed
-            )
             if args.baseline == "sqlite":
                 shape["sqlite"] = _sqlite(
                     scratch / f"{tenant}.sqlite", memories, agents, queries, query_vectors, args, embedder
@@ -260,7 +256,12 @@ async def _recalls(
     calls: MemorizeCalls, queries: list[str], vectors: list[list[float]], agents: list[str], args: argparse.Namespace
 ) -> list[dict[str, Any]]:
     out = []
-    for mode in ("server_embeds_query", "precomputed_query_vector"):
+    modes = ("server_embeds_query", "precomputed_query_vector")
+    # Every query once in each mode before any is timed: otherwise the first run timed pays alone for
+    # the daemon's first touches (each agent's visible rows, each term's postings, the model's first runs).
+    for mode in modes:
+        await _timed_calls(calls, calls.stub.Recall, _recall_requests(mode, queries, vectors, agents, args.limit), 8)
+    for mode in modes:
         for concurrency in (int(c) for c in args.concurrency.split(",")):
             requests = _recall_requests(mode, queries, vectors, agents, args.limit)
             await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
@@ -379,27 +380,6 @@ def _recall_requests(
     ]
 
 
-def _blocking_recalls(address: str, tenant: str, requests: list[pb.RecallRequest]) -> dict[str, Any]:
-    """The same Recalls one at a time from grpc's blocking client instead of its asyncio one.
-
-    The daemon's work is the same; the client's is not: the asyncio client's own part of a call is
-    ~0.14 ms more (``docs/benchmarks.md``, session 32). Runtimes in other languages call through theirs.
-    """
-    metadata = ((TENANT_METADATA_KEY, tenant),)
-    with grpc.insecure_channel(address) as channel:
-        stub = MemoryServiceStub(channel)
-        for request in requests[:10]:  # warm-up
-            stub.Recall(request, metadata=metadata)
-        latencies = []
-        began = time.perf_counter()
-        for request in requests:
-            start = time.perf_counter()
-            stub.Recall(request, metadata=metadata)
-            latencies.append((time.perf_counter() - start) * 1000)
-        wall = time.perf_counter() - began
-    return {"concurrency": 1, "qps": len(requests) / wall, **percentiles(latencies)}
-
-
 async def _timed_calls(
     calls: MemorizeCalls, method: Any, requests: list[Any], concurrency: int
 ) -> tuple[list[float], float]:
@@ -418,6 +398,13 @@ async def _timed_calls(
     return latencies, time.perf_counter() - start
 
 
+def _ratio(run: dict[str, Any], base: dict[str, Any] | None) -> str:
+    """A run's p50 / p99 against the baseline's; a server-embedded run's against the baseline that embeds too."""
+    # (records from before the embedding baseline lack it: no ratio then)
+    against = (base or {}).get("with_query_embedding") if run["mode"] == "server_embeds_query" else base
+    return f"{run['p50'] / against['p50']:.1f}x / {run['p99'] / against['p99']:.1f}x" if against else ""
+
+
 def _render(record: dict[str, Any]) -> str:
     cfg, mem = record["config"], record["memorize"]
     lines = [
@@ -429,11 +416,6 @@ def _render(record: dict[str, Any]) -> str:
     for shape in record["shapes"]:
         base = shape.get("sqlite")
         for r in shape["recall"]:
-            ratio = ""
-            # a server-embedded Recall against the baseline that embeds its queries too (older records lack it)
-            against = (base or {}).get("with_query_embedding") if r["mode"] == "server_embeds_query" else base
-            if against and r["concurrency"] == 1:
-                ratio = f"{r['p50'] / against['p50']:.1f}x / {r['p99'] / against['p99']:.1f}x"
             rows.append(
                 [
                     shape["agents"],
@@ -444,22 +426,7 @@ def _render(record: dict[str, Any]) -> str:
                     r["p95"],
                     r["p99"],
                     r["qps"],
-                    ratio,
-                ]
-            )
-        if blocking := shape.get("recall_blocking_client"):
-            ratio = f"{blocking['p50'] / base['p50']:.1f}x / {blocking['p99'] / base['p99']:.1f}x" if base else ""
-            rows.append(
-                [
-                    shape["agents"],
-                    shape["vector_index"],
-                    "precomputed, blocking client",
-                    1,
-                    blocking["p50"],
-                    blocking["p95"],
-                    blocking["p99"],
-                    blocking["qps"],
-                    ratio,
+                    _ratio(r, base) if r["concurrency"] == 1 else "",
                 ]
             )
         if base:

@@ -55,15 +55,12 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         "0",  # the tables are tiny: turn the in-memory path off so Recall goes through the ANN index
     )
     assert "vs sqlite p50/p99" in stdout and "baseline (in process)" in stdout
-    assert "precomputed, blocking client" in stdout
     assert "baseline, the model embeds the query" in stdout
     assert [s["agents"] for s in record["shapes"]] == [1, 3]
     for shape in record["shapes"]:
         modes = {(r["mode"], r["concurrency"]) for r in shape["recall"]}
         assert modes == {(m, c) for m in ("server_embeds_query", "precomputed_query_vector") for c in (1, 2)}
         assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
-        blocking = shape["recall_blocking_client"]  # the same Recalls from grpc's blocking client
-        assert blocking["n"] == 12 and 0 < blocking["p50"] <= blocking["p99"] and blocking["qps"] > 0
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
         # the server-embedded Recall's baseline: the same model embeds each query, then SQLite searches
