@@ -104,6 +104,7 @@ from memoryd.services.retention import RetentionService
 from memoryd.services.retrievals import RetrievalLog
 from memoryd.services.review import ReviewService
 from memoryd.services.usage import UsageService
+from memoryd.services.write_company import WriteCompany
 
 log = logging.getLogger(__name__)
 
@@ -587,6 +588,7 @@ def _wire(
         # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
         embed_during_commit=settings.embedding.provider != "onnx",
         reads=reads,
+        company=WriteCompany(settings.memorize.group_linger_ms / 1000),
     )
     profile = ProfileService(
         stores.profiles, counter, memorize, clock, settings.profile.default_budget_tokens, trail=trail, pii=pii

@@ -283,6 +283,9 @@ class MemorizeSettings(_Section):
     """With the embedded model, a write's group waits up to this long for a moment when no Recall runs in
     this process: the model and the cores serve the reads first, and the writes arriving meanwhile join the
     group (``services.reads_in_flight``). 0: writes never wait. A remote embedder's writes never wait."""
+    group_linger_ms: float = Field(5.0, ge=0)
+    """A tenant's write group that starts right after one of several calls waits up to this long for as
+    many calls (concurrent writers come back together; ``services.write_company``). 0: never waits."""
 
 
 class ProfileSettings(_Section):

@@ -40,6 +40,7 @@ from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import SpaceRouter
+from memoryd.services.write_company import WriteCompany
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
@@ -149,8 +150,11 @@ class MemorizeService:
         spaces: SpaceRouter | None = None,
         embed_during_commit: bool = True,
         reads: ReadsInFlight | None = None,
+        company: WriteCompany | None = None,
     ) -> None:
         self._store = store
+        self._company = company or WriteCompany(0.0)
+        """A group that follows a shared one waits briefly for as many calls (the same writers, back)."""
         self._reads = reads or ReadsInFlight(0.0)
         """A group is taken after a pause in these reads (bounded): they get the model first."""
         self._embed_during_commit = embed_during_commit
@@ -300,6 +304,7 @@ class MemorizeService:
             lane = self._lanes[tenant] = _Lane()
             lane.writer = asyncio.create_task(self._commit_waiting(tenant, lane))
         lane.waiting.append(job)
+        self._company.arrived(tenant, len(lane.waiting))
         self._prepare_next(tenant, lane)
         # A caller that goes away does not stop the write: it was accepted, its group commits.
         return await asyncio.shield(job.done)
@@ -316,6 +321,7 @@ class MemorizeService:
         that fails here (a reused request_id, the embedder) hears it and leaves the flight.
         """
         await self._reads.pause()  # the calls arriving meanwhile join this group
+        await self._company.gather(tenant_id, lambda: len(lane.waiting))
         # empty when each waiting call repeats a request in flight: they wait for its commit
         lane.batch = batch = _take(lane.waiting, lane.flight)
         live: list[_Write] = []
@@ -355,6 +361,7 @@ class MemorizeService:
                 group, lane.writing = _take(lane.ready), True
                 try:
                     await self._write(tenant_id, group)
+                    self._company.ended(tenant_id, len(group), len(lane.waiting))
                 except Exception as exc:  # noqa: BLE001  # whatever it is, the callers waiting must hear it
                     # the group's store write failed: every call of it fails alike (a bug reaches them as INTERNAL)
                     for job in group:

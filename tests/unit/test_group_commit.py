@@ -205,3 +205,36 @@ async def test_a_retry_arriving_while_its_first_attempt_commits_is_stored_once(r
     one, again, _ = await asyncio.gather(first, retry, other)
     assert again.memory.memory_id == one.memory.memory_id and not again.deduplicated
     assert len(world.store.rows) == 2
+
+
+@pytest.fixture
+async def lingering() -> AsyncIterator[World]:
+    """A world whose write groups wait up to a second for the writers of a shared group to come back."""
+    async with fake_world(memorize={"group_linger_ms": 1000}) as w:
+        yield w
+
+
+async def _one_by_one(world: World, texts: list[str]) -> None:
+    """Writers coming back from their answers one after another, a few turns of the loop apart."""
+    calls = []
+    for text in texts:
+        calls.append(asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text))))
+        for _ in range(20):
+            await asyncio.sleep(0)
+    await asyncio.gather(*calls)
+
+
+async def test_writers_coming_back_from_a_shared_group_are_one_group_again(lingering: World) -> None:
+    world = lingering
+    await asyncio.gather(*(world.app.memorize.memorize(A1, MemoryDraft(f"first round fact {i}")) for i in range(4)))
+    commits, calls = world.store.commits, world.embedder.calls
+    await _one_by_one(world, [f"second round fact {i}" for i in range(4)])
+    # the first writer back was taken alone before: two embeddings and two commits
+    assert world.store.commits == commits + 1 and world.embedder.calls == calls + 1
+
+
+async def test_a_writer_alone_never_waits_for_company(lingering: World) -> None:
+    world = lingering
+    for i in range(5):  # each call's group holds one call: none lingers (a second each)
+        await asyncio.wait_for(world.app.memorize.memorize(A1, MemoryDraft(f"a fact of its own {i}")), timeout=0.5)
+    assert world.store.commits == 5
