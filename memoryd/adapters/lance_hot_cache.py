@@ -29,6 +29,8 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from memoryd.adapters.lance_versions import LatestVersion
+
 _SETTLED_NS = 100_000_000
 """A ``_versions`` directory last changed this long before it was looked at is trusted to show its
 next change: the kernel stamps changes with a coarse clock (one tick, 1-10 ms), so two commits within
@@ -125,6 +127,8 @@ class HotCache(Generic[H]):
         """Each tenant's table's ``_versions`` directory (None: not on a local disk)."""
         self._known: dict[str, tuple[_Stamp, int]] = {}
         """The version each tenant's table had when its directory bore that (settled) stamp."""
+        self._latest: dict[str, LatestVersion] = {}
+        """The version each tenant's table was last found at (on a local disk), to look for the next one."""
         self._held: dict[str, dict[tuple[int, int], asyncio.Future[bool]]] = {}
         """Tenants whose table this process is rewriting without changing a row (``rewriting``), with the
         verdicts on the versions reads met meanwhile: (copy's version, table's version) → no row changed."""
@@ -343,6 +347,10 @@ class HotCache(Generic[H]):
         known = self._known.get(tenant_id)
         if directory is not None and known is not None and _Stamp.of(directory) == known[0]:
             return known[1]
+        latest = self._latest.get(tenant_id)
+        if directory is not None and latest is not None and (now := latest.now(directory)) is not None:
+            self._latest[tenant_id] = now  # the directory changed: the next manifest's name says how
+            return now.version
         check = self._checks.get(tenant_id)
         if check is None:
             check = asyncio.ensure_future(self._checked(tenant_id, table, directory))
@@ -360,6 +368,11 @@ class HotCache(Generic[H]):
             self._known[tenant_id] = (stamp, version)
         else:
             self._known.pop(tenant_id, None)
+        latest = LatestVersion.of(directory, version) if directory is not None else None
+        if latest is not None:
+            self._latest[tenant_id] = latest
+        else:
+            self._latest.pop(tenant_id, None)
         return version
 
     async def _manifest_directory(self, tenant_id: str, table: Any) -> str | None:
