@@ -25,6 +25,7 @@ from memoryd.adapters.lance_hot_cache import HotCache
 from memoryd.adapters.lance_keyed_copy import KeyedCopy, swap_rows
 from memoryd.adapters.lance_message_tails import MessageTails
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
+from memoryd.adapters.lance_versions import VersionChecks
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 
 STATE_SCHEMA = pa.schema(
@@ -158,6 +159,8 @@ class LanceConversationStore:
         )
         """The state tables by tenant (``lance_keyed_copy``)."""
         self._tails = MessageTails(enabled=copies)
+        self._item_versions = VersionChecks()
+        """The items tables' versions, which the tails are kept at (a check per read, two per GetContext)."""
         self._appends: CommitBatches[str, tuple[str, list[dict[str, Any]]], None] = CommitBatches(
             self._add_together, _BATCH_CALLS, apart=lambda call: call[0]
         )
@@ -380,12 +383,12 @@ class LanceConversationStore:
         where = f"conversation_id = {literal(conversation_id)} AND kind = 'message' AND seq > {int(after_seq)}"
         async with map_lance_errors():
             table = await self._items(tenant_id)
-            version = await table.version()
+            version = await self._item_versions.latest(tenant_id, table)
             cached = self._tails.get(tenant_id, version, conversation_id, after_seq)
             if cached is not None:
                 return cached
             found = sorted(map(_message, (await table.query().where(where).to_arrow()).to_pylist()), key=_seq)
-            if await table.version() == version:  # nothing committed during the read
+            if await self._item_versions.latest(tenant_id, table) == version:  # nothing committed during the read
                 self._tails.put(tenant_id, version, conversation_id, after_seq, found)
         return found
 

@@ -9,9 +9,7 @@ load per tenant at a time, and this process's writes to that tenant wait for it.
 While this process rewrites a table without changing a row (maintenance's optimize, ``rewriting``),
 reads keep the copy and this process's writes are applied to it; at the end the table is loaded once.
 
-On a local disk the version check is skipped while the table's ``_versions`` directory is unchanged
-(``_Stamp``): every commit adds a manifest there, and a check through the binding costs ~0.17 ms,
-two per Recall, where the whole Recall of a small agent costs ~2 ms.
+The version check (``lance_versions.VersionChecks``) skips the binding on a local disk.
 """
 
 from __future__ import annotations
@@ -19,44 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
-import os
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
-from urllib.parse import urlparse
 
 import numpy as np
 
-from memoryd.adapters.lance_versions import LatestVersion
-
-_SETTLED_NS = 100_000_000
-"""A ``_versions`` directory last changed this long before it was looked at is trusted to show its
-next change: the kernel stamps changes with a coarse clock (one tick, 1-10 ms), so two commits within
-one tick can leave the same time behind, but never a commit after the look (``_Stamp``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Stamp:
-    """A directory's identity and last change, as ``stat`` gives them."""
-
-    inode: int
-    changed_ns: int
-
-    @classmethod
-    def of(cls, directory: str) -> _Stamp | None:
-        """The directory's stamp now; None if it cannot be read (the binding's check then decides)."""
-        try:
-            st = os.stat(directory)
-        except OSError:
-            return None
-        return cls(st.st_ino, st.st_mtime_ns)
-
-    def settled(self, now_ns: int) -> bool:
-        """Whether any later change of the directory must show as another stamp (git's "racy clean" rule)."""
-        return now_ns - self.changed_ns > _SETTLED_NS
-
+from memoryd.adapters.lance_versions import VersionChecks
 
 _ROWS_KEPT = frozenset({"Rewrite", "CreateIndex", "BaseOperation"})
 """Lance operations that change no row: a compaction, an index's build or fold, and the fragment-id
@@ -120,15 +89,10 @@ class HotCache(Generic[H]):
         """When each tenant's table was last counted past ``max_rows`` (``time.monotonic``)."""
         self._loading: dict[str, asyncio.Lock] = {}
         self._writes: dict[str, set[asyncio.Future[None]]] = {}
-        self._checks: dict[str, asyncio.Future[int]] = {}
         self._gates: dict[str, asyncio.Event] = {}
         """Tenants whose copy is being loaded: this process's writes to them wait (``copy``)."""
-        self._manifests: dict[str, str | None] = {}
-        """Each tenant's table's ``_versions`` directory (None: not on a local disk)."""
-        self._known: dict[str, tuple[_Stamp, int]] = {}
-        """The version each tenant's table had when its directory bore that (settled) stamp."""
-        self._latest: dict[str, LatestVersion] = {}
-        """The version each tenant's table was last found at (on a local disk), to look for the next one."""
+        self._versions = VersionChecks()
+        """Each tenant's table's latest version (``lance_versions``)."""
         self._held: dict[str, dict[tuple[int, int], asyncio.Future[bool]]] = {}
         """Tenants whose table this process is rewriting without changing a row (``rewriting``), with the
         verdicts on the versions reads met meanwhile: (copy's version, table's version) → no row changed."""
@@ -237,7 +201,7 @@ class HotCache(Generic[H]):
         """
         if not self.max_rows:
             return None
-        version = await self._version(tenant_id, table)
+        version = await self._versions.latest(tenant_id, table)
         hot = self._copies.get(tenant_id)
         if (hot is None or hot.version != version) and (writes := self._writes.get(tenant_id)):
             await asyncio.wait(list(writes))  # this process's commit: the copy is one apply away
@@ -334,55 +298,6 @@ class HotCache(Generic[H]):
         finally:
             del self._gates[tenant_id]
             gate.set()
-
-    async def _version(self, tenant_id: str, table: Any) -> int:
-        """The table's latest version; calls that overlap share one check.
-
-        A Recall's arms and tiers start together and each asks (a check is ~0.17 ms through the
-        binding, five per Recall): the shared answer is at most one check older than the call, the
-        same uncertainty a single check has about a commit landing while it runs. On a local disk a
-        directory that still bears the stamp a check saw (settled) answers without one.
-        """
-        directory = await self._manifest_directory(tenant_id, table)
-        known = self._known.get(tenant_id)
-        if directory is not None and known is not None and _Stamp.of(directory) == known[0]:
-            return known[1]
-        latest = self._latest.get(tenant_id)
-        if directory is not None and latest is not None and (now := latest.now(directory)) is not None:
-            self._latest[tenant_id] = now  # the directory changed: the next manifest's name says how
-            return now.version
-        check = self._checks.get(tenant_id)
-        if check is None:
-            check = asyncio.ensure_future(self._checked(tenant_id, table, directory))
-            self._checks[tenant_id] = check
-            check.add_done_callback(
-                lambda done: self._checks.pop(tenant_id, None) if self._checks.get(tenant_id) is done else None
-            )
-        return int(await asyncio.shield(check))
-
-    async def _checked(self, tenant_id: str, table: Any, directory: str | None) -> int:
-        """The binding's check; the directory's stamp taken before it is kept with its answer when settled."""
-        now, stamp = time.time_ns(), _Stamp.of(directory) if directory is not None else None
-        version = int(await table.version())
-        if stamp is not None and stamp.settled(now):
-            self._known[tenant_id] = (stamp, version)
-        else:
-            self._known.pop(tenant_id, None)
-        latest = LatestVersion.of(directory, version) if directory is not None else None
-        if latest is not None:
-            self._latest[tenant_id] = latest
-        else:
-            self._latest.pop(tenant_id, None)
-        return version
-
-    async def _manifest_directory(self, tenant_id: str, table: Any) -> str | None:
-        """Where the table's commits leave their manifests, when that is a local directory."""
-        if tenant_id not in self._manifests:
-            uri = str(await table.uri())
-            parsed = urlparse(uri)
-            local = parsed.path if parsed.scheme == "file" else uri if not parsed.scheme else None
-            self._manifests[tenant_id] = os.path.join(local, "_versions") if local else None
-        return self._manifests[tenant_id]
 
     def put(self, tenant_id: str, hot: H) -> None:
         """Keep a copy (one this process brought up to date after its own write), the most recently used."""

@@ -1,4 +1,11 @@
-"""A local table's latest version from its manifests' names, instead of the binding's listing.
+"""VersionChecks: a table's latest version, by the binding only when a local disk cannot tell it.
+
+A check through the binding lists the table's ``_versions`` directory (~0.17 ms on a settled table, 0.6 ms
+with the ~1,500 versions a minute of one writer keeps), and a Recall's arms and tiers each ask. On a local
+disk two things answer instead:
+
+- a directory that still bears the stamp a check saw, when that stamp had settled (``_Stamp``);
+- after a check, the next version's manifest name (``LatestVersion``).
 
 Every commit of a Lance table leaves ``_versions/<n>.manifest`` (or, with the V2 naming, ``2**64 - 1 - n``
 zero-padded to 20 digits), created whole under its final name, and versions only go up by one. So once
@@ -9,9 +16,17 @@ or two (~2 µs) where the binding lists the whole directory (0.6 ms of every ``M
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
 
+_SETTLED_NS = 100_000_000
+"""A ``_versions`` directory last changed this long before it was looked at is trusted to show its
+next change: the kernel stamps changes with a coarse clock (one tick, 1-10 ms), so two commits within
+one tick can leave the same time behind, but never a commit after the look (``_Stamp``)."""
 _LAST_V2 = 2**64 - 1
 _PROBES = 16
 """The most commits a look walks over; past them the binding's check answers."""
@@ -63,3 +78,85 @@ def _identity(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_ino, st.st_mtime_ns
+
+
+@dataclass(frozen=True, slots=True)
+class _Stamp:
+    """A directory's identity and last change, as ``stat`` gives them."""
+
+    inode: int
+    changed_ns: int
+
+    @classmethod
+    def of(cls, directory: str) -> _Stamp | None:
+        """The directory's stamp now; None if it cannot be read (the binding's check then decides)."""
+        try:
+            st = os.stat(directory)
+        except OSError:
+            return None
+        return cls(st.st_ino, st.st_mtime_ns)
+
+    def settled(self, now_ns: int) -> bool:
+        """Whether any later change of the directory must show as another stamp (git's "racy clean" rule)."""
+        return now_ns - self.changed_ns > _SETTLED_NS
+
+
+class VersionChecks:
+    """The latest versions of one kind of table (one per tenant), as cheaply as they can be known."""
+
+    def __init__(self) -> None:
+        self._checks: dict[str, asyncio.Future[int]] = {}
+        self._manifests: dict[str, str | None] = {}
+        """Each tenant's table's ``_versions`` directory (None: not on a local disk)."""
+        self._known: dict[str, tuple[_Stamp, int]] = {}
+        """The version each tenant's table had when its directory bore that (settled) stamp."""
+        self._latest: dict[str, LatestVersion] = {}
+        """The version each tenant's table was last found at (on a local disk), to look for the next one."""
+
+    async def latest(self, tenant_id: str, table: Any) -> int:
+        """The table's latest version; calls that overlap share one check.
+
+        A Recall's arms and tiers start together and each asks: the shared answer is at most one check
+        older than the call, the same uncertainty a single check has about a commit landing while it runs.
+        """
+        directory = await self._manifest_directory(tenant_id, table)
+        if directory is not None:
+            known = self._known.get(tenant_id)
+            if known is not None and _Stamp.of(directory) == known[0]:
+                return known[1]
+            latest = self._latest.get(tenant_id)
+            if latest is not None and (now := latest.now(directory)) is not None:
+                self._latest[tenant_id] = now  # the directory changed: the next manifest's name says how
+                return now.version
+        check = self._checks.get(tenant_id)
+        if check is None:
+            check = asyncio.ensure_future(self._checked(tenant_id, table, directory))
+            self._checks[tenant_id] = check
+            check.add_done_callback(
+                lambda done: self._checks.pop(tenant_id, None) if self._checks.get(tenant_id) is done else None
+            )
+        return int(await asyncio.shield(check))
+
+    async def _checked(self, tenant_id: str, table: Any, directory: str | None) -> int:
+        """The binding's check; the directory's stamp taken before it is kept with its answer when settled."""
+        now, stamp = time.time_ns(), _Stamp.of(directory) if directory is not None else None
+        version = int(await table.version())
+        if stamp is not None and stamp.settled(now):
+            self._known[tenant_id] = (stamp, version)
+        else:
+            self._known.pop(tenant_id, None)
+        latest = LatestVersion.of(directory, version) if directory is not None else None
+        if latest is not None:
+            self._latest[tenant_id] = latest
+        else:
+            self._latest.pop(tenant_id, None)
+        return version
+
+    async def _manifest_directory(self, tenant_id: str, table: Any) -> str | None:
+        """Where the table's commits leave their manifests, when that is a local directory."""
+        if tenant_id not in self._manifests:
+            uri = str(await table.uri())
+            parsed = urlparse(uri)
+            local = parsed.path if parsed.scheme == "file" else uri if not parsed.scheme else None
+            self._manifests[tenant_id] = os.path.join(local, "_versions") if local else None
+        return self._manifests[tenant_id]

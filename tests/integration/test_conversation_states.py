@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from lancedb.table import AsyncTable
 
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
@@ -193,3 +194,25 @@ async def test_in_a_shared_commit_each_state_swap_is_still_its_own_compare(tmp_p
         ]
     with pytest.raises(ValueError, match="revision 4 does not follow 2"):
         await store.swap_state("acme", state("c1", 4), 2)
+
+
+async def test_tail_reads_after_this_processs_appends_need_no_listing_of_the_tables_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each tail read checked the items table's version through the binding (a listing of _versions),
+    # twice per GetContext; after one check the next version's manifest name tells it.
+    mine = await _store(tmp_path)
+    await mine.add_messages("acme", "c1", [Message(1, "m1", Role.USER, "hello", AT, 1)])
+    await mine.messages("acme", "c1", 0)
+    checks = []
+    real = AsyncTable.version
+
+    async def counted(self: AsyncTable) -> int:
+        checks.append(1)
+        return await real(self)
+
+    monkeypatch.setattr(AsyncTable, "version", counted)
+    for seq in range(2, 6):
+        await mine.add_messages("acme", "c1", [Message(seq, f"m{seq}", Role.USER, f"turn {seq}", AT, 1)])
+        assert [m.seq for m in await mine.messages("acme", "c1", 0)] == list(range(1, seq + 1))
+    assert not checks
