@@ -7,6 +7,7 @@ from typing import Any
 
 import lancedb
 import pytest
+from lancedb.table import AsyncTable
 
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_hot_cache import HotCache
@@ -46,6 +47,19 @@ def counted_copy_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(HotCache, "_load", counted)
     return loads
+
+
+def counted_version_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per version check through the binding (a listing of the table's ``_versions``) from here on."""
+    checks: list[int] = []
+    real = AsyncTable.version
+
+    async def counted(self: AsyncTable) -> int:
+        checks.append(1)
+        return await real(self)
+
+    monkeypatch.setattr(AsyncTable, "version", counted)
+    return checks
 
 
 def slow_table_reads(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:

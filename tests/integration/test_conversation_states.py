@@ -10,12 +10,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from lancedb.table import AsyncTable
 
 from memoryd.adapters.lance_conversations import LanceConversationStore
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.core.conversation import Conversation, Message, Role, Summary
-from tests.lance_stores import counted_copy_loads, slow_table_reads
+from tests.lance_stores import counted_copy_loads, counted_version_checks, slow_table_reads
 
 AT = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
 
@@ -204,14 +203,7 @@ async def test_tail_reads_after_this_processs_appends_need_no_listing_of_the_tab
     mine = await _store(tmp_path)
     await mine.add_messages("acme", "c1", [Message(1, "m1", Role.USER, "hello", AT, 1)])
     await mine.messages("acme", "c1", 0)
-    checks = []
-    real = AsyncTable.version
-
-    async def counted(self: AsyncTable) -> int:
-        checks.append(1)
-        return await real(self)
-
-    monkeypatch.setattr(AsyncTable, "version", counted)
+    checks = counted_version_checks(monkeypatch)
     for seq in range(2, 6):
         await mine.add_messages("acme", "c1", [Message(seq, f"m{seq}", Role.USER, f"turn {seq}", AT, 1)])
         assert [m.seq for m in await mine.messages("acme", "c1", 0)] == list(range(1, seq + 1))

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lancedb.table import AsyncTable
 
 from memoryd.adapters import lance_hot, lance_hot_cache, lance_rows, lance_store
 from memoryd.adapters.lance_db import LanceDatabase
@@ -37,6 +36,7 @@ from memoryd.core.models import (
 from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible
 from tests.fakes import memory_record
+from tests.lance_stores import counted_version_checks
 
 DIM = 16
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -328,24 +328,22 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     assert len(reads) == 2
 
 
+async def _this_process_and_another(tmp_path: Path, rng: random.Random) -> tuple[LanceMemoryStore, LanceMemoryStore]:
+    """This process's store over a table of 50 rows, and another process's (without copies) on the same."""
+    store = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM)
+    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
+    await store.insert("acme", rows(rng, 50))
+    return store, elsewhere
+
+
 async def test_a_settled_table_is_read_without_the_bindings_version_check_until_its_next_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # On a local disk, a table whose _versions directory bears the stamp a check saw (and had settled)
     # is at that check's version: reads skip the binding's check until a commit (any process's) lands.
     rng = random.Random(14)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
-    await store.insert("acme", rows(rng, 50))
-    checks = []
-    real = AsyncTable.version
-
-    async def counted(self: AsyncTable) -> int:
-        checks.append(1)
-        return await real(self)
-
-    monkeypatch.setattr(AsyncTable, "version", counted)
+    store, elsewhere = await _this_process_and_another(tmp_path, rng)
+    checks = counted_version_checks(monkeypatch)
     actor, query = Actor("acme", "a0"), vector(rng)
     an_hour_ago = time.time() - 3600
     os.utime(tmp_path / "memories_acme.lance" / "_versions", (an_hour_ago, an_hour_ago))
@@ -372,18 +370,8 @@ async def test_commits_after_a_check_are_found_by_the_next_manifests_name_not_th
     # A check lists the table's _versions directory (0.6 ms of every Memorize at a minute of one writer's
     # versions); after one, a read looks for the next version's manifest instead, whoever committed it.
     rng = random.Random(15)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
-    await store.insert("acme", rows(rng, 50))
-    checks = []
-    real = AsyncTable.version
-
-    async def counted(self: AsyncTable) -> int:
-        checks.append(1)
-        return await real(self)
-
-    monkeypatch.setattr(AsyncTable, "version", counted)
+    store, elsewhere = await _this_process_and_another(tmp_path, rng)
+    checks = counted_version_checks(monkeypatch)
     actor, query = Actor("acme", "a0"), vector(rng)
     await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
     checked = len(checks)
