@@ -44,7 +44,7 @@ class LatestVersion:
     version: int
     v2: bool
     manifest: tuple[int, int]
-    """The manifest's inode and change time: a table dropped and created again has other files."""
+    """The manifest's inode and modification time: a table dropped and created again has other files."""
 
     @classmethod
     def of(cls, directory: str, version: int) -> LatestVersion | None:
