@@ -28,6 +28,7 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_embedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
+from memoryd.bench.embedder_alone import texts_per_second
 from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.bench.store_access import (
     copy_index_recall,
@@ -353,17 +354,10 @@ async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
 async def _embedder_alone(texts: list[str], batch: list[str]) -> dict[str, float]:
     """The same model in this process, at the batch sizes the daemon sees: the baseline of the write path."""
     embedder = build_embedder(load_settings(None).embedding)
-    out = {}
-    for name, size, items in (
-        ("texts_per_second_1", 1, texts),
-        ("texts_per_second_8", 8, texts),
-        ("texts_per_second_256", 256, batch),
-    ):
-        start = time.perf_counter()
-        for at in range(0, len(items), size):
-            await embedder.embed(items[at : at + size])
-        out[name] = len(items) / (time.perf_counter() - start)
-    return out
+    return {
+        f"texts_per_second_{size}": await texts_per_second(embedder, items, size)
+        for size, items in ((1, texts), (8, texts), (256, batch))
+    }
 
 
 def _recall_requests(

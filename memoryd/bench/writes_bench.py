@@ -4,7 +4,9 @@ The daemon runs as a child process with its embedded ONNX model, or with ``--emb
 against an OpenAI-compatible endpoint this process serves (``memoryd.testing.provider``: hashed
 vectors after that many milliseconds) — a remote embedder's wait is where a tenant's commits and
 its next embedding batch can overlap. Each concurrency level writes new texts to its own agent
-for ``--seconds``; the table gives calls/s, latency percentiles and the daemon's CPU per call.
+for ``--seconds``; the table gives calls/s, latency percentiles, the daemon's CPU per call and, with
+the local model, the same model alone in this process at the level's batch size (n clients: batches of
+n) on texts of the same shape, and the level's calls/s as a share of it (the write path's goal).
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ from typing import Any
 
 import grpc
 
+from memoryd.app import build_embedder
 from memoryd.bench import corpus
 from memoryd.bench.daemon import Daemon
+from memoryd.bench.embedder_alone import texts_per_second
 from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 from memoryd.testing.provider import FakeProvider
 
@@ -77,7 +82,20 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                 level = await _calls(stub, f"writer-{n}-{clients}", clients, args.seconds, args.restate_share)
                 level["daemon_cpu_ms_per_call"] = (daemon.cpu_seconds() - cpu) * 1000 / max(1, level["calls"])
                 levels.append(level)
+    if not args.embedder_latency_ms:  # the local model alone, at each level's batch size, on the same texts
+        embedder = build_embedder(load_settings(None).embedding)
+        texts = [_text("alone", i) for i in range(_ALONE_TEXTS)]
+        for level in levels:
+            level["embedder_alone_texts_per_second"] = await texts_per_second(embedder, texts, level["clients"])
     return {"config": config, "levels": levels}
+
+
+_ALONE_TEXTS = 128
+
+
+def _text(agent: str, i: int) -> str:
+    """The n-th text a level writes."""
+    return f"{agent} note {i}: {corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]}, ticket {i * 7919}"
 
 
 async def _calls(
@@ -94,10 +112,7 @@ async def _calls(
             i, count = count, count + 1
             if every and i and i % every == 0:
                 i //= 2
-            activity = corpus.ACTIVITIES[i % len(corpus.ACTIVITIES)]
-            request = pb.MemorizeRequest(
-                agent_id=agent, memory=pb.MemoryInput(content=f"{agent} note {i}: {activity}, ticket {i * 7919}")
-            )
+            request = pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=_text(agent, i)))
             start = time.perf_counter()
             await stub.Memorize(request, metadata=_TENANT)
             latencies.append((time.perf_counter() - start) * 1000)
@@ -120,7 +135,15 @@ def _render(record: dict[str, Any]) -> str:
             f"{level['p50']:.1f}",
             f"{level['p99']:.1f}",
             f"{level['daemon_cpu_ms_per_call']:.1f}",
+            _alone(level),
         ]
         for level in record["levels"]
     ]
-    return head + "\n" + table(rows, ["clients", "calls/s", "p50 ms", "p99 ms", "daemon CPU ms/call"])
+    columns = ["clients", "calls/s", "p50 ms", "p99 ms", "daemon CPU ms/call", "embedder alone, batches of clients"]
+    return head + "\n" + table(rows, columns)
+
+
+def _alone(level: dict[str, Any]) -> str:
+    """The embedder alone at the level's batch size, and the level's calls/s as a share of it."""
+    alone = level.get("embedder_alone_texts_per_second")
+    return f"{alone:.0f} texts/s ({level['per_second'] / alone:.0%})" if alone else "-"

@@ -224,6 +224,15 @@ def test_bench_writes_smoke_with_a_remote_embedder(tmp_path: Path) -> None:
     assert "remote embedder answering after 20 ms, 50% restatements" in stdout
 
 
+def test_bench_writes_smoke_with_the_local_model_beside_the_embedder_alone(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "writes", "--clients", "1,2", "--seconds", "1")
+    levels = record["levels"]
+    assert [level["clients"] for level in levels] == [1, 2] and all(level["calls"] > 0 for level in levels)
+    assert all(level["embedder_alone_texts_per_second"] > 0 for level in levels)
+    assert "the embedded ONNX model" in stdout and "embedder alone, batches of clients" in stdout
+    assert "texts/s (" in stdout  # each level's share of the embedder alone
+
+
 def test_bench_audit_smoke(tmp_path: Path) -> None:
     stdout, record = bench(tmp_path, "audit", "--sizes", "500", "--report-rows", "5000", "--report-runs", "2")
     assert "kind (rules only)" in stdout and "usage report: memories" in stdout
