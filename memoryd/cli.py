@@ -55,12 +55,16 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def _serve(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
+    from memoryd.busy_poll import event_loop_factory
+    from memoryd.rpc.calls_in_flight import CallsInFlight
     from memoryd.rpc.server import serve
     from memoryd.telemetry import configure_tracing
 
     stop_tracing = configure_tracing(settings.tracing)
+    calls = CallsInFlight()
     try:
-        asyncio.run(serve(settings))
+        with asyncio.Runner(loop_factory=event_loop_factory(settings.server.busy_poll_us, calls.quiet)) as runner:
+            runner.run(serve(settings, calls))
     finally:
         stop_tracing()
     return 0

@@ -57,6 +57,10 @@ class ServerSettings(_Section):
     port: int = Field(50051, ge=0, le=65535)
     grace_seconds: float = Field(10.0, ge=0)
     """On SIGTERM, in-flight calls get this long to finish."""
+    busy_poll_us: int = Field(300, ge=0, le=100_000)
+    """Once every call is answered, the event loop polls this long for the next before it sleeps (0: at once).
+    Back-to-back calls skip the wake-up (a Recall of 1,000 visible rows 2.0 → 1.65 ms on a 2-core VM), for
+    up to this much CPU per pause between calls."""
     operator_key: SecretStr = SecretStr("")
     """The key of JobService's operator path (``operator_batches``: batch jobs over many tenants); empty: off."""
     tls_cert_file: str = ""

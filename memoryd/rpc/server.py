@@ -41,6 +41,7 @@ from memoryd.rpc._gen.memoryd.v1 import reembed_pb2 as rpb
 from memoryd.rpc._gen.memoryd.v1 import reembed_pb2_grpc as rpb_grpc
 from memoryd.rpc.audit_servicer import AuditServicer
 from memoryd.rpc.auth import Authenticate
+from memoryd.rpc.calls_in_flight import CallsInFlight
 from memoryd.rpc.config_servicer import ConfigServicer
 from memoryd.rpc.conversation_servicer import ConversationServicer
 from memoryd.rpc.data_servicer import DataServicer
@@ -109,12 +110,21 @@ def check_listener(settings: Settings, keys_required: bool) -> None:
 
 @asynccontextmanager
 async def serving(
-    app: App, host: str, port: int, grace_seconds: float, tls: grpc.ServerCredentials | None = None
+    app: App,
+    host: str,
+    port: int,
+    grace_seconds: float,
+    tls: grpc.ServerCredentials | None = None,
+    calls: CallsInFlight | None = None,
 ) -> AsyncIterator[int]:
-    """Serve ``app`` on host:port (0 picks a free port) and yield the bound port."""
+    """Serve ``app`` on host:port (0 picks a free port) and yield the bound port.
+
+    ``calls``: counts the calls in flight (the daemon's event loop polls only while there are none).
+    """
     trust = is_loopback(host) or app.settings.auth.insecure
     server = grpc.aio.server(
         interceptors=[
+            *([calls] if calls is not None else []),
             RejectUndecodable(),
             Authenticate(app.keys, trust_without_keys=trust, after=app.rates.spend if app.rates else None),
         ],
@@ -184,8 +194,8 @@ async def _watch_job_queue(app: App, health_servicer: Any) -> None:
         await asyncio.sleep(_JOB_HEALTH_SECONDS)
 
 
-async def serve(settings: Settings) -> None:
-    """Run until SIGTERM/SIGINT, then shut down gracefully."""
+async def serve(settings: Settings, calls: CallsInFlight | None = None) -> None:
+    """Run until SIGTERM/SIGINT, then shut down gracefully (``calls``: see ``serving``)."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -195,7 +205,7 @@ async def serve(settings: Settings) -> None:
         check_listener(settings, await app.keys.keys_required())
         if settings.metrics.enabled:
             _serve_metrics(app, settings)
-        async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv)) as port:
+        async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv), calls) as port:
             with settled_heap():
                 await _serve_until(app, settings, port, stop)
 
