@@ -23,6 +23,7 @@ from typing import Any
 import lancedb
 import pyarrow as pa
 
+from memoryd.adapters.lance_appends import Appenders
 from memoryd.adapters.lance_creation import CreationLock, FileCreationLock, NoCreationLock
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_rows import PRIMARY_KEY
@@ -113,6 +114,8 @@ class LanceDatabase:
         """The store's local directory (None: object storage), where a table's absence shows without the binding."""
         self.written: set[str] = set()
         """Tables this process wrote since the last maintenance pass."""
+        self.appenders: Appenders | None = None
+        """Handles for appends on a local disk (``lance_appends``); None: append through the table's handle."""
         self._tables: dict[str, Any] = {}
         self._lock = asyncio.Lock()
         self._rewrites: dict[str, asyncio.Lock] = {}
@@ -157,7 +160,13 @@ class LanceDatabase:
                 uri, read_consistency_interval=read_consistency, session=session, storage_options=storage_options
             )
             await _check_embedding_model(db, model_name, dimension, creation)
-        return cls(db, creation, None if "://" in uri else uri, uri=uri, storage_options=storage_options)
+            appending = None
+            if "://" not in uri:
+                appending = await lancedb.connect_async(uri, read_consistency_interval=None, session=session)
+        database = cls(db, creation, None if "://" in uri else uri, uri=uri, storage_options=storage_options)
+        if appending is not None:
+            database.appenders = Appenders(appending, uri)
+        return database
 
     async def table(
         self,
@@ -249,6 +258,8 @@ class LanceDatabase:
     def close(self) -> None:
         """Release the connection."""
         self._tables.clear()
+        if self.appenders is not None:
+            self.appenders.close()
         self.connection.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
 
 
