@@ -45,28 +45,26 @@ def _write_later(sock: socket.socket, seconds: float) -> threading.Thread:
     return thread
 
 
+def _event_after_20_ms(pair: tuple[socket.socket, socket.socket], quiet: bool) -> _Recorded:
+    reader, writer = pair
+    with _Recorded(poll_seconds=5.0, quiet=quiet) as selector:
+        selector.register(reader, selectors.EVENT_READ)
+        thread = _write_later(writer, 0.02)
+        ready = selector.select(None)
+        thread.join()
+    assert [key.fileobj for key, _ in ready] == [reader]
+    return selector
+
+
 def test_while_quiet_an_event_within_the_poll_is_found_without_a_wait_that_sleeps(
     pair: tuple[socket.socket, socket.socket],
 ) -> None:
-    reader, writer = pair
-    with _Recorded(poll_seconds=5.0, quiet=True) as selector:
-        selector.register(reader, selectors.EVENT_READ)
-        thread = _write_later(writer, 0.02)
-        ready = selector.select(None)
-        thread.join()
-    assert [key.fileobj for key, _ in ready] == [reader]
-    assert len(selector.waits) > 1 and set(selector.waits) == {0}  # polled, never slept
+    waits = _event_after_20_ms(pair, quiet=True).waits
+    assert len(waits) > 1 and set(waits) == {0}  # polled, never slept
 
 
 def test_while_a_call_is_in_flight_it_waits_at_once(pair: tuple[socket.socket, socket.socket]) -> None:
-    reader, writer = pair
-    with _Recorded(poll_seconds=5.0, quiet=False) as selector:
-        selector.register(reader, selectors.EVENT_READ)
-        thread = _write_later(writer, 0.02)
-        ready = selector.select(None)
-        thread.join()
-    assert [key.fileobj for key, _ in ready] == [reader]
-    assert selector.waits == [None]  # the model's and LanceDB's threads keep the cores
+    assert _event_after_20_ms(pair, quiet=False).waits == [None]  # the model's and LanceDB's threads keep the cores
 
 
 def test_after_the_poll_it_sleeps_for_what_remains_of_the_timeout(pair: tuple[socket.socket, socket.socket]) -> None:
