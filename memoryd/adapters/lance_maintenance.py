@@ -72,6 +72,10 @@ _MERGED_MIN_ROWS = 8_192
 
 _GAP_ROWS, _MAX_GAPS = 10_000, 3.0
 """A table held in memory waits one more ``optimize_gap`` between optimizes per this many rows, up to three."""
+_PRUNE_SHARE = 0.25
+"""An optimize prunes when the last prune of its table is this share of ``cleanup_older_than`` ago (15 s at
+the default minute): a table keeps at most 1.25 windows of versions, and its prune walks them 3x less often
+under writes (one optimize in three at the 5 s ``optimize_gap``)."""
 
 _BUILD_RETRY_SECONDS = 60.0
 """A failed ANN build (a crash, another process's compaction preempting it) is tried again after this."""
@@ -121,6 +125,9 @@ class LanceMaintenance:
         """When a build of each failed last: tried again after ``_BUILD_RETRY_SECONDS``, not at every pass."""
         self._unpruned: set[str] = set()
         """Tables whose last optimize (``_optimized_at``) left versions too young to prune."""
+        self._pruned_at: dict[str, float] = {}
+        """When each table's optimize last pruned; the optimizes less than ``_PRUNE_SHARE`` of the window
+        after one fold without pruning (``_optimize``)."""
 
     @property
     def pending(self) -> frozenset[str]:
@@ -329,14 +336,29 @@ class LanceMaintenance:
         """Compact, fold the indexes and prune the versions older than ``cleanup_older_than``.
 
         LanceDB's ``optimize`` compacts toward its own target (a million rows), so it still rewrites a
-        smaller table whole; its index fold is the one whose statistics the copies' full text follows
-        (pylance's ``optimize_indices`` folds with slightly different ones), so it stays.
+        smaller table whole; its index fold is the one whose statistics the copies' full text follows.
         """
-        await self._optimized_and_pruned(table)
+        await self._optimized(name, table)
         if any(name.startswith(prefix) for prefix in _SEARCHED):  # the only tables given a vector index
             await _merge_vector_deltas(table)
         self._optimized_at[name] = time.monotonic()
         self._unpruned.add(name)
+
+    async def _optimized(self, name: str, table: Any) -> None:
+        """LanceDB's ``optimize``, its prune at most once every ``_PRUNE_SHARE`` of the window.
+
+        The prune reads every kept version's manifest, and a table written all the time keeps many, each
+        listing the fragments written since the last optimize: one writer's table at ~3,000 versions cost
+        1 s of CPU a walk, every 5 s (``docs/benchmarks.md``, session 34; through the daemon, one writer for
+        two minutes: p50 16.6-16.8 against 19.2-19.8 ms, session 35). An optimize sooner after the last
+        prune compacts and folds the indexes as LanceDB's does, with the same options, and no more.
+        """
+        now = time.monotonic()
+        if now - self._pruned_at.get(name, -1e9) < self._cleanup_older_than.total_seconds() * _PRUNE_SHARE:
+            await _folded(table)
+            return
+        await self._optimized_and_pruned(table)
+        self._pruned_at[name] = now
 
     async def _optimized_and_pruned(self, table: Any) -> None:
         """LanceDB's ``optimize`` pruning with ``cleanup_older_than``; a table with a tagged version pruned apart.
@@ -385,6 +407,18 @@ class LanceMaintenance:
             return
         await self._prune(table)
         self._unpruned.discard(name)
+
+
+async def _folded(table: Any) -> None:
+    """LanceDB's ``optimize`` without its prune: the compaction, then the index fold, with its defaults.
+
+    (pylance's ``optimize_indices`` with ``num_indices_to_merge=0`` would leave each fold a segment of its
+    own, which ranks ties otherwise; the default folds into the newest, as LanceDB does.)
+    """
+    await asyncio.to_thread((await table.to_lance()).optimize.compact_files)
+    await table.checkout_latest()
+    await asyncio.to_thread((await table.to_lance()).optimize.optimize_indices)
+    await table.checkout_latest()
 
 
 async def _merge_vector_deltas(table: Any) -> None:

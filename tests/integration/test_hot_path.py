@@ -445,15 +445,15 @@ async def _copied(
 
 def _paused_optimize(monkeypatch: pytest.MonkeyPatch) -> tuple[asyncio.Event, asyncio.Event]:
     """Events: set when an optimize has committed (its vector deltas merged next); set to let it finish."""
-    real_optimize = LanceMaintenance._optimized_and_pruned
+    real_optimize = LanceMaintenance._optimized
     paused, resume = asyncio.Event(), asyncio.Event()
 
-    async def pausing_optimize(self: LanceMaintenance, table: Any) -> None:
-        await real_optimize(self, table)
+    async def pausing_optimize(self: LanceMaintenance, name: str, table: Any) -> None:
+        await real_optimize(self, name, table)
         paused.set()
         await resume.wait()
 
-    monkeypatch.setattr(LanceMaintenance, "_optimized_and_pruned", pausing_optimize)
+    monkeypatch.setattr(LanceMaintenance, "_optimized", pausing_optimize)
     return paused, resume
 
 
@@ -551,14 +551,14 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
     db, store, maintenance, actor, _ = await _copied(tmp_path, random.Random(19))
     news = memory_record(f"{7002:032x}", "memory written meanwhile", tenant_id="acme", scope=Scope.TENANT)
 
-    real_optimize = LanceMaintenance._optimized_and_pruned
+    real_optimize = LanceMaintenance._optimized
 
-    async def failing_after(self: LanceMaintenance, table: Any) -> None:  # after the optimize's commits
-        await real_optimize(self, table)
+    async def failing_after(self: LanceMaintenance, name: str, table: Any) -> None:  # after the optimize's commits
+        await real_optimize(self, name, table)
         await store.insert("acme", [(news, vector(random.Random(20)))])  # carried over them
         raise Conflict("preempted")
 
-    monkeypatch.setattr(LanceMaintenance, "_optimized_and_pruned", failing_after)
+    monkeypatch.setattr(LanceMaintenance, "_optimized", failing_after)
     await maintenance.maintain()  # a conflict ends the table's pass quietly
     cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
     query = FullTextQuery(terms=("memory", "written"), prefix_terms=())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -557,3 +558,41 @@ async def test_a_table_nobody_created_is_read_as_empty_without_the_binding_and_f
     await other.insert("fresh", [(record(1, "alpha note"), unit(1))])
     assert [h.memory_id for h in await store.nearest(fresh, unit(1), MemoryFilter(), 10, 0.0)] == [f"{1:032x}"]
     assert opened  # created by the other process: seen at the very next read
+
+
+async def test_an_optimize_soon_after_a_prune_folds_as_lancedbs_optimize_without_its_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LanceDB's optimize always prunes, and a prune reads every kept version's manifest (1 s of CPU at the
+    # ~3,000 versions one writer keeps): an optimize soon after a prune compacts and folds alone, and full
+    # text must then rank exactly as after LanceDB's own optimize (same segments, same ties).
+    rng = random.Random(34)
+    words = ["river", "stone", "music", "coffee", "train", "garden", "winter", "paint", "lunch", "doctor"]
+    store = await open_store(str(tmp_path / "a"), "m", 8, optimize_min_fragments=4)
+    for i in range(80):
+        if i == 40:
+            await store.maintain(full=True)  # the first optimize: LanceDB's, with its prune
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(3, 8)))
+        await store.insert("t1", [(record(i, text), unit(i))])
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    optimizes: list[int] = []
+    real = lancedb.table.AsyncTable.optimize
+
+    async def counted(self: Any, **kwargs: Any) -> Any:
+        optimizes.append(1)
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(lancedb.table.AsyncTable, "optimize", counted)
+    await store.maintain(full=True)
+    assert not optimizes  # compacted and folded without LanceDB's optimize
+    other = await open_store(str(tmp_path / "b"), "m", 8)
+    theirs_table = await (await lancedb.connect_async(str(tmp_path / "b"))).open_table("memories_t1")
+    await theirs_table.optimize()
+    folded, optimized = (lance.dataset(str(tmp_path / side / "memories_t1.lance")) for side in ("a", "b"))
+    assert len(folded.get_fragments()) == len(optimized.get_fragments()) < 40  # the small fragments merged
+    for query in ("river stone", "coffee", "winter garden music", "doctor lunch paint", "train"):
+        mine = await store.full_text(Actor("t1", "a1"), full_text_query(query), MemoryFilter(), 30, False)
+        theirs = await other.full_text(Actor("t1", "a1"), full_text_query(query), MemoryFilter(), 30, False)
+        assert [(h.memory_id, h.score) for h in mine] == [(h.memory_id, h.score) for h in theirs], query
+    store.close()
+    other.close()
