@@ -90,3 +90,16 @@ async def test_appends_after_a_compaction_and_a_new_column_land_in_the_table_as_
     assert await reader.space_progress("t1", "other-model") == (5, 5)  # the new row has the column too
     for s in (store, other, reader):
         s.close()
+
+
+async def test_an_append_after_an_erasures_purge_of_every_old_version_lands(tmp_path: Path) -> None:
+    store = await open_store(str(tmp_path))
+    other = await open_store(str(tmp_path))
+    for i in range(3):
+        await store.insert("t1", [(record(i, f"note {i}"), unit(i))])
+    await other.maintenance.purge(["memories_t1"])  # the version the handle stands on is gone from disk
+    await store.insert("t1", [(record(3, "after the purge"), unit(3))])
+    reader = await open_store(str(tmp_path))
+    assert await _ids(reader, "t1") == {f"{i:032x}" for i in range(4)}
+    for s in (store, other, reader):
+        s.close()
