@@ -32,7 +32,8 @@ import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_db import LanceDatabase, add_column, cosine_nearest, ensure_indexes
+from memoryd.adapters.lance_cold_reads import ShortFilters, nearest_rows, rows_where
+from memoryd.adapters.lance_db import LanceDatabase, add_column, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
 from memoryd.adapters.lance_hot import HotArchive
@@ -125,6 +126,8 @@ class LanceMemoryStore:
         table changes at every flush, and each change reloads it on the next read (100,000 rows: 100-190 ms
         of a GetMemory; 30,000 rows a third of that)."""
         self._hot_tables = hot_tables
+        self._short = ShortFilters()
+        """Predicates whose vector searches filtered afterwards came up short (``lance_cold_reads``)."""
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
         """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
 
@@ -461,7 +464,7 @@ class LanceMemoryStore:
                 stats = await self._retrieval_stats(actor.tenant_id, list(found))  # counts change on every Recall
                 return {memory_id: with_stats(r, stats.get(memory_id)) for memory_id, r in found.items()}
             rows, stats = await asyncio.gather(
-                table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(RECORD_COLUMNS).to_arrow(),
+                rows_where(table, f"{ids_in(memory_ids)} AND {visible}", RECORD_COLUMNS),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
             )
         return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})
@@ -528,8 +531,8 @@ class LanceMemoryStore:
             hot = None if space else await self._hot_copy(actor.tenant_id, table)
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
-            query = cosine_nearest(table, vector, limit, space_column(space) if space else "vector")
-            rows = await query.where(visible).select([*_ARM_COLUMNS, "_distance"]).to_arrow()
+            column, columns = space_column(space) if space else "vector", [*_ARM_COLUMNS, "_distance"]
+            rows = await nearest_rows(table, vector, visible, limit, column, columns, self._short)
         hits = []
         for row in rows.to_pylist():
             similarity = 1.0 - float(row["_distance"])
@@ -565,9 +568,11 @@ class LanceMemoryStore:
         """The tiers merged: from memory in one pass when the copy answers each, else LanceDB's queries.
 
         In memory the tiers share the visibility, the filter and the terms' scores, and each later tier
-        skips the rows placed before it (two calls cost 0.39 ms each at 1,000 visible rows). In LanceDB the
-        leading tiers without prefix terms run together; a prefix tier, the slowest and seldom reached,
-        only while places remain.
+        skips the rows placed before it (two calls cost 0.39 ms each at 1,000 visible rows). In LanceDB
+        each tier runs only while places remain, one after the other: side by side, the any-word tier's
+        work was thrown away whenever the all-words tier filled the places (at 1M rows each took ~16 ms
+        alone), and it competed with the vector arm for the cores when it was not (a Recall 80 → 64 ms
+        with three-word questions, 60 → 57 with LoCoMo's longer ones; ``docs/benchmarks.md``, session 36).
         """
         async with map_lance_errors():
             table, _ = await self._scoped(actor, flt)
@@ -576,10 +581,8 @@ class LanceMemoryStore:
             hot = await self._hot_copy(actor.tenant_id, table)
         if hot is not None and all(_answers(hot, tier) for tier in tiers):
             return hot.full_text_tiers(actor, tiers, flt, limit)
-        together = next((at for at, tier in enumerate(tiers) if at and tier.query.prefix_terms), len(tiers))
-        first = [self.full_text(actor, t.query, flt, limit, t.require_all) for t in tiers[:together]]
-        hits = merge_tiers(await asyncio.gather(*first), limit)
-        for tier in tiers[together:]:
+        hits: list[ArmHit] = []
+        for tier in tiers:
             if len(hits) == limit:
                 break
             hits = merge_tiers([hits, await self.full_text(actor, tier.query, flt, limit, tier.require_all)], limit)

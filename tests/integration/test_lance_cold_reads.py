@@ -1,0 +1,188 @@
+"""Reads of a table searched in LanceDB: searches filtered afterwards, records in two halves, tiers in turn."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lancedb.query import AsyncVectorQuery
+
+from memoryd.adapters.lance_cold_reads import ShortFilters, rows_where
+from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
+from memoryd.adapters.lance_filters import ids_in, visible_where
+from memoryd.adapters.lance_rows import RECORD_COLUMNS
+from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
+from tests.fakes import memory_record
+
+DIM = 8
+
+
+def record(mid: int, agent: str, content: str, scope: Scope = Scope.PRIVATE) -> MemoryRecord:
+    return memory_record(memory_id=f"{mid:032x}", agent_id=agent, scope=scope, content=content)
+
+
+def near(i: int, axis: int = 0) -> list[float]:
+    """A unit vector close to ``axis``, a little further the larger ``i``."""
+    v = [0.0] * DIM
+    v[axis] = 1.0
+    v[(axis + 1) % DIM] = 0.05 * i
+    return v
+
+
+async def archive(db: LanceDatabase, tenant: str) -> Any:
+    table = await db.table_if_exists(ARCHIVE_PREFIX + tenant)
+    assert table is not None
+    return table
+
+
+async def cold_store(tmp_path: Path) -> tuple[LanceDatabase, LanceMemoryStore]:
+    """A store that keeps no table in memory: every read is LanceDB's."""
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    return db, LanceMemoryStore(db, DIM, hot_max_rows=0)
+
+
+def counted_postfilters(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = AsyncVectorQuery.postfilter
+
+    def counted(self: AsyncVectorQuery) -> AsyncVectorQuery:
+        calls.append(1)
+        return real(self)
+
+    monkeypatch.setattr(AsyncVectorQuery, "postfilter", counted)
+    return calls
+
+
+async def test_an_actor_who_sees_the_table_gets_the_prefiltered_searchs_rows_from_one_search_filtered_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, store = await cold_store(tmp_path)
+    rows = [(record(i, "a1", f"note {i}"), near(i)) for i in range(20)]
+    rows += [(record(100 + i, "a2", f"shared {i}", Scope.TENANT), near(i, 1)) for i in range(10)]
+    await store.insert("t1", rows)
+    actor, query = Actor("t1", "a1"), near(3)
+    postfilters = counted_postfilters(monkeypatch)
+
+    hits = await store.nearest(actor, query, MemoryFilter(), 5, -1.0)
+
+    table = await archive(db, "t1")
+    where = visible_where(actor, MemoryFilter())
+    wanted = await cosine_nearest(table, query, 5).where(where).select(["id", "_distance"]).to_arrow()
+    assert [h.memory_id for h in hits] == wanted.column("id").to_pylist()
+    assert postfilters == [1]  # one search, filtered afterwards: its nearest ten held five visible rows
+    assert not store._short.short(where)
+    db.close()
+
+
+async def test_a_filter_that_comes_up_short_is_searched_again_prefiltered_and_remembered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, store = await cold_store(tmp_path)
+    # another agent's private rows are nearest to the query; a1's three are far from it
+    rows = [(record(i, "a2", f"other {i}"), near(i)) for i in range(30)]
+    rows += [(record(100 + i, "a1", f"mine {i}"), near(i, 4)) for i in range(3)]
+    await store.insert("t1", rows)
+    actor = Actor("t1", "a1")
+    postfilters = counted_postfilters(monkeypatch)
+
+    first = await store.nearest(actor, near(0), MemoryFilter(), 5, -1.0)
+    second = await store.nearest(actor, near(1), MemoryFilter(), 5, -1.0)
+
+    mine = {f"{100 + i:032x}" for i in range(3)}
+    assert {h.memory_id for h in first} == mine  # every visible row, though none was among the nearest ten
+    assert {h.memory_id for h in second} == mine
+    assert postfilters == [1]  # the second search went straight to the prefiltered one
+    assert store._short.short(visible_where(actor, MemoryFilter()))
+    db.close()
+
+
+def test_a_short_filter_is_forgotten_after_its_time_and_beyond_the_bound() -> None:
+    short = ShortFilters(seconds=0.0)
+    short.note("a")
+    assert not short.short("a")  # its time is over: the next search tries the filter afterwards again
+    kept = ShortFilters(kept=2)
+    for where in ("a", "b", "c"):
+        kept.note(where)
+    assert [kept.short(w) for w in ("a", "b", "c")] == [False, True, True]
+
+
+async def test_records_read_in_two_halves_are_the_rows_one_query_reads(tmp_path: Path) -> None:
+    db, store = await cold_store(tmp_path)
+    rows = [(record(i, "a1", f"note {i}"), near(i)) for i in range(12)]
+    await store.insert("t1", rows)
+    table = await archive(db, "t1")
+    where = ids_in([f"{i:032x}" for i in (1, 4, 7, 11)])
+
+    halves = await rows_where(table, where, RECORD_COLUMNS)
+    whole = await table.query().where(where).select(RECORD_COLUMNS).to_arrow()
+
+    assert halves.column_names == RECORD_COLUMNS
+    assert sorted(halves.to_pylist(), key=lambda r: r["id"]) == sorted(whole.to_pylist(), key=lambda r: r["id"])
+    nothing = await rows_where(table, ids_in(["f" * 32]), RECORD_COLUMNS)
+    assert nothing.num_rows == 0 and nothing.column_names == RECORD_COLUMNS
+    got = await store.get_many(Actor("t1", "a1"), [f"{i:032x}" for i in (1, 4, 7, 11, 99)])
+    assert {m: r.content for m, r in got.items()} == {f"{i:032x}": f"note {i}" for i in (1, 4, 7, 11)}
+    db.close()
+
+
+class _CommitDuringRead:
+    """A table whose second version check finds another writer's commit (a row rewritten meanwhile)."""
+
+    def __init__(self, table: Any) -> None:
+        self._table = table
+        self.checks = 0
+        self.reads = 0
+
+    async def version(self) -> int:
+        self.checks += 1
+        if self.checks == 2:
+            await self._table.update({"content": "rewritten"}, where=f"id = '{1:032x}'")
+        return int(await self._table.version())
+
+    def query(self) -> Any:
+        self.reads += 1
+        return self._table.query()
+
+
+async def test_a_commit_between_the_halves_sends_the_read_to_one_query_at_the_new_version(tmp_path: Path) -> None:
+    db, store = await cold_store(tmp_path)
+    await store.insert("t1", [(record(i, "a1", f"note {i}"), near(i)) for i in range(4)])
+    table = _CommitDuringRead(await archive(db, "t1"))
+
+    rows = await rows_where(table, ids_in([f"{1:032x}", f"{2:032x}"]), RECORD_COLUMNS)
+
+    assert table.reads == 3  # two halves, then the whole read again
+    assert {r["id"]: r["content"] for r in rows.to_pylist()} == {f"{1:032x}": "rewritten", f"{2:032x}": "note 2"}
+    db.close()
+
+
+async def test_a_full_text_tier_runs_only_while_places_remain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db, store = await cold_store(tmp_path)
+    rows = [(record(i, "a1", f"red apple pie {i}"), near(i)) for i in range(6)]
+    rows += [(record(100 + i, "a1", f"red wine {i}"), near(i)) for i in range(6)]
+    await store.insert("t1", rows)
+    actor = Actor("t1", "a1")
+    asked: list[bool] = []
+    real = store.full_text
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(args[4])
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "full_text", counted)
+    words = FullTextQuery(("red", "apple"), ())
+    prefixes = replace(words, prefix_terms=("red",))
+    tiers = [FullTextTier(words, True), FullTextTier(words, False), FullTextTier(prefixes, False)]
+
+    filled = await store.full_text_tiers(actor, tiers, MemoryFilter(), 4)
+    assert asked == [True] and len(filled) == 4  # six rows hold both words: the any-word tier never ran
+
+    asked.clear()
+    more = await store.full_text_tiers(actor, tiers, MemoryFilter(), 10)
+    assert asked == [True, False]  # six of ten places after the first tier; the second filled them
+    pies = {f"{i:032x}" for i in range(6)}
+    assert len(more) == 10 and {h.memory_id for h in more[:6]} == pies  # the all-words rows first
+    db.close()
