@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_cold_reads import ShortFilters, nearest_rows, rows_where
+from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows, rows_in_one, rows_where
 from memoryd.adapters.lance_db import LanceDatabase, add_column, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
@@ -128,6 +128,8 @@ class LanceMemoryStore:
         self._hot_tables = hot_tables
         self._short = ShortFilters()
         """Predicates whose vector searches filtered afterwards came up short (``lance_cold_reads``)."""
+        self._fills = FillRates()
+        """How often each tenant's all-words tier filled the places (its tiers side by side or in turn)."""
         self._vocabularies: dict[str, tuple[Vocabulary, Vocabulary]] = {}
         """Token ids by tenant (``search_text``'s, ``prefixes``'), kept across its copies (``lance_hot_text``)."""
 
@@ -464,7 +466,10 @@ class LanceMemoryStore:
                 stats = await self._retrieval_stats(actor.tenant_id, list(found))  # counts change on every Recall
                 return {memory_id: with_stats(r, stats.get(memory_id)) for memory_id, r in found.items()}
             rows, stats = await asyncio.gather(
-                rows_where(table, f"{ids_in(memory_ids)} AND {visible}", RECORD_COLUMNS),
+                # a large table's scattered rows cost per column: half the columns each, side by side
+                (rows_where if self._hot.too_big(actor.tenant_id) else rows_in_one)(
+                    table, f"{ids_in(memory_ids)} AND {visible}", RECORD_COLUMNS
+                ),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
             )
         return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})
@@ -568,11 +573,10 @@ class LanceMemoryStore:
         """The tiers merged: from memory in one pass when the copy answers each, else LanceDB's queries.
 
         In memory the tiers share the visibility, the filter and the terms' scores, and each later tier
-        skips the rows placed before it (two calls cost 0.39 ms each at 1,000 visible rows). In LanceDB
-        each tier runs only while places remain, one after the other: side by side, the any-word tier's
-        work was thrown away whenever the all-words tier filled the places (at 1M rows each took ~16 ms
-        alone), and it competed with the vector arm for the cores when it was not (a Recall 80 → 64 ms
-        with three-word questions, 60 → 57 with LoCoMo's longer ones; ``docs/benchmarks.md``, session 36).
+        skips the rows placed before it (two calls cost 0.39 ms each at 1,000 visible rows). In LanceDB a
+        tier runs only while places remain; the leading tiers without prefix terms run side by side where
+        the all-words tier seldom fills the places, one after the other where it usually does
+        (``lance_cold_reads.FillRates``); a prefix tier, the slowest and seldom reached, last.
         """
         async with map_lance_errors():
             table, _ = await self._scoped(actor, flt)
@@ -581,11 +585,17 @@ class LanceMemoryStore:
             hot = await self._hot_copy(actor.tenant_id, table)
         if hot is not None and all(_answers(hot, tier) for tier in tiers):
             return hot.full_text_tiers(actor, tiers, flt, limit)
+        leading = next((at for at, tier in enumerate(tiers) if at and tier.query.prefix_terms), len(tiers))
+        side_by_side = leading > 1 and not self._fills.usually(actor.tenant_id)
+        turns = [tiers[:leading], *([t] for t in tiers[leading:])] if side_by_side else [[t] for t in tiers]
         hits: list[ArmHit] = []
-        for tier in tiers:
+        for at, turn in enumerate(turns):
             if len(hits) == limit:
                 break
-            hits = merge_tiers([hits, await self.full_text(actor, tier.query, flt, limit, tier.require_all)], limit)
+            found = await asyncio.gather(*(self.full_text(actor, t.query, flt, limit, t.require_all) for t in turn))
+            if at == 0 and leading > 1:
+                self._fills.note(actor.tenant_id, len(found[0]) == limit)
+            hits = merge_tiers([hits, *found], limit)
         return hits
 
     async def page(self, actor: Actor, flt: MemoryFilter, after_id: str, limit: int) -> list[MemoryRecord]:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from lancedb.query import AsyncVectorQuery
 
-from memoryd.adapters.lance_cold_reads import ShortFilters, rows_where
+from memoryd.adapters import lance_store
+from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, rows_where
 from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance_filters import ids_in, visible_where
 from memoryd.adapters.lance_rows import RECORD_COLUMNS
@@ -99,6 +100,16 @@ async def test_a_filter_that_comes_up_short_is_searched_again_prefiltered_and_re
     db.close()
 
 
+def test_a_tables_fill_rate_follows_its_recent_searches() -> None:
+    fills = FillRates()
+    assert fills.usually("t1")  # a table not searched yet: tiers in turn
+    fills.note("t1", False)
+    assert not fills.usually("t1")
+    for _ in range(2):
+        fills.note("t1", True)
+    assert fills.usually("t1") and fills.usually("t2")
+
+
 def test_a_short_filter_is_forgotten_after_its_time_and_beyond_the_bound() -> None:
     short = ShortFilters(seconds=0.0)
     short.note("a")
@@ -125,6 +136,27 @@ async def test_records_read_in_two_halves_are_the_rows_one_query_reads(tmp_path:
     assert nothing.num_rows == 0 and nothing.column_names == RECORD_COLUMNS
     got = await store.get_many(Actor("t1", "a1"), [f"{i:032x}" for i in (1, 4, 7, 11, 99)])
     assert {m: r.content for m, r in got.items()} == {f"{i:032x}": f"note {i}" for i in (1, 4, 7, 11)}
+    db.close()
+
+
+async def test_only_a_table_too_large_for_a_copy_has_its_records_read_in_halves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, small = await cold_store(tmp_path)
+    await small.insert("t1", [(record(i, "a1", f"note {i}"), near(i)) for i in range(12)])
+    halves: list[int] = []
+
+    async def counted(*args: Any) -> Any:
+        halves.append(1)
+        return await rows_where(*args)
+
+    monkeypatch.setattr(lance_store, "rows_where", counted)
+    actor, wanted = Actor("t1", "a1"), [f"{i:032x}" for i in (2, 5)]
+    assert set(await small.get_many(actor, wanted)) == set(wanted)
+    assert halves == []  # no copy kept here, but no table counted too large either
+    large = LanceMemoryStore(db, DIM, hot_max_rows=5)
+    assert set(await large.get_many(actor, wanted)) == set(wanted)
+    assert halves == [1]  # twelve rows, past the copies' bound of five
     db.close()
 
 
@@ -159,18 +191,25 @@ async def test_a_commit_between_the_halves_sends_the_read_to_one_query_at_the_ne
     db.close()
 
 
-async def test_a_full_text_tier_runs_only_while_places_remain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_full_text_tiers_run_in_turn_while_the_first_usually_fills_the_places(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db, store = await cold_store(tmp_path)
     rows = [(record(i, "a1", f"red apple pie {i}"), near(i)) for i in range(6)]
     rows += [(record(100 + i, "a1", f"red wine {i}"), near(i)) for i in range(6)]
     await store.insert("t1", rows)
     actor = Actor("t1", "a1")
     asked: list[bool] = []
+    events: list[str] = []
     real = store.full_text
 
     async def counted(*args: Any, **kwargs: Any) -> Any:
         asked.append(args[4])
-        return await real(*args, **kwargs)
+        events.append("start")
+        try:
+            return await real(*args, **kwargs)
+        finally:
+            events.append("end")
 
     monkeypatch.setattr(store, "full_text", counted)
     words = FullTextQuery(("red", "apple"), ())
@@ -181,8 +220,16 @@ async def test_a_full_text_tier_runs_only_while_places_remain(tmp_path: Path, mo
     assert asked == [True] and len(filled) == 4  # six rows hold both words: the any-word tier never ran
 
     asked.clear()
+    events.clear()
     more = await store.full_text_tiers(actor, tiers, MemoryFilter(), 10)
     assert asked == [True, False]  # six of ten places after the first tier; the second filled them
     pies = {f"{i:032x}" for i in range(6)}
     assert len(more) == 10 and {h.memory_id for h in more[:6]} == pies  # the all-words rows first
+    assert events == ["start", "end"] * 2  # in turn while the all-words tier has filled the places
+
+    for _ in range(3):  # it mostly does not fill them here: the two tiers go side by side
+        events.clear()
+        again = await store.full_text_tiers(actor, tiers, MemoryFilter(), 10)
+    assert events == ["start", "start", "end", "end"]
+    assert again == more  # the same hits either way
     db.close()
