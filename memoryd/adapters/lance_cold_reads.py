@@ -12,6 +12,10 @@ Measured on a 1,000,000-row table of one agent (IVF_HNSW_SQ index; ``docs/benchm
   whenever the all-words tier filled the places, and competed with the vector arm for the cores (a Recall
   80 → 64 ms with three-word questions); one after the other, a tier that does not fill waits for the one
   before (10,000 rows over ten agents: 14 → 17 ms). So each table's fill rate decides (``FillRates``).
+- A page of ids (ListMemories) read every visible id after the cursor and kept the smallest: 207 ms for the
+  first page at 1M rows. Ids begin with their creation time, and the BTree on ``id`` answers a range: a
+  second's ids (9,000 rows here) in 3.7 ms. ``page_ids`` reads windows of growing width until one holds a
+  page.
 - Reading ten scattered rows costs per column, one column after the other within a query (23 columns:
   ~30 ms); two queries of half the columns each, side by side, took 17 ms. Both halves must come from
   one version of the table: a commit between them (the table's version moved) sends the read to one
@@ -28,8 +32,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from memoryd.adapters.lance_db import cosine_nearest
+from memoryd.adapters.lance_filters import literal
 
 SHORT_SECONDS = 60.0
 """How long a predicate that came up short goes straight to the prefiltered search."""
@@ -41,6 +47,12 @@ _FILL_WEIGHT = 0.1
 """The weight of the latest outcome in a table's fill rate (about the last ten searches)."""
 _SPLIT_MIN_COLUMNS = 8
 """Fewer columns than this are read in one query."""
+_WINDOW_FIRST_MS = 1000
+"""The first window of a page of ids: a second of creation times past its start."""
+_WINDOW_GROWTH = 8
+"""Each next window this many times wider (decades of ids in a dozen reads)."""
+_ID_TIME_SHIFT = 80
+"""An id's leading 48 bits are its creation time in ms (``core.ids``)."""
 
 
 class ShortFilters:
@@ -137,3 +149,44 @@ async def rows_where(table: Any, where: str, columns: Sequence[str]) -> pa.Table
 async def rows_in_one(table: Any, where: str, columns: Sequence[str]) -> pa.Table:
     """The rows matching ``where`` with ``columns``, in one query."""
     return await table.query().where(where).select(list(columns)).to_arrow()
+
+
+async def page_ids(table: Any, where: str, after_id: str, limit: int) -> list[str]:
+    """The ``limit`` smallest ids after ``after_id`` matching ``where``, sorted.
+
+    Read in windows of ids up to a creation time growing from the cursor's (the first page: from the first
+    row's, the rows before it included), until a window holds ``limit`` ids: every id past the window is
+    larger. The last read, once a window would reach past now, has no upper end.
+    """
+    lower = f" AND id > {literal(after_id)}" if after_id else ""
+    start = _id_time(after_id or await _first_id(table))
+    width, now = _WINDOW_FIRST_MS, int(time.time() * 1000)
+    while start is not None and start + width <= now:
+        ids = await _ids(table, f"{where}{lower} AND id < '{(start + width) << _ID_TIME_SHIFT:032x}'")
+        if ids.num_rows >= limit:
+            return _smallest(ids, limit)
+        width *= _WINDOW_GROWTH
+    return _smallest(await _ids(table, where + lower), limit)
+
+
+async def _first_id(table: Any) -> str:
+    """The id of the table's first row in storage order (the oldest but for imports): a window's start."""
+    rows = await table.query().select(["id"]).limit(1).to_arrow()
+    return str(rows.column("id")[0].as_py()) if rows.num_rows else ""
+
+
+def _id_time(memory_id: str) -> int | None:
+    try:
+        return int(memory_id, 16) >> _ID_TIME_SHIFT if len(memory_id) == 32 else None
+    except ValueError:
+        return None
+
+
+async def _ids(table: Any, where: str) -> pa.Table:
+    return await table.query().where(where).select(["id"]).to_arrow()
+
+
+def _smallest(ids: pa.Table, limit: int) -> list[str]:
+    # picked in Arrow: sorting a million ids in Python took 0.7 s, this 0.02-0.1 s
+    first = pc.select_k_unstable(ids, k=limit, sort_keys=[("id", "ascending")])
+    return sorted(ids.column("id").take(first).to_pylist())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -9,12 +10,13 @@ from typing import Any
 import pytest
 from lancedb.query import AsyncVectorQuery
 
-from memoryd.adapters import lance_store
+from memoryd.adapters import lance_cold_reads, lance_store
 from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, rows_where
 from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance_filters import ids_in, visible_where
 from memoryd.adapters.lance_rows import RECORD_COLUMNS
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from tests.fakes import memory_record
 
@@ -232,4 +234,41 @@ async def test_full_text_tiers_run_in_turn_while_the_first_usually_fills_the_pla
         again = await store.full_text_tiers(actor, tiers, MemoryFilter(), 10)
     assert events == ["start", "start", "end", "end"]
     assert again == more  # the same hits either way
+    db.close()
+
+
+async def test_pages_of_ids_read_in_windows_are_the_smallest_ids_after_the_cursor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, store = await cold_store(tmp_path)
+    now = int(time.time() * 1000)
+    start = now - 2 * 86_400_000
+    # in storage order: a dense burst (one row every 10 ms), an imported row older than all, a row a day later
+    stamps = [start + 10 * i for i in range(120)] + [start - 30 * 86_400_000, start + 86_400_000]
+    rows = []
+    for i, at in enumerate(stamps):
+        agent = "a2" if i % 3 == 2 else "a1"  # a2's private rows are not a1's to page through
+        rows.append((record(0, agent, f"note {i}"), near(i)))
+        rows[-1] = (replace(rows[-1][0], memory_id=new_memory_id(at, i)), rows[-1][1])
+    await store.insert("t1", rows)
+    actor = Actor("t1", "a1")
+    mine = sorted(r.memory_id for r, _ in rows if r.agent_id == "a1")
+    read: list[int] = []
+    real = lance_cold_reads._ids
+
+    async def counted(table: Any, where: str) -> Any:
+        ids = await real(table, where)
+        read.append(ids.num_rows)
+        return ids
+
+    monkeypatch.setattr(lance_cold_reads, "_ids", counted)
+
+    pages, after = [], ""
+    while page := await store.page_ids(actor, MemoryFilter(), after, 7):
+        pages.append(page)
+        after = page[-1]
+    assert [m for page in pages for m in page] == mine
+    read.clear()
+    assert await store.page_ids(actor, MemoryFilter(), "", 7) == mine[:7]
+    assert read == [68]  # the first second's window: the imported row and a1's 67 of the burst, not the day after
     db.close()
