@@ -109,13 +109,16 @@ async def nearest_rows(
     column: str,
     columns: Sequence[str],
     short: ShortFilters,
+    *,
+    narrow: bool = False,
 ) -> pa.Table:
     """The ``limit`` nearest rows under ``where`` (cosine, nearest first), with ``columns``.
 
     First filtered after the search over the nearest ``2 × limit`` of the whole table, unless ``where``
-    came up short lately; then (or when that finds fewer than ``limit``) prefiltered.
+    came up short lately or is ``narrow`` (a condition beyond visibility: few rows match); then (or when
+    that finds fewer than ``limit``) prefiltered.
     """
-    if not short.short(where):
+    if not narrow and not short.short(where):
         query = cosine_nearest(table, vector, _POST_DEPTH * limit, column).where(where).postfilter()
         rows = await query.select(list(columns)).to_arrow()
         if rows.num_rows >= limit:
@@ -151,15 +154,17 @@ async def rows_in_one(table: Any, where: str, columns: Sequence[str]) -> pa.Tabl
     return await table.query().where(where).select(list(columns)).to_arrow()
 
 
-async def page_ids(table: Any, where: str, after_id: str, limit: int) -> list[str]:
+async def page_ids(table: Any, where: str, after_id: str, limit: int, *, windows: bool = True) -> list[str]:
     """The ``limit`` smallest ids after ``after_id`` matching ``where``, sorted.
 
-    Read in windows of ids up to a creation time growing from the cursor's (the first page: from the first
-    row's, the rows before it included), until a window holds ``limit`` ids: every id past the window is
-    larger. The last read, once a window would reach past now, has no upper end.
+    With ``windows`` (a predicate that most rows may match), read in windows of ids up to a creation time
+    growing from the cursor's (the first page: from the first row's, the rows before it included), until a
+    window holds ``limit`` ids: every id past the window is larger. The last read, once a window would
+    reach past now, has no upper end; without ``windows`` (a narrow predicate: few rows match, and a dozen
+    empty windows would cost more than they spare) it is the only one.
     """
     lower = f" AND id > {literal(after_id)}" if after_id else ""
-    start = _id_time(after_id or await _first_id(table))
+    start = _id_time(after_id or await _first_id(table)) if windows else None
     width, now = _WINDOW_FIRST_MS, int(time.time() * 1000)
     while start is not None and start + width <= now:
         ids = await _ids(table, f"{where}{lower} AND id < '{(start + width) << _ID_TIME_SHIFT:032x}'")

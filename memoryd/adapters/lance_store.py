@@ -467,7 +467,8 @@ class LanceMemoryStore:
                 return {memory_id: with_stats(r, stats.get(memory_id)) for memory_id, r in found.items()}
             rows, stats = await asyncio.gather(
                 # a large table's scattered rows cost per column: half the columns each, side by side
-                (rows_where if self._hot.too_big(actor.tenant_id) else rows_in_one)(
+                # (one row: the halves' version checks cost more than they spare, GetMemory 10.7 → 12.1 ms)
+                (rows_where if len(memory_ids) > 1 and self._hot.too_big(actor.tenant_id) else rows_in_one)(
                     table, f"{ids_in(memory_ids)} AND {visible}", RECORD_COLUMNS
                 ),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
@@ -537,7 +538,7 @@ class LanceMemoryStore:
             if hot is not None:
                 return hot.nearest(actor, vector, flt, limit, min_similarity)
             column, columns = space_column(space) if space else "vector", [*_ARM_COLUMNS, "_distance"]
-            rows = await nearest_rows(table, vector, visible, limit, column, columns, self._short)
+            rows = await nearest_rows(table, vector, visible, limit, column, columns, self._short, narrow=flt.narrows)
         hits = []
         for row in rows.to_pylist():
             similarity = 1.0 - float(row["_distance"])
@@ -616,7 +617,7 @@ class LanceMemoryStore:
             page = None if hot is None else hot.page(actor, flt, after_id, limit)
             if page is not None:
                 return page
-            return await cold_page_ids(table, where, after_id, limit)
+            return await cold_page_ids(table, where, after_id, limit, windows=not flt.narrows)
 
     async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
         """Every active visible row with its vector (one scan; vectors as one float32 matrix, not lists)."""

@@ -77,6 +77,8 @@ async def test_an_actor_who_sees_the_table_gets_the_prefiltered_searchs_rows_fro
     assert [h.memory_id for h in hits] == wanted.column("id").to_pylist()
     assert postfilters == [1]  # one search, filtered afterwards: its nearest ten held five visible rows
     assert not store._short.short(where)
+    tagged = await store.nearest(actor, query, MemoryFilter(subject="nothing"), 5, -1.0)
+    assert tagged == [] and postfilters == [1]  # a narrow filter goes straight to the prefiltered search
     db.close()
 
 
@@ -159,6 +161,8 @@ async def test_only_a_table_too_large_for_a_copy_has_its_records_read_in_halves(
     large = LanceMemoryStore(db, DIM, hot_max_rows=5)
     assert set(await large.get_many(actor, wanted)) == set(wanted)
     assert halves == [1]  # twelve rows, past the copies' bound of five
+    assert set(await large.get_many(actor, wanted[:1])) == set(wanted[:1])
+    assert halves == [1]  # one row: in one query
     db.close()
 
 
@@ -271,4 +275,7 @@ async def test_pages_of_ids_read_in_windows_are_the_smallest_ids_after_the_curso
     read.clear()
     assert await store.page_ids(actor, MemoryFilter(), "", 7) == mine[:7]
     assert read == [68]  # the first second's window: the imported row and a1's 67 of the burst, not the day after
+    read.clear()
+    assert await store.page_ids(actor, MemoryFilter(source_id=mine[0]), "", 7) == []
+    assert read == [0]  # a narrow filter (few rows match): one read, not a dozen empty windows
     db.close()
