@@ -56,7 +56,7 @@ _ID_TIME_SHIFT = 80
 
 
 class ShortFilters:
-    """Predicates whose post-filtered vector searches recently found fewer rows than asked."""
+    """Searches (table, column, predicate) that, filtered afterwards, recently found fewer rows than asked."""
 
     def __init__(self, seconds: float = SHORT_SECONDS, kept: int = _SHORT_KEPT) -> None:
         self._seconds = seconds
@@ -118,12 +118,13 @@ async def nearest_rows(
     came up short lately or is ``narrow`` (a condition beyond visibility: few rows match); then (or when
     that finds fewer than ``limit``) prefiltered.
     """
-    if not narrow and not short.short(where):
+    searched = f"{table.name} {column} {where}"  # a predicate names no tenant: each table its own
+    if not narrow and not short.short(searched):
         query = cosine_nearest(table, vector, _POST_DEPTH * limit, column).where(where).postfilter()
         rows = await query.select(list(columns)).to_arrow()
         if rows.num_rows >= limit:
             return rows.slice(0, limit)
-        short.note(where)
+        short.note(searched)
     return await cosine_nearest(table, vector, limit, column).where(where).select(list(columns)).to_arrow()
 
 

@@ -76,7 +76,7 @@ async def test_an_actor_who_sees_the_table_gets_the_prefiltered_searchs_rows_fro
     wanted = await cosine_nearest(table, query, 5).where(where).select(["id", "_distance"]).to_arrow()
     assert [h.memory_id for h in hits] == wanted.column("id").to_pylist()
     assert postfilters == [1]  # one search, filtered afterwards: its nearest ten held five visible rows
-    assert not store._short.short(where)
+    assert store._short._until == {}
     tagged = await store.nearest(actor, query, MemoryFilter(subject="nothing"), 5, -1.0)
     assert tagged == [] and postfilters == [1]  # a narrow filter goes straight to the prefiltered search
     db.close()
@@ -100,7 +100,7 @@ async def test_a_filter_that_comes_up_short_is_searched_again_prefiltered_and_re
     assert {h.memory_id for h in first} == mine  # every visible row, though none was among the nearest ten
     assert {h.memory_id for h in second} == mine
     assert postfilters == [1]  # the second search went straight to the prefiltered one
-    assert store._short.short(visible_where(actor, MemoryFilter()))
+    assert list(store._short._until) == [f"{ARCHIVE_PREFIX}t1 vector {visible_where(actor, MemoryFilter())}"]
     db.close()
 
 
