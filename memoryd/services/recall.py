@@ -96,16 +96,20 @@ class RecallService:
         if query.min_salience:  # a store condition in every ranking mode, inside both arms
             query = replace(query, filter=replace(query.filter, min_salience=query.min_salience))
         depth = max(self._tuning.min_depth, self._tuning.depth_per_limit * query.limit)
-        degraded = ""
+        # The full-text arm needs no vector: it runs while the query is embedded (a model's milliseconds
+        # on its own thread; at 1M rows a tier's ~16 ms).
+        text_arm = asyncio.ensure_future(
+            self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing()
+        )
         try:
-            vector = await self._query_vector(query, space) if query.arms is not RecallArms.FULL_TEXT else None
-        except Unavailable as exc:
-            if query.arms is RecallArms.VECTOR:
-                raise
-            vector, degraded = None, f"the embedder is unavailable ({exc}): the full-text arm answered alone"
+            vector, degraded = await self._vector_or_why(query, space)
+        except BaseException:
+            text_arm.cancel()
+            text_arm.add_done_callback(_retrieved)
+            raise
         vector_hits, text_hits = await asyncio.gather(
             self._vector_arm(query, vector, depth, floor, space.space) if vector is not None else _nothing(),
-            self._full_text_arm(query, depth) if query.arms is not RecallArms.VECTOR else _nothing(),
+            text_arm,
         )
         fused = fuse(vector_hits, text_hits, weights)
         nearest: list[ArmHit] = []
@@ -218,6 +222,17 @@ class RecallService:
             return QuerySpace("", self._embedder, self._scale, self._floor)
         return await self._spaces.query_space(actor.tenant_id)
 
+    async def _vector_or_why(self, query: RecallQuery, space: QuerySpace) -> tuple[list[float] | None, str]:
+        """The query's vector (None for a full-text query), or None and why the full-text arm answers alone."""
+        if query.arms is RecallArms.FULL_TEXT:
+            return None, ""
+        try:
+            return await self._query_vector(query, space), ""
+        except Unavailable as exc:
+            if query.arms is RecallArms.VECTOR:
+                raise
+            return None, f"the embedder is unavailable ({exc}): the full-text arm answered alone"
+
     async def _query_vector(self, query: RecallQuery, space: QuerySpace) -> list[float]:
         """The caller's vector (in the tenant's space), or the query embedded there."""
         if query.embedding:
@@ -246,6 +261,12 @@ class RecallService:
 
 async def _nothing() -> list[ArmHit]:
     return []
+
+
+def _retrieved(arm: asyncio.Future[list[ArmHit]]) -> None:
+    """An arm given up (the other failed): its own error, if any, is read so the loop does not report it."""
+    if not arm.cancelled():
+        arm.exception()
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,3 +188,56 @@ async def test_retrieval_flush_returns_only_after_a_flush_already_under_way_wrot
     store.gate.set()
     await asyncio.gather(periodic, explicit)
     assert store.rows[written.memory_id][0].retrieval_count == 1
+
+
+class _GatedEmbedder(HashEmbedder):
+    """An embedder whose calls wait for a gate: the query's embedding stays under way until the test opens it."""
+
+    def __init__(self, fails: bool = False) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.fails = fails
+
+    async def embed(self, texts: Any) -> list[list[float]]:
+        await self.gate.wait()
+        if self.fails:
+            raise InvalidRequest("query_embedding", "refused (test)")
+        return await super().embed(texts)
+
+
+class _SeenTiers(InMemoryStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+
+    async def full_text_tiers(self, *args: Any, **kwargs: Any) -> list[ArmHit]:
+        self.asked.set()
+        return await super().full_text_tiers(*args, **kwargs)
+
+
+def _recall_with(store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock) -> RecallService:
+    return RecallService(store, emb, clock, RetrievalLog(store, clock), Limits(), RecallTuning(FusionWeights(), 0.2))
+
+
+async def test_the_full_text_arm_runs_while_the_query_is_embedded(parts) -> None:
+    store, emb = _SeenTiers(), HashEmbedder()
+    mem, *_ = services(store, emb, parts[2])
+    await mem.memorize(ME, MemoryDraft(content="the espresso machine needs descaling"))
+    gated = _GatedEmbedder()
+    recall = RecallService(
+        store, gated, parts[2], RetrievalLog(store, parts[2]), Limits(), RecallTuning(FusionWeights(), 0.2)
+    )
+
+    answer = asyncio.create_task(recall.recall(RecallQuery(ME, "espresso machine", 5)))
+    await asyncio.wait_for(store.asked.wait(), 1)  # asked while the embedding waits
+    assert not answer.done()
+    gated.gate.set()
+    assert [h.memory.content for h in await answer] == ["the espresso machine needs descaling"]
+
+    failing = _GatedEmbedder(fails=True)
+    failing.gate.set()
+    broken = RecallService(
+        store, failing, parts[2], RetrievalLog(store, parts[2]), Limits(), RecallTuning(FusionWeights(), 0.2)
+    )
+    with pytest.raises(InvalidRequest):  # the embedder's error reaches the caller; the text arm is given up
+        await broken.recall(RecallQuery(ME, "espresso machine", 5))
