@@ -45,8 +45,6 @@ _POST_DEPTH = 2
 """Nearest rows asked of the whole table, per row wanted, before the filter applies."""
 _FILL_WEIGHT = 0.1
 """The weight of the latest outcome in a table's fill rate (about the last ten searches)."""
-_SPLIT_MIN_COLUMNS = 8
-"""Fewer columns than this are read in one query."""
 _WINDOW_FIRST_MS = 1000
 """The first window of a page of ids: a second of creation times past its start."""
 _WINDOW_GROWTH = 8
@@ -134,8 +132,6 @@ async def rows_where(table: Any, where: str, columns: Sequence[str]) -> pa.Table
     The halves are joined on ``id``; a row in one half only (deleted between them) is left out. If the
     table's version moved while they ran, the rows are read again in one query.
     """
-    if len(columns) < _SPLIT_MIN_COLUMNS:
-        return await rows_in_one(table, where, columns)
     before = await table.version()
     first = ["id", *(c for c in columns[0::2] if c != "id")]
     second = ["id", *(c for c in columns[1::2] if c != "id")]

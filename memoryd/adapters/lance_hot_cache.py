@@ -217,7 +217,7 @@ class HotCache(Generic[H]):
             if self._copies.get(tenant_id) is hot:  # (a load or a write may have replaced it during the check)
                 self._copies.move_to_end(tenant_id)
             return hot
-        if time.monotonic() - self._too_big.get(tenant_id, -_TOO_BIG_SECONDS) < _TOO_BIG_SECONDS:
+        if self.too_big(tenant_id):
             return None
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
             hot = self._copies.get(tenant_id)
