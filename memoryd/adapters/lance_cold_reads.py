@@ -16,16 +16,14 @@ Measured on a 1,000,000-row table of one agent (IVF_HNSW_SQ index; ``docs/benchm
   first page at 1M rows. Ids begin with their creation time, and the BTree on ``id`` answers a range: a
   second's ids (9,000 rows here) in 3.7 ms. ``page_ids`` reads windows of growing width until one holds a
   page.
-- Reading ten scattered rows costs per column, one column after the other within a query (23 columns:
-  ~30 ms); two queries of half the columns each, side by side, took 17 ms. Both halves must come from
-  one version of the table: a commit between them (the table's version moved) sends the read to one
-  query instead. On a table of 10,000 rows the halves cost more than they save (4 → 6 ms): only a table
-  too large for an in-memory copy is read so.
+- Reading ten scattered rows costs per column, one column after the other within a query. In Lance's
+  format 2.2 a column holding one value over a page cost ~1.7 ms each (23 columns: ~30 ms; reading
+  them as two halves side by side, 17 ms); tables are now made in format 2.1, which reads the same
+  rows in ~7 ms in one query (``lance_db.TABLE_FORMAT``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -124,26 +122,6 @@ async def nearest_rows(
             return rows.slice(0, limit)
         short.note(searched)
     return await cosine_nearest(table, vector, limit, column).where(where).select(list(columns)).to_arrow()
-
-
-async def rows_where(table: Any, where: str, columns: Sequence[str]) -> pa.Table:
-    """The rows matching ``where`` with ``columns`` (``id`` among them), as two half reads side by side.
-
-    The halves are joined on ``id``; a row in one half only (deleted between them) is left out. If the
-    table's version moved while they ran, the rows are read again in one query.
-    """
-    before = await table.version()
-    first = ["id", *(c for c in columns[0::2] if c != "id")]
-    second = ["id", *(c for c in columns[1::2] if c != "id")]
-    left, right = await asyncio.gather(rows_in_one(table, where, first), rows_in_one(table, where, second))
-    if await table.version() != before:
-        return await rows_in_one(table, where, columns)
-    at = {memory_id: i for i, memory_id in enumerate(right.column("id").to_pylist())}
-    keep = [i for i, memory_id in enumerate(left.column("id").to_pylist()) if memory_id in at]
-    left = left.take(pa.array(keep, pa.int64()))
-    right = right.take(pa.array([at[memory_id] for memory_id in left.column("id").to_pylist()], pa.int64()))
-    joined = {name: left.column(name) for name in first} | {name: right.column(name) for name in second[1:]}
-    return pa.table({name: joined[name] for name in columns})
 
 
 async def rows_in_one(table: Any, where: str, columns: Sequence[str]) -> pa.Table:

@@ -36,6 +36,11 @@ _REFINE_FACTOR = 5
 _HNSW_EF = 200
 """Candidates an HNSW graph search keeps (LanceDB's default is 1.5 × limit). One agent × 1M rows, 50
 queries: recall@10 against exact 0.876 → 0.966, the query 20 → 23-25 ms (``docs/benchmarks.md``)."""
+TABLE_FORMAT = "2.1"
+"""Lance's file format for new tables. Its default (2.2) stores a page of one repeated value so that
+reading a few scattered rows costs ~1.7 ms per such column (tenant, scope, status, model… are one
+value over long stretches); 2.1 reads the same in 0.1-0.4 ms: ten records of 23 columns 22.5 → 2.5 ms
+at 1M rows, the same bytes on disk (``docs/benchmarks.md``, session 37). Existing tables keep theirs."""
 
 
 def cosine_nearest(table: Any, vector: Sequence[float], limit: int, column: str = "vector") -> Any:
@@ -156,13 +161,16 @@ class LanceDatabase:
             session = lancedb.Session(
                 index_cache_size_bytes=index_cache_bytes, metadata_cache_size_bytes=metadata_cache_bytes
             )
+            creating = {**(storage_options or {}), "new_table_data_storage_version": TABLE_FORMAT}
             db = await lancedb.connect_async(
-                uri, read_consistency_interval=read_consistency, session=session, storage_options=storage_options
+                uri, read_consistency_interval=read_consistency, session=session, storage_options=creating
             )
             await _check_embedding_model(db, model_name, dimension, creation)
             appending = None
             if "://" not in uri:
-                appending = await lancedb.connect_async(uri, read_consistency_interval=None, session=session)
+                appending = await lancedb.connect_async(
+                    uri, read_consistency_interval=None, session=session, storage_options=creating
+                )
         database = cls(db, creation, None if "://" in uri else uri, uri=uri, storage_options=storage_options)
         if appending is not None:
             database.appenders = Appenders(appending, uri)

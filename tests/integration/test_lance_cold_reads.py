@@ -1,4 +1,4 @@
-"""Reads of a table searched in LanceDB: searches filtered afterwards, records in two halves, tiers in turn."""
+"""Reads of a table searched in LanceDB: searches filtered afterwards, tiers in turn, pages in windows, its format."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import lance
 import pytest
 from lancedb.query import AsyncVectorQuery
 
-from memoryd.adapters import lance_cold_reads, lance_store
-from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, rows_where
-from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
-from memoryd.adapters.lance_filters import ids_in, visible_where
-from memoryd.adapters.lance_rows import RECORD_COLUMNS
+from memoryd.adapters import lance_cold_reads
+from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters
+from memoryd.adapters.lance_db import TABLE_FORMAT, LanceDatabase, cosine_nearest
+from memoryd.adapters.lance_filters import visible_where
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
@@ -124,79 +124,6 @@ def test_a_short_filter_is_forgotten_after_its_time_and_beyond_the_bound() -> No
     assert [kept.short(w) for w in ("a", "b", "c")] == [False, True, True]
 
 
-async def test_records_read_in_two_halves_are_the_rows_one_query_reads(tmp_path: Path) -> None:
-    db, store = await cold_store(tmp_path)
-    rows = [(record(i, "a1", f"note {i}"), near(i)) for i in range(12)]
-    await store.insert("t1", rows)
-    table = await archive(db, "t1")
-    where = ids_in([f"{i:032x}" for i in (1, 4, 7, 11)])
-
-    halves = await rows_where(table, where, RECORD_COLUMNS)
-    whole = await table.query().where(where).select(RECORD_COLUMNS).to_arrow()
-
-    assert halves.column_names == RECORD_COLUMNS
-    assert sorted(halves.to_pylist(), key=lambda r: r["id"]) == sorted(whole.to_pylist(), key=lambda r: r["id"])
-    nothing = await rows_where(table, ids_in(["f" * 32]), RECORD_COLUMNS)
-    assert nothing.num_rows == 0 and nothing.column_names == RECORD_COLUMNS
-    got = await store.get_many(Actor("t1", "a1"), [f"{i:032x}" for i in (1, 4, 7, 11, 99)])
-    assert {m: r.content for m, r in got.items()} == {f"{i:032x}": f"note {i}" for i in (1, 4, 7, 11)}
-    db.close()
-
-
-async def test_only_a_table_too_large_for_a_copy_has_its_records_read_in_halves(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    db, small = await cold_store(tmp_path)
-    await small.insert("t1", [(record(i, "a1", f"note {i}"), near(i)) for i in range(12)])
-    halves: list[int] = []
-
-    async def counted(*args: Any) -> Any:
-        halves.append(1)
-        return await rows_where(*args)
-
-    monkeypatch.setattr(lance_store, "rows_where", counted)
-    actor, wanted = Actor("t1", "a1"), [f"{i:032x}" for i in (2, 5)]
-    assert set(await small.get_many(actor, wanted)) == set(wanted)
-    assert halves == []  # no copy kept here, but no table counted too large either
-    large = LanceMemoryStore(db, DIM, hot_max_rows=5)
-    assert set(await large.get_many(actor, wanted)) == set(wanted)
-    assert halves == [1]  # twelve rows, past the copies' bound of five
-    assert set(await large.get_many(actor, wanted[:1])) == set(wanted[:1])
-    assert halves == [1]  # one row: in one query
-    db.close()
-
-
-class _CommitDuringRead:
-    """A table whose second version check finds another writer's commit (a row rewritten meanwhile)."""
-
-    def __init__(self, table: Any) -> None:
-        self._table = table
-        self.checks = 0
-        self.reads = 0
-
-    async def version(self) -> int:
-        self.checks += 1
-        if self.checks == 2:
-            await self._table.update({"content": "rewritten"}, where=f"id = '{1:032x}'")
-        return int(await self._table.version())
-
-    def query(self) -> Any:
-        self.reads += 1
-        return self._table.query()
-
-
-async def test_a_commit_between_the_halves_sends_the_read_to_one_query_at_the_new_version(tmp_path: Path) -> None:
-    db, store = await cold_store(tmp_path)
-    await store.insert("t1", [(record(i, "a1", f"note {i}"), near(i)) for i in range(4)])
-    table = _CommitDuringRead(await archive(db, "t1"))
-
-    rows = await rows_where(table, ids_in([f"{1:032x}", f"{2:032x}"]), RECORD_COLUMNS)
-
-    assert table.reads == 3  # two halves, then the whole read again
-    assert {r["id"]: r["content"] for r in rows.to_pylist()} == {f"{1:032x}": "rewritten", f"{2:032x}": "note 2"}
-    db.close()
-
-
 async def test_full_text_tiers_run_in_turn_while_the_first_usually_fills_the_places(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -278,4 +205,13 @@ async def test_pages_of_ids_read_in_windows_are_the_smallest_ids_after_the_curso
     read.clear()
     assert await store.page_ids(actor, MemoryFilter(source_id=mine[0]), "", 7) == []
     assert read == [0]  # a narrow filter (few rows match): one read, not a dozen empty windows
+    db.close()
+
+
+async def test_new_tables_are_written_in_the_format_that_reads_scattered_rows_quickly(tmp_path: Path) -> None:
+    db, store = await cold_store(tmp_path)
+    await store.insert("t1", [(record(i, "a1", f"note {i}"), near(i)) for i in range(3)])
+
+    for name in (ARCHIVE_PREFIX + "t1", "store_meta"):
+        assert lance.dataset(str(tmp_path / f"{name}.lance")).data_storage_version == TABLE_FORMAT == "2.1"
     db.close()
