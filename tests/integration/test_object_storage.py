@@ -13,10 +13,12 @@ import uuid
 from pathlib import Path
 
 import boto3
+import lance
 import lancedb
 import pytest
 import redis.asyncio as aioredis
 
+from memoryd.adapters.lance_db import TABLE_FORMAT
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.app import build_app
@@ -69,6 +71,9 @@ async def test_every_store_works_on_object_storage(
     for table in ("memories_acme", "profiles_acme", "conversations_acme", "api_keys", "audit_events_acme"):
         assert any(f"/{table}.lance/" in k for k in keys), table
     assert any("/graph_facts_acme.lance/" in k for k in keys) and any("/agent_config_acme.lance/" in k for k in keys)
+    options = settings.storage.storage_options()
+    archive = lance.dataset(f"{settings.storage.uri}/memories_acme.lance", storage_options=options)
+    assert archive.data_storage_version == TABLE_FORMAT  # new tables' format on object storage too
     # A second process (here: a second app) opening the same URI reads it all back.
     async with build_app(settings, embedder=onnx_embedder) as again:
         page = await again.archive.list_memories(ListQuery(ME, page_size=10))
