@@ -27,14 +27,13 @@ from memoryd.core.models import (
     MemoryType,
     Profile,
     Scope,
-    TagMode,
     Vector,
 )
 from memoryd.core.query_terms import words
 from memoryd.core.ranking import merge_tiers
 from memoryd.core.usage import UsageReport, gini
 from memoryd.core.vectors import cosine
-from memoryd.core.visibility import is_visible
+from memoryd.core.visibility import is_visible, matches_filter
 from memoryd.testing.provider import hashed_embedding
 
 
@@ -76,28 +75,6 @@ class FailingEmbedder:
         raise Unavailable("embedder unreachable (test)")
 
 
-def _matches(record: MemoryRecord, flt: MemoryFilter) -> bool:
-    if flt.scopes and record.scope not in flt.scopes:
-        return False
-    if flt.subject and record.subject != flt.subject:
-        return False
-    if flt.category and record.category != flt.category:
-        return False
-    if flt.memory_type and record.memory_type != flt.memory_type:
-        return False
-    if flt.since and record.occurred_at < flt.since:
-        return False
-    if record.salience < flt.min_salience or record.status not in flt.statuses:
-        return False
-    if flt.tags:
-        have = set(record.tags)
-        if flt.tag_mode is TagMode.ALL and not set(flt.tags) <= have:
-            return False
-        if flt.tag_mode is TagMode.ANY and not have & set(flt.tags):
-            return False
-    return True
-
-
 class InMemoryStore:
     """MemoryStore over dicts, applying core.visibility.is_visible."""
 
@@ -109,7 +86,7 @@ class InMemoryStore:
         """Looks for memories with their embedding pending (each is a scan of a table in the real store)."""
 
     def _visible(self, actor: Actor, flt: MemoryFilter) -> list[tuple[MemoryRecord, list[float]]]:
-        return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and _matches(r, flt)]
+        return [(r, v) for r, v in self.rows.values() if is_visible(actor, r) and matches_filter(r, flt)]
 
     async def insert(
         self,

@@ -65,8 +65,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        record = await self._app.archive.get(who, request.memory_id)
-        annotated_by = await self._app.archive.annotated_by(who, record.memory_id)
+        record, annotated_by = await self._app.archive.get_annotated(who, request.memory_id)
         return pb.GetMemoryResponse(memory=convert.memory(record), annotated_by=annotated_by)
 
     @translated

@@ -241,3 +241,38 @@ async def test_the_full_text_arm_runs_while_the_query_is_embedded(parts) -> None
     )
     with pytest.raises(InvalidRequest):  # the embedder's error reaches the caller; the text arm is given up
         await broken.recall(RecallQuery(ME, "espresso machine", 5))
+
+
+class _SlowGet(InMemoryStore):
+    """A store whose ``get``, once armed, waits for the annotations' page to have been asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed = False
+        self.paged = asyncio.Event()
+
+    async def get(self, actor: Actor, memory_id: str) -> Any:
+        if self.armed:
+            await asyncio.wait_for(self.paged.wait(), 1)  # times out if the page is only asked afterwards
+        return await super().get(actor, memory_id)
+
+    async def page_ids(self, *args: Any, **kwargs: Any) -> list[str]:
+        self.paged.set()
+        return await super().page_ids(*args, **kwargs)
+
+
+async def test_a_memory_and_its_annotations_are_read_side_by_side_and_a_missing_one_is_not_found(parts) -> None:
+    store = _SlowGet()
+    mem, _, archive, _ = services(store, HashEmbedder(), parts[2])
+    noted = await mem.memorize(ME, MemoryDraft(content="the espresso machine needs descaling"))
+    note = await mem.memorize(ME, MemoryDraft(content="descaled it on Friday", source_id=noted.memory.memory_id))
+    store.armed = True
+
+    record, annotations = await archive.get_annotated(ME, noted.memory.memory_id)
+
+    assert record.memory_id == noted.memory.memory_id
+    assert annotations == [note.memory.memory_id]
+    with pytest.raises(NotFound):
+        await archive.get_annotated(ME, "0" * 32)
+    with pytest.raises(InvalidRequest):
+        await archive.get_annotated(ME, "x' OR 1=1")
