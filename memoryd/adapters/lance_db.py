@@ -44,9 +44,13 @@ at 1M rows, the same bytes on disk (``docs/benchmarks.md``, session 37). Existin
 
 
 def cosine_nearest(table: Any, vector: Sequence[float], limit: int, column: str = "vector") -> Any:
-    """A cosine kNN query as every store asks it; neither setting changes an exact search (no index yet)."""
+    """A cosine kNN query as every store asks it; neither setting changes an exact search (no index yet).
+
+    The index is asked for ``limit × _REFINE_FACTOR`` candidates and HNSW refuses more than its breadth
+    (``ef``): the breadth grows with them (a search of 41 rows or more failed before).
+    """
     query = table.query().nearest_to(list(vector)).column(column).distance_type("cosine")
-    return query.refine_factor(_REFINE_FACTOR).ef(max(_HNSW_EF, 2 * limit)).limit(limit)
+    return query.refine_factor(_REFINE_FACTOR).ef(max(_HNSW_EF, _REFINE_FACTOR * limit)).limit(limit)
 
 
 META_TABLE = "store_meta"

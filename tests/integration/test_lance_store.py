@@ -596,3 +596,25 @@ async def test_an_optimize_soon_after_a_prune_folds_as_lancedbs_optimize_without
         assert [(h.memory_id, h.score) for h in mine] == [(h.memory_id, h.score) for h in theirs], query
     store.close()
     other.close()
+
+
+async def test_a_search_deeper_than_the_graphs_breadth_over_the_vector_index_finds_every_row_asked(
+    tmp_path: Path,
+) -> None:
+    # The index is asked for limit × the refine factor candidates, which HNSW refuses past its breadth
+    # (ef): a Recall's vector arm (twice its depth, filtered afterwards, or three times under a filter)
+    # failed on every table searched through the index once that passed 200.
+    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=300)
+    await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
+    await store.maintain(full=True)
+    table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
+    assert any(ix.index_type == "IvfHnswSq" and ix.columns == ["vector"] for ix in table.list_indices())
+    actor, cold = Actor("t1", "a1"), LanceMemoryStore(store.db, 8, hot_max_rows=0)  # searched in LanceDB
+
+    for limit in (41, 60, 120):
+        hits = await cold.nearest(actor, unit(7), MemoryFilter(), limit, -1.0)
+        assert len(hits) == limit
+        assert all(int(h.memory_id, 16) % 8 == 7 for h in hits[:50])  # unit(i) repeats every 8: 50 such rows
+    narrowed = await cold.nearest(actor, unit(7), MemoryFilter(scopes=frozenset({Scope.PRIVATE})), 60, -1.0)
+    assert len(narrowed) == 60
+    store.close()
