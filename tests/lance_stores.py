@@ -18,8 +18,8 @@ from memoryd.adapters.lance_store import LanceMemoryStore
 class OwnedStore(LanceMemoryStore):
     """An archive store that owns its database: ``close`` closes it, ``maintain`` runs a pass on it."""
 
-    def __init__(self, db: LanceDatabase, dimension: int, maintenance: LanceMaintenance) -> None:
-        super().__init__(db, dimension)
+    def __init__(self, db: LanceDatabase, dimension: int, maintenance: LanceMaintenance, **store: Any) -> None:
+        super().__init__(db, dimension, **store)
         self.db = db
         self.maintenance = maintenance
 
@@ -32,8 +32,10 @@ class OwnedStore(LanceMemoryStore):
 
 
 async def open_store(uri: str, model: str = "m", dimension: int = 8, **maintenance: Any) -> OwnedStore:
+    """``hot_max_rows`` bounds the store's in-memory copies as well as the maintenance's (as in build_app)."""
     db = await LanceDatabase.open(uri, model, dimension)
-    return OwnedStore(db, dimension, LanceMaintenance(db, **maintenance))
+    copies = {"hot_max_rows": maintenance["hot_max_rows"]} if "hot_max_rows" in maintenance else {}
+    return OwnedStore(db, dimension, LanceMaintenance(db, **maintenance), **copies)
 
 
 def counted_copy_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
