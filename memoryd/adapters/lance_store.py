@@ -7,8 +7,9 @@ row in the service. Every query still pins the visibility rule through
 ``lance_filters.visible_where`` (defence in depth).
 
 Indexes per table: full text on ``search_text`` (date + content; stemmed, with positions) and on
-``prefixes`` (unstemmed word prefixes, see ``core.query_terms``); bitmaps on
-``scope``, ``agent_id``, ``end_user_id``; BTrees on ``id`` and ``request_key``. The vector
+``prefixes`` (unstemmed word prefixes, see ``core.query_terms``); bitmaps on ``scope``, ``agent_id``,
+``end_user_id``, ``status`` and ``memory_type``; BTrees on ``id``, ``request_key``, ``source_id``,
+``category``, ``subject`` and ``collection`` (``ARCHIVE_INDEXES``). The vector
 column is searched exactly until the maintenance pass (``lance_maintenance``) builds an
 IVF_HNSW_SQ index on a large table. The connection, its caches and the table registry are
 ``lance_db.LanceDatabase``'s.
