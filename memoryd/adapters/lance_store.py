@@ -102,13 +102,9 @@ GetMemory lists the memories annotating one (``source_id`` = its id): 96 → 5 m
 A Recall filtered by type, category, subject or collection prefilters both arms by that column too: with
 the index a ``memory_type`` filter at 1M rows 75-81 → 48 ms (``docs/benchmarks.md``, session 37)."""
 _ADDED_INDEXES = [
-    ("request_key", BTree()),
-    ("status", Bitmap()),
-    ("source_id", BTree()),
-    ("memory_type", Bitmap()),
-    ("category", BTree()),
-    ("subject", BTree()),
-    ("collection", BTree()),
+    (column, config)
+    for column, config in ARCHIVE_INDEXES
+    if column in {"request_key", "status", "source_id", "memory_type", "category", "subject", "collection"}
 ]
 """Indexes added after the first release (``_upgrade``)."""
 

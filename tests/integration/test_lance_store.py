@@ -611,12 +611,12 @@ async def test_a_search_deeper_than_the_graphs_breadth_over_the_vector_index_fin
     await store.maintain(full=True)
     table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
     assert any(ix.index_type == "IvfHnswSq" and ix.columns == ["vector"] for ix in table.list_indices())
-    actor, cold = Actor("t1", "a1"), LanceMemoryStore(store.db, 8, hot_max_rows=0)  # searched in LanceDB
+    actor = Actor("t1", "a1")
 
-    for limit in (41, 60, 120):
-        hits = await cold.nearest(actor, unit(7), MemoryFilter(), limit, -1.0)
+    for limit in (41, 60, 120):  # no in-memory copy here (hot_max_rows 0): searched in LanceDB
+        hits = await store.nearest(actor, unit(7), MemoryFilter(), limit, -1.0)
         assert len(hits) == limit
         assert all(int(h.memory_id, 16) % 8 == 7 for h in hits[:50])  # unit(i) repeats every 8: 50 such rows
-    narrowed = await cold.nearest(actor, unit(7), MemoryFilter(scopes=frozenset({Scope.PRIVATE})), 60, -1.0)
+    narrowed = await store.nearest(actor, unit(7), MemoryFilter(scopes=frozenset({Scope.PRIVATE})), 60, -1.0)
     assert len(narrowed) == 60
     store.close()
