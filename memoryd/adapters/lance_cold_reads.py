@@ -124,11 +124,6 @@ async def nearest_rows(
     return await cosine_nearest(table, vector, limit, column).where(where).select(list(columns)).to_arrow()
 
 
-async def rows_in_one(table: Any, where: str, columns: Sequence[str]) -> pa.Table:
-    """The rows matching ``where`` with ``columns``, in one query."""
-    return await table.query().where(where).select(list(columns)).to_arrow()
-
-
 async def page_ids(table: Any, where: str, after_id: str, limit: int, *, windows: bool = True) -> list[str]:
     """The ``limit`` smallest ids after ``after_id`` matching ``where``, sorted.
 

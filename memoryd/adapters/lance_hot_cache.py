@@ -144,10 +144,6 @@ class HotCache(Generic[H]):
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
             return await self._load(tenant_id, await table.version(), table, columns, build, read, keep=True)
 
-    def too_big(self, tenant_id: str) -> bool:
-        """Whether the tenant's table was counted past ``max_rows`` lately (it is read from LanceDB)."""
-        return time.monotonic() - self._too_big.get(tenant_id, -_TOO_BIG_SECONDS) < _TOO_BIG_SECONDS
-
     def holds(self, hot: H) -> bool:
         """Whether a copy this process brought up to date may be kept (a load needs ``max_rows`` or fewer)."""
         return len(hot) <= self.max_rows + self.max_rows // _FOLLOWED_SLACK
@@ -217,7 +213,7 @@ class HotCache(Generic[H]):
             if self._copies.get(tenant_id) is hot:  # (a load or a write may have replaced it during the check)
                 self._copies.move_to_end(tenant_id)
             return hot
-        if self.too_big(tenant_id):
+        if time.monotonic() - self._too_big.get(tenant_id, -_TOO_BIG_SECONDS) < _TOO_BIG_SECONDS:
             return None
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
             hot = self._copies.get(tenant_id)

@@ -32,7 +32,7 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows, rows_in_one
+from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows
 from memoryd.adapters.lance_cold_reads import page_ids as cold_page_ids
 from memoryd.adapters.lance_db import LanceDatabase, add_column, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
@@ -477,7 +477,7 @@ class LanceMemoryStore:
                 stats = await self._retrieval_stats(actor.tenant_id, list(found))  # counts change on every Recall
                 return {memory_id: with_stats(r, stats.get(memory_id)) for memory_id, r in found.items()}
             rows, stats = await asyncio.gather(
-                rows_in_one(table, f"{ids_in(memory_ids)} AND {visible}", RECORD_COLUMNS),
+                table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(RECORD_COLUMNS).to_arrow(),
                 self._retrieval_stats(actor.tenant_id, memory_ids) if with_retrievals else _no_stats(),
             )
         return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})

@@ -224,9 +224,7 @@ async def test_the_full_text_arm_runs_while_the_query_is_embedded(parts) -> None
     mem, *_ = services(store, emb, parts[2])
     await mem.memorize(ME, MemoryDraft(content="the espresso machine needs descaling"))
     gated = _GatedEmbedder()
-    recall = RecallService(
-        store, gated, parts[2], RetrievalLog(store, parts[2]), Limits(), RecallTuning(FusionWeights(), 0.2)
-    )
+    recall = _recall_with(store, gated, parts[2])
 
     answer = asyncio.create_task(recall.recall(RecallQuery(ME, "espresso machine", 5)))
     await asyncio.wait_for(store.asked.wait(), 1)  # asked while the embedding waits
@@ -236,9 +234,7 @@ async def test_the_full_text_arm_runs_while_the_query_is_embedded(parts) -> None
 
     failing = _GatedEmbedder(fails=True)
     failing.gate.set()
-    broken = RecallService(
-        store, failing, parts[2], RetrievalLog(store, parts[2]), Limits(), RecallTuning(FusionWeights(), 0.2)
-    )
+    broken = _recall_with(store, failing, parts[2])
     with pytest.raises(InvalidRequest):  # the embedder's error reaches the caller; the text arm is given up
         await broken.recall(RecallQuery(ME, "espresso machine", 5))
 
