@@ -41,6 +41,9 @@ _SHORT_KEPT = 4096
 """Predicates remembered at most (the oldest forgotten first)."""
 _POST_DEPTH = 2
 """Nearest rows asked of the whole table, per row wanted, before the filter applies."""
+_POST_BREADTH = 300
+"""The graph's breadth (``ef``) of that search: at 1M rows recall@10 against exact 0.947 → 0.963 for
+~0.2 ms (200 queries); the prefiltered search keeps 200, where 300 cost 2-3 ms (session 38)."""
 _FILL_WEIGHT = 0.1
 """The weight of the latest outcome in a table's fill rate (about the last ten searches)."""
 _WINDOW_FIRST_MS = 1000
@@ -116,7 +119,8 @@ async def nearest_rows(
     """
     searched = f"{table.name} {column} {where}"  # a predicate names no tenant: each table its own
     if not narrow and not short.short(searched):
-        query = cosine_nearest(table, vector, _POST_DEPTH * limit, column).where(where).postfilter()
+        query = cosine_nearest(table, vector, _POST_DEPTH * limit, column, breadth=_POST_BREADTH)
+        query = query.where(where).postfilter()
         rows = await query.select(list(columns)).to_arrow()
         if rows.num_rows >= limit:
             return rows.slice(0, limit)

@@ -31,8 +31,11 @@ from memoryd.core.errors import NotReady
 
 log = logging.getLogger(__name__)
 
-_REFINE_FACTOR = 5
-"""ANN candidates fetched per result and re-ranked by exact cosine (the index quantises vectors)."""
+_REFINE_FACTOR = 2
+"""ANN candidates fetched per result and re-ranked by exact cosine (the index quantises vectors). The
+graph's breadth decides which rows are found, the refinement only their order: at 1M rows, 200 queries,
+2 or 5 found the same rows (1 lost some of the last places under a prefilter); each re-ranked candidate
+is a row read from disk, so 5 → 2 took 1-2 ms off a search (``docs/benchmarks.md``, session 38)."""
 _HNSW_EF = 200
 """Candidates an HNSW graph search keeps (LanceDB's default is 1.5 × limit). One agent × 1M rows, 50
 queries: recall@10 against exact 0.876 → 0.966, the query 20 → 23-25 ms (``docs/benchmarks.md``)."""
@@ -43,14 +46,18 @@ value over long stretches); 2.1 reads the same in 0.1-0.4 ms: ten records of 23 
 at 1M rows, the same bytes on disk (``docs/benchmarks.md``, session 37). Existing tables keep theirs."""
 
 
-def cosine_nearest(table: Any, vector: Sequence[float], limit: int, column: str = "vector") -> Any:
+def cosine_nearest(
+    table: Any, vector: Sequence[float], limit: int, column: str = "vector", *, breadth: int = _HNSW_EF
+) -> Any:
     """A cosine kNN query as every store asks it; neither setting changes an exact search (no index yet).
 
     The index is asked for ``limit × _REFINE_FACTOR`` candidates and HNSW refuses more than its breadth
-    (``ef``): the breadth grows with them (a search of 41 rows or more failed before).
+    (``ef``): the breadth grows with them (before it did, a deep search failed). A search without a
+    prefilter may ask a wider ``breadth``: there it costs little, while under a prefilter a wider walk
+    of the graph passes more hidden rows.
     """
     query = table.query().nearest_to(list(vector)).column(column).distance_type("cosine")
-    return query.refine_factor(_REFINE_FACTOR).ef(max(_HNSW_EF, _REFINE_FACTOR * limit)).limit(limit)
+    return query.refine_factor(_REFINE_FACTOR).ef(max(breadth, _REFINE_FACTOR * limit)).limit(limit)
 
 
 META_TABLE = "store_meta"
