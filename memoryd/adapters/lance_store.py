@@ -32,7 +32,7 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows
+from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows, page_windows
 from memoryd.adapters.lance_cold_reads import page_ids as cold_page_ids
 from memoryd.adapters.lance_db import LanceDatabase, add_column, ensure_indexes
 from memoryd.adapters.lance_errors import map_lance_errors
@@ -624,7 +624,7 @@ class LanceMemoryStore:
             page = None if hot is None else hot.page(actor, flt, after_id, limit)
             if page is not None:
                 return page
-            return await cold_page_ids(table, where, after_id, limit, windows=not flt.narrows)
+            return await cold_page_ids(table, where, after_id, limit, windows=page_windows(flt))
 
     async def with_vectors(self, actor: Actor) -> tuple[list[MemoryRecord], Sequence[Vector]]:
         """Every active visible row with its vector (one scan; vectors as one float32 matrix, not lists)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -204,7 +205,14 @@ async def test_pages_of_ids_read_in_windows_are_the_smallest_ids_after_the_curso
     assert read == [68]  # the first second's window: the imported row and a1's 67 of the burst, not the day after
     read.clear()
     assert await store.page_ids(actor, MemoryFilter(source_id=mine[0]), "", 7) == []
-    assert read == [0]  # a narrow filter (few rows match): one read, not a dozen empty windows
+    assert read == [0]  # a memory's annotations (few rows): one read, not a dozen empty windows
+    read.clear()
+    assert await store.page_ids(actor, MemoryFilter(category="none such"), "", 7) == []
+    assert read == [0, 0]  # another filter: one window, then every match at once
+    read.clear()
+    long_ago = MemoryFilter(since=datetime(2000, 1, 1, tzinfo=UTC))
+    assert await store.page_ids(actor, long_ago, "", 7) == mine[:7]
+    assert read == [68]  # one that most rows meet: the first window holds the page, the rest is not read
     db.close()
 
 
