@@ -9,10 +9,10 @@ row in the service. Every query still pins the visibility rule through
 Indexes per table: full text on ``search_text`` (date + content; stemmed, with positions) and on
 ``prefixes`` (unstemmed word prefixes, see ``core.query_terms``); bitmaps on ``scope``, ``agent_id``,
 ``end_user_id``, ``status`` and ``memory_type``; BTrees on ``id``, ``request_key``, ``source_id``,
-``category``, ``subject`` and ``collection`` (``ARCHIVE_INDEXES``). The vector
-column is searched exactly until the maintenance pass (``lance_maintenance``) builds an
-IVF_HNSW_SQ index on a large table. The connection, its caches and the table registry are
-``lance_db.LanceDatabase``'s.
+``category``, ``subject``, ``collection``, ``salience`` and ``occurred_at``; a label list on ``tags``
+(``ARCHIVE_INDEXES``). The vector column is searched exactly until the maintenance pass
+(``lance_maintenance``) builds an IVF_HNSW_SQ index on a large table. The connection, its caches and
+the table registry are ``lance_db.LanceDatabase``'s.
 
 Concurrency. ``id`` is an (unenforced) primary key, so merge_insert is an
 atomic upsert across processes.
@@ -29,7 +29,7 @@ from datetime import datetime
 from typing import Any
 
 import pyarrow as pa
-from lancedb.index import FTS, Bitmap, BTree
+from lancedb.index import FTS, Bitmap, BTree, LabelList
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows, page_windows
@@ -95,16 +95,21 @@ ARCHIVE_INDEXES = [
     ("category", BTree()),
     ("subject", BTree()),
     ("collection", BTree()),
+    ("tags", LabelList()),
+    ("salience", BTree()),
+    ("occurred_at", BTree()),
 ]
 """Every predicate of Recall's arms names scope, agent and status: without an index on ``status`` each
 LanceDB query read that column of every row (at 100k rows an arm cost ~10 ms with the clause, ~6 without).
 GetMemory lists the memories annotating one (``source_id`` = its id): 96 → 5 ms at 1M rows with the index.
 A Recall filtered by type, category, subject or collection prefilters both arms by that column too: with
-the index a ``memory_type`` filter at 1M rows 75-81 → 48 ms (``docs/benchmarks.md``, session 37)."""
+the index a ``memory_type`` filter at 1M rows 75-81 → 48 ms (``docs/benchmarks.md``, session 37); so
+do tags (``array_has_any``/``_all``: 96 / 170 → 20 ms), ``min_salience`` (55 → 21 ms) and ``since``
+(session 38)."""
 _ADDED_INDEXES = [
     (column, config)
     for column, config in ARCHIVE_INDEXES
-    if column in {"request_key", "status", "source_id", "memory_type", "category", "subject", "collection"}
+    if column not in {"search_text", "prefixes", "scope", "agent_id", "end_user_id", "id"}
 ]
 """Indexes added after the first release (``_upgrade``)."""
 

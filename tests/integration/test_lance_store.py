@@ -75,6 +75,7 @@ async def test_tenants_are_separate_tables(tmp_path: Path) -> None:
     assert {("scope",), ("agent_id",), ("status",)} <= indexed  # what every arm's predicate names
     assert ("source_id",) in indexed  # GetMemory's annotations
     assert {("memory_type",), ("category",), ("subject",), ("collection",)} <= indexed  # Recall's filters
+    assert {("tags",), ("salience",), ("occurred_at",)} <= indexed
     store.close()
 
 
@@ -469,6 +470,7 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     indexed = {tuple(ix.columns) for ix in await upgraded.list_indices()}
     assert {("request_key",), ("status",), ("source_id",)} <= indexed  # Recall's arms name status; GetMemory source_id
     assert {("memory_type",), ("category",), ("subject",), ("collection",)} <= indexed  # Recall's filters
+    assert {("tags",), ("salience",), ("occurred_at",)} <= indexed
     await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
     found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
     assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
