@@ -83,6 +83,32 @@ async def test_an_actor_who_sees_the_table_gets_the_prefiltered_searchs_rows_fro
     db.close()
 
 
+async def test_a_filter_most_rows_meet_is_searched_as_visibility_alone_and_one_few_meet_prefiltered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, store = await cold_store(tmp_path)
+    rows = [
+        (replace(record(i, "a1", f"note {i}"), category="travel" if i < 16 else "work"), near(i)) for i in range(20)
+    ]
+    await store.insert("t1", rows)
+    actor, query = Actor("t1", "a1"), near(3)
+    table = await archive(db, "t1")
+    postfilters = counted_postfilters(monkeypatch)
+
+    for category in ("travel", "work"):
+        flt = MemoryFilter(category=category)
+        hits = await store.nearest(actor, query, flt, 3, -1.0)
+        where = visible_where(actor, flt)
+        wanted = await cosine_nearest(table, query, 3).where(where).select(["id", "_distance"]).to_arrow()
+        assert [h.memory_id for h in hits] == wanted.column("id").to_pylist()
+
+    assert postfilters == [1]  # 'travel' (16 rows of 20): filtered afterwards; 'work' (4): prefiltered
+    assert list(store._short._until) == [
+        f"{ARCHIVE_PREFIX}t1 vector {visible_where(actor, MemoryFilter(category='work'))}"
+    ]
+    db.close()
+
+
 async def test_a_filter_that_comes_up_short_is_searched_again_prefiltered_and_remembered(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
