@@ -63,7 +63,11 @@ _ID_TIME_SHIFT = 80
 
 
 class ShortFilters:
-    """Searches (table, column, predicate) that, filtered afterwards, recently found fewer rows than asked."""
+    """Searches (table, column, predicate) that go straight to the prefiltered search for a while.
+
+    Those that, filtered afterwards, recently found fewer rows than asked, and those whose filter fewer
+    than half the rows met.
+    """
 
     def __init__(self, seconds: float = SHORT_SECONDS, kept: int = _SHORT_KEPT) -> None:
         self._seconds = seconds
