@@ -111,8 +111,12 @@ class HotCache(Generic[H]):
 
         Until that load, the copy ranks full text with the index statistics of its own version (the
         same rows, before the optimize folded them): a read answers as LanceDB did just before it.
+
+        A copy first loaded while the rewrite runs is kept the same way: a daemon's first reads of a
+        tenant just written in bulk meet the optimize folding those rows, and each of its commits sent
+        them to load the table again.
         """
-        if tenant_id not in self._copies or tenant_id in self._held:  # no copy to keep serving
+        if tenant_id in self._held:  # an outer rewrite holds it already
             yield
             return
         self._held[tenant_id] = {}

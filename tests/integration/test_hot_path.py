@@ -496,6 +496,54 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
     assert found[0].memory_id == news.memory_id  # the write acknowledged during the optimize is read
 
 
+async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rows written in bulk, then read as the optimize that folds them runs: the copy loaded by the first
+    # read answers over the optimize's commits, and the table is loaded once more when it ends.
+    rng = random.Random(21)
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    seeded = rows(rng, 200)
+    for at in range(0, 200, 20):
+        await store.insert("acme", seeded[at : at + 20])  # no read yet: no copy
+    loads = _counted_loads(monkeypatch)
+    real_optimize = LanceMaintenance._optimized
+    started, go, paused, resume = (asyncio.Event() for _ in range(4))
+
+    async def held_optimize(self: LanceMaintenance, name: str, table: Any) -> None:
+        started.set()
+        await go.wait()
+        await real_optimize(self, name, table)
+        paused.set()
+        await resume.wait()
+
+    monkeypatch.setattr(LanceMaintenance, "_optimized", held_optimize)
+    table = await db.table_if_exists("memories_acme")
+    assert table is not None
+    actor = Actor("acme", "a0")
+    maintained = asyncio.create_task(maintenance.maintain())
+    await started.wait()
+    assert await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
+    loaded = await table.version()
+    assert loads == [loaded]  # the first read loads the copy, the optimize under way
+    go.set()
+    await paused.wait()
+    assert await table.version() >= loaded + 2  # the optimize's commits have landed
+    during = [await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0) for _ in range(5)]
+    assert all(during) and loads == [loaded]  # answered by that copy: no load while the optimize runs
+    resume.set()
+    await maintained
+    assert loads == [loaded, await table.version()]  # loaded once more, at the optimize's end
+    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    for words in (("memory",), ("memory", "17")):  # full text with the folded index's statistics
+        query_terms = FullTextQuery(terms=words, prefix_terms=())
+        got = await store.full_text(actor, query_terms, MemoryFilter(), 20, False)
+        expected = await cold.full_text(actor, query_terms, MemoryFilter(), 20, False)
+        assert [(h.memory_id, round(h.score, 4)) for h in got] == [(h.memory_id, round(h.score, 4)) for h in expected]
+
+
 async def test_another_processs_write_during_an_optimize_is_read_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
