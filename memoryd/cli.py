@@ -22,7 +22,7 @@ from memoryd.mcp_facade import register as register_mcp
 
 def _listen(value: str) -> tuple[str, int]:
     host, _, port = value.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise argparse.ArgumentTypeError("expected HOST:PORT, e.g. 127.0.0.1:50051")
     return host, int(port)
 

@@ -48,7 +48,7 @@ def _edit(request: ppb.EditProfileRequest) -> ProfileEdit:
 def _before(token: str) -> int:
     if not token:
         return 0
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()):  # ('²' is a digit to isdigit, not to int)
         raise InvalidRequest("page_token", "is not a token this server issued")
     return int(token)
 

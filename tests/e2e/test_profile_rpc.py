@@ -101,9 +101,10 @@ def test_bad_edits_change_nothing(profiles: ProfileServiceStub) -> None:
     with pytest.raises(grpc.RpcError) as err:
         profiles.GetProfileRevision(ppb.GetProfileRevisionRequest(agent_id="a1", revision=9), metadata=T)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
-    with pytest.raises(grpc.RpcError) as err:
-        profiles.ListProfileRevisions(ppb.ListProfileRevisionsRequest(agent_id="a1", page_token="x!"), metadata=T)
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "page_token" in (err.value.details() or "")
+    for token in ("x!", "²", "٣"):  # digits to str.isdigit, not to int()'s base 10 (the second)
+        with pytest.raises(grpc.RpcError) as err:
+            profiles.ListProfileRevisions(ppb.ListProfileRevisionsRequest(agent_id="a1", page_token=token), metadata=T)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "page_token" in (err.value.details() or "")
     with pytest.raises(grpc.RpcError) as err:
         profiles.GetProfile(ppb.GetProfileRequest(agent_id="a1"))
     assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
