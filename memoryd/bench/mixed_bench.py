@@ -4,6 +4,8 @@ The daemon runs as a child process. The tenant is seeded with ``--memories`` row
 (precomputed vectors), then ``--clients`` concurrent clients each loop for
 ``--seconds``: Recall (the server embeds the question) with probability
 ``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on). With
+``--tenants``, as many tenants are seeded so and each call goes to one of them at random (with
+``--hot-tables``, more tenants than the daemon keeps in memory: how its copies fare). With
 ``--other-writer-rows``, a second daemon on the same data writes that many rows a second to the
 tenant meanwhile, as a worker filing memories does (another process's commits, for the first
 daemon's in-memory copy); with ``--other-forgets``, it forgets that many of the seeded memories a
@@ -37,16 +39,19 @@ from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 _TENANT = ((TENANT_METADATA_KEY, "mixed"),)
+"""The tenant of a one-tenant load (and the first of several, which another daemon's writes go to)."""
 _AGENTS = [f"agent-{i}" for i in range(10)]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench mixed`."""
-    p = sub.add_parser("mixed", help="concurrent Recall + Memorize over one tenant: throughput, latency, RSS")
+    p = sub.add_parser("mixed", help="concurrent Recall + Memorize over one or more tenants: throughput, latency, RSS")
     p.add_argument("--memories", type=int, default=5000, help="rows seeded before the load")
     p.add_argument("--clients", type=int, default=16)
     p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
     p.add_argument("--recall-share", type=float, default=0.7)
+    p.add_argument("--tenants", type=int, default=1, help="tenants seeded alike, each call to one at random")
+    p.add_argument("--hot-tables", type=int, help="tenant tables the daemon keeps in memory (default: the daemon's)")
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
     p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
     p.add_argument(
@@ -81,10 +86,13 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
     questions = corpus.questions(bases, 500)
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
-    with Daemon(data) as daemon:
+    env = {"MEMORYD_STORAGE__HOT_TABLES": str(args.hot_tables)} if args.hot_tables else {}
+    tenants = _tenants(args.tenants)
+    with Daemon(data, env=env) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             stub = MemoryServiceStub(channel)
-            await _seed(stub, memories)
+            for tenant in tenants:
+                await _seed(stub, memories, tenant)
             rss: list[tuple[float, float]] = []
             start = time.perf_counter()
             sampler = asyncio.create_task(_sample(daemon, rss, start))
@@ -97,7 +105,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
                         others.append(asyncio.create_task(_other_writer(elsewhere.address, memories, args)))
                     if args.other_forgets > 0:
                         others.append(asyncio.create_task(_other_forgets(elsewhere.address, args, forgotten)))
-                load = await _load(stub, questions, args)
+                load = await _load(stub, questions, args, tenants)
                 for task in others:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
@@ -110,14 +118,19 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         "config": config,
         **load,
         "other_forgotten": len(forgotten),
-        "archive_versions": _versions(data / f"memories_{_TENANT[0][1]}.lance"),
+        "archive_versions": sum(_versions(data / f"memories_{tenant[0][1]}.lance") for tenant in tenants),
         "rss_mb": [{"t": round(t, 1), "mb": round(m, 1)} for t, m in rss],
         "rss_summary": _rss_summary(rss, loaded_at),
         "daemon_peak_rss_mb": peak,
     }
 
 
-async def _seed(stub: Any, memories: corpus.Corpus) -> None:
+def _tenants(count: int) -> list[tuple[tuple[str, str], ...]]:
+    """Each tenant's call metadata: ``_TENANT`` first."""
+    return [_TENANT, *(((TENANT_METADATA_KEY, f"mixed-{n}"),) for n in range(1, count))]
+
+
+async def _seed(stub: Any, memories: corpus.Corpus, tenant: tuple[tuple[str, str], ...]) -> None:
     for chunk in range(0, len(memories.texts), 500):
         items = [
             pb.MemoryInput(content=memories.texts[i], embedding=memories.vectors[i].tolist())
@@ -127,7 +140,7 @@ async def _seed(stub: Any, memories: corpus.Corpus) -> None:
             pb.MemorizeBatchRequest(
                 agent_id=_AGENTS[chunk // 500 % len(_AGENTS)], items=items, skip_deduplication=True
             ),
-            metadata=_TENANT,
+            metadata=tenant,
         )
 
 
@@ -166,7 +179,9 @@ async def _sample(daemon: Daemon, out: list[tuple[float, float]], start: float) 
         await asyncio.sleep(1.0)
 
 
-async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> dict[str, Any]:
+async def _load(
+    stub: Any, questions: list[str], args: argparse.Namespace, tenants: list[tuple[tuple[str, str], ...]]
+) -> dict[str, Any]:
     latencies: dict[str, list[float]] = {"recall": [], "memorize": []}
     done_at: dict[str, list[float]] = {"recall": [], "memorize": []}  # seconds into the load
     errors: list[str] = []
@@ -177,17 +192,17 @@ async def _load(stub: Any, questions: list[str], args: argparse.Namespace) -> di
     async def client(seed: int) -> None:
         rng = random.Random(seed)
         while time.perf_counter() < deadline:
-            agent = rng.choice(_AGENTS)
+            agent, tenant = rng.choice(_AGENTS), rng.choice(tenants)
             began = time.perf_counter()
             try:
                 if rng.random() < args.recall_share:
-                    await stub.Recall(pb.RecallRequest(agent_id=agent, query=rng.choice(questions)), metadata=_TENANT)
+                    await stub.Recall(pb.RecallRequest(agent_id=agent, query=rng.choice(questions)), metadata=tenant)
                     kind = "recall"
                 else:
                     n = next(serial)
                     text = f"{rng.choice(corpus.NAMES)} {rng.choice(corpus.ACTIVITIES)} on day {n} (entry {seed}-{n})"
                     await stub.Memorize(
-                        pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=text)), metadata=_TENANT
+                        pb.MemorizeRequest(agent_id=agent, memory=pb.MemoryInput(content=text)), metadata=tenant
                     )
                     kind = "memorize"
             except grpc.aio.AioRpcError as err:
@@ -254,11 +269,19 @@ def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, 
     }
 
 
+def _of_tenants(cfg: dict[str, Any]) -> str:
+    """ ", in each of N tenants" (and the daemon's copies) when the load spreads over several."""
+    if cfg.get("tenants", 1) <= 1:
+        return ""
+    held = f", the daemon keeping {cfg['hot_tables']} in memory" if cfg.get("hot_tables") else ""
+    return f" in each of {cfg['tenants']} tenants{held}"
+
+
 def _render(record: dict[str, Any]) -> str:
     cfg, r = record["config"], record["rss_summary"]
     lines = [
         f"memoryd bench mixed: {cfg['clients']} clients, {cfg['recall_share']:.0%} Recall, {cfg['seconds']:.0f} s "
-        f"over {cfg['memories']} memories, {record['environment']['cores']} cores"
+        f"over {cfg['memories']} memories{_of_tenants(cfg)}, {record['environment']['cores']} cores"
     ]
     rows = [
         [op, record[op]["n"], record[op]["p50"], record[op]["p95"], record[op]["p99"]] for op in ("recall", "memorize")

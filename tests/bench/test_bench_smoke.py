@@ -192,8 +192,13 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
         "1",
         "--other-forgets",
         "4",
+        "--tenants",
+        "3",
+        "--hot-tables",
+        "2",
     )
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
+    assert "in each of 3 tenants, the daemon keeping 2 in memory" in stdout
     assert record["other_forgotten"] > 0 and "memories another daemon forgot" in stdout
     assert len(record["rss_mb"]) >= 3 and record["rss_summary"]["max"] >= record["rss_summary"]["start"] > 0
     assert "daemon RSS MiB" in stdout
