@@ -161,10 +161,14 @@ class StorageSettings(_Section):
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3.5 KiB a row at 384 dimensions (vectors, columns, full-text postings, the IVF index) and
     ~5.5 KiB of the daemon's RSS (a 100,000-row copy: +564 MiB; ``docs/benchmarks.md``, session 21)."""
-    hot_tables: int = Field(32, ge=1)
-    """How many such tables a process keeps (least recently used go first). A copy of 10k rows holds
-    its vectors (15 MiB at 384 dimensions) and columns in Arrow memory, and ~15 MiB of Python and numpy
-    objects besides (postings and vocabularies of both full-text indexes; measured with ``tracemalloc``)."""
+    hot_tables: int = Field(256, ge=1)
+    """How many such tables a process keeps (least recently used go first). ``hot_total_rows`` bounds
+    their memory; past this many tenants read in turn, each read of one not held loaded its table and
+    pushed out another: 64 tenants of 2,000 rows under 16 mixed clients served 56.5 req/s with 32 copies,
+    148.2 with 64 (``docs/benchmarks.md``, session 39). A copy costs ~0.1 MiB beyond its rows (200 copies
+    of 100 rows: +124 MiB); one of 10k rows holds its vectors (15 MiB at 384 dimensions) and columns in
+    Arrow memory, and ~15 MiB of Python and numpy objects besides (postings and vocabularies of both
+    full-text indexes; measured with ``tracemalloc``)."""
     forget_purge_minutes: float = Field(60.0, ge=1)
     """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
     then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""

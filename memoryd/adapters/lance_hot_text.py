@@ -119,6 +119,10 @@ class Vocabulary:
         self._texts: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        """Texts whose token ids are kept."""
+        return len(self._texts)
+
     def term_tokens(self, term: str) -> tuple[str, ...]:
         """A query word's tokens as this vocabulary's index makes them."""
         return term_tokens(term, self.prefixes)

@@ -127,7 +127,7 @@ class LanceMemoryStore:
         dimension: int,
         *,
         hot_max_rows: int = 120_000,
-        hot_tables: int = 32,
+        hot_tables: int = 256,
         hot_total_rows: int = 320_000,
         ann_min_rows: int = 25_000,
     ) -> None:
@@ -141,7 +141,7 @@ class LanceMemoryStore:
         """The retrieval statistics tables by tenant (``lance_stats_copy``), up to 30,000 rows: a statistics
         table changes at every flush, and each change reloads it on the next read (100,000 rows: 100-190 ms
         of a GetMemory; 30,000 rows a third of that)."""
-        self._hot_tables = hot_tables
+        self._hot_tables, self._hot_total_rows = hot_tables, hot_total_rows
         self._short = ShortFilters()
         """Predicates whose vector searches filtered afterwards came up short (``lance_cold_reads``)."""
         self._fills = FillRates()
@@ -180,8 +180,9 @@ class LanceMemoryStore:
         """How a load of the tenant's table becomes its copy (on the tenant's vocabularies)."""
         vocabularies = self._vocabularies.get(tenant_id)
         if vocabularies is None:
-            if len(self._vocabularies) >= 4 * self._hot_tables:  # tenants come and go: start afresh
-                self._vocabularies.clear()
+            kept = self._vocabularies.values()
+            if len(kept) >= 4 * self._hot_tables or sum(len(w) + len(p) for w, p in kept) >= 4 * self._hot_total_rows:
+                self._vocabularies.clear()  # tenants come and go (their texts stay here once their copies went)
             vocabularies = self._vocabularies[tenant_id] = (Vocabulary(), Vocabulary(prefixes=True))
         words, prefixes = vocabularies
 

@@ -270,7 +270,7 @@ def _rss_summary(rss: list[tuple[float, float]], loaded_at: float) -> dict[str, 
 
 
 def _of_tenants(cfg: dict[str, Any]) -> str:
-    """ ", in each of N tenants" (and the daemon's copies) when the load spreads over several."""
+    """The title's word on the tenants (and the daemon's copies) when the load spreads over several."""
     if cfg.get("tenants", 1) <= 1:
         return ""
     held = f", the daemon keeping {cfg['hot_tables']} in memory" if cfg.get("hot_tables") else ""

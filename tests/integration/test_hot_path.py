@@ -796,3 +796,19 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
                 size,
             )
     assert keyed and all(n >= 240 for n in keyed)
+
+
+async def test_the_texts_kept_for_tenants_whose_copies_went_are_bounded_by_the_copies_rows(tmp_path: Path) -> None:
+    # A tenant's vocabularies outlive its copy (its next load need not tokenize again); with many tenants
+    # read in turn they kept every tenant's texts, whatever ``hot_total_rows`` said: now at most four
+    # times as many texts, both indexes counted, before they start afresh.
+    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
+    store = LanceMemoryStore(db, DIM, hot_tables=100, hot_total_rows=20)
+    rng = random.Random(23)
+    for tenant in range(6):
+        seeded = [(replace(r, tenant_id=f"t{tenant}"), v) for r, v in rows(rng, 20)]
+        await store.insert(f"t{tenant}", seeded)
+        assert await store.nearest(Actor(f"t{tenant}", "a0"), vector(rng), MemoryFilter(), 5, -1.0) is not None
+    one = sum(len(w) + len(p) for w, p in [store._vocabularies["t5"]])
+    kept = sum(len(w) + len(p) for w, p in store._vocabularies.values())
+    assert one >= 20 and kept <= 4 * 20 + one < 6 * one
