@@ -128,6 +128,9 @@ _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
 _COPY_TOTAL_ROWS = 100_000
 """States kept in memory across tenants (the least recently read tenant's go first)."""
+_COPY_TENANTS = 256
+"""Tenants whose states are kept in memory at most (``_COPY_TOTAL_ROWS`` bounds their memory; past this
+many tenants read in turn, each read loads its table again, as profiles did at 64)."""
 _BATCH_CALLS = 64
 """Calls on a tenant's conversations (appends, state swaps) committed together at most."""
 
@@ -155,7 +158,7 @@ class LanceConversationStore:
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
         self._copies: HotCache[KeyedCopy[Conversation]] = HotCache(
-            _COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS
+            _COPY_MAX_ROWS if copies else 0, _COPY_TENANTS, _COPY_TOTAL_ROWS
         )
         """The state tables by tenant (``lance_keyed_copy``)."""
         self._tails = MessageTails(enabled=copies)

@@ -83,6 +83,10 @@ _COPY_MAX_ROWS = 10_000
 """A tenant's profiles are kept in memory up to this many agents (a document is a few KB); more are queried."""
 _COPY_TOTAL_ROWS = 20_000
 """Profiles kept in memory across tenants (the least recently read tenant's go first)."""
+_COPY_TENANTS = 256
+"""Tenants whose profiles are kept in memory at most (``_COPY_TOTAL_ROWS`` bounds their memory). With
+64, a hundred tenants read in turn each loaded its table again: 3.7 ms a read against 0.01 held
+(``docs/benchmarks.md``, session 39)."""
 
 
 _BUILD = KeyedCopy.builder("key", _profile)
@@ -96,7 +100,9 @@ class LanceProfileStore:
 
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
-        self._copies: HotCache[KeyedCopy[Profile]] = HotCache(_COPY_MAX_ROWS if copies else 0, 64, _COPY_TOTAL_ROWS)
+        self._copies: HotCache[KeyedCopy[Profile]] = HotCache(
+            _COPY_MAX_ROWS if copies else 0, _COPY_TENANTS, _COPY_TOTAL_ROWS
+        )
         self._swaps: CommitBatches[str, Profile, bool] = CommitBatches(
             self._swap_together, _BATCH_ROWS, apart=lambda p: p.agent_id
         )

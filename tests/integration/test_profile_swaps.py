@@ -6,11 +6,12 @@ import asyncio
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import lancedb
 import pytest
 
-from memoryd.adapters import lance_keyed_copy
+from memoryd.adapters import lance_keyed_copy, lance_profiles
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_profiles import LanceProfileStore
 from memoryd.core.models import Profile
@@ -87,3 +88,27 @@ async def test_a_swap_must_name_the_revision_after_the_one_it_compares(tmp_path:
     with pytest.raises(ValueError, match="revision 3 does not follow 1"):
         await store.swap("acme", replace(profile("a1", 1), revision=3), 1)
     assert await store.current("acme", "a1") == profile("a1", 1)
+
+
+async def test_profiles_of_more_tenants_than_sixty_four_read_in_turn_are_each_loaded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With copies of 64 tenants at most, a 65th read in turn pushed one out, and each read loaded its
+    # tenant's table again; the rows bound keeps their memory.
+    store = LanceProfileStore(await LanceDatabase.open(str(tmp_path), "m", 8))
+    tenants = [f"t{i}" for i in range(70)]
+    for tenant in tenants:
+        assert await store.swap(tenant, profile("a1", 1), 0)
+    loads: list[int] = []
+    real = lance_profiles._BUILD
+
+    def counted(version: int, data: Any) -> Any:
+        loads.append(version)
+        return real(version, data)
+
+    monkeypatch.setattr(lance_profiles, "_BUILD", counted)
+    for _ in range(2):
+        for tenant in tenants:
+            found = await store.current(tenant, "a1")
+            assert found is not None and found.revision == 1
+    assert len(loads) == len(tenants)
