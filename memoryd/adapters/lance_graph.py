@@ -182,10 +182,21 @@ async def _rows(found: list[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
 class LanceGraphStore:
     """The memory graph on the archive's LanceDB connection."""
 
-    def __init__(self, db: LanceDatabase, dimension: int, *, hot_max_rows: int = 10_000, hot_tables: int = 32) -> None:
+    def __init__(
+        self,
+        db: LanceDatabase,
+        dimension: int,
+        *,
+        hot_max_rows: int = 10_000,
+        hot_tables: int = 256,
+        hot_total_rows: int = 320_000,
+    ) -> None:
         self._db = db
         self._dimension = dimension
-        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables)
+        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
+        """The facts of up to ``hot_tables`` tenants, ``hot_total_rows`` in all (the bound 32 tables of
+        10,000 facts gave before): past as many tenants read in turn as copies, each read loads its table
+        again, as the archive's and the profiles' copies did (``docs/benchmarks.md``, session 39)."""
 
     async def _hot_copy(self, tenant_id: str, table: Any) -> HotFacts | None:
         """The tenant's facts in memory at the table's current version, when few enough (else None)."""

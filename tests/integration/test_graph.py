@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -221,3 +222,33 @@ async def test_the_in_memory_copy_answers_like_lancedb(app: App) -> None:
         assert await hot_store.visible_facts_touching(reader, entities, 50) == await cold.visible_facts_touching(
             reader, entities, 50
         )
+
+
+async def test_facts_of_more_tenants_than_thirty_two_read_in_turn_are_each_loaded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With copies of 32 tenants at most, a 33rd read in turn pushed one out, and each read loaded its
+    # tenant's facts again; the rows bound keeps their memory.
+    from memoryd.adapters.lance_db import LanceDatabase
+    from memoryd.adapters.lance_graph import LanceGraphStore
+    from memoryd.adapters.lance_graph_hot import HotFacts
+    from memoryd.core.graph import Fact
+
+    store = LanceGraphStore(await LanceDatabase.open(str(tmp_path), "m", 4), 4)
+    tenants = [f"t{i}" for i in range(40)]
+    at = datetime(2026, 12, 1, tzinfo=UTC)
+    for tenant in tenants:
+        fact = Fact("f1", "e1", "works_at", "e2", "Ana works at Acme", GraphScope(Scope.TENANT), at, None, at)
+        await store.put_facts(tenant, [(fact, [1.0, 0.0, 0.0, 0.0])])
+    loads: list[int] = []
+    real = HotFacts.from_arrow
+
+    def counted(version: int, *args: Any) -> HotFacts:
+        loads.append(version)
+        return real(version, *args)
+
+    monkeypatch.setattr(HotFacts, "from_arrow", counted)
+    for _ in range(2):
+        for tenant in tenants:
+            assert [f.fact_id for f in await store.visible_facts_touching(Actor(tenant, "a1"), ["e1"], 10)] == ["f1"]
+    assert len(loads) == len(tenants)
