@@ -791,6 +791,8 @@ async def _maintain_forever(
     finally:
         try:
             await asyncio.shield(maintenance.release())
+        except Unavailable as exc:  # Redis stopped first (one Ctrl-C stops `memoryd up` whole)
+            log.warning("could not release the maintenance lease; it expires on its own", extra={"error": str(exc)})
         except Exception:  # the lease expires on its own
             log.warning("could not release the maintenance lease; it expires on its own", exc_info=True)
 

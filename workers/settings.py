@@ -20,9 +20,10 @@ from arq import Worker, cron, func
 from arq.connections import ArqRedis
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, connect, dumps, loads, queue_of
+from memoryd.adapters.redis_ledger import map_redis_errors
 from memoryd.app import App
 from memoryd.config import Settings
-from memoryd.core.errors import MemorydError
+from memoryd.core.errors import MemorydError, Unavailable
 from workers.context import WorkerContext, install
 from workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
 from workers.wake import listen_for_wakes
@@ -182,4 +183,8 @@ async def close_workers(workers: list[Worker]) -> None:
         pool = worker._pool  # arq exposes no other way to reach it; open_pools closes it
         if pool is not None:
             worker._pool = None
-            await pool.delete(worker.health_check_key)
+            try:
+                async with map_redis_errors():
+                    await pool.delete(worker.health_check_key)
+            except Unavailable as exc:  # Redis stopped first (one Ctrl-C stops `memoryd up` whole)
+                log.warning("a worker's health check key was left; it expires on its own", extra={"error": str(exc)})
