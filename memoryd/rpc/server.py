@@ -17,7 +17,7 @@ from grpc_reflection.v1alpha import reflection
 
 from memoryd.app import App, build_app
 from memoryd.config import ServerSettings, Settings
-from memoryd.core.errors import MemorydError
+from memoryd.core.errors import MemorydError, NotReady
 from memoryd.heap import settled_heap
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -131,6 +131,9 @@ async def serving(
         options=[
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", _MAX_MESSAGE_BYTES),
+            # gRPC binds with SO_REUSEPORT by default: a second daemon on a port in use started "serving"
+            # beside the first, and the kernel split the clients' connections between two stores.
+            ("grpc.so_reuseport", 0),
         ],
     )
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
@@ -149,9 +152,12 @@ async def serving(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection([*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME], server)
     address = f"{host}:{port}"
-    bound = server.add_secure_port(address, tls) if tls is not None else server.add_insecure_port(address)
+    try:
+        bound = server.add_secure_port(address, tls) if tls is not None else server.add_insecure_port(address)
+    except RuntimeError:  # grpcio's "Failed to bind to address"
+        bound = 0
     if bound == 0:
-        raise OSError(f"cannot listen on {host}:{port}")
+        raise NotReady(f"cannot listen on {address}: in use (another memoryd?) or not an address of this machine")
     await server.start()
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
