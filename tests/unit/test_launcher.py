@@ -1,10 +1,17 @@
-"""`memoryd up`'s supervision, on fake children and a fake clock: restart with backoff, give up on a crash loop."""
+"""`memoryd up`: supervision on fake children and a fake clock (restarts, crash loops); one per run directory."""
 
 from __future__ import annotations
 
+import argparse
+import fcntl
 import itertools
+from pathlib import Path
 
-from memoryd.launcher import Child, supervise
+import pytest
+
+from memoryd.core.errors import NotReady
+from memoryd.launcher import Child, run_up, supervise
+from tests.conftest import make_settings
 
 
 class Clock:
@@ -52,3 +59,16 @@ def test_exits_far_apart_are_not_a_crash_loop() -> None:
 
     child = Child("daemon", start, alive, lambda: None)
     assert supervise([child], lambda: clock.t > 1000, sleep=clock.sleep, clock=clock.now) == 0
+
+
+def test_a_second_launcher_on_one_run_directory_refuses_to_start(tmp_path: Path) -> None:
+    # Two would run two Valkeys on the same AOF files.
+    held = (tmp_path / "up.lock").open("ab")
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running `memoryd up` holds it
+    args = argparse.Namespace(run_dir=tmp_path, data=None, listen="127.0.0.1:0", config=None)
+    try:
+        with pytest.raises(NotReady, match="another `memoryd up` runs in"):
+            run_up(args, make_settings(tmp_path / "data"))
+        assert not (tmp_path / "valkey").exists()  # nothing started
+    finally:
+        held.close()
