@@ -10,7 +10,8 @@ Supervision: a child that dies (Valkey, the daemon or the worker) is restarted w
 exponential backoff (1 s doubling to 30 s) and the restart is logged; a child that keeps
 dying (5 exits within 60 s) stops everything and ``memoryd up`` exits non-zero, as a
 process manager expects. SIGINT/SIGTERM stop all children (the worker re-queues what it
-was running) and exit 0.
+was running) and exit 0; Valkey last (it ignores the SIGINT a Ctrl-C sends the terminal's
+whole process group).
 
 One ``memoryd up`` per run directory: a second would start a second Valkey on the same AOF files
 (``<run-dir>/up.lock`` is held for the launcher's life; the system drops it when the process ends).
@@ -153,7 +154,14 @@ def _valkey_child(run_dir: Path, port: int) -> tuple[Child, str]:
         vk = ValkeyServer(
             port=port, data_dir=run_dir / "valkey", persist=True, appendonly="yes", appendfsync="everysec"
         )
-        vk.start()
+        # Valkey starts with SIGINT blocked (a blocked signal stays blocked across exec): a Ctrl-C reaches
+        # the terminal's whole process group, and Valkey stopped with the daemon and the worker, before
+        # they could re-queue their jobs and release their lease. The launcher stops it last, by SIGTERM.
+        unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            vk.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
         server[:] = [vk]
 
     def alive() -> bool:
