@@ -82,3 +82,15 @@ def test_keys_erase_retention_and_an_exposed_listener_from_the_command_line(tmp_
     assert revoked.returncode == 0 and "revoked" in revoked.stdout
     exposed = _memoryd("serve", "--data", str(tmp_path / "open"), "--listen", "0.0.0.0:0")
     assert exposed.returncode != 0 and "without API keys" in exposed.stderr + exposed.stdout
+
+
+@pytest.mark.parametrize("listen", ["127.0.0.1:²", "127.0.0.1:٣", "127.0.0.1:x", ":50051"])
+def test_serve_refuses_a_listen_address_that_is_not_host_and_port(
+    listen: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # '²' and '٣' are digits to str.isdigit; int() takes neither (the first) or reads a port no one typed.
+    from memoryd.cli import parser
+
+    with pytest.raises(SystemExit) as stopped:
+        parser("serve").parse_args(["serve", "--listen", listen])
+    assert stopped.value.code == 2 and "expected HOST:PORT" in capsys.readouterr().err
