@@ -8,16 +8,18 @@ correction ("Bob is not allergic to peanuts", "the order number is 99017") must 
 a new memory, so the decision is lexical: two texts restate each other when their
 *statement keys* are equal — the same words in the same order once case, punctuation,
 articles, contractions, a few fillers and the present-tense copula are set aside. Any
-difference in a number, a date or time, a negation, a name or any other content word makes
-them different memories; rewordings the rule cannot prove equal stay two rows, which the
-review job (with a model) may merge later. Merging less is the safe side: a kept duplicate
-costs a row, a wrong merge loses what a user said.
+difference in a number, a date or time, a negation, a name, a sign or symbol ("-$200",
+"UTC-2", "< 3.11", "O-", "👎") or any other content word makes them different memories;
+rewordings the rule cannot prove equal stay two rows, which the review job (with a model) may
+merge later. Merging less is the safe side: a kept duplicate costs a row, a wrong merge loses
+what a user said.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 
 _CONTRACTIONS = (
@@ -34,10 +36,80 @@ _CONTRACTIONS = (
     # "'s" is a possessive or "is"; both are set aside below, so "Bob's allergic" = "Bob is allergic".
     (re.compile(r"['’]s\b"), ""),
 )
-# Numbers keep their inner separators ("555-0142", "7:30", "3.5"); thousands commas are dropped
-# so "1,250" and "1250" are one number, while "1,250" and "1,520" stay two.
-# A clock time keeps its am/pm ("2am" is one word, never "2" plus the filler "am").
-_TOKEN = re.compile(r"\d+(?:[.:/-]\d+)*(?: ?[ap]m\b)?|[^\W\d_]+(?:-[^\W\d_]+)*")
+# Tokens. Words keep their combining marks ("कि" and "की" are two words) and drop inner hyphens
+# ("Wi-Fi" = "wifi"). Numbers keep their inner separators ("555-0142", "7:30", "3.5") and a clock
+# time its am/pm ("2am" is one token, never "2" plus the filler "am"); thousands commas are dropped
+# so "1,250" and "1250" are one number, while "1,250" and "1,520" stay two. Signs and symbols are
+# content, one token each: currency and units ("$", "°"), operators ("<", ">=", "+"), "%", "#",
+# fractions and superscripts ("½", "²"), emoji ("👍" / "👎"), and a hyphen that is a sign: before a
+# number or a symbol ("-5", "UTC-2", "-$200") or closing a token ("O-"). The rest of punctuation is
+# set aside.
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-"})
+_KEPT_PUNCTUATION = frozenset("%‰‱#&@*/\\§¶†‡′″‴")
+_FORMATTING = frozenset("`")  # Markdown's code marks, not content
+_WORD, _DIGIT, _SYMBOL, _HYPHEN, _OTHER = "w", "d", "s", "-", " "
+
+
+@functools.lru_cache(maxsize=8192)
+def _kind(char: str) -> str:
+    category = unicodedata.category(char)
+    if category == "Nd":
+        return _DIGIT
+    if char == "-":
+        return _HYPHEN
+    if "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef":
+        return _OTHER  # variation selectors: "👍\ufe0f" is "👍"
+    if category[0] in "LM":
+        return _WORD
+    if char in _FORMATTING:
+        return _OTHER
+    if category[0] == "S" or category in ("No", "Nl") or char in _KEPT_PUNCTUATION:
+        return _SYMBOL
+    return _OTHER
+
+
+def _tokens(text: str) -> list[str]:
+    kinds = [_kind(char) for char in text]
+    tokens: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        kind = kinds[i]
+        if kind == _DIGIT or (text[i] == "." and i + 1 < n and kinds[i + 1] == _DIGIT):
+            end = _number_end(text, kinds, i)
+            tokens.append(text[i:end].replace(" ", ""))
+        elif kind == _WORD:
+            end = i
+            while end < n and (
+                kinds[end] == _WORD or (kinds[end] == _HYPHEN and end + 1 < n and kinds[end + 1] == _WORD)
+            ):
+                end += 1
+            tokens.append(text[i:end].replace("-", ""))
+        else:
+            end = i + 1
+            if kind == _SYMBOL or (kind == _HYPHEN and _is_sign(kinds, i)):
+                tokens.append(text[i])
+        i = end
+    return tokens
+
+
+def _number_end(text: str, kinds: list[str], start: int) -> int:
+    n, end = len(text), start + 1
+    while end < n and (kinds[end] == _DIGIT or (text[end] in ".:/-" and end + 1 < n and kinds[end + 1] == _DIGIT)):
+        end += 1
+    clock = _CLOCK.match(text, end)
+    return clock.end() if clock else end
+
+
+_CLOCK = re.compile(r" ?[ap]m\b")
+
+
+def _is_sign(kinds: list[str], at: int) -> bool:
+    """A hyphen before a number or a symbol ("-5", "UTC-2", "-$200"), or closing a token ("O-"), not a dash."""
+    after = kinds[at + 1] if at + 1 < len(kinds) else _OTHER
+    before = kinds[at - 1] if at else _OTHER
+    return after in (_DIGIT, _SYMBOL) or (before in (_WORD, _DIGIT, _SYMBOL) and after not in (_WORD, _HYPHEN))
+
+
 _FILLERS = frozenset(
     {
         "a",
@@ -60,19 +132,16 @@ _FILLERS = frozenset(
 
 @functools.lru_cache(maxsize=4096)
 def statement_key(text: str) -> tuple[str, ...]:
-    """The words that carry the statement, lower-cased, in order (see the module docstring).
+    """The words, numbers, signs and symbols that carry the statement, lower-cased, in order.
 
-    Memoised: a group of writes compares each new text with every close one (and the stored rows
-    near it), so the same texts come back many times within a group.
+    See the module docstring. Memoised: a group of writes compares each new text with every close
+    one (and the stored rows near it), so the same texts come back many times within a group.
     """
-    lowered = text.lower()
+    lowered = unicodedata.normalize("NFC", text).lower().translate(_HYPHENS)
     for pattern, replacement in _CONTRACTIONS:
         lowered = pattern.sub(replacement, lowered)
     lowered = re.sub(r"(?<=\d),(?=\d{3}\b)", "", lowered)
-    words = (
-        token.replace(" ", "") if token[0].isdigit() else token.replace("-", "") for token in _TOKEN.findall(lowered)
-    )
-    return tuple(word for word in words if word not in _FILLERS)
+    return tuple(token for token in _tokens(lowered) if token not in _FILLERS)
 
 
 def is_restatement(new: str, existing: str) -> bool:
@@ -104,14 +173,17 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
     """The parts of a text that make two similar texts different facts.
 
     ``number``: numbers (times and ids included); ``time``: weekday, month and relative-time words;
-    ``negation``: how many negations it holds (as a one-element set); ``name``: capitalised words
-    other than the common ones a sentence opens with.
+    ``negation``: how many negations it holds (as a one-element set); ``symbol``: its signs and
+    symbols with their order ("$", "-", "<", "%", "👎"); ``name``: capitalised words other than the
+    common ones a sentence opens with.
     """
     key = statement_key(text)
     return {
-        "number": frozenset(w for w in key if w[0].isdigit()),
+        "number": frozenset(w for w in key if _is_number(w)),
         "time": frozenset(w for w in key if w in _TIME_WORDS),
         "negation": frozenset({str(sum(1 for w in key if w in _NEGATIONS))}),
+        # In order, as one string: "> = 3" and "= > 3" are different conditions.
+        "symbol": frozenset({" ".join(w for w in key if _is_symbol(w))}),
         "name": frozenset(
             w
             for w in (_POSSESSIVE.sub("", m.lower()) for m in _CAPITALISED.findall(text))
@@ -123,7 +195,7 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
 def differing_markers(a: str, b: str) -> list[str]:
     """Which kinds of fact marker differ between two texts, in a fixed order ([] when none)."""
     left, right = fact_markers(a), fact_markers(b)
-    differ = [kind for kind in ("number", "time", "negation") if left[kind] != right[kind]]
+    differ = [kind for kind in ("number", "time", "negation", "symbol") if left[kind] != right[kind]]
     # A name differs only when the other text lacks the word altogether ("Dune" and "dune" are one name).
     words_a, words_b = set(statement_key(a)), set(statement_key(b))
     if (left["name"] - words_b) | (right["name"] - words_a):
@@ -136,7 +208,7 @@ def conflicting_markers(a: str, b: str) -> list[str]:
 
     Two texts contradict each other only when they say the same thing of the same subject and
     differ in a fact marker: once the marker words are set aside (numbers, time words, negations,
-    names), at most one other word may differ ("no longer prefers" / "prefers"); and a different
+    signs and symbols, names), at most one other word may differ ("no longer prefers" / "prefers"); and a different
     name opening both texts is a different subject, not a contradiction ("Sofia is allergic to
     peanuts" and "Ingrid is allergic to peanuts" are two facts).
     """
@@ -155,4 +227,12 @@ def conflicting_markers(a: str, b: str) -> list[str]:
 
 
 def _is_marker(word: str, names: frozenset[str]) -> bool:
-    return word[0].isdigit() or word in _TIME_WORDS or word in _NEGATIONS or word in names
+    return _is_number(word) or _is_symbol(word) or word in _TIME_WORDS or word in _NEGATIONS or word in names
+
+
+def _is_number(token: str) -> bool:
+    return _kind(token[0]) == _DIGIT or (token[0] == "." and len(token) > 1)
+
+
+def _is_symbol(token: str) -> bool:
+    return len(token) == 1 and _kind(token) in (_SYMBOL, _HYPHEN)

@@ -55,6 +55,14 @@ def test_a_correction_is_a_contradiction_never_a_duplicate() -> None:
     assert all(f.action is Action.KEEP for f in found if f.kind is FindingKind.CONTRADICTION)
 
 
+def test_a_sign_correction_is_a_contradiction_never_a_duplicate() -> None:
+    a = mem(1, "The account balance is $200")
+    b = mem(2, "The account balance is -$200")
+    found = run([a, b], duplicate_similarity=0.5)
+    assert kinds(found, FindingKind.DUPLICATE) == []
+    assert {a.memory_id, b.memory_id} in kinds(found, FindingKind.CONTRADICTION)
+
+
 def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> None:
     cases = [
         ("Sofia is allergic to peanuts", "Sofia is not allergic to peanuts", ["negation"]),
@@ -66,6 +74,8 @@ def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> No
         ("Sofia is allergic to peanuts", "Sofia is allergic to shellfish", []),  # another fact, both may hold
         ("The Dune project ships in May", "the dune project ships in may", []),  # a case is not a name
         ("The weekly design review is at 14:00", "The weekly incident review is at 16:00", []),  # two meetings
+        ("The account balance is $200", "The account balance is -$200", ["symbol"]),
+        ("The project requires Python >= 3.11", "The project requires Python < 3.11", ["symbol"]),
     ]
     for a, b, expected in cases:
         assert conflicting_markers(a, b) == expected, (a, b)
