@@ -1,4 +1,7 @@
-"""AuditEventStore on LanceDB: ``audit_events_<tenant>``, upserts on the time-ordered event id."""
+"""AuditEventStore on LanceDB: ``audit_events_<tenant>``, upserts on the time-ordered event id.
+
+System keys act for every tenant; their events go to ``system_audit_events``.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from memoryd.adapters.lance_filters import literal, timestamp
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.errors import Conflict
+from memoryd.core.job_records import SYSTEM_TENANT
 
 _TEXT = pa.string()
 EVENT_SCHEMA = pa.schema(
@@ -34,9 +38,13 @@ EVENT_SCHEMA = pa.schema(
 EVENT_INDEXES = [("at", BTree())]
 
 
+SYSTEM_EVENTS_TABLE = "system_audit_events"
+"""The log of the all-tenant scope (system keys): a name no tenant's ``audit_events_<tenant>`` can take."""
+
+
 def events_table(tenant_id: str) -> str:
-    """The table of a tenant's audit log."""
-    return f"audit_events_{tenant_id}"
+    """The table of a tenant's audit log (the all-tenant scope's for ``SYSTEM_TENANT``)."""
+    return SYSTEM_EVENTS_TABLE if tenant_id == SYSTEM_TENANT else f"audit_events_{tenant_id}"
 
 
 def _row(e: AuditEvent) -> dict[str, Any]:

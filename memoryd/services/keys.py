@@ -54,9 +54,12 @@ class KeyService:
         check_text(name, "name", _NAME_CHARS)
         key_id, secret = secrets.token_hex(KEY_ID_HEX // 2), secrets.token_urlsafe(32)
         key = ApiKey(key_id, tenant_id, role, agent_id, name, hash_secret(secret), self._clock.now())
+        # The event first: a create whose event cannot be written leaves no key behind (an active
+        # key nobody was given and nothing recorded is the worse failure; an event of a key that
+        # was then never stored names an id that verifies nothing).
+        await self._trail.write(tenant_id, Operation.KEY_CREATE, by, [key_id], (), {"role": int(role)})
         await self._store.put_key(key)
         self._protected = (float("-inf"), True)
-        await self._trail.write(tenant_id, Operation.KEY_CREATE, by, [key_id], (), {"role": int(role)})
         return key, compose_key(key_id, secret)
 
     async def list(self, tenant_id: str | None) -> list[ApiKey]:

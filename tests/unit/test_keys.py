@@ -74,3 +74,16 @@ async def test_system_keys_act_on_the_tenant_they_name_and_pins_are_for_agent_ke
         await keys.create("acme", Role.OPERATOR, "a1")
     with pytest.raises(InvalidRequest, match="x-tenant-id"):
         await keys.create("bad tenant!", Role.AGENT)
+
+
+class _RefusingAuditLog(InMemoryAuditLog):
+    async def append_events(self, tenant_id: str, events: object) -> None:
+        raise OSError("the event log is not writable")
+
+
+async def test_a_create_whose_event_cannot_be_written_leaves_no_key() -> None:
+    store = InMemoryKeys()
+    keys = KeyService(store, FrozenClock(), trail=AuditTrail(_RefusingAuditLog(), FrozenClock()))
+    with pytest.raises(OSError, match="not writable"):
+        await keys.create("acme", Role.ADMIN, name="ops")
+    assert store.by_id == {} and not await keys.keys_required()
