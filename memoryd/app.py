@@ -340,6 +340,7 @@ async def _open_stores(
         observe=metrics.tables if metrics is not None else None,
         hot_max_rows=st.hot_max_rows,
         keeping_copy=archive_store.keeping_copy,
+        orphan_grace=timedelta(seconds=st.orphan_grace_seconds),
     )
     return _Stores(
         archive_store,
@@ -731,6 +732,7 @@ def _wire(
             stores.graph,
             leases=ports.leases if ports is not None else None,
             job_seconds=settings.jobs.model_job_timeout_seconds + 10,
+            orphan_grace_seconds=settings.storage.orphan_grace_seconds,
         ),
         retention=RetentionService(
             stores.store,

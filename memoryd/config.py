@@ -169,6 +169,11 @@ class StorageSettings(_Section):
     of 100 rows: +124 MiB); one of 10k rows holds its vectors (15 MiB at 384 dimensions) and columns in
     Arrow memory, and ~15 MiB of Python and numpy objects besides (postings and vocabularies of both
     full-text indexes; measured with ``tracemalloc``)."""
+    orphan_grace_seconds: float = Field(60.0, ge=1)
+    """Files no table version references and older than this are removed (by the hourly purge, and by
+    an erasure before it answers): what commits that lost to a concurrent one left (a compaction
+    preempted by an update), holding whatever rows they read. Younger ones may be a commit still in
+    flight; an erasure waits until the leftovers it found are this old. Lance itself keeps them a week."""
     forget_purge_minutes: float = Field(60.0, ge=1)
     """Tables with forgotten rows get those rows rewritten out of their files this often; the bytes
     then leave the disk with the next cleanup (a forgotten memory is gone within the sum of both)."""

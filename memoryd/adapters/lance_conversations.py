@@ -27,6 +27,7 @@ from memoryd.adapters.lance_message_tails import MessageTails
 from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.adapters.lance_versions import VersionChecks
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
+from memoryd.core.errors import Conflict
 
 STATE_SCHEMA = pa.schema(
     [
@@ -133,6 +134,9 @@ _COPY_TENANTS = 256
 many tenants read in turn, each read loads its table again, as profiles did at 64)."""
 _BATCH_CALLS = 64
 """Calls on a tenant's conversations (appends, state swaps) committed together at most."""
+_WRITE_ATTEMPTS = 3
+"""A batch whose commit a concurrent one refused (an erasure's purge dropped the versions its check
+needed) is written again this many times in all: both writes are the same whether or not repeated."""
 
 
 def _state_row(conv: Conversation, now: datetime) -> dict[str, Any]:
@@ -318,12 +322,18 @@ class LanceConversationStore:
         now = datetime.now(UTC)
         rows = [_state_row(c, now) for c in convs]  # one per conversation: ``apart`` keeps a second write out
         # a write the copy follows: a read meeting its version waits for it instead of loading the table
-        async with self._copies.writing(tenant_id), map_lance_errors():
-            table = await self._states(tenant_id, write=True)
-            swapped = await swap_rows(
-                self._copies, tenant_id, table, rows, STATE_SCHEMA, "conversation_id", _conversation
-            )
-        return [c.conversation_id in swapped for c in convs]
+        for attempt in range(_WRITE_ATTEMPTS):
+            try:
+                async with self._copies.writing(tenant_id), map_lance_errors():
+                    table = await self._states(tenant_id, write=True)
+                    swapped = await swap_rows(
+                        self._copies, tenant_id, table, rows, STATE_SCHEMA, "conversation_id", _conversation
+                    )
+                return [c.conversation_id in swapped for c in convs]
+            except Conflict:  # nothing committed: the same compare-and-swap again is the same write
+                if attempt == _WRITE_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     # -- messages ---------------------------------------------------------------
 
@@ -360,10 +370,16 @@ class LanceConversationStore:
 
     async def _add_together(self, tenant_id: str, calls: list[tuple[str, list[dict[str, Any]]]]) -> list[None]:
         rows = [row for _, part in calls for row in part]
-        async with map_lance_errors():
-            table = await self._items(tenant_id, write=True)
-            merge = table.merge_insert("id").when_not_matched_insert_all()
-            result = await merge.execute(pa.Table.from_pylist(rows, ITEM_SCHEMA))
+        for attempt in range(_WRITE_ATTEMPTS):
+            try:
+                async with map_lance_errors():
+                    table = await self._items(tenant_id, write=True)
+                    merge = table.merge_insert("id").when_not_matched_insert_all()
+                    result = await merge.execute(pa.Table.from_pylist(rows, ITEM_SCHEMA))
+                break
+            except Conflict:  # nothing committed: inserting the absent rows again is the same write
+                if attempt == _WRITE_ATTEMPTS - 1:
+                    raise
         if result.num_inserted_rows == len(rows):
             self._tails.added(tenant_id, result.version, {c: [_message(r) for r in part] for c, part in calls})
         else:  # some were there already (a concurrent retry): which rows the table kept is not known here

@@ -21,8 +21,7 @@ import logging
 import os
 import sys
 import time
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from typing import Any
@@ -30,8 +29,10 @@ from typing import Any
 from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance_errors import map_lance_errors
 from memoryd.adapters.lance_graph import ENTITIES, FACTS
+from memoryd.adapters.lance_purge import LancePurge, materialized
 from memoryd.adapters.lance_rows import space_columns
 from memoryd.adapters.lance_store import ARCHIVE_PREFIX
+from memoryd.core.data_rights import TableFile
 from memoryd.core.errors import Conflict, Unavailable
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,12 @@ class LanceMaintenance:
         optimize_gap: timedelta = timedelta(seconds=5),
         keeping_copy: Callable[[str], AbstractAsyncContextManager[None]] | None = None,
         build_timeout: timedelta = timedelta(hours=1),
+        orphan_grace: timedelta = timedelta(seconds=60),
     ) -> None:
+        self._purge = LancePurge(db, orphan_grace)
+        self._pauses = 0
+        self._passing = asyncio.Lock()
+        """Held by a pass; ``paused`` waits for it."""
         self._keeping_copy = keeping_copy
         """Around an optimize of a table small enough for memory: what keeps its copy answering meanwhile."""
         self._hot_max_rows = hot_max_rows
@@ -135,26 +141,16 @@ class LanceMaintenance:
         return frozenset(self._db.written)
 
     async def purge(self, names: Sequence[str]) -> int:
-        """Remove deleted rows from disk: rewrite every fragment holding one, fold the indexes, drop old versions.
+        """Remove deleted rows from disk now (``LancePurge.purge``); the versions removed."""
+        return await self._purge.purge(names)
 
-        Returns the versions removed. Readers of an old version fail meanwhile (an erasure is rare
-        and must not wait an hour); files no version references are left alone (they may be an
-        in-flight commit of another process).
-        """
-        removed = 0
-        for name in dict.fromkeys(names):
-            async with map_lance_errors():
-                table = await _materialized(await self._db.open_existing(name))
-                with warnings.catch_warnings():  # "readers of older versions will fail": meant, see above
-                    warnings.simplefilter("ignore", UserWarning)
-                    async with self._db.rewriting(name):
-                        # A version keeps its commit's record, a delete's predicate included (an erasure's
-                        # names the contact). When nothing is left to rewrite, the delete would stay the
-                        # latest version, never pruned: a commit that changes nothing comes after it.
-                        await table.delete("false")
-                        stats = await table.optimize(cleanup_older_than=timedelta(0))
-            removed += stats.prune.old_versions_removed
-        return removed
+    async def unreferenced(self, names: Sequence[str]) -> list[TableFile]:
+        """The files of these tables that no version references (``lance_orphans``)."""
+        return await self._purge.unreferenced(names)
+
+    async def remove(self, files: Sequence[TableFile], older_than: timedelta) -> int:
+        """Delete those of ``files`` older than ``older_than`` that no version references now; how many."""
+        return await self._purge.remove(files, older_than)
 
     async def _purge_forgotten(self, names: Sequence[str]) -> None:
         """Once per ``forget_purge_every``: deleted rows out of the files, and old versions pruned, in every table.
@@ -176,9 +172,27 @@ class LanceMaintenance:
                         await self._optimized_and_pruned(await _without_deleted_rows(listed))
             except Conflict:
                 log.info("purge of deleted rows yielded to a concurrent write", extra={"table": name})
+        await self._purge.remove_leftovers(names)
+
+    @contextlib.asynccontextmanager
+    async def paused(self) -> AsyncIterator[None]:
+        """No pass runs meanwhile: a pass under way finishes first, index builds stop (a later pass restarts them)."""
+        self._pauses += 1
+        try:
+            async with self._passing:
+                await self.close()
+            yield
+        finally:
+            self._pauses -= 1
 
     async def maintain(self, *, full: bool = True) -> None:
         """One pass: every table (``full``) or the tables this process wrote since the last pass."""
+        if self._pauses:
+            return
+        async with self._passing:
+            await self._pass(full=full)
+
+    async def _pass(self, *, full: bool) -> None:
         written = set(self._db.written)
         self._db.written.clear()
         async with map_lance_errors():
@@ -470,7 +484,7 @@ async def _without_deleted_rows(table: Any) -> Any:
     """The table, its fragments holding a deleted row rewritten without it (only when one does)."""
     dataset = await table.to_lance()
     if any(f.metadata.deletion_file is not None for f in dataset.get_fragments()):
-        return await _materialized(table)
+        return await materialized(table)
     return table
 
 
@@ -505,16 +519,3 @@ async def _compacted(table: Any) -> None:
     """The table's small fragments merged, its indexes left as they are (rows they do not cover stay so)."""
     await asyncio.to_thread(_merge_small_fragments, await table.to_lance())
     await table.checkout_latest()
-
-
-async def _materialized(table: Any) -> Any:
-    """The table with every fragment that holds a deleted row rewritten without it.
-
-    LanceDB's ``optimize`` rewrites only fragments past a deletion ratio: a lone deleted row would stay.
-    """
-    dataset = await table.to_lance()
-    await asyncio.to_thread(
-        dataset.optimize.compact_files, materialize_deletions=True, materialize_deletions_threshold=0.0
-    )
-    await table.checkout_latest()
-    return table

@@ -46,3 +46,13 @@ class ErasureReceipt:
     persistence_rewritten: bool = False
     """Whether the job queue's persistence files were rewritten without the removed jobs."""
     seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableFile:
+    """A file of a stored table that no version references (what a commit that lost left behind)."""
+
+    table: str
+    path: str
+    """Relative to the table's folder (``data/….lance``, ``_indices/<uuid>/…``)."""
+    modified: datetime

@@ -6,13 +6,15 @@ Each has one real adapter in ``memoryd.adapters`` and a fake in ``tests/fakes.py
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from memoryd.core.agent_config import StoredConfig
 from memoryd.core.audit import Finding, Review
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
+from memoryd.core.data_rights import TableFile
 from memoryd.core.feedback import Signal
 from memoryd.core.graph import Entity, Episode, Fact, GraphScope
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
@@ -289,6 +291,18 @@ class StoreMaintenance(Protocol):
 
     async def settled(self) -> None:
         """Wait for the work that passes leave running beside them (an ANN index build)."""
+        ...
+
+    def paused(self) -> AbstractAsyncContextManager[None]:
+        """No pass of this process runs meanwhile (one under way finishes first; index builds stop)."""
+        ...
+
+    async def unreferenced(self, names: Sequence[str]) -> list[TableFile]:
+        """The files of these tables that no version references: what commits that lost left behind."""
+        ...
+
+    async def remove(self, files: Sequence[TableFile], older_than: timedelta) -> int:
+        """Delete those of ``files`` older than ``older_than`` (by the store's clock) that no version references now."""
         ...
 
     async def close(self) -> None:

@@ -18,10 +18,12 @@ them after its model calls: the findings are deleted once the tenant's running r
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import job_leases, parse_compact_key
@@ -43,7 +45,12 @@ from memoryd.core.ports import (
 from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.graph_extraction import parse_graph_key
+from memoryd.services.maintenance_loop import LEASE, PAUSE
 
+log = logging.getLogger(__name__)
+
+_LEFTOVER_POLL_SECONDS = 0.5
+"""How often the leftover files still too young to remove are looked at again."""
 _POLL_SECONDS = 0.1
 """How often a held lease is asked for again (a deferred job asks every 0.2-0.5 s: the erasure gets it
 first), and a running review looked at."""
@@ -65,7 +72,10 @@ class ErasureService:
         *,
         leases: Leases | None = None,
         job_seconds: float = 310.0,
+        orphan_grace_seconds: float = 60.0,
     ) -> None:
+        self._orphan_grace = timedelta(seconds=orphan_grace_seconds)
+        """Files no version references are removed once this old (``storage.orphan_grace_seconds``)."""
         self._leases = leases
         self._job_seconds = job_seconds
         """The longest a job runs (its timeout and a margin): the longest the erasure waits for one."""
@@ -83,17 +93,20 @@ class ErasureService:
         started = time.monotonic()
         tenant = check_tenant(actor.tenant_id)
         check_agent_id(end_user_id, "end_user_id")
-        async with self._jobs_held_off(tenant, end_user_id, await self._conversations.of_end_user(tenant, end_user_id)):
-            memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
-            conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
-            await self._running_reviews_done(tenant)
-            findings, most = await self._reviews.erase_findings(tenant, memory_ids)
-            jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
-            graph_counts, graph_tables = (
-                await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
-            )
-        tables = [*touched, *more, *most, *graph_tables]
-        versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
+        async with self._maintenance_paused(end_user_id):
+            of_contact = await self._conversations.of_end_user(tenant, end_user_id)
+            async with self._jobs_held_off(tenant, end_user_id, of_contact):
+                memory_ids, touched = await self._store.erase_end_user(tenant, end_user_id)
+                conversations, items, more = await self._conversations.erase_end_user(tenant, end_user_id)
+                await self._running_reviews_done(tenant)
+                findings, most = await self._reviews.erase_findings(tenant, memory_ids)
+                jobs, rewritten = await self._erase_jobs(tenant, set(conversations))
+                graph_counts, graph_tables = (
+                    await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
+                )
+            tables = [*touched, *more, *most, *graph_tables]
+            versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
+            leftovers = await self._remove_leftovers(tables)
         counts = {
             "memories": len(memory_ids),
             "conversations": len(conversations),
@@ -114,7 +127,8 @@ class ErasureService:
             round(time.monotonic() - started, 3),
         )
         ids = [f"subject:{receipt.subject}", *receipt.memory_ids, *(f"conversation:{c}" for c in receipt.conversations)]
-        await self._trail.write(tenant, Operation.ERASE, actor, ids, (), counts | {"versions_purged": versions})
+        details = counts | {"versions_purged": versions, "lost_commit_files": leftovers}
+        await self._trail.write(tenant, Operation.ERASE, actor, ids, (), details)
         return receipt
 
     @asynccontextmanager
@@ -147,6 +161,60 @@ class ErasureService:
         finally:
             for name in taken:
                 await self._leases.unlock(name, holder)
+
+    @asynccontextmanager
+    async def _maintenance_paused(self, end_user_id: str) -> AsyncIterator[None]:
+        """No compaction, index fold or index build runs on the store meanwhile, in any process.
+
+        One that read the contact's rows before the deletes and then lost its commit to them leaves
+        files that hold those rows and that no version references (``_remove_leftovers``); one under
+        way while such files are removed could lose its own. Every replica's maintenance loop gives
+        its lease up while ``PAUSE`` is held (``MaintenanceLoop``); UNAVAILABLE, nothing deleted, if
+        the one maintaining does not within the longest a job may run.
+        """
+        if self._maintenance is None:
+            yield
+            return
+        async with self._maintenance.paused():
+            if self._leases is None:
+                yield
+                return
+            holder = f"erase:{uuid.uuid4().hex}"
+            deadline = time.monotonic() + self._job_seconds
+            seconds = self._job_seconds + 3 * self._orphan_grace.total_seconds()
+            try:
+                # another erasure's pause first, then the replica maintaining to end its pass
+                while not await self._leases.lock(PAUSE, holder, seconds) or await self._leases.is_held(LEASE):
+                    if time.monotonic() > deadline:
+                        raise Unavailable(f"end_user_id {end_user_id!r}: the store's maintenance did not pause; retry")
+                    await asyncio.sleep(_POLL_SECONDS)
+                yield
+            finally:
+                await self._leases.unlock(PAUSE, holder)
+
+    async def _remove_leftovers(self, tables: Sequence[str]) -> int:
+        """Files of the erased tables that no version references, removed; how many.
+
+        They are what commits that lost left (a compaction preempted by an append's state update),
+        holding whatever rows they read. A commit still in flight has such files too, until it
+        lands, so only files older than the grace are removed: the ones found now that are younger
+        are waited for until they are referenced (a commit landed) or old enough to remove.
+        """
+        if self._maintenance is None or not tables:
+            return 0
+        pending = await self._maintenance.unreferenced(tables)
+        removed = 0
+        deadline = time.monotonic() + 2 * self._orphan_grace.total_seconds()
+        while pending:
+            removed += await self._maintenance.remove(pending, self._orphan_grace)
+            still = {(f.table, f.path) for f in await self._maintenance.unreferenced(tables)}
+            pending = [f for f in pending if (f.table, f.path) in still]
+            if pending and time.monotonic() > deadline:
+                log.warning("files of lost commits left for the hourly purge", extra={"files": len(pending)})
+                break
+            if pending:
+                await asyncio.sleep(_LEFTOVER_POLL_SECONDS)
+        return removed
 
     async def _running_reviews_done(self, tenant_id: str) -> None:
         """Wait for the tenant's reviews running now: one may have read the contact's memories.

@@ -52,13 +52,24 @@ def persistent_valkey(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 def scan(*roots: Path) -> dict[str, list[str]]:
     """Every marker found in any file under the roots (every Lance version, index and data file)."""
     found: dict[str, list[str]] = {}
-    for root in roots:
-        for folder, _, files in os.walk(root):
-            for name in files:
+    for root in roots:  # the contact's id too: a delete's predicate names it
+        for marker, files in scan_for(root, [*MARKERS, GONE]).items():
+            found.setdefault(marker, []).extend(files)
+    return found
+
+
+def scan_for(root: Path, markers: list[str]) -> dict[str, list[str]]:
+    """Which of ``markers`` any file under ``root`` holds, and in which files (a file gone meanwhile is skipped)."""
+    found: dict[str, list[str]] = {}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            try:
                 blob = Path(folder, name).read_bytes()
-                for marker in [*MARKERS, GONE]:  # the contact's id too: a delete's predicate names it
-                    if marker.encode() in blob:
-                        found.setdefault(marker, []).append(str(Path(folder, name).relative_to(root)))
+            except FileNotFoundError:  # a write's temporary file, renamed or removed since the walk listed it
+                continue
+            for marker in markers:
+                if marker.encode() in blob:
+                    found.setdefault(marker, []).append(str(Path(folder, name).relative_to(root)))
     return found
 
 
