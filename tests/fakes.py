@@ -123,11 +123,11 @@ class InMemoryStore:
         found = {i: await self.get(actor, i) for i in memory_ids}
         return {i: r for i, r in found.items() if r is not None}
 
-    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
+    async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
         return {
             r.request_key: r
-            for r, _ in self._visible(actor, MemoryFilter())
-            if r.request_key in keys and r.created_at >= since
+            for r, _ in self.rows.values()
+            if r.tenant_id == actor.tenant_id and r.request_key.startswith(prefix) and r.created_at >= since
         }
 
     async def nearest_many(
@@ -534,9 +534,11 @@ class InMemoryConversations:
         self.states[(tenant_id, conv.conversation_id)] = conv
         return True
 
-    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
+    async def existing_messages(
+        self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
+    ) -> dict[str, Message]:
         have = self.messages_by.get((tenant_id, conversation_id), {})
-        return {m for m in message_ids if m in have}
+        return {m: have[m] for m in message_ids if m in have}
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
         have = self.messages_by.setdefault((tenant_id, conversation_id), {})

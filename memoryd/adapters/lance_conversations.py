@@ -337,13 +337,15 @@ class LanceConversationStore:
 
     # -- messages ---------------------------------------------------------------
 
-    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
-        """Which ids the conversation already holds."""
+    async def existing_messages(
+        self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
+    ) -> dict[str, Message]:
+        """The messages the conversation holds under these client ids, by id."""
         if not message_ids:
-            return set()
+            return {}
         ids = ", ".join(literal(_message_row_id(conversation_id, m)) for m in message_ids)
         rows = await self._query_items(tenant_id, f"id IN ({ids})")
-        return {r["message_id"] for r in rows}
+        return {r["message_id"]: _message(r) for r in rows}
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
         """Insert-if-absent by client message id (the tails read from this table follow: ``MessageTails``)."""

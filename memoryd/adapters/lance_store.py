@@ -488,23 +488,19 @@ class LanceMemoryStore:
             )
         return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})
 
-    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
-        """Visible rows created at or after ``since`` by the calls these request keys name, by key."""
-        if not keys:
-            return {}
+    async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
+        """The tenant's rows created at or after ``since`` whose request key starts with ``prefix``, by key."""
         async with map_lance_errors():
-            table, visible = await self._scoped(actor, _BY_ID)
+            table, _ = await self._scoped(actor, _BY_ID)  # visibility aside: see the port
             if table is None:
                 return {}
             # A retry after a lost reply may reach another replica within its read-consistency
             # interval: the lookup that decides "already stored" must see the latest version.
             await table.checkout_latest()
-            keyed = "request_key IN (" + ", ".join(literal(k) for k in keys) + ")"
+            # a range on the key's index: "/" is followed by "0" (request ids never hold a "/")
+            keyed = f"request_key >= {literal(prefix)} AND request_key < {literal(prefix[:-1] + '0')}"
             rows = await (
-                table.query()
-                .where(f"{keyed} AND created_at >= {timestamp(since)} AND {visible}")
-                .select(RECORD_COLUMNS)
-                .to_arrow()
+                table.query().where(f"{keyed} AND created_at >= {timestamp(since)}").select(RECORD_COLUMNS).to_arrow()
             )
         return {r.request_key: r for r in map(to_record, rows_of(rows))}
 

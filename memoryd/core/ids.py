@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 
 def new_memory_id(unix_ms: int, random_bits: int) -> str:
@@ -20,3 +21,13 @@ def new_memory_id(unix_ms: int, random_bits: int) -> str:
 def content_hash(content: str) -> str:
     """sha256 hex of the UTF-8 content."""
     return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def request_fingerprint(parts: object) -> str:
+    """16 hex chars naming everything a request asked to store (``parts``: plain values, JSON-able).
+
+    A retry under the same request id must ask for the same: a reused id with another text, scope,
+    tag, contact, collection or set of items is a new request, never the first call's answer.
+    """
+    canonical = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:16]

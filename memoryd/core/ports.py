@@ -70,8 +70,12 @@ class MemoryStore(Protocol):
         """
         ...
 
-    async def by_request_keys(self, actor: Actor, keys: Sequence[str], since: datetime) -> dict[str, MemoryRecord]:
-        """Visible rows created at or after ``since`` whose ``request_key`` is one of ``keys``, by key."""
+    async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
+        """The actor's tenant's rows created at or after ``since`` whose ``request_key`` starts with ``prefix``.
+
+        Visible or not (another contact's row): the caller only compares them with a retry, and
+        answers with a row only when the retry matches it, contact included.
+        """
         ...
 
     async def nearest(
@@ -649,8 +653,10 @@ class ConversationStore(Protocol):
         """
         ...
 
-    async def existing_message_ids(self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]) -> set[str]:
-        """Which of these client message ids the conversation already holds."""
+    async def existing_messages(
+        self, tenant_id: str, conversation_id: str, message_ids: Sequence[str]
+    ) -> dict[str, Message]:
+        """The messages the conversation already holds under these client message ids, by id."""
         ...
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:

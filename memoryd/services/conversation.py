@@ -31,7 +31,7 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     compact_key,
 )
-from memoryd.core.errors import Conflict, InvalidRequest, NotFound, Unavailable
+from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, NotFound, Unavailable
 from memoryd.core.job_records import JobKind, JobRecord
 from memoryd.core.models import Actor, MemoryRecord, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
@@ -83,6 +83,17 @@ async def swap_state(
             raise Conflict(f"conversation {conv.conversation_id!r} changed under this job; re-planning")
         conv = fresh
     raise Conflict(gave_up)
+
+
+def _differs(stored: Message | MessageInput, given: MessageInput) -> bool:
+    """Whether a message under an id already used says something else (a retry repeats it exactly)."""
+    return (
+        stored.content != given.content
+        or (stored.role or Role.USER) != (given.role or Role.USER)
+        or stored.tool_name != given.tool_name
+        or stored.tool_call_id != given.tool_call_id
+        or (given.created_at is not None and stored.created_at != given.created_at)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +156,22 @@ class ConversationService:
             check_range(context_window, "context_window_tokens", MIN_WINDOW, MAX_WINDOW)
         opts = _check_options(options or {})
         unique: dict[str, MessageInput] = {}
-        for m in inputs:
-            unique.setdefault(m.message_id, m)
+        for i, m in enumerate(inputs):
+            if _differs(unique.setdefault(m.message_id, m), m):
+                raise InvalidRequest(f"messages[{i}].message_id", f"{m.message_id!r} repeats with other content")
         state = await self._store.state(actor.tenant_id, conversation_id)
         conv = None if state else await self._create(actor, conversation_id, context_window, opts, len(unique))
         if conv is not None:  # a new conversation: its seqs were reserved as it was created
             fresh = list(unique.values())
         else:
             conv = _owned(actor, conversation_id, state or await self._store.state(actor.tenant_id, conversation_id))
-            existing = await self._store.existing_message_ids(actor.tenant_id, conversation_id, list(unique))
+            existing = await self._store.existing_messages(actor.tenant_id, conversation_id, list(unique))
+            for message_id, stored in existing.items():
+                if _differs(stored, unique[message_id]):
+                    raise AlreadyExists(
+                        f"message_id {message_id!r} holds another message in conversation {conversation_id!r}; "
+                        "a retry must repeat it exactly, a new message needs a new id"
+                    )
             fresh = [m for message_id, m in unique.items() if message_id not in existing]
             changed = (context_window and context_window != conv.context_window) or any(
                 conv.options.get(k) != v for k, v in opts.items()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -19,7 +20,7 @@ from memoryd.core.errors import (
     PermissionDenied,
     Unavailable,
 )
-from memoryd.core.ids import content_hash, new_memory_id
+from memoryd.core.ids import content_hash, new_memory_id, request_fingerprint
 from memoryd.core.models import (
     DEFAULT_DECAY,
     DEFAULT_SALIENCE,
@@ -117,6 +118,14 @@ def _take(queue: list[_Write], flight: set[tuple[str, str]] | None = None) -> li
         rows += len(job.drafts)
     queue[:0] = later
     return taken
+
+
+def _request_keys(actor: Actor, request_id: str, drafts: Sequence[MemoryDraft]) -> list[str]:
+    """Each item's request key: ``agent/request_id/index/fingerprint`` of everything the request stores."""
+    fingerprint = request_fingerprint(
+        [actor.end_user_id, [[[f.name, getattr(d, f.name)] for f in dataclasses.fields(d)] for d in drafts]]
+    )
+    return [f"{actor.agent_id}/{request_id}/{i}/{fingerprint}" for i in range(len(drafts))]
 
 
 def _retrieved(done: asyncio.Future[list[MemorizeResult]]) -> None:
@@ -234,9 +243,7 @@ class MemorizeService:
         if refusal:
             raise PermissionDenied(refusal)
         await self._check_sources(actor, checked, field, single)
-        keys = (
-            [f"{actor.agent_id}/{check_request_id(request_id)}/{i}" for i in range(len(drafts))] if request_id else []
-        )
+        keys = _request_keys(actor, check_request_id(request_id), checked) if request_id else []
         given = self._given_vectors(checked, field, single)
         job = _Write(actor, checked, [given.get(i) for i in range(len(checked))], skip_deduplication, keys, request_id)
         results = await self._submit(job)
@@ -271,17 +278,31 @@ class MemorizeService:
     async def _earlier_attempt(
         self, actor: Actor, request_id: str, keys: Sequence[str], drafts: Sequence[MemoryDraft]
     ) -> dict[int, MemoryRecord]:
-        """Rows an earlier call with this request_id stored, by item index (AlreadyExists if it asked otherwise)."""
+        """Rows an earlier call with this request_id stored, by item index (AlreadyExists if it asked otherwise).
+
+        Every row an earlier call stored new carries its key (``_request_keys``): the item's index
+        and the fingerprint of the whole request. Rows it merged into stored twins carry none; a
+        retry merges those again, which changes nothing more.
+        """
         if not keys:
             return {}
-        found = await self._store.by_request_keys(actor, keys, self._clock.now() - self._request_ttl)
-        earlier = {i: found[key] for i, key in enumerate(keys) if key in found}
-        for i, record in earlier.items():
-            if record.content_hash != content_hash(drafts[i].content):
+        prefix = f"{actor.agent_id}/{request_id}/"
+        found = await self._store.by_request(actor, prefix, self._clock.now() - self._request_ttl)
+        earlier: dict[int, MemoryRecord] = {}
+        for key, record in found.items():
+            index, _, fingerprint = key[len(prefix) :].partition("/")
+            at = int(index)
+            same = (
+                at < len(keys) and key == keys[at]
+                if fingerprint
+                else at < len(drafts) and record.content_hash == content_hash(drafts[at].content)  # an older key
+            )
+            if not same:
                 raise AlreadyExists(
-                    f"request_id {request_id!r} was used for a different request "
-                    f"(item {i} differs); use a new request_id for a new request"
+                    f"request_id {request_id!r} was used for a different request (another text, scope, tags, "
+                    "contact, collection or set of items); use a new request_id for a new request"
                 )
+            earlier[at] = record
         return earlier
 
     def _given_vectors(self, drafts: Sequence[MemoryDraft], field: str, single: bool) -> dict[int, list[float]]:

@@ -151,3 +151,38 @@ def test_a_request_id_reused_for_another_request_is_refused(stub: MemoryServiceS
     stub.Memorize(
         pb.MemorizeRequest(agent_id="a2", memory=pb.MemoryInput(content="other text"), request_id="r1"), metadata=T
     )
+
+
+def _refused(call: object, request: object) -> str:
+    with pytest.raises(grpc.RpcError) as err:
+        call(request, metadata=T)  # type: ignore[operator]
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS, err.value.details()
+    return err.value.details() or ""
+
+
+def test_a_request_id_reused_with_anything_stored_changed_is_refused(
+    stub: MemoryServiceStub, live_server: LiveServer
+) -> None:
+    same = pb.MemoryInput(content="The build server reboots on Sundays")
+    first = stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=same, request_id="r-scope"), metadata=T)
+    again = stub.Memorize(pb.MemorizeRequest(agent_id="a1", memory=same, request_id="r-scope"), metadata=T)
+    assert again.memory.id == first.memory.id  # a true retry: the first answer
+    shared = pb.MemoryInput(content="The build server reboots on Sundays", scope=pb.SCOPE_SHARED)
+    tagged = pb.MemoryInput(content="The build server reboots on Sundays", tags=["ops"])
+    filed = pb.MemoryInput(content="The build server reboots on Sundays", collection="infra")
+    for changed in (shared, tagged, filed):
+        details = _refused(stub.Memorize, pb.MemorizeRequest(agent_id="a1", memory=changed, request_id="r-scope"))
+        assert "request_id" in details
+    contact = pb.MemorizeRequest(agent_id="a1", end_user_id="u2", memory=same, request_id="r-scope")
+    _refused(stub.Memorize, contact)
+    items = [pb.MemoryInput(content=f"Release {i} ships on day {i}") for i in range(3)]
+    batch = pb.MemorizeBatchRequest(agent_id="a1", items=items, request_id="r-batch")
+    stored = stub.MemorizeBatch(batch, metadata=T)
+    before = snapshot(live_server._settings.storage.uri, "acme")
+    _refused(stub.MemorizeBatch, pb.MemorizeBatchRequest(agent_id="a1", items=items[:2], request_id="r-batch"))
+    more = [*items, pb.MemoryInput(content="Release 9 ships on day 9")]
+    _refused(stub.MemorizeBatch, pb.MemorizeBatchRequest(agent_id="a1", items=more, request_id="r-batch"))
+    _refused(stub.MemorizeBatch, pb.MemorizeBatchRequest(agent_id="a1", items=items[::-1], request_id="r-batch"))
+    assert snapshot(live_server._settings.storage.uri, "acme") == before  # nothing written by a refused retry
+    retry = stub.MemorizeBatch(batch, metadata=T)
+    assert [r.memory.id for r in retry.results] == [r.memory.id for r in stored.results]

@@ -471,14 +471,15 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     assert {("request_key",), ("status",), ("source_id",)} <= indexed  # Recall's arms name status; GetMemory source_id
     assert {("memory_type",), ("category",), ("subject",), ("collection",)} <= indexed  # Recall's filters
     assert {("tags",), ("salience",), ("occurred_at",)} <= indexed
-    await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0"), unit(2))])
-    found = await store.by_request_keys(me, ["a1/r/0", "a1/r/1"], NOW)
-    assert list(found) == ["a1/r/0"] and found["a1/r/0"].content == "a new memory"
+    await store.insert("t1", [(replace(record(2, "a new memory"), request_key="a1/r/0/f"), unit(2))])
+    await store.insert("t1", [(replace(record(4, "another request"), request_key="a1/r2/0/f"), unit(4))])
+    found = await store.by_request(me, "a1/r/", NOW)
+    assert list(found) == ["a1/r/0/f"] and found["a1/r/0/f"].content == "a new memory"
     assert old.collection == ""
     await store.insert("t1", [(replace(record(3, "a filed memory"), collection="support"), unit(3))])
     filed = await store.page(me, MemoryFilter(collection="support"), "", 10)
     assert [m.memory_id for m in filed] == [f"{3:032x}"] and filed[0].collection == "support"
-    assert len(await store.page(me, MemoryFilter(), "", 10)) == 3
+    assert len(await store.page(me, MemoryFilter(), "", 10)) == 4
     store.close()
 
 

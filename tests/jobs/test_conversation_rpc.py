@@ -187,6 +187,33 @@ def test_conversation_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer
         assert [m.seq for m in ctx.messages if m.kind == "message"] == [1, 2]  # nothing changed
 
 
+def test_a_message_id_reused_for_another_message_is_refused_and_a_true_retry_counted_once(daemon: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        stub = ConversationServiceStub(channel)
+        _append(stub, range(2))
+        retry = _append(stub, range(2))  # a retry after a lost reply: nothing new
+        assert retry.duplicates == 2
+        other = cpb.MessageInput(message_id="m1", role=cpb.ROLE_ASSISTANT, content="something else entirely")
+        with pytest.raises(grpc.RpcError) as err:
+            stub.AppendMessages(
+                cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", messages=[other]), metadata=T
+            )
+        assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS and "'m1'" in (err.value.details() or "")
+        twice = [cpb.MessageInput(message_id="m7", role=cpb.ROLE_USER, content=text) for text in ("yes", "no")]
+        with pytest.raises(grpc.RpcError) as err:
+            stub.AppendMessages(
+                cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", messages=twice), metadata=T
+            )
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "messages[1].message_id" in (
+            err.value.details() or ""
+        )
+        ctx = stub.GetContext(
+            cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=1000), metadata=T
+        )
+        kept = [m.content for m in ctx.messages if m.kind == "message"]
+        assert len(kept) == 2 and kept[1].startswith("message 1 about the garden")
+
+
 async def test_end_session_summarises_the_whole_tail_and_files_the_session(
     daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
