@@ -5,6 +5,12 @@ client must after UNAVAILABLE or a lost reply); as many others call AppendMessag
 time, retrying the same message_id. The daemon is killed with SIGKILL at random moments
 and restarted on the same data and port. At the end every acknowledged write must be stored
 (lost = 0) and every text stored once (duplicates = 0, the retries notwithstanding).
+
+Every replica is listed twice: as soon as the writers stop, and again once the store's read
+consistency interval has passed (1 s on object storage: a replica may not yet see what another
+wrote in the last second). A write is lost only if no replica's second listing holds it; one that
+some replica's second listing lacks is a replica that stays behind (a failure too); one that only
+the second listings hold is reported as late, which the interval allows.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import grpc
 
 from memoryd.bench.daemon import Daemon, free_port
 from memoryd.bench.report import environment, table, write_json
+from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, ConversationServiceStub, MemoryServiceStub, cpb, pb
 
 TENANT = ((TENANT_METADATA_KEY, "faults"),)
@@ -50,7 +57,8 @@ async def _main(args: argparse.Namespace) -> int:
     record["environment"] = environment()
     print(_render(record))
     write_json(args.json, record)
-    clean = record["lost"] == record["duplicates"] == record["appends_lost"] == record["appends_duplicated"] == 0
+    failures = ("lost", "behind", "duplicates", "appends_lost", "appends_behind", "appends_duplicated")
+    clean = not any(record[k] for k in failures)
     return 0 if clean else 1
 
 
@@ -67,7 +75,6 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
     try:
         stubs = [MemoryServiceStub(channel) for channel in channels]
         talks = [ConversationServiceStub(channel) for channel in channels]
-        stub = stubs[0]
         appended: set[tuple[int, int]] = set()
 
         async def talker(w: int) -> None:
@@ -126,15 +133,22 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
         stop.set()
         await asyncio.gather(*writers)
         elapsed = time.perf_counter() - started
-        stored = await _stored(stub, args.writers)
-        messages = await _messages(talks[0], args.writers)
+        first = [await _stored(s, args.writers) for s in stubs]
+        first_messages = [await _messages(t, args.writers) for t in talks]
+        await asyncio.sleep(_consistency_seconds(data) + 0.5)
+        final = [await _stored(s, args.writers) for s in stubs]
+        final_messages = [await _messages(t, args.writers) for t in talks]
     finally:
         for channel in channels:
             await channel.close(None)
     for daemon in daemons:
         daemon.stop()
-    ids = {memory_id for memory_id, _ in stored}
+    stored = final[0]
     texts = Counter(content for _, content in stored)
+    writes = reconcile(
+        set(acknowledged.values()), [{i for i, _ in x} for x in first], [{i for i, _ in x} for x in final]
+    )
+    appends = reconcile(appended, [set(x) for x in first_messages], [set(x) for x in final_messages])
     restarts.sort()
     return {
         "config": {
@@ -145,16 +159,41 @@ async def _bench(args: argparse.Namespace, data: Path | str) -> dict[str, Any]:
             "storage": "object storage" if args.storage else "local disk",
         },
         "appends_acknowledged": len(appended),
-        "appends_lost": len(appended - set(messages)),
-        "appends_duplicated": sum(n - 1 for n in Counter(messages).values() if n > 1),
+        "appends_lost": appends["lost"],
+        "appends_behind": appends["behind"],
+        "appends_late": appends["late"],
+        "appends_duplicated": sum(n - 1 for n in Counter(final_messages[0]).values() if n > 1),
         "acknowledged": len(acknowledged),
         "retried_calls": retried,
         "stored": len(stored),
-        "lost": sum(1 for memory_id in acknowledged.values() if memory_id not in ids),
+        "lost": writes["lost"],
+        "behind": writes["behind"],
+        "late": writes["late"],
         "duplicates": sum(n - 1 for n in texts.values() if n > 1),
         "restart_seconds": {"p50": restarts[len(restarts) // 2], "max": restarts[-1]} if restarts else {},
         "writes_per_second": len(acknowledged) / elapsed,
     }
+
+
+def reconcile(acknowledged: set[Any], first: list[set[Any]], final: list[set[Any]]) -> dict[str, int]:
+    """Acknowledged writes against each replica's listings, first right away, then after the interval.
+
+    ``lost``: in no replica's final listing; ``behind``: in some final listing but not in every one
+    (a replica that stays behind); ``late``: in every final listing but missing from a first one.
+    """
+    everywhere = set.intersection(*final) if final else set()
+    anywhere = set.union(*final) if final else set()
+    early = set.intersection(*first) if first else set()
+    return {
+        "lost": len(acknowledged - anywhere),
+        "behind": len((acknowledged & anywhere) - everywhere),
+        "late": len((acknowledged & everywhere) - early),
+    }
+
+
+def _consistency_seconds(data: Path | str) -> float:
+    """How stale the daemons' reads may be (their settings come from the same environment)."""
+    return load_settings(None, storage={"uri": str(data)}).storage.read_consistency()
 
 
 def _started(data: Path | str, port: int) -> Daemon:
@@ -202,11 +241,16 @@ def _render(record: dict[str, Any]) -> str:
         ["concurrent writers", cfg["writers"]],
         ["writes acknowledged", record["acknowledged"]],
         [
-            "appends acknowledged / lost / duplicated",
-            f"{record['appends_acknowledged']} / {record['appends_lost']} / {record['appends_duplicated']}",
+            "appends acknowledged / lost / behind / duplicated",
+            f"{record['appends_acknowledged']} / {record['appends_lost']} / {record['appends_behind']}"
+            f" / {record['appends_duplicated']}",
         ],
         ["calls retried (same request_id)", record["retried_calls"]],
-        ["acknowledged writes lost", record["lost"]],
+        ["acknowledged writes lost / behind on a replica", f"{record['lost']} / {record['behind']}"],
+        [
+            "found only after the read-consistency interval",
+            f"{record['late']} writes, {record['appends_late']} appends",
+        ],
         ["duplicates after retries", record["duplicates"]],
         ["restart p50 / max (s)", f"{restart.get('p50', 0):.2f} / {restart.get('max', 0):.2f}"],
         ["writes/s overall", f"{record['writes_per_second']:.1f}"],

@@ -113,6 +113,18 @@ def test_bench_faults_smoke(tmp_path: Path) -> None:
     assert record["lost"] == 0 and record["duplicates"] == 0  # kill -9 twice: every acknowledged write stored once
     assert record["appends_acknowledged"] > 0 and record["appends_lost"] == record["appends_duplicated"] == 0
     assert record["stored"] >= record["acknowledged"] and "acknowledged writes lost" in stdout
+    assert record["behind"] == record["appends_behind"] == 0
+
+
+def test_faults_reconciles_every_replica_after_the_consistency_interval() -> None:
+    from memoryd.bench.faults_bench import reconcile
+
+    acked = {"a", "b", "c", "d"}
+    # "c" missed one replica's first listing (written through the other in the last second): late, not lost
+    first = [{"a", "b", "d"}, {"a", "b", "c", "d"}]
+    assert reconcile(acked, first, [acked, acked]) == {"lost": 0, "behind": 0, "late": 1}
+    # "d" is in no final listing: lost; "b" only on one replica after the interval: a replica behind
+    assert reconcile(acked, first, [{"a", "b", "c"}, {"a", "c"}]) == {"lost": 1, "behind": 1, "late": 1}
 
 
 def test_bench_outage_smoke(tmp_path: Path) -> None:
