@@ -34,8 +34,8 @@ gen: install
 	$(BIN)/python scripts/gen_protos.py
 
 lint: install
-	$(BIN)/ruff format --check memoryd workers tests scripts
-	$(BIN)/ruff check memoryd workers tests scripts
+	$(BIN)/ruff format --check memoryd workers tests scripts examples
+	$(BIN)/ruff check memoryd workers tests scripts examples
 	$(BIN)/lint-imports
 
 typecheck: install
@@ -45,8 +45,8 @@ buf: install
 	npx --no-install buf lint
 
 format: install
-	$(BIN)/ruff format memoryd workers tests scripts
-	$(BIN)/ruff check --fix memoryd workers tests scripts
+	$(BIN)/ruff format memoryd workers tests scripts examples
+	$(BIN)/ruff check --fix memoryd workers tests scripts examples
 
 bench-smoke: install
 	$(BIN)/pytest -ra tests/bench

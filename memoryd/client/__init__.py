@@ -26,15 +26,18 @@ from memoryd.client.errors import (
     Unauthenticated,
     Unavailable,
 )
-from memoryd.client.memory import AsyncMemoryClient, MemoryClient
+from memoryd.client.memory import AsyncMemoryClient, ClientClosed, MemoryClient
+from memoryd.client.namespaces import JobUpdate
 from memoryd.rpc.client import pb
 
 __all__ = [
     "Aborted",
     "AlreadyExists",
     "AsyncMemoryClient",
+    "ClientClosed",
     "FailedPrecondition",
     "InvalidArgument",
+    "JobUpdate",
     "MemoryClient",
     "MemorydError",
     "NotFound",

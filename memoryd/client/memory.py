@@ -12,6 +12,7 @@ from typing import Any, cast
 import grpc
 
 from memoryd.client.errors import from_rpc_error
+from memoryd.client.namespaces import Conversations, Graph, Jobs
 from memoryd.client.settings import Setting, effective_values, set_request
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
@@ -32,9 +33,9 @@ class _Options:
     """What every call carries: metadata, a deadline, the retry policy."""
 
     def __init__(self, tenant: str, api_key: str, timeout: float, retries: int, backoff: float) -> None:
-        if not tenant:
-            raise ValueError("tenant is required (it travels as x-tenant-id metadata)")
-        self.metadata: tuple[tuple[str, str], ...] = ((TENANT_METADATA_KEY, tenant),)
+        if not tenant and not api_key:
+            raise ValueError("tenant is required without an api_key (a key names its tenant)")
+        self.metadata: tuple[tuple[str, str], ...] = ((TENANT_METADATA_KEY, tenant),) if tenant else ()
         if api_key:
             self.metadata += (bearer(api_key),)
         self.timeout = timeout
@@ -55,14 +56,25 @@ def _request_id(given: str) -> str:
     return given or uuid.uuid4().hex
 
 
+class ClientClosed(RuntimeError):
+    """A call, or a stub asked for, after the client was closed (outside its ``with`` block)."""
+
+
+_CLOSED = "the client is closed: make calls inside its `with` block, before close()"
+
+
 class MemoryClient:
-    """Blocking calls to ``memoryd.v1.MemoryService``; use as a context manager or call ``close``."""
+    """Blocking calls to memoryd; use as a context manager or call ``close``.
+
+    The archive's, profiles' and settings' calls are methods; ``conversations``, ``jobs`` and
+    ``graph`` hold the working memory's, the background jobs' and the memory graph's.
+    """
 
     def __init__(
         self,
         target: str = "127.0.0.1:50051",
         *,
-        tenant: str,
+        tenant: str = "",
         api_key: str = "",
         timeout: float = 10.0,
         retries: int = 3,
@@ -71,14 +83,27 @@ class MemoryClient:
     ) -> None:
         self._options = _Options(tenant, api_key, timeout, retries, backoff)
         self._channel = grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
+        self._closed = False
         self._stub = MemoryServiceStub(self._channel)
+        self.conversations = Conversations(self)
+        """AppendMessages, GetContext, Compact: the working memory."""
+        self.jobs = Jobs(self)
+        """GetJob, WatchJob, RetryJob."""
+        self.graph = Graph(self)
+        """AssertFact, SearchGraph, ExplainFact."""
 
     def __enter__(self) -> MemoryClient:
         return self
 
     @property
     def channel(self) -> grpc.Channel:
-        """The channel, for the stubs of the other services."""
+        """The channel, for the stubs of the other services (ClientClosed once closed).
+
+        A stub made on a closed channel crashes the interpreter in grpcio, so a closed client
+        never hands its channel out.
+        """
+        if self._closed:
+            raise ClientClosed(_CLOSED)
         return self._channel
 
     @property
@@ -91,9 +116,12 @@ class MemoryClient:
 
     def close(self) -> None:
         """Close the channel."""
+        self._closed = True
         self._channel.close()
 
     def _call(self, method: Callable[..., Any], request: Any) -> Any:
+        if self._closed:
+            raise ClientClosed(_CLOSED)
         opts = self._options
         for attempt in range(opts.retries + 1):
             try:
@@ -164,9 +192,13 @@ class MemoryClient:
         request = pb.FeedbackRequest(agent_id=agent_id, memory_id=memory_id, signal=signal, correction=correction)
         return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
 
+    def call(self, method: Callable[..., Any], request: Any) -> Any:
+        """One call with this client's metadata, deadline and retries (the namespaces' calls go through it)."""
+        return self._call(method, request)
+
     def get_profile(self, agent_id: str) -> ppb.Profile:
         """The agent's current profile (document, revision, token count, the prompt block to cache)."""
-        stub = ProfileServiceStub(self._channel)
+        stub = ProfileServiceStub(self.channel)
         return cast(ppb.Profile, self._call(stub.GetProfile, ppb.GetProfileRequest(agent_id=agent_id)).profile)
 
     def edit_profile(
@@ -184,7 +216,7 @@ class MemoryClient:
         Edits are compare-and-swap on the revision: without ``expected_revision`` the current one
         is read first; a concurrent edit in between raises ``Aborted`` (read again and retry).
         """
-        stub = ProfileServiceStub(self._channel)
+        stub = ProfileServiceStub(self.channel)
         if expected_revision is None:
             expected_revision = self.get_profile(agent_id).revision
         request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=expected_revision)
@@ -194,9 +226,14 @@ class MemoryClient:
             request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
         return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
 
+    def regenerate_profile(self, agent_id: str) -> str:
+        """Queue the job that compiles the agent's archive into a new profile (``## Pinned`` kept); its job id."""
+        stub = ProfileServiceStub(self.channel)
+        return str(self._call(stub.RegenerateProfile, ppb.RegenerateProfileRequest(agent_id=agent_id)).job_id)
+
     def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (no agent: the tenant level): each key's value and the level it came from."""
-        stub = ConfigServiceStub(self._channel)
+        stub = ConfigServiceStub(self.channel)
         return effective_values(self._call(stub.GetEffectiveConfig, gpb.GetEffectiveConfigRequest(agent_id=agent_id)))
 
     def set_config(
@@ -213,7 +250,7 @@ class MemoryClient:
         change in between raises ``Aborted``. A tighten-only key looser than the tenant's raises
         ``FailedPrecondition``.
         """
-        stub = ConfigServiceStub(self._channel)
+        stub = ConfigServiceStub(self.channel)
         if expected_version is None:
             reply = self._call(stub.GetEffectiveConfig, gpb.GetEffectiveConfigRequest(agent_id=agent_id))
             expected_version = reply.agent_version if agent_id else reply.tenant_version
@@ -243,7 +280,7 @@ class AsyncMemoryClient:
         self,
         target: str = "127.0.0.1:50051",
         *,
-        tenant: str,
+        tenant: str = "",
         api_key: str = "",
         timeout: float = 10.0,
         retries: int = 3,
@@ -251,6 +288,7 @@ class AsyncMemoryClient:
         credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
         self._options = _Options(tenant, api_key, timeout, retries, backoff)
+        self._closed = False
         self._channel = (
             grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
         )
@@ -259,14 +297,24 @@ class AsyncMemoryClient:
     async def __aenter__(self) -> AsyncMemoryClient:
         return self
 
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        """The channel, for the stubs of the other services (ClientClosed once closed)."""
+        if self._closed:
+            raise ClientClosed(_CLOSED)
+        return self._channel
+
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def close(self) -> None:
         """Close the channel."""
+        self._closed = True
         await self._channel.close(None)
 
     async def _call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Any:
+        if self._closed:
+            raise ClientClosed(_CLOSED)
         opts = self._options
         for attempt in range(opts.retries + 1):
             try:
@@ -306,7 +354,7 @@ class AsyncMemoryClient:
 
     async def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (see ``MemoryClient.effective_config``)."""
-        stub = ConfigServiceStub(self._channel)
+        stub = ConfigServiceStub(self.channel)
         request = gpb.GetEffectiveConfigRequest(agent_id=agent_id)
         return effective_values(await self._call(stub.GetEffectiveConfig, request))
 

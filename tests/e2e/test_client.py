@@ -21,6 +21,7 @@ from memoryd.client import (
     Unavailable,
     pb,
 )
+from memoryd.core.keys import Role
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
@@ -150,3 +151,16 @@ def test_settings_through_the_client_resolve_per_agent_and_refuse_loosening(live
                 return {k: v for k, (v, _) in (await aio.effective_config("a2")).items()}
 
         assert asyncio.run(run())["recall.limit"] == 2
+
+
+def test_a_key_names_its_tenant_so_the_client_needs_no_tenant(live_server: LiveServer) -> None:
+    app = live_server.app
+    assert app is not None
+    future = asyncio.run_coroutine_threadsafe(app.keys.create("acme", Role.AGENT, name="bot"), live_server._loop)
+    _, token = future.result(timeout=30)
+    with MemoryClient(f"127.0.0.1:{live_server.port}", api_key=token) as memory:
+        stored = memory.memorize("a1", "Keys carry their tenant")
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme", api_key=token) as memory:
+        assert memory.get("a1", stored.memory.id).content == "Keys carry their tenant"
+    with pytest.raises(ValueError, match="tenant is required without an api_key"):
+        MemoryClient(f"127.0.0.1:{live_server.port}")

@@ -1,0 +1,177 @@
+"""The working memory's, the jobs' and the graph's calls, as namespaces of ``MemoryClient``.
+
+Each goes through its client's ``call`` (metadata, deadline, retries on UNAVAILABLE only) and asks
+for the channel at each call, so a closed client raises ``ClientClosed`` instead of making a stub
+on a closed channel.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, cast
+
+import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from memoryd.client.errors import from_rpc_error
+from memoryd.rpc.client import ConversationServiceStub, GraphServiceStub, JobServiceStub, cpb, gr, jpb, pb
+
+_ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
+
+
+class _Client(Protocol):
+    @property
+    def channel(self) -> grpc.Channel: ...
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]: ...
+
+    def call(self, method: Callable[..., Any], request: Any) -> Any: ...
+
+
+def _timestamp(when: datetime | None) -> Timestamp | None:
+    if when is None:
+        return None
+    stamp = Timestamp()
+    stamp.FromDatetime(when)
+    return stamp
+
+
+class Conversations:
+    """A conversation's turns in, the context to send the model out."""
+
+    def __init__(self, client: _Client) -> None:
+        self._client = client
+
+    def append(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        messages: Sequence[tuple[str, str, str]],
+        *,
+        end_user_id: str = "",
+        context_window_tokens: int = 0,
+    ) -> cpb.AppendMessagesResponse:
+        """Append ``(message_id, role, content)`` turns (role: user, assistant, system); idempotent per id."""
+        request = cpb.AppendMessagesRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            conversation_id=conversation_id,
+            context_window_tokens=context_window_tokens,
+            messages=[cpb.MessageInput(message_id=i, role=_ROLES[role], content=text) for i, role, text in messages],
+        )
+        stub = ConversationServiceStub(self._client.channel)
+        return cast(cpb.AppendMessagesResponse, self._client.call(stub.AppendMessages, request))
+
+    def context(
+        self, agent_id: str, conversation_id: str, context_window_tokens: int, *, end_user_id: str = ""
+    ) -> cpb.GetContextResponse:
+        """What to send the model now: profile, dated summaries, kept messages, recalled memories, within the window."""
+        request = cpb.GetContextRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            conversation_id=conversation_id,
+            context_window_tokens=context_window_tokens,
+        )
+        stub = ConversationServiceStub(self._client.channel)
+        return cast(cpb.GetContextResponse, self._client.call(stub.GetContext, request))
+
+
+@dataclass(frozen=True, slots=True)
+class JobUpdate:
+    """One event of a job, its state by name ("queued", "running", "succeeded", "failed"…)."""
+
+    state: str
+    message: str
+    attempts: int
+
+
+def _state(value: int) -> str:
+    return str(jpb.JobState.Name(value)).removeprefix("JOB_STATE_").lower()
+
+
+class Jobs:
+    """Background jobs: their records and their events."""
+
+    def __init__(self, client: _Client) -> None:
+        self._client = client
+
+    def get(self, job_id: str) -> jpb.Job:
+        """The job's record (state, attempts, last error, progress, result)."""
+        stub = JobServiceStub(self._client.channel)
+        return cast(jpb.Job, self._client.call(stub.GetJob, jpb.GetJobRequest(job_id=job_id)).job)
+
+    def state(self, job_id: str) -> str:
+        """The job's state by name."""
+        return _state(self.get(job_id).state)
+
+    def watch(self, job_id: str, *, timeout: float | None = None) -> Iterator[JobUpdate]:
+        """Every event of the job, then live ones, until it settles or ``timeout`` seconds pass.
+
+        Without a worker running (``memoryd up`` starts one) a job stays queued: the timeout ends
+        the watch, and ``state`` tells where it stands.
+        """
+        stub = JobServiceStub(self._client.channel)
+        stream = stub.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=self._client.metadata, timeout=timeout)
+        try:
+            for reply in stream:
+                event = reply.event
+                yield JobUpdate(_state(event.state), event.message, event.attempts)
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+                raise from_rpc_error(err) from None
+
+    def wait(self, job_id: str, *, timeout: float, poll: float = 0.2) -> str:
+        """The job's state once it settles, or when ``timeout`` seconds passed."""
+        deadline = time.monotonic() + timeout
+        state = self.state(job_id)
+        while state in ("queued", "running", "retrying", "waiting_for_provider") and time.monotonic() < deadline:
+            time.sleep(poll)
+            state = self.state(job_id)
+        return state
+
+
+class Graph:
+    """The memory graph: dated facts between entities."""
+
+    def __init__(self, client: _Client) -> None:
+        self._client = client
+
+    def assert_fact(
+        self,
+        subject: str,
+        predicate: str,
+        object: str,  # noqa: A002  # the proto's own name for the third part of a fact
+        fact: str,
+        *,
+        valid_from: datetime | None = None,
+        scope: Any = pb.SCOPE_TENANT,
+        agent_id: str = "",
+        end_user_id: str = "",
+    ) -> gr.AssertFactResponse:
+        """Assert ``subject —predicate→ object`` (admin role); a contradicted earlier fact is invalidated."""
+        request = gr.AssertFactRequest(
+            subject=subject,
+            predicate=predicate,
+            object=object,
+            fact=fact,
+            valid_from=_timestamp(valid_from),
+            scope=scope,
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+        )
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.AssertFactResponse, self._client.call(stub.AssertFact, request))
+
+    def search(
+        self, agent_id: str, query: str, *, end_user_id: str = "", as_of: datetime | None = None
+    ) -> gr.SearchGraphResponse:
+        """The facts valid at ``as_of`` (default now), best first, and the block the agent sees."""
+        request = gr.SearchGraphRequest(
+            agent_id=agent_id, end_user_id=end_user_id, query=query, as_of=_timestamp(as_of)
+        )
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.SearchGraphResponse, self._client.call(stub.SearchGraph, request))
