@@ -102,7 +102,7 @@ from memoryd.services.recall import RecallService
 from memoryd.services.reembed import Reembed, SpaceRouter
 from memoryd.services.retention import RetentionService
 from memoryd.services.retrievals import RetrievalLog
-from memoryd.services.review import ReviewService
+from memoryd.services.review import ReviewRules, ReviewService
 from memoryd.services.usage import UsageService
 from memoryd.services.write_company import WriteCompany
 
@@ -176,6 +176,8 @@ class App:
     trail: AuditTrail
     """The audit log: one event per mutation (never the content)."""
     job_parts: JobParts | None
+    review_rules: ReviewRules
+    """The review's rules alone (a dry run: no job queue, no model, nothing stored)."""
     maintenance_loop: MaintenanceLoop | None = None
     """This process's maintenance schedule (None when maintenance is off here)."""
 
@@ -687,6 +689,7 @@ def _wire(
         else None
     )
     return App(
+        review_rules=ReviewRules(stores.store, neighbours, clock, settings.audits.limits()),
         settings=settings,
         embedder=embedder,
         clock=clock,

@@ -42,14 +42,28 @@ def _listen_option() -> argparse.ArgumentParser:
     return p
 
 
+def _stack_option() -> argparse.ArgumentParser:
+    """``--run-dir``: where ``memoryd up`` runs, for the commands that need its job queue."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--run-dir", type=Path, default=Path("var"), help="the `memoryd up` to use (default var)")
+    return p
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
-    """Config file and env, with command-line flags on top."""
+    """Config file and env, with command-line flags on top; the job queue of a ``memoryd up`` in ``--run-dir``."""
     overrides: dict[str, Any] = {}
     if args.listen:
         overrides["server"] = {"host": args.listen[0], "port": args.listen[1]}
     if args.data:
         overrides["storage"] = {"uri": args.data}
-    return load_settings(args.config, **overrides)
+    settings = load_settings(args.config, **overrides)
+    if args.command != "up" and getattr(args, "run_dir", None) is not None and not settings.redis.dsn:
+        from memoryd.launcher import running_stack
+
+        stack = running_stack(args.run_dir)
+        if stack is not None and stack.get("redis_url"):
+            settings = settings.with_redis(stack["redis_url"])
+    return settings
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -204,13 +218,14 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     store, listen = _store_options(), _listen_option()
     sub.add_parser("serve", parents=[store, listen], help="run the gRPC daemon").set_defaults(run=_serve)
     sub.add_parser("worker", parents=[store], help="run the job workers (needs REDIS_URL)").set_defaults(run=_worker)
-    boot = sub.add_parser("bootstrap", parents=[store], help="compile every agent's archive into its profile")
+    stack = _stack_option()
+    boot = sub.add_parser("bootstrap", parents=[store, stack], help="compile every agent's archive into its profile")
     boot.add_argument("--all", action="store_true", required=True, help="every agent of every tenant")
     boot.add_argument(
         "--no-worker", action="store_true", help="only queue and follow the batch; running workers do the work"
     )
     boot.set_defaults(run=_bootstrap)
-    audit = sub.add_parser("audit", parents=[store], help="review archives now (the audit batch) and summarise")
+    audit = sub.add_parser("audit", parents=[store, stack], help="review archives now (the audit batch) and summarise")
     audit.add_argument("--tenant", default="", help="only this tenant (default: every tenant)")
     audit.add_argument("--agent", default="", help="only this agent's review (needs --tenant)")
     audit.add_argument(

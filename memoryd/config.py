@@ -687,6 +687,10 @@ class Settings(BaseSettings):
         """Overrides, product env names, MEMORYD_ env, then the TOML file."""
         return (init_settings, _ProductEnvSource(settings_cls), env_settings, TomlConfigSettingsSource(settings_cls))
 
+    def with_redis(self, dsn: str) -> Settings:
+        """These settings with the job queue at ``dsn`` (a running ``memoryd up``'s embedded Valkey)."""
+        return self.model_copy(update={"redis": self.redis.model_copy(update={"dsn": dsn})})
+
     def without_maintenance(self) -> Settings:
         """These settings with the store's maintenance loop off, for every process but the daemon.
 

@@ -15,12 +15,16 @@ whole process group).
 
 One ``memoryd up`` per run directory: a second would start a second Valkey on the same AOF files
 (``<run-dir>/up.lock`` is held for the launcher's life; the system drops it when the process ends).
+While it runs, ``<run-dir>/up.json`` names its Redis URL, store and listen address: commands run
+with the same run directory (``memoryd audit``, ``bootstrap``) find the embedded Valkey there,
+whose port changes at every start (``running_stack``).
 """
 
 from __future__ import annotations
 
 import argparse
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -187,6 +191,30 @@ def _hold(run_dir: Path) -> IO[bytes]:
     return lock
 
 
+STACK_FILE = "up.json"
+
+
+def running_stack(run_dir: Path) -> dict[str, str] | None:
+    """What ``memoryd up`` in ``run_dir`` serves (redis_url, data, listen), or None when none runs there."""
+    path = run_dir / STACK_FILE
+    if not path.is_file():
+        return None
+    with (run_dir / "up.lock").open("ab") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)  # free: the launcher that wrote the file is gone
+        except BlockingIOError:
+            stack: dict[str, str] = json.loads(path.read_text())
+            return stack
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return None
+
+
+def _announce(run_dir: Path, stack: dict[str, str]) -> None:
+    temporary = run_dir / f".{STACK_FILE}.tmp"
+    temporary.write_text(json.dumps(stack, indent=2) + "\n")
+    temporary.replace(run_dir / STACK_FILE)  # readers see the old file or the new one, never half
+
+
 def run_up(args: argparse.Namespace, settings: Settings) -> int:
     """Start Valkey (unless REDIS_URL is set), the daemon and a worker; supervise them until a signal."""
     run_dir: Path = args.run_dir
@@ -206,6 +234,8 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
         children.append(valkey)
         env["REDIS_URL"] = url
         _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
+    listen = f"{args.listen[0]}:{args.listen[1]}" if args.listen else f"{settings.server.host}:{settings.server.port}"
+    _announce(run_dir, {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen})
     for name, command in (("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))):
         proc = _Processes(command, env)
         proc.start()
@@ -221,5 +251,6 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
     try:
         return supervise(children, lambda: stop_requested)
     finally:
+        (run_dir / STACK_FILE).unlink(missing_ok=True)
         for child in reversed(children):  # the worker and the daemon before the Valkey they use
             child.stop()

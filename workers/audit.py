@@ -24,7 +24,7 @@ from memoryd.core.errors import InvalidRequest, NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState
 from memoryd.core.models import Actor
 from memoryd.text_table import table
-from workers.settings import running_workers
+from workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
 
@@ -66,11 +66,12 @@ async def run_audit(
         raise InvalidRequest("--agent", "needs --tenant")
     if dry_run and apply is not ApplyPolicy.NONE:
         raise InvalidRequest("--apply", "a dry run applies nothing; drop one of --apply and --dry-run")
-    if not settings.redis.dsn:
-        raise NotReady("audit needs the job queue: set REDIS_URL (`memoryd up` prints it)")
-    async with build_app(settings.without_maintenance()) as app:
-        if dry_run:
+    if dry_run:  # the rules alone: no job queue needed
+        async with build_app(settings.without_maintenance()) as app:
             return await _dry_run(app, tenant_id, agent_id, out)
+    if not settings.redis.dsn:
+        raise NotReady(NO_QUEUE.format(command="audit"))
+    async with build_app(settings.without_maintenance()) as app:
         jobs = app.jobs
         if agent_id:
             job, partition = await jobs.review.request(Actor(tenant_id, agent_id)), tenant_id
@@ -159,7 +160,7 @@ async def _dry_run(app: App, tenant_id: str, agent_id: str, out: TextIO) -> int:
     certain: Counter[str] = Counter()
     tty = out.isatty()
     for i, (tenant, agent) in enumerate(agents, 1):
-        for f in await app.jobs.review.preview(Actor(tenant, agent)):
+        for f in await app.review_rules.preview(Actor(tenant, agent)):
             found[f.kind.value] += 1
             certain[f.kind.value] += f.certain
         line = f"[{i}/{len(agents)}] {tenant}/{agent} · {sum(found.values())} findings so far"

@@ -19,7 +19,7 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
-from workers.settings import running_workers
+from workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
 
@@ -42,7 +42,7 @@ def progress_line(record: JobRecord, elapsed: float, start_done: int) -> str:
 async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out: TextIO = sys.stdout) -> int:
     """Run the batch to its end; 0 when every agent succeeded or had nothing to compile."""
     if not settings.redis.dsn:
-        raise NotReady("bootstrap needs the job queue: set REDIS_URL (`memoryd up` prints it)")
+        raise NotReady(NO_QUEUE.format(command="bootstrap"))
     async with build_app(settings.without_maintenance()) as app:
         jobs = app.jobs
         version = jobs.bootstrap.schema_version

@@ -30,6 +30,11 @@ from workers.wake import listen_for_wakes
 
 log = logging.getLogger(__name__)
 
+NO_QUEUE = (
+    "{command} needs the job queue: run it in the directory where `memoryd up` runs (it finds the stack "
+    "there, or pass --run-dir), or set REDIS_URL"
+)
+
 _UNBOUNDED_TRIES = 1_000_000
 """arq's own try limit is not the retry policy (JobRunner's is): deferrals must not exhaust it."""
 _SLACK_SECONDS = 5.0

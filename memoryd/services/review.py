@@ -51,6 +51,29 @@ _MAX_SHOWN_CHARS = 400
 """A memory's text as the model sees it in a review prompt (longer ones are cut)."""
 
 
+class ReviewRules:
+    """The review's rules over an agent's archive: candidate findings with no job, no model, nothing stored."""
+
+    def __init__(self, snapshot: ArchiveSnapshot, neighbours: NeighbourSearch, clock: Clock, limits: ReviewLimits):
+        self._snapshot = snapshot
+        self._neighbours = neighbours
+        self._clock = clock
+        self.limits = limits
+
+    async def preview(self, actor: Actor) -> list[Finding]:
+        """What the rules would find in the agent's archive now (``memoryd audit --dry-run``)."""
+        check_actor(actor)
+        records, vectors = await self._snapshot.with_vectors(Actor(actor.tenant_id, actor.agent_id))
+        return await self.find("preview", records, vectors)
+
+    async def find(self, review_id: str, records: list[MemoryRecord], vectors: Sequence[Vector]) -> list[Finding]:
+        """The rules' findings over these records and their vectors."""
+        near = await asyncio.to_thread(
+            self._neighbours.neighbours, vectors, self.limits.neighbours, self.limits.contradiction_similarity
+        )
+        return find(review_id, records, near, self._clock.now(), self.limits)
+
+
 class ReviewService:
     """Reviews: request (the job), run (its body), read, apply."""
 
@@ -72,7 +95,7 @@ class ReviewService:
         self._store = store
         self._trail = trail
         self._snapshot = snapshot
-        self._neighbours = neighbours
+        self.rules = ReviewRules(snapshot, neighbours, clock, limits)
         self._reviews = reviews
         self._jobs = jobs
         self._memorize = memorize
@@ -110,15 +133,7 @@ class ReviewService:
 
     async def preview(self, actor: Actor) -> list[Finding]:
         """What the rules would find in the agent's archive now: no job, no model, nothing stored."""
-        check_actor(actor)
-        records, vectors = await self._snapshot.with_vectors(Actor(actor.tenant_id, actor.agent_id))
-        return await self._rules("preview", records, vectors)
-
-    async def _rules(self, review_id: str, records: list[MemoryRecord], vectors: Sequence[Vector]) -> list[Finding]:
-        near = await asyncio.to_thread(
-            self._neighbours.neighbours, vectors, self.limits.neighbours, self.limits.contradiction_similarity
-        )
-        return find(review_id, records, near, self._clock.now(), self.limits)
+        return await self.rules.preview(actor)
 
     # -- the job body ---------------------------------------------------------------
 
@@ -128,7 +143,7 @@ class ReviewService:
         actor = Actor(rec.tenant_id, rec.agent_id)
         version = rec.key.rsplit(":", 1)[1]
         records, vectors = await self._snapshot.with_vectors(actor)
-        found = await self._rules(rec.key, records, vectors)
+        found = await self.rules.find(rec.key, records, vectors)
         now = self._clock.now()
         known = {f.finding_id: f for f in await self._reviews.findings(rec.tenant_id, rec.key)}
         await self._reviews.put_findings(rec.tenant_id, [f for f in found if f.finding_id not in known])

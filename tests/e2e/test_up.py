@@ -17,6 +17,7 @@ import valkey
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
+from memoryd.launcher import running_stack
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
@@ -74,6 +75,19 @@ def child_pid(parent: int, needle: str, timeout: float = 60) -> int:
     raise AssertionError(f"no child of {parent} runs {needle!r}")
 
 
+def test_a_stack_file_no_launcher_holds_is_ignored_and_commands_say_how_to_find_the_queue(tmp_path: Path) -> None:
+    (tmp_path / "up.json").write_text('{"redis_url": "redis://127.0.0.1:1"}')
+    assert running_stack(tmp_path) is None  # left by a launcher killed with -9: its lock went with it
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "memoryd", "audit", "--run-dir", str(tmp_path), "--data", str(tmp_path / "d")],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert done.returncode != 0 and "memoryd up" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
@@ -96,6 +110,25 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
         client: Any = valkey.Valkey.from_url(url)  # the sync client (its stubs also type the async one)
         assert client.ping() and client.config_get("appendonly")["appendonly"] == "yes"
         assert (tmp_path / "run" / "data" / "store_meta.lance").exists()
+        assert running_stack(tmp_path / "run") == {
+            "redis_url": url,
+            "data": str(tmp_path / "run" / "data"),
+            "listen": address,
+        }
+        # Commands run with the same run directory find the embedded Valkey themselves (no REDIS_URL).
+        run_dir = ("--run-dir", str(tmp_path / "run"), "--data", str(tmp_path / "run" / "data"))
+        dry = subprocess.run(
+            [sys.executable, "-m", "memoryd", "audit", "--dry-run", *run_dir], capture_output=True, text=True, env=env
+        )
+        assert dry.returncode == 0 and "dry run over" in dry.stdout, dry.stderr
+        boot = subprocess.run(
+            [sys.executable, "-m", "memoryd", "bootstrap", "--all", "--no-worker", *run_dir],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert boot.returncode == 0, boot.stderr
         deadline = time.monotonic() + 60  # the daemon queued the bootstrap batch at start; the worker ran it
         while not client.exists("memoryd:flag:bootstrap_done:v1"):
             assert time.monotonic() < deadline, "the bootstrap batch never completed"
@@ -123,6 +156,7 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
         assert proc.wait(timeout=60) == 0
         if proc.stdout is not None:
             proc.stdout.close()
+    assert running_stack(tmp_path / "run") is None and not (tmp_path / "run" / "up.json").exists()
     try:
         valkey.Valkey.from_url(url, socket_connect_timeout=1).ping()
         raise AssertionError("valkey still running after memoryd up stopped")
