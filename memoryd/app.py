@@ -83,6 +83,7 @@ from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService
+from memoryd.services.directory import Directory
 from memoryd.services.embedding_backfill import EmbeddingBackfill
 from memoryd.services.erasure import ErasureService
 from memoryd.services.export import ExportService
@@ -178,6 +179,8 @@ class App:
     job_parts: JobParts | None
     review_rules: ReviewRules
     """The review's rules alone (a dry run: no job queue, no model, nothing stored)."""
+    directory: Directory
+    """The tenants and agents the store knows (the commands refuse others)."""
     maintenance_loop: MaintenanceLoop | None = None
     """This process's maintenance schedule (None when maintenance is off here)."""
 
@@ -690,6 +693,7 @@ def _wire(
     )
     return App(
         review_rules=ReviewRules(stores.store, neighbours, clock, settings.audits.limits()),
+        directory=Directory(stores.archive, stores.store),
         settings=settings,
         embedder=embedder,
         clock=clock,

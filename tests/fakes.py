@@ -711,6 +711,9 @@ class InMemoryArchive:
     async def is_empty(self, tenant_id: str) -> bool:
         return not any(t == tenant_id for t, _, _ in self.stored)
 
+    async def tenants(self) -> list[str]:
+        return sorted({t for t, _, _ in self.stored})
+
     async def import_rows(
         self,
         tenant_id: str,

@@ -68,10 +68,14 @@ async def run_audit(
         raise InvalidRequest("--apply", "a dry run applies nothing; drop one of --apply and --dry-run")
     if dry_run:  # the rules alone: no job queue needed
         async with build_app(settings.without_maintenance()) as app:
+            if tenant_id:
+                await app.directory.check(tenant_id, agent_id)
             return await _dry_run(app, tenant_id, agent_id, out)
     if not settings.redis.dsn:
         raise NotReady(NO_QUEUE.format(command="audit"))
     async with build_app(settings.without_maintenance()) as app:
+        if tenant_id:
+            await app.directory.check(tenant_id, agent_id)
         jobs = app.jobs
         if agent_id:
             job, partition = await jobs.review.request(Actor(tenant_id, agent_id)), tenant_id

@@ -163,6 +163,17 @@ class LanceTenantArchive:
                 row.pop("vector", None)
             yield {k: _plain(v) for k, v in row.items()}
 
+    async def tenants(self) -> list[str]:
+        """Every tenant with a table of any kind, sorted."""
+        prefixes = sorted((k.prefix for k in _KINDS), key=len, reverse=True)  # the longest first
+        found: set[str] = set()
+        async with map_lance_errors():
+            async for name in self._db.names():
+                prefix = next((p for p in prefixes if name.startswith(p)), None)
+                if prefix is not None and len(name) > len(prefix):
+                    found.add(name[len(prefix) :])
+        return sorted(found)
+
     async def is_empty(self, tenant_id: str) -> bool:
         """Whether the tenant has no table at all."""
         async with map_lance_errors():

@@ -27,6 +27,7 @@ async def run_export(
 ) -> int:
     """Write the tenant's (or one contact's) JSONL export to ``out``."""
     async with build_app(settings.without_maintenance()) as app:
+        await app.directory.check(tenant_id)
         async for record in app.exports.export(_operator(tenant_id), end_user_id, embeddings):
             out.write(json_line(record) + "\n")
     return 0
@@ -53,6 +54,7 @@ async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO
 async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: TextIO = sys.stdout) -> int:
     """Erase one contact and print the receipt."""
     async with build_app(settings.without_maintenance()) as app:
+        await app.directory.check(tenant_id)
         receipt = await app.erasure.erase_end_user(_operator(tenant_id), end_user_id)
     rows = [[k, n] for k, n in sorted(receipt.counts.items())]
     rows += [["versions purged", receipt.versions_purged], ["seconds", receipt.seconds]]
@@ -64,6 +66,8 @@ async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: T
 async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: TextIO = sys.stdout) -> int:
     """Apply retention now (one tenant, or every tenant with a policy); print what was (or would be) removed."""
     async with build_app(settings.without_maintenance()) as app:
+        if tenant_id:
+            await app.directory.check(tenant_id)
         tenants = [tenant_id] if tenant_id else await app.retention.tenants()
         receipts = [await app.retention.purge(t, dry_run=dry_run) for t in tenants]
     rows = [

@@ -766,6 +766,10 @@ class TenantArchive(Protocol):
         """Whether the tenant has nothing stored."""
         ...
 
+    async def tenants(self) -> list[str]:
+        """Every tenant with anything stored, sorted."""
+        ...
+
     async def import_rows(
         self,
         tenant_id: str,

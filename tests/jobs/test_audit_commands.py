@@ -126,8 +126,11 @@ def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: py
     env = job_settings(tmp_path, redis_url, None)
     data = env.storage.uri
     with pytest.raises(SystemExit) as done:
+        main(["report", "--data", data, "--since", "2026-01-01"])
+    assert done.value.code == 0 and "the store holds no memories yet" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as unknown:  # a name the store does not know: an error, not zeros
         main(["report", "--data", data, "--tenant", "acme", "--since", "2026-01-01"])
-    assert done.value.code == 0 and "usage of tenant acme: 0 memories" in capsys.readouterr().out
+    assert unknown.value.code == "memoryd: --tenant 'acme' is not a tenant of this store (tenants: none yet)"
     with pytest.raises(SystemExit) as bad:
         main(["report", "--data", data, "--since", "last tuesday"])
     assert "--since" in str(bad.value.code)
