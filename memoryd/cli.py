@@ -15,6 +15,7 @@ from typing import Any
 from memoryd import logs
 from memoryd.allocator import limit_blas_threads, limit_malloc_arenas
 from memoryd.config import Settings, load_settings
+from memoryd.config_errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
 from memoryd.mcp_facade import register as register_mcp
@@ -172,6 +173,8 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
+    if not args.file.is_file():
+        raise ConfigError(f"import file {str(args.file)!r}: does not exist")
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
     from memoryd.admin.data import run_import
@@ -311,6 +314,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser(argv[0] if argv else "").parse_args(argv)
     try:
         sys.exit(args.run(args))
+    except ConfigError as exc:  # a usage mistake, like argparse's own: exit 2
+        print(f"memoryd: {exc}", file=sys.stderr)
+        sys.exit(2)
     except MemorydError as exc:
         sys.exit(f"memoryd: {exc}")
     except KeyboardInterrupt:

@@ -9,12 +9,13 @@ the only module that reads the environment.
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -23,6 +24,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from memoryd import config_errors
 from memoryd.core.audit import ApplyPolicy, ReviewLimits
 from memoryd.core.conversation import (
     MAX_WINDOW,
@@ -736,9 +738,14 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     """
     path = config_file or (Path(os.environ["MEMORYD_CONFIG"]) if os.environ.get("MEMORYD_CONFIG") else None)
     if path is not None and not path.is_file():
-        raise FileNotFoundError(f"config file {str(path)!r} does not exist")
+        raise config_errors.missing_file(path)
 
     class _FromFile(Settings):
         model_config = SettingsConfigDict(**{**Settings.model_config, "toml_file": path})
 
-    return _FromFile(**overrides)
+    try:
+        return _FromFile(**overrides)
+    except tomllib.TOMLDecodeError as exc:
+        raise config_errors.not_toml(path, exc) from None
+    except ValidationError as exc:
+        raise config_errors.invalid(path, exc, Settings) from None

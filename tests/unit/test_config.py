@@ -3,9 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from memoryd.config import load_settings
+from memoryd.config_errors import ConfigError
 
 
 def test_precedence_overrides_then_product_env_then_prefixed_env_then_file(
@@ -42,15 +42,39 @@ def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> 
     assert s.storage.ann_min_rows < s.storage.hot_max_rows
 
 
-def test_unknown_keys_and_bad_values_are_rejected(tmp_path: Path) -> None:
+def test_unknown_keys_and_bad_values_are_one_line_naming_the_file_and_key(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("[server]\nprot = 1\n")
-    with pytest.raises(ValidationError, match="prot"):
+    with pytest.raises(ConfigError) as err:
         load_settings(bad)
-    with pytest.raises(ValidationError, match="fts_weight"):
+    assert str(err.value) == f"config file {str(bad)!r}: server.prot: unknown key (did you mean 'server.port'?)"
+    with pytest.raises(ConfigError, match=r"recall.fts_weight: Input should be greater than or equal to 0"):
         load_settings(None, recall={"fts_weight": -1})
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(ConfigError, match=r"storage.ann_min_rows: Input should be a valid integer"):
+        load_settings(None, storage={"ann_min_rows": "lots"})
+    with pytest.raises(ConfigError, match=r"missing.toml': does not exist"):
         load_settings(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[storage\nuri =\n")
+    with pytest.raises(ConfigError, match=r"broken.toml': not valid TOML: Expected"):
+        load_settings(broken)
+
+
+def test_the_command_line_prints_a_config_mistake_as_one_line_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memoryd.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[storage]\nurii = 'x'\n")
+    for argv in (["report", "--config", str(bad)], ["import", str(tmp_path / "none.jsonl"), "--tenant", "t"]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert (
+            len(lines) == 1 and lines[0].startswith("memoryd: ") and "does not exist" in lines[0]
+        ) or "urii" in lines[0]
 
 
 def test_no_test_can_reach_beyond_loopback() -> None:
@@ -73,5 +97,5 @@ def test_read_consistency_defaults_to_the_kind_of_store_and_a_set_value_wins() -
     assert load_settings(None, storage={"uri": "s3://bucket/prefix"}).storage.read_consistency() == 1.0
     chosen = {"uri": "s3://bucket/prefix", "read_consistency_seconds": 0}
     assert load_settings(None, storage=chosen).storage.read_consistency() == 0.0
-    with pytest.raises(ValidationError):
+    with pytest.raises(ConfigError, match="read_consistency_seconds"):
         load_settings(None, storage={"read_consistency_seconds": -1})
