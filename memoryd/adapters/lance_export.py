@@ -17,6 +17,8 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
+from memoryd.adapters.lance_agent_config import CONFIG_SCHEMA
+from memoryd.adapters.lance_agent_config import PREFIX as CONFIG_PREFIX
 from memoryd.adapters.lance_audit_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance_conversations import ITEM_SCHEMA, STATE_SCHEMA
 from memoryd.adapters.lance_db import LanceDatabase
@@ -71,6 +73,7 @@ _KINDS = [
     _Kind("finding", "review_findings_", *REVIEW_TABLES["review_findings"], "finding"),
     _Kind("usage_report", "usage_reports_", *REVIEW_TABLES["usage_reports"], ""),
     _Kind("audit_event", "audit_events_", EVENT_SCHEMA, EVENT_INDEXES, ""),
+    _Kind("settings", CONFIG_PREFIX, CONFIG_SCHEMA, [], ""),
     _Kind("graph_entity", ENTITIES, entity_schema, ENTITY_INDEXES, "end_user"),
     _Kind("graph_fact", FACTS, fact_schema, FACT_INDEXES, "end_user"),
     _Kind("graph_episode", EPISODES, EPISODE_SCHEMA, [("id", BTree())], "end_user"),

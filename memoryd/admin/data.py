@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -23,14 +24,37 @@ def _operator(tenant_id: str) -> Actor:
 
 
 async def run_export(
-    settings: Settings, tenant_id: str, end_user_id: str | None, embeddings: bool, out: TextIO = sys.stdout
+    settings: Settings,
+    tenant_id: str,
+    end_user_id: str | None,
+    embeddings: bool,
+    out: TextIO = sys.stdout,
+    progress: TextIO = sys.stderr,
 ) -> int:
-    """Write the tenant's (or one contact's) JSONL export to ``out``."""
+    """Write the tenant's (or one contact's) JSONL export to ``out``; progress and a summary to ``progress``."""
+    counts: dict[str, int] = {}
+    started = last = time.monotonic()
     async with build_app(settings.without_maintenance()) as app:
         await app.directory.check(tenant_id)
         async for record in app.exports.export(_operator(tenant_id), end_user_id, embeddings):
             out.write(json_line(record) + "\n")
+            kind = str(record["type"])
+            counts[kind] = counts.get(kind, 0) + 1
+            if time.monotonic() - last >= _PROGRESS_SECONDS:
+                last = time.monotonic()
+                print(f"exporting {tenant_id}: {sum(counts.values()) - 1} records ({kind})", file=progress, flush=True)
+        queue = app.job_parts is not None
+    counts.pop("header", None)
+    rows = [[k, n] for k, n in sorted(counts.items())]
+    seconds = time.monotonic() - started
+    print(f"exported {sum(counts.values())} records of {tenant_id} in {seconds:.1f} s", file=progress)
+    print(table(rows, ["record", "rows"]) if rows else "nothing stored", file=progress)
+    if not queue:
+        print("job records: not exported (no job queue: run beside `memoryd up`, or set REDIS_URL)", file=progress)
     return 0
+
+
+_PROGRESS_SECONDS = 1.0
 
 
 def _lines(path: Path) -> Iterator[dict[str, object]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.admin.data import run_import
+from memoryd.admin.data import run_export, run_import
 from memoryd.app import App
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
@@ -47,6 +47,7 @@ async def seed(app: App) -> None:
     for i in range(30):
         await app.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
+    await app.configs.set_tenant(OPERATOR, {"recall.limit": 7}, (), 0)
     await settle(app)
     await app.trail.flush()
 
@@ -63,7 +64,7 @@ async def test_export_import_export_gives_the_same_records(
     assert header["embedding_model"] == onnx_embedder.model_name
     kinds = {r["type"] for r in records}
     assert kinds >= {"memory", "profile", "profile_revision", "conversation", "conversation_item", "audit_event", "job"}
-    assert kinds >= {"graph_entity", "graph_fact", "graph_episode"}
+    assert kinds >= {"graph_entity", "graph_fact", "graph_episode", "settings"}
     path = tmp_path / "acme.jsonl"
     path.write_text("\n".join(lines) + "\n")
 
@@ -86,6 +87,25 @@ async def test_export_import_export_gives_the_same_records(
     assert len(extra) == 1
     assert [r for r in imported if r not in extra] == records
     assert {m.content for m in restored} >= {"Alice prefers morning calls", "Office closes at six"}
+
+
+async def test_the_export_command_reports_progress_and_what_it_wrote(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
+    async with running(settings, onnx_embedder) as app:
+        await seed(app)
+    out, progress = io.StringIO(), io.StringIO()
+    assert await run_export(settings.without_maintenance(), "acme", None, False, out, progress) == 0
+    written = [json.loads(line)["type"] for line in out.getvalue().splitlines()]
+    summary = progress.getvalue()
+    assert summary.startswith(f"exported {len(written) - 1} records of acme in ")
+    for kind in ("memory", "settings", "job", "conversation_item"):
+        assert f"\n{kind} " in summary.replace("  ", " ") or f" {kind} " in summary, summary
+    assert "not exported" not in summary
+    quiet = io.StringIO()  # no job queue: the records it cannot reach are named, not silently left out
+    await run_export(settings.without_maintenance().with_redis(""), "acme", None, False, io.StringIO(), quiet)
+    assert "job records: not exported" in quiet.getvalue()
 
 
 async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
