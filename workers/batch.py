@@ -18,7 +18,7 @@ from typing import TextIO
 from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
-from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_done_flag
+from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_all_key, bootstrap_done_flag
 from workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
@@ -46,10 +46,13 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
     async with build_app(settings.without_maintenance()) as app:
         jobs = app.jobs
         version = jobs.bootstrap.schema_version
-        job = await jobs.bootstrap.start_batch()
+        new = await jobs.bootstrap.never_compiled()
+        job = await jobs.bootstrap.start_batch(every_agent=True)
         if job is None:
-            print(f"profile bootstrap v{version} is already done for every agent", file=out)
+            print(f"profile bootstrap v{version}: every agent already had one; nothing to do", file=out)
             return 0
+        if new and job.key != bootstrap_all_key(version):
+            print(f"profile bootstrap v{version}: {len(new)} agents created since the last batch", file=out)
         started, start_done, tty = time.monotonic(), -1, out.isatty()
         async with running_workers(settings, app, enabled=with_worker):
             while True:

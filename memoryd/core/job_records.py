@@ -170,9 +170,9 @@ def regenerate_key(tenant_id: str, agent_id: str, revision: int) -> str:
     return f"regenerate:{tenant_id}:{agent_id}:r{revision}"
 
 
-def bootstrap_all_key(schema_version: int) -> str:
-    """The batch over every agent for a profile-schema version."""
-    return f"bootstrap_all:v{schema_version}"
+def bootstrap_all_key(schema_version: int, since: str = "") -> str:
+    """The batch over every agent for a profile-schema version; ``since``: a later batch for agents added since."""
+    return f"bootstrap_all:v{schema_version}" + (f":{since}" if since else "")
 
 
 def bootstrap_done_flag(schema_version: int) -> str:

@@ -14,6 +14,8 @@ the batch over every agent (BOOTSTRAP_ALL). Both converge when re-run:
 
 from __future__ import annotations
 
+import hashlib
+
 from memoryd.core.errors import ModelOutputInvalid, PreconditionFailed
 from memoryd.core.job_records import (
     SYSTEM_TENANT,
@@ -74,17 +76,32 @@ class BootstrapService:
         key = regenerate_key(actor.tenant_id, actor.agent_id, current.revision)
         return await self._jobs.enqueue(JobKind.REGENERATE, actor.tenant_id, key, actor.agent_id, redrive=True)
 
-    async def start_batch(self, defer_seconds: float = 0) -> JobRecord | None:
-        """Queue the batch unless this schema version is done (None then); re-drives a failed batch."""
+    async def start_batch(self, defer_seconds: float = 0, *, every_agent: bool = False) -> JobRecord | None:
+        """Queue the batch unless this schema version is done (None then); re-drives a failed batch.
+
+        ``every_agent`` (``memoryd bootstrap --all``): once the version is done, agents created since
+        that never had a bootstrap of it get a batch of their own (the others' jobs are done and
+        stay so); None when there are none.
+        """
+        since = ""
         if await self._jobs.flag(bootstrap_done_flag(self.schema_version)):
-            return None
+            if not every_agent or not (missing := await self.never_compiled()):
+                return None
+            since = hashlib.sha256(repr(sorted(missing)).encode()).hexdigest()[:12]  # the same agents, one batch
         return await self._jobs.enqueue(
             JobKind.BOOTSTRAP_ALL,
             SYSTEM_TENANT,
-            bootstrap_all_key(self.schema_version),
+            bootstrap_all_key(self.schema_version, since),
             redrive=True,
             defer_seconds=defer_seconds,
         )
+
+    async def never_compiled(self) -> list[tuple[str, str]]:
+        """The agents (tenant, agent) with no bootstrap job of this schema version."""
+        agents = await self._directory.agents()
+        keys = [(tenant_id, bootstrap_key(tenant_id, agent_id, self.schema_version)) for tenant_id, agent_id in agents]
+        records = await self._jobs.records(keys)
+        return [agent for agent, record in zip(agents, records, strict=True) if record is None]
 
     # -- bodies -----------------------------------------------------------------
 

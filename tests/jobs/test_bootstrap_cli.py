@@ -92,9 +92,17 @@ async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_re
 
         third = _bootstrap(config)
         out, _ = third.communicate(timeout=120)
-        assert third.returncode == 0 and "already done" in out
+        assert third.returncode == 0 and "every agent already had one; nothing to do" in out
         assert provider.calls["/v1/chat/completions"] == calls
 
+        async with running(settings, onnx_embedder, workers=False) as app:  # an agent created since
+            await seed(app, "acme", "late", "late likes coffee")
+        fourth = _bootstrap(config)
+        out, err = fourth.communicate(timeout=120)
+        assert fourth.returncode == 0, err
+        assert "1 agents created since the last batch" in out and "succeeded" in out.splitlines()[-1]
+        assert provider.calls["/v1/chat/completions"] == calls + 1  # the new agent alone
+
     async with running(settings, onnx_embedder, workers=False) as app:
-        for tenant, agent in AGENTS:  # each profile written exactly once
+        for tenant, agent in [*AGENTS, ("acme", "late")]:  # each profile written exactly once
             assert [r.revision for r in await app.profile.revisions(Actor(tenant, agent), 10, 0)] == [1]
