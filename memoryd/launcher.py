@@ -223,7 +223,19 @@ def run_up(args: argparse.Namespace, settings: Settings) -> int:
         return _run_children(args, settings, run_dir)
 
 
+def _check_free(host: str, port: int) -> None:
+    """NotReady at once if the daemon's address is taken: its child would exit and be restarted for ever."""
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as exc:
+        raise NotReady(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (another memoryd?); pass --listen HOST:PORT"
+        ) from None
+
+
 def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -> int:
+    host, port = args.listen if args.listen else (settings.server.host, settings.server.port)
+    _check_free(host, port)
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []
@@ -234,7 +246,7 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
         children.append(valkey)
         env["REDIS_URL"] = url
         _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
-    listen = f"{args.listen[0]}:{args.listen[1]}" if args.listen else f"{settings.server.host}:{settings.server.port}"
+    listen = f"{host}:{port}"
     _announce(run_dir, {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen})
     for name, command in (("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))):
         proc = _Processes(command, env)

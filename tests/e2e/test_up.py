@@ -162,3 +162,20 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
         raise AssertionError("valkey still running after memoryd up stopped")
     except valkey.ConnectionError:
         pass
+
+
+def test_up_on_a_port_in_use_fails_at_once_instead_of_restarting_the_daemon(tmp_path: Path) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        done = subprocess.run(
+            [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path), "--listen", f"127.0.0.1:{port}"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done
+    assert "restarting" not in done.stdout and not (tmp_path / "up.json").exists()
