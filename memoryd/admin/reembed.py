@@ -69,9 +69,12 @@ async def run_reembed(
 
 
 def progress_line(p: Progress) -> str:
-    """One progress line: "t-a: 48/300 rows, 96 rows/s, ETA 3 s" (ETA unknown until a row is stored)."""
+    """"t-a: 48/100 rows · all tenants 148/300, 96 rows/s, ETA 3 s" (ETA unknown until a row is stored)."""
     eta = f"{p.eta_seconds:.0f} s" if math.isfinite(p.eta_seconds) else "unknown"
-    return f"{p.tenant_id}: {p.filled}/{p.total} rows, {p.rows_per_second:.0f} rows/s, ETA {eta}"
+    return (
+        f"{p.tenant_id}: {p.tenant_filled}/{p.tenant_total} rows · all tenants {p.filled}/{p.total}, "
+        f"{p.rows_per_second:.0f} rows/s, ETA {eta}"
+    )
 
 
 def _table(rows: Sequence[TenantProgress], model: str) -> str:

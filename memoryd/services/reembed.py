@@ -119,10 +119,15 @@ class Progress:
 
     tenant_id: str
     filled: int
+    """Rows filled so far, over every tenant of the run."""
     total: int
+    """Rows to fill, over every tenant of the run."""
     rows_per_second: float
     eta_seconds: float
     """Infinite while no row has been stored yet."""
+    tenant_filled: int = 0
+    """Of ``tenant_id``'s own rows."""
+    tenant_total: int = 0
 
 
 def reembed_key(model: str) -> str:
@@ -166,12 +171,13 @@ class Reembed:
         missing = {t: (await self._store.space_progress(t, model))[0] for t in chosen}
         todo, done, started = sum(missing.values()), 0, self._now()
         for tenant_id in chosen:
+            mine = 0
             async for rows in self._filled(tenant_id, model, batch):
-                done += rows
+                done, mine = done + rows, mine + rows
                 if on_progress is not None:
                     rate = done / max(self._now() - started, 1e-6)
                     eta = max(todo - done, 0) / rate if rate else math.inf  # nothing stored yet: unknown
-                    on_progress(Progress(tenant_id, done, todo, rate, eta))
+                    on_progress(Progress(tenant_id, done, todo, rate, eta, mine, missing[tenant_id]))
             if switch:
                 await self._switch_if_complete(tenant_id, model)  # left unswitched (status shows it) if not
         return await self.status(model, chosen)
@@ -252,6 +258,7 @@ class Reembed:
 
     async def status(self, model: str, tenants: Sequence[str] = ()) -> list[TenantProgress]:
         """Per tenant: rows missing in ``model``'s space, rows in all, and the space its Recall searches."""
+        self._check_model(model)  # another model has no space here: its zeros would say nothing
         switched = await self._spaces.active()
         out = []
         for tenant_id in await self._tenants(tenants):

@@ -172,6 +172,30 @@ async def test_progress_counts_the_rows_a_run_stored_not_the_rows_it_read(
         assert first[-1].filled + second[-1].filled == 96  # read twice, stored once
 
 
+async def test_progress_names_each_tenants_own_rows_and_status_refuses_another_model(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> None:
+    settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
+    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
+        job = app.reembed
+        assert job is not None
+        for tenant, count in (("t-a", 30), ("t-b", 20)):
+            drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} of {tenant}") for i in range(count)]
+            await app.memorize.memorize_batch(Actor(tenant, "agent"), drafts, True)
+        seen: list[Progress] = []
+        await job.run(MODEL, batch=8, on_progress=seen.append)
+        last = {p.tenant_id: p for p in seen}
+        assert (last["t-a"].tenant_filled, last["t-a"].tenant_total) == (30, 30)
+        assert (last["t-b"].tenant_filled, last["t-b"].tenant_total, last["t-b"].filled, last["t-b"].total) == (
+            20,
+            20,
+            50,
+            50,
+        )
+        with pytest.raises(InvalidRequest, match=f"configured to re-embed to {MODEL!r}, not 'another-model'"):
+            await job.status("another-model")
+
+
 async def test_one_re_embed_at_a_time_and_switches_are_per_tenant_records(tmp_path: Path) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "base-model", 8)
     spaces = LanceEmbeddingSpaces(db)

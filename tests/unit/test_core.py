@@ -202,5 +202,7 @@ def test_a_reembed_progress_line_before_any_row_is_stored_has_no_eta() -> None:
     from memoryd.admin.reembed import progress_line
     from memoryd.services.reembed import Progress
 
-    assert progress_line(Progress("t-a", 48, 300, 96.2, 2.6)) == "t-a: 48/300 rows, 96 rows/s, ETA 3 s"
-    assert progress_line(Progress("t-a", 0, 300, 0.0, math.inf)) == "t-a: 0/300 rows, 0 rows/s, ETA unknown"
+    line = progress_line(Progress("t-b", 148, 300, 96.2, 2.6, 48, 100))
+    assert line == "t-b: 48/100 rows · all tenants 148/300, 96 rows/s, ETA 3 s"  # its own rows, then the run's
+    line = progress_line(Progress("t-a", 0, 300, 0.0, math.inf, 0, 200))
+    assert line == "t-a: 0/200 rows · all tenants 0/300, 0 rows/s, ETA unknown"
