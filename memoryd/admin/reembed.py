@@ -69,7 +69,7 @@ async def run_reembed(
 
 
 def progress_line(p: Progress) -> str:
-    """"t-a: 48/100 rows · all tenants 148/300, 96 rows/s, ETA 3 s" (ETA unknown until a row is stored)."""
+    """One progress line, e.g. "t-a: 48/100 rows · all tenants 148/300, 96 rows/s, ETA 3 s" (ETA once rows land)."""
     eta = f"{p.eta_seconds:.0f} s" if math.isfinite(p.eta_seconds) else "unknown"
     return (
         f"{p.tenant_id}: {p.tenant_filled}/{p.tenant_total} rows · all tenants {p.filled}/{p.total}, "

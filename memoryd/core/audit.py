@@ -53,7 +53,7 @@ class FindingStatus(StrEnum):
     PROPOSED = "proposed"
     APPLIED = "applied"
     REJECTED = "rejected"
-    """The model judged the candidate wrong; applying it changes nothing."""
+    """The model or a person (RejectFindings) judged the candidate wrong; applying it changes nothing."""
 
 
 class ApplyPolicy(StrEnum):

@@ -21,6 +21,7 @@ class Operation(StrEnum):
     RESTORE = "restore"
     PROFILE_EDIT = "profile_edit"
     FINDINGS_APPLIED = "findings_applied"
+    FINDINGS_REJECTED = "findings_rejected"
     KEY_CREATE = "key_create"
     KEY_REVOKE = "key_revoke"
     ERASE = "erase"

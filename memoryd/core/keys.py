@@ -93,6 +93,7 @@ METHOD_RULES: dict[str, Rule] = {
     "AuditService/GetReview": Rule(_O, _R),
     "AuditService/ListReviews": Rule(_O, _R),
     "AuditService/ApplyFindings": Rule(_O, _W),
+    "AuditService/RejectFindings": Rule(_O, _W),
     "AuditService/GetUsageReport": Rule(_O, _R),
     "AuditService/ListUsageReports": Rule(_O, _R),
     "AuditService/ListAuditEvents": Rule(_D, _R),

@@ -123,8 +123,12 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     @translated
     async def GetReview(self, request: apb.GetReviewRequest, context: Ctx) -> apb.GetReviewResponse:
         """See the proto."""
-        r, findings = await self._app.jobs.review.get(actor(context, request.agent_id, ""), request.review_id)
-        return apb.GetReviewResponse(review=review(r), findings=[finding(f) for f in findings])
+        who = actor(context, request.agent_id, "")
+        r, findings = await self._app.jobs.review.get(who, request.review_id)
+        shown = await self._app.jobs.review.memories_of(who, findings)
+        return apb.GetReviewResponse(
+            review=review(r), findings=[finding(f) for f in findings], memories=[convert.memory(m) for m in shown]
+        )
 
     @translated
     async def ListReviews(self, request: apb.ListReviewsRequest, context: Ctx) -> apb.ListReviewsResponse:
@@ -138,6 +142,13 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         who = actor(context, request.agent_id, "")
         applied = await self._app.jobs.review.apply(who, request.review_id, list(request.finding_ids))
         return apb.ApplyFindingsResponse(findings=[finding(f) for f in applied])
+
+    @translated
+    async def RejectFindings(self, request: apb.RejectFindingsRequest, context: Ctx) -> apb.RejectFindingsResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, "")
+        found = await self._app.jobs.review.reject(who, request.review_id, list(request.finding_ids), request.reason)
+        return apb.RejectFindingsResponse(findings=[finding(f) for f in found])
 
     @translated
     async def GetUsageReport(self, request: apb.GetUsageReportRequest, context: Ctx) -> apb.GetUsageReportResponse:

@@ -39,7 +39,7 @@ from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, 
 from memoryd.core.pii import redact
 from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
 from memoryd.core.prompts import REVIEW_PROMPT
-from memoryd.core.validation import check_actor, check_range
+from memoryd.core.validation import check_actor, check_range, check_text
 from memoryd.core.visibility import may_modify
 from memoryd.services.audit_trail import AuditTrail
 from memoryd.services.job_runner import JobContext
@@ -47,6 +47,7 @@ from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
 
 _USER_TURN = "Judge every finding and answer with the JSON object."
+_REASON_CHARS = 500
 _MAX_SHOWN_CHARS = 400
 """A memory's text as the model sees it in a review prompt (longer ones are cut)."""
 
@@ -232,6 +233,38 @@ class ReviewService:
             raise InvalidRequest("finding_ids", f"{unknown[0]!r} is not a finding of review {review_id!r}")
         chosen = [by_id[i] for i in dict.fromkeys(finding_ids)] if finding_ids else findings
         return await self._apply(actor, chosen)
+
+    async def reject(self, actor: Actor, review_id: str, finding_ids: Sequence[str], reason: str) -> list[Finding]:
+        """RejectFindings: a person judged these proposed findings wrong; their states after."""
+        if not finding_ids:
+            raise InvalidRequest("finding_ids", "name at least one finding to reject")
+        check_text(reason, "reason", _REASON_CHARS)
+        _, findings = await self.get(actor, review_id)
+        by_id = {f.finding_id: f for f in findings}
+        unknown = [i for i in finding_ids if i not in by_id]
+        if unknown:
+            raise InvalidRequest("finding_ids", f"{unknown[0]!r} is not a finding of review {review_id!r}")
+        who = f"key {actor.key_id}" if actor.key_id else "an operator"
+        out, rejected = [], []
+        for finding in (by_id[i] for i in dict.fromkeys(finding_ids)):
+            if finding.status is FindingStatus.PROPOSED:
+                outcome = f"rejected by {who}" + (f": {reason}" if reason else "")
+                finding = replace(finding, status=FindingStatus.REJECTED, outcome=outcome)
+                rejected.append(finding)
+            out.append(finding)
+        if rejected:
+            await self._reviews.put_findings(actor.tenant_id, rejected)
+            ids = [m for f in rejected for m in f.memory_ids]
+            await self._trail.write(
+                actor.tenant_id, Operation.FINDINGS_REJECTED, actor, ids, (), {"findings": len(rejected)}
+            )
+        return out
+
+    async def memories_of(self, actor: Actor, findings: Sequence[Finding]) -> list[MemoryRecord]:
+        """The memories the findings name that the actor may read, in the findings' order."""
+        ids = list(dict.fromkeys(m for f in findings for m in f.memory_ids))
+        found = await self._store.get_many(actor, ids, with_retrievals=False) if ids else {}
+        return [found[i] for i in ids if i in found]
 
     async def _apply(self, actor: Actor, findings: Sequence[Finding]) -> list[Finding]:
         out: list[Finding] = []

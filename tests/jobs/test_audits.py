@@ -148,6 +148,56 @@ async def test_merge_supersedes_recall_drops_the_loser_and_restore_brings_it_bac
         assert len(listed) == 6 and all(m.status == pb.MEMORY_STATUS_ACTIVE for m in listed)
 
 
+async def test_a_person_rejects_a_finding_which_then_is_never_applied_and_sees_the_texts(
+    daemon: LiveServer, env: Settings, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        memory, audits = MemoryServiceStub(channel), AuditServiceStub(channel)
+        ids = plant(memory)
+        rules_only = env.model_copy(update={"provider": env.provider.model_copy(update={"extraction_model": ""})})
+        got = await reviewed(channel, rules_only, onnx_embedder)
+        texts = {m.id: m.content for m in got.memories}  # the findings' memories, side by side
+        assert texts[ids["dup_a"]] == texts[ids["dup_b"]] == "The VPN needs a hardware key"
+        assert set(texts) == {m for f in got.findings for m in f.memory_ids}
+        dup = next(f for f in got.findings if f.kind == apb.FINDING_KIND_DUPLICATE)
+        review_id = got.review.review_id
+        rejected = audits.RejectFindings(
+            apb.RejectFindingsRequest(
+                agent_id="a1", review_id=review_id, finding_ids=[dup.finding_id], reason="two teams, two keys"
+            ),
+            metadata=T,
+        )
+        assert rejected.findings[0].status == apb.FINDING_STATUS_REJECTED
+        assert rejected.findings[0].outcome == "rejected by an operator: two teams, two keys"
+        applied = audits.ApplyFindings(
+            apb.ApplyFindingsRequest(agent_id="a1", review_id=review_id, finding_ids=[dup.finding_id]), metadata=T
+        )
+        assert applied.findings[0].status == apb.FINDING_STATUS_REJECTED  # never applied
+        for memory_id in dup.memory_ids:
+            shown = memory.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=memory_id), metadata=T).memory
+            assert shown.status == pb.MEMORY_STATUS_ACTIVE
+        events = audits.ListAuditEvents(apb.ListAuditEventsRequest(operation="findings_rejected"), metadata=T).events
+        assert len(events) == 1 and set(events[0].ids) == set(dup.memory_ids)
+        for bad, field in (
+            (apb.RejectFindingsRequest(agent_id="a1", review_id=review_id), "finding_ids"),
+            (apb.RejectFindingsRequest(agent_id="a1", review_id=review_id, finding_ids=["f" * 32]), "finding_ids"),
+            (
+                apb.RejectFindingsRequest(
+                    agent_id="a1", review_id=review_id, finding_ids=[dup.finding_id], reason="x" * 501
+                ),
+                "reason",
+            ),
+        ):
+            with pytest.raises(grpc.RpcError) as err:
+                audits.RejectFindings(bad, metadata=T)
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and field in (err.value.details() or "")
+        with pytest.raises(grpc.RpcError) as err:  # another agent's review: not found, as GetReview
+            audits.RejectFindings(
+                apb.RejectFindingsRequest(agent_id="a2", review_id=review_id, finding_ids=[dup.finding_id]), metadata=T
+            )
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
 async def test_an_outage_during_a_review_converges_to_the_clean_findings(
     tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from memoryd.config import Settings, load_settings
+from memoryd.config_errors import ConfigError
 from memoryd.core.conversation import WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.models import DEFAULT_DECAY, DEFAULT_SALIENCE, MemoryType
@@ -33,7 +34,7 @@ def test_a_per_agent_override_changes_only_its_keys_and_is_bounded(tmp_path: Pat
     override = s.working.agents["bot"].applied_to(WorkingPolicy())
     assert (override.strategy.value, override.window_messages, override.keep_percent) == ("buffer_window", 7, 40)
     config.write_text("[working.agents.bot]\nwindow_messages = 0\n")
-    with pytest.raises(ValueError, match="window_messages"):
+    with pytest.raises(ConfigError, match="window_messages"):
         load_settings(config)
 
 

@@ -1,6 +1,7 @@
 import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as _memory_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -138,12 +139,14 @@ class GetReviewRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., review_id: _Optional[str] = ...) -> None: ...
 
 class GetReviewResponse(_message.Message):
-    __slots__ = ("review", "findings")
+    __slots__ = ("review", "findings", "memories")
     REVIEW_FIELD_NUMBER: _ClassVar[int]
     FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
     review: Review
     findings: _containers.RepeatedCompositeFieldContainer[Finding]
-    def __init__(self, review: _Optional[_Union[Review, _Mapping]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
+    memories: _containers.RepeatedCompositeFieldContainer[_memory_pb2.Memory]
+    def __init__(self, review: _Optional[_Union[Review, _Mapping]] = ..., findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ..., memories: _Optional[_Iterable[_Union[_memory_pb2.Memory, _Mapping]]] = ...) -> None: ...
 
 class ListReviewsRequest(_message.Message):
     __slots__ = ("agent_id", "page_size")
@@ -168,6 +171,24 @@ class ApplyFindingsRequest(_message.Message):
     review_id: str
     finding_ids: _containers.RepeatedScalarFieldContainer[str]
     def __init__(self, agent_id: _Optional[str] = ..., review_id: _Optional[str] = ..., finding_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RejectFindingsRequest(_message.Message):
+    __slots__ = ("agent_id", "review_id", "finding_ids", "reason")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_ID_FIELD_NUMBER: _ClassVar[int]
+    FINDING_IDS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    review_id: str
+    finding_ids: _containers.RepeatedScalarFieldContainer[str]
+    reason: str
+    def __init__(self, agent_id: _Optional[str] = ..., review_id: _Optional[str] = ..., finding_ids: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class RejectFindingsResponse(_message.Message):
+    __slots__ = ("findings",)
+    FINDINGS_FIELD_NUMBER: _ClassVar[int]
+    findings: _containers.RepeatedCompositeFieldContainer[Finding]
+    def __init__(self, findings: _Optional[_Iterable[_Union[Finding, _Mapping]]] = ...) -> None: ...
 
 class ApplyFindingsResponse(_message.Message):
     __slots__ = ("findings",)

@@ -55,6 +55,11 @@ class AuditServiceStub:
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.ApplyFindingsRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_audit__pb2.ApplyFindingsResponse.FromString,
                 _registered_method=True)
+        self.RejectFindings = channel.unary_unary(
+                '/memoryd.v1.AuditService/RejectFindings',
+                request_serializer=memoryd_dot_v1_dot_audit__pb2.RejectFindingsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_audit__pb2.RejectFindingsResponse.FromString,
+                _registered_method=True)
         self.GetUsageReport = channel.unary_unary(
                 '/memoryd.v1.AuditService/GetUsageReport',
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.GetUsageReportRequest.SerializeToString,
@@ -96,8 +101,9 @@ class AuditServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetReview(self, request, context):
-        """GetReview returns one review of the agent and its findings. NOT_FOUND until the review's
-        job has started, and for another agent's reviews.
+        """GetReview returns one review of the agent, its findings and the memories they name as the
+        caller sees them (texts side by side; a memory the caller cannot see is left out). NOT_FOUND
+        until the review's job has started, and for another agent's reviews.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -119,6 +125,16 @@ class AuditServiceServicer:
         them back. A finding touching a memory the agent may not change stays proposed (its
         outcome says why). Applying a finding twice changes nothing the second time; a rejected
         finding is never applied.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RejectFindings(self, request, context):
+        """RejectFindings records a person's decision that proposed findings are wrong: they become
+        REJECTED (their outcome names the key and the reason) and ApplyFindings and the audits.apply
+        policy never apply them. An applied finding stays applied (restore its memories instead).
+        Rejecting twice changes nothing; each call writes one audit event.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,6 +188,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.ApplyFindings,
                     request_deserializer=memoryd_dot_v1_dot_audit__pb2.ApplyFindingsRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_audit__pb2.ApplyFindingsResponse.SerializeToString,
+            ),
+            'RejectFindings': grpc.unary_unary_rpc_method_handler(
+                    servicer.RejectFindings,
+                    request_deserializer=memoryd_dot_v1_dot_audit__pb2.RejectFindingsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_audit__pb2.RejectFindingsResponse.SerializeToString,
             ),
             'GetUsageReport': grpc.unary_unary_rpc_method_handler(
                     servicer.GetUsageReport,
@@ -298,6 +319,33 @@ class AuditService:
             '/memoryd.v1.AuditService/ApplyFindings',
             memoryd_dot_v1_dot_audit__pb2.ApplyFindingsRequest.SerializeToString,
             memoryd_dot_v1_dot_audit__pb2.ApplyFindingsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RejectFindings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.AuditService/RejectFindings',
+            memoryd_dot_v1_dot_audit__pb2.RejectFindingsRequest.SerializeToString,
+            memoryd_dot_v1_dot_audit__pb2.RejectFindingsResponse.FromString,
             options,
             channel_credentials,
             insecure,
