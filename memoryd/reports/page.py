@@ -96,22 +96,27 @@ def _bars(title: str, buckets: tuple[tuple[str, int], ...], xlabel: str) -> str:
 
 
 def _growth(report: UsageReport) -> str:
-    def draw(ax: Any) -> None:
-        days = [d for d, _ in report.growth]
-        counts = [n for _, n in report.growth]
-        total, running = [], 0
-        for n in counts:
-            running += n
-            total.append(running)
-        ax.bar(range(len(days)), counts, color=_BLUE, label="created that day")
-        twin = ax.twinx()
-        twin.plot(range(len(days)), total, color="#e07b00", linewidth=2, label="total")
-        twin.set_ylabel("total")
-        step = max(1, len(days) // 8)
-        ax.set_xticks(range(0, len(days), step), days[::step], rotation=30, fontsize=8)
-        ax.set_ylabel("created")
+    return _chart("Growth per day", lambda ax: draw_growth(ax, report))
 
-    return _chart("Growth per day", draw)
+
+def draw_growth(ax: Any, report: UsageReport) -> Any:
+    """Memories created per day (bars) and the running total (a line on its own axis); the total's axis."""
+    days = [d for d, _ in report.growth]
+    counts = [n for _, n in report.growth]
+    total, running = [], 0
+    for n in counts:
+        running += n
+        total.append(running)
+    ax.bar(range(len(days)), counts, color=_BLUE, label="created that day")
+    twin = ax.twinx()
+    twin.plot(range(len(days)), total, color="#e07b00", linewidth=2, label="total")
+    twin.set_ylabel("total")
+    twin.set_ylim(bottom=0)  # a total axis not starting at 0 makes slow growth look steep
+    ax.set_ylim(bottom=0)
+    step = max(1, len(days) // 8)
+    ax.set_xticks(range(0, len(days), step), days[::step], rotation=30, fontsize=8)
+    ax.set_ylabel("created")
+    return twin
 
 
 def _figures(report: UsageReport) -> str:
@@ -125,6 +130,8 @@ def _figures(report: UsageReport) -> str:
         ("Gini", f"{report.gini:.2f}"),
         ("duplicate texts", f"{report.duplicate_share:.0%}"),
         *((f"{status}", f"{n:,}") for status, n in sorted(report.by_status.items())),
+        *((f"scope {scope}", f"{n:,}") for scope, n in sorted(report.by_scope.items())),
+        *((f"type {kind}", f"{n:,}") for kind, n in sorted(report.by_type.items())),
     ]
     return "".join(f"<div><b>{escape(value)}</b>{escape(name)}</div>" for name, value in cells)
 
