@@ -4,6 +4,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TS_CLIENT := clients/typescript/dist/index.js
 EXTRAS := dev,bench,report,mcp,tracing
 # uv installs the same pinned packages as pip in about 15 s instead of 2 minutes on a fresh
 # machine (CI's budget); pip stays the fallback.
@@ -19,7 +20,11 @@ $(STAMP): pyproject.toml package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(STAMP)
 
-install: $(STAMP)
+# The TypeScript client, built with the pinned tsc from the npm lock (its types are generated from the protos).
+$(TS_CLIENT): $(STAMP) $(wildcard clients/typescript/src/*.ts) clients/typescript/tsconfig.json
+	npx --no-install tsc -p clients/typescript
+
+install: $(STAMP) $(TS_CLIENT)
 
 run: install
 	$(BIN)/memoryd up

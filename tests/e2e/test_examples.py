@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from tests.jobs.conftest import job_settings
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 DOCS = [ROOT / "README.md", ROOT / "ARCHITECTURE.md", *sorted((ROOT / "docs").rglob("*.md"))]
-BLOCK = re.compile(r"^( *)```(python|toml)\n(.*?)^\1```", re.S | re.M)
+BLOCK = re.compile(r"^( *)```(python|toml|js)\n(.*?)^\1```", re.S | re.M)
 pytestmark = pytest.mark.timeout(180)
 
 
@@ -33,7 +34,7 @@ def _blocks() -> list[tuple[Path, str, str]]:
 
 
 def test_every_python_and_toml_block_of_the_docs_is_an_example_file() -> None:
-    files = {p.read_text(): p for p in [*EXAMPLES.rglob("*.py"), *EXAMPLES.rglob("*.toml")]}
+    files = {p.read_text(): p for ext in ("py", "toml", "js") for p in EXAMPLES.rglob(f"*.{ext}")}
     blocks = _blocks()
     assert len([b for b in blocks if b[1] == "python"]) >= 7
     strays = [f"{doc.name}: {body[:60]!r}" for doc, _, body in blocks if body not in files]
@@ -81,6 +82,20 @@ def test_each_example_runs_against_a_live_daemon(daemon: LiveServer, name: str) 
     )
     assert run.returncode == 0, run.stderr
     assert EXPECTED[name] in run.stdout, run.stdout
+
+
+def test_the_node_example_runs_against_a_live_daemon(daemon: LiveServer) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is required"
+    run = subprocess.run(
+        [node, str(EXAMPLES / "node" / "quickstart.js"), f"127.0.0.1:{daemon.port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Caroline prefers espresso in the morning" in run.stdout and "refused: query" in run.stdout
 
 
 def test_a_closed_client_refuses_calls_and_its_channel_with_a_clear_error(daemon: LiveServer) -> None:

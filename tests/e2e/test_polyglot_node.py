@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import socket
 import subprocess
 from pathlib import Path
 
@@ -135,3 +136,57 @@ def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveSer
     assert (
         result["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0] and "predicate" in result["bad"]["details"]
     )
+
+
+def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_only_unavailable(
+    live_server: LiveServer,
+) -> None:
+    node = shutil.which("node")
+    assert node, "Node.js is required"
+    assert (ROOT / "clients" / "typescript" / "dist" / "index.js").exists(), "run `make install` (it builds it)"
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))  # bound, never listening: a refused connection
+        out = subprocess.run(
+            [
+                node,
+                str(ROOT / "tests" / "polyglot" / "ts_client.js"),
+                f"127.0.0.1:{live_server.port}",
+                str(closed.getsockname()[1]),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+    result = json.loads(out.stdout)
+    assert result["stored"]["content"] == "TypeScript runtimes share memories too" and result["stored"]["tags"] == [
+        "ts"
+    ]
+    assert result["again"] == result["repeat"]  # a request id given once stores once
+    assert result["hits"][0][0] == result["stored"]["id"] and 0 < result["hits"][0][1] <= 1
+    assert len(result["listed"]) == 2  # two pages of one, followed by the async iterator
+    assert result["seqs"] == [1] and result["context"][-1] == "hello from node"
+    assert result["invalid"] == {
+        "class": "InvalidArgument",
+        "details": result["invalid"]["details"],
+        "isInvalid": True,
+        "isNotFound": False,
+    }
+    assert "query" in result["invalid"]["details"]
+    assert result["missing"]["class"] == "NotFound" and result["missing"]["isNotFound"]
+    assert result["retriedOnRefusals"] == 0
+    assert result["down"] == {"class": "Unavailable", "isUnavailable": True, "retries": 2}
+    assert "tenant is required" in result["noTenant"]
+
+
+def test_the_typescript_client_types_are_those_of_the_protos(tmp_path: Path) -> None:
+    """The committed generated types match the protos (regenerated into a temporary directory)."""
+    npx = shutil.which("npx")
+    assert npx
+    client = ROOT / "clients" / "typescript"
+    package = json.loads((client / "package.json").read_text())
+    command = package["scripts"]["gen"].replace("--outDir src/gen", f"--outDir {tmp_path}").split()
+    subprocess.run([npx, "--no-install", *command], cwd=client, capture_output=True, text=True, timeout=120, check=True)
+    fresh = {p.relative_to(tmp_path): p.read_text() for p in tmp_path.rglob("*.ts")}
+    committed = {p.relative_to(client / "src" / "gen"): p.read_text() for p in (client / "src" / "gen").rglob("*.ts")}
+    assert fresh == committed, "run `npm run gen` in clients/typescript"

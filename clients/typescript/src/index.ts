@@ -1,0 +1,225 @@
+/**
+ * memoryd's TypeScript client: typed calls over @grpc/grpc-js, the tenant and key given once.
+ *
+ * Every call carries the tenant (`x-tenant-id`) and the key (`authorization: Bearer`) as metadata
+ * and a deadline; only UNAVAILABLE is retried, with full-jitter exponential backoff (a Memorize
+ * gets a request id when it has none, so its retry cannot store twice); errors arrive as classes,
+ * one per status a caller handles differently, `details` naming the field. Message types are
+ * generated from the protos (`npm run gen`), field names in camelCase.
+ */
+
+import { randomUUID } from "node:crypto";
+import * as path from "node:path";
+
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+
+import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
+import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
+import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
+import type { ConversationServiceClient } from "./gen/memoryd/v1/ConversationService";
+import type { GetContextResponse__Output } from "./gen/memoryd/v1/GetContextResponse";
+import type { Memory__Output } from "./gen/memoryd/v1/Memory";
+import type { MemoryInput } from "./gen/memoryd/v1/MemoryInput";
+import type { MemorizeResponse__Output } from "./gen/memoryd/v1/MemorizeResponse";
+import type { MemoryServiceClient } from "./gen/memoryd/v1/MemoryService";
+import type { MessageInput } from "./gen/memoryd/v1/MessageInput";
+import type { RecallHit__Output } from "./gen/memoryd/v1/RecallHit";
+import type { RecallRequest } from "./gen/memoryd/v1/RecallRequest";
+
+export type { Memory__Output as Memory, RecallHit__Output as RecallHit, MemoryInput, MessageInput };
+
+/** How the protos are loaded: the generated types assume exactly these options. */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  longs: Number,
+  enums: String,
+  defaults: true,
+  arrays: true,
+  oneofs: true,
+};
+
+/** A call failed; `code` is the gRPC status, `details` the server's message (it names the field). */
+export class MemorydError extends Error {
+  constructor(
+    readonly code: grpc.status,
+    readonly details: string,
+  ) {
+    super(`${grpc.status[code]}: ${details}`);
+    this.name = new.target.name;
+  }
+}
+/** The request was wrong; `details` names the field. Nothing was stored. */
+export class InvalidArgument extends MemorydError {}
+/** No such id, or not visible to the caller. */
+export class NotFound extends MemorydError {}
+/** Not the caller's to change, or the key's role does not allow the call. */
+export class PermissionDenied extends MemorydError {}
+/** A request id or message id reused for another request. */
+export class AlreadyExists extends MemorydError {}
+/** The state refuses the call (a budget, another embedding model). */
+export class FailedPrecondition extends MemorydError {}
+/** A concurrent change won (a compare-and-swap): read again and retry. */
+export class Aborted extends MemorydError {}
+/** A rate limit or a size limit. */
+export class ResourceExhausted extends MemorydError {}
+/** No key, an unknown one, or a revoked one. */
+export class Unauthenticated extends MemorydError {}
+/** The daemon (or what it needs) cannot answer now: retried by the client before it reaches you. */
+export class Unavailable extends MemorydError {}
+
+const BY_STATUS: Partial<Record<grpc.status, new (code: grpc.status, details: string) => MemorydError>> = {
+  [grpc.status.INVALID_ARGUMENT]: InvalidArgument,
+  [grpc.status.NOT_FOUND]: NotFound,
+  [grpc.status.PERMISSION_DENIED]: PermissionDenied,
+  [grpc.status.ALREADY_EXISTS]: AlreadyExists,
+  [grpc.status.FAILED_PRECONDITION]: FailedPrecondition,
+  [grpc.status.ABORTED]: Aborted,
+  [grpc.status.RESOURCE_EXHAUSTED]: ResourceExhausted,
+  [grpc.status.UNAUTHENTICATED]: Unauthenticated,
+  [grpc.status.UNAVAILABLE]: Unavailable,
+};
+
+/** The error class of a failed call's status. */
+export function fromServiceError(err: grpc.ServiceError): MemorydError {
+  const Kind = BY_STATUS[err.code] ?? MemorydError;
+  return new Kind(err.code, err.details);
+}
+
+export interface ClientOptions {
+  /** The tenant; optional when `apiKey` is given (a key names its tenant). */
+  tenant?: string;
+  apiKey?: string;
+  /** Each call's deadline (default 10 s). */
+  timeoutMs?: number;
+  /** Attempts after the first when the answer is UNAVAILABLE (default 3). */
+  retries?: number;
+  /** The first retry waits up to this long, doubling (default 200 ms). */
+  backoffMs?: number;
+  /** TLS (default: plaintext, as a loopback daemon serves). */
+  credentials?: grpc.ChannelCredentials;
+  /** Where `memoryd/v1/*.proto` live (default: the repository's `proto/`). */
+  protoRoot?: string;
+  /** Called before each retry (attempt 1, 2…) with the UNAVAILABLE error: for logs and metrics. */
+  onRetry?: (attempt: number, error: MemorydError) => void;
+}
+
+type Unary<Req, Res> = (
+  request: Req,
+  metadata: grpc.Metadata,
+  options: grpc.CallOptions,
+  callback: grpc.requestCallback<Res>,
+) => grpc.ClientUnaryCall;
+
+/** Blocking-free calls to memoryd's archive and working memory; `close()` when done. */
+export class MemoryClient {
+  private readonly memory: MemoryServiceClient;
+  private readonly conversations: ConversationServiceClient;
+  private readonly metadata = new grpc.Metadata();
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+  private readonly onRetry?: (attempt: number, error: MemorydError) => void;
+
+  constructor(target = "127.0.0.1:50051", options: ClientOptions = {}) {
+    if (!options.tenant && !options.apiKey) {
+      throw new Error("tenant is required without an apiKey (a key names its tenant)");
+    }
+    if (options.tenant) this.metadata.set("x-tenant-id", options.tenant);
+    if (options.apiKey) this.metadata.set("authorization", `Bearer ${options.apiKey}`);
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.retries = options.retries ?? 3;
+    this.backoffMs = options.backoffMs ?? 200;
+    this.onRetry = options.onRetry;
+    const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
+    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto"];
+    const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto;
+    const credentials = options.credentials ?? grpc.credentials.createInsecure();
+    this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
+    this.conversations = new loaded.memoryd.v1.ConversationService(target, credentials, {
+      channelOverride: this.memory.getChannel() as grpc.Channel,
+    });
+  }
+
+  /** Store one memory (`fields`: MemoryInput's others, e.g. tags, scope, salience). */
+  memorize(
+    agentId: string,
+    content: string,
+    fields: Omit<MemoryInput, "content"> = {},
+    opts: { endUserId?: string; requestId?: string } = {},
+  ): Promise<MemorizeResponse__Output> {
+    const request = {
+      agentId,
+      endUserId: opts.endUserId ?? "",
+      memory: { ...fields, content },
+      requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // a retry must not store twice
+    };
+    return this.call(this.memory.Memorize.bind(this.memory) as Unary<typeof request, MemorizeResponse__Output>, request);
+  }
+
+  /** The best hits, best first (`fields`: RecallRequest's others, e.g. endUserId, filter, minScore). */
+  async recall(agentId: string, query: string, fields: Omit<RecallRequest, "agentId" | "query"> = {}): Promise<RecallHit__Output[]> {
+    const request = { ...fields, agentId, query };
+    const reply = await this.call(this.memory.Recall.bind(this.memory) as Unary<RecallRequest, { hits: RecallHit__Output[] }>, request);
+    return reply.hits;
+  }
+
+  /** One visible memory. */
+  async get(agentId: string, memoryId: string, endUserId = ""): Promise<Memory__Output> {
+    const request = { agentId, memoryId, endUserId };
+    const reply = await this.call(this.memory.GetMemory.bind(this.memory) as Unary<typeof request, { memory: Memory__Output }>, request);
+    return reply.memory;
+  }
+
+  /** Every visible memory, oldest first, fetched a page at a time. */
+  async *list(agentId: string, pageSize = 100, endUserId = ""): AsyncGenerator<Memory__Output> {
+    let pageToken = "";
+    do {
+      const request = { agentId, endUserId, pageSize, pageToken };
+      const page = await this.call(
+        this.memory.ListMemories.bind(this.memory) as Unary<typeof request, { memories: Memory__Output[]; nextPageToken: string }>,
+        request,
+      );
+      yield* page.memories;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** Append turns to a conversation (idempotent per message id). */
+  appendMessages(
+    agentId: string,
+    conversationId: string,
+    messages: MessageInput[],
+    opts: { endUserId?: string; contextWindowTokens?: number } = {},
+  ): Promise<AppendMessagesResponse__Output> {
+    const request = { agentId, conversationId, messages, endUserId: opts.endUserId ?? "", contextWindowTokens: opts.contextWindowTokens ?? 0 };
+    return this.call(this.conversations.AppendMessages.bind(this.conversations) as Unary<typeof request, AppendMessagesResponse__Output>, request);
+  }
+
+  /** What to send the model now, within the window. */
+  getContext(agentId: string, conversationId: string, contextWindowTokens: number, endUserId = ""): Promise<GetContextResponse__Output> {
+    const request = { agentId, conversationId, contextWindowTokens, endUserId };
+    return this.call(this.conversations.GetContext.bind(this.conversations) as Unary<typeof request, GetContextResponse__Output>, request);
+  }
+
+  /** Close the channel. */
+  close(): void {
+    this.memory.close();
+  }
+
+  private async call<Req, Res>(method: Unary<Req, Res>, request: Req): Promise<Res> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await new Promise<Res>((resolve, reject) => {
+          const deadline = new Date(Date.now() + this.timeoutMs);
+          method(request, this.metadata, { deadline }, (err, reply) => (err || reply === undefined ? reject(err) : resolve(reply)));
+        });
+      } catch (err) {
+        const failed = err as grpc.ServiceError;
+        if (failed.code !== grpc.status.UNAVAILABLE || attempt >= this.retries) throw fromServiceError(failed);
+        this.onRetry?.(attempt + 1, fromServiceError(failed));
+        await new Promise((wake) => setTimeout(wake, Math.random() * this.backoffMs * 2 ** attempt));
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// The TypeScript client (clients/typescript, built by `make install`) against a live daemon:
+// the tenant once, typed errors naming the field, retries on UNAVAILABLE only. Prints JSON.
+// Usage: ts_client.js HOST:PORT CLOSED_PORT
+const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memoryd/client");
+
+(async () => {
+  const [target, closed] = process.argv.slice(2);
+  const out = {};
+  let retried = 0;
+  const memory = new MemoryClient(target, { tenant: "ts-tenant", onRetry: () => retried++ });
+  try {
+    const stored = await memory.memorize("agent", "TypeScript runtimes share memories too", { tags: ["ts"] });
+    out.stored = stored.memory;
+    out.again = (await memory.memorize("agent", "the same request id twice", {}, { requestId: "ts-1" })).memory.id;
+    out.repeat = (await memory.memorize("agent", "the same request id twice", {}, { requestId: "ts-1" })).memory.id;
+    out.hits = (await memory.recall("agent", "Which runtimes share memories?", { limit: 3 })).map((h) => [h.memory.id, h.score]);
+    out.listed = [];
+    for await (const m of memory.list("agent", 1)) out.listed.push(m.id);
+    const appended = await memory.appendMessages("agent", "c1", [{ messageId: "m1", role: "ROLE_USER", content: "hello from node" }]);
+    out.seqs = appended.seqs;
+    out.context = (await memory.getContext("agent", "c1", 2000)).messages.map((m) => m.content);
+    for (const [name, attempt] of [
+      ["invalid", () => memory.recall("agent", "")],
+      ["missing", () => memory.get("agent", "0".repeat(32))],
+    ]) {
+      try {
+        await attempt();
+        out[name] = "no error";
+      } catch (err) {
+        out[name] = { class: err.constructor.name, details: err.details, isInvalid: err instanceof InvalidArgument, isNotFound: err instanceof NotFound };
+      }
+    }
+    out.retriedOnRefusals = retried; // a refusal is never retried
+  } finally {
+    memory.close();
+  }
+  const down = new MemoryClient(`127.0.0.1:${closed}`, { tenant: "ts-tenant", retries: 2, backoffMs: 20, timeoutMs: 2000, onRetry: () => retried++ });
+  try {
+    await down.recall("agent", "anything");
+  } catch (err) {
+    out.down = { class: err.constructor.name, isUnavailable: err instanceof Unavailable, retries: retried };
+  } finally {
+    down.close();
+  }
+  try {
+    new MemoryClient(target);
+  } catch (err) {
+    out.noTenant = err.message;
+  }
+  console.log(JSON.stringify(out));
+})();
