@@ -45,7 +45,6 @@ from memoryd.adapters.redis_leases import RedisLeases
 from memoryd.adapters.redis_ledger import RedisJobLedger
 from memoryd.adapters.redis_rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
-from memoryd.allocator import release_free_memory
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, NotReady, Unavailable
@@ -76,6 +75,7 @@ from memoryd.core.ports import (
     UsageAnalytics,
 )
 from memoryd.core.validation import Limits
+from memoryd.runtime.allocator import release_free_memory
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.archive import ArchiveService
 from memoryd.services.audit_batch import AuditBatchService

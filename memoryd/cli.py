@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memoryd import logs
-from memoryd.allocator import limit_blas_threads, limit_malloc_arenas
 from memoryd.config import Settings, load_settings
 from memoryd.config_errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
 from memoryd.mcp_facade import register as register_mcp
+from memoryd.runtime import logs
+from memoryd.runtime.allocator import limit_blas_threads, limit_malloc_arenas
 
 
 def _listen(value: str) -> tuple[str, int]:
@@ -70,10 +70,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def _serve(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
-    from memoryd.busy_poll import event_loop_factory
     from memoryd.rpc.calls_in_flight import CallsInFlight
     from memoryd.rpc.server import serve
-    from memoryd.telemetry import configure_tracing
+    from memoryd.runtime.busy_poll import event_loop_factory
+    from memoryd.runtime.telemetry import configure_tracing
 
     stop_tracing = configure_tracing(settings.tracing)
     calls = CallsInFlight()
@@ -88,7 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _worker(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
-    from memoryd.telemetry import configure_tracing
+    from memoryd.runtime.telemetry import configure_tracing
     from workers.run import run_workers
 
     stop_tracing = configure_tracing(settings.tracing)

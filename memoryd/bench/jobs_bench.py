@@ -41,7 +41,7 @@ from memoryd.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
-from memoryd.heap import settled_heap
+from memoryd.runtime.heap import settled_heap
 from memoryd.testing.provider import FakeProvider, ProviderProcess, hashed_embedding
 from workers.settings import running_workers
 

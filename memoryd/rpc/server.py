@@ -18,7 +18,6 @@ from grpc_reflection.v1alpha import reflection
 from memoryd.app import App, build_app
 from memoryd.config import ServerSettings, Settings
 from memoryd.core.errors import MemorydError, NotReady
-from memoryd.heap import settled_heap
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
@@ -52,6 +51,7 @@ from memoryd.rpc.key_servicer import KeyServicer
 from memoryd.rpc.memory_servicer import MemoryServicer
 from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.reembed_servicer import ReembedServicer
+from memoryd.runtime.heap import settled_heap
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from memoryd.allocator import limit_blas_threads, limit_malloc_arenas, release_free_memory
+from memoryd.runtime.allocator import limit_blas_threads, limit_malloc_arenas, release_free_memory
 
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memoryd.busy_poll import PollingSelector, event_loop_factory
+from memoryd.runtime.busy_poll import PollingSelector, event_loop_factory
 
 
 class _Recorded(PollingSelector):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from memoryd.heap import settled_heap
+from memoryd.runtime.heap import settled_heap
 
 
 class _Node:
