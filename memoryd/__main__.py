@@ -1,6 +1,6 @@
 """`python -m memoryd` runs the command line."""
 
-from memoryd.cli import main
+from memoryd.commands.main import main
 
 if __name__ == "__main__":
     main()

@@ -1,4 +1,4 @@
-"""Generate memoryd/bench/data/audit_planted.json: an agent's archive with planted problems.
+"""Generate memoryd/commands/bench/data/audit_planted.json: an agent's archive with planted problems.
 
 Deterministic (seeded). Ordinary memories come from varied templates and free sentences; into
 them are planted exact duplicates, restatements (a different case or punctuation, or one word

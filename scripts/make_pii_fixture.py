@@ -1,4 +1,4 @@
-"""Generate memoryd/bench/data/pii_planted.json: identifiers planted in realistic sentences, and decoys.
+"""Generate memoryd/commands/bench/data/pii_planted.json: identifiers planted in realistic sentences, and decoys.
 
 Deterministic (seeded). Each item: ``text``, ``planted`` (list of {type, value}); decoys carry an
 empty list and hold dates, times, prices, versions, years, counts and codes that must stay.
@@ -172,4 +172,4 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("memoryd/bench/data/pii_planted.json"))
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("memoryd/commands/bench/data/pii_planted.json"))

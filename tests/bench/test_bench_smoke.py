@@ -117,7 +117,7 @@ def test_bench_faults_smoke(tmp_path: Path) -> None:
 
 
 def test_faults_reconciles_every_replica_after_the_consistency_interval() -> None:
-    from memoryd.bench.faults_bench import reconcile
+    from memoryd.commands.bench.faults_bench import reconcile
 
     acked = {"a", "b", "c", "d"}
     # "c" missed one replica's first listing (written through the other in the last second): late, not lost

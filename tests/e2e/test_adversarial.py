@@ -7,7 +7,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from memoryd.bench.adversarial import attack, fingerprint, keys_for, seed
+from memoryd.commands.bench.adversarial import attack, fingerprint, keys_for, seed
 from memoryd.config import Settings
 from tests.conftest import LiveServer
 

@@ -12,7 +12,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from memoryd.bench.daemon import Daemon
+from memoryd.commands.bench.daemon import Daemon
 from tests.lance_stores import open_store
 
 
@@ -89,7 +89,7 @@ def test_serve_refuses_a_listen_address_that_is_not_host_and_port(
     listen: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # '²' and '٣' are digits to str.isdigit; int() takes neither (the first) or reads a port no one typed.
-    from memoryd.cli import parser
+    from memoryd.commands.main import parser
 
     with pytest.raises(SystemExit) as stopped:
         parser("serve").parse_args(["serve", "--listen", listen])

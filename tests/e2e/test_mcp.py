@@ -11,8 +11,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from memoryd.bench.daemon import free_port
 from memoryd.client import MemoryClient, pb
+from memoryd.commands.bench.daemon import free_port
 from tests.conftest import LiveServer
 
 pytestmark = pytest.mark.timeout(120)

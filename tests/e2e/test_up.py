@@ -16,8 +16,8 @@ import pytest
 import valkey
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from memoryd.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
-from memoryd.launcher import running_stack
+from memoryd.commands.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
+from memoryd.commands.up import running_stack
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.

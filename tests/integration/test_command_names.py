@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.admin.data import run_erase, run_export, run_retention
 from memoryd.app import build_app
+from memoryd.commands.audit import run_audit
+from memoryd.commands.data import run_erase, run_export, run_retention
+from memoryd.commands.reports.command import run_report
 from memoryd.config import Settings
 from memoryd.core.errors import NotFound
 from memoryd.core.models import Actor, MemoryDraft
-from memoryd.reports.command import run_report
-from workers.audit import run_audit
 
 pytestmark = pytest.mark.timeout(120)
 

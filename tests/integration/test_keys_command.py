@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from memoryd.admin.keys import run_keys
 from memoryd.app import build_app
+from memoryd.commands.keys import run_keys
 from memoryd.config import Settings
 from memoryd.core.audit_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT

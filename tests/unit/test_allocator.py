@@ -36,7 +36,7 @@ def test_blas_threads_are_limited_unless_the_operator_chose(monkeypatch: pytest.
 
 def test_the_command_line_sets_the_limit_before_numpy_loads() -> None:
     # OpenBLAS reads the variable once, when numpy loads: the entry point must not import numpy first.
-    probe = "import sys, memoryd.cli; print('numpy' in sys.modules)"
+    probe = "import sys, memoryd.commands.main; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

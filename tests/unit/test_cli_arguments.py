@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryd.cli import parser
+from memoryd.commands.main import parser
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ def test_unknown_keys_and_bad_values_are_one_line_naming_the_file_and_key(tmp_pa
 def test_the_command_line_prints_a_config_mistake_as_one_line_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from memoryd.cli import main
+    from memoryd.commands.main import main
 
     bad = tmp_path / "bad.toml"
     bad.write_text("[storage]\nurii = 'x'\n")

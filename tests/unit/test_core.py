@@ -199,7 +199,7 @@ def test_a_unit_vector_is_kept_as_given_and_any_other_is_scaled() -> None:
 
 
 def test_a_reembed_progress_line_before_any_row_is_stored_has_no_eta() -> None:
-    from memoryd.admin.reembed import progress_line
+    from memoryd.commands.reembed import progress_line
     from memoryd.services.reembed import Progress
 
     line = progress_line(Progress("t-b", 148, 300, 96.2, 2.6, 48, 100))

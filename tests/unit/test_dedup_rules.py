@@ -81,7 +81,7 @@ def test_an_empty_key_never_restates() -> None:
 
 
 def test_the_shipped_fixture_never_merges_a_near_miss_of_any_kind() -> None:
-    data = json.loads(resources.files("memoryd.bench").joinpath("data/dedup_pairs.json").read_text())
+    data = json.loads(resources.files("memoryd.commands.bench").joinpath("data/dedup_pairs.json").read_text())
     assert len(data["near_miss"]) >= 80 and len(data["restatement"]) >= 40
     kinds = {x["kind"] for x in data["near_miss"]}
     assert {"sign", "operator", "symbol", "percent", "emoji", "version"} <= kinds

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memoryd.commands.up import Child, run_up, supervise
 from memoryd.core.errors import NotReady
-from memoryd.launcher import Child, run_up, supervise
 from tests.conftest import make_settings
 
 

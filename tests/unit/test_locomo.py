@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.bench.locomo import Scores, clean_evidence, load
+from memoryd.commands.bench.locomo import Scores, clean_evidence, load
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
 

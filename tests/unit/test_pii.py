@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from memoryd.bench.pii_bench import measure
+from memoryd.commands.bench.pii_bench import measure
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.job_records import RetryPolicy
@@ -51,7 +51,7 @@ def test_the_checksums() -> None:
 
 
 def test_the_shipped_fixture_keeps_its_measured_rates() -> None:
-    items = json.loads(resources.files("memoryd.bench").joinpath("data/pii_planted.json").read_text())["items"]
+    items = json.loads(resources.files("memoryd.commands.bench").joinpath("data/pii_planted.json").read_text())["items"]
     record = measure(items)
     assert record["detection"] >= 0.98 and len(record["false_positives"]) <= 1
     assert all(v["planted"] >= 25 for v in record["by_type"].values()) and record["decoy_sentences"] >= 30

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import matplotlib
 
+from memoryd.commands.reports.page import draw_growth, usage_page
 from memoryd.core.usage import UsageReport
-from memoryd.reports.page import draw_growth, usage_page
 
 matplotlib.use("svg")
 

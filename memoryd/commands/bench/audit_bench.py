@@ -36,7 +36,7 @@ from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance_db import LanceDatabase
 from memoryd.adapters.lance_store import LanceMemoryStore
 from memoryd.app import App, build_app
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.core.audit import Finding
 from memoryd.core.ids import content_hash, new_memory_id
@@ -64,7 +64,7 @@ def _fixture(path: Path | None) -> dict[str, Any]:
     if path is not None:
         data: dict[str, Any] = json.loads(path.read_text())
     else:
-        data = json.loads(resources.files("memoryd.bench").joinpath("data/audit_planted.json").read_text())
+        data = json.loads(resources.files("memoryd.commands.bench").joinpath("data/audit_planted.json").read_text())
     return data
 
 

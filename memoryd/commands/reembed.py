@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from memoryd.app import App, build_app
+from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.services.reembed import Progress, Reembed, TenantProgress
-from memoryd.text_table import table
 
 _NOT_CONFIGURED = (
     "no re-embed target is configured: set [reembed] (enabled = true, provider, model, dimension, "

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from memoryd.commands.table import table
 from memoryd.core.usage import UsageReport
-from memoryd.text_table import table
 
 _BAR = 30
 _AGENTS_SHOWN = 20

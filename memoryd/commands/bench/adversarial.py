@@ -31,8 +31,8 @@ import grpc
 import lancedb
 
 from memoryd.app import App, build_app
-from memoryd.bench.daemon import Daemon
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench.daemon import Daemon
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.keys import Role
 from memoryd.rpc.client import (

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from memoryd.text_table import table
+from memoryd.commands.table import table
 
 __all__ = ["environment", "percentiles", "table", "write_json"]
 

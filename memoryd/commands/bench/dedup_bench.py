@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd.app import build_embedder
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.restatement import is_restatement
@@ -39,7 +39,7 @@ def _load(path: Path | None) -> dict[str, Any]:
     if path is not None:
         data: dict[str, Any] = json.loads(path.read_text())
     else:
-        data = json.loads(resources.files("memoryd.bench").joinpath("data/dedup_pairs.json").read_text())
+        data = json.loads(resources.files("memoryd.commands.bench").joinpath("data/dedup_pairs.json").read_text())
     return data
 
 

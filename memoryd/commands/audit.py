@@ -18,12 +18,12 @@ from collections import Counter
 from typing import TextIO
 
 from memoryd.app import App, build_app
+from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.audit import ApplyPolicy, Finding, FindingSource, FindingStatus
 from memoryd.core.errors import InvalidRequest, NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState
 from memoryd.core.models import Actor
-from memoryd.text_table import table
 from workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24

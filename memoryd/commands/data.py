@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TextIO
 
 from memoryd.app import build_app
+from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor
-from memoryd.text_table import table
 
 
 def _operator(tenant_id: str) -> Actor:

@@ -33,9 +33,9 @@ import grpc
 import numpy as np
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.bench import corpus
-from memoryd.bench.daemon import Daemon
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench import corpus
+from memoryd.commands.bench.daemon import Daemon
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 _TENANT = ((TENANT_METADATA_KEY, "mixed"),)

@@ -26,11 +26,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_embedder
-from memoryd.bench import corpus
-from memoryd.bench.daemon import Daemon
-from memoryd.bench.embedder_alone import texts_per_second
-from memoryd.bench.report import environment, percentiles, table, write_json
-from memoryd.bench.store_access import (
+from memoryd.commands.bench import corpus
+from memoryd.commands.bench.daemon import Daemon
+from memoryd.commands.bench.embedder_alone import texts_per_second
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.store_access import (
     copy_index_recall,
     has_vector_index,
     maintain_now,
@@ -287,7 +287,7 @@ def _sqlite(
     The second is the baseline of a Recall whose server embeds the query: the same model on the same
     machine, the text embedded and searched one query at a time.
     """
-    from memoryd.bench.sqlite_baseline import SqliteHybrid
+    from memoryd.commands.bench.sqlite_baseline import SqliteHybrid
 
     db = SqliteHybrid(path, len(vectors[0]))
     owner = [agents[i % len(agents)] for i in range(len(memories.texts))]

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TextIO
 
 from memoryd.app import build_app
+from memoryd.commands.reports.page import usage_page
+from memoryd.commands.reports.text import usage_text
 from memoryd.config import Settings
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.usage import UsageReport, report_to_dict
-from memoryd.reports.page import usage_page
-from memoryd.reports.text import usage_text
 
 
 def parse_since(value: str) -> datetime:

@@ -31,8 +31,8 @@ from memoryd.adapters.lance_graph import LanceGraphStore
 from memoryd.adapters.lance_maintenance import LanceMaintenance
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_embedder
-from memoryd.bench.locomo import load, parse
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.locomo import load, parse
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.conversation import Conversation, Message, Role, WorkingPolicy
 from memoryd.core.graph import Entity, EntityType, Fact, GraphScope
@@ -60,7 +60,9 @@ def extraction_cost(path: Path | None, counter: TiktokenCounter) -> dict[str, An
     if path is not None:
         conversations = load(path)
     else:  # the demo's conversation, in LoCoMo's format
-        conversations = parse(json.loads(resources.files("memoryd.demo").joinpath("conversation.json").read_text()))
+        conversations = parse(
+            json.loads(resources.files("memoryd.commands.demo").joinpath("conversation.json").read_text())
+        )
     policy, window = WorkingPolicy(), 8192
     cap = summary_cap(policy, window)
     summary = " ".join(["word"] * cap)  # a summary at the cap: the prompt's upper bound

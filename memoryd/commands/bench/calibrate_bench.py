@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from memoryd.app import build_embedder
-from memoryd.bench import locomo
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench import locomo
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
 

@@ -6,9 +6,9 @@ import sys
 from typing import TextIO
 
 from memoryd.app import build_app
+from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.keys import ApiKey, Role
-from memoryd.text_table import table
 
 
 def _when(key: ApiKey) -> tuple[str, str, str]:

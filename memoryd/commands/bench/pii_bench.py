@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.core.pii import LABELS, redact
 
 
@@ -61,7 +61,7 @@ def _main(args: argparse.Namespace) -> int:
     if args.fixture is not None:
         data = json.loads(args.fixture.read_text())
     else:
-        data = json.loads(resources.files("memoryd.bench").joinpath("data/pii_planted.json").read_text())
+        data = json.loads(resources.files("memoryd.commands.bench").joinpath("data/pii_planted.json").read_text())
     record = measure(data["items"])
     rows = [[t, v["planted"], v["found"], f"{v['found'] / v['planted']:.0%}"] for t, v in record["by_type"].items()]
     print(table(rows, ["type", "planted", "found", "detection"]))

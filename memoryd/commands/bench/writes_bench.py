@@ -22,10 +22,10 @@ from typing import Any
 import grpc
 
 from memoryd.app import build_embedder
-from memoryd.bench import corpus
-from memoryd.bench.daemon import Daemon
-from memoryd.bench.embedder_alone import texts_per_second
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench import corpus
+from memoryd.commands.bench.daemon import Daemon
+from memoryd.commands.bench.embedder_alone import texts_per_second
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 from memoryd.testing.provider import FakeProvider

@@ -26,8 +26,8 @@ from typing import Any
 
 import grpc
 
-from memoryd.bench.daemon import Daemon, free_port
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench.daemon import Daemon, free_port
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, ConversationServiceStub, MemoryServiceStub, cpb, pb
 

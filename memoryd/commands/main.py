@@ -16,7 +16,7 @@ from memoryd.config import Settings, load_settings
 from memoryd.config_errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
-from memoryd.mcp_facade import register as register_mcp
+from memoryd.facades.mcp import register as register_mcp
 from memoryd.runtime import logs
 from memoryd.runtime.allocator import limit_blas_threads, limit_malloc_arenas
 
@@ -59,7 +59,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         overrides["storage"] = {"uri": args.data}
     settings = load_settings(args.config, **overrides)
     if args.command != "up" and getattr(args, "run_dir", None) is not None and not settings.redis.dsn:
-        from memoryd.launcher import running_stack
+        from memoryd.commands.up import running_stack
 
         stack = running_stack(args.run_dir)
         if stack is not None and stack.get("redis_url"):
@@ -102,7 +102,7 @@ def _worker(args: argparse.Namespace) -> int:
 def _bootstrap(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from workers.batch import run_bootstrap_all
+    from memoryd.commands.bootstrap import run_bootstrap_all
 
     return asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker))
 
@@ -110,8 +110,8 @@ def _bootstrap(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
+    from memoryd.commands.audit import run_audit
     from memoryd.core.audit import ApplyPolicy
-    from workers.audit import run_audit
 
     return asyncio.run(
         run_audit(
@@ -128,7 +128,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.reports.command import parse_since, run_report
+    from memoryd.commands.reports.command import parse_since, run_report
 
     return asyncio.run(
         run_report(
@@ -146,7 +146,7 @@ def _report(args: argparse.Namespace) -> int:
 def _keys(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.keys import run_keys
+    from memoryd.commands.keys import run_keys
 
     return asyncio.run(
         run_keys(
@@ -164,7 +164,7 @@ def _keys(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.data import run_export
+    from memoryd.commands.data import run_export
 
     if args.out == "-":
         return asyncio.run(run_export(settings, args.tenant, args.end_user, args.embeddings))
@@ -177,7 +177,7 @@ def _import(args: argparse.Namespace) -> int:
         raise ConfigError(f"import file {str(args.file)!r}: does not exist")
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.data import run_import
+    from memoryd.commands.data import run_import
 
     return asyncio.run(run_import(settings, args.tenant, args.file))
 
@@ -185,7 +185,7 @@ def _import(args: argparse.Namespace) -> int:
 def _erase(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.data import run_erase
+    from memoryd.commands.data import run_erase
 
     return asyncio.run(run_erase(settings, args.tenant, args.end_user))
 
@@ -193,7 +193,7 @@ def _erase(args: argparse.Namespace) -> int:
 def _retention(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.data import run_retention
+    from memoryd.commands.data import run_retention
 
     return asyncio.run(run_retention(settings, args.tenant, args.dry_run))
 
@@ -201,7 +201,7 @@ def _retention(args: argparse.Namespace) -> int:
 def _reembed(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
-    from memoryd.admin.reembed import run_reembed
+    from memoryd.commands.reembed import run_reembed
 
     action = next((a for a in ("status", "switch", "switch_back", "finish") if getattr(args, a)), "run")
     action = action.replace("_", "-")
@@ -209,7 +209,7 @@ def _reembed(args: argparse.Namespace) -> int:
 
 
 def _up(args: argparse.Namespace) -> int:
-    from memoryd.launcher import run_up
+    from memoryd.commands.up import run_up
 
     return run_up(args, settings_from(args))
 
@@ -298,14 +298,14 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.set_defaults(run=_up)
-    from memoryd.demo import register as register_demo
+    from memoryd.commands.demo import register as register_demo
 
     register_demo(sub)
     register_mcp(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
     benches = bench.add_subparsers(dest="bench", required=True)
     if command in (None, "bench"):  # the benches import their own tooling: only for `memoryd bench`
-        from memoryd.bench.cli import add_bench_commands
+        from memoryd.commands.bench.cli import add_bench_commands
 
         add_bench_commands(benches)
     return root

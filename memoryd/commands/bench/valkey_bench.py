@@ -26,8 +26,8 @@ from typing import Any
 import grpc
 import valkey
 
-from memoryd.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
-from memoryd.bench.report import environment, table, write_json
+from memoryd.commands.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
+from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 from memoryd.testing.provider import FakeProvider
 

@@ -1,0 +1,40 @@
+"""`memoryd bench ...` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+from memoryd.commands.bench.adversarial import register as register_adversarial
+from memoryd.commands.bench.audit_bench import register as register_audit
+from memoryd.commands.bench.calibrate_bench import register as register_calibrate
+from memoryd.commands.bench.dedup_bench import register as register_dedup
+from memoryd.commands.bench.faults_bench import register as register_faults
+from memoryd.commands.bench.graph_bench import register as register_graph
+from memoryd.commands.bench.jobs_bench import register as register_jobs
+from memoryd.commands.bench.locomo_bench import register as register_locomo
+from memoryd.commands.bench.mixed_bench import register as register_mixed
+from memoryd.commands.bench.outage_bench import register as register_outage
+from memoryd.commands.bench.pii_bench import register as register_pii
+from memoryd.commands.bench.recall_bench import register as register_recall
+from memoryd.commands.bench.reembed_bench import register as register_reembed
+from memoryd.commands.bench.valkey_bench import register as register_valkey
+from memoryd.commands.bench.writes_bench import register as register_writes
+
+
+def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register the bench subcommands."""
+    register_recall(sub)
+    register_locomo(sub)
+    register_jobs(sub)
+    register_dedup(sub)
+    register_mixed(sub)
+    register_audit(sub)
+    register_pii(sub)
+    register_adversarial(sub)
+    register_calibrate(sub)
+    register_faults(sub)
+    register_valkey(sub)
+    register_reembed(sub)
+    register_graph(sub)
+    register_outage(sub)
+    register_writes(sub)
