@@ -118,3 +118,44 @@ def test_every_module_of_the_layers_is_in_the_codemap() -> None:
             if module.name == "__init__.py":
                 continue
             assert module.name in codemap, f"{package}/{module.name} is missing from ARCHITECTURE.md's codemap"
+
+
+def test_the_wheel_installs_one_top_level_package_and_workers_inside_it(tmp_path: Path) -> None:
+    """``workers/`` ships as ``memoryd.workers``: site-packages gets no generic top-level ``workers``."""
+    import zipfile
+
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = tmp_path.glob("memoryd-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"memoryd"}
+    assert "memoryd/workers/settings.py" in names and "memoryd/workers/functions.py" in names
+
+
+def test_nothing_imports_workers_by_its_folder_name() -> None:
+    """Imported as ``workers`` and as ``memoryd.workers``, one module would load twice (two registries)."""
+    import re
+
+    bare = re.compile(r"^\s*(from|import) workers\b", re.M)
+    offenders = [
+        str(p.relative_to(ROOT))
+        for folder in ("memoryd", "workers", "tests", "scripts")
+        for p in (ROOT / folder).rglob("*.py")
+        if bare.search(p.read_text())
+    ]
+    assert offenders == []

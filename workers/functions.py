@@ -15,7 +15,7 @@ from opentelemetry import trace
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import JobKind, JobState
 from memoryd.services.job_runner import Body
-from workers.context import context_of
+from memoryd.workers.context import context_of
 
 log = logging.getLogger(__name__)
 

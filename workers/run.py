@@ -15,7 +15,7 @@ from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError, NotReady
 from memoryd.runtime.heap import settled_heap
-from workers.settings import running_workers
+from memoryd.workers.settings import running_workers
 
 log = logging.getLogger(__name__)
 

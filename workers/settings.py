@@ -24,9 +24,9 @@ from memoryd.adapters.redis_ledger import map_redis_errors
 from memoryd.app import App
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError, Unavailable
-from workers.context import WorkerContext, install
-from workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
-from workers.wake import listen_for_wakes
+from memoryd.workers.context import WorkerContext, install
+from memoryd.workers.functions import FUNCTIONS, audit_tick, reconcile_tick, retention_tick
+from memoryd.workers.wake import listen_for_wakes
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from memoryd.core.audit import ApplyPolicy, Finding, FindingSource, FindingStatu
 from memoryd.core.errors import InvalidRequest, NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState
 from memoryd.core.models import Actor
-from workers.settings import NO_QUEUE, running_workers
+from memoryd.workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
 

@@ -19,7 +19,7 @@ from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_all_key, bootstrap_done_flag
-from workers.settings import NO_QUEUE, running_workers
+from memoryd.workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
 

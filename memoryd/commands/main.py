@@ -89,7 +89,7 @@ def _worker(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
     from memoryd.runtime.telemetry import configure_tracing
-    from workers.run import run_workers
+    from memoryd.workers.run import run_workers
 
     stop_tracing = configure_tracing(settings.tracing)
     try:

@@ -16,9 +16,9 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.keys import Role
 from memoryd.rpc.server import credentials
+from memoryd.workers.settings import running_workers
 from tests.conftest import LiveServer, make_settings
 from tests.jobs.conftest import job_settings
-from workers.settings import running_workers
 
 ROOT = Path(__file__).resolve().parents[2]
 

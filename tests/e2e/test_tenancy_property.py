@@ -50,9 +50,9 @@ from memoryd.rpc.client import (
     rpb,
 )
 from memoryd.testing.provider import FakeProvider
+from memoryd.workers.settings import running_workers
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.jobs.conftest import job_settings, wait_for
-from workers.settings import running_workers
 
 TENANTS = ["t0", "t1", "t2"]
 AGENTS = ["a0", "a1", "a2"]

@@ -21,8 +21,8 @@ from memoryd.core.job_records import JobRecord
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.core.ports import Embedder
 from memoryd.testing.provider import FakeProvider
+from memoryd.workers.settings import running_workers
 from tests.conftest import make_settings
-from workers.settings import running_workers
 
 PROFILE_REPLY = '{"profile": "## Preferences\\n- likes green tea", "demoted": []}'
 

@@ -19,10 +19,10 @@ from memoryd.config import Settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState
 from memoryd.rpc.client import AuditServiceStub, JobServiceStub, MemoryServiceStub, apb, jpb, pb
 from memoryd.testing.provider import FakeProvider
+from memoryd.workers.settings import running_workers
 from tests.conftest import LiveServer, tenant
 from tests.fakes import FrozenClock
 from tests.jobs.conftest import job_settings, running, seed, wait_for
-from workers.settings import running_workers
 
 T = tenant("acme")
 PLANTED = {

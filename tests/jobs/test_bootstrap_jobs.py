@@ -165,7 +165,7 @@ async def test_without_a_model_jobs_wait_and_proceed_once_one_is_configured(
         assert (await app.jobs.service.get("acme", job.key)).state == JobState.WAITING_FOR_PROVIDER
         assert parked.state == JobState.WAITING_FOR_PROVIDER and parked.attempts == 0
         assert "no chat model" in parked.last_error
-    from workers.run import run_workers
+    from memoryd.workers.run import run_workers
 
     stop = asyncio.Event()
     worker = asyncio.create_task(run_workers(job_settings(tmp_path, redis_url, provider), stop))

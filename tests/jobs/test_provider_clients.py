@@ -13,9 +13,9 @@ from memoryd.app import build_app
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
 from memoryd.testing.provider import FakeProvider
+from memoryd.workers.settings import running_workers
 from tests.conftest import make_settings
 from tests.jobs.conftest import PROFILE_REPLY, seed, wait_for
-from workers.settings import running_workers
 
 
 async def test_the_embedder_and_chat_clients_the_app_built_close_their_connections_with_it(

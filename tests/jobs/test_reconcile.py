@@ -15,9 +15,9 @@ from memoryd.adapters.arq_queue import queue_of
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft
+from memoryd.workers.run import refresh_job_metrics
+from memoryd.workers.settings import running_workers
 from tests.jobs.conftest import job_settings, running, wait_for
-from workers.run import refresh_job_metrics
-from workers.settings import running_workers
 
 
 async def test_a_job_whose_message_was_lost_is_queued_again_once_and_runs(

@@ -18,9 +18,9 @@ from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.models import Actor
 from memoryd.testing.provider import FakeProvider
+from memoryd.workers.settings import running_workers
 from tests.fakes import FrozenClock
 from tests.jobs.conftest import job_settings
-from workers.settings import running_workers
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -9,8 +9,8 @@ from arq import func
 from arq.utils import timestamp_ms
 
 from memoryd.adapters.arq_queue import connect
+from memoryd.workers.settings import ClaimingWorker
 from tests.jobs.conftest import command_calls
-from workers.settings import ClaimingWorker
 
 QUEUE = "memoryd:queue:claims-test"
 

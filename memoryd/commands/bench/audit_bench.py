@@ -43,7 +43,7 @@ from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryType, Scope
 from memoryd.testing.provider import FakeProvider
-from workers.settings import running_workers
+from memoryd.workers.settings import running_workers
 
 _KINDS = ("duplicate", "contradiction", "stale", "clutter")
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096

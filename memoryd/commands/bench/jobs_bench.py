@@ -43,7 +43,7 @@ from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap
 from memoryd.core.models import Actor, MemoryDraft
 from memoryd.runtime.heap import settled_heap
 from memoryd.testing.provider import FakeProvider, ProviderProcess, hashed_embedding
-from workers.settings import running_workers
+from memoryd.workers.settings import running_workers
 
 _REPLY = '{"profile": "## Preferences\\n- prefers concise answers\\n## Current work\\n- the billing migration"}'
 

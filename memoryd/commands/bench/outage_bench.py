@@ -28,7 +28,7 @@ from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
 from memoryd.testing.provider import FakeProvider, hashed_embedding
-from workers.settings import running_workers
+from memoryd.workers.settings import running_workers
 
 _PROFILE = "## Preferences\n- prefers concise answers"
 _ANSWER = json.dumps(

@@ -34,7 +34,7 @@ from memoryd.commands.bench.report import environment, percentiles, table, write
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
 from memoryd.rpc.server import serving
-from workers.settings import running_workers
+from memoryd.workers.settings import running_workers
 
 TENANT = (("x-tenant-id", "demo"),)
 AGENT = "assistant"
