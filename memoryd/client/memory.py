@@ -13,7 +13,7 @@ import grpc
 
 from memoryd.client.errors import from_rpc_error
 from memoryd.client.namespaces import Conversations, Graph, Jobs
-from memoryd.client.settings import Setting, effective_values, set_request
+from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
     ConfigServiceStub,
@@ -24,6 +24,7 @@ from memoryd.rpc.client import (
     pb,
     ppb,
 )
+from memoryd.rpc.config_values import Setting
 
 RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The only status worth retrying as is: the others need the caller to change something."""

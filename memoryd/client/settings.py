@@ -1,4 +1,4 @@
-"""Stored settings on the wire: Python values to ``ConfigValue`` and back (ConfigService's messages)."""
+"""ConfigService's messages for the client: effective values read, set requests built."""
 
 from __future__ import annotations
 
@@ -6,30 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memoryd.rpc.client import gpb
-
-Setting = bool | int | float | str
-
-
-def config_value(value: Setting) -> gpb.ConfigValue:
-    """A Python value as a ``ConfigValue`` (bool before int: ``True`` is an int too)."""
-    if isinstance(value, bool):
-        return gpb.ConfigValue(bool_value=value)
-    if isinstance(value, int):
-        return gpb.ConfigValue(int_value=value)
-    if isinstance(value, float):
-        return gpb.ConfigValue(double_value=value)
-    if isinstance(value, str):
-        return gpb.ConfigValue(string_value=value)
-    raise TypeError(f"a setting is a bool, int, float or str, not {type(value).__name__}")
-
-
-def python_value(value: gpb.ConfigValue) -> Setting:
-    """A ``ConfigValue`` as a Python value."""
-    kind = value.WhichOneof("kind")
-    if kind is None:
-        raise ValueError("the ConfigValue holds no value")
-    out: Setting = getattr(value, kind)
-    return out
+from memoryd.rpc.config_values import Setting, config_value, python_value
 
 
 def effective_values(reply: gpb.GetEffectiveConfigResponse) -> dict[str, tuple[Setting, str]]:

@@ -234,8 +234,8 @@ def _check_free(host: str, port: int) -> None:
 
 
 def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -> int:
-    host, port = args.listen if args.listen else (settings.server.host, settings.server.port)
-    _check_free(host, port)
+    listen_host, listen_port = args.listen if args.listen else (settings.server.host, settings.server.port)
+    _check_free(listen_host, listen_port)
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []
@@ -246,7 +246,7 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
         children.append(valkey)
         env["REDIS_URL"] = url
         _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
-    listen = f"{host}:{port}"
+    listen = f"{listen_host}:{listen_port}"
     _announce(run_dir, {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen})
     for name, command in (("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))):
         proc = _Processes(command, env)

@@ -2,87 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.graph import Entity, EntityType, Fact, FactStatus, GraphScope
+from memoryd.core.graph import GraphScope
 from memoryd.core.models import Scope
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
+from memoryd.rpc.convert import graph as wire
 from memoryd.rpc.identity import Ctx, actor, caller
 from memoryd.rpc.status import translated
 from memoryd.services.graph import Assertion
-
-_TYPES = {
-    gr.ENTITY_TYPE_PERSON: EntityType.PERSON,
-    gr.ENTITY_TYPE_ORGANIZATION: EntityType.ORGANIZATION,
-    gr.ENTITY_TYPE_PLACE: EntityType.PLACE,
-    gr.ENTITY_TYPE_TOPIC: EntityType.TOPIC,
-    gr.ENTITY_TYPE_PRODUCT: EntityType.PRODUCT,
-    gr.ENTITY_TYPE_EVENT: EntityType.EVENT,
-    gr.ENTITY_TYPE_OTHER: EntityType.OTHER,
-    gr.ENTITY_TYPE_UNSPECIFIED: EntityType.OTHER,
-}
-_TYPES_PB = {v: k for k, v in _TYPES.items() if k != gr.ENTITY_TYPE_UNSPECIFIED}
-_STATUS_PB = {
-    FactStatus.ACTIVE: gr.FACT_STATUS_ACTIVE,
-    FactStatus.INVALIDATED: gr.FACT_STATUS_INVALIDATED,
-    FactStatus.PENDING: gr.FACT_STATUS_PENDING,
-}
-_STATUSES = {v: k for k, v in _STATUS_PB.items()}
-
-
-def _entity_type(value: int, field: str) -> EntityType:
-    found: EntityType | None = _TYPES.get(value)  # type: ignore[call-overload]  # a wire enum is an int
-    if found is None:
-        raise InvalidRequest(field, f"unknown entity type {value}")
-    return found
-
-
-def graph_fact(fact: Fact, names: Mapping[str, str], hop: int = 0, score: float = 0.0) -> gr.GraphFact:
-    """A Fact as a message."""
-    out = gr.GraphFact(
-        id=fact.fact_id,
-        subject=names.get(fact.subject_id, ""),
-        subject_id=fact.subject_id,
-        predicate=fact.predicate,
-        object=names.get(fact.object_id, ""),
-        object_id=fact.object_id,
-        fact=fact.sentence,
-        scope=convert.SCOPE_PB[fact.where.scope],
-        agent_id=fact.where.agent_id,
-        end_user_id=fact.where.end_user_id,
-        status=_STATUS_PB[fact.status],
-        invalidated_by=fact.invalidated_by,
-        mention_count=fact.mention_count,
-        sources=list(fact.sources),
-        pinned=fact.pinned,
-        hop=hop,
-        score=score,
-    )
-    out.created_at.CopyFrom(convert.to_timestamp(fact.created_at))
-    for name, value in (
-        ("valid_from", fact.valid_from),
-        ("valid_to", fact.valid_to),
-        ("invalidated_at", fact.invalidated_at),
-    ):
-        if value is not None:
-            getattr(out, name).CopyFrom(convert.to_timestamp(value))
-    return out
-
-
-def _entity(entity: Entity) -> gr.GraphEntity:
-    return gr.GraphEntity(
-        id=entity.entity_id,
-        name=entity.name,
-        entity_type=_TYPES_PB[entity.entity_type],
-        aliases=list(entity.aliases),
-        scope=convert.SCOPE_PB[entity.where.scope],
-        agent_id=entity.where.agent_id,
-        end_user_id=entity.where.end_user_id,
-    )
 
 
 class GraphServicer(gr_grpc.GraphServiceServicer):
@@ -108,7 +38,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         )
         names = {h.fact.subject_id: h.subject for h in answer.hits} | {h.fact.object_id: h.object for h in answer.hits}
         return gr.SearchGraphResponse(
-            facts=[graph_fact(h.fact, names, h.hop, h.score) for h in answer.hits],
+            facts=[wire.graph_fact(h.fact, names, h.hop, h.score) for h in answer.hits],
             block=answer.block,
             tokens=answer.tokens,
             as_of=convert.to_timestamp(answer.as_of),
@@ -121,10 +51,10 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         fact, superseded, by = await self._app.graph.explain(who, request.fact_id)
         names = await self._app.graph.names(who.tenant_id, [fact, *superseded, *([by] if by else [])])
         reply = gr.ExplainFactResponse(
-            fact=graph_fact(fact, names), superseded=[graph_fact(f, names) for f in superseded]
+            fact=wire.graph_fact(fact, names), superseded=[wire.graph_fact(f, names) for f in superseded]
         )
         if by is not None:
-            reply.superseded_by.CopyFrom(graph_fact(by, names))
+            reply.superseded_by.CopyFrom(wire.graph_fact(by, names))
         return reply
 
     @translated
@@ -137,14 +67,14 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
             request.predicate,
             request.object,
             request.fact,
-            _entity_type(request.subject_type, "subject_type"),
-            _entity_type(request.object_type, "object_type"),
+            wire.entity_type(request.subject_type, "subject_type"),
+            wire.entity_type(request.object_type, "object_type"),
             convert.to_datetime(request.valid_from, "valid_from") if request.HasField("valid_from") else None,
         )
         done = await self._app.graph.assert_human(caller(context), where, claim)
         names = await self._app.graph.names(caller(context).tenant_id, [done.fact])
         return gr.AssertFactResponse(
-            fact=graph_fact(done.fact, names),
+            fact=wire.graph_fact(done.fact, names),
             action=done.action.value,
             invalidated_fact_ids=list(done.invalidated),
             possible_duplicates=[gr.EntityPair(entity_id=a, similar_entity_id=b) for a, b in done.possible_duplicates],
@@ -153,7 +83,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     @translated
     async def UpdateFact(self, request: gr.UpdateFactRequest, context: Ctx) -> gr.UpdateFactResponse:
         """See the proto."""
-        status = _STATUSES.get(request.status) if request.status else None
+        status = wire.STATUSES.get(request.status) if request.status else None
         if request.status and status is None:
             raise InvalidRequest("status", f"unknown status {request.status}")
         by = caller(context)
@@ -164,7 +94,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
             status=status,
             pinned=request.pinned if request.HasField("pinned") else None,
         )
-        return gr.UpdateFactResponse(fact=graph_fact(fact, await self._app.graph.names(by.tenant_id, [fact])))
+        return gr.UpdateFactResponse(fact=wire.graph_fact(fact, await self._app.graph.names(by.tenant_id, [fact])))
 
     @translated
     async def MergeEntities(self, request: gr.MergeEntitiesRequest, context: Ctx) -> gr.MergeEntitiesResponse:
@@ -172,13 +102,13 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         merged = await self._app.graph.merge_entities(
             caller(context), request.source_entity_id, request.target_entity_id
         )
-        return gr.MergeEntitiesResponse(entity=_entity(merged))
+        return gr.MergeEntitiesResponse(entity=wire.entity(merged))
 
     @translated
     async def RenameEntity(self, request: gr.RenameEntityRequest, context: Ctx) -> gr.RenameEntityResponse:
         """See the proto."""
         renamed = await self._app.graph.rename_entity(caller(context), request.entity_id, request.name)
-        return gr.RenameEntityResponse(entity=_entity(renamed))
+        return gr.RenameEntityResponse(entity=wire.entity(renamed))
 
     @translated
     async def ForgetFact(self, request: gr.ForgetFactRequest, context: Ctx) -> gr.ForgetFactResponse:

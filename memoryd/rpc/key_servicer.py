@@ -4,31 +4,12 @@ from __future__ import annotations
 
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest, PermissionDenied
-from memoryd.core.keys import ApiKey, Role
-from memoryd.rpc import convert
+from memoryd.core.keys import Role
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2_grpc as kpb_grpc
+from memoryd.rpc.convert import keys as wire
 from memoryd.rpc.identity import Ctx, caller, principal, tenant_of
 from memoryd.rpc.status import translated
-
-_ROLES = {
-    Role.AGENT: kpb.KEY_ROLE_AGENT,
-    Role.OPERATOR: kpb.KEY_ROLE_OPERATOR,
-    Role.ADMIN: kpb.KEY_ROLE_ADMIN,
-    Role.SYSTEM: kpb.KEY_ROLE_SYSTEM,
-}
-_FROM_WIRE = {v: k for k, v in _ROLES.items()}
-
-
-def api_key(k: ApiKey) -> kpb.ApiKey:
-    """An ApiKey as a message (never the secret or its hash)."""
-    out = kpb.ApiKey(key_id=k.key_id, tenant_id=k.tenant_id, role=_ROLES[k.role], agent_id=k.agent_id, name=k.name)
-    out.created_at.CopyFrom(convert.to_timestamp(k.created_at))
-    if k.last_used_at is not None:
-        out.last_used_at.CopyFrom(convert.to_timestamp(k.last_used_at))
-    if k.revoked_at is not None:
-        out.revoked_at.CopyFrom(convert.to_timestamp(k.revoked_at))
-    return out
 
 
 class KeyServicer(kpb_grpc.KeyServiceServicer):
@@ -40,7 +21,7 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
     @translated
     async def CreateKey(self, request: kpb.CreateKeyRequest, context: Ctx) -> kpb.CreateKeyResponse:
         """A key of the caller's tenant, at most the caller's role; system keys come from the command line."""
-        role = _FROM_WIRE.get(request.role)
+        role = wire.FROM_WIRE.get(request.role)
         if role is None:
             raise InvalidRequest("role", "is required: KEY_ROLE_AGENT, KEY_ROLE_OPERATOR or KEY_ROLE_ADMIN")
         if role is Role.SYSTEM or role > principal().role:
@@ -48,12 +29,12 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
         key, token = await self._app.keys.create(
             tenant_of(context), role, request.agent_id, request.name, by=caller(context)
         )
-        return kpb.CreateKeyResponse(key=api_key(key), token=token)
+        return kpb.CreateKeyResponse(key=wire.api_key(key), token=token)
 
     @translated
     async def ListKeys(self, request: kpb.ListKeysRequest, context: Ctx) -> kpb.ListKeysResponse:
         """The tenant's keys, oldest first."""
-        return kpb.ListKeysResponse(keys=[api_key(k) for k in await self._app.keys.list(tenant_of(context))])
+        return kpb.ListKeysResponse(keys=[wire.api_key(k) for k in await self._app.keys.list(tenant_of(context))])
 
     @translated
     async def RevokeKey(self, request: kpb.RevokeKeyRequest, context: Ctx) -> kpb.RevokeKeyResponse:
@@ -61,4 +42,4 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
         if not request.key_id:
             raise InvalidRequest("key_id", "is required")
         revoked = await self._app.keys.revoke(tenant_of(context), request.key_id, by=caller(context))
-        return kpb.RevokeKeyResponse(key=api_key(revoked))
+        return kpb.RevokeKeyResponse(key=wire.api_key(revoked))

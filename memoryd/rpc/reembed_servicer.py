@@ -6,15 +6,12 @@ from memoryd.app import App
 from memoryd.core.errors import InvalidRequest, NotReady
 from memoryd.rpc._gen.memoryd.v1 import reembed_pb2 as rpb
 from memoryd.rpc._gen.memoryd.v1 import reembed_pb2_grpc as rpb_grpc
+from memoryd.rpc.convert import reembed as wire
 from memoryd.rpc.identity import Ctx, caller
 from memoryd.rpc.status import translated
-from memoryd.services.reembed import Reembed, TenantProgress
+from memoryd.services.reembed import Reembed
 
 _NOT_CONFIGURED = "this daemon has no re-embed target: configure [reembed] (enabled = true, model, ...) and restart it"
-
-
-def _status(p: TenantProgress, model: str) -> rpb.ReembedStatus:
-    return rpb.ReembedStatus(model=model, memories=p.total, missing=p.missing, recall_model=p.space)
 
 
 class ReembedServicer(rpb_grpc.ReembedServiceServicer):
@@ -44,7 +41,9 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
     ) -> rpb.GetReembedStatusResponse:
         """See the proto."""
         job, model = self._job()
-        return rpb.GetReembedStatusResponse(status=_status(await job.tenant_status(caller(context).tenant_id), model))
+        return rpb.GetReembedStatusResponse(
+            status=wire.status(await job.tenant_status(caller(context).tenant_id), model)
+        )
 
     @translated
     async def SwitchRecallModel(
@@ -53,4 +52,4 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
         """See the proto."""
         job, model = self._job()
         progress = await job.switch_tenant(caller(context).tenant_id, request.back)
-        return rpb.SwitchRecallModelResponse(status=_status(progress, model))
+        return rpb.SwitchRecallModelResponse(status=wire.status(progress, model))

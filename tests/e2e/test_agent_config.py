@@ -11,9 +11,9 @@ import grpc
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.client.settings import config_value
 from memoryd.config import Settings
 from memoryd.rpc.client import ConfigServiceStub, MemoryServiceStub, gpb, pb
+from memoryd.rpc.config_values import config_value
 from tests.conftest import LiveServer, make_settings, tenant
 
 pytestmark = pytest.mark.timeout(120)

@@ -92,7 +92,7 @@ def test_a_bare_virtualenv_with_grpcio_and_protobuf_can_use_the_client(live_serv
         if line.strip().startswith(('"grpcio==', '"protobuf=='))
     }
     site = tmp_path / "src" / "memoryd"
-    for part in ("__init__.py", "client", "rpc/__init__.py", "rpc/client.py", "rpc/_gen"):
+    for part in ("__init__.py", "client", "rpc/__init__.py", "rpc/client.py", "rpc/config_values.py", "rpc/_gen"):
         source, target = ROOT / "memoryd" / part, site / part
         target.parent.mkdir(parents=True, exist_ok=True)
         (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
