@@ -23,27 +23,27 @@ from typing import Any, TypeVar
 from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
-from memoryd.adapters.lance_agent_config import LanceAgentConfigStore
-from memoryd.adapters.lance_audit_log import LanceAuditLog
-from memoryd.adapters.lance_conversations import LanceConversationStore
-from memoryd.adapters.lance_creation import LeaseCreationLock
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_export import LanceTenantArchive
-from memoryd.adapters.lance_graph import LanceGraphStore
-from memoryd.adapters.lance_keys import LanceKeyStore
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_profiles import LanceProfileStore
-from memoryd.adapters.lance_reembed_finish import LanceReembedFinish
-from memoryd.adapters.lance_reviews import LanceReviewStore
-from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.agent_config import LanceAgentConfigStore
+from memoryd.adapters.lance.audit_log import LanceAuditLog
+from memoryd.adapters.lance.conversations import LanceConversationStore
+from memoryd.adapters.lance.creation import LeaseCreationLock
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.export import LanceTenantArchive
+from memoryd.adapters.lance.graph import LanceGraphStore
+from memoryd.adapters.lance.keys import LanceKeyStore
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.profiles import LanceProfileStore
+from memoryd.adapters.lance.reembed_finish import LanceReembedFinish
+from memoryd.adapters.lance.reviews import LanceReviewStore
+from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
-from memoryd.adapters.redis_gate import RedisProviderGate
-from memoryd.adapters.redis_leases import RedisLeases
-from memoryd.adapters.redis_ledger import RedisJobLedger
-from memoryd.adapters.redis_rates import RedisRateLimiter
+from memoryd.adapters.redis.gate import RedisProviderGate
+from memoryd.adapters.redis.leases import RedisLeases
+from memoryd.adapters.redis.ledger import RedisJobLedger
+from memoryd.adapters.redis.rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
 from memoryd.core.calibration import calibration_for
@@ -216,7 +216,7 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
     if settings.provider == "openai":
         import openai  # only when configured: importing it costs ~1 s of every start (see build_chat)
 
-        from memoryd.adapters.openai_embedder import OpenAIEmbedder
+        from memoryd.adapters.openai.embedder import OpenAIEmbedder
 
         client = openai.AsyncOpenAI(
             base_url=settings.base_url,
@@ -251,7 +251,7 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
     # on 2 cores, which the embedded default (no provider) need not pay.
     import openai
 
-    from memoryd.adapters.openai_chat import OpenAIChat
+    from memoryd.adapters.openai.chat import OpenAIChat
 
     client = openai.AsyncOpenAI(
         base_url=settings.base_url,

@@ -9,10 +9,10 @@ import lancedb
 import pytest
 from lancedb.table import AsyncTable
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.store import LanceMemoryStore
 
 
 class OwnedStore(LanceMemoryStore):

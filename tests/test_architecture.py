@@ -73,7 +73,7 @@ def test_core_and_services_import_no_io_libraries() -> None:
 
 def test_faiss_is_imported_only_when_a_large_copy_is_searched() -> None:
     # ~0.5 s of start-up that a worker, a CLI command or a daemon of small tenants never needs
-    code = "import sys, memoryd.app, memoryd.adapters.lance_hot; print('faiss' in sys.modules)"
+    code = "import sys, memoryd.app, memoryd.adapters.lance.copies.archive; print('faiss' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

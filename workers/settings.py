@@ -20,7 +20,7 @@ from arq import Worker, cron, func
 from arq.connections import ArqRedis
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, SHORT_QUEUE, connect, dumps, loads, queue_of
-from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.adapters.redis.ledger import map_redis_errors
 from memoryd.app import App
 from memoryd.config import Settings
 from memoryd.core.errors import MemorydError, Unavailable

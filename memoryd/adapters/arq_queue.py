@@ -18,7 +18,7 @@ from arq.connections import ArqRedis, RedisSettings, create_pool
 from arq.constants import in_progress_key_prefix, job_key_prefix, result_key_prefix, retry_key_prefix
 from redis.exceptions import RedisError
 
-from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.adapters.redis.ledger import map_redis_errors
 from memoryd.core.job_records import MODEL_BOUND, JobKind, JobRecord
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ import grpc
 import openai
 import pytest
 
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.rpc.client import MemoryServiceStub, pb
 from memoryd.testing.provider import FakeProvider, hashed_embedding
 from tests.conftest import LiveServer, make_settings, tenant

@@ -20,7 +20,7 @@ import grpc
 import lancedb
 import pytest
 
-from memoryd.adapters.lance_rows import space_column
+from memoryd.adapters.lance.rows import space_column
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import load_settings
 from memoryd.rpc.client import MemoryServiceStub, pb

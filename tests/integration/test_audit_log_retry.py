@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memoryd.adapters.lance_audit_log import EVENT_INDEXES, EVENT_SCHEMA, LanceAuditLog, events_table
-from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance.audit_log import EVENT_INDEXES, EVENT_SCHEMA, LanceAuditLog, events_table
+from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.core.audit_log import AuditEvent, Operation
 
 _REFUSED = (

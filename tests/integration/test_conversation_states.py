@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from memoryd.adapters.lance_conversations import LanceConversationStore
-from memoryd.adapters.lance_db import LanceDatabase
+from memoryd.adapters.lance.conversations import LanceConversationStore
+from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.core.conversation import Conversation, Message, Role, Summary
 from tests.lance_stores import counted_copy_loads, counted_version_checks, slow_table_reads
 

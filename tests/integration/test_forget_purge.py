@@ -7,8 +7,8 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.models import Actor, MemoryDraft

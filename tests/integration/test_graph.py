@@ -199,7 +199,7 @@ async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onn
 
 
 async def test_the_in_memory_copy_answers_like_lancedb(app: App) -> None:
-    from memoryd.adapters.lance_graph import LanceGraphStore
+    from memoryd.adapters.lance.graph import LanceGraphStore
 
     for i, claim in enumerate(CLAIMS):
         where = CONTACT if i % 2 else GraphScope(Scope.PRIVATE, "a1")
@@ -229,9 +229,9 @@ async def test_facts_of_more_tenants_than_thirty_two_read_in_turn_are_each_loade
 ) -> None:
     # With copies of 32 tenants at most, a 33rd read in turn pushed one out, and each read loaded its
     # tenant's facts again; the rows bound keeps their memory.
-    from memoryd.adapters.lance_db import LanceDatabase
-    from memoryd.adapters.lance_graph import LanceGraphStore
-    from memoryd.adapters.lance_graph_hot import HotFacts
+    from memoryd.adapters.lance.copies.facts import HotFacts
+    from memoryd.adapters.lance.db import LanceDatabase
+    from memoryd.adapters.lance.graph import LanceGraphStore
     from memoryd.core.graph import Fact
 
     store = LanceGraphStore(await LanceDatabase.open(str(tmp_path), "m", 4), 4)

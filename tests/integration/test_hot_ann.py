@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memoryd.adapters import lance_hot_cache
-from memoryd.adapters.faiss_rows import RowIndex
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.adapters.lance.copies import cache as lance_hot_cache
+from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies.faiss_rows import RowIndex
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, MemoryStatus, Scope
 from memoryd.core.vectors import normalised
 from tests.fakes import memory_record

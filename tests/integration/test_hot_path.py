@@ -13,14 +13,17 @@ from typing import Any
 
 import pytest
 
-from memoryd.adapters import lance_hot, lance_hot_cache, lance_rows, lance_store
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_cache import _rows_kept
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, to_table
-from memoryd.adapters.lance_store import LanceMemoryStore
-from memoryd.adapters.lance_versions import LatestVersion
+from memoryd.adapters.lance import rows as lance_rows
+from memoryd.adapters.lance import store as lance_store
+from memoryd.adapters.lance.copies import archive as lance_hot
+from memoryd.adapters.lance.copies import cache as lance_hot_cache
+from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies.cache import _rows_kept
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, to_table
+from memoryd.adapters.lance.store import LanceMemoryStore
+from memoryd.adapters.lance.versions import LatestVersion
 from memoryd.core.errors import Conflict
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import (

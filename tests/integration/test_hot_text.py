@@ -12,12 +12,12 @@ import lance
 import pyarrow as pa
 import pytest
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_text import Vocabulary, index_tokens
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_rows import RECORD_COLUMNS, memory_schema, search_text, to_table
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies.text import Vocabulary, index_tokens
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, search_text, to_table
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import word_prefixes
 from memoryd.core.ranking import merge_tiers

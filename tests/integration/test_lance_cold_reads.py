@@ -12,11 +12,11 @@ import lance
 import pytest
 from lancedb.query import AsyncVectorQuery
 
-from memoryd.adapters import lance_cold_reads
-from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters
-from memoryd.adapters.lance_db import TABLE_FORMAT, LanceDatabase, cosine_nearest
-from memoryd.adapters.lance_filters import visible_where
-from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.adapters.lance import cold_reads as lance_cold_reads
+from memoryd.adapters.lance.cold_reads import FillRates, ShortFilters
+from memoryd.adapters.lance.db import TABLE_FORMAT, LanceDatabase, cosine_nearest
+from memoryd.adapters.lance.filters import visible_where
+from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from tests.fakes import memory_record

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import lancedb
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter
 from tests.integration.test_lance_store import record, unit
 from tests.lance_stores import open_store
@@ -30,7 +30,7 @@ async def test_concurrent_first_use_of_a_tenant_creates_one_table(tmp_path: Path
 
 _UPSERTER = """
 import asyncio, sys
-from memoryd.adapters.lance_rows import memory_schema, to_table
+from memoryd.adapters.lance.rows import memory_schema, to_table
 from tests.integration.test_lance_store import record, unit
 from tests.lance_stores import open_store
 
@@ -65,7 +65,7 @@ async def test_two_processes_upserting_the_same_ids_never_duplicate(tmp_path: Pa
 def test_processes_creating_a_new_store_at_once_all_start(tmp_path: Path) -> None:
     """`memoryd up` starts the daemon and a worker together on an empty data directory."""
     code = (
-        "import asyncio, sys\nfrom memoryd.adapters.lance_db import LanceDatabase\n"
+        "import asyncio, sys\nfrom memoryd.adapters.lance.db import LanceDatabase\n"
         "async def main():\n    (await LanceDatabase.open(sys.argv[1], 'model', 8)).close()\n"
         "asyncio.run(main())\n"
     )

@@ -19,9 +19,9 @@ import pyarrow as pa
 import pytest
 from lancedb.index import FTS
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.errors import NotReady, Unavailable
 from memoryd.core.models import PENDING_MODEL, Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
@@ -316,7 +316,7 @@ def test_a_build_whose_daemon_was_killed_stops_too(tmp_path: Path) -> None:
             "-c",
             "import os, subprocess, sys, time\n"
             "child = subprocess.Popen([sys.executable, '-c', 'import sys, time\\nsys.path.insert(0, sys.argv[2])\\n"
-            "from memoryd.adapters.lance_index_child import exit_when_orphaned\\n"
+            "from memoryd.adapters.lance.index_child import exit_when_orphaned\\n"
             "exit_when_orphaned(int(sys.argv[1]), 0.05)\\ntime.sleep(60)', str(os.getpid()), os.getcwd()])\n"
             f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
             "time.sleep(60)\n",
@@ -452,7 +452,7 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
 
 
 async def test_an_older_table_gains_request_keys_collections_and_its_later_indexes_in_place(tmp_path: Path) -> None:
-    from memoryd.adapters.lance_rows import memory_schema, to_table
+    from memoryd.adapters.lance.rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
     store.close()

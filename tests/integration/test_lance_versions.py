@@ -8,8 +8,8 @@ import lance
 import lancedb
 import pyarrow as pa
 
-from memoryd.adapters import lance_versions
-from memoryd.adapters.lance_versions import LatestVersion
+from memoryd.adapters.lance import versions as lance_versions
+from memoryd.adapters.lance.versions import LatestVersion
 
 
 def _row(n: int) -> pa.Table:

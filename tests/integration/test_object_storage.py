@@ -18,9 +18,9 @@ import lancedb
 import pytest
 import redis.asyncio as aioredis
 
-from memoryd.adapters.lance_db import TABLE_FORMAT
+from memoryd.adapters.lance.db import TABLE_FORMAT
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.redis_leases import RedisLeases
+from memoryd.adapters.redis.leases import RedisLeases
 from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.graph import GraphScope

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from memoryd.adapters.openai_chat import OpenAIChat
+from memoryd.adapters.openai.chat import OpenAIChat
 from memoryd.core.errors import ModelOutputInvalid, NotReady, RateLimited, Unavailable
 from memoryd.testing.provider import FakeProvider
 

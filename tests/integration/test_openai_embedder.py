@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import openai
 import pytest
 
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.core.errors import NotReady, Unavailable
 from memoryd.testing.provider import FakeProvider
 

@@ -12,9 +12,9 @@ from typing import Any
 import lancedb
 import pytest
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.profiles import LanceProfileStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings

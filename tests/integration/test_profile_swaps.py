@@ -11,9 +11,10 @@ from typing import Any
 import lancedb
 import pytest
 
-from memoryd.adapters import lance_keyed_copy, lance_profiles
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_profiles import LanceProfileStore
+from memoryd.adapters.lance import profiles as lance_profiles
+from memoryd.adapters.lance.copies import keyed as lance_keyed_copy
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.profiles import LanceProfileStore
 from memoryd.core.models import Profile
 
 AT = datetime(2026, 12, 4, 9, 0, tzinfo=UTC)

@@ -8,8 +8,8 @@ from typing import Any, cast
 import pytest
 
 from memoryd.adapters.clock import SystemClock
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.config import Settings

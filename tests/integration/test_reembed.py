@@ -15,11 +15,11 @@ import lancedb
 import openai
 import pytest
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_rows import space_column
-from memoryd.adapters.lance_spaces import LanceEmbeddingSpaces
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.rows import space_column
+from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.app import build_app
 from memoryd.config import ReembedSettings, Settings
 from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed, Unavailable

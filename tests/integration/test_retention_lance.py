@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memoryd.adapters.lance_conversations import LanceConversationStore
+from memoryd.adapters.lance.conversations import LanceConversationStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role

@@ -15,10 +15,10 @@ from pathlib import Path
 import pyarrow as pa
 import redis.asyncio as aioredis
 
-from memoryd.adapters.lance_creation import CreationLock, LeaseCreationLock
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_rows import PRIMARY_KEY
-from memoryd.adapters.redis_leases import RedisLeases
+from memoryd.adapters.lance.creation import CreationLock, LeaseCreationLock
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.rows import PRIMARY_KEY
+from memoryd.adapters.redis.leases import RedisLeases
 
 SCHEMA = pa.schema([pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY)])
 TRIALS = 15

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
-from memoryd.adapters.lance_reviews import LanceReviewStore
+from memoryd.adapters.lance.reviews import LanceReviewStore
 from memoryd.core.feedback import Signal
 from memoryd.core.models import MemoryStatus, MemoryType, Scope
 from memoryd.services.usage import UsageService

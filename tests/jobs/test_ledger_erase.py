@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import redis.asyncio
 
-from memoryd.adapters.redis_ledger import RedisJobLedger
+from memoryd.adapters.redis.ledger import RedisJobLedger
 from memoryd.core.job_records import JobKind, JobRecord, JobState
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import redis.asyncio
 
-from memoryd.adapters.redis_ledger import RedisJobLedger
+from memoryd.adapters.redis.ledger import RedisJobLedger
 from memoryd.core.job_records import JobKind, JobRecord, JobState
 from tests.jobs.conftest import command_calls
 

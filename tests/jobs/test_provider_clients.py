@@ -8,7 +8,7 @@ from pathlib import Path
 
 import openai
 
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.app import build_app
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor

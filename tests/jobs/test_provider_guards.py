@@ -9,7 +9,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.redis_gate import RedisProviderGate
+from memoryd.adapters.redis.gate import RedisProviderGate
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor
 from memoryd.testing.provider import FakeProvider

@@ -13,7 +13,7 @@ import pytest
 import redis.asyncio
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.adapters.redis_leases import RedisLeases
+from memoryd.adapters.redis.leases import RedisLeases
 from memoryd.app import build_app
 from memoryd.core.conversation import MessageInput, Role, compaction_lease
 from memoryd.core.models import Actor

@@ -7,7 +7,7 @@ from collections.abc import Callable, Hashable
 
 import pytest
 
-from memoryd.adapters.commit_batches import CommitBatches
+from memoryd.adapters.lance.commit_batches import CommitBatches
 
 
 class Recorder:

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from memoryd.adapters.faiss_rows import RowIndex, RowIndexSlot
+from memoryd.adapters.lance.copies.faiss_rows import RowIndex, RowIndexSlot
 
 
 def _matrix(rows: int) -> np.ndarray:

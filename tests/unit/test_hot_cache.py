@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from memoryd.adapters.lance_hot_cache import HotCache
+from memoryd.adapters.lance.copies.cache import HotCache
 
 
 class _Table:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryd.adapters.lance_errors import map_lance_errors
+from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.core.errors import Conflict, Unavailable
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memoryd.adapters.lance_message_tails import MessageTails
+from memoryd.adapters.lance.message_tails import MessageTails
 from memoryd.core.conversation import Message, Role
 
 AT = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)

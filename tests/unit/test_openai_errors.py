@@ -8,7 +8,7 @@ import httpx2
 import openai
 import pytest
 
-from memoryd.adapters.openai_errors import map_openai_errors
+from memoryd.adapters.openai.errors import map_openai_errors
 from memoryd.core.errors import MemorydError, ModelOutputInvalid, NotReady, RateLimited, Unavailable
 
 REQUEST = httpx2.Request("POST", "http://127.0.0.1/v1/chat/completions")

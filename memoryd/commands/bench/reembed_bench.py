@@ -21,7 +21,7 @@ from typing import Any
 
 import openai
 
-from memoryd.adapters.openai_embedder import OpenAIEmbedder
+from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.app import App, build_app
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings

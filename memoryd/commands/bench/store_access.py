@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from memoryd.adapters.faiss_rows import RowIndex
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_filters import visible_where
-from memoryd.adapters.lance_maintenance import LanceMaintenance
-from memoryd.adapters.lance_store import ARCHIVE_PREFIX, LanceMemoryStore
+from memoryd.adapters.lance.copies.faiss_rows import RowIndex
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.filters import visible_where
+from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor, MemoryFilter, Vector
 

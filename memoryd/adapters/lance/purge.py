@@ -18,9 +18,9 @@ from typing import Any
 
 from lancedb.index import Bitmap, BTree, LabelList
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_orphans import FileRemover, unreferenced
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.orphans import FileRemover, unreferenced
 from memoryd.core.data_rights import TableFile
 from memoryd.core.errors import Conflict, NotFound, Unavailable
 

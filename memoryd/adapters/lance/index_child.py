@@ -1,4 +1,4 @@
-"""An ANN index built in a child process: ``python -m memoryd.adapters.lance_index_child URI TABLE COLUMN PARENT``.
+"""An ANN index built in a child process: ``python -m memoryd.adapters.lance.index_child URI TABLE COLUMN PARENT``.
 
 The storage options come as a JSON object on stdin (credentials stay off the command line). Lance's
 CPU pool has a thread per core, and a build fills it for seconds: built in the daemon, every query of a

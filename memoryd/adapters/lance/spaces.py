@@ -11,9 +11,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_db import META_TABLE, LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance.db import META_TABLE, LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
 from memoryd.core.errors import PreconditionFailed
 
 _TARGET = "reembed"

@@ -18,12 +18,12 @@ import pyarrow as pa
 from lancedb.index import FTS, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_db import LanceDatabase, cosine_nearest
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import ids_in, literal, visible_where
-from memoryd.adapters.lance_graph_hot import HotFacts
-from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
+from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.facts import HotFacts
+from memoryd.adapters.lance.db import LanceDatabase, cosine_nearest
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import ids_in, literal, visible_where
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
 

@@ -13,10 +13,10 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal, timestamp
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal, timestamp
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.errors import Conflict
 from memoryd.core.job_records import SYSTEM_TENANT

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import openai
 
-from memoryd.adapters.openai_errors import map_openai_errors
+from memoryd.adapters.openai.errors import map_openai_errors
 from memoryd.core.errors import NotReady
 
 

@@ -17,15 +17,15 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
-from memoryd.adapters.commit_batches import CommitBatches
-from memoryd.adapters.lance_db import LanceDatabase, add_column
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal, of_end_user, timestamp
-from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, swap_rows
-from memoryd.adapters.lance_message_tails import MessageTails
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
-from memoryd.adapters.lance_versions import VersionChecks
+from memoryd.adapters.lance.commit_batches import CommitBatches
+from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.keyed import KeyedCopy, swap_rows
+from memoryd.adapters.lance.db import LanceDatabase, add_column
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal, of_end_user, timestamp
+from memoryd.adapters.lance.message_tails import MessageTails
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc
+from memoryd.adapters.lance.versions import VersionChecks
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Role, Summary
 from memoryd.core.errors import Conflict
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.agent_config import StoredConfig
 
 CONFIG_SCHEMA = pa.schema(

@@ -26,9 +26,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from memoryd.adapters.faiss_rows import RowIndex, RowIndexSlot
-from memoryd.adapters.lance_hot_text import HotText, Vocabulary
-from memoryd.adapters.lance_rows import microseconds, rows_of, search_text, to_record
+from memoryd.adapters.lance.copies.faiss_rows import RowIndex, RowIndexSlot
+from memoryd.adapters.lance.copies.text import HotText, Vocabulary
+from memoryd.adapters.lance.rows import microseconds, rows_of, search_text, to_record
 from memoryd.core.models import (
     PENDING_MODEL,
     Actor,

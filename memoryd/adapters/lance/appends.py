@@ -21,7 +21,7 @@ from typing import Any
 
 import lancedb
 
-from memoryd.adapters.lance_versions import LatestVersion
+from memoryd.adapters.lance.versions import LatestVersion
 
 
 class Appenders:

@@ -11,7 +11,7 @@ import json
 
 import openai
 
-from memoryd.adapters.openai_errors import map_openai_errors
+from memoryd.adapters.openai.errors import map_openai_errors
 from memoryd.core.errors import ModelOutputInvalid
 
 

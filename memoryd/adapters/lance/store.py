@@ -32,15 +32,16 @@ import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree, LabelList
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance_cold_reads import FillRates, ShortFilters, nearest_rows, page_windows
-from memoryd.adapters.lance_cold_reads import page_ids as cold_page_ids
-from memoryd.adapters.lance_db import LanceDatabase, add_column, ensure_indexes
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import ids_in, literal, of_end_user, timestamp, visible_where
-from memoryd.adapters.lance_hot import HotArchive
-from memoryd.adapters.lance_hot_cache import HotCache, commits_since
-from memoryd.adapters.lance_hot_text import Vocabulary
-from memoryd.adapters.lance_rows import (
+from memoryd.adapters.lance.cold_reads import FillRates, ShortFilters, nearest_rows, page_windows
+from memoryd.adapters.lance.cold_reads import page_ids as cold_page_ids
+from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies.cache import HotCache, commits_since
+from memoryd.adapters.lance.copies.stats import StatsCopy
+from memoryd.adapters.lance.copies.text import Vocabulary
+from memoryd.adapters.lance.db import LanceDatabase, add_column, ensure_indexes
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import ids_in, literal, of_end_user, timestamp, visible_where
+from memoryd.adapters.lance.rows import (
     ADDED_STATS_COLUMNS,
     KEEP_NULL_VECTORS,
     RECORD_COLUMNS,
@@ -55,7 +56,6 @@ from memoryd.adapters.lance_rows import (
     with_space_vectors,
     with_stats,
 )
-from memoryd.adapters.lance_stats_copy import StatsCopy
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
 from memoryd.core.models import (
     ALL_STATUSES,

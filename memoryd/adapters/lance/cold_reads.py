@@ -37,8 +37,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from memoryd.adapters.lance_db import cosine_nearest
-from memoryd.adapters.lance_filters import literal
+from memoryd.adapters.lance.db import cosine_nearest
+from memoryd.adapters.lance.filters import literal
 from memoryd.core.models import MemoryFilter
 
 SHORT_SECONDS = 60.0

@@ -11,7 +11,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.adapters.redis.ledger import map_redis_errors
 
 _TAKE = """
 local now = redis.call('TIME')

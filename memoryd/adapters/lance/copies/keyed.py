@@ -15,8 +15,8 @@ from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_hot_cache import HotCache, commits_since
+from memoryd.adapters.lance.copies.cache import HotCache, commits_since
+from memoryd.adapters.lance.filters import literal
 
 T = TypeVar("T")
 

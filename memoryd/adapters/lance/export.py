@@ -17,14 +17,14 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
-from memoryd.adapters.lance_agent_config import CONFIG_SCHEMA
-from memoryd.adapters.lance_agent_config import PREFIX as CONFIG_PREFIX
-from memoryd.adapters.lance_audit_log import EVENT_INDEXES, EVENT_SCHEMA
-from memoryd.adapters.lance_conversations import ITEM_SCHEMA, STATE_SCHEMA
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import ids_in, literal, of_end_user
-from memoryd.adapters.lance_graph import (
+from memoryd.adapters.lance.agent_config import CONFIG_SCHEMA
+from memoryd.adapters.lance.agent_config import PREFIX as CONFIG_PREFIX
+from memoryd.adapters.lance.audit_log import EVENT_INDEXES, EVENT_SCHEMA
+from memoryd.adapters.lance.conversations import ITEM_SCHEMA, STATE_SCHEMA
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import ids_in, literal, of_end_user
+from memoryd.adapters.lance.graph import (
     ENTITIES,
     ENTITY_INDEXES,
     EPISODE_SCHEMA,
@@ -34,10 +34,10 @@ from memoryd.adapters.lance_graph import (
     entity_schema,
     fact_schema,
 )
-from memoryd.adapters.lance_profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
-from memoryd.adapters.lance_reviews import TABLES as REVIEW_TABLES
-from memoryd.adapters.lance_rows import RETRIEVAL_SCHEMA, memory_schema
-from memoryd.adapters.lance_store import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
+from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
+from memoryd.adapters.lance.reviews import TABLES as REVIEW_TABLES
+from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema
+from memoryd.adapters.lance.store import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
 from memoryd.core.errors import PreconditionFailed
 
 Row = dict[str, Any]

@@ -23,10 +23,10 @@ from typing import Any
 import lancedb
 import pyarrow as pa
 
-from memoryd.adapters.lance_appends import Appenders
-from memoryd.adapters.lance_creation import CreationLock, FileCreationLock, NoCreationLock
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_rows import PRIMARY_KEY
+from memoryd.adapters.lance.appends import Appenders
+from memoryd.adapters.lance.creation import CreationLock, FileCreationLock, NoCreationLock
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.rows import PRIMARY_KEY
 from memoryd.core.errors import NotReady
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.adapters.redis.ledger import map_redis_errors
 
 _LOCK = """
 local current = redis.call('GET', KEYS[1])

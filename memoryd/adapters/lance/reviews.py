@@ -15,10 +15,10 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import BTree
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport, report_from_dict, report_to_dict
 

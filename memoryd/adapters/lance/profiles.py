@@ -17,13 +17,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.commit_batches import CommitBatches
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_hot_cache import HotCache
-from memoryd.adapters.lance_keyed_copy import KeyedCopy, swap_rows
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc
+from memoryd.adapters.lance.commit_batches import CommitBatches
+from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.keyed import KeyedCopy, swap_rows
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc
 from memoryd.core.models import Profile
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from memoryd.adapters.redis_ledger import map_redis_errors
+from memoryd.adapters.redis.ledger import map_redis_errors
 
 _OPEN_OR_CLOSED = """
 local ttl = redis.call('PTTL', KEYS[1])

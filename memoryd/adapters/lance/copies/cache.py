@@ -25,7 +25,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from memoryd.adapters.lance_versions import VersionChecks
+from memoryd.adapters.lance.versions import VersionChecks
 
 _ROWS_KEPT = frozenset({"Rewrite", "CreateIndex", "BaseOperation"})
 """Lance operations that change no row: a compaction, an index's build or fold, and the fragment-id

@@ -12,10 +12,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.lance_db import LanceDatabase
-from memoryd.adapters.lance_errors import map_lance_errors
-from memoryd.adapters.lance_filters import literal
-from memoryd.adapters.lance_rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.keys import ApiKey, Role
 
 KEYS_TABLE = "api_keys"
