@@ -331,9 +331,9 @@ async def _open_stores(
     archive_store = LanceMemoryStore(
         db,
         embedder.dimension,
-        hot_max_rows=st.hot_max_rows,
-        hot_tables=st.hot_tables,
-        hot_total_rows=st.hot_total_rows,
+        copy_max_rows=st.copy_max_rows,
+        copy_tables=st.copy_tables,
+        copy_total_rows=st.copy_total_rows,
         ann_min_rows=st.ann_min_rows,
     )
     maintenance = LanceMaintenance(
@@ -343,14 +343,14 @@ async def _open_stores(
         cleanup_older_than=timedelta(minutes=st.cleanup_older_than_minutes),
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
         observe=metrics.tables if metrics is not None else None,
-        hot_max_rows=st.hot_max_rows,
+        copy_max_rows=st.copy_max_rows,
         keeping_copy=archive_store.keeping_copy,
         orphan_grace=timedelta(seconds=st.orphan_grace_seconds),
     )
     return _Stores(
         archive_store,
-        LanceProfileStore(db, copies=st.hot_max_rows > 0),
-        LanceConversationStore(db, copies=st.hot_max_rows > 0),
+        LanceProfileStore(db, copies=st.copy_max_rows > 0),
+        LanceConversationStore(db, copies=st.copy_max_rows > 0),
         LanceReviewStore(db),
         LanceKeyStore(db),
         LanceAuditLog(db),

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 import tomllib
+import warnings
 from dataclasses import fields, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -92,8 +93,29 @@ class AuthSettings(_Section):
     """A bucket holds this many seconds of its rate (bursts up to that size pass)."""
 
 
+_RENAMED_STORAGE_KEYS = {
+    "hot_max_rows": "copy_max_rows",
+    "hot_total_rows": "copy_total_rows",
+    "hot_tables": "copy_tables",
+}
+"""Keys renamed when the in-memory copies took one name; the old ones are read, with a warning, until 0.3."""
+
+
 class StorageSettings(_Section):
     """The LanceDB store."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed_keys(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        for old, new in _RENAMED_STORAGE_KEYS.items():
+            if old in data:
+                warnings.warn(
+                    f"storage.{old} is now storage.{new}; the old name goes in 0.3", FutureWarning, stacklevel=2
+                )
+                data = {k: v for k, v in data.items() if k != old} | {new: data[new] if new in data else data[old]}
+        return data
 
     uri: str = "var/data"
     """A directory (embedded default) or an object-store URI such as ``s3://bucket/prefix``."""
@@ -117,7 +139,7 @@ class StorageSettings(_Section):
     vector each time (a 32,000-row table: 35 ms of CPU a query, against ~8 ms through the index), which
     under 16 mixed clients cost a quarter of the throughput; the build (~19 s of CPU at 32,000 rows, in a
     child process) runs while the copy still answers the table's Recalls, long before the table outgrows
-    ``hot_max_rows``."""
+    ``copy_max_rows``."""
     optimize_min_fragments: int = Field(16, ge=1)
     maintenance_enabled: bool = True
     """Run the maintenance loop in this process. With several replicas on one Redis, they take turns
@@ -148,7 +170,7 @@ class StorageSettings(_Section):
     each thousand adds about 1 ms to a commit and 0.5 ms to a query (``docs/benchmarks.md``); at the
     old default of an hour, a tenant committing a few times a second kept tens of thousands. A version
     tagged in Lance (a backup point) is kept whatever its age."""
-    hot_max_rows: int = Field(120_000, ge=0)
+    copy_max_rows: int = Field(120_000, ge=0)
     """Tenant tables up to this many rows are kept in memory for Recall's arms and fetches; 0: off.
     Past it, Recall reads LanceDB: under 16 mixed clients a 12,000-row tenant served 37 req/s that way
     against 148 from memory; at 100,000 rows (one agent) Recall p50 76.6 ms from LanceDB against 9.8 ms
@@ -159,12 +181,12 @@ class StorageSettings(_Section):
     compaction by the one that does (at 100,000 rows ~4 s of CPU each time) — lower it there. A copy
     loaded within the bound is followed through writes up to an eighth past it (a rewrite adds a row to
     a copy until its next load)."""
-    hot_total_rows: int = Field(320_000, ge=1)
+    copy_total_rows: int = Field(320_000, ge=1)
     """The copies together hold at most this many rows (least recently used go first): the memory bound,
     about 3.5 KiB a row at 384 dimensions (vectors, columns, full-text postings, the IVF index) and
     ~5.5 KiB of the daemon's RSS (a 100,000-row copy: +564 MiB; ``docs/benchmarks.md``, session 21)."""
-    hot_tables: int = Field(256, ge=1)
-    """How many such tables a process keeps (least recently used go first). ``hot_total_rows`` bounds
+    copy_tables: int = Field(256, ge=1)
+    """How many such tables a process keeps (least recently used go first). ``copy_total_rows`` bounds
     their memory; past this many tenants read in turn, each read of one not held loaded its table and
     pushed out another: 64 tenants of 2,000 rows under 16 mixed clients served 56.5 req/s with 32 copies,
     148.2 with 64 (``docs/benchmarks.md``, session 39). A copy costs ~0.1 MiB beyond its rows (200 copies

@@ -9,7 +9,7 @@ import lancedb
 import pytest
 from lancedb.table import AsyncTable
 
-from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.store import LanceMemoryStore
@@ -32,22 +32,22 @@ class OwnedStore(LanceMemoryStore):
 
 
 async def open_store(uri: str, model: str = "m", dimension: int = 8, **maintenance: Any) -> OwnedStore:
-    """``hot_max_rows`` bounds the store's in-memory copies as well as the maintenance's (as in build_app)."""
+    """``copy_max_rows`` bounds the store's in-memory copies as well as the maintenance's (as in build_app)."""
     db = await LanceDatabase.open(uri, model, dimension)
-    copies = {"hot_max_rows": maintenance["hot_max_rows"]} if "hot_max_rows" in maintenance else {}
+    copies = {"copy_max_rows": maintenance["copy_max_rows"]} if "copy_max_rows" in maintenance else {}
     return OwnedStore(db, dimension, LanceMaintenance(db, **maintenance), **copies)
 
 
 def counted_copy_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The tenants whose in-memory copy (any ``HotCache``) reads its whole table from here on, one per load."""
+    """The tenants whose in-memory copy (any ``CopyCache``) reads its whole table from here on, one per load."""
     loads: list[str] = []
-    real = HotCache._load
+    real = CopyCache._load
 
-    async def counted(self: HotCache[Any], tenant_id: str, *args: Any, **kwargs: Any) -> Any:
+    async def counted(self: CopyCache[Any], tenant_id: str, *args: Any, **kwargs: Any) -> Any:
         loads.append(tenant_id)
         return await real(self, tenant_id, *args, **kwargs)
 
-    monkeypatch.setattr(HotCache, "_load", counted)
+    monkeypatch.setattr(CopyCache, "_load", counted)
     return loads
 
 

@@ -51,7 +51,7 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         "sqlite",
         "--ann-min-rows",
         "100",
-        "--hot-max-rows",
+        "--copy-max-rows",
         "0",  # the tables are tiny: turn the in-memory path off so Recall goes through the ANN index
     )
     assert "vs sqlite p50/p99" in stdout and "baseline (in process)" in stdout
@@ -206,7 +206,7 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
         "4",
         "--tenants",
         "3",
-        "--hot-tables",
+        "--copy-tables",
         "2",
     )
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0

@@ -204,9 +204,9 @@ async def test_the_in_memory_copy_answers_like_lancedb(app: App) -> None:
     for i, claim in enumerate(CLAIMS):
         where = CONTACT if i % 2 else GraphScope(Scope.PRIVATE, "a1")
         await app.graph.assert_human(ADMIN, where, claim)
-    hot_store = app.graph._store
-    assert isinstance(hot_store, LanceGraphStore)
-    cold = LanceGraphStore(hot_store._db, app.embedder.dimension, hot_max_rows=0)  # LanceDB answers every read
+    copy_store = app.graph._store
+    assert isinstance(copy_store, LanceGraphStore)
+    cold = LanceGraphStore(copy_store._db, app.embedder.dimension, copy_max_rows=0)  # LanceDB answers every read
     vector = (await app.embedder.embed(["who handles billing at Acme"]))[0]
     for reader in (
         Actor("acme", "a1", "u1"),
@@ -214,12 +214,12 @@ async def test_the_in_memory_copy_answers_like_lancedb(app: App) -> None:
         Actor("acme", "a1"),
         Actor("acme", "a3", "u9"),
     ):
-        hot_near, _ = await hot_store.fact_seeds(reader, vector, [], 20)
+        copy_near, _ = await copy_store.fact_seeds(reader, vector, [], 20)
         cold_near, _ = await cold.fact_seeds(reader, vector, [], 20)
-        assert [f.fact_id for f, _ in hot_near] == [f.fact_id for f, _ in cold_near]
-        assert [round(s, 4) for _, s in hot_near] == [round(s, 4) for _, s in cold_near]
+        assert [f.fact_id for f, _ in copy_near] == [f.fact_id for f, _ in cold_near]
+        assert [round(s, 4) for _, s in copy_near] == [round(s, 4) for _, s in cold_near]
         entities = sorted({e for f, _ in cold_near for e in (f.subject_id, f.object_id)})
-        assert await hot_store.visible_facts_touching(reader, entities, 50) == await cold.visible_facts_touching(
+        assert await copy_store.visible_facts_touching(reader, entities, 50) == await cold.visible_facts_touching(
             reader, entities, 50
         )
 
@@ -229,7 +229,7 @@ async def test_facts_of_more_tenants_than_thirty_two_read_in_turn_are_each_loade
 ) -> None:
     # With copies of 32 tenants at most, a 33rd read in turn pushed one out, and each read loaded its
     # tenant's facts again; the rows bound keeps their memory.
-    from memoryd.adapters.lance.copies.facts import HotFacts
+    from memoryd.adapters.lance.copies.facts import FactsCopy
     from memoryd.adapters.lance.db import LanceDatabase
     from memoryd.adapters.lance.graph import LanceGraphStore
     from memoryd.core.graph import Fact
@@ -241,13 +241,13 @@ async def test_facts_of_more_tenants_than_thirty_two_read_in_turn_are_each_loade
         fact = Fact("f1", "e1", "works_at", "e2", "Ana works at Acme", GraphScope(Scope.TENANT), at, None, at)
         await store.put_facts(tenant, [(fact, [1.0, 0.0, 0.0, 0.0])])
     loads: list[int] = []
-    real = HotFacts.from_arrow
+    real = FactsCopy.from_arrow
 
-    def counted(version: int, *args: Any) -> HotFacts:
+    def counted(version: int, *args: Any) -> FactsCopy:
         loads.append(version)
         return real(version, *args)
 
-    monkeypatch.setattr(HotFacts, "from_arrow", counted)
+    monkeypatch.setattr(FactsCopy, "from_arrow", counted)
     for _ in range(2):
         for tenant in tenants:
             assert [f.fact_id for f in await store.visible_facts_touching(Actor(tenant, "a1"), ["e1"], 10)] == ["f1"]

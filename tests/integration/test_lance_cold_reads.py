@@ -45,7 +45,7 @@ async def archive(db: LanceDatabase, tenant: str) -> Any:
 async def cold_store(tmp_path: Path) -> tuple[LanceDatabase, LanceMemoryStore]:
     """A store that keeps no table in memory: every read is LanceDB's."""
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    return db, LanceMemoryStore(db, DIM, hot_max_rows=0)
+    return db, LanceMemoryStore(db, DIM, copy_max_rows=0)
 
 
 def counted_postfilters(monkeypatch: pytest.MonkeyPatch) -> list[int]:

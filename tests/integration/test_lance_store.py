@@ -115,7 +115,7 @@ async def test_maintenance_compacts_fragments_and_keeps_rows_searchable(tmp_path
 async def test_a_quick_pass_merges_the_small_fragments_of_a_table_read_from_disk(tmp_path: Path) -> None:
     # Every query of a table the in-memory copy does not hold pays for each small fragment; between
     # two optimizes (the index fold) a quick pass merges them alone, leaving the index as it is.
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, optimize_gap=timedelta(minutes=10))
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=0, optimize_gap=timedelta(minutes=10))
     for i in range(12):
         await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i))])
     await store.maintain(full=True)  # the first optimize: one fragment, every row indexed
@@ -136,7 +136,7 @@ async def test_a_quick_merge_leaves_the_large_fragments_of_a_table_as_they_are(t
     # A merge bundles the fragments the index covers apart from the rest; with Lance's own target (a
     # million rows) every covered fragment of a smaller table was a candidate, so a merge of a few new
     # rows rewrote the whole table whenever an optimize had left it more than one covered fragment.
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, optimize_gap=timedelta(minutes=10))
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=0, optimize_gap=timedelta(minutes=10))
     await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(9000)])
     await store.maintain(full=True)
     for i in range(9000, 9003):
@@ -164,7 +164,7 @@ async def test_a_large_table_held_in_memory_is_optimized_less_often_under_writes
     # An optimize rewrites a table held in memory whole: a table of 20,000 rows waits two gaps between
     # two optimizes under writes, a small one one gap.
     gap = timedelta(seconds=1)
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=100_000, optimize_gap=gap, optimize_min_fragments=4)
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=100_000, optimize_gap=gap, optimize_min_fragments=4)
     await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(20_000)])
     await store.insert("small", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(100)])
     await store.maintain(full=True)
@@ -189,7 +189,7 @@ async def test_a_large_table_held_in_memory_is_optimized_less_often_under_writes
 async def test_optimizes_under_writes_keep_the_vector_index_in_few_segments(tmp_path: Path) -> None:
     # Each optimize indexes the rows written since the last one as a segment of its own, and each ANN
     # query searches every segment: under writes the segments (and the query's cost) grew without end.
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=200)
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=0, ann_min_rows=200)
     rng = random.Random(7)
 
     def vector() -> list[float]:
@@ -222,7 +222,7 @@ async def test_the_vector_index_is_built_by_another_process(tmp_path: Path, monk
     async def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("an index was built in the serving process")
 
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=300)
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=0, ann_min_rows=300)
     await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
     monkeypatch.setattr(lancedb.table.AsyncTable, "create_index", refused)
     await store.maintain(full=True)
@@ -246,7 +246,7 @@ async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, m
 
     monkeypatch.setattr(LanceMaintenance, "_build_vector_index", slow_build)
     db = await LanceDatabase.open(str(tmp_path), "m", 8)
-    maintenance = LanceMaintenance(db, hot_max_rows=0, ann_min_rows=300, optimize_min_fragments=4)
+    maintenance = LanceMaintenance(db, copy_max_rows=0, ann_min_rows=300, optimize_min_fragments=4)
     store = LanceMemoryStore(db, 8)
     await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
     await asyncio.wait_for(maintenance.maintain(full=True), timeout=30)  # returns with the build in flight
@@ -292,7 +292,7 @@ async def test_a_hung_index_build_is_stopped(
     monkeypatch.setattr(asyncio, "create_subprocess_exec", hung)  # the build's child: one that never ends
     db = await LanceDatabase.open(str(tmp_path), "m", 8)
     maintenance = LanceMaintenance(
-        db, hot_max_rows=0, ann_min_rows=300, optimize_min_fragments=4, build_timeout=timedelta(seconds=1)
+        db, copy_max_rows=0, ann_min_rows=300, optimize_min_fragments=4, build_timeout=timedelta(seconds=1)
     )
     store = LanceMemoryStore(db, 8)
     await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
@@ -483,10 +483,10 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     store.close()
 
 
-@pytest.mark.parametrize("hot_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
-async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tmp_path: Path, hot_rows: int) -> None:
+@pytest.mark.parametrize("copy_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
+async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tmp_path: Path, copy_rows: int) -> None:
     store = await open_store(str(tmp_path))
-    store._hot.max_rows = hot_rows  # both paths of the vector arm
+    store._copies.max_rows = copy_rows  # both paths of the vector arm
     me = Actor("t1", "a1")
     try:
         ready = replace(record(1, "espresso grinder"), source_context="conversation 7")
@@ -609,14 +609,14 @@ async def test_a_search_deeper_than_the_graphs_breadth_over_the_vector_index_fin
     # The index is asked for limit × the refine factor candidates, which HNSW refuses past its breadth
     # (ef): a Recall's vector arm (twice its depth, filtered afterwards, or three times under a filter)
     # failed on every table searched through the index once that passed 200.
-    store = await open_store(str(tmp_path), "m", 8, hot_max_rows=0, ann_min_rows=300)
+    store = await open_store(str(tmp_path), "m", 8, copy_max_rows=0, ann_min_rows=300)
     await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
     await store.maintain(full=True)
     table = lancedb.connect(str(tmp_path)).open_table("memories_t1")
     assert any(ix.index_type == "IvfHnswSq" and ix.columns == ["vector"] for ix in table.list_indices())
     actor = Actor("t1", "a1")
 
-    for limit in (41, 60, 120):  # no in-memory copy here (hot_max_rows 0): searched in LanceDB
+    for limit in (41, 60, 120):  # no in-memory copy here (copy_max_rows 0): searched in LanceDB
         hits = await store.nearest(actor, unit(7), MemoryFilter(), limit, -1.0)
         assert len(hits) == limit
         assert all(int(h.memory_id, 16) % 8 == 7 for h in hits[:50])  # unit(i) repeats every 8: 50 such rows

@@ -135,7 +135,7 @@ async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
     prefix = f"replicas-{uuid.uuid4().hex[:8]}"
     bound = 1.0
     writer_settings = make_settings(tmp_path / "a", storage=object_store.settings(prefix))
-    reader_settings = make_settings(tmp_path / "b", storage=object_store.settings(prefix, hot_max_rows=0))
+    reader_settings = make_settings(tmp_path / "b", storage=object_store.settings(prefix, copy_max_rows=0))
     assert reader_settings.storage.read_consistency() == bound  # the default on object storage
     async with (
         build_app(writer_settings, embedder=onnx_embedder) as writer,
@@ -211,7 +211,7 @@ async def test_the_vector_index_is_built_on_object_storage(
 ) -> None:
     # The build runs in a child process, which opens the store itself: its URI and credentials must reach it.
     prefix = f"ann-{uuid.uuid4().hex[:8]}"
-    storage = object_store.settings(prefix, ann_min_rows=300, hot_max_rows=0, maintenance_enabled=False)
+    storage = object_store.settings(prefix, ann_min_rows=300, copy_max_rows=0, maintenance_enabled=False)
     settings = make_settings(tmp_path / "unused", storage=storage)
     async with build_app(settings, embedder=onnx_embedder) as app:
         drafts = [MemoryDraft(f"note {i} about the garden, the tea and the number {i}") for i in range(400)]

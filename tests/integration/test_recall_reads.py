@@ -78,15 +78,15 @@ def recall_over(store: Observed, settings: Settings, embedder: OnnxMiniLMEmbedde
     )
 
 
-@pytest.mark.parametrize("hot_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
+@pytest.mark.parametrize("copy_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
 async def test_recall_reads_the_winners_records_only_and_ranks_as_with_every_record(
-    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, hot_rows: int
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, copy_rows: int
 ) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder) as app:
         await app.memorize.memorize_batch(ME, [MemoryDraft(t) for t in TEXTS], skip_deduplication=False)
     db = await LanceDatabase.open(settings.storage.uri, onnx_embedder.model_name, onnx_embedder.dimension)
-    lance = LanceMemoryStore(db, onnx_embedder.dimension, hot_max_rows=hot_rows)
+    lance = LanceMemoryStore(db, onnx_embedder.dimension, copy_max_rows=copy_rows)
     with_texts, without = Observed(lance), Observed(lance, texts=False)
     asked = (("Where did Caroline go hiking?", 3), ("lake sunset", 5), ("boots", 4))
     answers = {

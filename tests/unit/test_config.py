@@ -39,7 +39,7 @@ def test_defaults_match_the_documented_ones(monkeypatch: pytest.MonkeyPatch) -> 
     assert (s.server.host, s.server.port) == ("127.0.0.1", 50051)
     # a table too large for the in-memory copy is never searched by reading every vector: its index
     # is built while the copy still answers its Recalls
-    assert s.storage.ann_min_rows < s.storage.hot_max_rows
+    assert s.storage.ann_min_rows < s.storage.copy_max_rows
 
 
 def test_unknown_keys_and_bad_values_are_one_line_naming_the_file_and_key(tmp_path: Path) -> None:
@@ -99,3 +99,16 @@ def test_read_consistency_defaults_to_the_kind_of_store_and_a_set_value_wins() -
     assert load_settings(None, storage=chosen).storage.read_consistency() == 0.0
     with pytest.raises(ConfigError, match="read_consistency_seconds"):
         load_settings(None, storage={"read_consistency_seconds": -1})
+
+
+def test_the_copies_old_setting_names_still_work_for_one_release_with_a_warning(tmp_path: Path) -> None:
+    old = tmp_path / "old.toml"
+    old.write_text("[storage]\nhot_max_rows = 5000\nhot_tables = 8\n")
+    with pytest.warns(FutureWarning, match=r"storage\.hot_\w+ is now storage\.copy_\w+") as seen:
+        settings = load_settings(old)
+    assert any("storage.hot_max_rows is now storage.copy_max_rows" in str(w.message) for w in seen)
+    assert (settings.storage.copy_max_rows, settings.storage.copy_tables) == (5000, 8)
+    both = tmp_path / "both.toml"
+    both.write_text("[storage]\nhot_total_rows = 1\ncopy_total_rows = 2\n")
+    with pytest.warns(FutureWarning):
+        assert load_settings(both).storage.copy_total_rows == 2  # the new name wins

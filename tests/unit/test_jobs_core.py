@@ -23,7 +23,7 @@ def test_backoff_grows_exponentially_under_the_cap_with_full_jitter() -> None:
     assert ceilings[:5] == pytest.approx([2, 4, 8, 16, 32], rel=1e-5)
     assert ceilings[5:] == pytest.approx([60, 60], rel=1e-5)
     assert backoff_seconds(3, 2.0, 60.0, 0.5) == pytest.approx(4.0)
-    assert backoff_seconds(3, 2.0, 60.0, 0.0) == pytest.approx(0.2)  # never a zero wait (no hot loop)
+    assert backoff_seconds(3, 2.0, 60.0, 0.0) == pytest.approx(0.2)  # never a zero wait (no held loop)
 
 
 def test_retry_after_wins_over_backoff() -> None:

@@ -18,7 +18,7 @@ import pyarrow as pa
 from lancedb.index import BTree
 
 from memoryd.adapters.lance.commit_batches import CommitBatches
-from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.copies.keyed import KeyedCopy, swap_rows
 from memoryd.adapters.lance.db import LanceDatabase, add_column
 from memoryd.adapters.lance.errors import map_lance_errors
@@ -161,7 +161,7 @@ class LanceConversationStore:
 
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
-        self._copies: HotCache[KeyedCopy[Conversation]] = HotCache(
+        self._copies: CopyCache[KeyedCopy[Conversation]] = CopyCache(
             _COPY_MAX_ROWS if copies else 0, _COPY_TENANTS, _COPY_TOTAL_ROWS
         )
         """The state tables by tenant (``lance_keyed_copy``)."""

@@ -18,8 +18,8 @@ import pyarrow as pa
 from lancedb.index import FTS, BTree
 from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
-from memoryd.adapters.lance.copies.cache import HotCache
-from memoryd.adapters.lance.copies.facts import HotFacts
+from memoryd.adapters.lance.copies.cache import CopyCache
+from memoryd.adapters.lance.copies.facts import FactsCopy
 from memoryd.adapters.lance.db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import ids_in, literal, visible_where
@@ -157,8 +157,8 @@ def _words_query(words: Sequence[str], column: str) -> Any:
     )
 
 
-def _hot_facts(version: int, data: pa.Table) -> HotFacts:
-    return HotFacts.from_arrow(version, data, _fact)
+def _hot_facts(version: int, data: pa.Table) -> FactsCopy:
+    return FactsCopy.from_arrow(version, data, _fact)
 
 
 async def _upsert(table: Any, rows: list[dict[str, Any]], schema: pa.Schema) -> None:
@@ -187,24 +187,24 @@ class LanceGraphStore:
         db: LanceDatabase,
         dimension: int,
         *,
-        hot_max_rows: int = 10_000,
-        hot_tables: int = 256,
-        hot_total_rows: int = 320_000,
+        copy_max_rows: int = 10_000,
+        copy_tables: int = 256,
+        copy_total_rows: int = 320_000,
     ) -> None:
         self._db = db
         self._dimension = dimension
-        self._hot: HotCache[HotFacts] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
-        """The facts of up to ``hot_tables`` tenants, ``hot_total_rows`` in all (the bound 32 tables of
+        self._copies: CopyCache[FactsCopy] = CopyCache(copy_max_rows, copy_tables, copy_total_rows)
+        """The facts of up to ``copy_tables`` tenants, ``copy_total_rows`` in all (the bound 32 tables of
         10,000 facts gave before): past as many tenants read in turn as copies, each read loads its table
         again, as the archive's and the profiles' copies did (``docs/benchmarks.md``, session 39)."""
 
-    async def _hot_copy(self, tenant_id: str, table: Any) -> HotFacts | None:
+    async def _copy_of(self, tenant_id: str, table: Any) -> FactsCopy | None:
         """The tenant's facts in memory at the table's current version, when few enough (else None)."""
-        return await self._hot.copy(
+        return await self._copies.copy(
             tenant_id,
             table,
             [*_FACT_COLUMNS, "vector"],
-            lambda version, data: HotFacts.from_arrow(version, data, _fact),
+            lambda version, data: FactsCopy.from_arrow(version, data, _fact),
         )
 
     async def _select(self, prefix: str, tenant_id: str, where: str) -> list[dict[str, Any]]:
@@ -418,9 +418,9 @@ class LanceGraphStore:
             table = await self._db.table_if_exists(FACTS + actor.tenant_id)
             if table is None:
                 return []
-            hot = await self._hot_copy(actor.tenant_id, table)
-            if hot is not None:
-                return hot.touching(actor, entity_ids, limit)
+            copy = await self._copy_of(actor.tenant_id, table)
+            if copy is not None:
+                return copy.touching(actor, entity_ids, limit)
             listed = ", ".join(literal(e) for e in entity_ids)
             visible = visible_where(actor, _ANY)
             by_subject, by_object = await asyncio.gather(
@@ -448,10 +448,10 @@ class LanceGraphStore:
             if table is None:
                 return [], []
             visible = visible_where(actor, _ANY)
-            hot = await self._hot_copy(actor.tenant_id, table)
+            copy = await self._copy_of(actor.tenant_id, table)
             near_query = (
-                _rows(hot.nearest(actor, vector, limit))
-                if hot is not None
+                _rows(copy.nearest(actor, vector, limit))
+                if copy is not None
                 else (
                     cosine_nearest(table, vector, limit).where(visible).select([*_FACT_COLUMNS, "_distance"]).to_arrow()
                 )

@@ -99,7 +99,7 @@ class LanceMaintenance:
         cleanup_older_than: timedelta = timedelta(hours=1),
         forget_purge_every: timedelta = timedelta(hours=1),
         observe: Callable[[dict[str, tuple[int, int]]], None] | None = None,
-        hot_max_rows: int = 0,
+        copy_max_rows: int = 0,
         optimize_gap: timedelta = timedelta(seconds=5),
         keeping_copy: Callable[[str], AbstractAsyncContextManager[None]] | None = None,
         build_timeout: timedelta = timedelta(hours=1),
@@ -111,7 +111,7 @@ class LanceMaintenance:
         """Held by a pass; ``paused`` waits for it."""
         self._keeping_copy = keeping_copy
         """Around an optimize of a table small enough for memory: what keeps its copy answering meanwhile."""
-        self._hot_max_rows = hot_max_rows
+        self._hot_max_rows = copy_max_rows
         """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._optimize_gap = optimize_gap.total_seconds()
         """Between two optimizes of a table by quick passes (a copy reloads after each; the index fold costs)."""

@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 
 from memoryd.adapters.lance.commit_batches import CommitBatches
-from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.copies.keyed import KeyedCopy, swap_rows
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
@@ -100,7 +100,7 @@ class LanceProfileStore:
 
     def __init__(self, db: LanceDatabase, *, copies: bool = True) -> None:
         self._db = db
-        self._copies: HotCache[KeyedCopy[Profile]] = HotCache(
+        self._copies: CopyCache[KeyedCopy[Profile]] = CopyCache(
             _COPY_MAX_ROWS if copies else 0, _COPY_TENANTS, _COPY_TOTAL_ROWS
         )
         self._swaps: CommitBatches[str, Profile, bool] = CommitBatches(

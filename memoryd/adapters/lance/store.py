@@ -34,8 +34,8 @@ from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance.cold_reads import FillRates, ShortFilters, nearest_rows, page_windows
 from memoryd.adapters.lance.cold_reads import page_ids as cold_page_ids
-from memoryd.adapters.lance.copies.archive import HotArchive
-from memoryd.adapters.lance.copies.cache import HotCache, commits_since
+from memoryd.adapters.lance.copies.archive import ArchiveCopy
+from memoryd.adapters.lance.copies.cache import CopyCache, commits_since
 from memoryd.adapters.lance.copies.stats import StatsCopy
 from memoryd.adapters.lance.copies.text import Vocabulary
 from memoryd.adapters.lance.db import LanceDatabase, add_column, ensure_indexes
@@ -126,22 +126,22 @@ class LanceMemoryStore:
         db: LanceDatabase,
         dimension: int,
         *,
-        hot_max_rows: int = 120_000,
-        hot_tables: int = 256,
-        hot_total_rows: int = 320_000,
+        copy_max_rows: int = 120_000,
+        copy_tables: int = 256,
+        copy_total_rows: int = 320_000,
         ann_min_rows: int = 25_000,
     ) -> None:
         self._db = db
         self._ann_min_rows = ann_min_rows
         """From this many visible rows a copy's vector search is approximate too (``faiss_rows``)."""
         self._schema = memory_schema(dimension)
-        self._hot: HotCache[HotArchive] = HotCache(hot_max_rows, hot_tables, hot_total_rows)
+        self._copies: CopyCache[ArchiveCopy] = CopyCache(copy_max_rows, copy_tables, copy_total_rows)
         """In-memory copies of small tables by tenant (``lance_hot``)."""
-        self._stats: HotCache[StatsCopy] = HotCache(min(hot_max_rows, _STATS_MAX_ROWS), hot_tables, hot_total_rows)
+        self._stats: CopyCache[StatsCopy] = CopyCache(min(copy_max_rows, _STATS_MAX_ROWS), copy_tables, copy_total_rows)
         """The retrieval statistics tables by tenant (``lance_stats_copy``), up to 30,000 rows: a statistics
         table changes at every flush, and each change reloads it on the next read (100,000 rows: 100-190 ms
         of a GetMemory; 30,000 rows a third of that)."""
-        self._hot_tables, self._hot_total_rows = hot_tables, hot_total_rows
+        self._hot_tables, self._hot_total_rows = copy_tables, copy_total_rows
         self._short = ShortFilters()
         """Predicates whose vector searches filtered afterwards came up short (``lance_cold_reads``)."""
         self._fills = FillRates()
@@ -157,13 +157,13 @@ class LanceMemoryStore:
             STATS_PREFIX + tenant_id, RETRIEVAL_SCHEMA, [("id", BTree())], write=write, upgrade=_upgrade_stats
         )
 
-    async def _hot_copy(self, tenant_id: str, table: Any) -> HotArchive | None:
+    async def _copy_of(self, tenant_id: str, table: Any) -> ArchiveCopy | None:
         """The tenant's table in memory at its current version, when it is small enough (else None)."""
-        return await self._hot.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot, _follow_commits)
+        return await self._copies.copy(tenant_id, table, (), self._builder(tenant_id), _read_hot, _follow_commits)
 
     @contextlib.asynccontextmanager
     async def keeping_copy(self, name: str) -> AsyncIterator[None]:
-        """Around maintenance's optimize of table ``name``: its copy keeps answering (``HotCache.rewriting``)."""
+        """Around maintenance's optimize of table ``name``: its copy keeps answering (``CopyCache.rewriting``)."""
         if not name.startswith(ARCHIVE_PREFIX):
             yield
             return
@@ -171,12 +171,12 @@ class LanceMemoryStore:
 
         async def reload() -> None:
             if (table := await self._table(tenant_id)) is not None:
-                await self._hot.refresh(tenant_id, table, (), self._builder(tenant_id), _read_hot)
+                await self._copies.refresh(tenant_id, table, (), self._builder(tenant_id), _read_hot)
 
-        async with self._hot.rewriting(tenant_id, reload):
+        async with self._copies.rewriting(tenant_id, reload):
             yield
 
-    def _builder(self, tenant_id: str) -> Callable[[int, _HotLoad], HotArchive]:
+    def _builder(self, tenant_id: str) -> Callable[[int, _HotLoad], ArchiveCopy]:
         """How a load of the tenant's table becomes its copy (on the tenant's vocabularies)."""
         vocabularies = self._vocabularies.get(tenant_id)
         if vocabularies is None:
@@ -186,34 +186,36 @@ class LanceMemoryStore:
             vocabularies = self._vocabularies[tenant_id] = (Vocabulary(), Vocabulary(prefixes=True))
         words, prefixes = vocabularies
 
-        def build(version: int, loaded: _HotLoad) -> HotArchive:
+        def build(version: int, loaded: _HotLoad) -> ArchiveCopy:
             data, covered, prefixes_covered = loaded
-            return HotArchive.from_arrow(
+            return ArchiveCopy.from_arrow(
                 version, data, words, covered, prefixes, prefixes_covered, ann_min_rows=self._ann_min_rows
             )
 
         return build
 
     async def _after_write(
-        self, tenant_id: str, table: Any, version: int, apply: Callable[[HotArchive], HotArchive | None]
+        self, tenant_id: str, table: Any, version: int, apply: Callable[[ArchiveCopy], ArchiveCopy | None]
     ) -> None:
         """Keep the in-memory copy current after this process's write, or drop it when it cannot be.
 
         The copy follows when nobody else committed in between, or when the commits in between changed
-        no row (this process's optimize under way, ``HotCache.rewriting``).
+        no row (this process's optimize under way, ``CopyCache.rewriting``).
         """
-        hot = self._hot.current(tenant_id)
-        if hot is None or hot.version == version:  # (the second: a read loaded the table at this version)
+        copy = self._copies.current(tenant_id)
+        if copy is None or copy.version == version:  # (the second: a read loaded the table at this version)
             return
-        if hot.version != version - 1 and not await self._hot.unchanged(tenant_id, table, hot.version, version - 1):
+        if copy.version != version - 1 and not await self._copies.unchanged(
+            tenant_id, table, copy.version, version - 1
+        ):
             return  # another process committed in between: the next read catches the copy up (or loads)
-        if self._hot.current(tenant_id) is not hot:  # replaced or dropped meanwhile: the next read decides
+        if self._copies.current(tenant_id) is not copy:  # replaced or dropped meanwhile: the next read decides
             return
-        updated = apply(hot)
-        if updated is not None and self._hot.holds(updated):
-            self._hot.put(tenant_id, updated)
+        updated = apply(copy)
+        if updated is not None and self._copies.holds(updated):
+            self._copies.put(tenant_id, updated)
         else:
-            self._hot.pop(tenant_id)
+            self._copies.pop(tenant_id)
 
     async def _scoped(self, actor: Actor, flt: MemoryFilter | None = None, *, col: str = "") -> tuple[Any, str]:
         """The gate every read and write of memories passes.
@@ -232,7 +234,7 @@ class LanceMemoryStore:
         extra: Mapping[str, Sequence[Vector | None]] | None = None,
     ) -> None:
         """Add rows in one commit; durable when this returns (other spaces' vectors where the table has them)."""
-        async with self._hot.writing(tenant_id):
+        async with self._copies.writing(tenant_id):
             async with map_lance_errors():
                 table = await self._db.table(
                     ARCHIVE_PREFIX + tenant_id, self._schema, ARCHIVE_INDEXES, write=True, upgrade=_upgrade
@@ -253,7 +255,7 @@ class LanceMemoryStore:
                     appenders.appended(name, added.version)
             texts = data.column("search_text").to_pylist()
             await self._after_write(
-                tenant_id, table, added.version, lambda hot: hot.inserted(added.version, rows, texts)
+                tenant_id, table, added.version, lambda copy: copy.inserted(added.version, rows, texts)
             )
 
     async def replace(
@@ -264,7 +266,7 @@ class LanceMemoryStore:
         Every vector column is written: a merge keeps the target's value of a column the source
         lacks, which would leave another space's vector of the old text on a rewritten row.
         """
-        async with self._hot.writing(actor.tenant_id):
+        async with self._copies.writing(actor.tenant_id):
             async with map_lance_errors():
                 table, visible = await self._scoped(actor, _BY_ID, col="target.")
                 if table is None:
@@ -293,7 +295,7 @@ class LanceMemoryStore:
                 actor.tenant_id,
                 table,
                 result.version,
-                lambda hot: hot.replaced(result.version, record, kept) if updated else hot.unchanged(result.version),
+                lambda copy: copy.replaced(result.version, record, kept) if updated else copy.unchanged(result.version),
             )
             return updated
 
@@ -311,7 +313,7 @@ class LanceMemoryStore:
             if not ids:
                 return [], []
             self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-            self._hot.pop(tenant_id)
+            self._copies.pop(tenant_id)
             async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
                 await table.delete(of_end_user(end_user_id))  # by the predicate: a row written meanwhile goes too
             stats = await self._stats_table(tenant_id, write=True)
@@ -330,7 +332,7 @@ class LanceMemoryStore:
             ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
             if ids and not dry_run:
                 self._db.written.add(ARCHIVE_PREFIX + tenant_id)
-                self._hot.pop(tenant_id)
+                self._copies.pop(tenant_id)
                 async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
                     await table.delete(where)
                 stats = await self._stats_table(tenant_id, write=True)
@@ -341,7 +343,7 @@ class LanceMemoryStore:
 
     async def delete(self, actor: Actor, memory_id: str) -> bool:
         """Delete a visible row (and its retrieval statistics)."""
-        async with self._hot.writing(actor.tenant_id), map_lance_errors():
+        async with self._copies.writing(actor.tenant_id), map_lance_errors():
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return False
@@ -350,7 +352,7 @@ class LanceMemoryStore:
                 result = await table.delete(f"id = {literal(memory_id)} AND {visible}")
             if result.num_deleted_rows:
                 await self._after_write(
-                    actor.tenant_id, table, result.version, lambda hot: hot.deleted(result.version, [memory_id])
+                    actor.tenant_id, table, result.version, lambda copy: copy.deleted(result.version, [memory_id])
                 )
                 stats = await self._stats_table(actor.tenant_id, write=True)
                 async with self._db.rewriting(STATS_PREFIX + actor.tenant_id):
@@ -429,7 +431,7 @@ class LanceMemoryStore:
             merge = table.merge_insert("id").when_matched_update_all(where=unchanged)
             async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
                 result = await merge.execute(data.cast(stored.schema), on_bad_vectors=KEEP_NULL_VECTORS)
-            self._hot.pop(tenant_id)  # reloaded at the next read
+            self._copies.pop(tenant_id)  # reloaded at the next read
         return int(result.num_updated_rows)
 
     async def record_feedback(self, tenant_id: str, signals: Sequence[tuple[str, Signal]], at: datetime) -> None:
@@ -475,9 +477,9 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, _BY_ID)
             if table is None:
                 return {}
-            hot = await self._hot_copy(actor.tenant_id, table)
-            if hot is not None:
-                found = _own_tenant(actor, hot.get_many(actor, memory_ids))
+            copy = await self._copy_of(actor.tenant_id, table)
+            if copy is not None:
+                found = _own_tenant(actor, copy.get_many(actor, memory_ids))
                 if not with_retrievals or not found:
                     return found
                 stats = await self._retrieval_stats(actor.tenant_id, list(found))  # counts change on every Recall
@@ -520,9 +522,9 @@ class LanceMemoryStore:
             table, _ = await self._scoped(actor, flt)
             if table is None:
                 return [[] for _ in vectors]
-            hot = await self._hot_copy(actor.tenant_id, table)
-        if hot is not None:
-            return hot.nearest_many(actor, vectors, flt, limit, min_similarity)
+            copy = await self._copy_of(actor.tenant_id, table)
+        if copy is not None:
+            return copy.nearest_many(actor, vectors, flt, limit, min_similarity)
         gate = asyncio.Semaphore(_COLD_LOOKUPS)
 
         async def one(vector: Vector) -> list[ArmHit]:
@@ -543,9 +545,9 @@ class LanceMemoryStore:
             table, visible = await self._scoped(actor, flt)
             if table is None:
                 return []
-            hot = None if space else await self._hot_copy(actor.tenant_id, table)
-            if hot is not None:
-                return hot.nearest(actor, vector, flt, limit, min_similarity)
+            copy = None if space else await self._copy_of(actor.tenant_id, table)
+            if copy is not None:
+                return copy.nearest(actor, vector, flt, limit, min_similarity)
             column, columns = space_column(space) if space else "vector", [*_ARM_COLUMNS, "_distance"]
             rows = await nearest_rows(table, vector, visible, limit, column, columns, self._short, narrow=flt.narrows)
         hits = []
@@ -564,9 +566,9 @@ class LanceMemoryStore:
             if table is None or not query.terms:
                 return []
             # the prefix tier asks any word (``RecallService``); an all-words one with prefixes goes to LanceDB
-            hot = None if query.prefix_terms and require_all else await self._hot_copy(actor.tenant_id, table)
-            if hot is not None and (hot.answers_prefixes if query.prefix_terms else hot.answers_full_text):
-                return hot.full_text(actor, query.terms, flt, limit, require_all, query.prefix_terms)
+            copy = None if query.prefix_terms and require_all else await self._copy_of(actor.tenant_id, table)
+            if copy is not None and (copy.answers_prefixes if query.prefix_terms else copy.answers_full_text):
+                return copy.full_text(actor, query.terms, flt, limit, require_all, query.prefix_terms)
             rows = await (
                 table.query()
                 .nearest_to_text(_text_query(query, require_all))
@@ -592,9 +594,9 @@ class LanceMemoryStore:
             table, _ = await self._scoped(actor, flt)
             if table is None or not tiers:
                 return []
-            hot = await self._hot_copy(actor.tenant_id, table)
-        if hot is not None and all(_answers(hot, tier) for tier in tiers):
-            return hot.full_text_tiers(actor, tiers, flt, limit)
+            copy = await self._copy_of(actor.tenant_id, table)
+        if copy is not None and all(_answers(copy, tier) for tier in tiers):
+            return copy.full_text_tiers(actor, tiers, flt, limit)
         leading = next((at for at, tier in enumerate(tiers) if at and tier.query.prefix_terms), len(tiers))
         side_by_side = leading > 1 and not self._fills.usually(actor.tenant_id)
         turns = [tiers[:leading], *([t] for t in tiers[leading:])] if side_by_side else [[t] for t in tiers]
@@ -622,8 +624,8 @@ class LanceMemoryStore:
             table, where = await self._scoped(actor, flt)
             if table is None:
                 return []
-            hot = await self._hot_copy(actor.tenant_id, table)
-            page = None if hot is None else hot.page(actor, flt, after_id, limit)
+            copy = await self._copy_of(actor.tenant_id, table)
+            page = None if copy is None else copy.page(actor, flt, after_id, limit)
             if page is not None:
                 return page
             return await cold_page_ids(table, where, after_id, limit, windows=page_windows(flt))
@@ -704,7 +706,7 @@ class LanceMemoryStore:
         Lance once the table has been optimized ("Incorrect number of arrays for StructArray fields"),
         and an update rewrites the whole row anyway.
         """
-        async with self._hot.writing(tenant_id):
+        async with self._copies.writing(tenant_id):
             if not rows:
                 return 0
             column = space_column(model)
@@ -726,7 +728,7 @@ class LanceMemoryStore:
                 async with self._db.rewriting(ARCHIVE_PREFIX + tenant_id):
                     result = await merge.execute(data, on_bad_vectors=KEEP_NULL_VECTORS)
             # The in-memory copy holds the store's model's vectors only: still right at the new version.
-            await self._after_write(tenant_id, table, result.version, lambda hot: hot.unchanged(result.version))
+            await self._after_write(tenant_id, table, result.version, lambda copy: copy.unchanged(result.version))
             return int(result.num_updated_rows)
 
     async def agents(self) -> list[tuple[str, str]]:
@@ -745,18 +747,18 @@ _HotLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
 """A table's rows for its in-memory copy and the fragments its ``search_text`` and ``prefixes`` indexes cover."""
 
 
-async def _follow_commits(hot: HotArchive, table: Any, version: int) -> HotArchive | None:
+async def _follow_commits(copy: ArchiveCopy, table: Any, version: int) -> ArchiveCopy | None:
     """The copy after the rows appended, deleted and rewritten since its version (any process's); None for others.
 
     A delete hides its rows as this process's own deletes do (the full-text statistics still count them,
     as the index's do until it is rebuilt); a rewrite is a delete and an append, as this process's own
     ``replace`` is.
     """
-    steps = await commits_since(table, hot.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
+    steps = await commits_since(table, copy.version, version, [*RECORD_COLUMNS, "vector", "search_text", "prefixes"])
     if steps is None:
         return None
     for step in steps:
-        hot = hot.deleted(step.version, step.deleted)
+        copy = copy.deleted(step.version, step.deleted)
         data = step.added
         if data is None:
             continue
@@ -767,8 +769,8 @@ async def _follow_commits(hot: HotArchive, table: Any, version: int) -> HotArchi
         records = [to_record(row) for row in rows_of(data.select(RECORD_COLUMNS))]
         texts = [str(t) for t in data.column("search_text").to_pylist()]
         prefixes = [str(p) for p in data.column("prefixes").to_pylist()]
-        hot = hot.inserted(step.version, list(zip(records, vectors, strict=True)), texts, prefixes)
-    return hot
+        copy = copy.inserted(step.version, list(zip(records, vectors, strict=True)), texts, prefixes)
+    return copy
 
 
 async def _read_hot(table: Any) -> _HotLoad:
@@ -856,11 +858,11 @@ async def _no_stats() -> dict[str, dict[str, Any]]:
     return {}
 
 
-def _answers(hot: HotArchive, tier: FullTextTier) -> bool:
+def _answers(copy: ArchiveCopy, tier: FullTextTier) -> bool:
     """Whether the copy answers this tier (an all-words query with prefix terms is LanceDB's)."""
     if tier.query.prefix_terms:
-        return not tier.require_all and hot.answers_prefixes
-    return hot.answers_full_text
+        return not tier.require_all and copy.answers_prefixes
+    return copy.answers_full_text
 
 
 def _own_tenant(actor: Actor, records: dict[str, MemoryRecord]) -> dict[str, MemoryRecord]:

@@ -5,7 +5,7 @@ The daemon runs as a child process. The tenant is seeded with ``--memories`` row
 ``--seconds``: Recall (the server embeds the question) with probability
 ``--recall-share``, otherwise Memorize of a new text (the server embeds it, dedup on). With
 ``--tenants``, as many tenants are seeded so and each call goes to one of them at random (with
-``--hot-tables``, more tenants than the daemon keeps in memory: how its copies fare). With
+``--copy-tables``, more tenants than the daemon keeps in memory: how its copies fare). With
 ``--other-writer-rows``, a second daemon on the same data writes that many rows a second to the
 tenant meanwhile, as a worker filing memories does (another process's commits, for the first
 daemon's in-memory copy); with ``--other-forgets``, it forgets that many of the seeded memories a
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
     p.add_argument("--recall-share", type=float, default=0.7)
     p.add_argument("--tenants", type=int, default=1, help="tenants seeded alike, each call to one at random")
-    p.add_argument("--hot-tables", type=int, help="tenant tables the daemon keeps in memory (default: the daemon's)")
+    p.add_argument("--copy-tables", type=int, help="tenant tables the daemon keeps in memory (default: the daemon's)")
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
     p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
     p.add_argument(
@@ -86,7 +86,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
     questions = corpus.questions(bases, 500)
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
-    env = {"MEMORYD_STORAGE__HOT_TABLES": str(args.hot_tables)} if args.hot_tables else {}
+    env = {"MEMORYD_STORAGE__HOT_TABLES": str(args.copy_tables)} if args.copy_tables else {}
     tenants = _tenants(args.tenants)
     with Daemon(data, env=env) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
@@ -273,7 +273,7 @@ def _of_tenants(cfg: dict[str, Any]) -> str:
     """The title's word on the tenants (and the daemon's copies) when the load spreads over several."""
     if cfg.get("tenants", 1) <= 1:
         return ""
-    held = f", the daemon keeping {cfg['hot_tables']} in memory" if cfg.get("hot_tables") else ""
+    held = f", the daemon keeping {cfg['copy_tables']} in memory" if cfg.get("copy_tables") else ""
     return f" in each of {cfg['tenants']} tenants{held}"
 
 

@@ -62,9 +62,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="tables from this size get the ANN index, copies searched approximately (default: the daemon's)",
     )
     p.add_argument(
-        "--hot-max-rows",
+        "--copy-max-rows",
         type=int,
-        default=StorageSettings().hot_max_rows,
+        default=StorageSettings().copy_max_rows,
         help="tables up to this size are searched in memory (0: off; default: the daemon's)",
     )
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
@@ -103,7 +103,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
     env = {
         "MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false",
-        "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.hot_max_rows),
+        "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.copy_max_rows),
         "MEMORYD_STORAGE__ANN_MIN_ROWS": str(args.ann_min_rows),  # the copies' index: from the same size
     }
     with Daemon(data, env=env) as daemon:
@@ -114,7 +114,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
             shape.update(await _maintain(data, embedder, tenant, agents, query_vectors, args.ann_min_rows))
-            if args.memories <= args.hot_max_rows:
+            if args.memories <= args.copy_max_rows:
                 visible = args.memories // agents_per_table
                 in_memory = "IVF_SQ8" if visible >= args.ann_min_rows else "exact"
                 shape["vector_index"] = f"in memory, {in_memory} ({shape['vector_index']} on disk)"

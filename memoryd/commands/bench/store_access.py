@@ -51,7 +51,7 @@ async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
 async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *, exact: bool) -> list[str]:
     """The actor's k nearest visible memories: as Recall's vector arm finds them on disk, or by exact search."""
     if not exact:  # the store's own query (index, refinement), not the in-memory copy of small tables
-        store = LanceMemoryStore(db, len(vector), hot_max_rows=0)
+        store = LanceMemoryStore(db, len(vector), copy_max_rows=0)
         return [h.memory_id for h in await store.nearest(actor, vector, MemoryFilter(), k, -1.0)]
     table: Any = await db.table_if_exists(ARCHIVE_PREFIX + actor.tenant_id)
     if table is None:

@@ -1,7 +1,7 @@
-"""HotArchive: an in-memory copy of one small archive table, for Recall's vector arm and record fetches.
+"""ArchiveCopy: an in-memory copy of one small archive table, for Recall's vector arm and record fetches.
 
 Most agents see a few thousand memories; for those, three LanceDB queries and a fetch cost more
-than the search itself. A table of at most ``hot_max_rows`` rows is loaded once (its columns and one
+than the search itself. A table of at most ``copy_max_rows`` rows is loaded once (its columns and one
 matrix of its unit vectors) and answers ``nearest`` (exact cosine, the same as LanceDB's flat search
 under the visibility prefilter; past ``ann_min_rows`` visible rows an IVF index's candidates scored
 exactly, as LanceDB's ANN search and refinement, ``faiss_rows``), ``full_text`` (BM25 as the table's
@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from memoryd.adapters.lance.copies.faiss_rows import RowIndex, RowIndexSlot
-from memoryd.adapters.lance.copies.text import HotText, Vocabulary
+from memoryd.adapters.lance.copies.text import TextCopy, Vocabulary
 from memoryd.adapters.lance.rows import microseconds, rows_of, search_text, to_record
 from memoryd.core.models import (
     PENDING_MODEL,
@@ -81,7 +81,7 @@ def visible_mask(
     return mask
 
 
-class HotArchive:
+class ArchiveCopy:
     """One table's rows and vectors at one version.
 
     Loading and updating are column work: the arrays the search needs (vectors, scope codes, agents,
@@ -101,8 +101,8 @@ class HotArchive:
         ids: list[str],
         index: _Index,
         spare: _Spare | None = None,
-        text: HotText | None = None,
-        prefixes: HotText | None = None,
+        text: TextCopy | None = None,
+        prefixes: TextCopy | None = None,
         rows_index: RowIndexSlot | None = None,
     ) -> None:
         self.version = version
@@ -139,7 +139,7 @@ class HotArchive:
         prefix_vocabulary: Vocabulary | None = None,
         prefix_covered: frozenset[int] | None = None,
         ann_min_rows: int | None = None,
-    ) -> HotArchive:
+    ) -> ArchiveCopy:
         """From the table's rows (every record column and ``vector``).
 
         With ``ann_min_rows``, a vector search over at least that many visible rows (and no filter
@@ -176,9 +176,9 @@ class HotArchive:
         text = prefixes = None
         if vocabulary is not None and covered is not None:
             fragments = data.column("_rowaddr").to_numpy() >> 32
-            text = HotText.build(vocabulary, data.column("search_text").to_pylist(), np.isin(fragments, list(covered)))
+            text = TextCopy.build(vocabulary, data.column("search_text").to_pylist(), np.isin(fragments, list(covered)))
             if prefix_vocabulary is not None and prefix_covered is not None:
-                prefixes = HotText.build(
+                prefixes = TextCopy.build(
                     prefix_vocabulary, data.column("prefixes").to_pylist(), np.isin(fragments, list(prefix_covered))
                 )
         extra = [c for c in ("vector", "search_text", "prefixes", "_rowaddr") if c in data.column_names]
@@ -560,7 +560,7 @@ class HotArchive:
         rows: Sequence[tuple[MemoryRecord, Vector]],
         texts: Sequence[str] | None = None,
         prefixes: Sequence[str] | None = None,
-    ) -> HotArchive:
+    ) -> ArchiveCopy:
         """A copy with rows appended (a commit of this process that made ``version``, or appends read back).
 
         ``texts``: the rows' ``search_text`` as written (the full-text part is dropped without them);
@@ -586,7 +586,7 @@ class HotArchive:
             prefix_index = self._prefixes.appended(
                 list(prefixes) if prefixes is not None else [word_prefixes(r.content) for r in records]
             )
-        return HotArchive(
+        return ArchiveCopy(
             version,
             spare.array[: n + added],
             self._columns.appended(records),
@@ -600,7 +600,7 @@ class HotArchive:
             self._rows_index.extended(n, n + added) if self._rows_index is not None else None,
         )
 
-    def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> HotArchive | None:
+    def replaced(self, version: int, record: MemoryRecord, vector: Vector | None) -> ArchiveCopy | None:
         """A copy where the row is rewritten; None when the row is not here (reload instead).
 
         As in LanceDB, the old row is deleted and the new one appended (its ``search_text`` is its own
@@ -612,9 +612,9 @@ class HotArchive:
         kept = self._vectors[at].copy() if vector is None else vector
         return self.deleted(version, [record.memory_id]).inserted(version, [(record, kept)], [search_text(record)])
 
-    def unchanged(self, version: int) -> HotArchive:
+    def unchanged(self, version: int) -> ArchiveCopy:
         """The same rows at ``version`` (a commit of this process that changed no column held here)."""
-        return HotArchive(
+        return ArchiveCopy(
             version,
             self._vectors,
             self._columns,
@@ -628,14 +628,14 @@ class HotArchive:
             self._rows_index,
         )
 
-    def deleted(self, version: int, memory_ids: Sequence[str]) -> HotArchive:
+    def deleted(self, version: int, memory_ids: Sequence[str]) -> ArchiveCopy:
         """A copy where the rows are gone (hidden; the index's statistics may still count them)."""
         gone = {at for memory_id in memory_ids if (at := self._at(memory_id)) is not None}
         if not gone:
             return self.unchanged(version)
         n = len(self._records)
         index = _Index({m: i for m, i in self._index.ids.items() if i < n and i not in gone}, n)
-        return HotArchive(
+        return ArchiveCopy(
             version,
             self._vectors,
             self._columns.without(sorted(gone)),

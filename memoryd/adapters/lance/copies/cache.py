@@ -1,6 +1,6 @@
-"""HotCache: per-tenant in-memory copies of small Lance tables, each tied to the table version it was read at.
+"""CopyCache: per-tenant in-memory copies of small Lance tables, each tied to the table version it was read at.
 
-The archive's ``HotArchive`` and the graph's ``HotFacts`` are loaded the same way: check the table's
+The archive's ``ArchiveCopy`` and the graph's ``FactsCopy`` are loaded the same way: check the table's
 version (any process's write moves it), reuse the copy made at that version, else read the whole
 table when it has at most ``max_rows`` rows (remembering for a few seconds that a table was too big),
 keeping at most ``tables`` copies of ``total_rows`` rows in all, least recently used first out. One
@@ -76,7 +76,7 @@ def _return_freed_memory() -> None:
         trim(0)
 
 
-class HotCache(Generic[H]):
+class CopyCache(Generic[H]):
     """The copies of one store (archive or graph facts), by tenant."""
 
     def __init__(self, max_rows: int, tables: int, total_rows: int | None = None) -> None:
@@ -148,9 +148,9 @@ class HotCache(Generic[H]):
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
             return await self._load(tenant_id, await table.version(), table, columns, build, read, keep=True)
 
-    def holds(self, hot: H) -> bool:
+    def holds(self, copy: H) -> bool:
         """Whether a copy this process brought up to date may be kept (a load needs ``max_rows`` or fewer)."""
-        return len(hot) <= self.max_rows + self.max_rows // _FOLLOWED_SLACK
+        return len(copy) <= self.max_rows + self.max_rows // _FOLLOWED_SLACK
 
     def current(self, tenant_id: str) -> H | None:
         """The tenant's copy at whatever version it is (no check)."""
@@ -206,33 +206,33 @@ class HotCache(Generic[H]):
         if not self.max_rows:
             return None
         version = await self._versions.latest(tenant_id, table)
-        hot = self._copies.get(tenant_id)
-        if (hot is None or hot.version != version) and (writes := self._writes.get(tenant_id)):
+        copy = self._copies.get(tenant_id)
+        if (copy is None or copy.version != version) and (writes := self._writes.get(tenant_id)):
             await asyncio.wait(list(writes))  # this process's commit: the copy is one apply away
             version = await table.version()
-            hot = self._copies.get(tenant_id)
-        if hot is not None and (
-            hot.version == version or await self.unchanged(tenant_id, table, hot.version, version)
+            copy = self._copies.get(tenant_id)
+        if copy is not None and (
+            copy.version == version or await self.unchanged(tenant_id, table, copy.version, version)
         ):  # (the second: the rows of this process's rewrite under way, as they were)
-            if self._copies.get(tenant_id) is hot:  # (a load or a write may have replaced it during the check)
+            if self._copies.get(tenant_id) is copy:  # (a load or a write may have replaced it during the check)
                 self._copies.move_to_end(tenant_id)
-            return hot
+            return copy
         if time.monotonic() - self._too_big.get(tenant_id, -_TOO_BIG_SECONDS) < _TOO_BIG_SECONDS:
             return None
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
-            hot = self._copies.get(tenant_id)
-            if hot is not None and hot.version >= version:  # loaded meanwhile, at this version or a later one
-                return hot
+            copy = self._copies.get(tenant_id)
+            if copy is not None and copy.version >= version:  # loaded meanwhile, at this version or a later one
+                return copy
             if (
-                hot is not None
+                copy is not None
                 and follow is not None
-                and (caught := await self._follow(tenant_id, hot, table, version, follow))
+                and (caught := await self._follow(tenant_id, copy, table, version, follow))
             ):
                 return caught
             return await self._load(tenant_id, version, table, columns, build, read)
 
     async def _follow(
-        self, tenant_id: str, hot: H, table: Any, version: int, follow: Callable[[H, Any, int], Awaitable[H | None]]
+        self, tenant_id: str, copy: H, table: Any, version: int, follow: Callable[[H, Any, int], Awaitable[H | None]]
     ) -> H | None:
         """The copy brought up to ``version`` by ``follow`` while this process's writes wait; None if it cannot be.
 
@@ -243,9 +243,9 @@ class HotCache(Generic[H]):
         try:
             if writes := self._writes.get(tenant_id):  # the writes already past the gate land first
                 await asyncio.wait(list(writes))
-            if self._copies.get(tenant_id) is not hot:  # a write of this process replaced or dropped it
+            if self._copies.get(tenant_id) is not copy:  # a write of this process replaced or dropped it
                 return None
-            caught = await follow(hot, table, version)
+            caught = await follow(copy, table, version)
             if caught is None or not self.holds(caught):
                 return None
             self.put(tenant_id, caught)
@@ -285,27 +285,27 @@ class HotCache(Generic[H]):
             if writes := self._writes.get(tenant_id):  # the writes already past the gate land first
                 await asyncio.wait(list(writes))
                 version = await table.version()
-                hot = self._copies.get(tenant_id)
-                if not keep and hot is not None and hot.version == version:  # they brought the copy up to date
-                    return hot
+                copy = self._copies.get(tenant_id)
+                if not keep and copy is not None and copy.version == version:  # they brought the copy up to date
+                    return copy
             if not keep:
                 self._copies.pop(tenant_id, None)
             data = await (read(table) if read else table.query().select(list(columns)).to_arrow())
             if await table.version() != version:  # another process wrote meanwhile: the next read tries again
                 return None
-            hot = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop
-            self.put(tenant_id, hot)
-            if len(hot) >= _TRIMMED_FROM_ROWS:
+            copy = await asyncio.to_thread(build, version, data)  # 10k rows: off the event loop
+            self.put(tenant_id, copy)
+            if len(copy) >= _TRIMMED_FROM_ROWS:
                 del data
                 await asyncio.to_thread(_return_freed_memory)
-            return hot
+            return copy
         finally:
             del self._gates[tenant_id]
             gate.set()
 
-    def put(self, tenant_id: str, hot: H) -> None:
+    def put(self, tenant_id: str, copy: H) -> None:
         """Keep a copy (one this process brought up to date after its own write), the most recently used."""
-        self._copies[tenant_id] = hot
+        self._copies[tenant_id] = copy
         self._copies.move_to_end(tenant_id)
         while len(self._copies) > 1 and (
             len(self._copies) > self._tables or sum(len(h) for h in self._copies.values()) > self._total_rows

@@ -1,7 +1,7 @@
-"""HotFacts: an in-memory copy of one small graph fact table, for SearchGraph's vector seeds and its hops.
+"""FactsCopy: an in-memory copy of one small graph fact table, for SearchGraph's vector seeds and its hops.
 
 A flat vector search and two indexed lookups per hop cost LanceDB 5-13 ms each on 10k facts; in
-memory they cost well under one. A table of at most ``hot_max_rows`` facts is loaded once (facts,
+memory they cost well under one. A table of at most ``copy_max_rows`` facts is loaded once (facts,
 one matrix of unit vectors, an index of facts by entity) and is tied to the table's version: a read
 that finds another version (any process's write) loads it again. Visibility is ``core.visibility``'s
 rule, the same one ``lance_filters`` renders into SQL.
@@ -21,7 +21,7 @@ from memoryd.core.models import Actor, Vector
 from memoryd.core.visibility import sees
 
 
-class HotFacts:
+class FactsCopy:
     """One tenant's facts and their vectors at one table version."""
 
     def __init__(self, version: int, facts: list[Fact], vectors: np.ndarray) -> None:
@@ -38,7 +38,7 @@ class HotFacts:
                 self._by_entity.setdefault(f.object_id, []).append(i)
 
     @classmethod
-    def from_arrow(cls, version: int, data: pa.Table, to_fact: Callable[[dict[str, Any]], Fact]) -> HotFacts:
+    def from_arrow(cls, version: int, data: pa.Table, to_fact: Callable[[dict[str, Any]], Fact]) -> FactsCopy:
         """From the table's rows (every fact column and ``vector``)."""
         dimension = data.schema.field("vector").type.list_size
         vectors = data.column("vector").combine_chunks().flatten().to_numpy().astype(np.float32, copy=False)

@@ -2,7 +2,7 @@
 
 Profiles and conversation states are read by key on every GetProfile, GetContext and
 AppendMessages: a LanceDB query of a table of a few rows cost 3-7 ms (the version check, the key's
-index, the read), where the copy answers in microseconds. Loaded through ``HotCache`` (any process's
+index, the read), where the copy answers in microseconds. Loaded through ``CopyCache`` (any process's
 commit moves the table's version and the next read loads it again); this process's own
 compare-and-swap is applied to the copy when it committed right after the copy's version
 (``follow``), so a tenant written by one process keeps its copy between writes.
@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 
 import pyarrow as pa
 
-from memoryd.adapters.lance.copies.cache import HotCache, commits_since
+from memoryd.adapters.lance.copies.cache import CopyCache, commits_since
 from memoryd.adapters.lance.filters import literal
 
 T = TypeVar("T")
@@ -30,7 +30,7 @@ class KeyedCopy(Generic[T]):
 
     @classmethod
     def builder(cls, key: str, convert: Callable[[dict[str, Any]], T]) -> Callable[[int, pa.Table], KeyedCopy[T]]:
-        """``HotCache``'s builder for a table keyed by column ``key``."""
+        """``CopyCache``'s builder for a table keyed by column ``key``."""
 
         def build(version: int, data: pa.Table) -> KeyedCopy[T]:
             return cls(version, {row[key]: convert(row) for row in data.to_pylist()})
@@ -41,7 +41,7 @@ class KeyedCopy(Generic[T]):
     def follower(
         cls, key: str, columns: Sequence[str], convert: Callable[[dict[str, Any]], T]
     ) -> Callable[[KeyedCopy[T], Any, int], Awaitable[KeyedCopy[T] | None]]:
-        """``HotCache``'s follower: a copy brought up to a later version by the rows the commits since wrote.
+        """``CopyCache``'s follower: a copy brought up to a later version by the rows the commits since wrote.
 
         Concurrent compare-and-swaps of one process commit out of order with their ``follow``: each
         one that found the copy a version behind made the next read load the whole table while the
@@ -74,7 +74,7 @@ class KeyedCopy(Generic[T]):
         return len(self._rows)
 
 
-def follow(copies: HotCache[KeyedCopy[T]], tenant_id: str, version: int, rows: Mapping[str, T]) -> None:
+def follow(copies: CopyCache[KeyedCopy[T]], tenant_id: str, version: int, rows: Mapping[str, T]) -> None:
     """After this process's write of ``rows`` (by key), committed as ``version``: bring the tenant's copy along.
 
     Only a copy of the version just before can take it; over anyone else's commit in between it
@@ -103,7 +103,7 @@ async def rows_written(
 
 
 async def swap_rows(
-    copies: HotCache[KeyedCopy[T]],
+    copies: CopyCache[KeyedCopy[T]],
     tenant_id: str,
     table: Any,
     rows: list[dict[str, Any]],

@@ -5,7 +5,7 @@ table that every few seconds takes a flush of counts (an insert and an update or
 that leaves a small fragment and deletion files behind until maintenance compacts them). A lookup of
 one id there cost 8-14 ms at 3,000 rows, more than the whole Recall of the same agent:
 reading the table once per version (a flush every ``retrieval_flush_seconds``) and answering from
-memory costs microseconds. Loaded through ``HotCache``, like the archive's copy, so any process's
+memory costs microseconds. Loaded through ``CopyCache``, like the archive's copy, so any process's
 commit is seen at the next read. The rows stay in Arrow (about 100 bytes each) with an index by id;
 a lookup converts only the rows it returns.
 """
@@ -31,7 +31,7 @@ class StatsCopy:
 
     @classmethod
     def of(cls, version: int, data: pa.Table) -> StatsCopy:
-        """``HotCache``'s builder."""
+        """``CopyCache``'s builder."""
         return cls(version, data)
 
     def __len__(self) -> int:

@@ -1,9 +1,9 @@
-"""HotText: the full-text arm over an in-memory copy, ranked exactly as the archive's LanceDB index ranks.
+"""TextCopy: the full-text arm over an in-memory copy, ranked exactly as the archive's LanceDB index ranks.
 
 Two LanceDB full-text queries (the all-words and any-word tiers) were most of a Recall over a small
 visible set (~3 ms each, against ~1 ms for everything else). The copy answers them from memory with
 the index's own tokenizer (``lance.tokenize`` with the index's settings) and its BM25, measured on
-lance 14 / lancedb 0.40 and checked against the real index by ``tests/integration/test_hot_text.py``:
+lance 14 / lancedb 0.40 and checked against the real index by ``tests/integration/test_copy_text.py``:
 
 - a match scores ``sum over the query's clauses and their tokens of idf · tf·(k1+1) / (tf + k1·(1 − b
   + b·len/avglen))`` with k1 = 1.2, b = 0.75 and ``idf = ln(1 + (N − df + 0.5) / (df + 0.5))``; a
@@ -19,7 +19,7 @@ lance 14 / lancedb 0.40 and checked against the real index by ``tests/integratio
 
 The prefix tier (word beginnings, ``core.query_terms``) asks both indexes: a prefix term's clause is
 its ``search_text`` match or its ``prefixes`` match, and LanceDB adds the two scores, each with its
-own index's statistics. A copy holds one ``HotText`` per index; the ``prefixes`` one tokenizes as that
+own index's statistics. A copy holds one ``TextCopy`` per index; the ``prefixes`` one tokenizes as that
 index does (neither stemmed nor stop words removed).
 
 A copy loaded while a covered fragment holds a deleted row cannot know that row's words: it gets no
@@ -260,7 +260,7 @@ most ~0.6 MB a copy of 10,000 rows (a float and a match flag per row and clause)
 
 
 @dataclass(frozen=True)
-class HotText:
+class TextCopy:
     """One copy's full-text part: its rows of the chain's postings and which of them the index covers."""
 
     postings: _Postings
@@ -270,7 +270,7 @@ class HotText:
     not); rows appended since are never covered."""
 
     @classmethod
-    def build(cls, vocabulary: Vocabulary, texts: Sequence[str], covered: np.ndarray) -> HotText:
+    def build(cls, vocabulary: Vocabulary, texts: Sequence[str], covered: np.ndarray) -> TextCopy:
         """From a load's ``search_text`` column and which of its rows the index covers."""
         return cls(_Postings(vocabulary, texts), len(texts), covered.astype(bool))
 
@@ -289,9 +289,9 @@ class HotText:
         loaded = self.postings.lengths(len(self.covered_at_load))
         return int((self.covered_at_load & (loaded > 0)).sum()), int(loaded[self.covered_at_load].sum())
 
-    def appended(self, texts: Sequence[str]) -> HotText:
+    def appended(self, texts: Sequence[str]) -> TextCopy:
         """Rows added by this process's commit (the index does not cover them until it is folded)."""
-        return HotText(self.postings.appended(self.rows, texts), self.rows + len(texts), self.covered_at_load)
+        return TextCopy(self.postings.appended(self.rows, texts), self.rows + len(texts), self.covered_at_load)
 
     def scores(self, terms: Sequence[str], live: np.ndarray, flat: np.ndarray, require_all: bool) -> np.ndarray:
         """Each row's BM25 score for the terms (one clause each); -inf where the row does not match or is not live.
@@ -390,7 +390,7 @@ the copy's postings (~12 bytes a row of a token: ~2 MB at 10,000 rows of some fi
 
 @dataclass(frozen=True)
 class _TokenPart:
-    """One token's rows in one copy (``HotText._token``)."""
+    """One token's rows in one copy (``TextCopy._token``)."""
 
     covered: np.ndarray
     covered_scores: np.ndarray

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memoryd.adapters.lance.copies import cache as lance_hot_cache
-from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies import cache as lance_copy_cache
+from memoryd.adapters.lance.copies.archive import ArchiveCopy
 from memoryd.adapters.lance.copies.faiss_rows import RowIndex
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
@@ -67,7 +67,7 @@ def _counted_candidates(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-async def _search(copy: HotArchive, actor: Actor, query: list[float]) -> None:
+async def _search(copy: ArchiveCopy, actor: Actor, query: list[float]) -> None:
     copy.nearest(actor, query, MemoryFilter(), 10, -1.0)
 
 
@@ -85,19 +85,19 @@ async def test_past_the_bound_the_copy_ranks_as_exact_search_and_sees_only_what_
 ) -> None:
     calls = _counted_candidates(monkeypatch)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    hot = LanceMemoryStore(db, DIM, ann_min_rows=MIN_ROWS)
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)  # LanceDB's flat search: exact, no index built here
+    held = LanceMemoryStore(db, DIM, ann_min_rows=MIN_ROWS)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)  # LanceDB's flat search: exact, no index built here
     written, centres = rows(7, ROWS)
-    await hot.insert("acme", written)
+    await held.insert("acme", written)
     actor, other = Actor("acme", "a0"), Actor("acme", "a1")
     queries = clustered(np.random.default_rng(99), 40, centres)
 
-    await _until_indexed(lambda: hot.nearest(actor, queries[0], MemoryFilter(), 10, -1.0), calls)
+    await _until_indexed(lambda: held.nearest(actor, queries[0], MemoryFilter(), 10, -1.0), calls)
     found = expected = 0
     private = MemoryFilter(scopes=frozenset({Scope.PRIVATE}))  # a dedup lookup's pool: the columns answer it
     for query in queries:
         for who, flt in ((actor, MemoryFilter()), (other, MemoryFilter()), (actor, private)):
-            got = await hot.nearest(who, query, flt, 10, -1.0)
+            got = await held.nearest(who, query, flt, 10, -1.0)
             exact = await cold.nearest(who, query, flt, 10, -1.0)
             seen = await cold.get_many(who, [h.memory_id for h in got])
             assert len(seen) == len(got), "a hit the searcher may not see"
@@ -110,17 +110,17 @@ async def test_past_the_bound_the_copy_ranks_as_exact_search_and_sees_only_what_
     # a filter leaving fewer rows than the bound (a sixth are archived): exact, as the index would starve it
     archived, before = MemoryFilter(statuses=frozenset({MemoryStatus.ARCHIVED})), sum(calls)
     for query in queries[:10]:
-        got = await hot.nearest(actor, query, archived, 10, -1.0)
+        got = await held.nearest(actor, query, archived, 10, -1.0)
         assert [h.memory_id for h in got] == [h.memory_id for h in await cold.nearest(actor, query, archived, 10, -1.0)]
     assert sum(calls) == before
 
     # a delete and an append are followed: the nearest row gone, a new row where a query points
-    top = (await hot.nearest(actor, queries[1], MemoryFilter(), 1, -1.0))[0]
-    assert await hot.delete(actor, top.memory_id)
+    top = (await held.nearest(actor, queries[1], MemoryFilter(), 1, -1.0))[0]
+    assert await held.delete(actor, top.memory_id)
     fresh = memory_record(f"{ROWS + 1:032x}", "new", tenant_id="acme", agent_id="a0")
-    await hot.insert("acme", [(fresh, list(queries[2]))])
-    assert top.memory_id not in {h.memory_id for h in await hot.nearest(actor, queries[1], MemoryFilter(), 10, -1.0)}
-    assert (await hot.nearest(actor, queries[2], MemoryFilter(), 1, -1.0))[0].memory_id == fresh.memory_id
+    await held.insert("acme", [(fresh, list(queries[2]))])
+    assert top.memory_id not in {h.memory_id for h in await held.nearest(actor, queries[1], MemoryFilter(), 10, -1.0)}
+    assert (await held.nearest(actor, queries[2], MemoryFilter(), 1, -1.0))[0].memory_id == fresh.memory_id
 
 
 async def test_an_older_copy_never_answers_with_rows_a_newer_one_added(
@@ -132,7 +132,7 @@ async def test_an_older_copy_never_answers_with_rows_a_newer_one_added(
     written, centres = rows(3, ROWS)
     await store.insert("acme", written)
     table: Any = await db.table_if_exists(ARCHIVE_PREFIX + "acme")
-    older = HotArchive.from_arrow(await table.version(), await table.query().to_arrow(), ann_min_rows=MIN_ROWS)
+    older = ArchiveCopy.from_arrow(await table.version(), await table.query().to_arrow(), ann_min_rows=MIN_ROWS)
     actor = Actor("acme", "a0")
     query = clustered(np.random.default_rng(5), 1, centres)[0]
 
@@ -164,10 +164,10 @@ async def test_a_large_copy_loaded_gives_the_memory_its_load_freed_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     trims: list[int] = []
-    monkeypatch.setattr(lance_hot_cache, "_TRIMMED_FROM_ROWS", 100)
-    monkeypatch.setattr(lance_hot_cache, "_return_freed_memory", lambda: trims.append(1))
+    monkeypatch.setattr(lance_copy_cache, "_TRIMMED_FROM_ROWS", 100)
+    monkeypatch.setattr(lance_copy_cache, "_return_freed_memory", lambda: trims.append(1))
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    writer, reader = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    writer, reader = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
     small, _ = rows(1, 60)
     large, centres = rows(2, 150)
     await writer.insert("small", [(replace(r, tenant_id="small"), v) for r, v in small])

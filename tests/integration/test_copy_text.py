@@ -12,7 +12,7 @@ import lance
 import pyarrow as pa
 import pytest
 
-from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies.archive import ArchiveCopy
 from memoryd.adapters.lance.copies.text import Vocabulary, index_tokens
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
@@ -22,7 +22,7 @@ from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter
 from memoryd.core.query_terms import word_prefixes
 from memoryd.core.ranking import merge_tiers
 from tests.fakes import memory_record
-from tests.integration.test_hot_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
+from tests.integration.test_copy_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
 
 WORDS = [
     "coffee",
@@ -135,24 +135,24 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
 ) -> None:
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
-    hot = LanceMemoryStore(db, DIM)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
+    held = LanceMemoryStore(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1)
     answered = {"memory": 0, "tiers": 0}
-    real = HotArchive.full_text
+    real = ArchiveCopy.full_text
 
-    def counted(self: HotArchive, *args: object, **kwargs: object) -> object:
+    def counted(self: ArchiveCopy, *args: object, **kwargs: object) -> object:
         answered["memory"] += 1
         return real(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(HotArchive, "full_text", counted)
-    real_tiers = HotArchive.full_text_tiers
+    monkeypatch.setattr(ArchiveCopy, "full_text", counted)
+    real_tiers = ArchiveCopy.full_text_tiers
 
-    def counted_tiers(self: HotArchive, *args: object, **kwargs: object) -> object:
+    def counted_tiers(self: ArchiveCopy, *args: object, **kwargs: object) -> object:
         answered["tiers"] += 1
         return real_tiers(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(HotArchive, "full_text_tiers", counted_tiers)
+    monkeypatch.setattr(ArchiveCopy, "full_text_tiers", counted_tiers)
 
     async def same_ranking(checks: int, *, in_memory: bool) -> None:
         before, tiers_before = answered["memory"], answered["tiers"]
@@ -162,14 +162,14 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
             query, limit, first = text_query(rng), rng.choice([1, 5, 20, 60]), rng.random() < 0.4
             for every in (first, not first):  # both tiers of one query, as a Recall asks (the second reuses scores)
                 expected = await cold.full_text(actor, query, flt, limit, every)
-                got = await hot.full_text(actor, query, flt, limit, every)
+                got = await held.full_text(actor, query, flt, limit, every)
                 assert [h.memory_id for h in got] == [h.memory_id for h in expected], (query, every, flt)
                 assert all(
                     abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True)
                 )
             prefixed = prefix_query(rng)  # the prefix tier: both indexes' scores summed
             expected = await cold.full_text(actor, prefixed, flt, limit, False)
-            got = await hot.full_text(actor, prefixed, flt, limit, False)
+            got = await held.full_text(actor, prefixed, flt, limit, False)
             assert [h.memory_id for h in got] == [h.memory_id for h in expected], (prefixed, flt)
             assert all(abs(a.score - b.score) <= 1e-5 * max(1.0, b.score) for a, b in zip(got, expected, strict=True))
             # Recall's tiers in one call: as the separate searches merged, whether the copy answers or not
@@ -177,7 +177,7 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
             tiers = rng.choice([[words, anyword], [anyword], [words, anyword, last], [anyword, last], [last]])
             separate = [await cold.full_text(actor, t.query, flt, limit, t.require_all) for t in tiers]
             expected = merge_tiers(separate, limit)
-            for store in (cold, hot):
+            for store in (cold, held):
                 got = await store.full_text_tiers(actor, tiers, flt, limit)
                 assert [h.memory_id for h in got] == [h.memory_id for h in expected], (tiers, flt, limit)
                 assert all(
@@ -194,16 +194,16 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
     await same_ranking(60, in_memory=True)  # every row covered
     # The copy's own writes: appended rows (flat), a deleted covered row (still in the statistics),
     # rewritten rows (deleted + appended), a deleted appended row (gone from the statistics).
-    await hot.insert("acme", memories(rng, 40, 200))
+    await held.insert("acme", memories(rng, 40, 200))
     first, second, private = (r for r, _ in [*seeded[:2], next(m for m in seeded if m[0].scope is Scope.PRIVATE)])
-    await hot.delete(Actor("acme", first.agent_id, first.end_user_id), first.memory_id)
-    await hot.replace(Actor("acme", second.agent_id, second.end_user_id), replace(second, content="coffee run"), None)
+    await held.delete(Actor("acme", first.agent_id, first.end_user_id), first.memory_id)
+    await held.replace(Actor("acme", second.agent_id, second.end_user_id), replace(second, content="coffee run"), None)
     # A rewrite the visibility condition refuses (another agent's private memory) changes nothing.
     stranger = next(a for a in AGENTS if a != private.agent_id)
-    assert not await hot.replace(Actor("acme", stranger), replace(private, content="guitar guitar"), None)
-    late = (await hot.get_many(Actor("acme", "a0"), [f"{230:032x}"], with_retrievals=False)).get(f"{230:032x}")
+    assert not await held.replace(Actor("acme", stranger), replace(private, content="guitar guitar"), None)
+    late = (await held.get_many(Actor("acme", "a0"), [f"{230:032x}"], with_retrievals=False)).get(f"{230:032x}")
     if late is not None:
-        await hot.delete(Actor("acme", late.agent_id, late.end_user_id), late.memory_id)
+        await held.delete(Actor("acme", late.agent_id, late.end_user_id), late.memory_id)
     await same_ranking(80, in_memory=True)
     # Another process's append is read back into the copy, which knows the deleted rows the index's
     # statistics still count: it keeps ranking as LanceDB.
@@ -219,7 +219,7 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
     await same_ranking(20, in_memory=True)
     # A table loaded afresh (another daemon's first read) cannot know the deleted rows the statistics of
     # covered fragments still count: LanceDB answers.
-    hot = LanceMemoryStore(db, DIM)
+    held = LanceMemoryStore(db, DIM)
     await same_ranking(20, in_memory=False)
     # The maintenance folds the new rows in; deleted rows leave once their fragments are rewritten.
     await maintenance.purge(await _archive_tables(db))
@@ -286,7 +286,7 @@ def test_copies_share_postings_without_seeing_each_others_rows() -> None:
     seeded = memories(random.Random(8), 30, 0)
     data = to_table(seeded, memory_schema(DIM))
     data = data.append_column("_rowaddr", pa.array(range(len(seeded)), pa.uint64()))
-    old = HotArchive.from_arrow(
+    old = ArchiveCopy.from_arrow(
         1, data.select([*RECORD_COLUMNS, "vector", "search_text", "_rowaddr"]), Vocabulary(), frozenset({0})
     )
     x, y, z = (
@@ -298,7 +298,7 @@ def test_copies_share_postings_without_seeing_each_others_rows() -> None:
     )
     actor = Actor("acme", "a0")
 
-    def found(copy: HotArchive, word: str) -> list[str]:
+    def found(copy: ArchiveCopy, word: str) -> list[str]:
         return [h.memory_id for h in copy.full_text(actor, [word], MemoryFilter(), 10, False)]
 
     newer = old.inserted(2, [x], [search_text(x[0])])
@@ -318,7 +318,7 @@ async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_
     # row); the pass that folds the table's writes rewrites such fragments of a table the copy holds.
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = LanceMemoryStore(db, DIM)
-    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000)
     seeded = memories(random.Random(3), 60, 0)
     await store.insert("acme", seeded)
     await maintenance.maintain()
@@ -327,13 +327,13 @@ async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_
     await store.insert("acme", memories(random.Random(4), 2, 100))  # another fragment for the pass to fold
     await maintenance.maintain()
     answered: list[int] = []
-    real = HotArchive.full_text
+    real = ArchiveCopy.full_text
 
-    def counted(self: HotArchive, *args: Any, **kwargs: Any) -> Any:
+    def counted(self: ArchiveCopy, *args: Any, **kwargs: Any) -> Any:
         answered.append(1)
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(HotArchive, "full_text", counted)
+    monkeypatch.setattr(ArchiveCopy, "full_text", counted)
     query = FullTextQuery(terms=("coffee",), prefix_terms=())
     hits = await store.full_text(Actor("acme", "a0"), query, MemoryFilter(), 10, False)
     assert answered and hits

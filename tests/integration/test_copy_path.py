@@ -15,9 +15,9 @@ import pytest
 
 from memoryd.adapters.lance import rows as lance_rows
 from memoryd.adapters.lance import store as lance_store
-from memoryd.adapters.lance.copies import archive as lance_hot
-from memoryd.adapters.lance.copies import cache as lance_hot_cache
-from memoryd.adapters.lance.copies.archive import HotArchive
+from memoryd.adapters.lance.copies import archive as lance_copies
+from memoryd.adapters.lance.copies import cache as lance_copy_cache
+from memoryd.adapters.lance.copies.archive import ArchiveCopy
 from memoryd.adapters.lance.copies.cache import _rows_kept
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
@@ -98,21 +98,21 @@ def a_column_filter(rng: random.Random) -> MemoryFilter:
 def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The versions at which copies are built from here on (one per load)."""
     loads: list[int] = []
-    real = HotArchive.from_arrow
+    real = ArchiveCopy.from_arrow
 
-    def counted(*args: Any, **kwargs: Any) -> HotArchive:
+    def counted(*args: Any, **kwargs: Any) -> ArchiveCopy:
         loads.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(HotArchive, "from_arrow", counted)
+    monkeypatch.setattr(ArchiveCopy, "from_arrow", counted)
     return loads
 
 
 async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
     rng = random.Random(5)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
-    hot = LanceMemoryStore(db, DIM)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
+    held = LanceMemoryStore(db, DIM)
     seeded = rows(rng, 300)
     await cold.insert("acme", seeded)
     used = {r.memory_id: 1 + i % 3 for i, (r, _) in enumerate(seeded[::4])}  # some rows were recalled before
@@ -126,22 +126,22 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
                 flt = a_column_filter(rng)
             limit, floor = rng.choice([1, 5, 20, 100]), rng.choice([-1.0, 0.0, 0.3])
             expected = await cold.nearest(actor, query, flt, limit, floor)
-            got = await hot.nearest(actor, query, flt, limit, floor)
+            got = await held.nearest(actor, query, flt, limit, floor)
             assert [h.memory_id for h in got] == [h.memory_id for h in expected], (actor, flt)
             assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
             # A write group's lookups: several vectors at once answer as one at a time, on both paths.
             many = [query, vector(rng), vector(rng)]
-            for store in (hot, cold):
+            for store in (held, cold):
                 together = await store.nearest_many(actor, many, flt, limit, floor)
                 alone = [await cold.nearest(actor, v, flt, limit, floor) for v in many]
                 assert [[h.memory_id for h in hs] for hs in together] == [[h.memory_id for h in hs] for hs in alone]
             ids = [f"{rng.randint(1, 320):032x}" for _ in range(8)]
-            assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
+            assert await held.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
                 actor, ids, with_retrievals=False
             )
             if check % 3:
                 continue
-            assert await hot.get_many(actor, ids) == await cold.get_many(actor, ids)  # with their statistics
+            assert await held.get_many(actor, ids) == await cold.get_many(actor, ids)  # with their statistics
             # ListMemories' pages, records with their statistics (filters beyond scope and source: LanceDB
             # answers), and annotated_by's page (a source id, one no row holds, or one with more filters).
             source = rng.choice([*SOURCES, f"{3:032x}"])
@@ -154,8 +154,8 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
                 ]
             )
             after, size = rng.choice(["", f"{rng.randint(1, 320):032x}"]), rng.choice([1, 7, 50])
-            assert await hot.page(actor, page_filter, after, size) == await cold.page(actor, page_filter, after, size)
-            assert await hot.page_ids(actor, page_filter, after, size) == await cold.page_ids(
+            assert await held.page(actor, page_filter, after, size) == await cold.page(actor, page_filter, after, size)
+            assert await held.page_ids(actor, page_filter, after, size) == await cold.page_ids(
                 actor, page_filter, after, size
             )
 
@@ -163,29 +163,29 @@ async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_pat
     # Another process's flush of retrieval counts is seen at the next read (the statistics' copy too).
     bumped = seeded[4][0]
     reader = Actor("acme", bumped.agent_id, bumped.end_user_id)
-    counted = (await hot.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count
+    counted = (await held.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count
     await cold.record_retrievals("acme", {bumped.memory_id: 7}, {}, T0)
-    assert (await hot.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count == counted + 7
+    assert (await held.get_many(reader, [bumped.memory_id]))[bumped.memory_id].retrieval_count == counted + 7
     # Another writer (here: the store without the copy, as another process would be) is seen next read.
     extra = rows(random.Random(9), 1)[0]
     extra = (memory_record(f"{999:032x}", "late row", tenant_id="acme", scope=Scope.TENANT), extra[1])
     await cold.insert("acme", [extra])
-    assert (await hot.nearest(Actor("acme", "a0"), extra[1], MemoryFilter(), 1, -1))[0].memory_id == f"{999:032x}"
+    assert (await held.nearest(Actor("acme", "a0"), extra[1], MemoryFilter(), 1, -1))[0].memory_id == f"{999:032x}"
     # The copy's own writes keep it current without a reload.
     own = rows(random.Random(11), 1)[0]
-    await hot.insert("acme", [(replace(own[0], memory_id=f"{1000:032x}"), own[1])])
+    await held.insert("acme", [(replace(own[0], memory_id=f"{1000:032x}"), own[1])])
     victim = seeded[0][0]
     owner = Actor("acme", victim.agent_id, victim.end_user_id)
-    await hot.delete(owner, victim.memory_id)
+    await held.delete(owner, victim.memory_id)
     target = seeded[1][0]
-    await hot.replace(
+    await held.replace(
         Actor("acme", target.agent_id, target.end_user_id),
         replace(target, tags=("ops", "work"), source_id=SOURCES[1]),
         None,
     )
     # A private memory shared by its author: the copy's visibility columns follow the row.
     private = next(r for r, _ in seeded[2:] if r.scope is Scope.PRIVATE)
-    await hot.replace(Actor("acme", private.agent_id), replace(private, scope=Scope.SHARED), None)
+    await held.replace(Actor("acme", private.agent_id), replace(private, scope=Scope.SHARED), None)
     await same_answers(50)
 
 
@@ -195,14 +195,14 @@ def test_copies_share_their_matrix_and_index_without_seeing_each_others_rows() -
     rng = random.Random(3)
     seeded = rows(rng, 40)
     data = to_table(seeded, memory_schema(DIM)).select([*RECORD_COLUMNS, "vector"])
-    old = HotArchive.from_arrow(1, data)
+    old = ArchiveCopy.from_arrow(1, data)
     x, y, z = (
         (memory_record(f"{900 + k:032x}", f"row {k}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for k in range(3)
     )
     actor = Actor("acme", "a0")
 
-    def top(copy: HotArchive, row: tuple[MemoryRecord, list[float]]) -> str:
+    def top(copy: ArchiveCopy, row: tuple[MemoryRecord, list[float]]) -> str:
         return copy.nearest(actor, row[1], MemoryFilter(), 1, -1)[0].memory_id
 
     newer = old.inserted(2, [x])
@@ -223,7 +223,7 @@ def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
     # Under writes a Recall often reads its hits from a copy a write has already replaced; what it
     # converted there serves the later copies. A row rewritten since is read as rewritten, not as loaded.
     seeded = rows(random.Random(5), 20)
-    old = HotArchive.from_arrow(1, to_table(seeded, memory_schema(DIM)).select([*RECORD_COLUMNS, "vector"]))
+    old = ArchiveCopy.from_arrow(1, to_table(seeded, memory_schema(DIM)).select([*RECORD_COLUMNS, "vector"]))
     converted: list[str] = []
     real = lance_rows.to_record
 
@@ -232,7 +232,7 @@ def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
         converted.append(record.memory_id)
         return record
 
-    monkeypatch.setattr(lance_hot, "to_record", counted)
+    monkeypatch.setattr(lance_copies, "to_record", counted)
     actor = Actor("acme", "a0")
     first, second = [record for record, _ in seeded if is_visible(actor, record)][:2]
     newer = old.inserted(2, [(memory_record(f"{900:032x}", "new", tenant_id="acme", scope=Scope.TENANT), seeded[0][1])])
@@ -304,7 +304,7 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     table = await db.table_if_exists("memories_acme")
     assert table is not None
     # another writer deletes more rows than a copy catches up over: the copy cannot follow it
-    gone = (await table.query().select(["id"]).limit(lance_hot_cache._FOLLOWED_DELETES + 1).to_arrow())["id"]
+    gone = (await table.query().select(["id"]).limit(lance_copy_cache._FOLLOWED_DELETES + 1).to_arrow())["id"]
     await table.delete("id IN (" + ", ".join(f"'{m}'" for m in gone.to_pylist()) + ")")
     fresh = [
         (memory_record(f"{5000 + i:032x}", f"fresh {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
@@ -320,7 +320,7 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     async def reader() -> None:
         for _ in range(10):
             table = await db.table_if_exists("memories_acme")
-            served.append(await store._hot_copy("acme", table) is not None)
+            served.append(await store._copy_of("acme", table) is not None)
             await asyncio.sleep(0.01)
 
     await asyncio.gather(writer(), reader(), reader())
@@ -334,7 +334,7 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
 async def _this_process_and_another(tmp_path: Path, rng: random.Random) -> tuple[LanceMemoryStore, LanceMemoryStore]:
     """This process's store over a table of 50 rows, and another process's (without copies) on the same."""
     store = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM)
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
+    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
     await store.insert("acme", rows(rng, 50))
     return store, elsewhere
 
@@ -395,13 +395,13 @@ async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, owners: int, streamed: bool
 ) -> None:
     # Twenty agents' private rows in one tenant table: a Recall sees a twentieth of it, and the copy
-    # multiplies only those rows (the visible-set branch of HotArchive.nearest); or one agent's rows,
-    # the whole matrix. Each with both kernels of ``lance_hot.dot_products``.
+    # multiplies only those rows (the visible-set branch of ArchiveCopy.nearest); or one agent's rows,
+    # the whole matrix. Each with both kernels of ``lance_copies.dot_products``.
     if streamed:  # the kernel of large matrices, on this small one
-        monkeypatch.setattr(lance_hot, "STREAMED_BYTES", 0)
+        monkeypatch.setattr(lance_copies, "STREAMED_BYTES", 0)
     rng = random.Random(11)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    cold, held = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
     agents = [f"agent-{k}" for k in range(owners)]
     seeded = [
         (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", agent_id=agents[i % owners]), vector(rng))
@@ -411,14 +411,14 @@ async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
     for k in range(30):
         actor, query = Actor("acme", agents[k % owners]), vector(rng)
         expected = await cold.nearest(actor, query, MemoryFilter(), 10, -1.0)
-        got = await hot.nearest(actor, query, MemoryFilter(), 10, -1.0)
+        got = await held.nearest(actor, query, MemoryFilter(), 10, -1.0)
         mine = {r.memory_id for r, _ in seeded[k % owners :: owners]}
         assert len(got) == 10 and {h.memory_id for h in got} <= mine
         assert [h.memory_id for h in got] == [h.memory_id for h in expected]
         assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(got, expected, strict=True))
         # A write group's dedup lookups take the same branch: several vectors (or one), each as if alone.
         many = [query, vector(rng), vector(rng)][: 1 + k % 3]
-        together = await hot.nearest_many(actor, many, MemoryFilter(), 10, -1.0)
+        together = await held.nearest_many(actor, many, MemoryFilter(), 10, -1.0)
         alone = [await cold.nearest(actor, v, MemoryFilter(), 10, -1.0) for v in many]
         assert [[h.memory_id for h in hs] for hs in together] == [[h.memory_id for h in hs] for hs in alone]
         pairs = [pair for x, y in zip(together, alone, strict=True) for pair in zip(x, y, strict=True)]
@@ -434,7 +434,7 @@ async def _copied(
     """
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = LanceMemoryStore(db, DIM)
-    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
     for at in range(0, 100, 10):
         await store.insert("acme", seeded[at : at + 10])
@@ -484,7 +484,7 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
     await maintained
     await written
     assert len(loads) == 1  # loaded once, at the optimize's end
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
     for _ in range(5):  # the copy ranks as LanceDB at the table's last version
         probe = vector(rng)
         got = await store.nearest(actor, probe, MemoryFilter(), 10, -1.0)
@@ -507,7 +507,7 @@ async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = LanceMemoryStore(db, DIM)
-    maintenance = LanceMaintenance(db, optimize_min_fragments=1, hot_max_rows=10_000, keeping_copy=store.keeping_copy)
+    maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
     for at in range(0, 200, 20):
         await store.insert("acme", seeded[at : at + 20])  # no read yet: no copy
@@ -539,7 +539,7 @@ async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
     resume.set()
     await maintained
     assert loads == [loaded, await table.version()]  # loaded once more, at the optimize's end
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
     for words in (("memory",), ("memory", "17")):  # full text with the folded index's statistics
         query_terms = FullTextQuery(terms=words, prefix_terms=())
         got = await store.full_text(actor, query_terms, MemoryFilter(), 20, False)
@@ -553,7 +553,7 @@ async def test_another_processs_write_during_an_optimize_is_read_at_once(
     # The copy stands for a later version only while every commit since changed no row: another
     # process's write among the optimize's commits makes the next read load the table.
     _, store, maintenance, actor, query = await _copied(tmp_path, random.Random(16))
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, hot_max_rows=0)
+    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
     paused, resume = _paused_optimize(monkeypatch)
     maintained = asyncio.create_task(maintenance.maintain())
     await paused.wait()
@@ -611,7 +611,7 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
 
     monkeypatch.setattr(LanceMaintenance, "_optimized", failing_after)
     await maintenance.maintain()  # a conflict ends the table's pass quietly
-    cold = LanceMemoryStore(db, DIM, hot_max_rows=0)
+    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
     query = FullTextQuery(terms=("memory", "written"), prefix_terms=())
     got = await store.full_text(actor, query, MemoryFilter(), 20, False)
     expected = await cold.full_text(actor, query, MemoryFilter(), 20, False)
@@ -626,8 +626,8 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     # both; any other commit loads the table.
     rng = random.Random(17)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
-    await hot.insert("acme", rows(rng, 200))
+    held, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, copy_max_rows=0)
+    await held.insert("acme", rows(rng, 200))
     loads = _counted_loads(monkeypatch)
     actors = [Actor("acme", a, u) for a in AGENTS for u in USERS]
 
@@ -635,11 +635,11 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
         for _ in range(20):
             actor, query, flt = rng.choice(actors), vector(rng), rng.choice([MemoryFilter(), a_filter(rng)])
             expected = await cold.nearest(actor, query, flt, 20, -1.0)
-            assert [h.memory_id for h in await hot.nearest(actor, query, flt, 20, -1.0)] == [
+            assert [h.memory_id for h in await held.nearest(actor, query, flt, 20, -1.0)] == [
                 h.memory_id for h in expected
             ]
             ids = [f"{rng.randint(1, 420):032x}" for _ in range(8)]
-            assert await hot.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
+            assert await held.get_many(actor, ids, with_retrievals=False) == await cold.get_many(
                 actor, ids, with_retrievals=False
             )
 
@@ -650,15 +650,17 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     await cold.insert("acme", later[10:20])
     await same_answers()
     await cold.insert("acme", later[20:25])  # then this process right after another's commit
-    await hot.insert("acme", later[25:])
+    await held.insert("acme", later[25:])
     await same_answers()
     assert len(loads) == 1, loads  # every one of those was read back, never the whole table
-    copy = hot._hot.current("acme")
+    copy = held._copies.current("acme")
     assert copy is not None and len(copy) == 230
     # Another process's deletes (a forget, an erasure) between appends: the rows are hidden, in order.
     gone = [later[3][0], later[12][0], later[26][0], later[5][0], later[7][0]]
     owners = [Actor("acme", r.agent_id, r.end_user_id) for r in gone]
-    assert all([await hot.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)])
+    assert all(
+        [await held.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)]
+    )
     for record in gone[:2]:
         assert await cold.delete(Actor("acme", record.agent_id, record.end_user_id), record.memory_id)
     await cold.insert("acme", [(replace(later[1][0], memory_id=f"{400:032x}"), later[1][1])])
@@ -669,10 +671,10 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     await same_answers()
     assert len(loads) == 1, loads
     assert not any(
-        [await hot.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)]
+        [await held.get_many(o, [r.memory_id], with_retrievals=False) for o, r in zip(owners, gone, strict=True)]
     )
     everyone = Actor("acme", "a0")
-    assert await hot.get_many(everyone, [f"{400:032x}"], with_retrievals=False) == await cold.get_many(
+    assert await held.get_many(everyone, [f"{400:032x}"], with_retrievals=False) == await cold.get_many(
         everyone, [f"{400:032x}"], with_retrievals=False
     )
     # Another process's rewrites (a merge, an update) are a delete and an append, as this process's own.
@@ -680,7 +682,7 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     assert await cold.replace(owner, replace(victim, content="moved"), None)
     await same_answers()
     assert len(loads) == 1, loads
-    assert (await hot.get_many(owner, [victim.memory_id], with_retrievals=False))[victim.memory_id].content == "moved"
+    assert (await held.get_many(owner, [victim.memory_id], with_retrievals=False))[victim.memory_id].content == "moved"
     await table.optimize()  # any other commit (here a compaction by another process): the table is loaded again
     await same_answers()
     assert len(loads) == 2, loads
@@ -693,18 +695,18 @@ async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read
     # or a write may drop the copy meanwhile (two daemons on one tenant: Recall failed INTERNAL, KeyError).
     rng = random.Random(19)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    hot, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, hot_max_rows=0)
-    await hot.insert("acme", rows(rng, 50))
+    held, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, copy_max_rows=0)
+    await held.insert("acme", rows(rng, 50))
     actor, query = Actor("acme", "a0"), vector(rng)
-    expected = await hot.nearest(actor, query, MemoryFilter(), 5, -1.0)
+    expected = await held.nearest(actor, query, MemoryFilter(), 5, -1.0)
 
     async def dropped_meanwhile(tenant_id: str, table: Any, since: int, version: int) -> bool:
-        hot._hot.pop(tenant_id)
+        held._copies.pop(tenant_id)
         return True  # the commits since kept every row
 
-    monkeypatch.setattr(hot._hot, "unchanged", dropped_meanwhile)
+    monkeypatch.setattr(held._copies, "unchanged", dropped_meanwhile)
     await cold.insert("acme", rows(rng, 1))  # another process's commit: the version moves
-    assert [h.memory_id for h in await hot.nearest(actor, query, MemoryFilter(), 5, -1.0)] == [
+    assert [h.memory_id for h in await held.nearest(actor, query, MemoryFilter(), 5, -1.0)] == [
         h.memory_id for h in expected
     ]
 
@@ -713,11 +715,11 @@ async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A rewrite hides the old row and appends the new one, so a copy holds one row more per rewrite
-    # until its next load: at exactly ``hot_max_rows`` live rows every rewrite dropped the copy and
+    # until its next load: at exactly ``copy_max_rows`` live rows every rewrite dropped the copy and
     # the next read loaded the whole table (~4 s of CPU at 100,000 rows).
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM, hot_max_rows=40)
+    store = LanceMemoryStore(db, DIM, copy_max_rows=40)
     written = [
         (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for i in range(40)
@@ -734,7 +736,7 @@ async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
     # bound, is read from LanceDB
     more = [(memory_record(f"{100 + i:032x}", f"more {i}", tenant_id="acme"), vector(rng)) for i in range(10)]
     await store.insert("acme", more)
-    assert store._hot.current("acme") is None  # 54 rows held against 40 + 5
+    assert store._copies.current("acme") is None  # 54 rows held against 40 + 5
     assert await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
     assert loads == []  # too big to load: 50 rows against a bound of 40
 
@@ -747,15 +749,15 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
     # rows appended to the copy after its load, a rewrite, and a tenant whose ids no key stands for.
     rng = random.Random(9)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold, hot = LanceMemoryStore(db, DIM, hot_max_rows=0), LanceMemoryStore(db, DIM)
+    cold, held = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
     keyed: list[int] = []  # the loads whose ids got keys (the odd tenant's cannot)
-    real = lance_hot._hex_keys
+    real = lance_copies._hex_keys
 
     def counted(heads: Any) -> Any:
         keyed.append(len(heads))
         return real(heads)
 
-    monkeypatch.setattr(lance_hot, "_hex_keys", counted)
+    monkeypatch.setattr(lance_copies, "_hex_keys", counted)
 
     def made(n: int, tenant: str, odd_ids: bool = False) -> list[tuple[MemoryRecord, list[float]]]:
         out = []
@@ -775,10 +777,10 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
 
     await cold.insert("acme", made(240, "acme"))
     await cold.insert("odd", made(60, "odd", odd_ids=True))
-    await hot.page_ids(Actor("acme", "a0"), MemoryFilter(), "", 1)  # the copy is loaded; the next rows are its own
-    await hot.insert("acme", made(30, "acme"))
-    first = (await hot.page(Actor("acme", "a0"), MemoryFilter(), "", 1))[0]
-    assert await hot.replace(Actor("acme", first.agent_id), replace(first, content="rewritten"), None)
+    await held.page_ids(Actor("acme", "a0"), MemoryFilter(), "", 1)  # the copy is loaded; the next rows are its own
+    await held.insert("acme", made(30, "acme"))
+    first = (await held.page(Actor("acme", "a0"), MemoryFilter(), "", 1))[0]
+    assert await held.replace(Actor("acme", first.agent_id), replace(first, content="rewritten"), None)
     for tenant in ("acme", "acme", "odd"):
         ids = sorted(
             [
@@ -793,7 +795,7 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
             flt = rng.choice([MemoryFilter(), MemoryFilter(scopes=frozenset({Scope.PRIVATE}))])
             after = rng.choice(["", rng.choice(ids), rng.choice(ids)[:20], "0"])
             size = rng.choice([1, 3, 20, 500])
-            assert await hot.page_ids(actor, flt, after, size) == await cold.page_ids(actor, flt, after, size), (
+            assert await held.page_ids(actor, flt, after, size) == await cold.page_ids(actor, flt, after, size), (
                 tenant,
                 after,
                 size,
@@ -803,10 +805,10 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
 
 async def test_the_texts_kept_for_tenants_whose_copies_went_are_bounded_by_the_copies_rows(tmp_path: Path) -> None:
     # A tenant's vocabularies outlive its copy (its next load need not tokenize again); with many tenants
-    # read in turn they kept every tenant's texts, whatever ``hot_total_rows`` said: now at most four
+    # read in turn they kept every tenant's texts, whatever ``copy_total_rows`` said: now at most four
     # times as many texts, both indexes counted, before they start afresh.
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM, hot_tables=100, hot_total_rows=20)
+    store = LanceMemoryStore(db, DIM, copy_tables=100, copy_total_rows=20)
     rng = random.Random(23)
     for tenant in range(6):
         seeded = [(replace(r, tenant_id=f"t{tenant}"), v) for r, v in rows(rng, 20)]

@@ -1,11 +1,11 @@
-"""HotCache: overlapping reads share one version check; a later read checks again."""
+"""CopyCache: overlapping reads share one version check; a later read checks again."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from memoryd.adapters.lance.copies.cache import HotCache
+from memoryd.adapters.lance.copies.cache import CopyCache
 
 
 class _Table:
@@ -40,7 +40,7 @@ async def _read(table: Any) -> None:
 
 
 async def test_overlapping_reads_share_one_version_check_and_a_later_read_checks_again() -> None:
-    cache: HotCache[_Copy] = HotCache(max_rows=10, tables=4)
+    cache: CopyCache[_Copy] = CopyCache(max_rows=10, tables=4)
     table = _Table()
     first = await asyncio.gather(*(cache.copy("t1", table, (), _Copy, _read) for _ in range(3)))
     assert first[0] is first[1] is first[2] and first[0] is not None
@@ -53,7 +53,7 @@ async def test_overlapping_reads_share_one_version_check_and_a_later_read_checks
 async def test_a_table_counted_too_big_is_not_counted_again_at_every_version() -> None:
     # Under writes a table just past the bound changes version every few ms; counting its rows at each
     # version, under the tenant's load lock, serialised every Recall (a mixed load fell to a sixth).
-    cache: HotCache[_Copy] = HotCache(max_rows=10, tables=4)
+    cache: CopyCache[_Copy] = CopyCache(max_rows=10, tables=4)
     table = _Table()
     counted = []
 
@@ -77,7 +77,7 @@ class _Sized:
 
 
 def test_copies_hold_at_most_the_total_rows_the_least_recently_used_going_first() -> None:
-    cache: HotCache[_Sized] = HotCache(max_rows=30, tables=8, total_rows=50)
+    cache: CopyCache[_Sized] = CopyCache(max_rows=30, tables=8, total_rows=50)
     cache.put("a", _Sized(1, 20))
     cache.put("b", _Sized(1, 20))
     cache.put("a", _Sized(2, 21))  # a write of "a": now the most recently used
