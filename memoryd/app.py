@@ -24,6 +24,7 @@ from memoryd.adapters.arq_queue import ArqJobQueue, connect
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance.agent_config import LanceAgentConfigStore
+from memoryd.adapters.lance.archive import lance_archive
 from memoryd.adapters.lance.audit_log import LanceAuditLog
 from memoryd.adapters.lance.conversations import LanceConversationStore
 from memoryd.adapters.lance.creation import LeaseCreationLock
@@ -36,7 +37,6 @@ from memoryd.adapters.lance.profiles import LanceProfileStore
 from memoryd.adapters.lance.reembed_finish import LanceReembedFinish
 from memoryd.adapters.lance.reviews import LanceReviewStore
 from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.adapters.numpy_neighbours import NumpyNeighbours
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
@@ -50,7 +50,7 @@ from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import MemorydError, NotReady, Unavailable
 from memoryd.core.ports import (
     AgentConfigStore,
-    ArchiveStore,
+    ArchivePorts,
     AuditEventStore,
     ChatModel,
     Clock,
@@ -62,17 +62,18 @@ from memoryd.core.ports import (
     JobQueue,
     KeyStore,
     Leases,
+    MemoryStore,
     NeighbourSearch,
     ProfileStore,
     ProviderGate,
     RateLimiter,
     ReembedFinisher,
     ReviewStore,
-    SpaceFiller,
     StoreMaintenance,
     TenantArchive,
     TokenCounter,
     UsageAnalytics,
+    WholeArchive,
 )
 from memoryd.core.validation import Limits
 from memoryd.runtime.allocator import release_free_memory
@@ -141,7 +142,9 @@ class App:
     settings: Settings
     embedder: Embedder
     clock: Clock
-    store: ArchiveStore
+    store: MemoryStore
+    memories: ArchivePorts
+    """The archive's ports (``store`` is the request path's; counts, pending vectors, scans, the directory)."""
     profiles: ProfileStore
     conversation_store: ConversationStore
     reviews: ReviewStore
@@ -264,20 +267,19 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
 
 @dataclass(frozen=True)
 class _Stores:
-    store: ArchiveStore
+    memories: ArchivePorts
     profiles: ProfileStore
     conversations: ConversationStore
     reviews: ReviewStore
     keys: KeyStore
     audit_log: AuditEventStore
-    archive: TenantArchive
+    exports: TenantArchive
     agent_configs: AgentConfigStore
     maintenance: StoreMaintenance | None
     close: Callable[[], None]
     graph: GraphStore | None = None
     """The memory graph's store (None when the other stores were passed in without one)."""
     spaces: EmbeddingSpaces | None = None
-    filler: SpaceFiller | None = None
     finisher: ReembedFinisher | None = None
     """The re-embed's record, the archive's second space, its end (None with stores passed in)."""
 
@@ -285,7 +287,7 @@ class _Stores:
 async def _open_stores(
     settings: Settings,
     embedder: Embedder,
-    store: ArchiveStore | None,
+    store: WholeArchive | ArchivePorts | None,
     profiles: ProfileStore | None,
     conversations: ConversationStore | None,
     reviews: ReviewStore | None,
@@ -312,8 +314,19 @@ async def _open_stores(
         and archive is not None
         and agent_configs is not None
     ):
+        memories = store if isinstance(store, ArchivePorts) else ArchivePorts.of(store)
         return _Stores(
-            store, profiles, conversations, reviews, keys, audit_log, archive, agent_configs, None, lambda: None, graph
+            memories,
+            profiles,
+            conversations,
+            reviews,
+            keys,
+            audit_log,
+            archive,
+            agent_configs,
+            None,
+            lambda: None,
+            graph,
         )
     if given != (None,) * len(given):
         raise ValueError("pass every store (store … agent_configs) or none of them")
@@ -328,7 +341,7 @@ async def _open_stores(
         storage_options=st.storage_options(),
         creation=LeaseCreationLock(leases, st.uri) if st.on_object_storage and leases is not None else None,
     )
-    archive_store = LanceMemoryStore(
+    tables, memories = lance_archive(
         db,
         embedder.dimension,
         copy_max_rows=st.copy_max_rows,
@@ -344,11 +357,11 @@ async def _open_stores(
         forget_purge_every=timedelta(minutes=st.forget_purge_minutes),
         observe=metrics.tables if metrics is not None else None,
         copy_max_rows=st.copy_max_rows,
-        keeping_copy=archive_store.keeping_copy,
+        keeping_copy=tables.keeping_copy,
         orphan_grace=timedelta(seconds=st.orphan_grace_seconds),
     )
     return _Stores(
-        archive_store,
+        memories,
         LanceProfileStore(db, copies=st.copy_max_rows > 0),
         LanceConversationStore(db, copies=st.copy_max_rows > 0),
         LanceReviewStore(db),
@@ -360,7 +373,6 @@ async def _open_stores(
         db.close,
         LanceGraphStore(db, embedder.dimension),
         LanceEmbeddingSpaces(db),
-        archive_store,
         LanceReembedFinish(db),
     )
 
@@ -369,7 +381,7 @@ async def _open_stores(
 async def build_app(
     settings: Settings,
     *,
-    store: ArchiveStore | None = None,
+    store: WholeArchive | ArchivePorts | None = None,
     profiles: ProfileStore | None = None,
     conversations: ConversationStore | None = None,
     reviews: ReviewStore | None = None,
@@ -567,7 +579,7 @@ def _wire(
         dedup_distance = calibration_for(embedder.model_name).dedup_distance
     trail = AuditTrail(stores.audit_log, clock)
     pii = PiiFloor(settings.pii.policy_for)
-    backfill = EmbeddingBackfill(stores.store, stores.store, embedder)
+    backfill = EmbeddingBackfill(stores.memories.pending, stores.memories.agents, embedder)
     spaces = SpaceRouter(
         queries,
         calibration_for(embedder.model_name).similarity_floor
@@ -578,7 +590,7 @@ def _wire(
         settings.reembed.refresh_seconds,
     )
     memorize = MemorizeService(
-        stores.store,
+        stores.memories.store,
         embedder,
         clock,
         limits,
@@ -608,9 +620,9 @@ def _wire(
         cache_seconds=settings.agent_config.cache_seconds,
         rrf_k=settings.recall.rrf_k,
     )
-    retrievals = RetrievalLog(stores.store, clock)
+    retrievals = RetrievalLog(stores.memories.stats, clock)
     recall = RecallService(
-        stores.store,
+        stores.memories.store,
         queries,
         clock,
         retrievals,
@@ -633,8 +645,8 @@ def _wire(
         js = settings.jobs
         service = JobService(ports.ledger, ports.queue, clock)
         review = ReviewService(
-            stores.store,
-            stores.store,
+            stores.memories.store,
+            stores.memories.snapshot,
             neighbours,
             stores.reviews,
             service,
@@ -659,8 +671,8 @@ def _wire(
                 model_calls=js.model_concurrency,
             ),
             bootstrap=BootstrapService(
-                stores.store,
-                stores.store,
+                stores.memories.store,
+                stores.memories.agents,
                 profile,
                 service,
                 counter,
@@ -675,7 +687,7 @@ def _wire(
             ),
             review=review,
             audits=AuditBatchService(
-                stores.store,
+                stores.memories.agents,
                 review,
                 usage,
                 service,
@@ -685,19 +697,20 @@ def _wire(
                 review_enabled=configs.review_enabled,
             ),
         )
-    archive = ArchiveService(stores.store, embedder, clock, limits, trail=trail, pii=pii, spaces=spaces)
+    archive = ArchiveService(stores.memories.store, embedder, clock, limits, trail=trail, pii=pii, spaces=spaces)
     reembed = (
-        Reembed(stores.filler, stores.spaces, target, finisher=stores.finisher)
-        if target is not None and stores.filler is not None and stores.spaces is not None
+        Reembed(stores.memories.filler, stores.spaces, target, finisher=stores.finisher)
+        if target is not None and stores.memories.filler is not None and stores.spaces is not None
         else None
     )
     return App(
-        review_rules=ReviewRules(stores.store, neighbours, clock, settings.audits.limits()),
-        directory=Directory(stores.archive, stores.store),
+        memories=stores.memories,
+        review_rules=ReviewRules(stores.memories.snapshot, neighbours, clock, settings.audits.limits()),
+        directory=Directory(stores.exports, stores.memories.agents),
         settings=settings,
         embedder=embedder,
         clock=clock,
-        store=stores.store,
+        store=stores.memories.store,
         profiles=stores.profiles,
         reviews=stores.reviews,
         conversation_store=stores.conversations,
@@ -705,7 +718,7 @@ def _wire(
         memorize=memorize,
         recall=recall,
         archive=archive,
-        feedback=FeedbackService(stores.store, archive, memorize, clock, limits, trail),
+        feedback=FeedbackService(stores.memories.store, stores.memories.stats, archive, memorize, clock, limits, trail),
         backfill=backfill,
         spaces=spaces,
         reembed=reembed,
@@ -729,7 +742,7 @@ def _wire(
         usage=usage,
         keys=KeyService(stores.keys, clock, settings.auth.cache_seconds, trail=trail),
         erasure=ErasureService(
-            stores.store,
+            stores.memories.store,
             stores.conversations,
             stores.reviews,
             stores.maintenance,
@@ -742,8 +755,8 @@ def _wire(
             orphan_grace_seconds=settings.storage.orphan_grace_seconds,
         ),
         retention=RetentionService(
-            stores.store,
-            stores.store,
+            stores.memories.store,
+            stores.memories.agents,
             stores.conversations,
             trail,
             clock,
@@ -752,7 +765,7 @@ def _wire(
             leases=ports.leases if ports is not None else None,
             hold_seconds=settings.jobs.model_job_timeout_seconds + 10,
         ),
-        exports=ExportService(stores.archive, ports.ledger if ports is not None else None, embedder, clock, trail),
+        exports=ExportService(stores.exports, ports.ledger if ports is not None else None, embedder, clock, trail),
         rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,
         pii=pii,
         trail=trail,

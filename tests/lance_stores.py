@@ -9,14 +9,35 @@ import lancedb
 import pytest
 from lancedb.table import AsyncTable
 
+from memoryd.adapters.lance.archive import lance_archive
 from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
-from memoryd.adapters.lance.store import LanceMemoryStore
 
 
-class OwnedStore(LanceMemoryStore):
-    """An archive store that owns its database: ``close`` closes it, ``maintain`` runs a pass on it."""
+class WholeLanceArchive:
+    """Every archive port of one LanceDB archive in one object, for tests that drive several of them.
+
+    A method is the port's that has it (the store's first); a private name (``_copies``, ``_short``)
+    is the shared tables' (``ArchiveTables.copies``, ``.short``): the white-box tests reach into them.
+    """
+
+    def __init__(self, db: LanceDatabase, dimension: int, **copies: Any) -> None:
+        self.tables, self.ports = lance_archive(db, dimension, **copies)
+        p = self.ports
+        self._parts = (p.store, p.stats, p.pending, p.snapshot, p.agents, p.filler, self.tables)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") and not name.startswith("__"):
+            return getattr(self.tables, name.lstrip("_"))
+        for part in self._parts:
+            if hasattr(part, name):
+                return getattr(part, name)
+        raise AttributeError(name)
+
+
+class OwnedStore(WholeLanceArchive):
+    """An archive that owns its database: ``close`` closes it, ``maintain`` runs a pass on it."""
 
     def __init__(self, db: LanceDatabase, dimension: int, maintenance: LanceMaintenance, **store: Any) -> None:
         super().__init__(db, dimension, **store)

@@ -158,7 +158,7 @@ def _summary(record: JobRecord, findings: list[Finding], applied: int, policy: A
 
 
 async def _dry_run(app: App, tenant_id: str, agent_id: str, out: TextIO) -> int:
-    agents = [(tenant_id, agent_id)] if agent_id else await app.store.agents()
+    agents = [(tenant_id, agent_id)] if agent_id else await app.memories.agents.agents()
     agents = [(t, a) for t, a in agents if not tenant_id or t == tenant_id]
     found: Counter[str] = Counter()
     certain: Counter[str] = Counter()

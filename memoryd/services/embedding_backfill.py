@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from memoryd.core.errors import Unavailable
-from memoryd.core.ports import AgentDirectory, Embedder, MemoryStore
+from memoryd.core.ports import AgentDirectory, Embedder, PendingEmbeddings
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +23,7 @@ class EmbeddingBackfill:
     passes converge and an edit made meanwhile (which embeds itself) wins.
     """
 
-    def __init__(self, store: MemoryStore, directory: AgentDirectory, embedder: Embedder) -> None:
+    def __init__(self, store: PendingEmbeddings, directory: AgentDirectory, embedder: Embedder) -> None:
         self._store = store
         self._directory = directory
         self._embedder = embedder

@@ -10,7 +10,7 @@ from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.feedback import AUTO_SIGNALS, Signal
 from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
-from memoryd.core.ports import Clock, MemoryStore
+from memoryd.core.ports import Clock, MemoryStore, RetrievalStats
 from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_content, check_memory_id
 from memoryd.core.visibility import modify_refusal
@@ -28,6 +28,7 @@ class FeedbackService:
     def __init__(
         self,
         store: MemoryStore,
+        stats: RetrievalStats,
         archive: ArchiveService,
         memorize: MemorizeService,
         clock: Clock,
@@ -35,6 +36,7 @@ class FeedbackService:
         trail: AuditTrail,
     ) -> None:
         self._store = store
+        self._stats = stats
         self._archive = archive
         self._memorize = memorize
         self._clock = clock
@@ -59,7 +61,7 @@ class FeedbackService:
             raise InvalidRequest("correction", "is only for FEEDBACK_SIGNAL_CORRECTION")
         record = await self._archive.get(actor, memory_id)
         corrected = await self._correct(actor, record, correction) if signal is Signal.CORRECTION else None
-        await self._store.record_feedback(actor.tenant_id, [(memory_id, signal)], self._clock.now())
+        await self._stats.record_feedback(actor.tenant_id, [(memory_id, signal)], self._clock.now())
         self._trail.note(actor, Operation.FEEDBACK, [memory_id], [record.scope.value], {signal.value: 1})
         return await self._archive.get(actor, memory_id), corrected
 
@@ -79,7 +81,7 @@ class FeedbackService:
             if memory_id not in found:
                 raise NotFound(f"results[{i}].id: memory {memory_id!r} not found")
         signals = [(m, Signal.USED if used else Signal.UNUSED) for m, used in results]
-        await self._store.record_feedback(actor.tenant_id, signals, self._clock.now())
+        await self._stats.record_feedback(actor.tenant_id, signals, self._clock.now())
         self._trail.note(
             actor,
             Operation.FEEDBACK,

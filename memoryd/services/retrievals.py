@@ -6,7 +6,7 @@ import asyncio
 from collections import Counter
 from collections.abc import Iterable
 
-from memoryd.core.ports import Clock, MemoryStore
+from memoryd.core.ports import Clock, RetrievalStats
 
 
 class RetrievalLog:
@@ -18,7 +18,7 @@ class RetrievalLog:
     loses at most one interval of counts, which is acceptable for a statistic.
     """
 
-    def __init__(self, store: MemoryStore, clock: Clock) -> None:
+    def __init__(self, store: RetrievalStats, clock: Clock) -> None:
         self._store = store
         self._clock = clock
         self._pending: dict[tuple[str, bool], Counter[str]] = {}

@@ -6,8 +6,8 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.models import Actor, MemoryDraft

@@ -16,14 +16,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.copies import cache as lance_copy_cache
 from memoryd.adapters.lance.copies.archive import ArchiveCopy
 from memoryd.adapters.lance.copies.faiss_rows import RowIndex
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter, MemoryRecord, MemoryStatus, Scope
 from memoryd.core.vectors import normalised
 from tests.fakes import memory_record
+from tests.lance_stores import WholeLanceArchive
 
 DIM = 32
 ROWS = 3000
@@ -85,8 +86,8 @@ async def test_past_the_bound_the_copy_ranks_as_exact_search_and_sees_only_what_
 ) -> None:
     calls = _counted_candidates(monkeypatch)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    held = LanceMemoryStore(db, DIM, ann_min_rows=MIN_ROWS)
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)  # LanceDB's flat search: exact, no index built here
+    held = WholeLanceArchive(db, DIM, ann_min_rows=MIN_ROWS)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)  # LanceDB's flat search: exact, no index built here
     written, centres = rows(7, ROWS)
     await held.insert("acme", written)
     actor, other = Actor("acme", "a0"), Actor("acme", "a1")
@@ -128,7 +129,7 @@ async def test_an_older_copy_never_answers_with_rows_a_newer_one_added(
 ) -> None:
     calls = _counted_candidates(monkeypatch)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     written, centres = rows(3, ROWS)
     await store.insert("acme", written)
     table: Any = await db.table_if_exists(ARCHIVE_PREFIX + "acme")
@@ -167,7 +168,7 @@ async def test_a_large_copy_loaded_gives_the_memory_its_load_freed_back(
     monkeypatch.setattr(lance_copy_cache, "_TRIMMED_FROM_ROWS", 100)
     monkeypatch.setattr(lance_copy_cache, "_return_freed_memory", lambda: trims.append(1))
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    writer, reader = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
+    writer, reader = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
     small, _ = rows(1, 60)
     large, centres = rows(2, 150)
     await writer.insert("small", [(replace(r, tenant_id="small"), v) for r, v in small])

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from memoryd.adapters.lance import archive_tables
 from memoryd.adapters.lance import rows as lance_rows
-from memoryd.adapters.lance import store as lance_store
 from memoryd.adapters.lance.copies import archive as lance_copies
 from memoryd.adapters.lance.copies import cache as lance_copy_cache
 from memoryd.adapters.lance.copies.archive import ArchiveCopy
@@ -22,7 +22,6 @@ from memoryd.adapters.lance.copies.cache import _rows_kept
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, to_table
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.adapters.lance.versions import LatestVersion
 from memoryd.core.errors import Conflict
 from memoryd.core.ids import new_memory_id
@@ -39,7 +38,7 @@ from memoryd.core.models import (
 from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible
 from tests.fakes import memory_record
-from tests.lance_stores import counted_version_checks
+from tests.lance_stores import WholeLanceArchive, counted_version_checks
 
 DIM = 16
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -111,8 +110,8 @@ def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
     rng = random.Random(5)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
-    held = LanceMemoryStore(db, DIM)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
+    held = WholeLanceArchive(db, DIM)
     seeded = rows(rng, 300)
     await cold.insert("acme", seeded)
     used = {r.memory_id: 1 + i % 3 for i, (r, _) in enumerate(seeded[::4])}  # some rows were recalled before
@@ -255,7 +254,7 @@ async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
     # the write instead of reading the whole table again (under load that race reloaded it 3×/s).
     rng = random.Random(12)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     await store.insert("acme", rows(rng, 200))
     loads = _counted_loads(monkeypatch)
     actor = Actor("acme", "a0")
@@ -287,10 +286,10 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     # only good at the version it read) and every read fell back to LanceDB: the writes wait instead.
     rng = random.Random(13)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     await store.insert("acme", rows(rng, 200))
     reads = []
-    real = lance_store._read_hot
+    real = archive_tables._read_copy
 
     async def slow_read(table: Any) -> Any:
         reads.append(await table.version())
@@ -298,7 +297,7 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
         await asyncio.sleep(0.1)  # a larger table's read
         return data
 
-    monkeypatch.setattr(lance_store, "_read_hot", slow_read)
+    monkeypatch.setattr(archive_tables, "_read_copy", slow_read)
     actor = Actor("acme", "a0")
     await store.nearest(actor, vector(rng), MemoryFilter(), 5, -1.0)
     table = await db.table_if_exists("memories_acme")
@@ -331,10 +330,10 @@ async def test_a_copy_lost_under_steady_writes_is_loaded_again_once(
     assert len(reads) == 2
 
 
-async def _this_process_and_another(tmp_path: Path, rng: random.Random) -> tuple[LanceMemoryStore, LanceMemoryStore]:
+async def _this_process_and_another(tmp_path: Path, rng: random.Random) -> tuple[WholeLanceArchive, WholeLanceArchive]:
     """This process's store over a table of 50 rows, and another process's (without copies) on the same."""
-    store = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM)
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
+    store = WholeLanceArchive(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM)
+    elsewhere = WholeLanceArchive(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
     await store.insert("acme", rows(rng, 50))
     return store, elsewhere
 
@@ -401,7 +400,7 @@ async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
         monkeypatch.setattr(lance_copies, "STREAMED_BYTES", 0)
     rng = random.Random(11)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold, held = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
+    cold, held = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
     agents = [f"agent-{k}" for k in range(owners)]
     seeded = [
         (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", agent_id=agents[i % owners]), vector(rng))
@@ -427,13 +426,13 @@ async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
 
 async def _copied(
     tmp_path: Path, rng: random.Random
-) -> tuple[LanceDatabase, LanceMemoryStore, LanceMaintenance, Actor, list[float]]:
+) -> tuple[LanceDatabase, WholeLanceArchive, LanceMaintenance, Actor, list[float]]:
     """A store whose copy is loaded, its maintenance keeping the copy, and ten commits for it to fold.
 
     Also an actor of the tenant and a query vector.
     """
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
     for at in range(0, 100, 10):
@@ -484,7 +483,7 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
     await maintained
     await written
     assert len(loads) == 1  # loaded once, at the optimize's end
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
     for _ in range(5):  # the copy ranks as LanceDB at the table's last version
         probe = vector(rng)
         got = await store.nearest(actor, probe, MemoryFilter(), 10, -1.0)
@@ -506,7 +505,7 @@ async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
     # read answers over the optimize's commits, and the table is loaded once more when it ends.
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
     for at in range(0, 200, 20):
@@ -539,7 +538,7 @@ async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
     resume.set()
     await maintained
     assert loads == [loaded, await table.version()]  # loaded once more, at the optimize's end
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
     for words in (("memory",), ("memory", "17")):  # full text with the folded index's statistics
         query_terms = FullTextQuery(terms=words, prefix_terms=())
         got = await store.full_text(actor, query_terms, MemoryFilter(), 20, False)
@@ -553,7 +552,7 @@ async def test_another_processs_write_during_an_optimize_is_read_at_once(
     # The copy stands for a later version only while every commit since changed no row: another
     # process's write among the optimize's commits makes the next read load the table.
     _, store, maintenance, actor, query = await _copied(tmp_path, random.Random(16))
-    elsewhere = LanceMemoryStore(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
+    elsewhere = WholeLanceArchive(await LanceDatabase.open(str(tmp_path), "m", DIM), DIM, copy_max_rows=0)
     paused, resume = _paused_optimize(monkeypatch)
     maintained = asyncio.create_task(maintenance.maintain())
     await paused.wait()
@@ -571,7 +570,7 @@ async def test_only_commits_that_change_no_row_let_a_copy_stand_for_a_later_vers
     # compaction of indexed fragments, an index fold and a fragment reservation do not.
     rng = random.Random(17)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     seeded = rows(rng, 60)
     for at in range(0, 60, 20):
         await store.insert("acme", seeded[at : at + 20])
@@ -611,7 +610,7 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
 
     monkeypatch.setattr(LanceMaintenance, "_optimized", failing_after)
     await maintenance.maintain()  # a conflict ends the table's pass quietly
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
     query = FullTextQuery(terms=("memory", "written"), prefix_terms=())
     got = await store.full_text(actor, query, MemoryFilter(), 20, False)
     expected = await cold.full_text(actor, query, MemoryFilter(), 20, False)
@@ -626,7 +625,7 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
     # both; any other commit loads the table.
     rng = random.Random(17)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    held, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, copy_max_rows=0)
+    held, cold = WholeLanceArchive(db, DIM), WholeLanceArchive(db, DIM, copy_max_rows=0)
     await held.insert("acme", rows(rng, 200))
     loads = _counted_loads(monkeypatch)
     actors = [Actor("acme", a, u) for a in AGENTS for u in USERS]
@@ -695,7 +694,7 @@ async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read
     # or a write may drop the copy meanwhile (two daemons on one tenant: Recall failed INTERNAL, KeyError).
     rng = random.Random(19)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    held, cold = LanceMemoryStore(db, DIM), LanceMemoryStore(db, DIM, copy_max_rows=0)
+    held, cold = WholeLanceArchive(db, DIM), WholeLanceArchive(db, DIM, copy_max_rows=0)
     await held.insert("acme", rows(rng, 50))
     actor, query = Actor("acme", "a0"), vector(rng)
     expected = await held.nearest(actor, query, MemoryFilter(), 5, -1.0)
@@ -719,7 +718,7 @@ async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
     # the next read loaded the whole table (~4 s of CPU at 100,000 rows).
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM, copy_max_rows=40)
+    store = WholeLanceArchive(db, DIM, copy_max_rows=40)
     written = [
         (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
         for i in range(40)
@@ -749,7 +748,7 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
     # rows appended to the copy after its load, a rewrite, and a tenant whose ids no key stands for.
     rng = random.Random(9)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold, held = LanceMemoryStore(db, DIM, copy_max_rows=0), LanceMemoryStore(db, DIM)
+    cold, held = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
     keyed: list[int] = []  # the loads whose ids got keys (the odd tenant's cannot)
     real = lance_copies._hex_keys
 
@@ -808,7 +807,7 @@ async def test_the_texts_kept_for_tenants_whose_copies_went_are_bounded_by_the_c
     # read in turn they kept every tenant's texts, whatever ``copy_total_rows`` said: now at most four
     # times as many texts, both indexes counted, before they start afresh.
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM, copy_tables=100, copy_total_rows=20)
+    store = WholeLanceArchive(db, DIM, copy_tables=100, copy_total_rows=20)
     rng = random.Random(23)
     for tenant in range(6):
         seeded = [(replace(r, tenant_id=f"t{tenant}"), v) for r, v in rows(rng, 20)]

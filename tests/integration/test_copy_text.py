@@ -17,12 +17,12 @@ from memoryd.adapters.lance.copies.text import Vocabulary, index_tokens
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, search_text, to_table
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import word_prefixes
 from memoryd.core.ranking import merge_tiers
 from tests.fakes import memory_record
 from tests.integration.test_copy_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
+from tests.lance_stores import WholeLanceArchive
 
 WORDS = [
     "coffee",
@@ -135,8 +135,8 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
 ) -> None:
     rng = random.Random(21)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    cold = LanceMemoryStore(db, DIM, copy_max_rows=0)
-    held = LanceMemoryStore(db, DIM)
+    cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
+    held = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1)
     answered = {"memory": 0, "tiers": 0}
     real = ArchiveCopy.full_text
@@ -219,7 +219,7 @@ async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_m
     await same_ranking(20, in_memory=True)
     # A table loaded afresh (another daemon's first read) cannot know the deleted rows the statistics of
     # covered fragments still count: LanceDB answers.
-    held = LanceMemoryStore(db, DIM)
+    held = WholeLanceArchive(db, DIM)
     await same_ranking(20, in_memory=False)
     # The maintenance folds the new rows in; deleted rows leave once their fragments are rewritten.
     await maintenance.purge(await _archive_tables(db))
@@ -234,7 +234,7 @@ async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
     # Stop words go after stemming ('willingness' stays as 'willing', 'only' as 'onli'); long words go;
     # accents fold; a text holding the word that joins texts for the tokenizer is still its own.
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     await store.insert("acme", memories(random.Random(1), 1, 0))
     table = await db.open_existing("memories_acme")
     rng = random.Random(4)
@@ -317,7 +317,7 @@ async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_
     # A deleted row in an indexed fragment sends full text to LanceDB (its statistics still count the
     # row); the pass that folds the table's writes rewrites such fragments of a table the copy holds.
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    store = LanceMemoryStore(db, DIM)
+    store = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000)
     seeded = memories(random.Random(3), 60, 0)
     await store.insert("acme", seeded)

@@ -13,13 +13,14 @@ import pytest
 from lancedb.query import AsyncVectorQuery
 
 from memoryd.adapters.lance import cold_reads as lance_cold_reads
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.cold_reads import FillRates, ShortFilters
 from memoryd.adapters.lance.db import TABLE_FORMAT, LanceDatabase, cosine_nearest
 from memoryd.adapters.lance.filters import visible_where
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
 from tests.fakes import memory_record
+from tests.lance_stores import WholeLanceArchive
 
 DIM = 8
 
@@ -42,10 +43,10 @@ async def archive(db: LanceDatabase, tenant: str) -> Any:
     return table
 
 
-async def cold_store(tmp_path: Path) -> tuple[LanceDatabase, LanceMemoryStore]:
+async def cold_store(tmp_path: Path) -> tuple[LanceDatabase, WholeLanceArchive]:
     """A store that keeps no table in memory: every read is LanceDB's."""
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
-    return db, LanceMemoryStore(db, DIM, copy_max_rows=0)
+    return db, WholeLanceArchive(db, DIM, copy_max_rows=0)
 
 
 def counted_postfilters(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -161,7 +162,8 @@ async def test_full_text_tiers_run_in_turn_while_the_first_usually_fills_the_pla
     actor = Actor("t1", "a1")
     asked: list[bool] = []
     events: list[str] = []
-    real = store.full_text
+    inner = store.ports.store  # the MemoryStore whose tiers call its own full_text
+    real = inner.full_text
 
     async def counted(*args: Any, **kwargs: Any) -> Any:
         asked.append(args[4])
@@ -171,7 +173,7 @@ async def test_full_text_tiers_run_in_turn_while_the_first_usually_fills_the_pla
         finally:
             events.append("end")
 
-    monkeypatch.setattr(store, "full_text", counted)
+    monkeypatch.setattr(inner, "full_text", counted)
     words = FullTextQuery(("red", "apple"), ())
     prefixes = replace(words, prefix_terms=("red",))
     tiers = [FullTextTier(words, True), FullTextTier(words, False), FullTextTier(prefixes, False)]

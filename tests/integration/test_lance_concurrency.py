@@ -11,10 +11,9 @@ from pathlib import Path
 import lancedb
 
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.models import Actor, MemoryFilter
 from tests.integration.test_lance_store import record, unit
-from tests.lance_stores import open_store
+from tests.lance_stores import WholeLanceArchive, open_store
 
 
 async def test_concurrent_first_use_of_a_tenant_creates_one_table(tmp_path: Path) -> None:
@@ -100,7 +99,7 @@ async def test_a_space_is_added_over_another_processs_writes_it_has_not_seen(tmp
     late; a local disk races the same way within a commit): its addition starts from a stale version.
     """
     late_db = await LanceDatabase.open(str(tmp_path), "m", 8, read_consistency=timedelta(minutes=1))
-    late = LanceMemoryStore(late_db, 8)
+    late = WholeLanceArchive(late_db, 8)
     await late.insert("t1", [(record(1, "a note the late store wrote"), unit(1))])
     other = await open_store(str(tmp_path))
     await other.insert("t1", [(record(2, "a note written elsewhere since"), unit(2))])

@@ -21,12 +21,11 @@ from lancedb.index import FTS
 
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.errors import NotReady, Unavailable
 from memoryd.core.models import PENDING_MODEL, Actor, FullTextQuery, MemoryFilter, MemoryRecord, Scope
 from memoryd.core.query_terms import FTS_STOP_WORDS, full_text_query
 from tests.fakes import memory_record
-from tests.lance_stores import open_store
+from tests.lance_stores import WholeLanceArchive, open_store
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
@@ -247,7 +246,7 @@ async def test_a_pass_does_not_wait_for_the_vector_index_build(tmp_path: Path, m
     monkeypatch.setattr(LanceMaintenance, "_build_vector_index", slow_build)
     db = await LanceDatabase.open(str(tmp_path), "m", 8)
     maintenance = LanceMaintenance(db, copy_max_rows=0, ann_min_rows=300, optimize_min_fragments=4)
-    store = LanceMemoryStore(db, 8)
+    store = WholeLanceArchive(db, 8)
     await store.insert("big", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
     await asyncio.wait_for(maintenance.maintain(full=True), timeout=30)  # returns with the build in flight
 
@@ -294,7 +293,7 @@ async def test_a_hung_index_build_is_stopped(
     maintenance = LanceMaintenance(
         db, copy_max_rows=0, ann_min_rows=300, optimize_min_fragments=4, build_timeout=timedelta(seconds=1)
     )
-    store = LanceMemoryStore(db, 8)
+    store = WholeLanceArchive(db, 8)
     await store.insert("t1", [(record(i, f"note {i} about gardening"), unit(i)) for i in range(400)])
     await maintenance.maintain(full=True)
     await asyncio.wait_for(maintenance.settled(), timeout=20)  # stopped after its second
@@ -442,7 +441,7 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     me = Actor("t1", "a1")
     hits = await store.full_text(me, full_text_query("camping lake"), MemoryFilter(), 10, True)
     assert {h.memory_id for h in hits} == {f"{1:032x}", f"{2:032x}"}  # the reply, through its prompt's words
-    assert (await store.get(me, f"{2:032x}")).content == "Yes, last summer with the kids."  # type: ignore[union-attr]
+    assert (await store.get(me, f"{2:032x}")).content == "Yes, last summer with the kids."
     invoices = await store.full_text(me, full_text_query("kids invoices"), MemoryFilter(), 10, False)
     assert f"{3:032x}" in {h.memory_id for h in invoices}
     assert not await store.full_text(me, full_text_query("kids invoices"), MemoryFilter(), 10, True)  # other context

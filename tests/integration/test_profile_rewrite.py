@@ -121,7 +121,7 @@ async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings:
     racing = EditDuringSwap(app.profiles, app)
     async with build_app(
         settings,
-        store=app.store,
+        store=app.memories,
         reviews=app.reviews,
         keys=InMemoryKeys(),
         audit_log=InMemoryAuditLog(),

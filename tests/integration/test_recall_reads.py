@@ -9,16 +9,16 @@ import pytest
 
 from memoryd.adapters.clock import SystemClock
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.config import Settings
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, RecallHit, RecallQuery
-from memoryd.core.ports import MemoryStore
+from memoryd.core.ports import MemoryStore, RetrievalStats
 from memoryd.core.validation import Limits
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
 from tests.conftest import make_settings
+from tests.lance_stores import WholeLanceArchive
 
 ME = Actor("acme", "a1")
 TEXTS = [
@@ -32,7 +32,7 @@ TEXTS = [
 class Observed:
     """The real store, with its record reads counted; ``texts=False`` makes its arms read no texts."""
 
-    def __init__(self, store: LanceMemoryStore, *, texts: bool = True) -> None:
+    def __init__(self, store: WholeLanceArchive, *, texts: bool = True) -> None:
         self._store = store
         self._texts = texts
         self.fetched: list[list[str]] = []
@@ -72,7 +72,7 @@ def recall_over(store: Observed, settings: Settings, embedder: OnnxMiniLMEmbedde
         cast(MemoryStore, store),
         embedder,
         SystemClock(),
-        RetrievalLog(cast(MemoryStore, store), SystemClock()),
+        RetrievalLog(cast(RetrievalStats, store), SystemClock()),
         Limits(),
         settings.recall.tuning(),
     )
@@ -86,7 +86,7 @@ async def test_recall_reads_the_winners_records_only_and_ranks_as_with_every_rec
     async with build_app(settings, embedder=onnx_embedder) as app:
         await app.memorize.memorize_batch(ME, [MemoryDraft(t) for t in TEXTS], skip_deduplication=False)
     db = await LanceDatabase.open(settings.storage.uri, onnx_embedder.model_name, onnx_embedder.dimension)
-    lance = LanceMemoryStore(db, onnx_embedder.dimension, copy_max_rows=copy_rows)
+    lance = WholeLanceArchive(db, onnx_embedder.dimension, copy_max_rows=copy_rows)
     with_texts, without = Observed(lance), Observed(lance, texts=False)
     asked = (("Where did Caroline go hiking?", 3), ("lake sunset", 5), ("boots", 4))
     answers = {

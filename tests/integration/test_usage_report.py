@@ -42,7 +42,7 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
         mem(6, "m6", 10, agent_id="a2", salience=0.3),
         mem(7, "gone", 10, status=MemoryStatus.ARCHIVED, salience=0.3),
     ]
-    await store.insert("t1", [(r, vec(i)) for i, r in enumerate(rows)])  # type: ignore[misc]
+    await store.insert("t1", [(r, vec(i)) for i, r in enumerate(rows)])
     ids = {n: f"{n:032x}" for n in range(1, 8)}
     # Recall returned m1 six times, m2 and m6 twice each; auto-recall injected m3 ten times and m1 once.
     await store.record_retrievals("t1", {ids[1]: 4, ids[2]: 2, ids[6]: 2}, {ids[3]: 10, ids[1]: 1}, NOW)

@@ -19,6 +19,7 @@ from lancedb.index import BTree
 
 from memoryd.adapters.lance.agent_config import CONFIG_SCHEMA
 from memoryd.adapters.lance.agent_config import PREFIX as CONFIG_PREFIX
+from memoryd.adapters.lance.archive_tables import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
 from memoryd.adapters.lance.audit_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance.conversations import ITEM_SCHEMA, STATE_SCHEMA
 from memoryd.adapters.lance.db import LanceDatabase
@@ -37,7 +38,6 @@ from memoryd.adapters.lance.graph import (
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance.reviews import TABLES as REVIEW_TABLES
 from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema
-from memoryd.adapters.lance.store import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
 from memoryd.core.errors import PreconditionFailed
 
 Row = dict[str, Any]

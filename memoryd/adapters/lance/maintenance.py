@@ -26,12 +26,12 @@ from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from typing import Any
 
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.db import META_TABLE, LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.graph import ENTITIES, FACTS
 from memoryd.adapters.lance.purge import LancePurge, materialized
 from memoryd.adapters.lance.rows import space_columns
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX
 from memoryd.core.data_rights import TableFile
 from memoryd.core.errors import Conflict, Unavailable
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.db import META_TABLE, LanceDatabase, add_column
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import ids_in, literal
 from memoryd.adapters.lance.graph import ENTITIES, FACTS
 from memoryd.adapters.lance.rows import KEEP_NULL_VECTORS, space_column, space_field
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX
 from memoryd.core.errors import PreconditionFailed
 from memoryd.core.models import PENDING_MODEL
 

