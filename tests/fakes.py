@@ -9,10 +9,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memoryd.core.agent_config import StoredConfig
-from memoryd.core.audit import Finding, Review
-from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
+from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.feedback import STEPS, FeedbackSummary, Signal, bounded
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
@@ -31,6 +30,7 @@ from memoryd.core.models import (
 )
 from memoryd.core.query_terms import words
 from memoryd.core.ranking import merge_tiers
+from memoryd.core.review import Finding, Review
 from memoryd.core.usage import UsageReport, gini
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import is_visible, matches_filter
@@ -671,18 +671,18 @@ class InMemoryKeys:
         return any(k.active for k in self.by_id.values())
 
 
-class InMemoryAuditLog:
-    """AuditEventStore over a dict."""
+class InMemoryEventLog:
+    """EventLogStore over a dict."""
 
     def __init__(self) -> None:
-        self.by_tenant: dict[str, dict[str, AuditEvent]] = {}
+        self.by_tenant: dict[str, dict[str, LogEvent]] = {}
 
-    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+    async def append_events(self, tenant_id: str, events: Sequence[LogEvent]) -> None:
         self.by_tenant.setdefault(tenant_id, {}).update({e.event_id: e for e in events})
 
     async def events(
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[AuditEvent]:
+    ) -> list[LogEvent]:
         return sorted(
             (
                 e

@@ -63,7 +63,7 @@ async def review(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
 async def review_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """The audit batch (short: it asks for reviews and counts them; then keeps the usage reports)."""
     c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.audits.run, c.short_timeout)
+    await _run(ctx, tenant_id, key, c.jobs.review_batch.run, c.short_timeout)
 
 
 async def graph_extract(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
@@ -77,7 +77,7 @@ async def graph_extract(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
 
 async def audit_tick(ctx: dict[str, Any]) -> None:
     """The cron tick: start the audit batch of a due slot of ``audits.schedule`` (one per period, whoever ticks)."""
-    started = await context_of(ctx).jobs.audits.tick()
+    started = await context_of(ctx).jobs.review_batch.tick()
     if started is not None and started.state is JobState.QUEUED:
         log.info("audit batch queued", extra={"job_id": started.key})
 
@@ -85,7 +85,7 @@ async def audit_tick(ctx: dict[str, Any]) -> None:
 async def retention(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """The daily retention purge over every tenant with a policy."""
     c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.app.retention.run, c.short_timeout)
+    await _run(ctx, tenant_id, key, c.app.admin.retention.run, c.short_timeout)
 
 
 async def reconcile_tick(ctx: dict[str, Any]) -> None:
@@ -99,7 +99,7 @@ async def reconcile_tick(ctx: dict[str, Any]) -> None:
 async def retention_tick(ctx: dict[str, Any]) -> None:
     """The hourly cron: queue today's retention job (the same job all day, whoever ticks)."""
     c = context_of(ctx)
-    started = await c.app.retention.start_daily(c.jobs.service)
+    started = await c.app.admin.retention.start_daily(c.jobs.service)
     if started is not None and started.state is JobState.QUEUED:
         log.info("retention purge queued", extra={"job_id": started.key})
 
@@ -107,7 +107,7 @@ async def retention_tick(ctx: dict[str, Any]) -> None:
 async def reembed(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
     """Fill a tenant's archive in the re-embed's space, a slice per message, then switch it (short)."""
     c = context_of(ctx)
-    job = c.app.reembed
+    job = c.app.memory.reembed
     if job is None:  # this worker has no [reembed]: the job fails saying so, rather than waiting forever
         raise NotReady("this worker has no re-embed target configured ([reembed] enabled = true)")
     await _run(ctx, tenant_id, key, job.job, c.short_timeout)

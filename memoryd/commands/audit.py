@@ -1,6 +1,6 @@
 """``memoryd audit``: run the audit batch now (or one agent's review), follow it, summarise it.
 
-The batch is the scheduled one (``AuditBatchService``): started by hand in a period the schedule
+The batch is the scheduled one (``ReviewBatchService``): started by hand in a period the schedule
 already ran, it finds that batch instead of starting another. Its reviews live in the ledger, so
 an interrupt loses nothing: running the command again follows the same batch and re-drives only
 what failed. ``--apply`` then applies the proposals the policy covers (applying is idempotent, so
@@ -20,10 +20,10 @@ from typing import TextIO
 from memoryd.app import App, build_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
-from memoryd.core.audit import ApplyPolicy, Finding, FindingSource, FindingStatus
 from memoryd.core.errors import InvalidRequest, NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState
 from memoryd.core.models import Actor
+from memoryd.core.review import ApplyPolicy, Finding, FindingSource, FindingStatus
 from memoryd.workers.settings import NO_QUEUE, running_workers
 
 _WIDTH = 24
@@ -69,22 +69,22 @@ async def run_audit(
     if dry_run:  # the rules alone: no job queue needed
         async with build_app(settings.without_maintenance()) as app:
             if tenant_id:
-                await app.directory.check(tenant_id, agent_id)
+                await app.admin.directory.check(tenant_id, agent_id)
             return await _dry_run(app, tenant_id, agent_id, out)
     if not settings.redis.dsn:
         raise NotReady(NO_QUEUE.format(command="audit"))
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
-            await app.directory.check(tenant_id, agent_id)
+            await app.admin.directory.check(tenant_id, agent_id)
         jobs = app.jobs
         if agent_id:
             job, partition = await jobs.review.request(Actor(tenant_id, agent_id)), tenant_id
         else:
-            job, partition = await jobs.audits.start(tenant_id), SYSTEM_TENANT
+            job, partition = await jobs.review_batch.start(tenant_id), SYSTEM_TENANT
         record = await _follow(app, settings, partition, job, with_worker, out)
-        reviews = [(tenant_id, record.key)] if agent_id else await jobs.audits.reviews_of(record.key)
+        reviews = [(tenant_id, record.key)] if agent_id else await jobs.review_batch.reviews_of(record.key)
         applied = await _apply(app, reviews, apply)
-        findings = [f for tenant, key in reviews for f in await app.reviews.findings(tenant, key)]
+        findings = [f for tenant, key in reviews for f in await app.admin.reviews.findings(tenant, key)]
         print(_summary(record, findings, applied, apply, single=bool(agent_id)), file=out)
         return 0 if record.state is JobState.SUCCEEDED else 1
 
@@ -158,13 +158,13 @@ def _summary(record: JobRecord, findings: list[Finding], applied: int, policy: A
 
 
 async def _dry_run(app: App, tenant_id: str, agent_id: str, out: TextIO) -> int:
-    agents = [(tenant_id, agent_id)] if agent_id else await app.memories.agents.agents()
+    agents = [(tenant_id, agent_id)] if agent_id else await app.memory.ports.agents.agents()
     agents = [(t, a) for t, a in agents if not tenant_id or t == tenant_id]
     found: Counter[str] = Counter()
     certain: Counter[str] = Counter()
     tty = out.isatty()
     for i, (tenant, agent) in enumerate(agents, 1):
-        for f in await app.review_rules.preview(Actor(tenant, agent)):
+        for f in await app.admin.review_rules.preview(Actor(tenant, agent)):
             found[f.kind.value] += 1
             certain[f.kind.value] += f.certain
         line = f"[{i}/{len(agents)}] {tenant}/{agent} · {sum(found.values())} findings so far"

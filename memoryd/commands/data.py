@@ -35,8 +35,8 @@ async def run_export(
     counts: dict[str, int] = {}
     started = last = time.monotonic()
     async with build_app(settings.without_maintenance()) as app:
-        await app.directory.check(tenant_id)
-        async for record in app.exports.export(_operator(tenant_id), end_user_id, embeddings):
+        await app.admin.directory.check(tenant_id)
+        async for record in app.admin.exports.export(_operator(tenant_id), end_user_id, embeddings):
             out.write(json_line(record) + "\n")
             kind = str(record["type"])
             counts[kind] = counts.get(kind, 0) + 1
@@ -70,7 +70,7 @@ def _lines(path: Path) -> Iterator[dict[str, object]]:
 async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO = sys.stdout) -> int:
     """Restore an export into an empty tenant; prints the rows written per kind."""
     async with build_app(settings.without_maintenance()) as app:
-        counts = await app.exports.import_(_operator(tenant_id), _lines(path))
+        counts = await app.admin.exports.import_(_operator(tenant_id), _lines(path))
     print(table([[k, n] for k, n in sorted(counts.items())], ["record", "rows"]), file=out)
     return 0
 
@@ -78,8 +78,8 @@ async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO
 async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: TextIO = sys.stdout) -> int:
     """Erase one contact and print the receipt."""
     async with build_app(settings.without_maintenance()) as app:
-        await app.directory.check(tenant_id)
-        receipt = await app.erasure.erase_end_user(_operator(tenant_id), end_user_id)
+        await app.admin.directory.check(tenant_id)
+        receipt = await app.admin.erasure.erase_end_user(_operator(tenant_id), end_user_id)
     rows = [[k, n] for k, n in sorted(receipt.counts.items())]
     rows += [["versions purged", receipt.versions_purged], ["seconds", receipt.seconds]]
     print(f"erased contact {receipt.subject} of tenant {receipt.tenant_id}", file=out)
@@ -91,9 +91,9 @@ async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: 
     """Apply retention now (one tenant, or every tenant with a policy); print what was (or would be) removed."""
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
-            await app.directory.check(tenant_id)
-        tenants = [tenant_id] if tenant_id else await app.retention.tenants()
-        receipts = [await app.retention.purge(t, dry_run=dry_run) for t in tenants]
+            await app.admin.directory.check(tenant_id)
+        tenants = [tenant_id] if tenant_id else await app.admin.retention.tenants()
+        receipts = [await app.admin.retention.purge(t, dry_run=dry_run) for t in tenants]
     rows = [
         [r.tenant_id, r.counts["memories"], r.counts["conversations"], r.counts["conversation_items"]] for r in receipts
     ]

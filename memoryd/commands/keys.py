@@ -38,11 +38,11 @@ async def run_keys(
     """Create (prints the token once), list or revoke keys; returns the exit status."""
     async with build_app(settings.without_maintenance()) as app:
         if action == "create":
-            key, token = await app.keys.create(tenant_id, Role.parse(role), agent_id, name)
+            key, token = await app.admin.keys.create(tenant_id, Role.parse(role), agent_id, name)
             print(key_table([key]), file=out)
             print(f"\ntoken (shown once, store it now): {token}", file=out)
         elif action == "list":
-            print(key_table(await app.keys.list(tenant_id or None)), file=out)
+            print(key_table(await app.admin.keys.list(tenant_id or None)), file=out)
         else:
-            print(key_table([await app.keys.revoke(tenant_id or None, key_id)]), file=out)
+            print(key_table([await app.admin.keys.revoke(tenant_id or None, key_id)]), file=out)
     return 0

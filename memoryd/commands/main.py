@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd.config import Settings, load_settings
-from memoryd.config_errors import ConfigError
+from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
 from memoryd.facades.mcp import register as register_mcp
@@ -111,7 +111,7 @@ def _audit(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     logs.configure("WARNING", settings.log.format)
     from memoryd.commands.audit import run_audit
-    from memoryd.core.audit import ApplyPolicy
+    from memoryd.core.review import ApplyPolicy
 
     return asyncio.run(
         run_audit(

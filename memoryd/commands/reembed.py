@@ -21,9 +21,9 @@ _NOT_CONFIGURED = (
 
 
 def _job(app: App) -> Reembed:
-    if app.reembed is None:
+    if app.memory.reembed is None:
         raise NotReady(_NOT_CONFIGURED)
-    return app.reembed
+    return app.memory.reembed
 
 
 async def run_reembed(

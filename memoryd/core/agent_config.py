@@ -21,9 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from memoryd.core.audit import ApplyPolicy
 from memoryd.core.conversation import POLICY_BOUNDS, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.review import ApplyPolicy
 
 Value = bool | int | float | str
 COLLECTION_PATTERN = r"[A-Za-z0-9._-]{1,64}"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from memoryd.app import App
-from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.errors import InvalidRequest
+from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.validation import check_range
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
@@ -62,7 +62,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     async def GetUsageReport(self, request: apb.GetUsageReportRequest, context: Ctx) -> apb.GetUsageReportResponse:
         """See the proto."""
         since = convert.to_datetime(request.since, "since") if request.HasField("since") else None
-        report = await self._app.usage.report(tenant_of(context), request.agent_id, since)
+        report = await self._app.admin.usage.report(tenant_of(context), request.agent_id, since)
         return apb.GetUsageReportResponse(report=wire.usage(report))
 
     @translated
@@ -70,7 +70,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         self, request: apb.ListUsageReportsRequest, context: Ctx
     ) -> apb.ListUsageReportsResponse:
         """See the proto."""
-        kept = await self._app.usage.kept(tenant_of(context), request.page_size or 10)
+        kept = await self._app.admin.usage.kept(tenant_of(context), request.page_size or 10)
         return apb.ListUsageReportsResponse(
             reports=[apb.KeptUsageReport(report_id=i, report=wire.usage(r)) for i, r in kept]
         )
@@ -85,14 +85,14 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         except ValueError:
             raise InvalidRequest("operation", f"unknown operation {request.operation!r}") from None
         size = check_range(request.page_size or 100, "page_size", 1, 500)
-        page = await self._app.trail.page(tenant_of(context), since, until, operation, size, request.page_token)
+        page = await self._app.admin.trail.page(tenant_of(context), since, until, operation, size, request.page_token)
         return apb.ListAuditEventsResponse(
             events=[audit_event(e) for e in page.events], next_page_token=page.next_page_token
         )
 
 
-def audit_event(e: AuditEvent) -> apb.AuditEvent:
-    """An AuditEvent as a message."""
+def audit_event(e: LogEvent) -> apb.AuditEvent:
+    """An LogEvent as a message."""
     out = apb.AuditEvent(
         event_id=e.event_id,
         operation=e.operation.value,

@@ -19,7 +19,7 @@ class ConfigServicer(gpb_grpc.ConfigServiceServicer):
     @translated
     async def SetTenantConfig(self, request: gpb.SetTenantConfigRequest, context: Ctx) -> gpb.SetTenantConfigResponse:
         """See the proto."""
-        config = await self._app.configs.set_tenant(
+        config = await self._app.working.configs.set_tenant(
             caller(context), wire.decoded(request.values), tuple(request.unset), request.expected_version
         )
         return gpb.SetTenantConfigResponse(config=wire.stored("", config))
@@ -27,7 +27,7 @@ class ConfigServicer(gpb_grpc.ConfigServiceServicer):
     @translated
     async def SetAgentConfig(self, request: gpb.SetAgentConfigRequest, context: Ctx) -> gpb.SetAgentConfigResponse:
         """See the proto."""
-        config = await self._app.configs.set_agent(
+        config = await self._app.working.configs.set_agent(
             caller(context),
             request.agent_id,
             wire.decoded(request.values),
@@ -42,7 +42,7 @@ class ConfigServicer(gpb_grpc.ConfigServiceServicer):
     ) -> gpb.GetEffectiveConfigResponse:
         """See the proto."""
         tenant = actor(context, request.agent_id, "").tenant_id if request.agent_id else tenant_of(context)
-        resolved, tenant_version, agent_version = await self._app.configs.effective(tenant, request.agent_id)
+        resolved, tenant_version, agent_version = await self._app.working.configs.effective(tenant, request.agent_id)
         return gpb.GetEffectiveConfigResponse(
             settings=wire.effective(resolved.values()), tenant_version=tenant_version, agent_version=agent_version
         )

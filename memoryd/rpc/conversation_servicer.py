@@ -23,7 +23,7 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         self._app = app
 
     def _svc(self) -> ConversationService:
-        return self._app.conversations
+        return self._app.working.conversations
 
     @translated
     async def AppendMessages(self, request: cpb.AppendMessagesRequest, context: Ctx) -> cpb.AppendMessagesResponse:
@@ -71,7 +71,7 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
             memory_tokens=ctx.tokens(PartKind.MEMORY),
             strategy=wire.STRATEGIES_PB[ctx.strategy],
             left_out_messages=ctx.left_out,
-            encoding=self._app.profile.encoding,
+            encoding=self._app.working.profile.encoding,
         )
 
     @translated

@@ -23,7 +23,7 @@ class DataServicer(dpb_grpc.DataServiceServicer):
     @translated
     async def EraseEndUser(self, request: dpb.EraseEndUserRequest, context: Ctx) -> dpb.EraseEndUserResponse:
         """See the proto."""
-        done = await self._app.erasure.erase_end_user(caller(context), request.end_user_id)
+        done = await self._app.admin.erasure.erase_end_user(caller(context), request.end_user_id)
         return dpb.EraseEndUserResponse(receipt=wire.receipt(done))
 
     @translated_stream
@@ -31,7 +31,7 @@ class DataServicer(dpb_grpc.DataServiceServicer):
         self, request: dpb.ExportTenantRequest, context: Ctx
     ) -> AsyncIterator[dpb.ExportTenantResponse]:
         """See the proto."""
-        async for record in self._app.exports.export(caller(context), None, request.include_embeddings):
+        async for record in self._app.admin.exports.export(caller(context), None, request.include_embeddings):
             yield dpb.ExportTenantResponse(line=json_line(record))
 
     @translated_stream
@@ -41,6 +41,6 @@ class DataServicer(dpb_grpc.DataServiceServicer):
         """See the proto."""
         if not request.end_user_id:
             raise InvalidRequest("end_user_id", "is required")
-        records = self._app.exports.export(caller(context), request.end_user_id, request.include_embeddings)
+        records = self._app.admin.exports.export(caller(context), request.end_user_id, request.include_embeddings)
         async for record in records:
             yield dpb.ExportEndUserResponse(line=json_line(record))

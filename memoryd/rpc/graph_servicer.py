@@ -25,7 +25,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     async def SearchGraph(self, request: gr.SearchGraphRequest, context: Ctx) -> gr.SearchGraphResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        settings = await self._app.configs.values(who.tenant_id, who.agent_id)
+        settings = await self._app.working.configs.values(who.tenant_id, who.agent_id)
         answer = await self._app.graph.search(
             who,
             request.query,

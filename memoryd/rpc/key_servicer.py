@@ -26,7 +26,7 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
             raise InvalidRequest("role", "is required: KEY_ROLE_AGENT, KEY_ROLE_OPERATOR or KEY_ROLE_ADMIN")
         if role is Role.SYSTEM or role > principal().role:
             raise PermissionDenied(f"role: a {principal().role.label} key cannot create a {role.label} key")
-        key, token = await self._app.keys.create(
+        key, token = await self._app.admin.keys.create(
             tenant_of(context), role, request.agent_id, request.name, by=caller(context)
         )
         return kpb.CreateKeyResponse(key=wire.api_key(key), token=token)
@@ -34,12 +34,12 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
     @translated
     async def ListKeys(self, request: kpb.ListKeysRequest, context: Ctx) -> kpb.ListKeysResponse:
         """The tenant's keys, oldest first."""
-        return kpb.ListKeysResponse(keys=[wire.api_key(k) for k in await self._app.keys.list(tenant_of(context))])
+        return kpb.ListKeysResponse(keys=[wire.api_key(k) for k in await self._app.admin.keys.list(tenant_of(context))])
 
     @translated
     async def RevokeKey(self, request: kpb.RevokeKeyRequest, context: Ctx) -> kpb.RevokeKeyResponse:
         """Revoke a key of the tenant (NOT_FOUND for another tenant's)."""
         if not request.key_id:
             raise InvalidRequest("key_id", "is required")
-        revoked = await self._app.keys.revoke(tenant_of(context), request.key_id, by=caller(context))
+        revoked = await self._app.admin.keys.revoke(tenant_of(context), request.key_id, by=caller(context))
         return kpb.RevokeKeyResponse(key=wire.api_key(revoked))

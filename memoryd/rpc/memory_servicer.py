@@ -21,7 +21,9 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def Memorize(self, request: pb.MemorizeRequest, context: Ctx) -> pb.MemorizeResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        result = await self._app.memorize.memorize(who, convert.draft(request.memory, "memory"), request.request_id)
+        result = await self._app.memory.memorize.memorize(
+            who, convert.draft(request.memory, "memory"), request.request_id
+        )
         self._app.metrics.memorized(0 if result.deduplicated else 1, 1 if result.deduplicated else 0)
         return pb.MemorizeResponse(memory=convert.memory(result.memory), deduplicated=result.deduplicated)
 
@@ -30,7 +32,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         drafts = [convert.draft(item, f"items[{i}]") for i, item in enumerate(request.items)]
-        results = await self._app.memorize.memorize_batch(
+        results = await self._app.memory.memorize.memorize_batch(
             who, drafts, request.skip_deduplication, request_id=request.request_id
         )
         merged = sum(r.deduplicated for r in results)
@@ -54,7 +56,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             tuple(request.query_embedding) if request.query_embedding else None,
             convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,
         )
-        answer = await self._app.recall.answer(query)
+        answer = await self._app.memory.recall.answer(query)
         self._app.metrics.recalled(len(answer.hits), bool(answer.degraded))
         reply = pb.RecallResponse(degraded=bool(answer.degraded), degraded_reason=answer.degraded)
         for h in answer.hits:
@@ -65,7 +67,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def GetMemory(self, request: pb.GetMemoryRequest, context: Ctx) -> pb.GetMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        record, annotated_by = await self._app.archive.get_annotated(who, request.memory_id)
+        record, annotated_by = await self._app.memory.archive.get_annotated(who, request.memory_id)
         return pb.GetMemoryResponse(memory=convert.memory(record), annotated_by=annotated_by)
 
     @translated
@@ -73,7 +75,7 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         signal = convert.enum_value(convert.SIGNALS, request.signal, "signal")
-        record, corrected = await self._app.feedback.feedback(who, request.memory_id, signal, request.correction)
+        record, corrected = await self._app.memory.feedback.feedback(who, request.memory_id, signal, request.correction)
         reply = pb.FeedbackResponse(memory=convert.memory(record))
         if corrected is not None:
             reply.correction.CopyFrom(convert.memory(corrected))
@@ -83,34 +85,36 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def AutoFeedback(self, request: pb.AutoFeedbackRequest, context: Ctx) -> pb.AutoFeedbackResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        recorded = await self._app.feedback.auto_feedback(who, [(r.id, r.used) for r in request.results])
+        recorded = await self._app.memory.feedback.auto_feedback(who, [(r.id, r.used) for r in request.results])
         return pb.AutoFeedbackResponse(recorded=recorded)
 
     @translated
     async def UpdateMemory(self, request: pb.UpdateMemoryRequest, context: Ctx) -> pb.UpdateMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        record = await self._app.archive.update(who, request.memory_id, convert.patch(request))
+        record = await self._app.memory.archive.update(who, request.memory_id, convert.patch(request))
         return pb.UpdateMemoryResponse(memory=convert.memory(record))
 
     @translated
     async def Forget(self, request: pb.ForgetRequest, context: Ctx) -> pb.ForgetResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        return pb.ForgetResponse(memory_id=await self._app.archive.forget(who, request.memory_id))
+        return pb.ForgetResponse(memory_id=await self._app.memory.archive.forget(who, request.memory_id))
 
     @translated
     async def RestoreMemory(self, request: pb.RestoreMemoryRequest, context: Ctx) -> pb.RestoreMemoryResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        return pb.RestoreMemoryResponse(memory=convert.memory(await self._app.archive.restore(who, request.memory_id)))
+        return pb.RestoreMemoryResponse(
+            memory=convert.memory(await self._app.memory.archive.restore(who, request.memory_id))
+        )
 
     @translated
     async def ListMemories(self, request: pb.ListMemoriesRequest, context: Ctx) -> pb.ListMemoriesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         after = convert.decode_page_token(request.page_token, request.filter)
-        page = await self._app.archive.list_memories(
+        page = await self._app.memory.archive.list_memories(
             ListQuery(who, convert.memory_filter(request.filter), request.page_size or 50, after)
         )
         reply = pb.ListMemoriesResponse(next_page_token=convert.encode_page_token(page.next_after_id, request.filter))

@@ -19,15 +19,15 @@ class ProfileServicer(ppb_grpc.ProfileServiceServicer):
     @translated
     async def GetProfile(self, request: ppb.GetProfileRequest, context: Ctx) -> ppb.GetProfileResponse:
         """See the proto."""
-        profile = await self._app.profile.get(actor(context, request.agent_id, ""))
-        return ppb.GetProfileResponse(profile=wire.profile(profile, self._app.profile.encoding))
+        profile = await self._app.working.profile.get(actor(context, request.agent_id, ""))
+        return ppb.GetProfileResponse(profile=wire.profile(profile, self._app.working.profile.encoding))
 
     @translated
     async def EditProfile(self, request: ppb.EditProfileRequest, context: Ctx) -> ppb.EditProfileResponse:
         """See the proto."""
         who = actor(context, request.agent_id, "")
-        profile = await self._app.profile.edit(who, request.expected_revision, wire.edit(request))
-        return ppb.EditProfileResponse(profile=wire.profile(profile, self._app.profile.encoding))
+        profile = await self._app.working.profile.edit(who, request.expected_revision, wire.edit(request))
+        return ppb.EditProfileResponse(profile=wire.profile(profile, self._app.working.profile.encoding))
 
     @translated
     async def ListProfileRevisions(
@@ -35,10 +35,10 @@ class ProfileServicer(ppb_grpc.ProfileServiceServicer):
     ) -> ppb.ListProfileRevisionsResponse:
         """See the proto."""
         who = actor(context, request.agent_id, "")
-        page = await self._app.profile.revisions(who, request.page_size or 20, wire.before(request.page_token))
+        page = await self._app.working.profile.revisions(who, request.page_size or 20, wire.before(request.page_token))
         more = bool(page) and page[-1].revision > 1
         return ppb.ListProfileRevisionsResponse(
-            revisions=[wire.profile(p, self._app.profile.encoding) for p in page],
+            revisions=[wire.profile(p, self._app.working.profile.encoding) for p in page],
             next_page_token=str(page[-1].revision) if more else "",
         )
 
@@ -47,8 +47,8 @@ class ProfileServicer(ppb_grpc.ProfileServiceServicer):
         self, request: ppb.GetProfileRevisionRequest, context: Ctx
     ) -> ppb.GetProfileRevisionResponse:
         """See the proto."""
-        profile = await self._app.profile.revision(actor(context, request.agent_id, ""), request.revision)
-        return ppb.GetProfileRevisionResponse(profile=wire.profile(profile, self._app.profile.encoding))
+        profile = await self._app.working.profile.revision(actor(context, request.agent_id, ""), request.revision)
+        return ppb.GetProfileRevisionResponse(profile=wire.profile(profile, self._app.working.profile.encoding))
 
     @translated
     async def RegenerateProfile(

@@ -21,10 +21,10 @@ class ReembedServicer(rpb_grpc.ReembedServiceServicer):
         self._app = app
 
     def _job(self) -> tuple[Reembed, str]:
-        target = self._app.spaces.target
-        if self._app.reembed is None or target is None:
+        target = self._app.memory.spaces.target
+        if self._app.memory.reembed is None or target is None:
             raise NotReady(_NOT_CONFIGURED)
-        return self._app.reembed, target.model_name
+        return self._app.memory.reembed, target.model_name
 
     @translated
     async def Reembed(self, request: rpb.ReembedRequest, context: Ctx) -> rpb.ReembedResponse:

@@ -126,7 +126,9 @@ async def serving(
         interceptors=[
             *([calls] if calls is not None else []),
             RejectUndecodable(),
-            Authenticate(app.keys, trust_without_keys=trust, after=app.rates.spend if app.rates else None),
+            Authenticate(
+                app.admin.keys, trust_without_keys=trust, after=app.admin.rates.spend if app.admin.rates else None
+            ),
         ],
         options=[
             ("grpc.max_receive_message_length", _MAX_MESSAGE_BYTES),
@@ -208,7 +210,7 @@ async def serve(settings: Settings, calls: CallsInFlight | None = None) -> None:
         loop.add_signal_handler(sig, stop.set)
     srv = settings.server
     async with build_app(settings) as app:
-        check_listener(settings, await app.keys.keys_required())
+        check_listener(settings, await app.admin.keys.keys_required())
         if settings.metrics.enabled:
             _serve_metrics(app, settings)
         async with serving(app, srv.host, srv.port, srv.grace_seconds, credentials(srv), calls) as port:

@@ -22,17 +22,17 @@ from memoryd.core.agent_config import (
     refuse_loosening,
     resolve,
 )
-from memoryd.core.audit import ApplyPolicy
-from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import Conversation, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.errors import Conflict
+from memoryd.core.event_log import Operation
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentConfigStore
 from memoryd.core.ranking import AgentRecall, FusionWeights
 from memoryd.core.retention import RetentionPolicy
+from memoryd.core.review import ApplyPolicy
 from memoryd.core.validation import check_agent_id, check_range, check_tenant
 from memoryd.core.working import apply_overrides
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 
 MAX_VERSION = 1 << 40
 _WORKING = "working."
@@ -44,7 +44,7 @@ class AgentConfigService:
     def __init__(
         self,
         store: AgentConfigStore,
-        trail: AuditTrail,
+        trail: EventLog,
         defaults: Callable[[str], dict[str, Value]],
         daemon_agents: Mapping[str, Values],
         *,

@@ -6,8 +6,8 @@ import asyncio
 from dataclasses import replace
 from datetime import datetime
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.errors import NotFound, PermissionDenied
+from memoryd.core.event_log import Operation
 from memoryd.core.ids import content_hash
 from memoryd.core.models import (
     Actor,
@@ -22,7 +22,7 @@ from memoryd.core.models import (
 from memoryd.core.ports import Clock, Embedder, MemoryStore
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.reembed import SpaceRouter
 
@@ -40,7 +40,7 @@ class ArchiveService:
         clock: Clock,
         limits: Limits,
         *,
-        trail: AuditTrail,
+        trail: EventLog,
         pii: PiiFloor,
         spaces: SpaceRouter | None = None,
     ) -> None:

@@ -25,10 +25,10 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import job_leases, parse_compact_key
 from memoryd.core.data_rights import ErasureReceipt, digest
 from memoryd.core.errors import Unavailable
+from memoryd.core.event_log import Operation
 from memoryd.core.job_records import JobKind, JobState
 from memoryd.core.models import Actor
 from memoryd.core.ports import (
@@ -43,7 +43,7 @@ from memoryd.core.ports import (
     StoreMaintenance,
 )
 from memoryd.core.validation import check_agent_id, check_tenant
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.graph_extraction import parse_graph_key
 from memoryd.services.maintenance_loop import LEASE, PAUSE
 
@@ -66,7 +66,7 @@ class ErasureService:
         reviews: ReviewStore,
         maintenance: StoreMaintenance | None,
         jobs: tuple[JobLedger, JobQueue] | None,
-        trail: AuditTrail,
+        trail: EventLog,
         clock: Clock,
         graph: GraphStore | None = None,
         *,

@@ -14,15 +14,15 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import replace
 from typing import Any
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import parse_compact_key
 from memoryd.core.data_rights import EXPORT_FORMAT, EXPORT_VERSION
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.event_log import Operation
 from memoryd.core.job_records import job_from_json, job_to_json
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
 from memoryd.core.validation import check_agent_id, check_tenant
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 
 _BATCH = 1000
 
@@ -31,7 +31,7 @@ class ExportService:
     """Exports and imports."""
 
     def __init__(
-        self, archive: TenantArchive, ledger: JobLedger | None, embedder: Embedder, clock: Clock, trail: AuditTrail
+        self, archive: TenantArchive, ledger: JobLedger | None, embedder: Embedder, clock: Clock, trail: EventLog
     ) -> None:
         self._archive = archive
         self._ledger = ledger

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
+from memoryd.core.event_log import Operation
 from memoryd.core.feedback import AUTO_SIGNALS, Signal
 from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
@@ -15,7 +15,7 @@ from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_content, check_memory_id
 from memoryd.core.visibility import modify_refusal
 from memoryd.services.archive import ArchiveService
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.memorize import MemorizeService
 
 MAX_AUTO_RESULTS = 100
@@ -33,7 +33,7 @@ class FeedbackService:
         memorize: MemorizeService,
         clock: Clock,
         limits: Limits,
-        trail: AuditTrail,
+        trail: EventLog,
     ) -> None:
         self._store = store
         self._stats = stats

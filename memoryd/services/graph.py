@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
+from memoryd.core.event_log import Operation
 from memoryd.core.graph import (
     MAX_NAME_CHARS,
     MAX_SENTENCE_CHARS,
@@ -44,7 +44,7 @@ from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.validation import check_actor, check_range, check_tenant
 from memoryd.core.visibility import sees
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
 
 MERGE_SIMILARITY = 0.92
@@ -88,7 +88,7 @@ class GraphService:
         embedder: Embedder,
         counter: TokenCounter,
         clock: Clock,
-        trail: AuditTrail,
+        trail: EventLog,
         pii: PiiFloor,
     ) -> None:
         self._store = store

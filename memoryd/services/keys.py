@@ -15,14 +15,14 @@ import time
 from dataclasses import replace
 from datetime import timedelta
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied, Unauthenticated
+from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 from memoryd.core.keys import KEY_ID_HEX, ApiKey, Principal, Role, compose_key, hash_secret, secret_matches, split_key
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, KeyStore
 from memoryd.core.validation import check_agent_id, check_tenant, check_text
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 
 _LAST_USED_EVERY = timedelta(minutes=1)
 _NAME_CHARS = 200
@@ -31,7 +31,7 @@ _NAME_CHARS = 200
 class KeyService:
     """API keys: the admins' operations and the per-call verification."""
 
-    def __init__(self, store: KeyStore, clock: Clock, cache_seconds: float = 1.0, *, trail: AuditTrail) -> None:
+    def __init__(self, store: KeyStore, clock: Clock, cache_seconds: float = 1.0, *, trail: EventLog) -> None:
         self._store = store
         self._trail = trail
         self._clock = clock

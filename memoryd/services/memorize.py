@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.dedup import DEDUP_POOL, merge_into
 from memoryd.core.errors import (
     AlreadyExists,
@@ -20,7 +18,8 @@ from memoryd.core.errors import (
     PermissionDenied,
     Unavailable,
 )
-from memoryd.core.ids import content_hash, new_memory_id, request_fingerprint
+from memoryd.core.event_log import Operation
+from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.models import (
     DEFAULT_DECAY,
     DEFAULT_SALIENCE,
@@ -37,106 +36,16 @@ from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible, scope_refusal
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import SpaceRouter
 from memoryd.services.write_company import WriteCompany
+from memoryd.services.write_groups import Lane, Write, request_keys, request_of, retrieved, take, vector_of
 
 _CANDIDATES = 5
 """Nearest stored memories checked for a restatement (the nearest may differ in a fact, the next not)."""
 _DEDUP_CONCURRENCY = 8
-_GROUP_ROWS = 1024
-"""A group is closed at this many rows (a MemorizeBatch of 1,000 still fits in one)."""
-
-
-@dataclass(eq=False)
-class _Write:
-    """One Memorize or MemorizeBatch call waiting for its group."""
-
-    actor: Actor
-    drafts: Sequence[MemoryDraft]
-    vectors: list[list[float] | None]
-    """The caller's embeddings; None until the group embeds the rest."""
-    skip: bool
-    keys: Sequence[str]
-    request_id: str
-    earlier: dict[int, MemoryRecord] = field(default_factory=dict)
-    pending: set[int] = field(default_factory=set)
-    """Items stored with their embedding pending (the embedder was unreachable)."""
-    done: asyncio.Future[list[MemorizeResult]] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-
-    def finish(self, results: list[MemorizeResult]) -> None:
-        if not self.done.done():
-            self.done.set_result(results)
-
-    def fail(self, exc: BaseException) -> None:
-        if not self.done.done():
-            self.done.set_exception(exc)
-
-
-@dataclass(eq=False)
-class _Lane:
-    """One tenant's writes in this process: waiting, being prepared (looked up, embedded), ready to write."""
-
-    waiting: list[_Write] = field(default_factory=list)
-    batch: list[_Write] = field(default_factory=list)
-    ready: list[_Write] = field(default_factory=list)
-    flight: set[tuple[str, str]] = field(default_factory=set)
-    """The requests (agent, request_id) between their lookup and their commit."""
-    preparing: asyncio.Task[None] | None = None
-    prepared: asyncio.Event = field(default_factory=asyncio.Event)
-    writing: bool = False
-    writer: asyncio.Task[None] | None = None
-    """The lane's committer (``_commit_waiting``), referenced here so the loop cannot collect it."""
-
-
-def _request(job: _Write) -> tuple[str, str] | None:
-    return (job.actor.agent_id, job.request_id) if job.request_id else None
-
-
-def _take(queue: list[_Write], flight: set[tuple[str, str]] | None = None) -> list[_Write]:
-    """Take calls off ``queue``, in arrival order, up to ``_GROUP_ROWS`` rows (at least one call).
-
-    With ``flight`` (the requests between their lookup and their commit), a call repeating one of
-    them stays queued: it is a retry of the first, and it must find the first's rows committed
-    (not race it to an insert). The calls taken join ``flight``.
-    """
-    taken: list[_Write] = []
-    rows, later = 0, []
-    while queue and (not taken or rows + len(queue[0].drafts) <= _GROUP_ROWS):
-        job = queue.pop(0)
-        request = _request(job)
-        if flight is not None and request is not None:
-            if request in flight:
-                later.append(job)
-                continue
-            flight.add(request)
-        taken.append(job)
-        rows += len(job.drafts)
-    queue[:0] = later
-    return taken
-
-
-def _request_keys(actor: Actor, request_id: str, drafts: Sequence[MemoryDraft]) -> list[str]:
-    """Each item's request key: ``agent/request_id/index/fingerprint`` of everything the request stores."""
-    fingerprint = request_fingerprint(
-        [actor.end_user_id, [[[f.name, getattr(d, f.name)] for f in dataclasses.fields(d)] for d in drafts]]
-    )
-    return [f"{actor.agent_id}/{request_id}/{i}/{fingerprint}" for i in range(len(drafts))]
-
-
-def _retrieved(done: asyncio.Future[list[MemorizeResult]]) -> None:
-    if not done.cancelled():
-        done.exception()
-
-
-def _vector(job: _Write, i: int) -> list[float]:
-    vector = job.vectors[i]
-    assert vector is not None, "the group embeds every missing vector before deduplication"
-    return vector
 
 
 class MemorizeService:
@@ -151,7 +60,7 @@ class MemorizeService:
         dedup_distance: float,
         request_ttl: timedelta = timedelta(hours=24),
         *,
-        trail: AuditTrail,
+        trail: EventLog,
         pii: PiiFloor,
         neighbours: NeighbourSearch,
         pending_on_outage: bool = True,
@@ -187,7 +96,7 @@ class MemorizeService:
         # committer writes the calls ready as one group (one commit) while the calls arriving
         # meanwhile are embedded as one batch; two concurrent Memorize calls of the same text
         # cannot both insert.
-        self._lanes: dict[str, _Lane] = {}
+        self._lanes: dict[str, Lane] = {}
 
     @property
     def max_tags(self) -> int:
@@ -243,9 +152,9 @@ class MemorizeService:
         if refusal:
             raise PermissionDenied(refusal)
         await self._check_sources(actor, checked, field, single)
-        keys = _request_keys(actor, check_request_id(request_id), checked) if request_id else []
+        keys = request_keys(actor, check_request_id(request_id), checked) if request_id else []
         given = self._given_vectors(checked, field, single)
-        job = _Write(actor, checked, [given.get(i) for i in range(len(checked))], skip_deduplication, keys, request_id)
+        job = Write(actor, checked, [given.get(i) for i in range(len(checked))], skip_deduplication, keys, request_id)
         results = await self._submit(job)
         self._trail.note(
             actor,
@@ -280,7 +189,7 @@ class MemorizeService:
     ) -> dict[int, MemoryRecord]:
         """Rows an earlier call with this request_id stored, by item index (AlreadyExists if it asked otherwise).
 
-        Every row an earlier call stored new carries its key (``_request_keys``): the item's index
+        Every row an earlier call stored new carries its key (``request_keys``): the item's index
         and the fingerprint of the whole request. Rows it merged into stored twins carry none; a
         retry merges those again, which changes nothing more.
         """
@@ -316,13 +225,13 @@ class MemorizeService:
 
     # -- the group commit --------------------------------------------------------------
 
-    async def _submit(self, job: _Write) -> list[MemorizeResult]:
+    async def _submit(self, job: Write) -> list[MemorizeResult]:
         """Queue a write for the tenant's lane; its rows once the commit holding them is durable."""
         tenant = job.actor.tenant_id
-        job.done.add_done_callback(_retrieved)  # a caller gone before its answer must not leave it unread
+        job.done.add_done_callback(retrieved)  # a caller gone before its answer must not leave it unread
         lane = self._lanes.get(tenant)
         if lane is None:
-            lane = self._lanes[tenant] = _Lane()
+            lane = self._lanes[tenant] = Lane()
             lane.writer = asyncio.create_task(self._commit_waiting(tenant, lane))
         lane.waiting.append(job)
         self._company.arrived(tenant, len(lane.waiting))
@@ -330,12 +239,12 @@ class MemorizeService:
         # A caller that goes away does not stop the write: it was accepted, its group commits.
         return await asyncio.shield(job.done)
 
-    def _prepare_next(self, tenant_id: str, lane: _Lane) -> None:
+    def _prepare_next(self, tenant_id: str, lane: Lane) -> None:
         """Start looking up and embedding the waiting calls, unless a batch is being prepared (or written)."""
         if lane.preparing is None and lane.waiting and (self._embed_during_commit or not lane.writing):
             lane.preparing = asyncio.create_task(self._prepare(tenant_id, lane))
 
-    async def _prepare(self, tenant_id: str, lane: _Lane) -> None:
+    async def _prepare(self, tenant_id: str, lane: Lane) -> None:
         """Earlier attempts and one embedding batch for the calls waiting, which then join the ready ones.
 
         The batch is taken when this task first runs, so calls arriving together share it. A call
@@ -344,8 +253,8 @@ class MemorizeService:
         await self._reads.pause()  # the calls arriving meanwhile join this group
         await self._company.gather(tenant_id, lambda: len(lane.waiting))
         # empty when each waiting call repeats a request in flight: they wait for its commit
-        lane.batch = batch = _take(lane.waiting, lane.flight)
-        live: list[_Write] = []
+        lane.batch = batch = take(lane.waiting, lane.flight)
+        live: list[Write] = []
         try:
             for job in batch:
                 try:
@@ -358,28 +267,28 @@ class MemorizeService:
             for job in batch:
                 job.fail(exc)
             live = []
-        lane.flight.difference_update(r for job in batch if job not in live and (r := _request(job)) is not None)
+        lane.flight.difference_update(r for job in batch if job not in live and (r := request_of(job)) is not None)
         lane.ready.extend(live)
         lane.batch, lane.preparing = [], None
         lane.prepared.set()
         if self._embed_during_commit:  # else the writer starts the next batch once this one is written
             self._prepare_next(tenant_id, lane)
 
-    async def _commit_waiting(self, tenant_id: str, lane: _Lane) -> None:
+    async def _commit_waiting(self, tenant_id: str, lane: Lane) -> None:
         """Write the lane's ready calls, group after group, until none waits.
 
         The calls that arrive while a group commits are looked up and embedded meanwhile
         (``_prepare``), so the embedder does not sit idle through a commit; deduplication and the
         insert stay in order, one group after the other: each group sees every earlier group's rows.
         """
-        group: list[_Write] = []
+        group: list[Write] = []
         try:
             while lane.ready or lane.preparing is not None:
                 if not lane.ready:
                     lane.prepared.clear()
                     await lane.prepared.wait()
                     continue
-                group, lane.writing = _take(lane.ready), True
+                group, lane.writing = take(lane.ready), True
                 try:
                     await self._write(tenant_id, group)
                     self._company.ended(tenant_id, len(group), len(lane.waiting))
@@ -388,7 +297,7 @@ class MemorizeService:
                     for job in group:
                         job.fail(exc)
                 finally:
-                    lane.flight.difference_update(r for r in map(_request, group) if r is not None)
+                    lane.flight.difference_update(r for r in map(request_of, group) if r is not None)
                     lane.writing = False
                 group = []
                 self._prepare_next(tenant_id, lane)  # a retry held back by its first attempt may go now
@@ -401,7 +310,7 @@ class MemorizeService:
             for job in [*group, *lane.ready, *lane.batch, *lane.waiting]:
                 job.fail(Unavailable("memoryd is shutting down; retry the call"))
 
-    async def _embed(self, tenant_id: str, calls: Sequence[_Write]) -> None:
+    async def _embed(self, tenant_id: str, calls: Sequence[Write]) -> None:
         """The vectors the calls lack, as one embedding batch (stored as pending if the embedder is down)."""
         todo = [(job, i) for job in calls for i, v in enumerate(job.vectors) if v is None and i not in job.earlier]
         if not todo:
@@ -420,7 +329,7 @@ class MemorizeService:
         for (job, i), vector in zip(todo, embedded, strict=True):
             job.vectors[i] = vector
 
-    async def _write(self, tenant_id: str, group: Sequence[_Write]) -> None:
+    async def _write(self, tenant_id: str, group: Sequence[Write]) -> None:
         # Ids sort by creation time; sorting the group's ids keeps arrival order when several are
         # minted in the same millisecond (ListMemories pages by id).
         now = self._clock.now()
@@ -429,7 +338,7 @@ class MemorizeService:
         candidates = await self._stored_restatements(items)
         close = self._close_pairs(items)
         stored: dict[str, MemoryRecord] = {}  # stored twins as merged so far, by id
-        mergers: dict[str, list[_Write]] = {}  # the calls that merged into each stored twin
+        mergers: dict[str, list[Write]] = {}  # the calls that merged into each stored twin
         new_rows: list[tuple[MemoryRecord, list[float]]] = []
         new_items: list[int] = []  # for each new row, the group item it came from
         outcome: dict[int, list[tuple[str, bool]]] = {id(job): [] for job in group}  # (memory id, deduplicated)
@@ -455,7 +364,7 @@ class MemorizeService:
             record = self._new_record(job.actor, draft, next(ids), job.keys[i] if job.keys else "")
             if pending:
                 record = replace(record, embedding_model=PENDING_MODEL)
-            new_rows.append((record, _vector(job, i)))
+            new_rows.append((record, vector_of(job, i)))
             new_items.append(item)
             out.append((record.memory_id, False))
         if new_rows:
@@ -469,7 +378,7 @@ class MemorizeService:
             job.finish([MemorizeResult(rows[m], deduplicated=d) for m, d in outcome[id(job)]])
 
     async def _merge(
-        self, stored: dict[str, MemoryRecord], as_found: dict[str, MemoryRecord], mergers: dict[str, list[_Write]]
+        self, stored: dict[str, MemoryRecord], as_found: dict[str, MemoryRecord], mergers: dict[str, list[Write]]
     ) -> None:
         """Write the stored twins the group changed.
 
@@ -482,7 +391,7 @@ class MemorizeService:
                 for job in by:
                     job.fail(Conflict(f"memory {memory_id!r} changed while this write merged into it; retry the call"))
 
-    async def _stored_restatements(self, items: Sequence[tuple[_Write, int]]) -> list[list[MemoryRecord]]:
+    async def _stored_restatements(self, items: Sequence[tuple[Write, int]]) -> list[list[MemoryRecord]]:
         """For each item, the visible stored memories of its pool near its vector whose text it restates.
 
         One kNN lookup per caller and dedup pool (the group's calls of one agent share it: each lookup
@@ -497,7 +406,7 @@ class MemorizeService:
         limit = asyncio.Semaphore(_DEDUP_CONCURRENCY)
 
         async def lookup(pool: frozenset[Scope], ns: list[int]) -> None:
-            actor, vectors = items[ns[0]][0].actor, [_vector(*items[n]) for n in ns]
+            actor, vectors = items[ns[0]][0].actor, [vector_of(*items[n]) for n in ns]
             texts = [items[n][0].drafts[items[n][1]].content for n in ns]
             async with limit:  # the calls' lookups are independent: run them concurrently
                 flt = MemoryFilter(scopes=pool)
@@ -537,7 +446,7 @@ class MemorizeService:
                 return result
         return None
 
-    def _close_pairs(self, items: Sequence[tuple[_Write, int]]) -> dict[int, set[int]]:
+    def _close_pairs(self, items: Sequence[tuple[Write, int]]) -> dict[int, set[int]]:
         """For each item of the group that may merge into another, the items within the dedup distance.
 
         One matrix product over the group's vectors (a batch of 256 compared pair by pair in Python
@@ -548,7 +457,7 @@ class MemorizeService:
         taking = [n for n, (job, i) in enumerate(items) if not (job.skip or i in job.earlier or i in job.pending)]
         if len(taking) < 2:
             return {}
-        vectors = [_vector(*items[n]) for n in taking]
+        vectors = [vector_of(*items[n]) for n in taking]
         found = self._neighbours.neighbours(vectors, len(taking), self._min_similarity)
         return {taking[a]: {taking[b] for b, _ in near} for a, near in enumerate(found) if near}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
+from memoryd.core.event_log import Operation
 from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
 from memoryd.core.ports import Clock, ProfileStore, TokenCounter
 from memoryd.core.profile_doc import (
@@ -27,7 +27,7 @@ from memoryd.core.profile_doc import (
     replace_section,
 )
 from memoryd.core.validation import MAX_REVISION, check_actor, check_range
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 
@@ -46,7 +46,7 @@ class ProfileService:
         clock: Clock,
         default_budget: int,
         *,
-        trail: AuditTrail,
+        trail: EventLog,
         pii: PiiFloor,
     ) -> None:
         self._store = store

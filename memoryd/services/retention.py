@@ -18,14 +18,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from memoryd.core.audit_log import Operation
 from memoryd.core.conversation import job_leases
+from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, Leases, MemoryStore
 from memoryd.core.retention import RetentionPolicy, RetentionReceipt, retention_key
 from memoryd.core.validation import check_tenant
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 
@@ -38,7 +38,7 @@ class RetentionService:
         store: MemoryStore,
         directory: AgentDirectory,
         conversations: ConversationStore,
-        trail: AuditTrail,
+        trail: EventLog,
         clock: Clock,
         policy_for: Callable[[str], Awaitable[RetentionPolicy]],
         configured_tenants: Callable[[], list[str]],

@@ -19,7 +19,15 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from memoryd.core.audit import (
+from memoryd.core.errors import InvalidRequest, NotFound
+from memoryd.core.event_log import Operation
+from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
+from memoryd.core.model_output import Verdict, review_verdicts
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
+from memoryd.core.pii import redact
+from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
+from memoryd.core.prompts import REVIEW_PROMPT
+from memoryd.core.review import (
     Action,
     ApplyPolicy,
     Finding,
@@ -30,18 +38,10 @@ from memoryd.core.audit import (
     ReviewLimits,
     review_key,
 )
-from memoryd.core.audit_log import Operation
-from memoryd.core.audit_rules import find
-from memoryd.core.errors import InvalidRequest, NotFound
-from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
-from memoryd.core.model_output import Verdict, review_verdicts
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
-from memoryd.core.pii import redact
-from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
-from memoryd.core.prompts import REVIEW_PROMPT
+from memoryd.core.review_rules import find
 from memoryd.core.validation import check_actor, check_range, check_text
 from memoryd.core.visibility import may_modify
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
@@ -91,7 +91,7 @@ class ReviewService:
         limits: ReviewLimits,
         apply_policy: Callable[[str, str], Awaitable[ApplyPolicy]],
         *,
-        trail: AuditTrail,
+        trail: EventLog,
     ) -> None:
         self._store = store
         self._trail = trail

@@ -25,8 +25,8 @@ pytestmark = pytest.mark.timeout(120)
 def test_every_mutation_leaves_an_event_without_content(live_server: LiveServer) -> None:
     assert live_server.app is not None
     app = live_server.app
-    _, admin = live_server.run(app.keys.create("acme", Role.ADMIN))
-    _, agent = live_server.run(app.keys.create("acme", Role.AGENT))
+    _, admin = live_server.run(app.admin.keys.create("acme", Role.ADMIN))
+    _, agent = live_server.run(app.admin.keys.create("acme", Role.AGENT))
     secret = "Nadia's locker code is 4471"
     with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
         stub, audits = MemoryServiceStub(ch), AuditServiceStub(ch)

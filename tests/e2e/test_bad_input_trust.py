@@ -28,7 +28,7 @@ class World:
 
     def state(self) -> tuple[Any, ...]:
         assert self.server.app is not None
-        keys = self.server.run(self.server.app.keys.list(None))
+        keys = self.server.run(self.server.app.admin.keys.list(None))
         return (snapshot(self.server._settings.storage.uri, "acme"), [(k.key_id, k.revoked_at) for k in keys])
 
 

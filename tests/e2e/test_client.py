@@ -156,7 +156,7 @@ def test_settings_through_the_client_resolve_per_agent_and_refuse_loosening(live
 def test_a_key_names_its_tenant_so_the_client_needs_no_tenant(live_server: LiveServer) -> None:
     app = live_server.app
     assert app is not None
-    future = asyncio.run_coroutine_threadsafe(app.keys.create("acme", Role.AGENT, name="bot"), live_server._loop)
+    future = asyncio.run_coroutine_threadsafe(app.admin.keys.create("acme", Role.AGENT, name="bot"), live_server._loop)
     _, token = future.result(timeout=30)
     with MemoryClient(f"127.0.0.1:{live_server.port}", api_key=token) as memory:
         stored = memory.memorize("a1", "Keys carry their tenant")

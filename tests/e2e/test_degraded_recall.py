@@ -47,7 +47,7 @@ def remote_stub(remote: tuple[MemoryServiceStub, LiveServer]) -> MemoryServiceSt
 def backfill(server: LiveServer) -> int:
     """One backfill pass in the daemon's own loop."""
     assert server.app is not None
-    return asyncio.run_coroutine_threadsafe(server.app.backfill.run_once(), server._loop).result(timeout=30)
+    return asyncio.run_coroutine_threadsafe(server.app.memory.backfill.run_once(), server._loop).result(timeout=30)
 
 
 def test_recall_answers_from_full_text_and_says_so_while_the_embedder_is_down(
@@ -99,11 +99,11 @@ def test_memorize_during_an_outage_is_stored_pending_found_by_text_and_embedded_
 
     provider.script("503")
     assert backfill(server) == 0  # the embedder is still down: nothing filled, nothing lost
-    assert server.app is not None and server.app.backfill.pending == 1
+    assert server.app is not None and server.app.memory.backfill.pending == 1
     assert backfill(server) == 1
     after = stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=pending.id), metadata=T).memory
     assert not after.embedding_pending and after.embedding_model == "fake-embed"
-    assert after.content == pending.content and server.app.backfill.pending == 0
+    assert after.content == pending.content and server.app.memory.backfill.pending == 0
     hits = stub.Recall(vector_only, metadata=T).hits
     assert hits[0].memory.id == pending.id and hits[0].parts.vector_rank == 1
     assert backfill(server) == 0  # converged

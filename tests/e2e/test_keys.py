@@ -43,7 +43,7 @@ def _code(call: Callable[[], object]) -> grpc.StatusCode:
 
 def _key(server: LiveServer, tenant: str, role: Role, agent: str = "") -> str:
     assert server.app is not None
-    _, token = server.run(server.app.keys.create(tenant, role, agent, f"{role.label} of {tenant}"))
+    _, token = server.run(server.app.admin.keys.create(tenant, role, agent, f"{role.label} of {tenant}"))
     return str(token)
 
 
@@ -147,7 +147,7 @@ def test_admins_manage_keys_and_no_key_grants_more_than_its_own_role(keyed: tupl
         operator = (bearer(keys["operator"]),)
         agent_req = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT)
         assert _code(lambda: admin_keys.CreateKey(agent_req, metadata=operator)) == grpc.StatusCode.PERMISSION_DENIED
-        glob = server.run(server.app.keys.list("globex"))[0].key_id  # type: ignore[union-attr]
+        glob = server.run(server.app.admin.keys.list("globex"))[0].key_id  # type: ignore[union-attr]
         revoke_other = kpb.RevokeKeyRequest(key_id=glob)
         assert _code(lambda: admin_keys.RevokeKey(revoke_other, metadata=admin)) == grpc.StatusCode.NOT_FOUND
         admin_keys.RevokeKey(kpb.RevokeKeyRequest(key_id=made.key.key_id), metadata=admin)
@@ -165,7 +165,7 @@ def test_a_revocation_reaches_another_replica_within_two_seconds(
             stub = MemoryServiceStub(ch)
             _memorize(stub, keys["agent"], "the replica knows the key")  # now cached there
             key_id = keys["agent"].split("_")[1]
-            server.run(server.app.keys.revoke("acme", key_id))  # type: ignore[union-attr]
+            server.run(server.app.admin.keys.revoke("acme", key_id))  # type: ignore[union-attr]
             revoked_at, refused_after = time.monotonic(), None
             while time.monotonic() - revoked_at < 5:
                 try:

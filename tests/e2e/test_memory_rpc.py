@@ -168,7 +168,7 @@ def test_retrieval_count_is_recorded_write_behind(stub: MemoryServiceStub, live_
     stub.Recall(pb.RecallRequest(agent_id="a1", query="espresso descaling"), metadata=T)
     stub.Recall(pb.RecallRequest(agent_id="a1", query="espresso machine"), metadata=T)
     assert live_server.app is not None
-    live_server.run(live_server.app.retrievals.flush())
+    live_server.run(live_server.app.memory.retrievals.flush())
     got = stub.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=m.id), metadata=T).memory
     assert got.retrieval_count == 2 and got.HasField("last_retrieved_at")
 

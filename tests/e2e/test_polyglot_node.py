@@ -59,7 +59,7 @@ def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: Onn
     server.start()
     try:
         assert server.app is not None
-        _, token = server.run(server.app.keys.create("node-tls", Role.AGENT, "node-agent", "node runtime"))
+        _, token = server.run(server.app.admin.keys.create("node-tls", Role.AGENT, "node-agent", "node runtime"))
         out = subprocess.run(
             [node, str(ROOT / "tests" / "polyglot" / "client.js"), f"localhost:{server.port}", str(paths["ca"]), token],
             capture_output=True,

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memoryd.adapters.lance.audit_log import EVENT_INDEXES, EVENT_SCHEMA, LanceAuditLog, events_table
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.core.audit_log import AuditEvent, Operation
+from memoryd.adapters.lance.event_log import EVENT_INDEXES, EVENT_SCHEMA, LanceEventLog, events_table
+from memoryd.core.event_log import LogEvent, Operation
 
 _REFUSED = (
     "lance error: Incompatible transaction: This Update transaction is incompatible with concurrent "
@@ -18,7 +18,7 @@ _REFUSED = (
 
 async def test_a_flush_refused_by_a_concurrent_creation_is_retried_and_lands_once(tmp_path: Path) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
-    log = LanceAuditLog(db)
+    log = LanceEventLog(db)
     table = await db.table(events_table("t1"), EVENT_SCHEMA, EVENT_INDEXES, write=True)
     real, refusals = table.merge_insert, [_REFUSED]
 
@@ -36,7 +36,7 @@ async def test_a_flush_refused_by_a_concurrent_creation_is_retried_and_lands_onc
             return await self._builder.execute(data)
 
     table.merge_insert = lambda on: Refusing(real(on))
-    event = AuditEvent("0" * 32, datetime(2026, 12, 1, tzinfo=UTC), "t1", Operation.MEMORIZE, ids=("m1",))
+    event = LogEvent("0" * 32, datetime(2026, 12, 1, tzinfo=UTC), "t1", Operation.MEMORIZE, ids=("m1",))
     await log.append_events("t1", [event])
     assert not refusals
     assert [e.event_id for e in await log.events("t1", None, None, None)] == [event.event_id]

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(120)
 
 async def _seed(settings: Settings) -> None:
     async with build_app(settings.without_maintenance()) as app:
-        await app.memorize.memorize(Actor("acme", "assistant"), MemoryDraft("Caroline prefers espresso"))
+        await app.memory.memorize.memorize(Actor("acme", "assistant"), MemoryDraft("Caroline prefers espresso"))
 
 
 async def test_every_command_refuses_a_tenant_or_agent_the_store_does_not_know(settings: Settings) -> None:
@@ -45,9 +45,9 @@ async def test_every_command_refuses_a_tenant_or_agent_the_store_does_not_know(s
         with pytest.raises(NotFound, match=r"--agent 'asistant' has no memories in tenant 'acme' \(agents: assistant"):
             await call
     async with build_app(settings.without_maintenance()) as app:
-        await app.directory.check("acme", "assistant")  # the right names pass
+        await app.admin.directory.check("acme", "assistant")  # the right names pass
         with pytest.raises(NotFound):
-            await app.directory.check("acmee")  # the refused erase wrote no event that would create the name
+            await app.admin.directory.check("acmee")  # the refused erase wrote no event that would create the name
     assert out.getvalue() == ""
 
 

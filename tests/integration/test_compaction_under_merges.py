@@ -22,15 +22,15 @@ async def test_a_compaction_commits_while_the_same_process_merges_into_the_table
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder) as app:
         assert app.maintenance is not None
-        first = (await app.memorize.memorize(ME, MemoryDraft("the ferry leaves at 9:15"))).memory
+        first = (await app.memory.memorize.memorize(ME, MemoryDraft("the ferry leaves at 9:15"))).memory
         for i in range(24):  # one commit each: small fragments for the pass to compact
-            await app.memorize.memorize(ME, MemoryDraft(f"timetable entry {i}: the tram leaves at {i}:40"))
+            await app.memory.memorize.memorize(ME, MemoryDraft(f"timetable entry {i}: the tram leaves at {i}:40"))
         stop, merges = asyncio.Event(), 0
 
         async def merging() -> None:  # a dedup merge or an edit rewriting a row, again and again
             nonlocal merges
             while not stop.is_set():
-                assert await app.store.replace(ME, replace(first, salience=0.2 + 0.5 * (merges % 2)), None)
+                assert await app.memory.store.replace(ME, replace(first, salience=0.2 + 0.5 * (merges % 2)), None)
                 merges += 1
 
         task = asyncio.create_task(merging())

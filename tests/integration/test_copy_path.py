@@ -15,8 +15,8 @@ import pytest
 
 from memoryd.adapters.lance import archive_tables
 from memoryd.adapters.lance import rows as lance_rows
-from memoryd.adapters.lance.copies import archive as lance_copies
 from memoryd.adapters.lance.copies import cache as lance_copy_cache
+from memoryd.adapters.lance.copies import columns as copy_columns
 from memoryd.adapters.lance.copies.archive import ArchiveCopy
 from memoryd.adapters.lance.copies.cache import _rows_kept
 from memoryd.adapters.lance.db import LanceDatabase
@@ -231,7 +231,7 @@ def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
         converted.append(record.memory_id)
         return record
 
-    monkeypatch.setattr(lance_copies, "to_record", counted)
+    monkeypatch.setattr(copy_columns, "to_record", counted)
     actor = Actor("acme", "a0")
     first, second = [record for record, _ in seeded if is_visible(actor, record)][:2]
     newer = old.inserted(2, [(memory_record(f"{900:032x}", "new", tenant_id="acme", scope=Scope.TENANT), seeded[0][1])])
@@ -395,9 +395,9 @@ async def test_a_small_or_whole_visible_set_ranks_as_lancedb_does(
 ) -> None:
     # Twenty agents' private rows in one tenant table: a Recall sees a twentieth of it, and the copy
     # multiplies only those rows (the visible-set branch of ArchiveCopy.nearest); or one agent's rows,
-    # the whole matrix. Each with both kernels of ``lance_copies.dot_products``.
+    # the whole matrix. Each with both kernels of ``copy_columns.dot_products``.
     if streamed:  # the kernel of large matrices, on this small one
-        monkeypatch.setattr(lance_copies, "STREAMED_BYTES", 0)
+        monkeypatch.setattr(copy_columns, "STREAMED_BYTES", 0)
     rng = random.Random(11)
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold, held = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
@@ -750,13 +750,13 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
     db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold, held = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
     keyed: list[int] = []  # the loads whose ids got keys (the odd tenant's cannot)
-    real = lance_copies._hex_keys
+    real = copy_columns._hex_keys
 
     def counted(heads: Any) -> Any:
         keyed.append(len(heads))
         return real(heads)
 
-    monkeypatch.setattr(lance_copies, "_hex_keys", counted)
+    monkeypatch.setattr(copy_columns, "_hex_keys", counted)
 
     def made(n: int, tenant: str, odd_ids: bool = False) -> list[tuple[MemoryRecord, list[float]]]:
         out = []

@@ -17,10 +17,10 @@ async def test_near_rows_that_state_other_facts_are_never_read_as_records(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stored = [
-        await app.memorize.memorize(A1, MemoryDraft(f"The staging deploy window is Tuesday at {hour}:00"))
+        await app.memory.memorize.memorize(A1, MemoryDraft(f"The staging deploy window is Tuesday at {hour}:00"))
         for hour in (10, 11, 12, 13)
     ]
-    store: Any = app.store
+    store: Any = app.memory.store
     fetched: list[list[str]] = []
     real = store.get_many
 
@@ -36,8 +36,8 @@ async def test_near_rows_that_state_other_facts_are_never_read_as_records(
     assert len(near) >= 2  # the other hours are near enough to be dedup candidates
 
     fetched.clear()
-    other = await app.memorize.memorize(A1, MemoryDraft(new_hour))
+    other = await app.memory.memorize.memorize(A1, MemoryDraft(new_hour))
     assert not other.deduplicated and fetched == []  # a correction's neighbours: nothing read
-    again = await app.memorize.memorize(A1, MemoryDraft("the staging deploy window is Tuesday at 11:00"))
+    again = await app.memory.memorize.memorize(A1, MemoryDraft("the staging deploy window is Tuesday at 11:00"))
     assert again.deduplicated and again.memory.memory_id == stored[1].memory.memory_id
     assert fetched == [[stored[1].memory.memory_id]]  # the one it restates, to merge into

@@ -30,10 +30,10 @@ def holding(root: Path) -> list[str]:
 async def test_forget_then_the_purge_pass_removes_the_bytes(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder) as app:
-        kept = await app.memorize.memorize(ME, MemoryDraft("a memory that stays"))
-        gone = await app.memorize.memorize(ME, MemoryDraft(f"the {MARKER} memory"))
+        kept = await app.memory.memorize.memorize(ME, MemoryDraft("a memory that stays"))
+        gone = await app.memory.memorize.memorize(ME, MemoryDraft(f"the {MARKER} memory"))
         assert holding(tmp_path / "data")
-        await app.archive.forget(ME, gone.memory.memory_id)
+        await app.memory.archive.forget(ME, gone.memory.memory_id)
         assert holding(tmp_path / "data"), "a delete alone leaves the bytes in the data files"
         # Another process's maintenance (the daemon's, when a worker deleted) finds the deleted rows.
         db = await LanceDatabase.open(settings.storage.uri, onnx_embedder.model_name, onnx_embedder.dimension)
@@ -43,4 +43,4 @@ async def test_forget_then_the_purge_pass_removes_the_bytes(tmp_path: Path, onnx
             await purge.maintain(full=True)
         db.close()
         assert holding(tmp_path / "data") == []
-        assert (await app.archive.get(ME, kept.memory.memory_id)).content == "a memory that stays"
+        assert (await app.memory.archive.get(ME, kept.memory.memory_id)).content == "a memory that stays"

@@ -9,7 +9,7 @@ import pytest
 from memoryd.app import build_app
 from memoryd.commands.keys import run_keys
 from memoryd.config import Settings
-from memoryd.core.audit_log import Operation
+from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 
 
@@ -23,6 +23,6 @@ async def test_a_system_key_is_created_listed_and_its_event_logged(settings: Set
     assert await run_keys(settings, "list", out=listing) == 0
     assert key_id in listing.getvalue() and "system" in listing.getvalue()
     async with build_app(settings.without_maintenance()) as app:
-        page = await app.trail.page(SYSTEM_TENANT, None, None, Operation.KEY_CREATE, 10, "")
+        page = await app.admin.trail.page(SYSTEM_TENANT, None, None, Operation.KEY_CREATE, 10, "")
         assert [e.ids for e in page.events] == [(key_id,)]
-        assert (await app.keys.verify(token, "acme")).tenant_id == "acme"
+        assert (await app.admin.keys.verify(token, "acme")).tenant_id == "acme"

@@ -36,7 +36,7 @@ async def _sweeps(
     async with build_app(settings.without_maintenance(), embedder=embedder) as app:
         assert app.maintenance is not None
         for i in range(3):
-            await app.memorize.memorize(ME, MemoryDraft(f"Sam drinks tea at {i} pm"))
+            await app.memory.memorize.memorize(ME, MemoryDraft(f"Sam drinks tea at {i} pm"))
         live = {f.path for f in await app.maintenance.unreferenced(["memories_acme"])}
         for path in LEFT:
             plant(path)
@@ -47,7 +47,7 @@ async def _sweeps(
         assert await app.maintenance.remove(found, timedelta(0)) == len(found)
         assert not any(exists(p) for p in LEFT)
         # every file a version references stayed: the table reads whole
-        assert len(await app.store.page(ME, MemoryFilter(), "", 10)) == 3
+        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 3
 
 
 async def test_lost_commit_files_are_removed_from_a_directory(

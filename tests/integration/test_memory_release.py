@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import memoryd.app
+import memoryd.runtime.loops
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from tests.conftest import make_settings
@@ -30,7 +30,7 @@ async def test_free_memory_is_released_every_few_seconds_unless_turned_off(
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch, seconds: float
 ) -> None:
     releases = Releases()
-    monkeypatch.setattr(memoryd.app, "release_free_memory", releases)
+    monkeypatch.setattr(memoryd.runtime.loops, "release_free_memory", releases)
     settings = make_settings(tmp_path / "data", storage={"memory_release_seconds": seconds})
     async with build_app(settings, embedder=onnx_embedder):
         await asyncio.sleep(0.6)

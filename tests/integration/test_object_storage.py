@@ -51,21 +51,21 @@ async def test_every_store_works_on_object_storage(
     prefix = f"every-{uuid.uuid4().hex[:8]}"
     settings = make_settings(tmp_path / "unused", storage=object_store.settings(prefix))
     async with build_app(settings, embedder=onnx_embedder) as app:
-        stored = await app.memorize.memorize(ME, MemoryDraft("Caroline takes her espresso without sugar"))
-        hits = await app.recall.recall(RecallQuery(ME, "How does Caroline take her espresso?", limit=3))
+        stored = await app.memory.memorize.memorize(ME, MemoryDraft("Caroline takes her espresso without sugar"))
+        hits = await app.memory.recall.recall(RecallQuery(ME, "How does Caroline take her espresso?", limit=3))
         assert hits[0].memory.memory_id == stored.memory.memory_id
-        await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly"))
-        await app.conversations.append(ME, "c1", [MessageInput("m1", Role.USER, "hello there")])
-        assert [p.content for p in (await app.conversations.context(ME, "c1", 2000)).parts][-1] == "hello there"
-        await app.keys.create("acme", KeyRole.AGENT, "", "on s3")
+        await app.working.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly"))
+        await app.working.conversations.append(ME, "c1", [MessageInput("m1", Role.USER, "hello there")])
+        assert [p.content for p in (await app.working.conversations.context(ME, "c1", 2000)).parts][-1] == "hello there"
+        await app.admin.keys.create("acme", KeyRole.AGENT, "", "on s3")
         await app.graph.assert_human(
             Actor("acme", "ops"),
             GraphScope(Scope.END_USER, "", "u1"),
             Assertion("Acme", "ceo", "Ida", "Ida runs Acme."),
         )
-        await app.configs.set_agent(Actor("acme", "ops"), "a1", {"recall.limit": 3}, (), 0)
-        await app.trail.flush()
-        report = await app.usage.report("acme", "a1")  # DuckDB's scan of the Lance tables on S3
+        await app.working.configs.set_agent(Actor("acme", "ops"), "a1", {"recall.limit": 3}, (), 0)
+        await app.admin.trail.flush()
+        report = await app.admin.usage.report("acme", "a1")  # DuckDB's scan of the Lance tables on S3
         assert report.memories == 1
     keys = _objects(object_store, prefix)
     for table in ("memories_acme", "profiles_acme", "conversations_acme", "api_keys", "audit_events_acme"):
@@ -76,9 +76,9 @@ async def test_every_store_works_on_object_storage(
     assert archive.data_storage_version == TABLE_FORMAT  # new tables' format on object storage too
     # A second process (here: a second app) opening the same URI reads it all back.
     async with build_app(settings, embedder=onnx_embedder) as again:
-        page = await again.archive.list_memories(ListQuery(ME, page_size=10))
+        page = await again.memory.archive.list_memories(ListQuery(ME, page_size=10))
         assert [m.content for m in page.memories] == ["Caroline takes her espresso without sugar"]
-        assert (await again.profile.get(ME)).revision == 1
+        assert (await again.working.profile.get(ME)).revision == 1
 
 
 _WRITER = textwrap.dedent(
@@ -94,7 +94,7 @@ _WRITER = textwrap.dedent(
         async with build_app(settings.without_maintenance(), embedder=OnnxMiniLMEmbedder(threads=1)) as app:
             me = Actor("acme", "a1")
             for i in range(count):  # one commit each: every commit races the other process's
-                await app.memorize.memorize(me, MemoryDraft(f"note {i} written by {name}"))
+                await app.memory.memorize.memorize(me, MemoryDraft(f"note {i} written by {name}"))
         print("done")
 
     asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
@@ -122,7 +122,7 @@ def test_two_processes_writing_one_tenant_table_lose_no_commit(tmp_path: Path, o
     async def count() -> list[str]:
         settings = make_settings(tmp_path / "unused", storage=object_store.settings(prefix))
         async with build_app(settings, embedder=OnnxMiniLMEmbedder(threads=1)) as app:
-            rows = await app.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
+            rows = await app.memory.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
             return sorted(r.content for r in rows)
 
     contents = asyncio.run(count())
@@ -141,14 +141,14 @@ async def test_a_replica_sees_another_replicas_writes_within_read_consistency(
         build_app(writer_settings, embedder=onnx_embedder) as writer,
         build_app(reader_settings, embedder=onnx_embedder) as reader,
     ):
-        await writer.memorize.memorize(ME, MemoryDraft("the first note"))
-        await reader.store.page(ME, MemoryFilter(), "", 10)  # the reader has the table open at some version
+        await writer.memory.memorize.memorize(ME, MemoryDraft("the first note"))
+        await reader.memory.store.page(ME, MemoryFilter(), "", 10)  # the reader has the table open at some version
         lags = []
         for i in range(3):
-            await writer.memorize.memorize(ME, MemoryDraft(f"a later note {i}"))
+            await writer.memory.memorize.memorize(ME, MemoryDraft(f"a later note {i}"))
             acked = time.monotonic()
             while not any(
-                r.content == f"a later note {i}" for r in await reader.store.page(ME, MemoryFilter(), "", 50)
+                r.content == f"a later note {i}" for r in await reader.memory.store.page(ME, MemoryFilter(), "", 50)
             ):
                 assert time.monotonic() - acked < bound + 2.0, "the write stayed invisible past the bound"
                 await asyncio.sleep(0.05)
@@ -166,14 +166,14 @@ async def test_a_retry_on_another_replica_within_its_consistency_interval_is_not
         build_app(first, embedder=onnx_embedder) as replica_a,
         build_app(other, embedder=onnx_embedder) as replica_b,
     ):
-        await replica_a.memorize.memorize(ME, MemoryDraft("the first note"))
-        await replica_b.store.page(ME, MemoryFilter(), "", 10)  # B holds the table at this version for 30 s
+        await replica_a.memory.memorize.memorize(ME, MemoryDraft("the first note"))
+        await replica_b.memory.store.page(ME, MemoryFilter(), "", 10)  # B holds the table at this version for 30 s
         draft = MemoryDraft("Caroline moved the standup to 9:30")
-        stored = await replica_a.memorize.memorize(ME, draft, request_id="call-7")  # the reply is lost...
-        again = await replica_b.memorize.memorize(ME, draft, request_id="call-7")  # ...the client retries on B
+        stored = await replica_a.memory.memorize.memorize(ME, draft, request_id="call-7")  # the reply is lost...
+        again = await replica_b.memory.memorize.memorize(ME, draft, request_id="call-7")  # ...the client retries on B
         assert again.memory.memory_id == stored.memory.memory_id
     async with build_app(first, embedder=onnx_embedder) as fresh:
-        contents = [r.content for r in await fresh.store.page(ME, MemoryFilter(), "", 50)]
+        contents = [r.content for r in await fresh.memory.store.page(ME, MemoryFilter(), "", 50)]
     assert contents.count("Caroline moved the standup to 9:30") == 1
 
 
@@ -189,12 +189,14 @@ async def test_a_replica_creates_a_new_tenants_tables_only_under_the_shared_leas
     try:
         async with build_app(settings, embedder=onnx_embedder) as app:
             assert await leases.lock(lease, "another-replica", 30)  # another replica is creating a table
-            first = asyncio.create_task(app.memorize.memorize(Actor("newco", "a1"), MemoryDraft("a first memory")))
+            first = asyncio.create_task(
+                app.memory.memorize.memorize(Actor("newco", "a1"), MemoryDraft("a first memory"))
+            )
             await asyncio.sleep(1.5)
             assert not first.done()  # the new tenant's table waits for the lease
             await leases.unlock(lease, "another-replica")
             stored = await asyncio.wait_for(first, 60)
-            assert [r.content for r in await app.store.page(Actor("newco", "a1"), MemoryFilter(), "", 5)] == [
+            assert [r.content for r in await app.memory.store.page(Actor("newco", "a1"), MemoryFilter(), "", 5)] == [
                 stored.memory.content
             ]
             # The audit log's flusher may be creating the tenant's events table under it right now.
@@ -215,12 +217,12 @@ async def test_the_vector_index_is_built_on_object_storage(
     settings = make_settings(tmp_path / "unused", storage=storage)
     async with build_app(settings, embedder=onnx_embedder) as app:
         drafts = [MemoryDraft(f"note {i} about the garden, the tea and the number {i}") for i in range(400)]
-        await app.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
+        await app.memory.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)
         await app.maintenance.settled()
         db = await lancedb.connect_async(settings.storage.uri, storage_options=settings.storage.storage_options())
         indexes = await (await db.open_table("memories_acme")).list_indices()
         assert any(ix.columns == ["vector"] and ix.index_type == "IvfHnswSq" for ix in indexes)
-        hits = await app.recall.recall(RecallQuery(ME, "the number 7 about the garden", limit=3))
+        hits = await app.memory.recall.recall(RecallQuery(ME, "the number 7 about the garden", limit=3))
         assert len(hits) == 3

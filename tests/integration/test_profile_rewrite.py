@@ -21,7 +21,7 @@ from memoryd.config import Settings
 from memoryd.core.models import Actor, EditKind, ListQuery, MemoryType, Profile, ProfileEdit
 from memoryd.core.ports import ProfileStore
 from tests.conftest import make_settings
-from tests.fakes import InMemoryAgentConfigs, InMemoryArchive, InMemoryAuditLog, InMemoryKeys
+from tests.fakes import InMemoryAgentConfigs, InMemoryArchive, InMemoryEventLog, InMemoryKeys
 from tests.lance_stores import counted_copy_loads, slow_table_reads
 
 ME = Actor("acme", "a1")
@@ -34,35 +34,37 @@ async def app(settings: Settings, onnx_embedder) -> AsyncIterator[App]:
 
 
 async def seed(app: App) -> Profile:
-    svc = app.profile
+    svc = app.working.profile
     await svc.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="Always answer in English", pinned=True))
     await svc.edit(ME, 1, ProfileEdit(EditKind.APPEND, "Preferences", "- likes espresso"))
     return await svc.edit(ME, 2, ProfileEdit(EditKind.APPEND, "Work", "- ships memoryd"))
 
 
 async def archive_lines(app: App) -> list[tuple[str, str, MemoryType]]:
-    page = await app.archive.list_memories(ListQuery(ME, page_size=500))
+    page = await app.memory.archive.list_memories(ListQuery(ME, page_size=500))
     return [(m.content, m.source_context, m.memory_type) for m in page.memories]
 
 
 async def test_pinned_survives_a_rewrite_that_deletes_or_alters_it(app: App) -> None:
     await seed(app)
-    deleted = await app.profile.rewrite(ME, "## Preferences\n- likes tea\n", [], "bootstrap")
+    deleted = await app.working.profile.rewrite(ME, "## Preferences\n- likes tea\n", [], "bootstrap")
     assert deleted.applied and deleted.profile.document.startswith("## Pinned\nAlways answer in English\n")
-    altered = await app.profile.rewrite(ME, "## Pinned\nAnswer in French\n\n## Preferences\n- tea\n", [], "bootstrap")
+    altered = await app.working.profile.rewrite(
+        ME, "## Pinned\nAnswer in French\n\n## Preferences\n- tea\n", [], "bootstrap"
+    )
     assert "Always answer in English" in altered.profile.document and "French" not in altered.profile.document
     assert altered.profile.revision == 5 and altered.profile.source == "rewrite:bootstrap"
 
 
 async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines(app: App) -> None:
     await seed(app)
-    current = await app.profile.edit(ME, 3, ProfileEdit(EditKind.SET_BUDGET, budget_tokens=40))
+    current = await app.working.profile.edit(ME, 3, ProfileEdit(EditKind.SET_BUDGET, budget_tokens=40))
     generated = (
         "## Preferences\n- likes espresso\n\n## Projects\n- memoryd storage engine\n\n"
         "## Trivia\n- Sam's dog is called Biscuit and is afraid of the vacuum cleaner\n"
         "- the office plant was watered on Tuesday by the intern from the design team\n"
     )
-    result = await app.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
+    result = await app.working.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
     assert result.applied and result.dropped_sections == ("Trivia",)
     assert result.profile.token_count <= 40 and "## Trivia" not in result.profile.document
     assert "## Pinned" in result.profile.document and "## Projects" in result.profile.document
@@ -71,19 +73,19 @@ async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines
     assert ("Sam's dog is called Biscuit and is afraid of the vacuum cleaner", provenance, MemoryType.SEMANTIC) in filed
     assert ("used to drink green tea every morning", provenance, MemoryType.SEMANTIC) in filed
     assert len(filed) == 3
-    again = await app.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
+    again = await app.working.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
     assert again.applied and len(await archive_lines(app)) == 3  # filing is deduplicated: re-runs converge
 
 
 @pytest.mark.parametrize("generated", [None, "", "no sections at all", "## A\nx\n## A\ny\n"])
 async def test_malformed_rewrite_keeps_the_previous_revision(app: App, generated: str | None) -> None:
     before = await seed(app)
-    result = await app.profile.rewrite(ME, generated, ["- demoted but must not be filed"], "compaction")
+    result = await app.working.profile.rewrite(ME, generated, ["- demoted but must not be filed"], "compaction")
     assert not result.applied and result.reason
-    assert await app.profile.get(ME) == before
+    assert await app.working.profile.get(ME) == before
     assert await archive_lines(app) == []
-    assert isinstance(app.profiles, LanceProfileStore)
-    failures = await app.profiles.failures("acme", "a1")
+    assert isinstance(app.working.profiles, LanceProfileStore)
+    failures = await app.working.profiles.failures("acme", "a1")
     assert [(f["base_revision"], f["source"]) for f in failures] == [(before.revision, "compaction")]
 
 
@@ -101,7 +103,7 @@ class EditDuringSwap:
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
         if not self.fired:
             self.fired = True
-            await self._app.profile.edit(
+            await self._app.working.profile.edit(
                 ME, expected_revision, ProfileEdit(EditKind.APPEND, "Preferences", "- loves jazz")
             )
         return await self._store.swap(tenant_id, profile, expected_revision)
@@ -118,26 +120,28 @@ class EditDuringSwap:
 
 async def test_a_concurrent_manual_edit_survives_the_rewrite(app: App, settings: Settings, onnx_embedder) -> None:
     before = await seed(app)
-    racing = EditDuringSwap(app.profiles, app)
+    racing = EditDuringSwap(app.working.profiles, app)
     async with build_app(
         settings,
-        store=app.memories,
-        reviews=app.reviews,
+        store=app.memory.ports,
+        reviews=app.admin.reviews,
         keys=InMemoryKeys(),
-        audit_log=InMemoryAuditLog(),
+        audit_log=InMemoryEventLog(),
         archive=InMemoryArchive(),
         agent_configs=InMemoryAgentConfigs(),
         profiles=racing,
-        conversations=app.conversation_store,
+        conversations=app.working.conversation_store,
         embedder=onnx_embedder,
         clock=app.clock,
     ) as raced:
-        result = await raced.profile.rewrite(ME, "## Preferences\n- likes espresso\n- likes tea\n", [], "compaction")
+        result = await raced.working.profile.rewrite(
+            ME, "## Preferences\n- likes espresso\n- likes tea\n", [], "compaction"
+        )
     assert racing.fired and result.applied and result.attempts == 2
     doc = result.profile.document
     assert "- loves jazz" in doc and "- likes tea" in doc and "Always answer in English" in doc
     assert result.profile.revision == before.revision + 2
-    history = await app.profile.revisions(ME, 10, 0)
+    history = await app.working.profile.revisions(ME, 10, 0)
     assert [p.source for p in history[:2]] == ["rewrite:compaction", "edit"]
 
 
@@ -152,20 +156,20 @@ async def test_a_crash_between_swap_and_log_is_healed_on_read(app: App) -> None:
         current.updated_at,
         "edit",
     )
-    assert await app.profiles.swap("acme", crashed, current.revision)  # swapped, never logged
-    history = await app.profile.revisions(ME, 10, 0)
+    assert await app.working.profiles.swap("acme", crashed, current.revision)  # swapped, never logged
+    history = await app.working.profile.revisions(ME, 10, 0)
     assert [p.revision for p in history] == [4, 3, 2, 1]
-    assert (await app.profile.revision(ME, 4)).document == crashed.document
+    assert (await app.working.profile.revision(ME, 4)).document == crashed.document
 
 
 async def test_a_revision_logged_twice_is_listed_once(app: App) -> None:
     # The log is a plain append (the compare-and-swap's winner logs once); a log repeated after a
     # reply lost on the way back must not show the revision twice.
     current = await seed(app)
-    await app.profiles.log_revision("acme", current)
-    history = await app.profile.revisions(ME, 10, 0)
+    await app.working.profiles.log_revision("acme", current)
+    history = await app.working.profile.revisions(ME, 10, 0)
     assert [p.revision for p in history] == [3, 2, 1]
-    assert [p.revision for p in await app.profiles.revisions("acme", ME.agent_id, 4, 2)] == [3, 2]
+    assert [p.revision for p in await app.working.profiles.revisions("acme", ME.agent_id, 4, 2)] == [3, 2]
 
 
 def _maintenance(app: App) -> LanceMaintenance:
@@ -182,14 +186,14 @@ async def test_maintenance_compacts_the_profile_tables_too(settings: Settings, o
     # the background loop off: on a slow machine its pass compacted the table before it was counted
     async with build_app(settings.without_maintenance(), embedder=onnx_embedder) as app:
         for i in range(20):  # one fragment per logged revision
-            await app.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
+            await app.working.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
         revisions = await _table(app, "profile_revisions_acme")
         before = (await revisions.stats())["fragment_stats"]["num_fragments"]
         assert before >= 20
         await _maintenance(app).maintain()
         assert (await revisions.stats())["fragment_stats"]["num_fragments"] < before
-        assert (await app.profile.get(ME)).revision == 20
-        assert len(await app.profile.revisions(ME, 50, 0)) == 20
+        assert (await app.working.profile.get(ME)).revision == 20
+        assert len(await app.working.profile.revisions(ME, 50, 0)) == 20
 
 
 async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrote(
@@ -203,12 +207,12 @@ async def test_a_quick_maintenance_pass_visits_only_the_tables_this_process_wrot
 async def _quick_pass(app: App) -> None:
     # The audit trail's flusher writes its events table every second: flushed here, so that a slow
     # machine's timer firing during the pass cannot add a table after it.
-    await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, "Notes", "- one"))
-    await app.trail.flush()
+    await app.working.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, "Notes", "- one"))
+    await app.admin.trail.flush()
     assert _maintenance(app).pending == {"profiles_acme", "profile_revisions_acme", "audit_events_acme"}
     for i in range(1, 20):
-        await app.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
-    await app.trail.flush()
+        await app.working.profile.edit(ME, i, ProfileEdit(EditKind.APPEND, "Notes", f"- note {i}"))
+    await app.admin.trail.flush()
     revisions = await _table(app, "profile_revisions_acme")
     before = (await revisions.stats())["fragment_stats"]["num_fragments"]
     await _maintenance(app).maintain(full=False)
@@ -220,13 +224,13 @@ async def test_one_origin_rewriting_twice_at_once_writes_one_revision(app: App) 
     before = await seed(app)
     generated = "## Preferences\n- likes espresso\n- likes tea\n"
     first, second = await asyncio.gather(
-        app.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
-        app.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
+        app.working.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
+        app.working.profile.rewrite(ME, generated, [], "regenerate:r3", base=before),
     )
     assert first.applied and second.applied and first.profile.revision == second.profile.revision == 4
-    history = await app.profile.revisions(ME, 10, 0)
+    history = await app.working.profile.revisions(ME, 10, 0)
     assert [p.revision for p in history] == [4, 3, 2, 1] and history[0].source == "rewrite:regenerate:r3"
-    other = await app.profile.rewrite(ME, generated, [], "regenerate:r4", base=before)  # another origin replays
+    other = await app.working.profile.rewrite(ME, generated, [], "regenerate:r4", base=before)  # another origin replays
     assert other.applied and other.profile.revision == 5 and other.attempts == 2
 
 

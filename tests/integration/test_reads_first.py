@@ -36,14 +36,14 @@ async def test_a_write_waits_for_the_recall_under_way_at_most_reads_first_ms(
 ) -> None:
     settings = make_settings(tmp_path / "data", memorize={"reads_first_ms": reads_first_ms})
     async with build_app(settings, embedder=onnx_embedder) as app:
-        await app.memorize.memorize(A1, MemoryDraft("Maria flew to Lisbon in May"))
+        await app.memory.memorize.memorize(A1, MemoryDraft("Maria flew to Lisbon in May"))
         release = held_queries(monkeypatch)
-        recall = asyncio.ensure_future(app.recall.answer(RecallQuery(A1, "when did Maria go to Lisbon?")))
+        recall = asyncio.ensure_future(app.memory.recall.answer(RecallQuery(A1, "when did Maria go to Lisbon?")))
         await asyncio.sleep(0.05)
-        write = asyncio.ensure_future(app.memorize.memorize(A1, MemoryDraft("Maria's sister lives in Porto")))
+        write = asyncio.ensure_future(app.memory.memorize.memorize(A1, MemoryDraft("Maria's sister lives in Porto")))
         done, _ = await asyncio.wait([write], timeout=3.0)
         if reads_first_ms > 3_000:  # still waiting for the Recall: nothing committed yet
-            assert not done and len((await app.archive.list_memories(ListQuery(A1))).memories) == 1
+            assert not done and len((await app.memory.archive.list_memories(ListQuery(A1))).memories) == 1
             release.set()
             answer = await recall
             assert (await write).memory.content == "Maria's sister lives in Porto"
@@ -52,7 +52,7 @@ async def test_a_write_waits_for_the_recall_under_way_at_most_reads_first_ms(
             release.set()
             answer = await recall
         assert answer.hits[0].memory.content == "Maria flew to Lisbon in May"
-        assert len((await app.archive.list_memories(ListQuery(A1))).memories) == 2
+        assert len((await app.memory.archive.list_memories(ListQuery(A1))).memories) == 2
 
 
 async def test_a_pause_ends_at_once_without_reads_and_when_the_last_read_ends() -> None:

@@ -84,7 +84,7 @@ async def test_recall_reads_the_winners_records_only_and_ranks_as_with_every_rec
 ) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder) as app:
-        await app.memorize.memorize_batch(ME, [MemoryDraft(t) for t in TEXTS], skip_deduplication=False)
+        await app.memory.memorize.memorize_batch(ME, [MemoryDraft(t) for t in TEXTS], skip_deduplication=False)
     db = await LanceDatabase.open(settings.storage.uri, onnx_embedder.model_name, onnx_embedder.dimension)
     lance = WholeLanceArchive(db, onnx_embedder.dimension, copy_max_rows=copy_rows)
     with_texts, without = Observed(lance), Observed(lance, texts=False)

@@ -61,11 +61,11 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
     settings = _optimizing(tmp_path, ann_min_rows=100)
     a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
         for actor in (a, b):
             drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(120)]
-            await app.memorize.memorize_batch(actor, drafts, True)
+            await app.memory.memorize.memorize_batch(actor, drafts, True)
         assert [(p.tenant_id, p.missing, p.total, p.space) for p in await job.status(MODEL)] == [
             ("t-a", 120, 120, ""),
             ("t-b", 120, 120, ""),
@@ -80,7 +80,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
 
         async def recall_all_along() -> None:
             while not stop.is_set():
-                hits = await app.recall.recall(RecallQuery(a, "the glacier number 9", limit=5))
+                hits = await app.memory.recall.recall(RecallQuery(a, "the glacier number 9", limit=5))
                 answers.append(len(hits))
                 assert any("glacier number 9" in h.memory.content for h in hits)
                 await asyncio.sleep(0)
@@ -98,11 +98,11 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
         calls = provider.calls["/v1/embeddings"]
         await asyncio.sleep(0.02)  # past refresh_seconds
         vector_only = RecallQuery(a, "lantern number 14", limit=3, arms=RecallArms.VECTOR)
-        hits = await app.recall.recall(vector_only)
+        hits = await app.memory.recall.recall(vector_only)
         assert provider.calls["/v1/embeddings"] == calls + 1
         assert "lantern number 14" in hits[0].memory.content
         # b was not switched: its Recall stays on the embedded model (no provider call).
-        await app.recall.recall(RecallQuery(b, "lantern number 14", limit=3))
+        await app.memory.recall.recall(RecallQuery(b, "lantern number 14", limit=3))
         assert provider.calls["/v1/embeddings"] == calls + 1
 
         # A large enough table gets an ANN index on the new space too; the switched tenant searches through it.
@@ -111,12 +111,14 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
         await app.maintenance.settled()  # the index builds beside the pass
         indexed = await (await lancedb.connect_async(str(tmp_path / "data"))).open_table("memories_t-a")
         assert f"{space_column(MODEL)}_idx" in [ix.name for ix in await indexed.list_indices()]
-        assert "lantern number 14" in (await app.recall.recall(vector_only))[0].memory.content
+        assert "lantern number 14" in (await app.memory.recall.recall(vector_only))[0].memory.content
 
         # A write during the re-embed lands in both spaces at once (b's table has the column now too).
         await job.run(MODEL, ["t-b"], switch=False)
-        new = await app.memorize.memorize(b, MemoryDraft("the quartz clock in the hallway is slow"))
-        edited = await app.archive.update(a, (await app.recall.recall(vector_only))[0].memory.memory_id, _patch())
+        new = await app.memory.memorize.memorize(b, MemoryDraft("the quartz clock in the hallway is slow"))
+        edited = await app.memory.archive.update(
+            a, (await app.memory.recall.recall(vector_only))[0].memory.memory_id, _patch()
+        )
         progress = await job.status(MODEL, ["t-a", "t-b"])
         assert [(p.tenant_id, p.missing, p.total) for p in progress] == [("t-a", 0, 120), ("t-b", 0, 121)]
         stored = await _space_vectors(tmp_path / "data", ["t-a", "t-b"])
@@ -132,7 +134,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
         assert [(p.tenant_id, p.space) for p in back] == [("t-a", "")]
         await asyncio.sleep(0.02)
         before = provider.calls["/v1/embeddings"]
-        await app.recall.recall(vector_only)
+        await app.memory.recall.recall(vector_only)
         assert provider.calls["/v1/embeddings"] == before  # the embedded model again
 
 
@@ -157,10 +159,10 @@ async def test_progress_counts_the_rows_a_run_stored_not_the_rows_it_read(
     # each row is stored by one of them, and only that one may count it as filled.
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
         drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(96)]
-        await app.memorize.memorize_batch(Actor("t-a", "agent"), drafts, True)
+        await app.memory.memorize.memorize_batch(Actor("t-a", "agent"), drafts, True)
         first: list[Progress] = []
         second: list[Progress] = []
         await asyncio.gather(
@@ -177,11 +179,11 @@ async def test_progress_names_each_tenants_own_rows_and_status_refuses_another_m
 ) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
         for tenant, count in (("t-a", 30), ("t-b", 20)):
             drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} of {tenant}") for i in range(count)]
-            await app.memorize.memorize_batch(Actor(tenant, "agent"), drafts, True)
+            await app.memory.memorize.memorize_batch(Actor(tenant, "agent"), drafts, True)
         seen: list[Progress] = []
         await job.run(MODEL, batch=8, on_progress=seen.append)
         last = {p.tenant_id: p for p in seen}
@@ -219,13 +221,13 @@ async def test_finishing_makes_the_new_model_the_stores_own(
     a, late = Actor("t-a", "agent"), Actor("t-late", "agent")
     office = Assertion("Acme", "located_in", "Berlin", "Acme has its office in Berlin.")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
         drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(40)]
-        await app.memorize.memorize_batch(a, drafts, True)
+        await app.memory.memorize.memorize_batch(a, drafts, True)
         await app.graph.assert_human(a, GraphScope(Scope.TENANT), office)
         await job.run(MODEL)
-        await app.memorize.memorize(late, MemoryDraft("a tenant that arrived after the re-embed began"))
+        await app.memory.memorize.memorize(late, MemoryDraft("a tenant that arrived after the re-embed began"))
         with pytest.raises(PreconditionFailed, match="t-late"):
             await job.finish(MODEL)  # it still searches the store's model: finishing would strand it
         await job.run(MODEL, ["t-late"])
@@ -239,11 +241,11 @@ async def test_finishing_makes_the_new_model_the_stores_own(
             pass
     plain = settings.model_copy(update={"reembed": ReembedSettings()})
     async with build_app(plain, embedder=_target(provider)) as app:
-        hits = await app.recall.recall(RecallQuery(a, "lantern number 14", limit=3, arms=RecallArms.VECTOR))
+        hits = await app.memory.recall.recall(RecallQuery(a, "lantern number 14", limit=3, arms=RecallArms.VECTOR))
         assert "lantern number 14" in hits[0].memory.content
         found = await app.graph.search(Actor("t-a", "agent"), "where is the Acme office")
         assert [h.object for h in found.hits] == ["Berlin"]
-        new = await app.memorize.memorize(a, MemoryDraft("the violin lesson moved to Thursday"))
+        new = await app.memory.memorize.memorize(a, MemoryDraft("the violin lesson moved to Thursday"))
         assert new.memory.embedding_model == MODEL
     table = await (await lancedb.connect_async(str(tmp_path / "data"))).open_table("memories_t-a")
     schema = await table.schema()
@@ -259,9 +261,11 @@ async def test_rows_still_unfilled_can_be_edited_on_an_optimized_table(
     settings = _optimizing(tmp_path)
     me = Actor("t-a", "agent")
     async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
-        stored = await app.memorize.memorize_batch(me, [MemoryDraft(f"the {w} plan is ready") for w in TOPICS], True)
+        stored = await app.memory.memorize.memorize_batch(
+            me, [MemoryDraft(f"the {w} plan is ready") for w in TOPICS], True
+        )
         ids = [r.memory.memory_id for r in stored]
         provider.outage(60, "503")
         with pytest.raises(Unavailable):
@@ -269,9 +273,9 @@ async def test_rows_still_unfilled_can_be_edited_on_an_optimized_table(
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)
         await asyncio.sleep(0.02)  # past refresh_seconds: this process knows the re-embed began
-        tagged = await app.archive.update(me, ids[0], MemoryPatch(tags=("ops",)))
-        edited = await app.archive.update(me, ids[1], MemoryPatch(content="the glacier plan slipped a week"))
-        await app.feedback.feedback(me, ids[2], Signal.CORRECTION, "the violin plan is cancelled")
+        tagged = await app.memory.archive.update(me, ids[0], MemoryPatch(tags=("ops",)))
+        edited = await app.memory.archive.update(me, ids[1], MemoryPatch(content="the glacier plan slipped a week"))
+        await app.memory.feedback.feedback(me, ids[2], Signal.CORRECTION, "the violin plan is cancelled")
         assert tagged.tags == ("ops",) and edited.content == "the glacier plan slipped a week"
         (progress,) = await job.status(MODEL, ["t-a"])
         assert progress.missing == progress.total == len(TOPICS) + 1  # the correction's row too

@@ -23,20 +23,20 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(
     settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
     clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
     async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
-        await app.memorize.memorize(ME, MemoryDraft("written in January"))
-        await app.conversations.append(ME, "old-chat", [MessageInput("m1", Role.USER, "hello in January")])
+        await app.memory.memorize.memorize(ME, MemoryDraft("written in January"))
+        await app.working.conversations.append(ME, "old-chat", [MessageInput("m1", Role.USER, "hello in January")])
         clock.advance(days=40)
-        await app.memorize.memorize(ME, MemoryDraft("written in February"))
-        await app.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
-        dry = await app.retention.purge("acme", dry_run=True)
+        await app.memory.memorize.memorize(ME, MemoryDraft("written in February"))
+        await app.working.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
+        dry = await app.admin.retention.purge("acme", dry_run=True)
         assert dry.counts == {"memories": 1, "conversations": 1, "conversation_items": 1}
-        assert len(await app.store.page(ME, MemoryFilter(), "", 10)) == 2
-        done = await app.retention.purge("acme", dry_run=False)
+        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 2
+        done = await app.admin.retention.purge("acme", dry_run=False)
         assert done.counts == dry.counts
-        left = await app.store.page(ME, MemoryFilter(), "", 10)
+        left = await app.memory.store.page(ME, MemoryFilter(), "", 10)
         assert [m.content for m in left] == ["written in February"]
-        assert await app.conversation_store.state("acme", "old-chat") is None
-        assert await app.conversation_store.state("acme", "new-chat") is not None
+        assert await app.working.conversation_store.state("acme", "old-chat") is None
+        assert await app.working.conversation_store.state("acme", "new-chat") is not None
 
 
 async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_was_acknowledged(
@@ -47,10 +47,10 @@ async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_
     settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
     clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
     async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
-        assert app.conversations is not None
-        await app.conversations.append(ME, "idle-chat", [MessageInput("m1", Role.USER, "hello in January")])
+        assert app.working.conversations is not None
+        await app.working.conversations.append(ME, "idle-chat", [MessageInput("m1", Role.USER, "hello in January")])
         clock.advance(days=40)
-        store = app.conversation_store
+        store = app.working.conversation_store
         assert isinstance(store, LanceConversationStore)
         db = store._db  # the hook goes where the deletes are issued
         opened = db.table_if_exists
@@ -64,7 +64,9 @@ async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_
 
             async def delete_after_an_append(where: str) -> Any:
                 if not appended:  # the first delete of the pass: the append arrives just before it
-                    done = await app.conversations.append(ME, "idle-chat", [MessageInput("m2", Role.USER, "back")])
+                    done = await app.working.conversations.append(
+                        ME, "idle-chat", [MessageInput("m2", Role.USER, "back")]
+                    )
                     appended.extend(done.seqs)
                 return await delete(where)
 
@@ -72,10 +74,10 @@ async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_
             return table
 
         db.table_if_exists = table_if_exists  # type: ignore[method-assign]
-        await app.retention.purge("acme", dry_run=False)
+        await app.admin.retention.purge("acme", dry_run=False)
         db.table_if_exists = opened  # type: ignore[method-assign]
 
         assert appended == [2]
-        state = await app.conversation_store.state("acme", "idle-chat")
-        messages = await app.conversation_store.messages("acme", "idle-chat", 0)
+        state = await app.working.conversation_store.state("acme", "idle-chat")
+        messages = await app.working.conversation_store.messages("acme", "idle-chat", 0)
         assert state is not None and [m.message_id for m in messages] == ["m1", "m2"]

@@ -91,7 +91,7 @@ async def running(settings: Settings, embedder: Embedder, *, workers: bool = Tru
 
 async def seed(app: App, tenant: str, agent: str, *contents: str) -> None:
     drafts = [MemoryDraft(content=c) for c in contents]
-    await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+    await app.memory.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
 
 
 async def command_calls(client: redis.asyncio.Redis, command: str) -> int:

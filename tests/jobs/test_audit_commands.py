@@ -16,10 +16,10 @@ from memoryd.commands.audit import run_audit
 from memoryd.commands.main import main
 from memoryd.commands.reports.command import run_report
 from memoryd.config import Settings
-from memoryd.core.audit import ApplyPolicy
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind
 from memoryd.core.models import Actor, MemoryFilter, MemoryStatus, RecallQuery
+from memoryd.core.review import ApplyPolicy
 from tests.jobs.conftest import job_settings, seed
 
 
@@ -33,7 +33,7 @@ async def planted(env: Settings, embedder: OnnxMiniLMEmbedder) -> None:
 async def statuses(env: Settings, embedder: OnnxMiniLMEmbedder, tenant: str, agent: str) -> list[MemoryStatus]:
     async with build_app(env, embedder=embedder) as app:
         everything = MemoryFilter(statuses=frozenset(MemoryStatus))
-        return sorted(r.status for r in await app.store.page(Actor(tenant, agent), everything, "", 100))
+        return sorted(r.status for r in await app.memory.store.page(Actor(tenant, agent), everything, "", 100))
 
 
 async def test_audit_runs_the_batch_once_applies_by_policy_and_summarises(
@@ -89,7 +89,7 @@ async def test_dry_run_and_single_agent_audit(
     assert await run_audit(env, dry_run=True, out=out) == 0
     assert "dry run over 3 agents" in out.getvalue() and re.search(r"^clutter\s+2\s+2$", out.getvalue(), re.M)
     async with build_app(env, embedder=onnx_embedder) as app:
-        assert await app.reviews.reviews("acme", "a1", 10) == []  # a dry run stores nothing
+        assert await app.admin.reviews.reviews("acme", "a1", 10) == []  # a dry run stores nothing
         assert (await app.jobs.service.list_jobs("acme", None, None, "", 10, 0))[0] == []
     one = io.StringIO()
     assert await run_audit(env, tenant_id="globex", agent_id="b1", out=one) == 0
@@ -106,8 +106,8 @@ async def test_report_prints_writes_json_and_a_self_contained_page(
     env = job_settings(tmp_path, redis_url, None, audits={"never_retrieved_share": 0.5})
     await planted(env, onnx_embedder)
     async with build_app(env, embedder=onnx_embedder) as app:  # retrievals for the Lorenz curve
-        await app.recall.recall(RecallQuery(Actor("acme", "a2"), "who leads search", limit=1))
-        await app.retrievals.flush()
+        await app.memory.recall.recall(RecallQuery(Actor("acme", "a2"), "who leads search", limit=1))
+        await app.memory.retrievals.flush()
     out = io.StringIO()
     code = await run_report(
         env, json_path=tmp_path / "r.json", html_path=tmp_path / "r.html", fail_on_alarm=True, out=out

@@ -25,15 +25,15 @@ async def test_an_audit_batch_asks_every_review_in_a_few_round_trips(
         async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
             for i in range(AGENTS):
                 await seed(app, f"t{i % 3}", f"a{i}", f"agent {i} prefers the blue theme")
-            batch = await app.jobs.audits.start()
+            batch = await app.jobs.review_batch.start()
             runner = JobRunner(
                 app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(1)
             )
             watches, wakes = await command_calls(admin, "watch"), await command_calls(admin, "publish")
 
-            assert await runner.run(SYSTEM_TENANT, batch.key, app.jobs.audits.run) is not None  # waits for them
+            assert await runner.run(SYSTEM_TENANT, batch.key, app.jobs.review_batch.run) is not None  # waits for them
 
-            reviews = await app.jobs.audits.reviews_of(batch.key)
+            reviews = await app.jobs.review_batch.reviews_of(batch.key)
             assert len(reviews) == AGENTS and len({key for _, key in reviews}) == AGENTS
             records = await app.jobs.service.records(reviews)
             assert all(r is not None and r.state is JobState.QUEUED for r in records)

@@ -297,14 +297,14 @@ async def test_the_cron_batch_runs_once_per_period_whoever_triggers_it(
         async with running_workers(env, app), running_workers(env, app):
             batch = await wait_for(lambda: app.jobs.service.record(SYSTEM_TENANT, key), timeout=40)
             assert batch.state is JobState.SUCCEEDED, batch.last_error
-            again = [await app.jobs.audits.tick(), await app.jobs.audits.start()]  # and a manual trigger
+            again = [await app.jobs.review_batch.tick(), await app.jobs.review_batch.start()]  # and a manual trigger
         assert all(r is not None and r.key == key and r.run == 1 for r in again)
         batches, _ = await app.jobs.service.list_jobs(SYSTEM_TENANT, JobKind.REVIEW_ALL, None, "", 50, 0)
         assert [b.key for b in batches] == [key]
         for tenant, agents in (("acme", 2), ("globex", 1)):
             reviews, _ = await app.jobs.service.list_jobs(tenant, JobKind.REVIEW, None, "", 50, 0)
             assert len(reviews) == agents and all(r.run == 1 for r in reviews)
-            kept = await app.reviews.reports(tenant, 5)
+            kept = await app.admin.reviews.reports(tenant, 5)
             assert [i for i, _ in kept] == [key]
         assert batch.result["agents"] == 3 and batch.result["tenants"] == 2
 
@@ -316,7 +316,7 @@ async def test_operators_read_batch_jobs_with_the_operator_key_and_tenants_never
     env = env.model_copy(update={"server": env.server.model_copy(update={"operator_key": SecretStr("s3cret")})})
     async with build_app(env, embedder=onnx_embedder) as app:
         await seed(app, "acme", "a1", "The VPN needs a hardware key")
-        batch = await app.jobs.audits.start()
+        batch = await app.jobs.review_batch.start()
     server = LiveServer(env, onnx_embedder)
     server.start()
     try:

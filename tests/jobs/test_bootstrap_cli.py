@@ -105,4 +105,4 @@ async def test_bootstrap_all_reports_progress_survives_an_interrupt_and_never_re
 
     async with running(settings, onnx_embedder, workers=False) as app:
         for tenant, agent in [*AGENTS, ("acme", "late")]:  # each profile written exactly once
-            assert [r.revision for r in await app.profile.revisions(Actor(tenant, agent), 10, 0)] == [1]
+            assert [r.revision for r in await app.working.profile.revisions(Actor(tenant, agent), 10, 0)] == [1]

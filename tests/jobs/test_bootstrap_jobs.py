@@ -50,9 +50,9 @@ async def test_a_503_outage_ends_with_every_profile_written_exactly_once(
         for tenant, agent in AGENTS:
             child = await app.jobs.service.get(tenant, bootstrap_key(tenant, agent, 1))
             assert child.state == JobState.SUCCEEDED and child.result["outcome"] == "compiled"
-            profile = await app.profile.get(Actor(tenant, agent))
+            profile = await app.working.profile.get(Actor(tenant, agent))
             assert profile.revision == 1 and "likes green tea" in profile.document
-            assert len(await app.profile.revisions(Actor(tenant, agent), 10, 0)) == 1
+            assert len(await app.working.profile.revisions(Actor(tenant, agent), 10, 0)) == 1
         retried = [await app.jobs.service.get(t, bootstrap_key(t, a, 1)) for t, a in AGENTS]
         assert sum(r.attempts for r in retried) == 3 + 4  # every 503 cost one attempt of some agent
     assert provider.calls["/v1/chat/completions"] == 3 + 4
@@ -90,7 +90,7 @@ async def test_malformed_answers_fail_the_job_and_leave_the_profile(
         wrong_shape = await wait_for(lambda: app.jobs.service.record("acme", second.key))
         assert wrong_shape.state == JobState.FAILED and "'profile'" in wrong_shape.last_error
         for agent in ("a1", "a2"):
-            assert (await app.profile.get(Actor("acme", agent))).revision == 0
+            assert (await app.working.profile.get(Actor("acme", agent))).revision == 0
     assert provider.calls["/v1/chat/completions"] == 2  # permanent: never retried
 
 
@@ -135,7 +135,7 @@ async def test_done_flag_waits_for_every_agent_and_the_next_start_finishes(
         assert await app.jobs.service.flag(bootstrap_done_flag(1))
         assert await app.jobs.bootstrap.start_batch() is None  # done: nothing more is queued
         for tenant, agent in AGENTS:
-            assert (await app.profile.get(Actor(tenant, agent))).revision == 1
+            assert (await app.working.profile.get(Actor(tenant, agent))).revision == 1
     assert provider.calls["/v1/chat/completions"] == calls_before + 1  # only the dead agent ran again
 
 
@@ -208,7 +208,7 @@ async def test_a_rerun_after_the_profile_was_written_converges_without_a_model_c
             await client.aclose()
         again = await wait_for(lambda: app.jobs.service.record("acme", key))
         assert again.state == JobState.SUCCEEDED and again.result["outcome"] == "already_compiled"
-        assert [r.revision for r in await app.profile.revisions(Actor("acme", "a1"), 10, 0)] == [1]
+        assert [r.revision for r in await app.working.profile.revisions(Actor("acme", "a1"), 10, 0)] == [1]
     assert provider.calls["/v1/chat/completions"] == 1
 
 
@@ -227,7 +227,7 @@ async def test_retryable_failures_back_off_then_die_visibly_and_a_4xx_fails_at_o
         refused = await wait_for(lambda: app.jobs.service.record("acme", second.key))
         assert refused.state == JobState.FAILED and refused.attempts == 1 and "(400)" in refused.last_error
         for agent in ("a1", "a2"):
-            assert (await app.profile.get(Actor("acme", agent))).revision == 0
+            assert (await app.working.profile.get(Actor("acme", agent))).revision == 0
     assert provider.calls["/v1/chat/completions"] == 4
 
 
@@ -239,15 +239,17 @@ async def test_bootstrap_keeps_pinned_and_leaves_the_archive_as_it_was(
     me = Actor("acme", "a1")
     async with running(settings, onnx_embedder) as app:
         await _seed_all(app, AGENTS[:1])
-        await app.profile.edit(me, 0, ProfileEdit(EditKind.APPEND, text="- always answer in English", pinned=True))
-        before = sorted(m.content for m in await app.store.page(me, MemoryFilter(), "", 100))
+        await app.working.profile.edit(
+            me, 0, ProfileEdit(EditKind.APPEND, text="- always answer in English", pinned=True)
+        )
+        before = sorted(m.content for m in await app.memory.store.page(me, MemoryFilter(), "", 100))
         job = await app.jobs.bootstrap.regenerate(me)
         assert job.key == "regenerate:acme:a1:r1"
         done = await wait_for(lambda: app.jobs.service.record("acme", job.key))
         assert done.state == JobState.SUCCEEDED
-        profile = await app.profile.get(me)
+        profile = await app.working.profile.get(me)
         assert "- always answer in English" in profile.document and "rewritten by the model" not in profile.document
         assert "likes green tea" in profile.document and profile.revision == 2
-        assert sorted(m.content for m in await app.store.page(me, MemoryFilter(), "", 100)) == before
+        assert sorted(m.content for m in await app.memory.store.page(me, MemoryFilter(), "", 100)) == before
     prompt = provider.requests[-1]["body"]["messages"][0]["content"]
     assert "Should this influence the agent's behaviour" in prompt and "prefers answers in French" in prompt

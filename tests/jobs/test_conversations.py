@@ -61,25 +61,25 @@ async def settle(app: App, timeout: float = 60) -> None:
 
 
 async def replay(app: App, count: int, window: int = 1500) -> None:
-    assert app.conversations is not None
+    assert app.working.conversations is not None
     for i in range(count):
-        await app.conversations.append(ME, "c1", [message(i)], context_window=window)
+        await app.working.conversations.append(ME, "c1", [message(i)], context_window=window)
         await settle(app)
 
 
 async def snapshot(app: App) -> dict[str, Any]:
-    assert app.conversations is not None
-    store = app.conversation_store
+    assert app.working.conversations is not None
+    store = app.working.conversation_store
     assert store is not None
     conv = await store.state("acme", "c1")
     assert conv is not None
     summaries = await store.summaries("acme", "c1", conv.summary_ids)
-    memories = sorted(m.content for m in await app.store.page(ME, MemoryFilter(), "", 500))
+    memories = sorted(m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 500))
     return {
         "through": conv.compacted_through,
         "summaries": [(s.from_seq, s.to_seq, s.level, s.text) for s in summaries],
         "memories": memories,
-        "profile": (await app.profile.get(ME)).document,
+        "profile": (await app.working.profile.get(ME)).document,
     }
 
 
@@ -88,8 +88,8 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
 ) -> None:
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
-        assert app.conversations is not None
-        await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
+        assert app.working.conversations is not None
+        await app.working.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
         await replay(app, 60)
         state = await snapshot(app)
         jobs = [j for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]
@@ -100,7 +100,7 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
         assert [s[0] for s in state["summaries"]] == sorted(s[0] for s in state["summaries"])  # chronological
         counter = TiktokenCounter("o200k_base")
         for window in (400, 1500, 6000):
-            ctx = await app.conversations.context(ME, "c1", window)
+            ctx = await app.working.conversations.context(ME, "c1", window)
             assert ctx.tokens() <= window
             for part in ctx.parts:
                 assert part.token_count == counter.count(part.content)
@@ -110,14 +110,14 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
             assert raw and all(p.content == message(p.seq - 1).content for p in raw)  # the kept window is raw
             assert [p.seq for p in raw] == list(range(raw[0].seq, 61))
             assert "answer briefly" in ctx.parts[0].content  # Pinned profile first
-        big = await app.conversations.context(ME, "c1", 6000)
+        big = await app.working.conversations.context(ME, "c1", 6000)
         summary_text = [p.content for p in big.parts if p.kind == "summary"]
         assert summary_text[0].startswith("[compressed] [extractive] [2024-03-")
         assert all("[2024-03-" in t and "[extractive]" in t for t in summary_text)  # dated, and marked: no model
         # session scope: compaction summaries were filed into the archive (near-duplicates merged by dedup)
         filed = [m for m in state["memories"] if "Excerpts of" in m]
         assert 1 <= len(filed) <= len(done) and len(set(filed)) == len(filed)
-        events = await app.conversation_store.events("acme", "c1", None)
+        events = await app.working.conversation_store.events("acme", "c1", None)
         phases = [e.kind for e in events]
         assert phases.count("compaction_started") == phases.count("compaction_finished") == len(done)
     assert (await snapshot_profile(settings, onnx_embedder)) == "## Pinned\n- answer briefly"
@@ -125,26 +125,28 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
 
 async def snapshot_profile(settings: Any, embedder: Any) -> str:
     async with running(settings, embedder, workers=False) as app:
-        return (await app.profile.get(ME)).document.strip()
+        return (await app.working.profile.get(ME)).document.strip()
 
 
 async def test_duplicate_appends_do_not_double_a_message(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        assert app.conversations is not None
-        first = await app.conversations.append(ME, "c1", [message(0), message(1)])
-        again = await app.conversations.append(ME, "c1", [message(1), message(2), message(2)])
+        assert app.working.conversations is not None
+        first = await app.working.conversations.append(ME, "c1", [message(0), message(1)])
+        again = await app.working.conversations.append(ME, "c1", [message(1), message(2), message(2)])
         assert first.seqs == (1, 2) and again.seqs == (0, 3, 3) and again.duplicates == 2
-        both = await asyncio.gather(*[app.conversations.append(ME, "c1", [message(3)]) for _ in range(3)])
+        both = await asyncio.gather(*[app.working.conversations.append(ME, "c1", [message(3)]) for _ in range(3)])
         assert sorted(r.duplicates for r in both) in ([0, 1, 1], [0, 0, 1], [0, 0, 0])
-        ctx = await app.conversations.context(ME, "c1", 100_000)
+        ctx = await app.working.conversations.context(ME, "c1", 100_000)
         assert [p.content for p in ctx.parts if p.kind == "message"] == [message(i).content for i in range(4)]
-        fresh = await app.conversations.append(ME, "c2", [message(0), message(0), message(1)])  # a new conversation
+        fresh = await app.working.conversations.append(
+            ME, "c2", [message(0), message(0), message(1)]
+        )  # a new conversation
         assert fresh.seqs == (1, 1, 2) and fresh.duplicates == 1
-        racing = await asyncio.gather(*[app.conversations.append(ME, "c3", [message(5)]) for _ in range(3)])
+        racing = await asyncio.gather(*[app.working.conversations.append(ME, "c3", [message(5)]) for _ in range(3)])
         assert sorted(r.duplicates for r in racing)[0] == 0  # one of them created it and stored the message
-        ctx3 = await app.conversations.context(ME, "c3", 100_000)
+        ctx3 = await app.working.conversations.context(ME, "c3", 100_000)
         assert [p.content for p in ctx3.parts if p.kind == "message"] == [message(5).content]
 
 
@@ -154,7 +156,7 @@ async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_p
     provider.reply_with(*[REPLY] * 100)
     settings = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
-        await app.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
+        await app.working.profile.edit(ME, 0, ProfileEdit(EditKind.APPEND, text="- answer briefly", pinned=True))
         await replay(app, 30)
         state = await snapshot(app)
         jobs = [
@@ -208,19 +210,19 @@ async def test_buffer_window_files_dropped_user_messages_for_the_conversational_
 ) -> None:
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(settings, onnx_embedder) as app:
-        assert app.conversations is not None
+        assert app.working.conversations is not None
         options: dict[str, str | int | float | bool] = {
             "strategy": "buffer_window",
             "window_messages": 4,
             "storage_scope": "conversational",
         }
         for i in range(10):
-            await app.conversations.append(ME, "c1", [message(i)], options=options)
+            await app.working.conversations.append(ME, "c1", [message(i)], options=options)
             await settle(app)
-        ctx = await app.conversations.context(ME, "c1", 100_000)
+        ctx = await app.working.conversations.context(ME, "c1", 100_000)
         assert [p.seq for p in ctx.parts if p.kind == "message"] == [7, 8, 9, 10]
         assert not [p for p in ctx.parts if p.kind == "summary"]
-        memories = await app.store.page(ME, MemoryFilter(), "", 100)
+        memories = await app.memory.store.page(ME, MemoryFilter(), "", 100)
         filed = sorted(m.content for m in memories)
         assert filed == sorted(f"user: {message(i).content}" for i in range(0, 6, 2))  # user messages 1..6 only
         assert all(m.source_context.startswith("conversation c1 message ") for m in memories)
@@ -231,7 +233,7 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        await app.memorize.memorize_batch(
+        await app.memory.memorize.memorize_batch(
             ME,
             [
                 MemoryDraft(content="Caroline takes her espresso without sugar"),
@@ -240,14 +242,14 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
             skip_deduplication=True,
         )
         question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
-        await app.conversations.append(ME, "off", [question])
-        assert not [p for p in (await app.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]
-        await app.conversations.append(ME, "on", [question], options={"auto_recall": True})
-        recalled = [p for p in (await app.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
+        await app.working.conversations.append(ME, "off", [question])
+        assert not [p for p in (await app.working.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]
+        await app.working.conversations.append(ME, "on", [question], options={"auto_recall": True})
+        recalled = [p for p in (await app.working.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
         assert len(recalled) == 1 and "espresso without sugar" in recalled[0].content
         # An injection is not a retrieval: it is counted apart (the usage report's "never retrieved").
-        await app.retrievals.flush()
-        page = await app.archive.list_memories(ListQuery(ME, page_size=10))
+        await app.memory.retrievals.flush()
+        page = await app.memory.archive.list_memories(ListQuery(ME, page_size=10))
         espresso = next(m for m in page.memories if "espresso" in m.content)
         assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)
 
@@ -257,22 +259,24 @@ async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_sh
 ) -> None:
     async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
         colleague = Actor("acme", "planner")
-        await app.memorize.memorize(
+        await app.memory.memorize.memorize(
             colleague, MemoryDraft(content="Caroline's espresso is a double", scope=Scope.SHARED)
         )
-        await app.memorize.memorize(ME, MemoryDraft(content="Caroline takes her espresso without sugar"))
-        await app.configs.set_agent(Actor("acme", "ops"), "a1", {"working.auto_recall": True}, (), 0)
+        await app.memory.memorize.memorize(ME, MemoryDraft(content="Caroline takes her espresso without sugar"))
+        await app.working.configs.set_agent(Actor("acme", "ops"), "a1", {"working.auto_recall": True}, (), 0)
         question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
-        await app.conversations.append(ME, "c1", [question])
-        recalled = [p.content for p in (await app.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
+        await app.working.conversations.append(ME, "c1", [question])
+        recalled = [
+            p.content for p in (await app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"
+        ]
         assert len(recalled) == 2
         assert any(line.endswith("[shared by planner] Caroline's espresso is a double") for line in recalled)
         assert any(
             "] Caroline takes her espresso without sugar" in line and "shared by" not in line for line in recalled
         )
         # The tenant turns auto-recall off: tighten-only, the agent's stored "on" no longer applies.
-        await app.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
-        assert not [p for p in (await app.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
+        await app.working.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
+        assert not [p for p in (await app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
 
 
 async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_ends(
@@ -287,39 +291,39 @@ async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_en
             "working.storage_scope": "all",
         }
         filing = {**window, "working.batch_size": 0, "working.collection": "support_history"}
-        await app.configs.set_agent(ops, "a1", filing, (), 0)
+        await app.working.configs.set_agent(ops, "a1", filing, (), 0)
         for i in range(10):
-            await app.conversations.append(ME, "c1", [message(i)])
+            await app.working.conversations.append(ME, "c1", [message(i)])
             await settle(app)
-        state = await app.conversation_store.state("acme", "c1")
+        state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None and (state.compacted_through, state.filed_through) == (6, 0)
-        assert not await app.store.page(ME, MemoryFilter(), "", 100)  # batch_size 0: nothing until the end
-        job = await app.conversations.end_session(ME, "c1")
+        assert not await app.memory.store.page(ME, MemoryFilter(), "", 100)  # batch_size 0: nothing until the end
+        job = await app.working.conversations.end_session(ME, "c1")
         await settle(app)
         done = await app.jobs.service.record("acme", job.key)
         assert done is not None
         assert done.state.value == "succeeded", done.last_error
-        in_collection = await app.store.page(ME, MemoryFilter(collection="support_history"), "", 100)
+        in_collection = await app.memory.store.page(ME, MemoryFilter(collection="support_history"), "", 100)
         filed = sorted(m.content for m in in_collection)
         assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
-        state = await app.conversation_store.state("acme", "c1")
+        state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None and (state.compacted_through, state.filed_through) == (10, 10)
         # The session is over: the same state gives the same job, and nothing is filed twice.
-        assert (await app.conversations.end_session(ME, "c1")).key == job.key
+        assert (await app.working.conversations.end_session(ME, "c1")).key == job.key
         await settle(app)
-        assert len(await app.store.page(ME, MemoryFilter(), "", 100)) == 10
+        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 10
         # batch_size 3: a compaction files once 3 compacted messages wait.
-        await app.configs.set_agent(ops, "a1", {"working.batch_size": 3}, (), 1)
+        await app.working.configs.set_agent(ops, "a1", {"working.batch_size": 3}, (), 1)
         for i in range(10, 15):
-            await app.conversations.append(ME, "c1", [message(i)])
+            await app.working.conversations.append(ME, "c1", [message(i)])
             await settle(app)
-        state = await app.conversation_store.state("acme", "c1")
+        state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None and state.compacted_through == 11 and state.filed_through == 10  # 1 waits
-        await app.conversations.append(ME, "c1", [message(15), message(16)])
+        await app.working.conversations.append(ME, "c1", [message(15), message(16)])
         await settle(app)
-        state = await app.conversation_store.state("acme", "c1")
+        state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None and state.compacted_through == 13 and state.filed_through == 13
-        assert len(await app.store.page(ME, MemoryFilter(), "", 100)) == 13
+        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 13
 
 
 async def test_summaries_made_without_a_model_are_marked_and_redone_once_one_is_configured(
@@ -328,23 +332,23 @@ async def test_summaries_made_without_a_model_are_marked_and_redone_once_one_is_
     offline = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     async with running(offline, onnx_embedder) as app:
         await replay(app, 14, window=600)
-        ctx = await app.conversations.context(ME, "c1", 4000)
+        ctx = await app.working.conversations.context(ME, "c1", 4000)
         marked = [p.content for p in ctx.parts if p.kind == "summary"]
         assert marked and all("[extractive]" in s for s in marked)
     provider.reply_with(REPLY, REPLY, REPLY, REPLY, REPLY, REPLY, REPLY, REPLY)
     online = job_settings(tmp_path, redis_url, provider, poll_seconds=0.01)
     async with running(online, onnx_embedder) as app:
-        job = await app.conversations.compact(ME, "c1")
+        job = await app.working.conversations.compact(ME, "c1")
         await settle(app)
         done = await app.jobs.service.record("acme", job.key)
         assert done is not None
         redone_count = int(done.result["redone_summaries"])
         assert redone_count >= 1, done.result
-        state = await app.conversation_store.state("acme", "c1")
+        state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None
-        live = await app.conversation_store.summaries("acme", "c1", state.summary_ids)
+        live = await app.working.conversation_store.summaries("acme", "c1", state.summary_ids)
         level0 = [s for s in live if s.level == 0]
         assert level0 and not any(s.fallback for s in level0[:redone_count])
-        ctx = await app.conversations.context(ME, "c1", 4000)
+        ctx = await app.working.conversations.context(ME, "c1", 4000)
         redone = [p.content for p in ctx.parts if p.kind == "summary" and "[extractive]" not in p.content]
         assert any("They discussed plans and agreed on next steps." in s for s in redone)

@@ -86,7 +86,7 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
     settings = job_settings(tmp_path, url, None, poll_seconds=0.01)
     gone, kept = Actor("acme", "a1", GONE), Actor("acme", "a1", KEPT)
     async with running(settings, onnx_embedder) as app:
-        await app.memorize.memorize_batch(
+        await app.memory.memorize.memorize_batch(
             gone,
             [
                 MemoryDraft(content=f"{MARKERS[0]} is the contact's cat", scope=Scope.END_USER),
@@ -95,7 +95,9 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
             ],
             skip_deduplication=False,
         )
-        await app.memorize.memorize(kept, MemoryDraft(content="The other contact likes tea", scope=Scope.END_USER))
+        await app.memory.memorize.memorize(
+            kept, MemoryDraft(content="The other contact likes tea", scope=Scope.END_USER)
+        )
         admin = Actor("acme", "", role=KeyRole.ADMIN)
         pet = Assertion(MARKERS[0], "owned_by", "the contact", f"{MARKERS[0]} belongs to the contact.")
         await app.graph.assert_human(admin, GraphScope(Scope.END_USER, "", GONE), pet)
@@ -103,22 +105,24 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
         await app.graph.assert_human(admin, GraphScope(Scope.END_USER, "", KEPT), tea)
         conversation = f"chat-{MARKERS[2]}"
         for i in range(40):
-            await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
-            await app.conversations.append(kept, "chat-kept", [turn(i, KEPT)], context_window=1000)
+            await app.working.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
+            await app.working.conversations.append(kept, "chat-kept", [turn(i, KEPT)], context_window=1000)
         await settle(app)
         compactions = [j for j in (await app.jobs.service.list_jobs("acme", JobKind.COMPACT, None, "", 500, 0))[0]]
         ours = [j for j in compactions if conversation in j.key]
         assert ours and [j for j in compactions if "chat-kept" in j.key]
-        before_kept = await app.conversations.context(kept, "chat-kept", 4000)
-        theirs = {r.memory_id for r in await app.store.page(gone, MemoryFilter(), "", 500) if r.end_user_id == GONE}
-        await app.trail.flush()
+        before_kept = await app.working.conversations.context(kept, "chat-kept", 4000)
+        theirs = {
+            r.memory_id for r in await app.memory.store.page(gone, MemoryFilter(), "", 500) if r.end_user_id == GONE
+        }
+        await app.admin.trail.flush()
         planted = scan(Path(settings.storage.uri))
         assert set(planted) >= {MARKERS[0], MARKERS[3]}, planted  # the scan sees what it must not see later
         with redis.Redis.from_url(url) as client:
             client.bgrewriteaof()  # so the planted jobs sit in the base file as well as the increments
         assert MARKERS[2] in str(scan(valkey_dir)), "the job keys are in the append-only file before"
 
-        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        receipt = await app.admin.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
 
         # Their three memories and the compaction summaries filed for them (session scope).
         assert set(receipt.memory_ids) == theirs and len(theirs) > 3 and receipt.counts["conversations"] == 1
@@ -130,15 +134,15 @@ async def test_erase_end_user_removes_every_row_and_every_byte(
         assert not (await app.graph.search(gone, f"{MARKERS[0]} belongs to the contact")).hits
         assert [h.object for h in (await app.graph.search(kept, "what does the other contact like")).hits] == ["tea"]
         # Nothing of the contact is readable; the other contact's data is whole.
-        visible = await app.store.page(gone, MemoryFilter(), "", 100)
+        visible = await app.memory.store.page(gone, MemoryFilter(), "", 100)
         assert all(r.end_user_id != GONE and MARKERS[0] not in r.content for r in visible)
-        assert await app.conversation_store.state("acme", conversation) is None
-        after_kept = await app.conversations.context(kept, "chat-kept", 4000)
+        assert await app.working.conversation_store.state("acme", conversation) is None
+        after_kept = await app.working.conversations.context(kept, "chat-kept", 4000)
         assert after_kept == before_kept
-        remaining = await app.store.page(kept, MemoryFilter(), "", 100)
+        remaining = await app.memory.store.page(kept, MemoryFilter(), "", 100)
         assert any(r.content == "The other contact likes tea" for r in remaining)
         # The receipt is kept without content.
-        events = await app.trail.page("acme", None, None, None, 100, "")
+        events = await app.admin.trail.page("acme", None, None, None, 100, "")
         erase = [e for e in events.events if e.operation.value == "erase"]
         assert len(erase) == 1 and all(m not in repr(erase[0]) for m in [*MARKERS, GONE])
     # Every byte: every Lance file of every version, Valkey's append-only files and snapshot.
@@ -165,14 +169,14 @@ async def test_an_erasure_waits_for_a_compaction_under_way_and_nothing_of_the_co
     leases = RedisLeases(client)
     async with running(settings, onnx_embedder) as app:
         for i in range(60):
-            await app.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
+            await app.working.conversations.append(gone, conversation, [turn(i, GONE)], context_window=1000)
             if provider.calls["/v1/chat/completions"]:
                 break
         else:
             raise AssertionError("no compaction called the model")
         assert await leases.is_held(compaction_lease("acme", conversation))
 
-        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        receipt = await app.admin.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
 
         deadline = time.monotonic() + 30  # the job (if it still runs) finishes; nothing is left to wait for
         while await leases.is_held(compaction_lease("acme", conversation)):
@@ -180,11 +184,11 @@ async def test_an_erasure_waits_for_a_compaction_under_way_and_nothing_of_the_co
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.5)
         assert receipt.counts["conversations"] == 1
-        visible = await app.store.page(gone, MemoryFilter(), "", 500)
+        visible = await app.memory.store.page(gone, MemoryFilter(), "", 500)
         assert [r.content for r in visible if r.end_user_id == GONE or MARKERS[3] in r.content] == []
-        assert await app.conversation_store.state("acme", conversation) is None
-        assert await app.conversation_store.messages("acme", conversation, 0) == []
-        await app.trail.flush()
+        assert await app.working.conversation_store.state("acme", conversation) is None
+        assert await app.working.conversation_store.messages("acme", conversation, 0) == []
+        await app.admin.trail.flush()
     await client.aclose()
     assert scan(Path(settings.storage.uri)) == {}
 
@@ -204,14 +208,14 @@ async def test_findings_a_review_under_way_writes_after_the_memories_went_are_er
     author = Actor("acme", "a1")
     async with running(settings, onnx_embedder) as app:
         drafts = [MemoryDraft(f"The order number for the {MARKERS[0]} is {n}") for n in (48213, 99017)]
-        await app.memorize.memorize_batch(Actor("acme", "a1", GONE), drafts, skip_deduplication=True)
+        await app.memory.memorize.memorize_batch(Actor("acme", "a1", GONE), drafts, skip_deduplication=True)
         job = await app.jobs.review.request(author)
         deadline = time.monotonic() + 30
         while not provider.calls["/v1/chat/completions"]:
             assert time.monotonic() < deadline, "the review never asked the model"
             await asyncio.sleep(0.02)
 
-        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        receipt = await app.admin.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
 
         done = await wait_for(lambda: app.jobs.service.get("acme", job.key))
         assert done.state is JobState.SUCCEEDED and int(done.result["findings"]) >= 1
@@ -231,8 +235,8 @@ async def test_an_append_racing_the_erasure_of_its_contact_leaves_no_message_beh
     settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
     gone, conversation = Actor("acme", "a1", GONE), f"chat-{MARKERS[2]}"
     async with running(settings, onnx_embedder) as app:
-        await app.conversations.append(gone, conversation, [turn(0, GONE)], context_window=4000)
-        store = app.conversation_store
+        await app.working.conversations.append(gone, conversation, [turn(0, GONE)], context_window=4000)
+        store = app.working.conversation_store
         write = store.add_messages
         reserved, erased = asyncio.Event(), asyncio.Event()
 
@@ -242,9 +246,9 @@ async def test_an_append_racing_the_erasure_of_its_contact_leaves_no_message_beh
             await write(tenant_id, conversation_id, messages)
 
         store.add_messages = late_write  # type: ignore[method-assign]
-        append = asyncio.create_task(app.conversations.append(gone, conversation, [turn(1, GONE)]))
+        append = asyncio.create_task(app.working.conversations.append(gone, conversation, [turn(1, GONE)]))
         await reserved.wait()
-        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        receipt = await app.admin.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
         erased.set()
 
         with pytest.raises(NotFound, match=f"conversation 'chat-{MARKERS[2]}' was deleted"):
@@ -253,6 +257,6 @@ async def test_an_append_racing_the_erasure_of_its_contact_leaves_no_message_beh
         assert receipt.counts["conversations"] == 1
         assert await store.state("acme", conversation) is None
         assert await store.messages("acme", conversation, 0) == []
-        again = await app.conversations.append(gone, conversation, [turn(2, GONE)], context_window=4000)
+        again = await app.working.conversations.append(gone, conversation, [turn(2, GONE)], context_window=4000)
         assert again.seqs == (1,)  # a new conversation of the same id: nothing of the old one under it
         assert [m.message_id for m in await store.messages("acme", conversation, 0)] == ["m2"]

@@ -37,7 +37,7 @@ async def _write(app: App, who: str, conversation: str, stop: asyncio.Event) -> 
     while not stop.is_set():
         text = f"Turn {i} of {who} about the plan and the schedule, with the details agreed so far. " * 2
         message = MessageInput(f"m{i}", Role.USER, text, START + timedelta(seconds=i))
-        await app.conversations.append(actor, conversation, [message], context_window=900)
+        await app.working.conversations.append(actor, conversation, [message], context_window=900)
         i += 1
         await asyncio.sleep(0.005)
     return i
@@ -73,15 +73,15 @@ async def test_an_erasure_under_writes_compactions_and_maintenance_leaves_no_byt
     settings = make_settings(tmp_path / "data", redis={"dsn": redis_url}, jobs=jobs, storage=storage)
     async with running(settings, onnx_embedder) as app:
         gone, kept = Actor("acme", "a1", GONE), Actor("acme", "a1", KEPT)
-        await app.memorize.memorize(gone, MemoryDraft(f"{GONE_MARK} is the contact's cat", Scope.END_USER))
-        await app.memorize.memorize(kept, MemoryDraft(f"{KEPT_MARK} is the other contact's dog", Scope.END_USER))
+        await app.memory.memorize.memorize(gone, MemoryDraft(f"{GONE_MARK} is the contact's cat", Scope.END_USER))
+        await app.memory.memorize.memorize(kept, MemoryDraft(f"{KEPT_MARK} is the other contact's dog", Scope.END_USER))
         stop_gone, stop_kept = asyncio.Event(), asyncio.Event()
         theirs = [asyncio.create_task(_write(app, GONE, f"chat-{k}-{GONE_MARK}", stop_gone)) for k in range(2)]
         others = [asyncio.create_task(_write(app, KEPT, f"chat-{k}-{KEPT_MARK}", stop_kept)) for k in range(2)]
         await asyncio.sleep(4)  # passes lose commits to the appends meanwhile; the workers compact
         stop_gone.set()
         assert min(await asyncio.gather(*theirs)) > 5
-        receipt = await app.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
+        receipt = await app.admin.erasure.erase_end_user(Actor("acme", "", role=KeyRole.ADMIN), GONE)
         right_after = scan_for(Path(settings.storage.uri), [GONE_MARK, GONE])
         stop_kept.set()  # the other contact wrote all through the erasure
         assert min(await asyncio.gather(*others)) > 5

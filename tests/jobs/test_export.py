@@ -25,16 +25,18 @@ OPERATOR = Actor("acme", "")
 
 
 async def export(app: App, end_user: str | None = None, embeddings: bool = True) -> list[str]:
-    return [json_line(r) async for r in app.exports.export(OPERATOR, end_user, embeddings)]
+    return [json_line(r) async for r in app.admin.exports.export(OPERATOR, end_user, embeddings)]
 
 
 async def seed(app: App) -> None:
     alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a2", "bob")
-    await app.memorize.memorize(alice, MemoryDraft(content="Alice prefers morning calls", scope=Scope.END_USER))
-    await app.memorize.memorize(alice, MemoryDraft(content="Alice's cat is called Miso", scope=Scope.END_USER))
-    await app.memorize.memorize(bob, MemoryDraft(content="Bob pays by invoice", scope=Scope.END_USER))
-    await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft(content="Office closes at six", scope=Scope.TENANT))
-    await app.profile.edit(
+    await app.memory.memorize.memorize(alice, MemoryDraft(content="Alice prefers morning calls", scope=Scope.END_USER))
+    await app.memory.memorize.memorize(alice, MemoryDraft(content="Alice's cat is called Miso", scope=Scope.END_USER))
+    await app.memory.memorize.memorize(bob, MemoryDraft(content="Bob pays by invoice", scope=Scope.END_USER))
+    await app.memory.memorize.memorize(
+        Actor("acme", "a1"), MemoryDraft(content="Office closes at six", scope=Scope.TENANT)
+    )
+    await app.working.profile.edit(
         Actor("acme", "a1"), 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly")
     )
     for contact, claim in (
@@ -45,11 +47,11 @@ async def seed(app: App) -> None:
         where = GraphScope(Scope.END_USER, "", contact) if contact else GraphScope(Scope.TENANT)
         await app.graph.assert_human(OPERATOR, where, claim)
     for i in range(30):
-        await app.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
-        await app.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
-    await app.configs.set_tenant(OPERATOR, {"recall.limit": 7}, (), 0)
+        await app.working.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
+        await app.working.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
+    await app.working.configs.set_tenant(OPERATOR, {"recall.limit": 7}, (), 0)
     await settle(app)
-    await app.trail.flush()
+    await app.admin.trail.flush()
 
 
 async def test_export_import_export_gives_the_same_records(
@@ -74,14 +76,14 @@ async def test_export_import_export_gives_the_same_records(
     assert "memory" in out.getvalue()
     async with running(second, onnx_embedder, workers=False) as app:
         again = await export(app)
-        restored = await app.store.page(Actor("acme", "a1", "alice"), MemoryFilter(), "", 100)
+        restored = await app.memory.store.page(Actor("acme", "a1", "alice"), MemoryFilter(), "", 100)
         with pytest.raises(PreconditionFailed, match="empty tenant"):
-            await app.exports.import_(OPERATOR, [json.loads(line) for line in lines])
+            await app.admin.exports.import_(OPERATOR, [json.loads(line) for line in lines])
         with pytest.raises(InvalidRequest, match="header"):
-            await app.exports.import_(Actor("other", ""), [{"type": "memory", "row": {}}])
+            await app.admin.exports.import_(Actor("other", ""), [{"type": "memory", "row": {}}])
         newer = {**header, "version": 2}
         with pytest.raises(PreconditionFailed, match="newer"):
-            await app.exports.import_(Actor("other", ""), [newer])
+            await app.admin.exports.import_(Actor("other", ""), [newer])
     imported = [json.loads(line) for line in again[1:]]
     extra = [r for r in imported if r["type"] == "audit_event" and r["row"]["operation"] == "import"]
     assert len(extra) == 1

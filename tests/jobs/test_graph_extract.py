@@ -46,7 +46,7 @@ async def _conversation(app: App, n: int = 6) -> None:
         role = Role.USER if i % 2 == 0 else Role.ASSISTANT
         text = f"Message {i}: billing at Acme moves to Omar in October, and the espresso order stays the same."
         message = MessageInput(f"m{i}", role, text, START + timedelta(minutes=i))
-        await app.conversations.append(ME, "c1", [message], context_window=300)
+        await app.working.conversations.append(ME, "c1", [message], context_window=300)
 
 
 async def _extraction(app: App) -> JobRecord:
@@ -65,9 +65,9 @@ async def test_a_compaction_of_an_agent_with_the_graph_on_extracts_facts_with_on
 ) -> None:
     provider.reply_with(SUMMARY, MAINTENANCE, GRAPH)
     async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
-        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await app.working.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
         await _conversation(app)
-        compaction = await app.conversations.compact(ME, "c1")
+        compaction = await app.working.conversations.compact(ME, "c1")
         done = await wait_for(lambda: app.jobs.service.record("acme", compaction.key), timeout=60)
         assert done.state is JobState.SUCCEEDED, done.last_error
         extraction = await _extraction(app)
@@ -83,10 +83,10 @@ async def test_a_compaction_of_an_agent_with_the_graph_on_extracts_facts_with_on
         assert answer.hits[0].fact.sources  # provenance: the extraction's episode
         assert not (await app.graph.search(Actor("acme", "a1", "u2"), "who handles billing at Acme")).hits
         # GetContext ends with the block, after everything else, for the agent whose graph is on.
-        parts = (await app.conversations.context(ME, "c1", 4000)).parts
+        parts = (await app.working.conversations.context(ME, "c1", 4000)).parts
         assert parts[-1].kind == "graph" and parts[-1].content == answer.block
-        await app.configs.set_agent(OPS, "a1", {"graph.enabled": False}, (), 1)
-        assert all(p.kind != "graph" for p in (await app.conversations.context(ME, "c1", 4000)).parts)
+        await app.working.configs.set_agent(OPS, "a1", {"graph.enabled": False}, (), 1)
+        assert all(p.kind != "graph" for p in (await app.working.conversations.context(ME, "c1", 4000)).parts)
 
 
 async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without_the_graph_gets_none(
@@ -94,13 +94,15 @@ async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without
 ) -> None:
     provider.reply_with(SUMMARY, MAINTENANCE, GRAPH)
     async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
-        await app.configs.set_tenant(OPS, {"graph.write_approval": True}, (), 0)
+        await app.working.configs.set_tenant(OPS, {"graph.write_approval": True}, (), 0)
         with pytest.raises(PreconditionFailed, match=r"graph\.write_approval"):  # tighten-only below the tenant
-            await app.configs.set_agent(OPS, "a1", {"graph.enabled": True, "graph.write_approval": False}, (), 0)
-        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
-        assert (await app.configs.values("acme", "a1"))["graph.write_approval"] is True
+            await app.working.configs.set_agent(
+                OPS, "a1", {"graph.enabled": True, "graph.write_approval": False}, (), 0
+            )
+        await app.working.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        assert (await app.working.configs.values("acme", "a1"))["graph.write_approval"] is True
         await _conversation(app)
-        await app.conversations.compact(ME, "c1")
+        await app.working.conversations.compact(ME, "c1")
         await _extraction(app)
         assert not (await app.graph.search(ME, "who handles billing at Acme")).hits  # pending: invisible
         store = app.graph._store  # the approval path an administrator takes, by the fact's id
@@ -110,15 +112,15 @@ async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without
         assert [h.object for h in (await app.graph.search(ME, "who handles billing at Acme")).hits] == ["Omar"]
 
         # The tenant turns the graph off: the next compaction queues no extraction (no model call).
-        await app.configs.set_tenant(OPS, {"graph.enabled": False}, (), 1)
+        await app.working.configs.set_tenant(OPS, {"graph.enabled": False}, (), 1)
         provider.reply_with(SUMMARY, MAINTENANCE)
         before = provider.calls["/v1/chat/completions"]
         for i in range(6, 10):
             text = f"Message {i}: more about the espresso order and the billing handover at Acme."
-            await app.conversations.append(
+            await app.working.conversations.append(
                 ME, "c1", [MessageInput(f"m{i}", Role.USER, text, START + timedelta(minutes=i))]
             )
-        again = await app.conversations.compact(ME, "c1")
+        again = await app.working.conversations.compact(ME, "c1")
         assert (
             await wait_for(lambda: app.jobs.service.record("acme", again.key), timeout=60)
         ).state is JobState.SUCCEEDED
@@ -156,16 +158,16 @@ async def test_the_billing_example_end_to_end_through_two_compactions(
 ) -> None:
     provider.reply_with(SUMMARY, MAINTENANCE, _graph_reply("Nadia", "2026-09-01"))
     async with running(job_settings(tmp_path, redis_url, provider), onnx_embedder) as app:
-        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await app.working.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
         await _conversation(app)
-        await app.conversations.compact(ME, "c1")
+        await app.working.conversations.compact(ME, "c1")
         await _extraction(app)
         provider.reply_with(SUMMARY, MAINTENANCE, _graph_reply("Omar", "2026-10-01"))
         for i in range(6, 12):
             text = f"Message {i}: from October Omar takes over the billing at Acme from Nadia."
             message = MessageInput(f"m{i}", Role.USER, text, START + timedelta(minutes=i))
-            await app.conversations.append(ME, "c1", [message], context_window=300)
-        second = await app.conversations.compact(ME, "c1")
+            await app.working.conversations.append(ME, "c1", [message], context_window=300)
+        second = await app.working.conversations.compact(ME, "c1")
         assert (
             await wait_for(lambda: app.jobs.service.record("acme", second.key), timeout=60)
         ).state is JobState.SUCCEEDED
@@ -217,9 +219,9 @@ async def test_a_fact_the_model_judges_incompatible_is_invalidated_only_within_i
 
         provider.reply_with(SUMMARY, MAINTENANCE)
         provider.answer_with(answer)
-        await app.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
+        await app.working.configs.set_agent(OPS, "a1", {"graph.enabled": True}, (), 0)
         await _conversation(app)
-        await app.conversations.compact(ME, "c1")
+        await app.working.conversations.compact(ME, "c1")
         done = await _extraction(app)
         assert done.result["invalidated"] == 1
         old, _, by = await app.graph.explain(ME, berlin.fact.fact_id)

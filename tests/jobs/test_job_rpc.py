@@ -32,7 +32,7 @@ def daemon(job_env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[Liv
     server.start()
     assert server.app is not None
     server.run(
-        server.app.memorize.memorize_batch(
+        server.app.memory.memorize.memorize_batch(
             Actor("acme", "a1"),
             [MemoryDraft(content="a1 prefers tea"), MemoryDraft(content="a1 is on billing")],
             skip_deduplication=True,

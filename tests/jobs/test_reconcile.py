@@ -28,8 +28,8 @@ async def test_a_job_whose_message_was_lost_is_queued_again_once_and_runs(
     client = redis.asyncio.Redis.from_url(redis_url)
     try:
         async with running(settings, onnx_embedder, workers=False) as app:
-            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
-            record = await app.retention.start_daily(app.jobs.service)
+            await app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.admin.retention.start_daily(app.jobs.service)
             assert record is not None and record.state is JobState.QUEUED
             queue, message = queue_of(record.kind), record.message_id
             assert await client.zscore(queue, message) is not None
@@ -57,8 +57,8 @@ async def test_the_worker_gauges_show_live_jobs_the_backlog_and_the_breaker(
     settings = job_settings(tmp_path, redis_url, None)
     settings.retention.memories_days = 30.0
     async with running(settings, onnx_embedder, workers=False) as app:
-        await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
-        record = await app.retention.start_daily(app.jobs.service)
+        await app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+        record = await app.admin.retention.start_daily(app.jobs.service)
         assert record is not None
         await refresh_job_metrics(app)
         scrape = generate_latest(app.metrics.registry).decode()
@@ -98,8 +98,8 @@ async def test_the_jobs_of_a_worker_that_died_are_freed_by_its_lapsed_heartbeat(
     client = redis.asyncio.Redis.from_url(redis_url)
     try:
         async with running(settings, onnx_embedder, workers=False) as app:
-            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
-            record = await app.retention.start_daily(app.jobs.service)
+            await app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.admin.retention.start_daily(app.jobs.service)
             assert record is not None
             # A worker took the job and died: the record says running, arq holds the message for 5 minutes.
             orphan = replace(record, state=JobState.RUNNING, attempts=1, worker="host:1:dead")
@@ -150,8 +150,8 @@ async def test_a_queued_job_whose_message_kept_a_dead_workers_mark_is_released_a
     client = redis.asyncio.Redis.from_url(redis_url)
     try:
         async with running(settings, onnx_embedder, workers=False) as app:
-            await app.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
-            record = await app.retention.start_daily(app.jobs.service)
+            await app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("an old note"))
+            record = await app.admin.retention.start_daily(app.jobs.service)
             assert record is not None and record.state is JobState.QUEUED
             mark = f"arq:in-progress:{record.message_id}"
             # A worker marked the message and died before writing `running` (or Redis came back from its

@@ -52,8 +52,8 @@ async def test_reembed_runs_as_a_job_switches_the_tenant_and_switches_back(
         server.start()
         assert server.app is not None
         drafts = [MemoryDraft(f"acme note {i} about item {i}") for i in range(700)]
-        server.run(server.app.memorize.memorize_batch(Actor("acme", "a"), drafts, True))
-        server.run(server.app.memorize.memorize_batch(Actor("globex", "a"), drafts[:10], True))
+        server.run(server.app.memory.memorize.memorize_batch(Actor("acme", "a"), drafts, True))
+        server.run(server.app.memory.memorize.memorize_batch(Actor("globex", "a"), drafts[:10], True))
         try:
             with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
                 stub, jobs = ReembedServiceStub(channel), JobServiceStub(channel)

@@ -187,7 +187,7 @@ async def _assert_stored_once(
     async with build_app(settings, embedder=embedder) as app:
         rows = []
         for agent in AGENTS:
-            rows += await app.store.page(Actor("acme", agent), MemoryFilter(), "", 500)
+            rows += await app.memory.store.page(Actor("acme", agent), MemoryFilter(), "", 500)
         ids = {r.memory_id for r in rows}
         assert (
             len(acknowledged) == WRITERS * WRITES and set(acknowledged.values()) <= ids
@@ -196,11 +196,11 @@ async def _assert_stored_once(
         texts = Counter((r.agent_id, r.content) for r in rows)
         assert max(texts.values()) == 1, [t for t, n in texts.items() if n > 1]  # none stored twice
         for c in range(2):
-            messages = await app.conversation_store.messages("acme", f"c{c}", 0)
+            messages = await app.working.conversation_store.messages("acme", f"c{c}", 0)
             assert sorted(m.message_id for m in messages) == sorted(f"m{n}" for n in range(MESSAGES))
             assert len({m.seq for m in messages}) == MESSAGES  # one sequence number each, none reused by a racing swap
         for agent in AGENTS:
-            numbers = [r.revision for r in await app.profile.revisions(Actor("acme", agent), 100, 0)]
+            numbers = [r.revision for r in await app.working.profile.revisions(Actor("acme", agent), 100, 0)]
             assert len(numbers) == len(set(numbers)) and max(numbers) == final[agent].revision
 
 

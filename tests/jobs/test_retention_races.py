@@ -47,9 +47,9 @@ async def test_retention_leaves_a_conversation_whose_compaction_is_under_way_who
     client = redis.asyncio.Redis.from_url(redis_url)
     leases = RedisLeases(client)
     async with build_app(settings, embedder=onnx_embedder, clock=clock) as app, running_workers(settings, app):
-        assert app.conversations is not None
+        assert app.working.conversations is not None
         for i in range(60):
-            await app.conversations.append(me, conversation, [turn(i)], context_window=1000)
+            await app.working.conversations.append(me, conversation, [turn(i)], context_window=1000)
             if provider.calls["/v1/chat/completions"]:
                 break
         else:
@@ -57,14 +57,14 @@ async def test_retention_leaves_a_conversation_whose_compaction_is_under_way_who
         assert await leases.is_held(compaction_lease("acme", conversation))
         clock.advance(days=30)  # the conversation has been idle for longer than the policy
 
-        receipt = await app.retention.purge("acme", dry_run=False)
+        receipt = await app.admin.retention.purge("acme", dry_run=False)
 
         deadline = time.monotonic() + 30
         while await leases.is_held(compaction_lease("acme", conversation)):
             assert time.monotonic() < deadline
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)
-        state = await app.conversation_store.state("acme", conversation)
+        state = await app.working.conversation_store.state("acme", conversation)
         db = await lancedb.connect_async(settings.storage.uri)
         items = await (await db.open_table("conversation_items_acme")).count_rows(f"conversation_id = '{conversation}'")
         assert state is not None or items == 0, f"{items} items left without their conversation"

@@ -73,9 +73,9 @@ async def test_a_killed_workers_job_reruns_after_reclaim_without_duplicates(
         assert done.state == JobState.SUCCEEDED and done.attempts == 2, events
         assert reclaimed_after >= 2  # not before the killed worker's heartbeat (3 s, renewed every 1 s) lapsed
         assert "freed the running jobs of a worker that died" in (tmp_path / "worker.log").read_text()
-        revisions = await app.profile.revisions(Actor("acme", "a1"), 10, 0)
+        revisions = await app.working.profile.revisions(Actor("acme", "a1"), 10, 0)
         assert [r.revision for r in revisions] == [1]
-        page = await app.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
+        page = await app.memory.store.page(Actor("acme", "a1"), MemoryFilter(), "", 100)
         contents = sorted(r.content for r in page)
         assert contents.count("used to work nights") == 1 and len(contents) == 3
     assert provider.calls["/v1/chat/completions"] == 2

@@ -85,11 +85,11 @@ async def test_an_agents_reviews_apply_by_its_resolved_policy() -> None:
     for tenant_policy in ("none", ""):
         async with fake_world(audits={"apply": "all"}) as w:
             for text in ("thanks!", "The VPN needs a hardware key", "The VPN needs a hardware key"):
-                await w.app.memorize.memorize_batch(ME, [MemoryDraft(text)], True)
+                await w.app.memory.memorize.memorize_batch(ME, [MemoryDraft(text)], True)
             if tenant_policy:
-                await w.app.configs.set_tenant(OPS, {"review.apply": tenant_policy}, (), 0)
+                await w.app.working.configs.set_tenant(OPS, {"review.apply": tenant_policy}, (), 0)
                 with pytest.raises(PreconditionFailed, match=r"review\.apply"):
-                    await w.app.configs.set_agent(OPS, "a1", {"review.apply": "all"}, (), 0)
+                    await w.app.working.configs.set_agent(OPS, "a1", {"review.apply": "all"}, (), 0)
             job = await w.app.jobs.review.request(ME)
             assert await runner(w, with_model=False).run("acme", job.key, w.app.jobs.review.run) is None
             done = await w.app.jobs.service.get("acme", job.key)
@@ -103,9 +103,9 @@ async def test_an_agents_reviews_apply_by_its_resolved_policy() -> None:
 async def test_the_audit_batch_skips_agents_whose_reviews_are_off() -> None:
     async with fake_world() as w:
         for agent in ("a1", "a2"):
-            await w.app.memorize.memorize_batch(Actor("acme", agent), [MemoryDraft("thanks!")], True)
-        await w.app.configs.set_agent(OPS, "a2", {"review.enabled": False}, (), 0)
-        batch = await w.app.jobs.audits.start("acme")
-        await runner(w).run("@system", batch.key, w.app.jobs.audits.run)
-        asked = await w.app.jobs.audits.reviews_of(batch.key)
+            await w.app.memory.memorize.memorize_batch(Actor("acme", agent), [MemoryDraft("thanks!")], True)
+        await w.app.working.configs.set_agent(OPS, "a2", {"review.enabled": False}, (), 0)
+        batch = await w.app.jobs.review_batch.start("acme")
+        await runner(w).run("@system", batch.key, w.app.jobs.review_batch.run)
+        asked = await w.app.jobs.review_batch.reviews_of(batch.key)
         assert [key.split(":")[2] for _, key in asked] == ["a1"]

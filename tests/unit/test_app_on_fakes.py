@@ -19,8 +19,8 @@ from tests.fakes import (
     HashEmbedder,
     InMemoryAgentConfigs,
     InMemoryArchive,
-    InMemoryAuditLog,
     InMemoryConversations,
+    InMemoryEventLog,
     InMemoryKeys,
     InMemoryProfiles,
     InMemoryReviews,
@@ -37,19 +37,19 @@ PROFILE: dict[str, object] = {"profile": "## Preferences\n- likes green tea", "d
 
 async def test_build_app_on_fakes_runs_a_regeneration_end_to_end(world: World) -> None:
     app = world.app
-    await app.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
+    await app.memory.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
     job = await app.jobs.bootstrap.regenerate(ME)
     assert job.kind == JobKind.REGENERATE and world.queue.submitted == [(job.message_id, 0)]
     world.chat.script.append(PROFILE)
     assert await runner(world).run("acme", job.key, app.jobs.bootstrap.compile) is None
     done = await app.jobs.service.get("acme", job.key)
     assert done.state == JobState.SUCCEEDED and done.result["outcome"] == "compiled"
-    assert "likes green tea" in (await app.profile.get(ME)).document
+    assert "likes green tea" in (await app.working.profile.get(ME)).document
 
 
 async def test_the_bootstrap_batch_fans_out_and_sets_its_flag(world: World) -> None:
     app = world.app
-    await app.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
+    await app.memory.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
     batch = await app.jobs.bootstrap.start_batch()
     assert batch is not None
     run = runner(world)
@@ -65,7 +65,7 @@ async def test_the_bootstrap_batch_looks_again_sooner_as_its_agents_near_the_end
     app = world.app
     agents = [Actor("acme", f"a{i}") for i in range(5)]
     for actor in agents:
-        await app.memorize.memorize(actor, MemoryDraft(f"{actor.agent_id} likes green tea"))
+        await app.memory.memorize.memorize(actor, MemoryDraft(f"{actor.agent_id} likes green tea"))
     batch = await app.jobs.bootstrap.start_batch()
     assert batch is not None
     run = runner(world)
@@ -99,12 +99,12 @@ async def test_compaction_without_a_model_takes_the_extractive_path(world: World
     turns = [
         MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i} " + "word " * 60) for i in range(40)
     ]
-    result = await app.conversations.append(ME, "c1", turns, context_window=1024)
+    result = await app.working.conversations.append(ME, "c1", turns, context_window=1024)
     assert result.compaction is not None
     await runner.run("acme", result.compaction.key, app.jobs.compaction.run)
     done = await app.jobs.service.get("acme", result.compaction.key)
     assert done.state == JobState.SUCCEEDED and done.result["path"] == "extractive"
-    context = await app.conversations.context(ME, "c1", 1024)
+    context = await app.working.conversations.context(ME, "c1", 1024)
     assert context.tokens() <= 1024 and context.tokens(PartKind.SUMMARY) > 0
 
 
@@ -115,7 +115,7 @@ async def test_without_job_parts_the_app_answers_unavailable() -> None:
         store=store,
         reviews=InMemoryReviews(),
         keys=InMemoryKeys(),
-        audit_log=InMemoryAuditLog(),
+        audit_log=InMemoryEventLog(),
         archive=InMemoryArchive(),
         agent_configs=InMemoryAgentConfigs(),
         neighbours=PairwiseNeighbours(),

@@ -18,15 +18,15 @@ async def seed(w: World) -> None:
         ("acme", "a2", "Priya leads the search team in Lisbon"),
         ("globex", "b1", "The build server is in Frankfurt"),
     ):
-        await w.app.memorize.memorize_batch(Actor(tenant, agent), [MemoryDraft(text)], True)
+        await w.app.memory.memorize.memorize_batch(Actor(tenant, agent), [MemoryDraft(text)], True)
 
 
 async def finish(w: World, batch_key: str) -> JobState:
     """Run the batch and its reviews until the batch ends (as the workers would)."""
     run = runner(w, with_model=False)
     for _ in range(5):
-        await run.run(SYSTEM_TENANT, batch_key, w.app.jobs.audits.run)
-        for tenant, key in await w.app.jobs.audits.reviews_of(batch_key):
+        await run.run(SYSTEM_TENANT, batch_key, w.app.jobs.review_batch.run)
+        for tenant, key in await w.app.jobs.review_batch.reviews_of(batch_key):
             record = await w.app.jobs.service.get(tenant, key)
             if record.live:
                 await run.run(tenant, key, w.app.jobs.review.run)
@@ -40,14 +40,14 @@ async def test_ticks_and_a_manual_start_in_one_period_are_one_batch() -> None:
     async with fake_world(audits={"schedule": "0 3 * * *"}) as w:
         await seed(w)
         w.clock.current = SLOT.replace(minute=2)
-        first = await w.app.jobs.audits.tick()
-        second = await w.app.jobs.audits.tick()
-        manual = await w.app.jobs.audits.start()
+        first = await w.app.jobs.review_batch.tick()
+        second = await w.app.jobs.review_batch.tick()
+        manual = await w.app.jobs.review_batch.start()
         assert first is not None and second is not None
         assert first.key == second.key == manual.key == "review_all:@all:20260630T0300Z"
         assert [m for m, _ in w.queue.submitted if m.startswith("review_all")] == [f"{first.key}#1"]
         assert await finish(w, first.key) is JobState.SUCCEEDED
-        again = await w.app.jobs.audits.tick()
+        again = await w.app.jobs.review_batch.tick()
         assert again is not None and again.state is JobState.SUCCEEDED and again.run == 1  # not run again
         reviews = [m for m, _ in w.queue.submitted if m.startswith("review:")]
         assert len(reviews) == 3  # one per agent, once
@@ -56,23 +56,23 @@ async def test_ticks_and_a_manual_start_in_one_period_are_one_batch() -> None:
 async def test_a_tick_outside_the_catch_up_window_or_without_a_schedule_starts_nothing() -> None:
     async with fake_world(audits={"schedule": "0 3 * * *"}) as w:
         w.clock.current = SLOT.replace(hour=9)
-        assert await w.app.jobs.audits.tick() is None
+        assert await w.app.jobs.review_batch.tick() is None
     async with fake_world() as w:
         w.clock.current = SLOT
-        assert await w.app.jobs.audits.tick() is None
-        manual = await w.app.jobs.audits.start("acme")
+        assert await w.app.jobs.review_batch.tick() is None
+        manual = await w.app.jobs.review_batch.start("acme")
         assert manual.key == "review_all:acme:20260630"  # no schedule: a manual run's period is the UTC day
 
 
 async def test_the_batch_reviews_each_agent_and_keeps_a_report_per_tenant(world: World) -> None:
     await seed(world)
-    batch = await world.app.jobs.audits.start()
+    batch = await world.app.jobs.review_batch.start()
     assert await finish(world, batch.key) is JobState.SUCCEEDED
     done = await world.app.jobs.service.get(SYSTEM_TENANT, batch.key)
     r = done.result
     assert (r["agents"], r["succeeded"], r["failed"], r["unchanged"], r["tenants"]) == (3, 3, 0, 0, 2)
     assert int(r["findings"]) >= 1  # "thanks!" is clutter
-    reviewed = {(t, k.split(":")[2]) for t, k in await world.app.jobs.audits.reviews_of(batch.key)}
+    reviewed = {(t, k.split(":")[2]) for t, k in await world.app.jobs.review_batch.reviews_of(batch.key)}
     assert reviewed == {("acme", "a1"), ("acme", "a2"), ("globex", "b1")}
     kept = await world.reviews.reports("acme", 5)
     assert [i for i, _ in kept] == [batch.key] and kept[0][1].memories == 3
@@ -81,11 +81,11 @@ async def test_the_batch_reviews_each_agent_and_keeps_a_report_per_tenant(world:
 
 async def test_only_agents_whose_archive_changed_are_reviewed_again(world: World) -> None:
     await seed(world)
-    first = await world.app.jobs.audits.start("acme")
+    first = await world.app.jobs.review_batch.start("acme")
     assert await finish(world, first.key) is JobState.SUCCEEDED
-    await world.app.memorize.memorize_batch(Actor("acme", "a2"), [MemoryDraft("Priya moved to Porto")], True)
+    await world.app.memory.memorize.memorize_batch(Actor("acme", "a2"), [MemoryDraft("Priya moved to Porto")], True)
     world.clock.advance(days=1)
-    second = await world.app.jobs.audits.start("acme")
+    second = await world.app.jobs.review_batch.start("acme")
     assert second.key != first.key
     assert await finish(world, second.key) is JobState.SUCCEEDED
     result = (await world.app.jobs.service.get(SYSTEM_TENANT, second.key)).result
@@ -96,13 +96,13 @@ async def test_only_agents_whose_archive_changed_are_reviewed_again(world: World
 
 async def test_a_failed_review_fails_the_batch_and_a_redrive_reruns_only_it(world: World) -> None:
     await seed(world)
-    batch = await world.app.jobs.audits.start()
+    batch = await world.app.jobs.review_batch.start()
     run = runner(world, with_model=True)
     world.chat.script.append({"verdicts": "nope"})  # a1's clutter goes to the model, which answers badly
-    await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run)
-    for tenant, key in await world.app.jobs.audits.reviews_of(batch.key):
+    await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.review_batch.run)
+    for tenant, key in await world.app.jobs.review_batch.reviews_of(batch.key):
         await run.run(tenant, key, world.app.jobs.review.run)
-    await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run)
+    await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.review_batch.run)
     failed = await world.app.jobs.service.get(SYSTEM_TENANT, batch.key)
     assert failed.state is JobState.FAILED and "1 of 3 reviews failed" in failed.last_error
     assert failed.result["tenants"] == 2  # the reports are kept anyway
@@ -114,18 +114,18 @@ async def test_a_failed_review_fails_the_batch_and_a_redrive_reruns_only_it(worl
 
 
 async def test_batch_kind_is_listed_under_its_own_name(world: World) -> None:
-    batch = await world.app.jobs.audits.start()
+    batch = await world.app.jobs.review_batch.start()
     assert batch.kind is JobKind.REVIEW_ALL and batch.tenant_id == SYSTEM_TENANT
 
 
 async def test_the_batch_looks_again_sooner_as_its_reviews_near_the_end(world: World) -> None:
     await seed(world)
-    batch = await world.app.jobs.audits.start()
+    batch = await world.app.jobs.review_batch.start()
     run = runner(world, with_model=False)
-    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 1.0  # fanned out: no pace yet
-    for tenant, key in (await world.app.jobs.audits.reviews_of(batch.key))[:2]:
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.review_batch.run) == 1.0  # fanned out: no pace yet
+    for tenant, key in (await world.app.jobs.review_batch.reviews_of(batch.key))[:2]:
         await run.run(tenant, key, world.app.jobs.review.run)
     world.clock.advance(seconds=0.5)  # two reviews in half a second, one left: a quarter of a second
-    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 0.25
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.review_batch.run) == 0.25
     world.clock.advance(seconds=0.25)  # none since: 1.5 times the last wait
-    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.audits.run) == 0.375
+    assert await run.run(SYSTEM_TENANT, batch.key, world.app.jobs.review_batch.run) == 0.375

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits
-from memoryd.core.audit_rules import clutter_reason, find, survivor
 from memoryd.core.feedback import FeedbackSummary, Signal
 from memoryd.core.ids import content_hash
 from memoryd.core.models import MemoryRecord, Scope
 from memoryd.core.restatement import conflicting_markers
+from memoryd.core.review import Action, Finding, FindingKind, ReviewLimits
+from memoryd.core.review_rules import clutter_reason, find, survivor
 from memoryd.testing.provider import hashed_embedding
 from tests.fakes import PairwiseNeighbours, memory_record
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from memoryd.config import load_settings
-from memoryd.config_errors import ConfigError
+from memoryd.config.errors import ConfigError
 
 
 def test_precedence_overrides_then_product_env_then_prefixed_env_then_file(

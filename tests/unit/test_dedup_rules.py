@@ -13,10 +13,10 @@ from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, Scope
 from memoryd.core.pii import PiiPolicy
 from memoryd.core.restatement import is_restatement, statement_key
 from memoryd.core.validation import Limits
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, PairwiseNeighbours, memory_record
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryEventLog, InMemoryStore, PairwiseNeighbours, memory_record
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
@@ -124,7 +124,7 @@ def memorize() -> tuple[MemorizeService, InMemoryStore]:
         FrozenClock(NOW),
         Limits(),
         0.5,
-        trail=AuditTrail(InMemoryAuditLog(), FrozenClock(NOW)),
+        trail=EventLog(InMemoryEventLog(), FrozenClock(NOW)),
         pii=PiiFloor(lambda _: PiiPolicy.OFF),
         neighbours=PairwiseNeighbours(),
     ), store

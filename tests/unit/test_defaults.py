@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from memoryd.config import Settings, load_settings
-from memoryd.config_errors import ConfigError
+from memoryd.config.errors import ConfigError
 from memoryd.core.conversation import WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.models import DEFAULT_DECAY, DEFAULT_SALIENCE, MemoryType

@@ -23,12 +23,12 @@ CHAT = "chat-u-1"
 def erasure(world: World, leases: DictLeases, wait: float) -> ErasureService:
     app = world.app
     return ErasureService(
-        app.store,
-        app.conversation_store,
+        app.memory.store,
+        app.working.conversation_store,
         world.reviews,
         None,
         (world.ledger, world.queue),
-        app.trail,
+        app.admin.trail,
         world.clock,
         leases=leases,
         job_seconds=wait,
@@ -36,9 +36,13 @@ def erasure(world: World, leases: DictLeases, wait: float) -> ErasureService:
 
 
 async def planted(world: World) -> None:
-    await world.app.memorize.memorize(CONTACT, MemoryDraft("The contact's cat is called Tom", scope=Scope.END_USER))
-    assert world.app.conversations is not None
-    await world.app.conversations.append(CONTACT, CHAT, [MessageInput("m1", Role.USER, "hello")], context_window=4000)
+    await world.app.memory.memorize.memorize(
+        CONTACT, MemoryDraft("The contact's cat is called Tom", scope=Scope.END_USER)
+    )
+    assert world.app.working.conversations is not None
+    await world.app.working.conversations.append(
+        CONTACT, CHAT, [MessageInput("m1", Role.USER, "hello")], context_window=4000
+    )
 
 
 async def test_a_job_that_outlasts_the_wait_leaves_the_contact_untouched_and_the_job_its_lease() -> None:
@@ -51,10 +55,10 @@ async def test_a_job_that_outlasts_the_wait_leaves_the_contact_untouched_and_the
             await erasure(world, leases, wait=0.3).erase_end_user(ADMIN, "u-1")
 
         assert leases.held == {compaction_lease("acme", CHAT): "job-1"}
-        assert [r.content for r in await world.app.store.page(CONTACT, MemoryFilter(), "", 10)] == [
+        assert [r.content for r in await world.app.memory.store.page(CONTACT, MemoryFilter(), "", 10)] == [
             "The contact's cat is called Tom"
         ]
-        assert await world.app.conversation_store.state("acme", CHAT) is not None
+        assert await world.app.working.conversation_store.state("acme", CHAT) is not None
 
 
 async def test_a_job_under_way_is_waited_for_then_both_leases_are_held_while_deleting_and_given_back() -> None:
@@ -63,13 +67,13 @@ async def test_a_job_under_way_is_waited_for_then_both_leases_are_held_while_del
         leases = DictLeases()
         await leases.lock(extraction_lease("acme", CHAT), "job-2", 60)
         held_while_deleting: list[dict[str, str]] = []
-        store_erase = world.app.store.erase_end_user
+        store_erase = world.app.memory.store.erase_end_user
 
         async def erase_end_user(tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:
             held_while_deleting.append(dict(leases.held))
             return await store_erase(tenant_id, end_user_id)
 
-        world.app.store.erase_end_user = erase_end_user  # type: ignore[method-assign]
+        world.app.memory.store.erase_end_user = erase_end_user  # type: ignore[method-assign]
 
         async def job_finishes() -> None:
             await asyncio.sleep(0.3)
@@ -85,14 +89,14 @@ async def test_a_job_under_way_is_waited_for_then_both_leases_are_held_while_del
         assert set(during) == {compaction_lease("acme", CHAT), extraction_lease("acme", CHAT)}
         assert all(holder.startswith("erase:") for holder in during.values())
         assert leases.held == {}
-        assert await world.app.conversation_store.state("acme", CHAT) is None
+        assert await world.app.working.conversation_store.state("acme", CHAT) is None
 
 
 async def test_findings_a_running_review_writes_after_the_memories_are_deleted_are_erased_too() -> None:
     async with fake_world() as world:
         app, author = world.app, Actor("acme", "a1")
         for text in ("The contact's locker code is 4471", "The contact's locker code is 9902"):  # a contradiction
-            await app.memorize.memorize_batch(Actor("acme", "a1", "u-1"), [MemoryDraft(text)], True)
+            await app.memory.memorize.memorize_batch(Actor("acme", "a1", "u-1"), [MemoryDraft(text)], True)
         asked, answer = asyncio.Event(), asyncio.Event()
 
         async def slow_model(system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:

@@ -18,7 +18,7 @@ async def test_concurrent_calls_are_one_commit_and_one_embedding_batch(world: Wo
     app, embedder = world.app, world.embedder
     calls_before = embedder.calls
     results = await asyncio.gather(
-        *(app.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(20))
+        *(app.memory.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(20))
     )
     assert world.store.commits == 1 and embedder.calls == calls_before + 1
     ids = [r.memory.memory_id for r in results]
@@ -29,8 +29,8 @@ async def test_concurrent_calls_are_one_commit_and_one_embedding_batch(world: Wo
 
 async def test_two_concurrent_writers_of_one_new_text_make_one_memory(world: World) -> None:
     first, second = await asyncio.gather(
-        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
-        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("release",))),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("release",))),
     )
     assert first.memory.memory_id == second.memory.memory_id and second.deduplicated
     assert len(world.store.rows) == 1
@@ -40,7 +40,7 @@ async def test_two_concurrent_writers_of_one_new_text_make_one_memory(world: Wor
 async def test_a_groups_calls_of_one_agent_share_one_dedup_lookup(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stored = await world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00"))
+    stored = await world.app.memory.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00"))
     lookups: list[tuple[Actor, int]] = []
     real = world.store.nearest_many
 
@@ -50,9 +50,9 @@ async def test_a_groups_calls_of_one_agent_share_one_dedup_lookup(
 
     monkeypatch.setattr(world.store, "nearest_many", counted)
     results = await asyncio.gather(
-        world.app.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
-        *(world.app.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(5)),
-        *(world.app.memorize.memorize(A2, MemoryDraft(f"another fact {i}")) for i in range(2)),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("The deploy window is Tuesday 10:00", tags=("ops",))),
+        *(world.app.memory.memorize.memorize(A1, MemoryDraft(f"fact number {i} about topic {i}")) for i in range(5)),
+        *(world.app.memory.memorize.memorize(A2, MemoryDraft(f"another fact {i}")) for i in range(2)),
     )
     assert sorted(lookups, key=lambda x: x[0].agent_id) == [(A1, 6), (A2, 2)]  # one per agent, not one per call
     assert results[0].deduplicated and results[0].memory.memory_id == stored.memory.memory_id
@@ -61,8 +61,8 @@ async def test_a_groups_calls_of_one_agent_share_one_dedup_lookup(
 
 async def test_a_group_never_merges_across_what_a_caller_cannot_see(world: World) -> None:
     mine, theirs = await asyncio.gather(
-        world.app.memorize.memorize(A1, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
-        world.app.memorize.memorize(A2, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
+        world.app.memory.memorize.memorize(A2, MemoryDraft("My locker code is 4471", scope=Scope.PRIVATE)),
     )
     assert mine.memory.memory_id != theirs.memory.memory_id and not theirs.deduplicated
     assert {r.agent_id for r, _ in world.store.rows.values()} == {"a1", "a2"}
@@ -70,10 +70,10 @@ async def test_a_group_never_merges_across_what_a_caller_cannot_see(world: World
 
 async def test_one_bad_call_fails_alone(world: World) -> None:
     app = world.app
-    await app.memorize.memorize(A1, MemoryDraft("first text"), request_id="r1")
+    await app.memory.memorize.memorize(A1, MemoryDraft("first text"), request_id="r1")
     reused, fine = await asyncio.gather(
-        app.memorize.memorize(A1, MemoryDraft("another text"), request_id="r1"),
-        app.memorize.memorize(A1, MemoryDraft("a good write")),
+        app.memory.memorize.memorize(A1, MemoryDraft("another text"), request_id="r1"),
+        app.memory.memorize.memorize(A1, MemoryDraft("a good write")),
         return_exceptions=True,
     )
     assert isinstance(reused, AlreadyExists)
@@ -86,20 +86,20 @@ async def test_a_store_failure_reaches_every_call_of_the_group(world: World, mon
 
     monkeypatch.setattr(world.store, "insert", broken)
     outcomes = await asyncio.gather(
-        *(world.app.memorize.memorize(A1, MemoryDraft(f"text {i}")) for i in range(3)), return_exceptions=True
+        *(world.app.memory.memorize.memorize(A1, MemoryDraft(f"text {i}")) for i in range(3)), return_exceptions=True
     )
     assert all(isinstance(o, OSError) for o in outcomes) and not world.store.rows
 
 
 async def test_two_concurrent_calls_with_one_request_id_store_once(world: World) -> None:
     first, retry = await asyncio.gather(
-        world.app.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
-        world.app.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("the order number is 48213"), request_id="r9"),
     )
     assert first.memory.memory_id == retry.memory.memory_id and len(world.store.rows) == 1
     other = await asyncio.gather(
-        world.app.memorize.memorize(A1, MemoryDraft("first words"), request_id="r10"),
-        world.app.memorize.memorize(A1, MemoryDraft("other words"), request_id="r10"),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("first words"), request_id="r10"),
+        world.app.memory.memorize.memorize(A1, MemoryDraft("other words"), request_id="r10"),
         return_exceptions=True,
     )
     assert isinstance(other[1], AlreadyExists) and len(world.store.rows) == 2
@@ -113,7 +113,7 @@ async def test_a_committer_stopped_mid_group_leaves_no_caller_waiting(world: Wor
         await asyncio.Event().wait()  # a commit that never ends, until the process stops
 
     world.store.insert = stuck  # type: ignore[method-assign,assignment]
-    calls = [asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(f"text {i}"))) for i in range(3)]
+    calls = [asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft(f"text {i}"))) for i in range(3)]
     await started.wait()
     for task in asyncio.all_tasks():
         if task.get_coro().__qualname__.endswith("_commit_waiting"):  # type: ignore[union-attr]
@@ -150,10 +150,12 @@ async def remote() -> AsyncIterator[World]:
 
 async def test_with_the_local_model_calls_arriving_during_a_commit_wait_for_it_as_one_batch(world: World) -> None:
     held = _HeldInsert(world)
-    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
+    first = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
     await held.entered.wait()
     calls = world.embedder.calls
-    later = [asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(f"later fact {i}"))) for i in range(3)]
+    later = [
+        asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft(f"later fact {i}"))) for i in range(3)
+    ]
     for _ in range(50):
         await asyncio.sleep(0)
     assert world.embedder.calls == calls and not first.done()  # the model's cores are the commit's too
@@ -165,10 +167,10 @@ async def test_with_the_local_model_calls_arriving_during_a_commit_wait_for_it_a
 async def test_a_call_arriving_during_a_commit_is_embedded_before_that_commit_ends(remote: World) -> None:
     world = remote
     held = _HeldInsert(world)
-    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
+    first = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft("the first fact is about ferries")))
     await held.entered.wait()
     calls = world.embedder.calls
-    second = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("the second fact is about trams")))
+    second = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft("the second fact is about trams")))
     await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)  # the old committer embedded only after it
     assert not first.done() and not second.done() and not world.store.rows
     held.release.set()
@@ -180,10 +182,10 @@ async def test_a_restatement_arriving_while_its_twin_commits_merges_into_it(remo
     world = remote
     held = _HeldInsert(world)
     text = "The deploy window is Tuesday 10:00"
-    first = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text, tags=("ops",))))
+    first = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft(text, tags=("ops",))))
     await held.entered.wait()
     calls = world.embedder.calls
-    second = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text, tags=("release",))))
+    second = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft(text, tags=("release",))))
     await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)
     held.release.set()
     one, two = await asyncio.gather(first, second)
@@ -195,10 +197,10 @@ async def test_a_retry_arriving_while_its_first_attempt_commits_is_stored_once(r
     world = remote
     held = _HeldInsert(world)
     draft = MemoryDraft("the order number is 48213")
-    first = asyncio.create_task(world.app.memorize.memorize(A1, draft, request_id="r7"))
+    first = asyncio.create_task(world.app.memory.memorize.memorize(A1, draft, request_id="r7"))
     await held.entered.wait()
-    retry = asyncio.create_task(world.app.memorize.memorize(A1, draft, request_id="r7"))
-    other = asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft("a write of its own")))
+    retry = asyncio.create_task(world.app.memory.memorize.memorize(A1, draft, request_id="r7"))
+    other = asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft("a write of its own")))
     calls = world.embedder.calls
     await asyncio.wait_for(_embedded_beyond(world, calls), timeout=5)  # the other call goes ahead meanwhile
     held.release.set()
@@ -218,7 +220,7 @@ async def _one_by_one(world: World, texts: list[str]) -> None:
     """Writers coming back from their answers one after another, a few turns of the loop apart."""
     calls = []
     for text in texts:
-        calls.append(asyncio.create_task(world.app.memorize.memorize(A1, MemoryDraft(text))))
+        calls.append(asyncio.create_task(world.app.memory.memorize.memorize(A1, MemoryDraft(text))))
         for _ in range(20):
             await asyncio.sleep(0)
     await asyncio.gather(*calls)
@@ -226,7 +228,9 @@ async def _one_by_one(world: World, texts: list[str]) -> None:
 
 async def test_writers_coming_back_from_a_shared_group_are_one_group_again(lingering: World) -> None:
     world = lingering
-    await asyncio.gather(*(world.app.memorize.memorize(A1, MemoryDraft(f"first round fact {i}")) for i in range(4)))
+    await asyncio.gather(
+        *(world.app.memory.memorize.memorize(A1, MemoryDraft(f"first round fact {i}")) for i in range(4))
+    )
     commits, calls = world.store.commits, world.embedder.calls
     await _one_by_one(world, [f"second round fact {i}" for i in range(4)])
     # the first writer back was taken alone before: two embeddings and two commits
@@ -236,5 +240,7 @@ async def test_writers_coming_back_from_a_shared_group_are_one_group_again(linge
 async def test_a_writer_alone_never_waits_for_company(lingering: World) -> None:
     world = lingering
     for i in range(5):  # each call's group holds one call: none lingers (a second each)
-        await asyncio.wait_for(world.app.memorize.memorize(A1, MemoryDraft(f"a fact of its own {i}")), timeout=0.5)
+        await asyncio.wait_for(
+            world.app.memory.memorize.memorize(A1, MemoryDraft(f"a fact of its own {i}")), timeout=0.5
+        )
     assert world.store.commits == 5

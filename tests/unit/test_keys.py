@@ -8,9 +8,9 @@ from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied, Unau
 from memoryd.core.job_records import SYSTEM_TENANT
 from memoryd.core.keys import METHOD_RULES, Principal, Role, authorize, check_agent, hash_secret, split_key
 from memoryd.rpc.server import SERVICE_NAMES
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.keys import KeyService
-from tests.fakes import FrozenClock, InMemoryAuditLog, InMemoryKeys
+from tests.fakes import FrozenClock, InMemoryEventLog, InMemoryKeys
 
 
 def test_every_method_of_every_service_has_a_rule_and_every_rule_a_method() -> None:
@@ -44,7 +44,7 @@ def test_malformed_tokens_are_unauthenticated(token: str) -> None:
 
 async def test_keys_keep_only_a_hash_and_verify_revoke_and_pin() -> None:
     store = InMemoryKeys()
-    keys = KeyService(store, FrozenClock(), cache_seconds=60, trail=AuditTrail(InMemoryAuditLog(), FrozenClock()))
+    keys = KeyService(store, FrozenClock(), cache_seconds=60, trail=EventLog(InMemoryEventLog(), FrozenClock()))
     assert not await keys.keys_required()
     key, token = await keys.create("acme", Role.AGENT, "a1", "bot")
     secret = token.split("_", 2)[2]
@@ -65,7 +65,7 @@ async def test_keys_keep_only_a_hash_and_verify_revoke_and_pin() -> None:
 
 
 async def test_system_keys_act_on_the_tenant_they_name_and_pins_are_for_agent_keys() -> None:
-    keys = KeyService(InMemoryKeys(), FrozenClock(), trail=AuditTrail(InMemoryAuditLog(), FrozenClock()))
+    keys = KeyService(InMemoryKeys(), FrozenClock(), trail=EventLog(InMemoryEventLog(), FrozenClock()))
     system, token = await keys.create("ignored", Role.SYSTEM)
     assert system.tenant_id == SYSTEM_TENANT
     assert (await keys.verify(token, "globex")).tenant_id == "globex"
@@ -76,14 +76,14 @@ async def test_system_keys_act_on_the_tenant_they_name_and_pins_are_for_agent_ke
         await keys.create("bad tenant!", Role.AGENT)
 
 
-class _RefusingAuditLog(InMemoryAuditLog):
+class _RefusingAuditLog(InMemoryEventLog):
     async def append_events(self, tenant_id: str, events: object) -> None:
         raise OSError("the event log is not writable")
 
 
 async def test_a_create_whose_event_cannot_be_written_leaves_no_key() -> None:
     store = InMemoryKeys()
-    keys = KeyService(store, FrozenClock(), trail=AuditTrail(_RefusingAuditLog(), FrozenClock()))
+    keys = KeyService(store, FrozenClock(), trail=EventLog(_RefusingAuditLog(), FrozenClock()))
     with pytest.raises(OSError, match="not writable"):
         await keys.create("acme", Role.ADMIN, name="ops")
     assert store.by_id == {} and not await keys.keys_required()

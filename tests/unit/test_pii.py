@@ -59,22 +59,22 @@ def test_the_shipped_fixture_keeps_its_measured_rates() -> None:
 
 async def test_policy_off_keeps_callers_text_and_derived_text_is_always_redacted(world: World) -> None:
     app = world.app
-    stored = await app.memorize.memorize(ME, MemoryDraft(f"My card is {CARD}"))
+    stored = await app.memory.memorize.memorize(ME, MemoryDraft(f"My card is {CARD}"))
     assert CARD in stored.memory.content
-    derived = await app.memorize.memorize_batch(ME, [MemoryDraft(f"Summary: card {CARD}")], False, derived=True)
-    assert derived[0].memory.content == "Summary: card [card]" and app.pii.redacted["card"] == 1
+    derived = await app.memory.memorize.memorize_batch(ME, [MemoryDraft(f"Summary: card {CARD}")], False, derived=True)
+    assert derived[0].memory.content == "Summary: card [card]" and app.admin.pii.redacted["card"] == 1
     runner = JobRunner(app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(1))
     turns = [
         MessageInput(f"m{i}", Role.USER, f"turn {i} write to ops.{i}@example.com " + "word " * 60) for i in range(40)
     ]
-    result = await app.conversations.append(ME, "c1", turns, context_window=1024)
+    result = await app.working.conversations.append(ME, "c1", turns, context_window=1024)
     assert result.compaction is not None
     await runner.run("acme", result.compaction.key, app.jobs.compaction.run)
-    conv = await world.app.conversation_store.state("acme", "c1")
+    conv = await world.app.working.conversation_store.state("acme", "c1")
     assert conv is not None and conv.summary_ids
-    summaries = await world.app.conversation_store.summaries("acme", "c1", conv.summary_ids)
+    summaries = await world.app.working.conversation_store.summaries("acme", "c1", conv.summary_ids)
     assert all("@example.com" not in s.text for s in summaries) and any("[email]" in s.text for s in summaries)
-    raw = await world.app.conversation_store.messages("acme", "c1", 0)
+    raw = await world.app.working.conversation_store.messages("acme", "c1", 0)
     assert any("@example.com" in m.content for m in raw)  # the caller's own messages, policy off
     filed = [r.content for r, _ in world.store.rows.values() if r.category == "conversation summary"]
     assert filed and all("@example.com" not in text for text in filed)  # a filed summary is memoryd's text
@@ -86,7 +86,7 @@ async def test_messages_filed_as_they_were_stay_the_callers_words(world: World) 
     turns = [
         MessageInput(f"m{i}", Role.USER, f"turn {i} call me at ops.{i}@example.com " + "word " * 60) for i in range(40)
     ]
-    result = await app.conversations.append(
+    result = await app.working.conversations.append(
         ME, "c2", turns, context_window=1024, options={"storage_scope": "conversational"}
     )
     assert result.compaction is not None
@@ -98,23 +98,23 @@ async def test_messages_filed_as_they_were_stay_the_callers_words(world: World) 
 async def test_policy_redact_and_block_apply_to_every_direct_write() -> None:
     async with fake_world(pii={"tenants": {"acme": "redact", "strict": "block"}}) as world:
         app = world.app
-        written = await app.memorize.memorize(ME, MemoryDraft("Reach me at ana@example.com"))
+        written = await app.memory.memorize.memorize(ME, MemoryDraft("Reach me at ana@example.com"))
         assert written.memory.content == "Reach me at [email]"
-        updated = await app.archive.update(ME, written.memory.memory_id, MemoryPatch(content=f"Card {CARD}"))
+        updated = await app.memory.archive.update(ME, written.memory.memory_id, MemoryPatch(content=f"Card {CARD}"))
         assert updated.content == "Card [card]"
-        profile = await app.profile.edit(
+        profile = await app.working.profile.edit(
             ME, 0, ProfileEdit(EditKind.APPEND, section="Contact", text="- +44 20 7946 0958")
         )
         assert "[phone]" in profile.document and "7946" not in profile.document
         strict = Actor("strict", "a1")
         with pytest.raises(InvalidRequest, match=r"memory\.content.*1 email") as refused:
-            await app.memorize.memorize(strict, MemoryDraft("Reach me at ana@example.com"))
+            await app.memory.memorize.memorize(strict, MemoryDraft("Reach me at ana@example.com"))
         assert "ana@" not in str(refused.value)
         with pytest.raises(InvalidRequest, match=r"messages\[1\]\.content"):
-            await app.conversations.append(
+            await app.working.conversations.append(
                 strict,
                 "c1",
                 [MessageInput("m1", Role.USER, "fine"), MessageInput("m2", Role.USER, f"card {CARD}")],
             )
         assert [r for r in world.store.rows.values() if r[0].tenant_id == "strict"] == []
-        assert await app.conversation_store.state("strict", "c1") is None
+        assert await app.working.conversation_store.state("strict", "c1") is None

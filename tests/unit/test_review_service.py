@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from memoryd.core.audit import Action, FindingKind, FindingSource, FindingStatus
 from memoryd.core.errors import NotFound, Unavailable
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, MemoryStatus, RecallQuery
+from memoryd.core.review import Action, FindingKind, FindingSource, FindingStatus
 from tests.unit.conftest import World, fake_world, runner
 
 ME = Actor("acme", "a1")
@@ -26,7 +26,7 @@ async def seed(w: World) -> dict[str, str]:
     }
     ids = {}
     for name, (text, tags) in texts.items():
-        result = await w.app.memorize.memorize_batch(ME, [MemoryDraft(text, tags=tags)], True)
+        result = await w.app.memory.memorize.memorize_batch(ME, [MemoryDraft(text, tags=tags)], True)
         ids[name] = result[0].memory.memory_id
     return ids
 
@@ -63,12 +63,12 @@ async def test_applying_a_merge_supersedes_the_loser_and_restore_brings_it_back(
     kept, lost = world.store.rows[keep][0], world.store.rows[lose][0]
     assert kept.status is MemoryStatus.ACTIVE and set(kept.tags) == {"ops", "security"}
     assert lost.status is MemoryStatus.SUPERSEDED and lost.superseded_by == keep
-    hits = await world.app.recall.recall(RecallQuery(ME, "VPN hardware key"))
+    hits = await world.app.memory.recall.recall(RecallQuery(ME, "VPN hardware key"))
     assert lose not in {h.memory.memory_id for h in hits} and keep in {h.memory.memory_id for h in hits}
-    assert (await world.app.archive.get(ME, lose)).status is MemoryStatus.SUPERSEDED  # still readable by id
+    assert (await world.app.memory.archive.get(ME, lose)).status is MemoryStatus.SUPERSEDED  # still readable by id
     again = await world.app.jobs.review.apply(ME, key, [merge.finding_id])  # twice: nothing more happens
     assert again == applied and world.store.rows[lose][0] == lost
-    restored = await world.app.archive.restore(ME, lose)
+    restored = await world.app.memory.archive.restore(ME, lose)
     assert restored.status is MemoryStatus.ACTIVE and restored.superseded_by == ""
     page = await world.store.page(ME, MemoryFilter(), "", 100)
     assert lose in {r.memory_id for r in page}
@@ -80,7 +80,7 @@ async def test_a_memory_rewritten_since_the_review_is_not_touched_by_applying(wo
     key = await review(world)
     _, findings = await world.app.jobs.review.get(ME, key)
     junk = next(f for f in findings if f.kind is FindingKind.CLUTTER)
-    await world.app.archive.update(ME, ids["junk"], MemoryPatch(content="thanks! the invoice is 4410"))
+    await world.app.memory.archive.update(ME, ids["junk"], MemoryPatch(content="thanks! the invoice is 4410"))
     applied = await world.app.jobs.review.apply(ME, key, [junk.finding_id])
     assert applied[0].status is FindingStatus.PROPOSED and "rewritten since the review" in applied[0].outcome
     assert world.store.rows[ids["junk"]][0].status is MemoryStatus.ACTIVE

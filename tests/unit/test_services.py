@@ -12,12 +12,12 @@ from memoryd.core.pii import PiiPolicy
 from memoryd.core.ranking import FusionWeights, RecallTuning
 from memoryd.core.validation import Limits
 from memoryd.services.archive import ArchiveService
-from memoryd.services.audit_trail import AuditTrail
+from memoryd.services.event_log import EventLog
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.recall import RecallService
 from memoryd.services.retrievals import RetrievalLog
-from tests.fakes import FrozenClock, HashEmbedder, InMemoryAuditLog, InMemoryStore, PairwiseNeighbours
+from tests.fakes import FrozenClock, HashEmbedder, InMemoryEventLog, InMemoryStore, PairwiseNeighbours
 from tests.unit.conftest import World
 
 ME = Actor("t1", "a1")
@@ -31,7 +31,7 @@ def parts() -> tuple[InMemoryStore, HashEmbedder, FrozenClock]:
 def services(
     store: InMemoryStore, emb: HashEmbedder, clock: FrozenClock
 ) -> tuple[MemorizeService, RecallService, ArchiveService, RetrievalLog]:
-    log, trail = RetrievalLog(store, clock), AuditTrail(InMemoryAuditLog(), clock)
+    log, trail = RetrievalLog(store, clock), EventLog(InMemoryEventLog(), clock)
     floor = PiiFloor(lambda _: PiiPolicy.OFF)
     return (
         MemorizeService(store, emb, clock, Limits(), 0.15, trail=trail, pii=floor, neighbours=PairwiseNeighbours()),
@@ -152,14 +152,14 @@ async def test_recall_fills_up_to_limit_under_the_floor_after_every_fused_hit() 
 
 
 async def test_the_embedding_backfill_looks_only_where_writes_left_pending_rows(world: World) -> None:
-    await world.app.memorize.memorize(Actor("t1", "a1"), MemoryDraft("a stored memory"))
-    await world.app.backfill.run_once()  # the first pass looks at every tenant (rows left by a stopped process)
+    await world.app.memory.memorize.memorize(Actor("t1", "a1"), MemoryDraft("a stored memory"))
+    await world.app.memory.backfill.run_once()  # the first pass looks at every tenant (rows left by a stopped process)
     assert world.store.pending_reads == 1
-    await world.app.backfill.run_once()
-    await world.app.backfill.run_once()
+    await world.app.memory.backfill.run_once()
+    await world.app.memory.backfill.run_once()
     assert world.store.pending_reads == 1  # nothing written during an outage since: no table is read
-    world.app.backfill.note("t1")
-    await world.app.backfill.run_once()
+    world.app.memory.backfill.note("t1")
+    await world.app.memory.backfill.run_once()
     assert world.store.pending_reads == 2
 
 

@@ -20,10 +20,10 @@ from lancedb.index import BTree
 from memoryd.adapters.lance.agent_config import CONFIG_SCHEMA
 from memoryd.adapters.lance.agent_config import PREFIX as CONFIG_PREFIX
 from memoryd.adapters.lance.archive_tables import ARCHIVE_INDEXES, ARCHIVE_PREFIX, STATS_PREFIX
-from memoryd.adapters.lance.audit_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance.conversations import ITEM_SCHEMA, STATE_SCHEMA
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.event_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance.filters import ids_in, literal, of_end_user
 from memoryd.adapters.lance.graph import (
     ENTITIES,

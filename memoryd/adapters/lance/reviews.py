@@ -19,7 +19,7 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
-from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
+from memoryd.core.review import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport, report_from_dict, report_to_dict
 
 _TEXT = pa.string()

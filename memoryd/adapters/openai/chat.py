@@ -22,6 +22,12 @@ class OpenAIChat:
         self._client = client.with_options(max_retries=0)
         self._model = model
 
+    @classmethod
+    def connect(cls, base_url: str, api_key: str, timeout: float, model: str) -> OpenAIChat:
+        """A chat model with a client of its own on ``base_url`` (its retries off: jobs retry)."""
+        client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=0)
+        return cls(client, model)
+
     @property
     def model_name(self) -> str:
         """The configured model."""

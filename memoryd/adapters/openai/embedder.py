@@ -23,6 +23,14 @@ class OpenAIEmbedder:
         self._send_dimensions = send_dimensions
         self._batch_size = batch_size
 
+    @classmethod
+    def connect(
+        cls, base_url: str, api_key: str, timeout: float, model: str, dimension: int, send_dimensions: bool
+    ) -> OpenAIEmbedder:
+        """An embedder with a client of its own on ``base_url`` (one retry of the client's: a query waits on it)."""
+        client = openai.AsyncOpenAI(base_url=base_url, api_key=api_key or "none", timeout=timeout, max_retries=1)
+        return cls(client, model, dimension, send_dimensions)
+
     @property
     def model_name(self) -> str:
         """The provider's model name."""

@@ -105,7 +105,7 @@ async def keys_for(app: App) -> list[Key]:
     out = []
     for tenant in TENANTS:
         for role, pin in ((Role.ADMIN, ""), (Role.OPERATOR, ""), (Role.AGENT, ""), (Role.AGENT, "a0")):
-            key, token = await app.keys.create(tenant, role, pin, "adversarial")
+            key, token = await app.admin.keys.create(tenant, role, pin, "adversarial")
             out.append(Key(tenant, role, token, key.key_id, pin))
     return out
 

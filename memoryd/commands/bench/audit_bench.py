@@ -38,10 +38,10 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.app import App, build_app
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import Settings, load_settings
-from memoryd.core.audit import Finding
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryType, Scope
+from memoryd.core.review import Finding
 from memoryd.testing.provider import FakeProvider
 from memoryd.workers.settings import running_workers
 
@@ -146,10 +146,10 @@ async def _plant(app: App, fixture: dict[str, Any]) -> dict[str, str]:
         MemoryDraft(m["content"], salience=m["salience"], occurred_at=now - timedelta(days=m["days_old"]))
         for m in fixture["memories"]
     ]
-    written = await app.memorize.memorize_batch(_PLANTED, drafts, True)
+    written = await app.memory.memorize.memorize_batch(_PLANTED, drafts, True)
     ids = {r.memory.memory_id: m["key"] for r, m in zip(written, fixture["memories"], strict=True)}
     used = {i: m["retrievals"] for i, m in zip(ids, fixture["memories"], strict=True) if m["retrievals"]}
-    await app.memories.stats.record_retrievals(_PLANTED.tenant_id, used, {}, now)
+    await app.memory.ports.stats.record_retrievals(_PLANTED.tenant_id, used, {}, now)
     return ids
 
 
@@ -222,7 +222,7 @@ async def _synthetic_archive(app: App, actor: Actor, n: int, *, chunk: int = 500
                 app.embedder.model_name, at, at, at,
             )  # fmt: skip
             rows.append((record, vectors[i].tolist()))
-        await app.store.insert(actor.tenant_id, rows)
+        await app.memory.store.insert(actor.tenant_id, rows)
 
 
 async def _generation(app: App, n: int) -> dict[str, Any]:

@@ -182,14 +182,14 @@ async def _latency(count: int, queries: int, embedder: Any, counter: TiktokenCou
 def _service(store: LanceGraphStore, embedder: Any, counter: TiktokenCounter) -> GraphService:
     from memoryd.adapters.clock import SystemClock
     from memoryd.core.pii import PiiPolicy
-    from memoryd.services.audit_trail import AuditTrail
+    from memoryd.services.event_log import EventLog
     from memoryd.services.pii_floor import PiiFloor
 
     class _NoLog:
         async def append_events(self, tenant_id: str, events: Any) -> None:
             return None
 
-    trail = AuditTrail(_NoLog(), SystemClock())  # type: ignore[arg-type]  # search writes no audit event
+    trail = EventLog(_NoLog(), SystemClock())  # type: ignore[arg-type]  # search writes no audit event
     return GraphService(store, embedder, counter, SystemClock(), trail, PiiFloor(lambda _: PiiPolicy.OFF))
 
 

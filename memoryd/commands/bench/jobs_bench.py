@@ -130,7 +130,7 @@ async def _bench(
             drafts = [
                 MemoryDraft(content=t, embedding=tuple(hashed_embedding(t, app.embedder.dimension))) for t in texts
             ]
-            await app.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
+            await app.memory.memorize.memorize_batch(Actor(tenant, agent), drafts, skip_deduplication=True)
         if app.maintenance is not None:  # an archive that has lived under the daemon's maintenance loop
             await app.maintenance.maintain()
         seed_seconds = time.perf_counter() - seed_started

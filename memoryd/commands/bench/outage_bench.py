@@ -91,18 +91,20 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             me = Actor("acme", f"agent-{i:03d}")
             texts = [f"agent {i} note {j}: prefers topic {(i + j) % 17}" for j in range(3)]
             drafts = [MemoryDraft(t, embedding=tuple(hashed_embedding(t, app.embedder.dimension))) for t in texts]
-            await app.memorize.memorize_batch(me, drafts, skip_deduplication=True)
+            await app.memory.memorize.memorize_batch(me, drafts, skip_deduplication=True)
         talkers = [Actor("acme", f"agent-{i:03d}", f"contact-{i}") for i in range(args.conversations)]
         for n, who in enumerate(talkers):
             for m in range(10):
                 text = f"Turn {m} of conversation {n}: the release plan, its dates and who does what next."
                 role = Role.USER if m % 2 == 0 else Role.ASSISTANT
-                await app.conversations.append(who, f"c{n}", [MessageInput(f"m{m}", role, text)], context_window=400)
+                await app.working.conversations.append(
+                    who, f"c{n}", [MessageInput(f"m{m}", role, text)], context_window=400
+                )
         async with running_workers(settings, app):
             provider.outage(args.outage, "503", "429:2", "sleep:4", "drop")
             down_until = time.monotonic() + args.outage
             batch = await jobs.bootstrap.start_batch()
-            compactions = [await app.conversations.compact(who, f"c{n}") for n, who in enumerate(talkers)]
+            compactions = [await app.working.conversations.compact(who, f"c{n}") for n, who in enumerate(talkers)]
             breaker_openings, was_open, started = 0, False, time.monotonic()
             while True:
                 is_open = await jobs.runner.gate.observed_open_for() > 0
@@ -115,11 +117,11 @@ async def _bench(args: argparse.Namespace, url: str, provider: FakeProvider, dat
             finished = time.monotonic()
             breaker_closed = await jobs.runner.gate.observed_open_for() == 0
         children = await _children(app, args.agents)
-        profiles = [await app.profile.get(Actor("acme", f"agent-{i:03d}")) for i in range(args.agents)]
+        profiles = [await app.working.profile.get(Actor("acme", f"agent-{i:03d}")) for i in range(args.agents)]
         memories: dict[str, tuple[str, str]] = {}  # by id: a memory two talkers see is counted once
         for who in talkers:
             memories |= {
-                r.memory_id: (r.agent_id, r.content) for r in await app.store.page(who, MemoryFilter(), "", 500)
+                r.memory_id: (r.agent_id, r.content) for r in await app.memory.store.page(who, MemoryFilter(), "", 500)
             }
     states = Counter(r.state.value for r in [*children, *records] if r is not None)
     # The same text twice for one agent (each agent's compaction files its own copy once).

@@ -68,11 +68,11 @@ async def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) ->
     target = OpenAIEmbedder(client, _MODEL, _DIM, send_dimensions=True)
     me = Actor("acme", "agent")
     async with build_app(settings, reembed_target=target) as app:
-        job = app.reembed
+        job = app.memory.reembed
         assert job is not None
         for start in range(0, args.memories, 512):
             drafts = [MemoryDraft(_text(i)) for i in range(start, min(start + 512, args.memories))]
-            await app.memorize.memorize_batch(me, drafts, skip_deduplication=True)
+            await app.memory.memorize.memorize_batch(me, drafts, skip_deduplication=True)
         assert app.maintenance is not None
         await app.maintenance.maintain(full=True)  # the load indexed, as a daemon's upkeep leaves it
         await app.maintenance.settled()
@@ -119,7 +119,7 @@ class _Asker:
         started = time.perf_counter()
         query = f"the {_WORDS[i % 10]} {_WORDS[(i // 10) % 10]} plan {i}"
         try:
-            hits = await self._app.recall.recall(RecallQuery(self._me, query))
+            hits = await self._app.memory.recall.recall(RecallQuery(self._me, query))
         except Exception:  # noqa: BLE001  # counted: the benchmark's point is that there are none
             out["errors"] += 1
             return

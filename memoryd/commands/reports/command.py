@@ -46,9 +46,11 @@ async def run_report(
         raise InvalidRequest("--agent", "needs --tenant")
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
-            await app.directory.check(tenant_id, agent_id)
-        tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.memories.agents.agents()})
-        reports: list[tuple[str, UsageReport]] = [(t, await app.usage.report(t, agent_id, since)) for t in tenants]
+            await app.admin.directory.check(tenant_id, agent_id)
+        tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.memory.ports.agents.agents()})
+        reports: list[tuple[str, UsageReport]] = [
+            (t, await app.admin.usage.report(t, agent_id, since)) for t in tenants
+        ]
     if not reports:
         print("the store holds no memories yet", file=out)
     for i, (tenant, report) in enumerate(reports):

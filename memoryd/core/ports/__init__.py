@@ -18,8 +18,8 @@ from memoryd.core.ports.archive import (
 )
 from memoryd.core.ports.governance import (
     AgentConfigStore,
-    AuditEventStore,
     Clock,
+    EventLogStore,
     KeyStore,
     RateLimiter,
     ReviewStore,
@@ -36,12 +36,12 @@ __all__ = [
     "AgentDirectory",
     "ArchivePorts",
     "ArchiveSnapshot",
-    "AuditEventStore",
     "ChatModel",
     "Clock",
     "ConversationStore",
     "Embedder",
     "EmbeddingSpaces",
+    "EventLogStore",
     "GraphStore",
     "JobLedger",
     "JobQueue",

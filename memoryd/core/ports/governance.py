@@ -7,9 +7,9 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from memoryd.core.agent_config import StoredConfig
-from memoryd.core.audit import Finding, Review
-from memoryd.core.audit_log import AuditEvent, Operation
+from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.keys import ApiKey
+from memoryd.core.review import Finding, Review
 from memoryd.core.usage import UsageReport
 
 Row = dict[str, Any]
@@ -40,16 +40,16 @@ class KeyStore(Protocol):
         ...
 
 
-class AuditEventStore(Protocol):
+class EventLogStore(Protocol):
     """The audit log, per tenant; appends are upserts on the event id (a retried flush converges)."""
 
-    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+    async def append_events(self, tenant_id: str, events: Sequence[LogEvent]) -> None:
         """Store events (one commit)."""
         ...
 
     async def events(
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[AuditEvent]:
+    ) -> list[LogEvent]:
         """The tenant's events in [since, until), oldest first."""
         ...
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memoryd.core.audit import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
+from memoryd.core.review import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb

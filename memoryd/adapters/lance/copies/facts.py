@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from memoryd.adapters.lance.copies.archive import SCOPE_CODES, dot_products, visible_mask
+from memoryd.adapters.lance.copies.columns import SCOPE_CODES, dot_products, visible_mask
 from memoryd.core.graph import Fact
 from memoryd.core.models import Actor, Vector
 from memoryd.core.visibility import sees

@@ -26,7 +26,10 @@ if _version_not_supported:
 
 
 class AuditServiceStub:
-    """AuditService reviews archives and reports on their use.
+    """AuditService reviews archives and reports on their use; it also lists the security event log.
+    "Audit" names two things here for compatibility: memory reviews (ReviewMemories, findings) and
+    the event log (ListAuditEvents, AuditEvent). memoryd's code keeps them apart: reviews are
+    `review`, `review_batch`, `review_rules`; the log is the event log (`EventLog`, `LogEvent`).
     """
 
     def __init__(self, channel):
@@ -78,7 +81,10 @@ class AuditServiceStub:
 
 
 class AuditServiceServicer:
-    """AuditService reviews archives and reports on their use.
+    """AuditService reviews archives and reports on their use; it also lists the security event log.
+    "Audit" names two things here for compatibility: memory reviews (ReviewMemories, findings) and
+    the event log (ListAuditEvents, AuditEvent). memoryd's code keeps them apart: reviews are
+    `review`, `review_batch`, `review_rules`; the log is the event log (`EventLog`, `LogEvent`).
     """
 
     def ReviewMemories(self, request, context):
@@ -218,7 +224,10 @@ def add_AuditServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class AuditService:
-    """AuditService reviews archives and reports on their use.
+    """AuditService reviews archives and reports on their use; it also lists the security event log.
+    "Audit" names two things here for compatibility: memory reviews (ReviewMemories, findings) and
+    the event log (ListAuditEvents, AuditEvent). memoryd's code keeps them apart: reviews are
+    `review`, `review_batch`, `review_rules`; the log is the event log (`EventLog`, `LogEvent`).
     """
 
     @staticmethod

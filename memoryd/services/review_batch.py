@@ -1,4 +1,4 @@
-"""AuditBatchService: the audit batch — a review per agent whose archive changed, then a usage report per tenant.
+"""ReviewBatchService: the audit batch — a review per agent whose archive changed, then a usage report per tenant.
 
 The batch is a ``review_all`` job in the operator partition, keyed by its period
 (``review_all:{tenant or @all}:{period}``): the cron ticks of several workers, a restart, and a
@@ -38,7 +38,7 @@ _FAN_OUT_CHUNK = 200
 """Reviews asked for between two writes of the batch's parts (a crash redoes at most this many asks)."""
 
 
-class AuditBatchService:
+class ReviewBatchService:
     """Start (by schedule or by hand) and run audit batches."""
 
     def __init__(

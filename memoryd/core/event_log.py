@@ -36,7 +36,7 @@ class Operation(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class AuditEvent:
+class LogEvent:
     """One mutation."""
 
     event_id: str

@@ -1,4 +1,4 @@
-"""AuditTrail: one audit event per mutation, never the content.
+"""EventLog: one audit event per mutation, never the content.
 
 Frequent mutations (memorize, update, forget, restore, profile edits) are buffered and written
 every second by the composition root's loop, and at shutdown: a crash loses at most that second of
@@ -13,28 +13,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from memoryd.core.audit_log import MAX_IDS, AuditEvent, Operation
 from memoryd.core.errors import InvalidRequest
+from memoryd.core.event_log import MAX_IDS, LogEvent, Operation
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor
-from memoryd.core.ports import AuditEventStore, Clock
+from memoryd.core.ports import Clock, EventLogStore
 
 
 @dataclass(frozen=True, slots=True)
-class AuditPage:
+class EventPage:
     """A page of events, oldest first, and the token of the next page (empty at the end)."""
 
-    events: tuple[AuditEvent, ...]
+    events: tuple[LogEvent, ...]
     next_page_token: str
 
 
-class AuditTrail:
+class EventLog:
     """Records and lists audit events."""
 
-    def __init__(self, store: AuditEventStore, clock: Clock) -> None:
+    def __init__(self, store: EventLogStore, clock: Clock) -> None:
         self._store = store
         self._clock = clock
-        self._pending: dict[str, list[AuditEvent]] = {}
+        self._pending: dict[str, list[LogEvent]] = {}
 
     def _event(
         self,
@@ -44,12 +44,12 @@ class AuditTrail:
         ids: Iterable[str],
         scopes: Iterable[str],
         counts: dict[str, int] | None,
-    ) -> AuditEvent:
+    ) -> LogEvent:
         now = self._clock.now()
         all_ids = list(ids)
         counts = dict(counts or {})
         counts.setdefault("rows", len(all_ids))
-        return AuditEvent(
+        return LogEvent(
             new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74)),
             now,
             tenant_id,
@@ -82,7 +82,7 @@ class AuditTrail:
         ids: Iterable[str],
         scopes: Iterable[str] = (),
         counts: dict[str, int] | None = None,
-    ) -> AuditEvent:
+    ) -> LogEvent:
         """Write the event of a rare mutation now."""
         event = self._event(tenant_id, operation, actor, ids, scopes, counts)
         await self._store.append_events(tenant_id, [event])
@@ -111,11 +111,11 @@ class AuditTrail:
         operation: Operation | None,
         page_size: int,
         page_token: str,
-    ) -> AuditPage:
+    ) -> EventPage:
         """Events in [since, until) after ``page_token`` (an event id), oldest first."""
         if page_token and not all(c in "0123456789abcdef" for c in page_token):
             raise InvalidRequest("page_token", "is not a token this server issued")
         await self.flush()
         found = await self._store.events(tenant_id, since, until, operation)
         after = [e for e in found if e.event_id > page_token]
-        return AuditPage(tuple(after[:page_size]), after[page_size - 1].event_id if len(after) > page_size else "")
+        return EventPage(tuple(after[:page_size]), after[page_size - 1].event_id if len(after) > page_size else "")

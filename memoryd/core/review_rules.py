@@ -14,10 +14,10 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from memoryd.core.audit import Action, Finding, FindingKind, ReviewLimits, finding_id
 from memoryd.core.feedback import Signal
 from memoryd.core.models import MemoryRecord, Scope
 from memoryd.core.restatement import conflicting_markers, differing_markers
+from memoryd.core.review import Action, Finding, FindingKind, ReviewLimits, finding_id
 
 Neighbours = Sequence[Sequence[tuple[int, float]]]
 """For each memory (by index), other indices with their cosine similarity, most similar first."""

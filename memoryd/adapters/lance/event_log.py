@@ -1,4 +1,4 @@
-"""AuditEventStore on LanceDB: ``audit_events_<tenant>``, upserts on the time-ordered event id.
+"""EventLogStore on LanceDB: ``audit_events_<tenant>``, upserts on the time-ordered event id.
 
 System keys act for every tenant; their events go to ``system_audit_events``.
 """
@@ -17,8 +17,8 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal, timestamp
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.core.audit_log import AuditEvent, Operation
 from memoryd.core.errors import Conflict
+from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 
 _TEXT = pa.string()
@@ -47,7 +47,7 @@ def events_table(tenant_id: str) -> str:
     return SYSTEM_EVENTS_TABLE if tenant_id == SYSTEM_TENANT else f"audit_events_{tenant_id}"
 
 
-def _row(e: AuditEvent) -> dict[str, Any]:
+def _row(e: LogEvent) -> dict[str, Any]:
     return {
         "event_id": e.event_id,
         "at": e.at,
@@ -61,8 +61,8 @@ def _row(e: AuditEvent) -> dict[str, Any]:
     }
 
 
-def _event(tenant_id: str, row: dict[str, Any]) -> AuditEvent:
-    return AuditEvent(
+def _event(tenant_id: str, row: dict[str, Any]) -> LogEvent:
+    return LogEvent(
         row["event_id"],
         row["at"].astimezone(UTC),
         tenant_id,
@@ -79,13 +79,13 @@ def _event(tenant_id: str, row: dict[str, Any]) -> AuditEvent:
 _ATTEMPTS = 3
 
 
-class LanceAuditLog:
+class LanceEventLog:
     """The audit log on the archive's LanceDB database."""
 
     def __init__(self, db: LanceDatabase) -> None:
         self._db = db
 
-    async def append_events(self, tenant_id: str, events: Sequence[AuditEvent]) -> None:
+    async def append_events(self, tenant_id: str, events: Sequence[LogEvent]) -> None:
         """Upsert by event id (one commit; retried from the latest version when a concurrent commit refused it).
 
         The upsert converges, so a retry is safe. It matters at shutdown: the last flush has no next
@@ -111,7 +111,7 @@ class LanceAuditLog:
 
     async def events(
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[AuditEvent]:
+    ) -> list[LogEvent]:
         """Events in [since, until), oldest first."""
         where = []
         if since is not None:

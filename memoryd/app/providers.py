@@ -1,0 +1,54 @@
+"""The model providers the process uses: the embedder (writes, Recall's queries) and the chat model.
+
+The OpenAI-compatible adapters are imported only when configured: the ``openai`` package took ~1 s
+of a 5 s daemon start on 2 cores, which the embedded default (local model, no chat) need not pay.
+"""
+
+from __future__ import annotations
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
+from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
+from memoryd.core.ports import ChatModel, Embedder
+from memoryd.services.reads_in_flight import ReadsInFlight
+
+
+def build_embedder(settings: EmbeddingSettings) -> Embedder:
+    """The configured embedder (the embedded ONNX model by default)."""
+    if settings.provider == "openai":
+        from memoryd.adapters.openai.embedder import OpenAIEmbedder
+
+        return OpenAIEmbedder.connect(
+            settings.base_url or "",
+            settings.api_key.get_secret_value(),
+            settings.timeout_seconds,
+            settings.model,
+            settings.dimension,
+            settings.send_dimensions,
+        )
+    return OnnxMiniLMEmbedder(threads=settings.threads)
+
+
+def build_chat(settings: ProviderSettings) -> ChatModel | None:
+    """The configured chat model, or None (model-bound jobs then wait for one)."""
+    if not settings.configured:
+        return None
+    from memoryd.adapters.openai.chat import OpenAIChat
+
+    key = settings.api_key.get_secret_value()
+    return OpenAIChat.connect(settings.base_url or "", key, settings.timeout_seconds, settings.extraction_model)
+
+
+def embedders(
+    model: Embedder, settings: Settings, metrics: PrometheusMetrics
+) -> tuple[Embedder, Embedder, ReadsInFlight]:
+    """The embedder of writes, the embedder of Recall's queries, and the reads that writes let go first.
+
+    The local model's cores are the reads' too: its queries have a lane of their own, and writes wait
+    for a pause in the Recalls (``memorize.reads_first_ms``). An endpoint's calls take no local CPU.
+    """
+    embedder = MeteredEmbedder(model, metrics)
+    if isinstance(model, OnnxMiniLMEmbedder):
+        queries = MeteredEmbedder(model.for_queries(), metrics)
+        return embedder, queries, ReadsInFlight(settings.memorize.reads_first_ms / 1000)
+    return embedder, embedder, ReadsInFlight(0.0)

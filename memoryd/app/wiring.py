@@ -1,0 +1,306 @@
+"""The service graph over the ports: one function per part of the ``App``."""
+
+from __future__ import annotations
+
+import functools
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from memoryd.adapters.prometheus_metrics import PrometheusMetrics
+from memoryd.app.parts import AdminParts, App, JobParts, MemoryParts, WorkingParts
+from memoryd.app.stores import JobPorts, Stores
+from memoryd.config import Settings
+from memoryd.core.calibration import calibration_for
+from memoryd.core.ports import ChatModel, Clock, Embedder, NeighbourSearch, RateLimiter, TokenCounter, UsageAnalytics
+from memoryd.core.validation import Limits
+from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.archive import ArchiveService
+from memoryd.services.bootstrap import BootstrapService
+from memoryd.services.compaction import CompactionService
+from memoryd.services.conversation import ConversationService
+from memoryd.services.directory import Directory
+from memoryd.services.embedding_backfill import EmbeddingBackfill
+from memoryd.services.erasure import ErasureService
+from memoryd.services.event_log import EventLog
+from memoryd.services.export import ExportService
+from memoryd.services.feedback import FeedbackService
+from memoryd.services.graph import GraphService
+from memoryd.services.graph_extraction import GraphExtraction
+from memoryd.services.job_runner import JobRunner
+from memoryd.services.job_service import JobService
+from memoryd.services.keys import KeyService
+from memoryd.services.memorize import MemorizeService
+from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.profile import ProfileService
+from memoryd.services.rate_budget import RateBudget
+from memoryd.services.reads_in_flight import ReadsInFlight
+from memoryd.services.recall import RecallService
+from memoryd.services.reembed import Reembed, SpaceRouter
+from memoryd.services.retention import RetentionService
+from memoryd.services.retrievals import RetrievalLog
+from memoryd.services.review import ReviewRules, ReviewService
+from memoryd.services.review_batch import ReviewBatchService
+from memoryd.services.usage import UsageService
+from memoryd.services.write_company import WriteCompany
+
+
+@dataclass(frozen=True)
+class Providers:
+    """What the services compute with: the embedders, the chat model, counting, time, analytics."""
+
+    embedder: Embedder
+    queries: Embedder
+    """Recall's queries (the local model gives them a lane of their own)."""
+    reads: ReadsInFlight
+    target: Embedder | None
+    """A re-embed's target model (None unless configured)."""
+    chat: ChatModel | None
+    counter: TokenCounter
+    clock: Clock
+    neighbours: NeighbourSearch
+    analytics: UsageAnalytics
+    metrics: PrometheusMetrics
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What several parts use: the event log, the PII floor, validation limits, settings as resolved."""
+
+    trail: EventLog
+    pii: PiiFloor
+    limits: Limits
+    configs: AgentConfigService
+
+
+def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None, rates: RateLimiter | None) -> App:
+    """The App: every service built once over the ports, in dependency order."""
+    floor = calibration_for(p.embedder.model_name).similarity_floor
+    trail = EventLog(stores.audit_log, p.clock)
+    configs = AgentConfigService(
+        stores.agent_configs,
+        trail,
+        functools.partial(settings.agent_defaults, calibrated_floor=floor),
+        {agent: o.values() for agent, o in settings.working.agents.items()},
+        cache_seconds=settings.agent_config.cache_seconds,
+        rrf_k=settings.recall.rrf_k,
+    )
+    limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
+    shared = _Shared(trail, PiiFloor(settings.pii.policy_for), limits, configs)
+    memory = _memory(settings, stores, p, shared)
+    graph = (
+        GraphService(stores.graph, p.embedder, p.counter, p.clock, trail, shared.pii)
+        if stores.graph is not None
+        else None
+    )
+    profile = ProfileService(
+        stores.profiles,
+        p.counter,
+        memory.memorize,
+        p.clock,
+        settings.profile.default_budget_tokens,
+        trail=trail,
+        pii=shared.pii,
+    )
+    usage = UsageService(
+        p.analytics,
+        stores.reviews,
+        p.clock,
+        settings.audits.concentration_top1_share,
+        settings.audits.never_retrieved_share,
+    )
+    parts = _jobs(settings, stores, p, shared, jobs, memory, profile, usage, graph) if jobs is not None else None
+    conversations = ConversationService(
+        stores.conversations,
+        profile,
+        memory.recall,
+        p.counter,
+        p.clock,
+        parts.service if parts else None,
+        configs,
+        settings.working.context_window_tokens,
+        pii=shared.pii,
+        graph=graph,
+    )
+    working = WorkingParts(profile, stores.profiles, conversations, stores.conversations, configs)
+    admin = _admin(settings, stores, p, shared, jobs, usage, rates)
+    return App(settings, p.embedder, p.clock, p.metrics, memory, working, admin, parts, graph, stores.maintenance)
+
+
+def _memory(settings: Settings, stores: Stores, p: Providers, shared: _Shared) -> MemoryParts:
+    tuning = settings.recall.tuning()
+    calibrated = calibration_for(p.embedder.model_name)
+    ports = stores.memories
+    backfill = EmbeddingBackfill(ports.pending, ports.agents, p.embedder)
+    floor = calibrated.similarity_floor if tuning.similarity_floor is None else tuning.similarity_floor
+    spaces = SpaceRouter(p.queries, floor, p.target, stores.spaces, settings.reembed.refresh_seconds)
+    dedup_distance = settings.memorize.dedup_distance
+    memorize = MemorizeService(
+        ports.store,
+        p.embedder,
+        p.clock,
+        shared.limits,
+        calibrated.dedup_distance if dedup_distance is None else dedup_distance,
+        timedelta(hours=settings.memorize.request_id_hours),
+        trail=shared.trail,
+        pii=shared.pii,
+        neighbours=p.neighbours,
+        pending_on_outage=settings.embedding.pending_on_outage,
+        on_pending=backfill.note,
+        spaces=spaces,
+        # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
+        # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
+        embed_during_commit=settings.embedding.provider != "onnx",
+        reads=p.reads,
+        company=WriteCompany(settings.memorize.group_linger_ms / 1000),
+    )
+    retrievals = RetrievalLog(ports.stats, p.clock)
+    recall = RecallService(
+        ports.store,
+        p.queries,
+        p.clock,
+        retrievals,
+        shared.limits,
+        tuning,
+        shared.configs.recall_defaults,
+        spaces=spaces,
+        reads=p.reads,
+    )
+    archive = ArchiveService(
+        ports.store, p.embedder, p.clock, shared.limits, trail=shared.trail, pii=shared.pii, spaces=spaces
+    )
+    feedback = FeedbackService(ports.store, ports.stats, archive, memorize, p.clock, shared.limits, shared.trail)
+    reembed = (
+        Reembed(ports.filler, stores.spaces, p.target, finisher=stores.finisher)
+        if p.target is not None and ports.filler is not None and stores.spaces is not None
+        else None
+    )
+    return MemoryParts(ports.store, ports, memorize, recall, archive, feedback, retrievals, backfill, spaces, reembed)
+
+
+def _jobs(
+    settings: Settings,
+    stores: Stores,
+    p: Providers,
+    shared: _Shared,
+    jobs: JobPorts,
+    memory: MemoryParts,
+    profile: ProfileService,
+    usage: UsageService,
+    graph: GraphService | None,
+) -> JobParts:
+    js, ports = settings.jobs, stores.memories
+    service = JobService(jobs.ledger, jobs.queue, p.clock)
+    review = ReviewService(
+        ports.store,
+        ports.snapshot,
+        p.neighbours,
+        stores.reviews,
+        service,
+        memory.memorize,
+        p.counter,
+        p.clock,
+        settings.audits.limits(),
+        shared.configs.review_apply,
+        trail=shared.trail,
+    )
+    runner = _runner(settings, p, jobs, service)
+    bootstrap = BootstrapService(
+        ports.store,
+        ports.agents,
+        profile,
+        service,
+        p.counter,
+        schema_version=settings.profile.schema_version,
+        archive_tokens=js.bootstrap_archive_tokens,
+    )
+    compaction = CompactionService(
+        stores.conversations,
+        memory.memorize,
+        profile,
+        p.embedder,
+        p.counter,
+        p.clock,
+        shared.configs,
+        pii=shared.pii,
+        jobs=service,
+    )
+    audits = ReviewBatchService(
+        ports.agents,
+        review,
+        usage,
+        service,
+        p.clock,
+        settings.audits.schedule,
+        check_seconds=1.0,
+        review_enabled=shared.configs.review_enabled,
+    )
+    extraction = GraphExtraction(stores.conversations, graph, shared.configs, pii=shared.pii) if graph else None
+    return JobParts(service, runner, bootstrap, compaction, review, audits, extraction)
+
+
+def _runner(settings: Settings, p: Providers, jobs: JobPorts, service: JobService) -> JobRunner:
+    """The one retry policy of every job, named after this worker (its records and heartbeat say who)."""
+    return JobRunner(
+        service,
+        jobs.gate,
+        jobs.leases,
+        p.chat,
+        p.clock,
+        settings.jobs.retry_policy(),
+        on_call=p.metrics.provider_call,
+        worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
+        model_calls=settings.jobs.model_concurrency,
+    )
+
+
+def _admin(
+    settings: Settings,
+    stores: Stores,
+    p: Providers,
+    shared: _Shared,
+    jobs: JobPorts | None,
+    usage: UsageService,
+    rates: RateLimiter | None,
+) -> AdminParts:
+    au, hold = settings.auth, settings.jobs.model_job_timeout_seconds + 10
+    leases = jobs.leases if jobs is not None else None
+    erasure = ErasureService(
+        stores.memories.store,
+        stores.conversations,
+        stores.reviews,
+        stores.maintenance,
+        (jobs.ledger, jobs.queue) if jobs is not None else None,
+        shared.trail,
+        p.clock,
+        stores.graph,
+        leases=leases,
+        job_seconds=hold,
+        orphan_grace_seconds=settings.storage.orphan_grace_seconds,
+    )
+    retention = RetentionService(
+        stores.memories.store,
+        stores.memories.agents,
+        stores.conversations,
+        shared.trail,
+        p.clock,
+        shared.configs.retention,
+        lambda: sorted(settings.retention.tenants),
+        leases=leases,
+        hold_seconds=hold,
+    )
+    return AdminParts(
+        keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),
+        erasure=erasure,
+        exports=ExportService(stores.exports, jobs.ledger if jobs else None, p.embedder, p.clock, shared.trail),
+        retention=retention,
+        usage=usage,
+        reviews=stores.reviews,
+        review_rules=ReviewRules(stores.memories.snapshot, p.neighbours, p.clock, settings.audits.limits()),
+        directory=Directory(stores.exports, stores.memories.agents),
+        trail=shared.trail,
+        pii=shared.pii,
+        rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,
+    )
