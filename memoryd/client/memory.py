@@ -7,7 +7,7 @@ import random
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import grpc
 
@@ -30,41 +30,93 @@ RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The only status worth retrying as is: the others need the caller to change something."""
 
 
-class _Options:
-    """What every call carries: metadata, a deadline, the retry policy."""
-
-    def __init__(self, tenant: str, api_key: str, timeout: float, retries: int, backoff: float) -> None:
-        if not tenant and not api_key:
-            raise ValueError("tenant is required without an api_key (a key names its tenant)")
-        self.metadata: tuple[tuple[str, str], ...] = ((TENANT_METADATA_KEY, tenant),) if tenant else ()
-        if api_key:
-            self.metadata += (bearer(api_key),)
-        self.timeout = timeout
-        self.retries = retries
-        self.backoff = backoff
-
-    def delay(self, attempt: int) -> float:
-        """Full-jitter exponential backoff before retry ``attempt`` (1-based)."""
-        return random.uniform(0, self.backoff * 2 ** (attempt - 1))  # jitter, not secrecy
-
-
-def _memory_input(content: str, fields: dict[str, Any]) -> pb.MemoryInput:
-    return pb.MemoryInput(content=content, **fields)
-
-
-def _request_id(given: str) -> str:
-    # A retried Memorize must not store twice: the server keeps the first result under this key.
-    return given or uuid.uuid4().hex
-
-
 class ClientClosed(RuntimeError):
     """A call, or a stub asked for, after the client was closed (outside its ``with`` block)."""
 
 
 _CLOSED = "the client is closed: make calls inside its `with` block, before close()"
 
+ChannelT = TypeVar("ChannelT", grpc.Channel, grpc.aio.Channel)
 
-class MemoryClient:
+
+class _ClientCore(Generic[ChannelT]):
+    """What both clients share; each adds only how it waits.
+
+    The metadata every call carries, its deadline, the retry policy, the channel's life, and the
+    requests that need more than their fields.
+    """
+
+    def __init__(
+        self, channel: ChannelT, tenant: str, api_key: str, timeout: float, retries: int, backoff: float
+    ) -> None:
+        if not tenant and not api_key:
+            raise ValueError("tenant is required without an api_key (a key names its tenant)")
+        self._metadata: tuple[tuple[str, str], ...] = ((TENANT_METADATA_KEY, tenant),) if tenant else ()
+        if api_key:
+            self._metadata += (bearer(api_key),)
+        self._timeout = timeout
+        self._retries = retries
+        self._backoff = backoff
+        self._channel: ChannelT = channel
+        self._closed = False
+        self._stub = MemoryServiceStub(channel)
+
+    @property
+    def channel(self) -> ChannelT:
+        """The channel, for the stubs of the other services (ClientClosed once closed).
+
+        A stub made on a closed channel crashes the interpreter in grpcio, so a closed client
+        never hands its channel out.
+        """
+        self._check_open()
+        return self._channel
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """The tenant (and key) metadata every call carries."""
+        return self._metadata
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ClientClosed(_CLOSED)
+
+    def _attempts(self) -> Iterator[tuple[bool, float]]:
+        """Per attempt: whether it is the last, and the full-jitter backoff to sleep before the next."""
+        for attempt in range(self._retries + 1):
+            yield attempt == self._retries, random.uniform(0, self._backoff * 2**attempt)  # jitter, not secrecy
+
+    def _call_options(self) -> dict[str, Any]:
+        self._check_open()
+        return {"metadata": self._metadata, "timeout": self._timeout}
+
+    @staticmethod
+    def _memorize_request(
+        agent_id: str, content: str, end_user_id: str, request_id: str, fields: dict[str, Any]
+    ) -> pb.MemorizeRequest:
+        return pb.MemorizeRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            memory=pb.MemoryInput(content=content, **fields),
+            # A retried Memorize must not store twice: the server keeps the first result under this key.
+            request_id=request_id or uuid.uuid4().hex,
+        )
+
+    @staticmethod
+    def _list_request(
+        agent_id: str, end_user_id: str, page_size: int, token: str, where: pb.RecallFilter | None
+    ) -> pb.ListMemoriesRequest:
+        return pb.ListMemoriesRequest(
+            agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
+        )
+
+
+def _raise_unless_retried(err: grpc.RpcError, last: bool) -> None:
+    """Raise ``err`` as memoryd's error unless it is worth another attempt."""
+    if err.code() not in RETRIED or last:
+        raise from_rpc_error(err) from None
+
+
+class MemoryClient(_ClientCore[grpc.Channel]):
     """Blocking calls to memoryd; use as a context manager or call ``close``.
 
     The archive's, profiles' and settings' calls are methods; ``conversations``, ``jobs`` and
@@ -82,10 +134,8 @@ class MemoryClient:
         backoff: float = 0.2,
         credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
-        self._options = _Options(tenant, api_key, timeout, retries, backoff)
-        self._channel = grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
-        self._closed = False
-        self._stub = MemoryServiceStub(self._channel)
+        channel = grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
+        super().__init__(channel, tenant, api_key, timeout, retries, backoff)
         self.conversations = Conversations(self)
         """AppendMessages, GetContext, Compact: the working memory."""
         self.jobs = Jobs(self)
@@ -96,22 +146,6 @@ class MemoryClient:
     def __enter__(self) -> MemoryClient:
         return self
 
-    @property
-    def channel(self) -> grpc.Channel:
-        """The channel, for the stubs of the other services (ClientClosed once closed).
-
-        A stub made on a closed channel crashes the interpreter in grpcio, so a closed client
-        never hands its channel out.
-        """
-        if self._closed:
-            raise ClientClosed(_CLOSED)
-        return self._channel
-
-    @property
-    def metadata(self) -> tuple[tuple[str, str], ...]:
-        """The tenant (and key) metadata every call carries."""
-        return self._options.metadata
-
     def __exit__(self, *exc: object) -> None:
         self.close()
 
@@ -121,28 +155,20 @@ class MemoryClient:
         self._channel.close()
 
     def _call(self, method: Callable[..., Any], request: Any) -> Any:
-        if self._closed:
-            raise ClientClosed(_CLOSED)
-        opts = self._options
-        for attempt in range(opts.retries + 1):
+        options = self._call_options()
+        for last, pause in self._attempts():
             try:
-                return method(request, metadata=opts.metadata, timeout=opts.timeout)
+                return method(request, **options)
             except grpc.RpcError as err:
-                if err.code() not in RETRIED or attempt == opts.retries:
-                    raise from_rpc_error(err) from None
-                time.sleep(opts.delay(attempt + 1))
+                _raise_unless_retried(err, last)
+            time.sleep(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def memorize(
         self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
     ) -> pb.MemorizeResponse:
         """Store one memory (``fields``: MemoryInput's other fields, e.g. tags, scope, salience, source_id)."""
-        request = pb.MemorizeRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            memory=_memory_input(content, fields),
-            request_id=_request_id(request_id),
-        )
+        request = self._memorize_request(agent_id, content, end_user_id, request_id, fields)
         return cast(pb.MemorizeResponse, self._call(self._stub.Memorize, request))
 
     def memorize_batch(
@@ -160,7 +186,7 @@ class MemoryClient:
             end_user_id=end_user_id,
             items=list(items),
             skip_deduplication=skip_deduplication,
-            request_id=_request_id(request_id),
+            request_id=request_id or uuid.uuid4().hex,
         )
         return list(self._call(self._stub.MemorizeBatch, request).results)
 
@@ -264,9 +290,7 @@ class MemoryClient:
         """Every visible memory, oldest first, fetched a page at a time."""
         token = ""
         while True:
-            request = pb.ListMemoriesRequest(
-                agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
-            )
+            request = self._list_request(agent_id, end_user_id, page_size, token, where)
             page = self._call(self._stub.ListMemories, request)
             yield from page.memories
             token = page.next_page_token
@@ -274,7 +298,7 @@ class MemoryClient:
                 return
 
 
-class AsyncMemoryClient:
+class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
     """The same calls on ``grpc.aio``; ``async with`` it, or ``await close()``."""
 
     def __init__(
@@ -288,22 +312,11 @@ class AsyncMemoryClient:
         backoff: float = 0.2,
         credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
-        self._options = _Options(tenant, api_key, timeout, retries, backoff)
-        self._closed = False
-        self._channel = (
-            grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
-        )
-        self._stub = MemoryServiceStub(self._channel)
+        channel = grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
+        super().__init__(channel, tenant, api_key, timeout, retries, backoff)
 
     async def __aenter__(self) -> AsyncMemoryClient:
         return self
-
-    @property
-    def channel(self) -> grpc.aio.Channel:
-        """The channel, for the stubs of the other services (ClientClosed once closed)."""
-        if self._closed:
-            raise ClientClosed(_CLOSED)
-        return self._channel
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
@@ -314,28 +327,20 @@ class AsyncMemoryClient:
         await self._channel.close(None)
 
     async def _call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Any:
-        if self._closed:
-            raise ClientClosed(_CLOSED)
-        opts = self._options
-        for attempt in range(opts.retries + 1):
+        options = self._call_options()
+        for last, pause in self._attempts():
             try:
-                return await method(request, metadata=opts.metadata, timeout=opts.timeout)
+                return await method(request, **options)
             except grpc.RpcError as err:
-                if err.code() not in RETRIED or attempt == opts.retries:
-                    raise from_rpc_error(err) from None
-                await asyncio.sleep(opts.delay(attempt + 1))
+                _raise_unless_retried(err, last)
+            await asyncio.sleep(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def memorize(
         self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
     ) -> pb.MemorizeResponse:
         """Store one memory (see ``MemoryClient.memorize``)."""
-        request = pb.MemorizeRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            memory=_memory_input(content, fields),
-            request_id=_request_id(request_id),
-        )
+        request = self._memorize_request(agent_id, content, end_user_id, request_id, fields)
         return cast(pb.MemorizeResponse, await self._call(self._stub.Memorize, request))
 
     async def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
@@ -365,9 +370,7 @@ class AsyncMemoryClient:
         """Every visible memory, oldest first, a page at a time."""
         token = ""
         while True:
-            request = pb.ListMemoriesRequest(
-                agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
-            )
+            request = self._list_request(agent_id, end_user_id, page_size, token, where)
             page = await self._call(self._stub.ListMemories, request)
             for memory in page.memories:
                 yield memory

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -67,89 +68,93 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def _serve(args: argparse.Namespace) -> int:
+def _traced(args: argparse.Namespace, run: Callable[[Settings], None]) -> int:
+    """A long-running process: its settings, logs at the configured level, tracing around ``run``."""
     settings = settings_from(args)
     logs.configure(settings.log.level, settings.log.format)
+    from memoryd.runtime.telemetry import configure_tracing
+
+    stop_tracing = configure_tracing(settings.tracing)
+    try:
+        run(settings)
+    finally:
+        stop_tracing()
+    return 0
+
+
+def _one_shot(args: argparse.Namespace, run: Callable[[Settings], Coroutine[Any, Any, int]]) -> int:
+    """An operator's command: its settings, warnings only on the log, its exit status."""
+    settings = settings_from(args)
+    logs.configure("WARNING", settings.log.format)
+    return asyncio.run(run(settings))
+
+
+def _serve(args: argparse.Namespace) -> int:
     from memoryd.rpc.calls_in_flight import CallsInFlight
     from memoryd.rpc.server import serve
     from memoryd.runtime.busy_poll import event_loop_factory
-    from memoryd.runtime.telemetry import configure_tracing
 
-    stop_tracing = configure_tracing(settings.tracing)
-    calls = CallsInFlight()
-    try:
+    def run(settings: Settings) -> None:
+        calls = CallsInFlight()
         with asyncio.Runner(loop_factory=event_loop_factory(settings.server.busy_poll_us, calls.quiet)) as runner:
             runner.run(serve(settings, calls))
-    finally:
-        stop_tracing()
-    return 0
+
+    return _traced(args, run)
 
 
 def _worker(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure(settings.log.level, settings.log.format)
-    from memoryd.runtime.telemetry import configure_tracing
     from memoryd.workers.run import run_workers
 
-    stop_tracing = configure_tracing(settings.tracing)
-    try:
-        asyncio.run(run_workers(settings))
-    finally:
-        stop_tracing()
-    return 0
+    return _traced(args, lambda settings: asyncio.run(run_workers(settings)))
 
 
 def _bootstrap(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.bootstrap import run_bootstrap_all
 
-    return asyncio.run(run_bootstrap_all(settings, with_worker=not args.no_worker))
+    return _one_shot(args, lambda settings: run_bootstrap_all(settings, with_worker=not args.no_worker))
 
 
 def _audit(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.audit import run_audit
     from memoryd.core.review import ApplyPolicy
 
-    return asyncio.run(
-        run_audit(
+    return _one_shot(
+        args,
+        lambda settings: run_audit(
             settings,
             tenant_id=args.tenant,
             agent_id=args.agent,
             apply=ApplyPolicy(args.apply),
             dry_run=args.dry_run,
             with_worker=not args.no_worker,
-        )
+        ),
     )
 
 
 def _report(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.reports.command import parse_since, run_report
 
-    return asyncio.run(
-        run_report(
+    since = parse_since(args.since) if args.since else None
+    return _one_shot(
+        args,
+        lambda settings: run_report(
             settings,
             tenant_id=args.tenant,
             agent_id=args.agent,
-            since=parse_since(args.since) if args.since else None,
+            since=since,
             json_path=args.json,
             html_path=args.html,
             fail_on_alarm=args.fail_on_alarm,
-        )
+        ),
     )
 
 
 def _keys(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.keys import run_keys
 
-    return asyncio.run(
-        run_keys(
+    return _one_shot(
+        args,
+        lambda settings: run_keys(
             settings,
             args.action,
             tenant_id=args.tenant,
@@ -157,55 +162,47 @@ def _keys(args: argparse.Namespace) -> int:
             agent_id=args.agent,
             name=args.name,
             key_id=args.key_id,
-        )
+        ),
     )
 
 
 def _export(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.data import run_export
 
     if args.out == "-":
-        return asyncio.run(run_export(settings, args.tenant, args.end_user, args.embeddings))
+        return _one_shot(args, lambda settings: run_export(settings, args.tenant, args.end_user, args.embeddings))
     with open(args.out, "w", encoding="utf-8") as out:
-        return asyncio.run(run_export(settings, args.tenant, args.end_user, args.embeddings, out))
+        return _one_shot(args, lambda settings: run_export(settings, args.tenant, args.end_user, args.embeddings, out))
 
 
 def _import(args: argparse.Namespace) -> int:
     if not args.file.is_file():
         raise ConfigError(f"import file {str(args.file)!r}: does not exist")
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.data import run_import
 
-    return asyncio.run(run_import(settings, args.tenant, args.file))
+    return _one_shot(args, lambda settings: run_import(settings, args.tenant, args.file))
 
 
 def _erase(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.data import run_erase
 
-    return asyncio.run(run_erase(settings, args.tenant, args.end_user))
+    return _one_shot(args, lambda settings: run_erase(settings, args.tenant, args.end_user))
 
 
 def _retention(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.data import run_retention
 
-    return asyncio.run(run_retention(settings, args.tenant, args.dry_run))
+    return _one_shot(args, lambda settings: run_retention(settings, args.tenant, args.dry_run))
 
 
 def _reembed(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    logs.configure("WARNING", settings.log.format)
     from memoryd.commands.reembed import run_reembed
 
     action = next((a for a in ("status", "switch", "switch_back", "finish") if getattr(args, a)), "run")
     action = action.replace("_", "-")
-    return asyncio.run(run_reembed(settings, args.to, args.tenant, action=action, batch=args.batch))
+    return _one_shot(
+        args, lambda settings: run_reembed(settings, args.to, args.tenant, action=action, batch=args.batch)
+    )
 
 
 def _up(args: argparse.Namespace) -> int:
