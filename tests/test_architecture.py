@@ -97,27 +97,97 @@ def _codemap() -> str:
     return text[text.index("## Codemap") : text.index("## Invariants")]
 
 
-def test_every_path_in_the_codemap_exists() -> None:
+def _codemap_sections() -> list[tuple[str, list[list[str]]]]:
+    """Each ``### `folder/` `` heading of the codemap with its rows, a row being the paths it names.
+
+    A row names one path, or a path and its siblings by file name (``recall.py``, ``retrievals.py``),
+    or a folder (``bench/``) whose modules share one role.
+    """
     import re
 
-    for row in _codemap().splitlines():
-        if not row.startswith("| `"):
-            continue
-        first = row.split("|")[1]
-        paths = re.findall(r"`([^`]+)`", first)
-        base = Path(paths[0]).parent
-        for path in paths:
-            candidate = ROOT / path if "/" in path else ROOT / base / path
-            assert candidate.exists() or list(ROOT.glob(path)), path
+    sections: list[tuple[str, list[list[str]]]] = []
+    for line in _codemap().splitlines():
+        heading = re.match(r"### `([^`]+)/`", line)
+        if heading:
+            sections.append((heading.group(1), []))
+        elif line.startswith("| `") and sections:
+            first, *siblings = re.findall(r"`([^`]+)`", line.split("|")[1])
+            parent = first.rstrip("/").rsplit("/", 1)[0]
+            sections[-1][1].append([first, *(f"{parent}/{name}" for name in siblings)])
+    return sections
 
 
-def test_every_module_of_the_layers_is_in_the_codemap() -> None:
-    codemap = _codemap()
-    for package in ("memoryd/core", "memoryd/services", "memoryd/adapters", "memoryd/rpc", "workers"):
-        for module in sorted((ROOT / package).glob("*.py")):
-            if module.name == "__init__.py":
-                continue
-            assert module.name in codemap, f"{package}/{module.name} is missing from ARCHITECTURE.md's codemap"
+def _row_order(row: list[str]) -> tuple[bool, str]:
+    return row[0].endswith("/"), row[0]  # modules first, then sub-folders, each by name
+
+
+def _python_modules() -> list[str]:
+    """Every hand-written module of the server and the worker shell (generated stubs aside)."""
+    modules = [*(ROOT / "memoryd").rglob("*.py"), *(ROOT / "workers").rglob("*.py")]
+    return sorted(
+        str(p.relative_to(ROOT))
+        for p in modules
+        if "_gen" not in p.parts and p.name != "__init__.py" and (ROOT / "memoryd" / "workers") not in p.parents
+    )
+
+
+def test_every_path_in_the_codemap_exists() -> None:
+    for _, rows in _codemap_sections():
+        for path in (path for row in rows for path in row):
+            assert (ROOT / path).exists(), path
+
+
+def test_the_codemap_is_grouped_per_package_and_sorted() -> None:
+    sections = _codemap_sections()
+    folders = [folder for folder, _ in sections if folder.startswith(("memoryd", "workers"))]
+    assert folders == sorted(folders), "the codemap's packages are out of order"
+    for folder, rows in sections:
+        assert rows == sorted(rows, key=_row_order), f"the rows under {folder}/ are out of order"
+        if folder.startswith(("memoryd", "workers")):
+            strays = [row[0] for row in rows if row[0].rstrip("/").rsplit("/", 1)[0] != folder]
+            assert strays == [], f"rows under {folder}/ that live elsewhere: {strays}"
+
+
+def test_every_module_is_in_the_codemap() -> None:
+    named = [path for _, rows in _codemap_sections() for row in rows for path in row]
+    folders = tuple(path for path in named if path.endswith("/"))
+    missing = [m for m in _python_modules() if m not in named and not m.startswith(folders)]
+    assert missing == [], f"missing from ARCHITECTURE.md's codemap: {missing}"
+
+
+def test_every_package_is_a_layer_of_the_import_contract() -> None:
+    """Each package of memoryd is named in the layers contract: nothing says what an unnamed one may import."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    named = {name.strip() for layer in layers for name in layer.split("|")}
+    packages = {f"memoryd.{p.name}" for p in (ROOT / "memoryd").iterdir() if (p / "__init__.py").exists()}
+    assert packages - named == set()
+    assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["memoryd"] for c in contracts)
+
+
+def test_the_root_of_memoryd_holds_at_most_six_modules() -> None:
+    modules = sorted(p.name for p in (ROOT / "memoryd").glob("*.py"))
+    assert len(modules) <= 6, modules
+
+
+def test_no_module_is_over_600_lines() -> None:
+    long = {path: n for path in _python_modules() if (n := len((ROOT / path).read_text().splitlines())) > 600}
+    assert long == {}
+
+
+def test_the_composition_root_is_short() -> None:
+    """``memoryd/app`` wires; it does not work: each file under 400 lines, each function under 60."""
+    import ast
+
+    for path in (ROOT / "memoryd" / "app").glob("*.py"):
+        source = path.read_text()
+        assert len(source.splitlines()) < 400, path.name
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                assert length <= 60, f"{path.name}: {node.name} is {length} lines"
 
 
 def test_the_wheel_installs_one_top_level_package_and_workers_inside_it(tmp_path: Path) -> None:
