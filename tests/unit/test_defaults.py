@@ -53,10 +53,10 @@ def _same(documented: str, actual: Any) -> bool:
     return documented == str(actual)
 
 
-def test_the_readme_configuration_table_states_the_defaults() -> None:
+def test_the_configuration_table_states_the_defaults() -> None:
     """Every row naming settings keys and giving as many `values` states the settings' defaults."""
     s, checked = load_settings(), 0
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in (ROOT / "docs" / "configuration.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 3 or not cells[0].startswith("`"):
             continue
