@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.rpc.client import GraphServiceStub, gr, pb
 from tests.conftest import LiveServer, make_settings, tenant
+from tests.oracle import Planted, visible
 
 pytestmark = pytest.mark.timeout(120)
 T, OTHER = tenant("acme"), tenant("globex")
@@ -120,30 +120,12 @@ GRAPH_TENANTS, GRAPH_AGENTS, GRAPH_CONTACTS = ["g0", "g1"], ["a0", "a1", "a2"], 
 _SCOPES = [pb.SCOPE_TENANT, pb.SCOPE_SHARED, pb.SCOPE_PRIVATE, pb.SCOPE_END_USER]
 
 
-@dataclass(frozen=True)
-class _Planted:
-    tenant: str
-    scope: int
-    agent: str
-    contact: str
-
-
-def _sees(p: _Planted, tenant_id: str, agent: str, contact: str) -> bool:
-    if p.tenant != tenant_id:
-        return False
-    if p.scope in (pb.SCOPE_TENANT, pb.SCOPE_SHARED):
-        return True
-    if p.scope == pb.SCOPE_PRIVATE:
-        return p.agent == agent
-    return bool(contact) and p.contact == contact
-
-
 @pytest.fixture(scope="module")
-def graph_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, dict[str, _Planted]]]:
+def graph_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, dict[str, Planted]]]:
     settings = make_settings(Path(tmp_path_factory.mktemp("graph-world")) / "data")
     server = LiveServer(settings, OnnxMiniLMEmbedder(threads=2))
     server.start()
-    planted: dict[str, _Planted] = {}
+    planted: dict[str, Planted] = {}
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         graph = GraphServiceStub(channel)
         n = 0
@@ -166,7 +148,7 @@ def graph_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any,
                     end_user_id=who,
                 )
                 fact = graph.AssertFact(request, metadata=tenant(t)).fact
-                planted[fact.id] = _Planted(t, scope, owner, who)
+                planted[fact.id] = Planted(t, owner, who, scope)
         yield graph, planted
     server.stop()
 
@@ -191,10 +173,10 @@ def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, p
         gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=words, limit=100, max_hops=2),
         metadata=tenant(t),
     )
-    assert all(_sees(planted[f.id], t, agent, contact) for f in answer.facts)
+    assert all(visible(planted[f.id], t, agent, contact) for f in answer.facts)
     fact_id = sorted(planted)[pick % len(planted)]
     request = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=fact_id)
-    if _sees(planted[fact_id], t, agent, contact):
+    if visible(planted[fact_id], t, agent, contact):
         assert graph.ExplainFact(request, metadata=tenant(t)).fact.id == fact_id
     else:
         code, _ = _code(lambda: graph.ExplainFact(request, metadata=tenant(t)))

@@ -53,6 +53,7 @@ from memoryd.testing.provider import FakeProvider
 from memoryd.workers.settings import running_workers
 from tests.conftest import LiveServer, make_settings, tenant
 from tests.jobs.conftest import job_settings, wait_for
+from tests.oracle import Planted, visible
 
 TENANTS = ["t0", "t1", "t2"]
 AGENTS = ["a0", "a1", "a2"]
@@ -62,30 +63,12 @@ REEMBED_MODEL = "fake-embed"
 WORDS = ["coffee", "garden", "deploy", "birthday", "hiking", "budget", "piano", "travel"]
 
 
-@dataclass(frozen=True)
-class Written:
-    tenant: str
-    agent: str
-    contact: str
-    scope: int
-
-
-def visible(w: Written, tenant_id: str, agent: str, contact: str) -> bool:
-    if w.tenant != tenant_id:
-        return False
-    if w.scope in (pb.SCOPE_TENANT, pb.SCOPE_SHARED):
-        return True
-    if w.scope == pb.SCOPE_PRIVATE:
-        return w.agent == agent
-    return bool(contact) and w.contact == contact
-
-
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Written]]]:
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Planted]]]:
     server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy")) / "data"), OnnxMiniLMEmbedder(threads=2))
     server.start()
     rng = random.Random(7)
-    written: dict[str, Written] = {}
+    written: dict[str, Planted] = {}
     with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
         stub = MemoryServiceStub(channel)
         combos = list(itertools.product(TENANTS, AGENTS, ["", *CONTACTS], SCOPES))
@@ -109,7 +92,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServ
                 metadata=tenant(t),
             )
             for r in reply.results:
-                written[r.memory.id] = Written(t, a, c, r.memory.scope)
+                written[r.memory.id] = Planted(t, a, c, r.memory.scope)
         yield stub, written
     server.stop()
 
@@ -195,7 +178,7 @@ class Row:
 
 
 def row_visible(r: Row, t: str, a: str, c: str) -> bool:
-    return visible(Written(r.tenant, r.agent, r.contact, r.scope), t, a, c)
+    return visible(Planted(r.tenant, r.agent, r.contact, r.scope), t, a, c)
 
 
 def may_modify(r: Row, a: str) -> bool:
@@ -658,7 +641,7 @@ def _assert_fact(w, t, a, c, memory_id, seen, scope) -> None:
 
 
 def _fact_visible(f: Fact, t: str, a: str, c: str) -> bool:
-    return visible(Written(f.tenant, f.agent, f.contact, f.scope), t, a, c)
+    return visible(Planted(f.tenant, f.agent, f.contact, f.scope), t, a, c)
 
 
 def _search_graph(w, t, a, c, memory_id, seen, scope) -> None:
