@@ -440,7 +440,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("adversarial", help="three tenants' keys of every role attack each other's rows")
     p.add_argument("--calls", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=_main)
 
 

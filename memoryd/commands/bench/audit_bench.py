@@ -56,7 +56,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--sizes", default="10000,100000", help="archive sizes for candidate generation")
     p.add_argument("--report-rows", type=int, default=1_000_000, help="memories in the usage-report tenant")
     p.add_argument("--report-runs", type=int, default=5)
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 

@@ -35,7 +35,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--data", type=Path, required=True, help="path to locomo10.json (or a file in its format)")
     p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
     p.add_argument("--config", type=Path, help="TOML config naming the embedder (default: the embedded model)")
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 

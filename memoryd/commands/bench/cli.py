@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from memoryd.commands.bench.adversarial import register as register_adversarial
 from memoryd.commands.bench.audit_bench import register as register_audit
@@ -38,3 +39,5 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_graph(sub)
     register_outage(sub)
     register_writes(sub)
+    for bench in sub.choices.values():  # every bench writes its figures with the environment and commit
+        bench.add_argument("--json", type=Path, help="write the JSON record here")

@@ -31,7 +31,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("dedup", help="insert-time dedup on restatement and near-miss pairs (merge rates)")
     p.add_argument("--pairs", type=Path, help="pairs file (default: the shipped fixture)")
     p.add_argument("--config", type=Path, help="TOML config naming the embedder (default: the embedded model)")
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 

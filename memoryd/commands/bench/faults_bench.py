@@ -27,7 +27,7 @@ from typing import Any
 import grpc
 
 from memoryd.commands.bench.daemon import Daemon, free_port
-from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.bench.report import publish, table
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, ConversationServiceStub, MemoryServiceStub, cpb, pb
 
@@ -47,16 +47,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="an object-store URI (s3://bucket/prefix) instead of a temporary directory; endpoint and credentials "
         "from the MEMORYD_STORAGE__S3_* environment",
     )
-    p.add_argument("--json", type=Path)
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 
 async def _main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memoryd-faults-") as tmp:
         record = await _bench(args, args.storage or Path(tmp) / "data")
-    record["environment"] = environment()
-    print(_render(record))
-    write_json(args.json, record)
+    publish(args, record, _render)
     failures = ("lost", "behind", "duplicates", "appends_lost", "appends_behind", "appends_duplicated")
     clean = not any(record[k] for k in failures)
     return 0 if clean else 1

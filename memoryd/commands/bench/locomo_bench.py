@@ -84,7 +84,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "turn its own Memorize with no source_context, as a runtime writes (single)",
     )
     p.add_argument("--concurrency", type=int, default=4)
-    p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
 

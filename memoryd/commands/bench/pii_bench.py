@@ -24,7 +24,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench pii`."""
     p = sub.add_parser("pii", help="the PII redactor: detection per type and false positives on planted text")
     p.add_argument("--fixture", type=Path, help="items file (default: the shipped fixture)")
-    p.add_argument("--json", type=Path, help="write the JSON record here")
     p.set_defaults(run=_main)
 
 

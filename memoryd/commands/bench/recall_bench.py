@@ -29,7 +29,7 @@ from memoryd.app import build_embedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
-from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.commands.bench.store_access import (
     copy_index_recall,
     has_vector_index,
@@ -74,7 +74,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="an object-store URI (s3://bucket/prefix) instead of a directory; endpoint and credentials from the "
         "MEMORYD_STORAGE__S3_* environment, as the daemon reads them",
     )
-    p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
 
@@ -83,9 +82,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-") as tmp:
         record = asyncio.run(_bench(args, args.storage or args.data or Path(tmp) / "data", Path(tmp)))
     record["storage"] = "object storage" if args.storage else "local disk"
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     return 0
 
 

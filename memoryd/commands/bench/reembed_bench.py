@@ -23,7 +23,7 @@ import openai
 
 from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.app import App, build_app
-from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import load_settings
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery
 from memoryd.testing.provider import FakeProvider
@@ -38,7 +38,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--memories", type=int, default=10_000)
     p.add_argument("--batch", type=int, default=256, help="rows per model call and commit")
     p.add_argument("--latency", type=float, default=0.0, help="seconds the target endpoint takes per call")
-    p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
 
@@ -46,9 +45,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-reembed-") as tmp, FakeProvider(latency=args.latency) as p:
         record = asyncio.run(_bench(args, Path(tmp), p))
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     ok = record["recall_errors"] == record["recall_misses"] == record["rows_lost"] == record["rows_missing"] == 0
     return 0 if ok else 1
 

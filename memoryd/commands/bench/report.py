@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
+import subprocess
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -15,7 +18,7 @@ import numpy as np
 
 from memoryd.commands.table import table
 
-__all__ = ["environment", "percentiles", "table", "write_json"]
+__all__ = ["environment", "percentiles", "publish", "table", "write_json"]
 
 PACKAGES = ["memoryd", "lancedb", "pylance", "onnxruntime", "grpcio", "protobuf", "numpy", "pyarrow"]
 
@@ -47,8 +50,28 @@ def environment() -> dict[str, Any]:
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "cores": os.cpu_count(),
+        "commit": _commit(),
         "versions": versions,
     }
+
+
+def _commit() -> str | None:
+    """The commit of the memoryd source that ran (a checkout), so a figure names the code it measured."""
+    source = Path(__file__).resolve().parents[3]
+    try:
+        found = subprocess.run(
+            ["git", "-C", str(source), "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10
+        )
+    except OSError:
+        return None
+    return found.stdout.strip() or None
+
+
+def publish(args: argparse.Namespace, record: dict[str, Any], render: Callable[[dict[str, Any]], str]) -> None:
+    """Record the environment, write the JSON (``--json``) and print the table."""
+    record["environment"] = environment()
+    write_json(args.json, record)
+    print(render(record))
 
 
 def write_json(path: Path | None, record: dict[str, Any]) -> None:

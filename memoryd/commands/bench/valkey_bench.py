@@ -27,7 +27,7 @@ import grpc
 import valkey
 
 from memoryd.commands.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
-from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.bench.report import publish, table
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
 from memoryd.testing.provider import FakeProvider
 
@@ -44,7 +44,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--kill-after", type=float, default=0.3, help="share of jobs succeeded when Valkey is killed")
     p.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for every job after the kill")
     p.add_argument("--job-timeout", type=float, default=300.0, help="jobs.model_job_timeout_seconds for the run")
-    p.add_argument("--json", type=Path)
     p.set_defaults(run=run)
 
 
@@ -53,9 +52,7 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-valkey-") as tmp, FakeProvider(args.latency) as provider:
         provider.answer_with(lambda system, user: _REPLY)
         record = _bench(args, Path(tmp), provider)
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     ok = record["jobs"] == {"succeeded": args.agents} and record["duplicate_revisions"] == 0
     return 0 if ok else 1
 

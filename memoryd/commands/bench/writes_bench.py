@@ -25,7 +25,7 @@ from memoryd.app import build_embedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
-from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 from memoryd.testing.provider import FakeProvider
@@ -47,7 +47,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=0.0,
         help="share of calls that repeat an earlier text of their level (merged into it by dedup)",
     )
-    p.add_argument("--json", type=Path, help="write the results here")
     p.set_defaults(run=run)
 
 
@@ -55,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     with tempfile.TemporaryDirectory(prefix="memoryd-writes-") as tmp:
         record = asyncio.run(_bench(args, Path(tmp) / "data"))
-    record["environment"] = environment()
-    write_json(args.json, record)
-    print(_render(record))
+    publish(args, record, _render)
     return 0
 
 

@@ -27,6 +27,7 @@ from memoryd.core.models import (
     RecallArms,
     RecallHit,
     Scope,
+    ScoreParts,
     TagMode,
 )
 from memoryd.core.validation import check_epoch
@@ -174,6 +175,14 @@ def memory(record: MemoryRecord) -> pb.Memory:
     return out
 
 
+_SAME_NAMED_MEMORY_FIELDS = (
+    *("agent_id", "end_user_id", "content", "category", "subject", "salience", "decay_factor"),
+    *("source_context", "source_id", "collection", "content_hash", "embedding_model"),
+    *("retrieval_count", "superseded_by", "injection_count", "embedding_pending"),
+)
+"""A MemoryRecord's fields that a Memory message holds under the same name, as they are."""
+
+
 def set_memory(out: pb.Memory, record: MemoryRecord) -> None:
     """Write a MemoryRecord into an empty Memory field in place.
 
@@ -181,29 +190,15 @@ def set_memory(out: pb.Memory, record: MemoryRecord) -> None:
     parent (a Recall's ten hits: 0.21 ms built apart and copied, 0.09 ms in place).
     """
     out.id = record.memory_id
-    out.agent_id = record.agent_id
-    out.end_user_id = record.end_user_id
+    for name in _SAME_NAMED_MEMORY_FIELDS:
+        setattr(out, name, getattr(record, name))
     out.scope = SCOPE_PB[record.scope]
-    out.content = record.content
     out.memory_type = TYPE_PB[record.memory_type]
-    out.category = record.category
-    out.subject = record.subject
+    out.status = STATUS_PB[record.status]
     out.tags.extend(record.tags)
-    out.salience = record.salience
-    out.decay_factor = record.decay_factor
-    out.source_context = record.source_context
-    out.source_id = record.source_id
-    out.collection = record.collection
-    out.content_hash = record.content_hash
-    out.embedding_model = record.embedding_model
     set_timestamp(out.created_at, record.created_at)
     set_timestamp(out.updated_at, record.updated_at)
     set_timestamp(out.occurred_at, record.occurred_at)
-    out.retrieval_count = record.retrieval_count
-    out.status = STATUS_PB[record.status]
-    out.superseded_by = record.superseded_by
-    out.injection_count = record.injection_count
-    out.embedding_pending = record.embedding_pending
     if record.last_retrieved_at is not None:
         set_timestamp(out.last_retrieved_at, record.last_retrieved_at)
     if record.feedback is not NO_FEEDBACK:
@@ -238,17 +233,12 @@ def set_hit(out: pb.RecallHit, h: RecallHit) -> None:
     """Write a RecallHit into an empty RecallHit field in place (``set_memory``)."""
     set_memory(out.memory, h.memory)
     out.score = h.score
-    p, parts = h.parts, out.parts
-    parts.vector_rank = p.vector_rank
-    parts.vector_similarity = p.vector_similarity
-    parts.vector_contribution = p.vector_contribution
-    parts.full_text_rank = p.full_text_rank
-    parts.full_text_score = p.full_text_score
-    parts.full_text_contribution = p.full_text_contribution
-    parts.composite = p.composite
-    parts.fused = p.fused
-    parts.vector_evidence = p.vector_evidence
-    parts.full_text_evidence = p.full_text_evidence
+    for name in _SCORE_PARTS:
+        setattr(out.parts, name, getattr(h.parts, name))
+
+
+_SCORE_PARTS = tuple(ScoreParts.__dataclass_fields__)
+"""ScoreParts and the message's parts share every field name."""
 
 
 def _fingerprint(flt: Message) -> str:
