@@ -152,6 +152,13 @@ class LiveServer:
         """Run a coroutine on the server's loop (e.g. flush write-behind buffers)."""
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout=60)
 
+    def __enter__(self) -> LiveServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         if self._stop is not None:
             self._loop.call_soon_threadsafe(self._stop.set)
@@ -161,10 +168,8 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(settings: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveServer]:
-    server = LiveServer(settings, onnx_embedder)
-    server.start()
-    yield server
-    server.stop()
+    with LiveServer(settings, onnx_embedder) as server:
+        yield server
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import random
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from functools import cached_property
 from typing import Any, Generic, TypeVar, cast
 
 import grpc
@@ -47,7 +48,15 @@ class _ClientCore(Generic[ChannelT]):
     """
 
     def __init__(
-        self, channel: ChannelT, tenant: str, api_key: str, timeout: float, retries: int, backoff: float
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        tenant: str = "",
+        api_key: str = "",
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.2,
+        credentials: grpc.ChannelCredentials | None = None,
     ) -> None:
         if not tenant and not api_key:
             raise ValueError("tenant is required without an api_key (a key names its tenant)")
@@ -57,9 +66,13 @@ class _ClientCore(Generic[ChannelT]):
         self._timeout = timeout
         self._retries = retries
         self._backoff = backoff
-        self._channel: ChannelT = channel
+        self._channel: ChannelT = self._open(target, credentials)
         self._closed = False
-        self._stub = MemoryServiceStub(channel)
+        self._stub = MemoryServiceStub(self._channel)
+
+    @staticmethod
+    def _open(target: str, credentials: grpc.ChannelCredentials | None) -> ChannelT:
+        raise NotImplementedError
 
     @property
     def channel(self) -> ChannelT:
@@ -123,25 +136,24 @@ class MemoryClient(_ClientCore[grpc.Channel]):
     ``graph`` hold the working memory's, the background jobs' and the memory graph's.
     """
 
-    def __init__(
-        self,
-        target: str = "127.0.0.1:50051",
-        *,
-        tenant: str = "",
-        api_key: str = "",
-        timeout: float = 10.0,
-        retries: int = 3,
-        backoff: float = 0.2,
-        credentials: grpc.ChannelCredentials | None = None,
-    ) -> None:
-        channel = grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
-        super().__init__(channel, tenant, api_key, timeout, retries, backoff)
-        self.conversations = Conversations(self)
+    @staticmethod
+    def _open(target: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+        return grpc.secure_channel(target, credentials) if credentials else grpc.insecure_channel(target)
+
+    @cached_property
+    def conversations(self) -> Conversations:
         """AppendMessages, GetContext, Compact: the working memory."""
-        self.jobs = Jobs(self)
+        return Conversations(self)
+
+    @cached_property
+    def jobs(self) -> Jobs:
         """GetJob, WatchJob, RetryJob."""
-        self.graph = Graph(self)
+        return Jobs(self)
+
+    @cached_property
+    def graph(self) -> Graph:
         """AssertFact, SearchGraph, ExplainFact."""
+        return Graph(self)
 
     def __enter__(self) -> MemoryClient:
         return self
@@ -301,19 +313,9 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
     """The same calls on ``grpc.aio``; ``async with`` it, or ``await close()``."""
 
-    def __init__(
-        self,
-        target: str = "127.0.0.1:50051",
-        *,
-        tenant: str = "",
-        api_key: str = "",
-        timeout: float = 10.0,
-        retries: int = 3,
-        backoff: float = 0.2,
-        credentials: grpc.ChannelCredentials | None = None,
-    ) -> None:
-        channel = grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
-        super().__init__(channel, tenant, api_key, timeout, retries, backoff)
+    @staticmethod
+    def _open(target: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
+        return grpc.aio.secure_channel(target, credentials) if credentials else grpc.aio.insecure_channel(target)
 
     async def __aenter__(self) -> AsyncMemoryClient:
         return self

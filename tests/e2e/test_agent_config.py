@@ -30,10 +30,8 @@ def configured(tmp_path: Path) -> Settings:
 
 @pytest.fixture
 def server(configured: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveServer]:
-    live = LiveServer(configured, onnx_embedder)
-    live.start()
-    yield live
-    live.stop()
+    with LiveServer(configured, onnx_embedder) as live:
+        yield live
 
 
 @pytest.fixture

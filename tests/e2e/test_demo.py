@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,11 +15,12 @@ import pytest
 pytestmark = pytest.mark.timeout(120)
 
 
-def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
+def _demo(tmp_path: Path, *args: str) -> tuple[str, dict[str, Any]]:
+    """Run ``memoryd demo`` offline (no Redis); its stdout and its JSON record."""
     out = tmp_path / "demo.json"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
     result = subprocess.run(
-        [sys.executable, "-m", "memoryd", "demo", "--json", str(out)],
+        [sys.executable, "-m", "memoryd", "demo", *args, "--json", str(out)],
         capture_output=True,
         text=True,
         timeout=240,
@@ -26,9 +28,13 @@ def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "=== context the model gets" in result.stdout and "=== summaries" in result.stdout
-    assert "=== memories filed into the archive" in result.stdout
-    record = json.loads(out.read_text())
+    return result.stdout, json.loads(out.read_text())
+
+
+def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
+    stdout, record = _demo(tmp_path)
+    assert "=== context the model gets" in stdout and "=== summaries" in stdout
+    assert "=== memories filed into the archive" in stdout
     assert record["turns"] == 42 and record["compactions"] >= 1 and record["paths"] == ["extractive"]
     assert record["model_calls_per_compaction"] == 0 and record["filed_memories"] >= 1
     assert record["final_context_tokens"] <= record["window"] == 768
@@ -37,29 +43,5 @@ def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
 
 def test_demo_replays_a_locomo_conversation(tmp_path: Path) -> None:
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
-    out = tmp_path / "demo.json"
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "memoryd",
-            "demo",
-            "--locomo",
-            str(fixture),
-            "--conversation",
-            "1",
-            "--window",
-            "256",
-            "--json",
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        env=env,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    record = json.loads(out.read_text())
+    _, record = _demo(tmp_path, "--locomo", str(fixture), "--conversation", "1", "--window", "256")
     assert record["conversation"] and record["turns"] > 0 and record["final_context_tokens"] <= 256

@@ -54,10 +54,8 @@ def daemon(
     tmp_path_factory: pytest.TempPathFactory, valkey_server: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> Iterator[LiveServer]:
     settings = job_settings(tmp_path_factory.mktemp("examples"), valkey_server, None)
-    server = LiveServer(settings, onnx_embedder)
-    server.start()
-    yield server
-    server.stop()
+    with LiveServer(settings, onnx_embedder) as server:
+        yield server
 
 
 EXPECTED = {

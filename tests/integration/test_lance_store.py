@@ -482,6 +482,12 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     store.close()
 
 
+def _search_text(root: Path, tenant_id: str, memory_id: str) -> str:
+    """What the full-text index holds for one memory, read from the table itself."""
+    table = lancedb.connect(str(root)).open_table(f"memories_{tenant_id}")
+    return str(table.search().where(f"id = '{memory_id}'").to_arrow().column("search_text")[0].as_py())
+
+
 @pytest.mark.parametrize("copy_rows", [10_000, 0], ids=["in-memory copy", "lancedb"])
 async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tmp_path: Path, copy_rows: int) -> None:
     store = await open_store(str(tmp_path))
@@ -491,15 +497,7 @@ async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tm
         ready = replace(record(1, "espresso grinder"), source_context="conversation 7")
         waiting = replace(record(2, "espresso machine"), embedding_model=PENDING_MODEL, source_context="conversation 7")
         await store.insert("t1", [(ready, unit(0)), (waiting, [0.0] * 8)])  # one batch: the turn before is indexed
-        search_text = (
-            lancedb.connect(str(tmp_path))
-            .open_table("memories_t1")
-            .search()
-            .where(f"id = '{waiting.memory_id}'")
-            .to_arrow()
-            .column("search_text")[0]
-            .as_py()
-        )
+        search_text = _search_text(tmp_path, "t1", waiting.memory_id)
         assert "grinder" in search_text
         found = await store.nearest(me, unit(0), MemoryFilter(), 10, -1.0)
         assert [h.memory_id for h in found] == [ready.memory_id]  # zeros are no vector: not even a fill-in
@@ -513,15 +511,7 @@ async def test_a_pending_embedding_is_invisible_to_vector_search_until_filled(tm
         assert found[0].memory_id == waiting.memory_id and found[0].score == pytest.approx(1.0)
         stored = await store.get(me, waiting.memory_id)
         assert stored is not None and stored.embedding_model == "m" and stored.content == "espresso machine"
-        after = (
-            lancedb.connect(str(tmp_path))
-            .open_table("memories_t1")
-            .search()
-            .where(f"id = '{waiting.memory_id}'")
-            .to_arrow()
-            .column("search_text")[0]
-            .as_py()
-        )
+        after = _search_text(tmp_path, "t1", waiting.memory_id)
         assert after == search_text  # filling the vector leaves the full-text entry as written
     finally:
         store.close()

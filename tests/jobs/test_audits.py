@@ -50,10 +50,8 @@ def env(tmp_path: Path, redis_url: str, provider: FakeProvider) -> Settings:
 
 @pytest.fixture
 def daemon(env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveServer]:
-    server = LiveServer(env, onnx_embedder)
-    server.start()
-    yield server
-    server.stop()
+    with LiveServer(env, onnx_embedder) as server:
+        yield server
 
 
 def plant(memory: MemoryServiceStub) -> dict[str, str]:

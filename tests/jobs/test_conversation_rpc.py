@@ -29,10 +29,8 @@ def job_env(tmp_path: Path, redis_url: str, provider: FakeProvider) -> Settings:
 
 @pytest.fixture
 def daemon(job_env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveServer]:
-    server = LiveServer(job_env, onnx_embedder)
-    server.start()
-    yield server
-    server.stop()
+    with LiveServer(job_env, onnx_embedder) as server:
+        yield server
 
 
 def _append(stub: Any, ids: range, **extra: Any) -> cpb.AppendMessagesResponse:
