@@ -111,7 +111,7 @@ class LanceMaintenance:
         """Held by a pass; ``paused`` waits for it."""
         self._keeping_copy = keeping_copy
         """Around an optimize of a table small enough for memory: what keeps its copy answering meanwhile."""
-        self._hot_max_rows = copy_max_rows
+        self._copy_max_rows = copy_max_rows
         """Archive tables up to this size are held in memory; their optimize also drops deleted rows."""
         self._optimize_gap = optimize_gap.total_seconds()
         """Between two optimizes of a table by quick passes (a copy reloads after each; the index fold costs)."""
@@ -243,7 +243,7 @@ class LanceMaintenance:
         fts = await table.index_stats(text_index)
         unindexed = fts.num_unindexed_rows if fts else 0
         archive = name.startswith(ARCHIVE_PREFIX)
-        in_memory = archive and stats["num_rows"] <= self._hot_max_rows
+        in_memory = archive and stats["num_rows"] <= self._copy_max_rows
         on_disk = archive and not in_memory  # (the graph's tables have in-memory copies of their own)
         # an archive read from disk: rows the index does not cover are scanned by every full-text
         # query, so they are folded at the quick passes' cadence too

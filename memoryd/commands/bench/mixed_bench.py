@@ -83,7 +83,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
     questions = corpus.questions(bases, 500)
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
-    env = {"MEMORYD_STORAGE__HOT_TABLES": str(args.copy_tables)} if args.copy_tables else {}
+    env = {"MEMORYD_STORAGE__COPY_TABLES": str(args.copy_tables)} if args.copy_tables else {}
     tenants = _tenants(args.tenants)
     with Daemon(data, env=env) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:

@@ -100,7 +100,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
     env = {
         "MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false",
-        "MEMORYD_STORAGE__HOT_MAX_ROWS": str(args.copy_max_rows),
+        "MEMORYD_STORAGE__COPY_MAX_ROWS": str(args.copy_max_rows),
         "MEMORYD_STORAGE__ANN_MIN_ROWS": str(args.ann_min_rows),  # the copies' index: from the same size
     }
     with Daemon(data, env=env) as daemon:
