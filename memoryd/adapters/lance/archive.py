@@ -10,24 +10,9 @@ from memoryd.adapters.lance.store import LanceMemoryStore
 from memoryd.core.ports import ArchivePorts
 
 
-def lance_archive(
-    db: LanceDatabase,
-    dimension: int,
-    *,
-    copy_max_rows: int = 120_000,
-    copy_tables: int = 256,
-    copy_total_rows: int = 320_000,
-    ann_min_rows: int = 25_000,
-) -> tuple[ArchiveTables, ArchivePorts]:
-    """The tables (with their in-memory copies) and every archive port over them."""
-    tables = ArchiveTables(
-        db,
-        dimension,
-        copy_max_rows=copy_max_rows,
-        copy_tables=copy_tables,
-        copy_total_rows=copy_total_rows,
-        ann_min_rows=ann_min_rows,
-    )
+def lance_archive(db: LanceDatabase, dimension: int, **copies: int) -> tuple[ArchiveTables, ArchivePorts]:
+    """The tables (with their in-memory copies: ``ArchiveTables``' bounds) and every archive port over them."""
+    tables = ArchiveTables(db, dimension, **copies)
     ports = ArchivePorts(
         LanceMemoryStore(tables),
         LanceRetrievalStats(tables),
