@@ -43,6 +43,9 @@ the tenant's load lock, one after another: ``bench mixed`` fell from ~140 to ~24
 grew past 10,000 rows."""
 
 
+_REFRESH_TRIES = 3
+"""Loads a ``refresh`` tries before leaving the catching up to the next read (each met a commit)."""
+
 _FOLLOWED_SLACK = 8
 """A copy loaded within ``max_rows`` is followed through writes up to an eighth past it. A rewrite hides
 the old row and appends the new one, so a copy grows by one row per rewrite until its next load: a table
@@ -142,11 +145,19 @@ class CopyCache(Generic[H]):
 
         Even when the copy bears that version: carried over a rewrite, it still ranks full text with
         the statistics of before it.
+
+        A load that met a commit during its read is tried again (``_REFRESH_TRIES`` in all): a write
+        of this process acknowledged just before it could leave the handle's first answer a version
+        behind, and the copy carried over the rewrite must not wait for the next read to catch up.
         """
         if not self.max_rows or tenant_id not in self._copies:
             return None
         async with self._loading.setdefault(tenant_id, asyncio.Lock()):
-            return await self._load(tenant_id, await table.version(), table, columns, build, read, keep=True)
+            for _ in range(_REFRESH_TRIES):
+                copy = await self._load(tenant_id, await table.version(), table, columns, build, read, keep=True)
+                if copy is not None or tenant_id not in self._copies:  # loaded, or too big now
+                    return copy
+            return None
 
     def holds(self, copy: H) -> bool:
         """Whether a copy this process brought up to date may be kept (a load needs ``max_rows`` or fewer)."""
