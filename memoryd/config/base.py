@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from memoryd.core.conversation import (
-    WorkingPolicy,
-)
+from memoryd.core.conversation import WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.ranking import RecallTuning
 from memoryd.core.review import ReviewLimits

@@ -9,14 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from memoryd.config.base import _POLICY, _RETRY, _REVIEW, _Section
-from memoryd.core.conversation import (
-    MAX_WINDOW,
-    MIN_WINDOW,
-    POLICY_BOUNDS,
-    StorageScope,
-    Strategy,
-    WorkingPolicy,
-)
+from memoryd.core.conversation import MAX_WINDOW, MIN_WINDOW, POLICY_BOUNDS, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.pii import PiiPolicy
 from memoryd.core.retention import RetentionPolicy

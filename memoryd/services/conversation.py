@@ -37,10 +37,7 @@ from memoryd.core.models import Actor, MemoryRecord, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
 from memoryd.core.validation import check_actor, check_range
-from memoryd.core.working import (
-    assemble,
-    plan_compaction,
-)
+from memoryd.core.working import assemble, plan_compaction
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.graph import GraphService
 from memoryd.services.job_service import JobService

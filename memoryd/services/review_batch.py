@@ -15,14 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from memoryd.core.errors import PreconditionFailed
-from memoryd.core.job_records import (
-    SYSTEM_TENANT,
-    JobKind,
-    JobRecord,
-    JobResult,
-    JobState,
-    batch_check,
-)
+from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState, batch_check
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentDirectory, Clock
 from memoryd.core.schedule import batch_scope, current_period, due_period, review_all_key

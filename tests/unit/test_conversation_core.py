@@ -15,12 +15,7 @@ from memoryd.core.conversation import (
     compact_key,
     parse_compact_key,
 )
-from memoryd.core.working import (
-    assemble,
-    plan_compaction,
-    shrink_tool_results,
-    summaries_to_merge,
-)
+from memoryd.core.working import assemble, plan_compaction, shrink_tool_results, summaries_to_merge
 
 T0 = datetime(2024, 5, 1, tzinfo=UTC)
 

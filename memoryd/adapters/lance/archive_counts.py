@@ -17,19 +17,9 @@ import pyarrow as pa
 from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX, STATS_PREFIX, ArchiveTables
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import ids_in, literal, timestamp
-from memoryd.adapters.lance.rows import (
-    KEEP_NULL_VECTORS,
-    RECORD_COLUMNS,
-    RETRIEVAL_SCHEMA,
-    rows_of,
-    to_record,
-)
+from memoryd.adapters.lance.rows import KEEP_NULL_VECTORS, RECORD_COLUMNS, RETRIEVAL_SCHEMA, rows_of, to_record
 from memoryd.core.feedback import SHIFT_BOUND, STEPS, Signal
-from memoryd.core.models import (
-    PENDING_MODEL,
-    MemoryRecord,
-    Vector,
-)
+from memoryd.core.models import PENDING_MODEL, MemoryRecord, Vector
 
 
 class LanceRetrievalStats:

@@ -15,19 +15,8 @@ from memoryd.adapters.lance.archive_tables import ARCHIVE_PREFIX, ArchiveTables
 from memoryd.adapters.lance.db import add_column
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import ids_in, literal
-from memoryd.adapters.lance.rows import (
-    KEEP_NULL_VECTORS,
-    RECORD_COLUMNS,
-    rows_of,
-    space_column,
-    space_field,
-    to_record,
-)
-from memoryd.core.models import (
-    Actor,
-    MemoryRecord,
-    Vector,
-)
+from memoryd.adapters.lance.rows import KEEP_NULL_VECTORS, RECORD_COLUMNS, rows_of, space_column, space_field, to_record
+from memoryd.core.models import Actor, MemoryRecord, Vector
 
 
 class LanceArchiveSnapshot:

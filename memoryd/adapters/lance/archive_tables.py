@@ -39,11 +39,7 @@ from memoryd.adapters.lance.rows import (
     rows_of,
     to_record,
 )
-from memoryd.core.models import (
-    ALL_STATUSES,
-    Actor,
-    MemoryFilter,
-)
+from memoryd.core.models import ALL_STATUSES, Actor, MemoryFilter
 
 ARCHIVE_PREFIX = "memories_"
 

@@ -38,15 +38,7 @@ from memoryd.adapters.lance.rows import (
     with_space_vectors,
     with_stats,
 )
-from memoryd.core.models import (
-    Actor,
-    ArmHit,
-    FullTextQuery,
-    FullTextTier,
-    MemoryFilter,
-    MemoryRecord,
-    Vector,
-)
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Vector
 from memoryd.core.ranking import merge_tiers
 
 _ARM_COLUMNS = ["id", "occurred_at", "content"]

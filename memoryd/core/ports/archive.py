@@ -10,15 +10,7 @@ from typing import Protocol
 
 from memoryd.core.data_rights import TableFile
 from memoryd.core.feedback import Signal
-from memoryd.core.models import (
-    Actor,
-    ArmHit,
-    FullTextQuery,
-    FullTextTier,
-    MemoryFilter,
-    MemoryRecord,
-    Vector,
-)
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Vector
 from memoryd.core.ports.spaces import SpaceFiller
 from memoryd.core.usage import UsageReport
 

@@ -6,11 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from memoryd.core.graph import Entity, Episode, Fact, GraphScope
-from memoryd.core.models import (
-    Actor,
-    ArmHit,
-    Vector,
-)
+from memoryd.core.models import Actor, ArmHit, Vector
 
 
 class GraphStore(Protocol):

@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-from memoryd.core.models import (
-    MemoryRecord,
-    Vector,
-)
+from memoryd.core.models import MemoryRecord, Vector
 
 
 class Embedder(Protocol):

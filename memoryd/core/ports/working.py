@@ -7,9 +7,7 @@ from datetime import datetime
 from typing import Protocol
 
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
-from memoryd.core.models import (
-    Profile,
-)
+from memoryd.core.models import Profile
 
 
 class ConversationStore(Protocol):

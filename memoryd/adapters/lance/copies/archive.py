@@ -44,15 +44,7 @@ from memoryd.adapters.lance.copies.columns import (
 from memoryd.adapters.lance.copies.faiss_rows import RowIndex, RowIndexSlot
 from memoryd.adapters.lance.copies.text import TextCopy, Vocabulary
 from memoryd.adapters.lance.rows import search_text
-from memoryd.core.models import (
-    Actor,
-    ArmHit,
-    FullTextQuery,
-    FullTextTier,
-    MemoryFilter,
-    MemoryRecord,
-    Vector,
-)
+from memoryd.core.models import Actor, ArmHit, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Vector
 from memoryd.core.query_terms import word_prefixes
 from memoryd.core.visibility import is_visible, matches_filter
 

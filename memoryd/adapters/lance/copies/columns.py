@@ -19,14 +19,7 @@ import pyarrow.compute as pc
 from memoryd.adapters.lance.copies.faiss_rows import RowIndexSlot
 from memoryd.adapters.lance.copies.text import TextCopy, Vocabulary
 from memoryd.adapters.lance.rows import microseconds, rows_of, to_record
-from memoryd.core.models import (
-    PENDING_MODEL,
-    Actor,
-    MemoryFilter,
-    MemoryRecord,
-    MemoryStatus,
-    Scope,
-)
+from memoryd.core.models import PENDING_MODEL, Actor, MemoryFilter, MemoryRecord, MemoryStatus, Scope
 
 SCOPE_CODES = {scope: code for code, scope in enumerate(Scope)}
 STATUS_CODES = {status: code for code, status in enumerate(MemoryStatus)}
