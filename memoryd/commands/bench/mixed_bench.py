@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import itertools
 import random
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ import numpy as np
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
-from memoryd.commands.bench.report import percentiles, publish, table
+from memoryd.commands.bench.report import percentiles, run_in_scratch, table
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 _TENANT = ((TENANT_METADATA_KEY, "mixed"),)
@@ -71,10 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
-    with tempfile.TemporaryDirectory(prefix="memoryd-mixed-") as tmp:
-        record = asyncio.run(_bench(args, Path(tmp) / "data"))
-    publish(args, record, _render)
-    return 0 if record["errors"] == 0 else 1
+    return run_in_scratch(
+        args, "mixed", lambda scratch: _bench(args, scratch / "data"), _render, lambda record: record["errors"] == 0
+    )
 
 
 async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import platform
 import subprocess
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -72,6 +74,20 @@ def publish(args: argparse.Namespace, record: dict[str, Any], render: Callable[[
     record["environment"] = environment()
     write_json(args.json, record)
     print(render(record))
+
+
+def run_in_scratch(
+    args: argparse.Namespace,
+    name: str,
+    bench: Callable[[Path], Coroutine[Any, Any, dict[str, Any]]],
+    render: Callable[[dict[str, Any]], str],
+    passed: Callable[[dict[str, Any]], bool] = lambda record: True,
+) -> int:
+    """Run ``bench`` over a scratch folder removed after it, publish its record; the exit code (0: ``passed``)."""
+    with tempfile.TemporaryDirectory(prefix=f"memoryd-bench-{name}-") as scratch:
+        record = asyncio.run(bench(Path(scratch)))
+    publish(args, record, render)
+    return 0 if passed(record) else 1
 
 
 def write_json(path: Path | None, record: dict[str, Any]) -> None:

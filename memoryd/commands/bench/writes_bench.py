@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -25,7 +24,7 @@ from memoryd.app import build_embedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
-from memoryd.commands.bench.report import percentiles, publish, table
+from memoryd.commands.bench.report import percentiles, run_in_scratch, table
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 from memoryd.testing.provider import FakeProvider
@@ -52,10 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
-    with tempfile.TemporaryDirectory(prefix="memoryd-writes-") as tmp:
-        record = asyncio.run(_bench(args, Path(tmp) / "data"))
-    publish(args, record, _render)
-    return 0
+    return run_in_scratch(args, "writes", lambda scratch: _bench(args, scratch / "data"), _render)
 
 
 async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
