@@ -93,7 +93,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
 
 def audit_event(e: LogEvent) -> apb.AuditEvent:
     """An LogEvent as a message."""
-    out = apb.AuditEvent(
+    return apb.AuditEvent(
         event_id=e.event_id,
         operation=e.operation.value,
         key_id=e.key_id,
@@ -102,6 +102,5 @@ def audit_event(e: LogEvent) -> apb.AuditEvent:
         ids=list(e.ids),
         scopes=list(e.scopes),
         counts=e.counts,
+        at=e.at,
     )
-    out.at.CopyFrom(convert.to_timestamp(e.at))
-    return out

@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from memoryd.app import App
 from memoryd.core.conversation import PartKind
 from memoryd.core.errors import InvalidRequest
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc.convert import conversation as wire
@@ -49,19 +48,18 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         ctx = await self._svc().context(who, request.conversation_id, request.context_window_tokens)
-        messages = []
-        for p in ctx.parts:
-            m = cpb.ContextMessage(
+        messages = [
+            cpb.ContextMessage(
                 kind=p.kind,
                 role=wire.ROLES_PB[p.role],
                 content=p.content,
                 token_count=p.token_count,
                 seq=p.seq,
                 tool_name=p.tool_name,
+                at=p.at,
             )
-            if p.at is not None:
-                m.at.CopyFrom(convert.to_timestamp(p.at))
-            messages.append(m)
+            for p in ctx.parts
+        ]
         return cpb.GetContextResponse(
             messages=messages,
             total_tokens=ctx.tokens(),

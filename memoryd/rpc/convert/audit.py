@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from memoryd.core.review import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 
 KINDS = {
@@ -47,7 +46,7 @@ def finding(f: Finding) -> apb.Finding:
 
 def review(r: Review) -> apb.Review:
     """A Review as a message."""
-    out = apb.Review(
+    return apb.Review(
         review_id=r.review_id,
         agent_id=r.agent_id,
         archive_version=r.archive_version,
@@ -57,17 +56,14 @@ def review(r: Review) -> apb.Review:
         model_calls=r.model_calls,
         tokens_in=r.tokens_in,
         tokens_out=r.tokens_out,
+        created_at=r.created_at,
+        finished_at=r.finished_at,
     )
-    if r.created_at is not None:
-        out.created_at.CopyFrom(convert.to_timestamp(r.created_at))
-    if r.finished_at is not None:
-        out.finished_at.CopyFrom(convert.to_timestamp(r.finished_at))
-    return out
 
 
 def usage(u: UsageReport) -> apb.UsageReport:
     """A UsageReport as a message."""
-    out = apb.UsageReport(
+    return apb.UsageReport(
         memories=u.memories,
         by_scope=u.by_scope,
         by_type=u.by_type,
@@ -96,6 +92,5 @@ def usage(u: UsageReport) -> apb.UsageReport:
         seconds=u.seconds,
         lorenz=[apb.LorenzPoint(memories_share=x, retrievals_share=y) for x, y in u.lorenz],
         feedback=dict(u.feedback),
+        computed_at=u.computed_at,
     )
-    out.computed_at.CopyFrom(convert.to_timestamp(u.computed_at))
-    return out

@@ -68,7 +68,7 @@ def options(o: cpb.ConversationOptions) -> Options:
 
 def event(e: ConversationEvent) -> cpb.ConversationEvent:
     """A conversation event on the wire."""
-    out = cpb.ConversationEvent(
+    return cpb.ConversationEvent(
         kind=e.kind,
         job_id=e.job_id,
         message=e.message,
@@ -76,6 +76,5 @@ def event(e: ConversationEvent) -> cpb.ConversationEvent:
         summarized_messages=e.summarized_messages,
         tokens_in=e.tokens_in,
         tokens_out=e.tokens_out,
+        at=e.at,
     )
-    out.at.CopyFrom(convert.to_timestamp(e.at))
-    return out

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from memoryd.core.data_rights import ErasureReceipt
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import data_pb2 as dpb
 
 
 def receipt(r: ErasureReceipt) -> dpb.ErasureReceipt:
     """An ErasureReceipt as a message."""
-    out = dpb.ErasureReceipt(
+    return dpb.ErasureReceipt(
         subject=r.subject,
         counts=r.counts,
         memory_ids=list(r.memory_ids),
@@ -17,6 +16,5 @@ def receipt(r: ErasureReceipt) -> dpb.ErasureReceipt:
         versions_purged=r.versions_purged,
         persistence_rewritten=r.persistence_rewritten,
         seconds=r.seconds,
+        at=r.at,
     )
-    out.at.CopyFrom(convert.to_timestamp(r.at))
-    return out

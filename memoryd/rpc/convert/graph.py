@@ -38,7 +38,7 @@ def entity_type(value: int, field: str) -> EntityType:
 
 def graph_fact(fact: Fact, names: Mapping[str, str], hop: int = 0, score: float = 0.0) -> gr.GraphFact:
     """A Fact as a message."""
-    out = gr.GraphFact(
+    return gr.GraphFact(
         id=fact.fact_id,
         subject=names.get(fact.subject_id, ""),
         subject_id=fact.subject_id,
@@ -56,16 +56,11 @@ def graph_fact(fact: Fact, names: Mapping[str, str], hop: int = 0, score: float 
         pinned=fact.pinned,
         hop=hop,
         score=score,
+        created_at=fact.created_at,
+        valid_from=fact.valid_from,
+        valid_to=fact.valid_to,
+        invalidated_at=fact.invalidated_at,
     )
-    out.created_at.CopyFrom(convert.to_timestamp(fact.created_at))
-    for name, value in (
-        ("valid_from", fact.valid_from),
-        ("valid_to", fact.valid_to),
-        ("invalidated_at", fact.invalidated_at),
-    ):
-        if value is not None:
-            getattr(out, name).CopyFrom(convert.to_timestamp(value))
-    return out
 
 
 def entity(entity: Entity) -> gr.GraphEntity:

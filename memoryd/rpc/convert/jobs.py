@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from memoryd.core.job_records import JobEvent, JobRecord, JobState
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 
 STATE_TO_PB = {
@@ -20,7 +19,7 @@ STATE_FROM_PB: dict[int, JobState] = {value: state for state, value in STATE_TO_
 
 def job(r: JobRecord) -> jpb.Job:
     """A job record on the wire."""
-    out = jpb.Job(
+    return jpb.Job(
         job_id=r.key,
         kind=r.kind.value,
         agent_id=r.agent_id,
@@ -31,23 +30,22 @@ def job(r: JobRecord) -> jpb.Job:
         progress_total=r.progress_total,
         run=r.run,
         result={k: str(v) for k, v in r.result.items()},
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+        started_at=r.started_at,
+        finished_at=r.finished_at,
+        next_attempt_at=r.next_attempt_at,
     )
-    for name in ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at"):
-        value = getattr(r, name)
-        if value is not None:
-            getattr(out, name).CopyFrom(convert.to_timestamp(value))
-    return out
 
 
 def event(e: JobEvent) -> jpb.JobEvent:
     """A job event on the wire."""
-    out = jpb.JobEvent(
+    return jpb.JobEvent(
         job_id=e.key,
         state=STATE_TO_PB[e.state],
         message=e.message,
         attempts=e.attempts,
         progress_done=e.progress_done,
         progress_total=e.progress_total,
+        at=e.at,
     )
-    out.at.CopyFrom(convert.to_timestamp(e.at))
-    return out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from memoryd.core.keys import ApiKey, Role
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
 
 ROLES = {
@@ -17,10 +16,13 @@ FROM_WIRE = {v: k for k, v in ROLES.items()}
 
 def api_key(k: ApiKey) -> kpb.ApiKey:
     """An ApiKey as a message (never the secret or its hash)."""
-    out = kpb.ApiKey(key_id=k.key_id, tenant_id=k.tenant_id, role=ROLES[k.role], agent_id=k.agent_id, name=k.name)
-    out.created_at.CopyFrom(convert.to_timestamp(k.created_at))
-    if k.last_used_at is not None:
-        out.last_used_at.CopyFrom(convert.to_timestamp(k.last_used_at))
-    if k.revoked_at is not None:
-        out.revoked_at.CopyFrom(convert.to_timestamp(k.revoked_at))
-    return out
+    return kpb.ApiKey(
+        key_id=k.key_id,
+        tenant_id=k.tenant_id,
+        role=ROLES[k.role],
+        agent_id=k.agent_id,
+        name=k.name,
+        created_at=k.created_at,
+        last_used_at=k.last_used_at,
+        revoked_at=k.revoked_at,
+    )

@@ -5,13 +5,12 @@ from __future__ import annotations
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import EditKind, Profile, ProfileEdit
 from memoryd.core.profile_doc import prompt_block
-from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import profile_pb2 as ppb
 
 
 def profile(p: Profile, encoding: str) -> ppb.Profile:
     """A profile on the wire, in ``encoding``'s token counts."""
-    out = ppb.Profile(
+    return ppb.Profile(
         agent_id=p.agent_id,
         document=p.document,
         token_count=p.token_count,
@@ -20,10 +19,8 @@ def profile(p: Profile, encoding: str) -> ppb.Profile:
         prompt_block=prompt_block(p.document),
         encoding=encoding,
         source=p.source,
+        updated_at=p.updated_at,
     )
-    if p.updated_at is not None:
-        out.updated_at.CopyFrom(convert.to_timestamp(p.updated_at))
-    return out
 
 
 def edit(request: ppb.EditProfileRequest) -> ProfileEdit:
