@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from memoryd.core.conversation import extraction_lease
@@ -46,6 +47,17 @@ Facts already known (label: fact). When a new fact makes one of them no longer t
 _USER_TURN = "Answer with the JSON object only."
 KNOWN_LIMIT = 15
 """Known facts shown to the model, so it can judge which a new fact ends."""
+
+
+def extraction_prompt(first_date: str, last_date: str, summary: str, known: Sequence[str]) -> str:
+    """The extraction call's prompt: the summary and the known facts, labelled F1, F2, … in order."""
+    lines = "\n".join(f"F{n}: {sentence}" for n, sentence in enumerate(known, start=1))
+    return GRAPH_PROMPT.format(
+        first_date=first_date,
+        last_date=last_date,
+        summary=summary,
+        known=KNOWN_FACTS.format(lines=lines) if known else "",
+    )
 
 
 def graph_key(conversation_id: str, from_seq: int, to_seq: int) -> str:
@@ -98,12 +110,8 @@ class GraphExtraction:
         if not settings["graph.enabled"]:
             return {"outcome": Outcome.NOTHING_TO_EXTRACT}
         known = await self._known(Actor(tenant, conv.agent_id, conv.end_user_id), summary.text)
-        lines = "\n".join(f"F{n}: {f.sentence}" for n, f in enumerate(known, start=1))
-        prompt = GRAPH_PROMPT.format(
-            first_date=f"{summary.first_at:%Y-%m-%d}",
-            last_date=f"{summary.last_at:%Y-%m-%d}",
-            summary=summary.text,
-            known=KNOWN_FACTS.format(lines=lines) if known else "",
+        prompt = extraction_prompt(
+            f"{summary.first_at:%Y-%m-%d}", f"{summary.last_at:%Y-%m-%d}", summary.text, [f.sentence for f in known]
         )
         labels = {f"F{n}": f.fact_id for n, f in enumerate(known, start=1)}
         model = str(settings["working.compaction_model"])

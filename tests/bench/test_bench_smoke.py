@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from memoryd.core.working import WorkingPolicy, summary_cap
+
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
 pytestmark = pytest.mark.timeout(240)
 
@@ -278,3 +280,14 @@ def test_bench_adversarial_smoke(tmp_path: Path) -> None:
     stdout, record = bench(tmp_path, "adversarial", "--calls", "150")
     assert "rows leaked" in stdout and sum(record["attempts"].values()) == 150
     assert record["wrong_status"] == [] and record["leaked_rows"] == [] and record["tables_changed"] == []
+
+
+def test_bench_graph_smoke_counts_the_extraction_prompt_with_its_known_facts(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "graph", "--locomo", str(FIXTURE), "--facts", "300", "--queries", "20")
+    cost = record["extraction"]
+    assert cost["messages"] == 10 and cost["compactions"] == 0  # ten turns plan no compaction
+    # the bound counts the known facts shown beside a summary at its cap, as the extraction job sends them
+    assert cost["prompt_tokens_per_call_at_most"] > summary_cap(WorkingPolicy(), 8192) + 15 * 10
+    (search,) = record["search"]
+    assert search["facts"] == 300 and search["n"] == 20 and search["p99"] >= search["p50"] > 0
+    assert "calls per 1,000 messages" in stdout

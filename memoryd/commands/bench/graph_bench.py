@@ -39,7 +39,7 @@ from memoryd.core.graph import Entity, EntityType, Fact, GraphScope
 from memoryd.core.models import Actor, Scope
 from memoryd.core.working import plan_compaction, summary_cap
 from memoryd.services.graph import GraphService
-from memoryd.services.graph_extraction import GRAPH_PROMPT
+from memoryd.services.graph_extraction import KNOWN_LIMIT, extraction_prompt
 
 _PREDICATES = ["works_at", "lives_in", "billing_contact", "manager_of", "likes", "member_of", "owns", "visited"]
 _WORDS = ["garden", "billing", "invoice", "Lisbon", "marathon", "espresso", "chess", "report", "piano", "budget"]
@@ -64,8 +64,12 @@ def extraction_cost(path: Path | None, counter: TiktokenCounter) -> dict[str, An
         )
     policy, window = WorkingPolicy(), 8192
     cap = summary_cap(policy, window)
-    summary = " ".join(["word"] * cap)  # a summary at the cap: the prompt's upper bound
-    prompt = counter.count(GRAPH_PROMPT.format(first_date="2026-01-01", last_date="2026-01-02", summary=summary))
+    summary = " ".join(["word"] * cap)  # a summary at the cap and every known fact shown: the prompt's bound
+    known = [
+        f"Fact {n} about the conversation's people, places and plans, as one plain sentence."
+        for n in range(KNOWN_LIMIT)
+    ]
+    prompt = counter.count(extraction_prompt("2026-01-01", "2026-01-02", summary, known))
     messages = compactions = 0
     for sample in conversations:
         conv = Conversation(sample.sample_id, "bench", context_window=window)
