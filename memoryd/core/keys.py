@@ -103,6 +103,7 @@ METHOD_RULES: dict[str, Rule] = {
     "KeyService/CreateKey": Rule(_D, _W),
     "KeyService/ListKeys": Rule(_D, _R),
     "KeyService/RevokeKey": Rule(_D, _W),
+    "KeyService/WhoAmI": Rule(_A, _R),
     "ConfigService/SetTenantConfig": Rule(_O, _W),
     "ConfigService/SetAgentConfig": Rule(_O, _W),
     "ConfigService/GetEffectiveConfig": Rule(_A, _R),

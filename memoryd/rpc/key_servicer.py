@@ -43,3 +43,15 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
             raise InvalidRequest("key_id", "is required")
         revoked = await self._app.admin.keys.revoke(tenant_of(context), request.key_id, by=caller(context))
         return kpb.RevokeKeyResponse(key=wire.api_key(revoked))
+
+    @translated
+    async def WhoAmI(self, request: kpb.WhoAmIRequest, context: Ctx) -> kpb.WhoAmIResponse:
+        """The verified caller: tenant, role, key and pinned agent."""
+        who = principal()
+        return kpb.WhoAmIResponse(
+            tenant_id=tenant_of(context),
+            role=wire.ROLES[who.role],
+            key_id=who.key_id,
+            agent_id=who.agent_id,
+            protected_mode=not who.key_id,
+        )

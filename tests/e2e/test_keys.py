@@ -242,3 +242,25 @@ def test_memoryd_refuses_to_listen_beyond_loopback_unprotected(
     else:
         with pytest.raises(SystemExit, match=refused):
             check_listener(settings, keys_required=keys)
+
+
+def test_whoami_describes_the_caller_of_every_role_and_protected_mode(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        stub = KeyServiceStub(ch)
+        trusted = stub.WhoAmI(kpb.WhoAmIRequest(), metadata=(("x-tenant-id", "acme"),))
+        assert (trusted.tenant_id, trusted.role, trusted.key_id, trusted.protected_mode) == (
+            "acme",
+            kpb.KEY_ROLE_ADMIN,
+            "",
+            True,
+        )
+        pinned, operator = _key(live_server, "acme", Role.AGENT, agent="a1"), _key(live_server, "globex", Role.OPERATOR)
+        me = stub.WhoAmI(kpb.WhoAmIRequest(), metadata=(bearer(pinned),))
+        assert (me.tenant_id, me.role, me.agent_id, me.protected_mode) == ("acme", kpb.KEY_ROLE_AGENT, "a1", False)
+        assert pinned.startswith(f"mdk_{me.key_id}_")
+        them = stub.WhoAmI(kpb.WhoAmIRequest(), metadata=(bearer(operator),))
+        assert (them.tenant_id, them.role, them.agent_id) == ("globex", kpb.KEY_ROLE_OPERATOR, "")
+        # keys exist now: no credentials is no answer
+        assert _code(lambda: stub.WhoAmI(kpb.WhoAmIRequest(), metadata=(("x-tenant-id", "acme"),))) == (
+            grpc.StatusCode.UNAUTHENTICATED
+        )

@@ -82,3 +82,21 @@ class RevokeKeyResponse(_message.Message):
     KEY_FIELD_NUMBER: _ClassVar[int]
     key: ApiKey
     def __init__(self, key: _Optional[_Union[ApiKey, _Mapping]] = ...) -> None: ...
+
+class WhoAmIRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class WhoAmIResponse(_message.Message):
+    __slots__ = ("tenant_id", "role", "key_id", "agent_id", "protected_mode")
+    TENANT_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PROTECTED_MODE_FIELD_NUMBER: _ClassVar[int]
+    tenant_id: str
+    role: KeyRole
+    key_id: str
+    agent_id: str
+    protected_mode: bool
+    def __init__(self, tenant_id: _Optional[str] = ..., role: _Optional[_Union[KeyRole, str]] = ..., key_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., protected_mode: _Optional[bool] = ...) -> None: ...

@@ -50,6 +50,11 @@ class KeyServiceStub:
                 request_serializer=memoryd_dot_v1_dot_keys__pb2.RevokeKeyRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_keys__pb2.RevokeKeyResponse.FromString,
                 _registered_method=True)
+        self.WhoAmI = channel.unary_unary(
+                '/memoryd.v1.KeyService/WhoAmI',
+                request_serializer=memoryd_dot_v1_dot_keys__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_keys__pb2.WhoAmIResponse.FromString,
+                _registered_method=True)
 
 
 class KeyServiceServicer:
@@ -79,6 +84,14 @@ class KeyServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WhoAmI(self, request, context):
+        """WhoAmI says who the call's credentials are: the tenant, the role, the key and the agent it is
+        pinned to. Any role may ask (a tool signs in with a pasted key and offers what its role allows).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_KeyServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -96,6 +109,11 @@ def add_KeyServiceServicer_to_server(servicer, server):
                     servicer.RevokeKey,
                     request_deserializer=memoryd_dot_v1_dot_keys__pb2.RevokeKeyRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_keys__pb2.RevokeKeyResponse.SerializeToString,
+            ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=memoryd_dot_v1_dot_keys__pb2.WhoAmIRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_keys__pb2.WhoAmIResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -180,6 +198,33 @@ class KeyService:
             '/memoryd.v1.KeyService/RevokeKey',
             memoryd_dot_v1_dot_keys__pb2.RevokeKeyRequest.SerializeToString,
             memoryd_dot_v1_dot_keys__pb2.RevokeKeyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.KeyService/WhoAmI',
+            memoryd_dot_v1_dot_keys__pb2.WhoAmIRequest.SerializeToString,
+            memoryd_dot_v1_dot_keys__pb2.WhoAmIResponse.FromString,
             options,
             channel_credentials,
             insecure,
