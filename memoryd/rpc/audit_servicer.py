@@ -5,7 +5,7 @@ from __future__ import annotations
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
-from memoryd.core.validation import check_range
+from memoryd.core.validation import check_range, check_text
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -85,7 +85,16 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         except ValueError:
             raise InvalidRequest("operation", f"unknown operation {request.operation!r}") from None
         size = check_range(request.page_size or 100, "page_size", 1, 500)
-        page = await self._app.admin.trail.page(tenant_of(context), since, until, operation, size, request.page_token)
+        page = await self._app.admin.trail.page(
+            tenant_of(context),
+            since,
+            until,
+            operation,
+            size,
+            request.page_token,
+            key_id=check_text(request.key_id, "key_id", 64),
+            row_id=check_text(request.row_id, "row_id", 128),
+        )
         return apb.ListAuditEventsResponse(
             events=[audit_event(e) for e in page.events], next_page_token=page.next_page_token
         )

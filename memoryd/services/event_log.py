@@ -111,11 +111,21 @@ class EventLog:
         operation: Operation | None,
         page_size: int,
         page_token: str,
+        *,
+        key_id: str = "",
+        row_id: str = "",
     ) -> EventPage:
-        """Events in [since, until) after ``page_token`` (an event id), oldest first."""
+        """Events in [since, until) after ``page_token`` (an event id), oldest first.
+
+        ``key_id``: only those of calls made with that key; ``row_id``: only those naming that row.
+        """
         if page_token and not all(c in "0123456789abcdef" for c in page_token):
             raise InvalidRequest("page_token", "is not a token this server issued")
         await self.flush()
         found = await self._store.events(tenant_id, since, until, operation)
-        after = [e for e in found if e.event_id > page_token]
+        after = [
+            e
+            for e in found
+            if e.event_id > page_token and (not key_id or e.key_id == key_id) and (not row_id or row_id in e.ids)
+        ]
         return EventPage(tuple(after[:page_size]), after[page_size - 1].event_id if len(after) > page_size else "")

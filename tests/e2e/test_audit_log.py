@@ -84,3 +84,20 @@ def test_every_mutation_leaves_an_event_without_content(live_server: LiveServer)
                 apb.ListAuditEventsRequest(operation="drop"), metadata=(bearer(admin),)
             )
         assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "operation" in (bad.value.details() or "")
+        # one key's calls, and the events naming one row (a memory's page lists them)
+        by_agent = AuditServiceStub(ch).ListAuditEvents(
+            apb.ListAuditEventsRequest(key_id=agent_key), metadata=(bearer(admin),)
+        )
+        assert [e.operation for e in by_agent.events] == ["memorize", "update", "profile_edit", "forget"]
+        on_memory = AuditServiceStub(ch).ListAuditEvents(
+            apb.ListAuditEventsRequest(row_id=written.id, page_size=1), metadata=(bearer(admin),)
+        )
+        assert [e.operation for e in on_memory.events] == ["memorize"] and on_memory.next_page_token
+        rest = AuditServiceStub(ch).ListAuditEvents(
+            apb.ListAuditEventsRequest(row_id=written.id, page_token=on_memory.next_page_token),
+            metadata=(bearer(admin),),
+        )
+        assert [e.operation for e in rest.events] == ["update", "forget"]
+        with pytest.raises(grpc.RpcError) as long_id:
+            AuditServiceStub(ch).ListAuditEvents(apb.ListAuditEventsRequest(key_id="k" * 65), metadata=(bearer(admin),))
+        assert long_id.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "key_id" in (long_id.value.details() or "")

@@ -370,18 +370,22 @@ class AuditEvent(_message.Message):
     def __init__(self, event_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., operation: _Optional[str] = ..., key_id: _Optional[str] = ..., role: _Optional[str] = ..., agent_id: _Optional[str] = ..., ids: _Optional[_Iterable[str]] = ..., scopes: _Optional[_Iterable[str]] = ..., counts: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class ListAuditEventsRequest(_message.Message):
-    __slots__ = ("since", "until", "operation", "page_size", "page_token")
+    __slots__ = ("since", "until", "operation", "page_size", "page_token", "key_id", "row_id")
     SINCE_FIELD_NUMBER: _ClassVar[int]
     UNTIL_FIELD_NUMBER: _ClassVar[int]
     OPERATION_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ROW_ID_FIELD_NUMBER: _ClassVar[int]
     since: _timestamp_pb2.Timestamp
     until: _timestamp_pb2.Timestamp
     operation: str
     page_size: int
     page_token: str
-    def __init__(self, since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., operation: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    key_id: str
+    row_id: str
+    def __init__(self, since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., operation: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., key_id: _Optional[str] = ..., row_id: _Optional[str] = ...) -> None: ...
 
 class ListAuditEventsResponse(_message.Message):
     __slots__ = ("events", "next_page_token")
