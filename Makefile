@@ -10,7 +10,7 @@ EXTRAS := dev,bench,report,mcp,tracing
 # machine (CI's budget); pip stays the fallback.
 UV_VERSION := 0.13.8
 
-.PHONY: install run test test-unit gen lint typecheck arch buf format bench-smoke clean
+.PHONY: install browser run test test-unit gen lint typecheck arch buf format bench-smoke clean
 
 $(STAMP): pyproject.toml package.json package-lock.json
 	$(PY) -m venv $(VENV)
@@ -26,10 +26,19 @@ $(TS_CLIENT): $(STAMP) $(wildcard clients/typescript/src/*.ts) clients/typescrip
 
 install: $(STAMP) $(TS_CLIENT)
 
+# The console's browser tests drive Debian's headless Chromium (Playwright is a pinned dev package; no
+# browser is downloaded). Installed here when missing: as root directly, else through sudo.
+CHROMIUM := /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+	@test -x $(CHROMIUM) || { echo "make browser: $(CHROMIUM) is still missing (install Debian's chromium)"; exit 1; }
+
 run: install
 	$(BIN)/memoryd up
 
-test: install
+test: install browser
 	$(BIN)/pytest -ra -n 2 --durations=15
 
 test-unit: install

@@ -17,6 +17,7 @@ from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
+from memoryd.facades.console.command import register as register_console
 from memoryd.facades.mcp import register as register_mcp
 from memoryd.runtime import logs
 from memoryd.runtime.allocator import limit_blas_threads, limit_malloc_arenas
@@ -299,6 +300,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
 
     register_demo(sub)
     register_mcp(sub)
+    register_console(sub)
     bench = sub.add_parser("bench", help="benchmarks (JSON + table)")
     benches = bench.add_subparsers(dest="bench", required=True)
     if command in (None, "bench"):  # the benches import their own tooling: only for `memoryd bench`

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from memoryd.core.working import WorkingPolicy, summary_cap
+from memoryd.core.conversation import WorkingPolicy
+from memoryd.core.working import summary_cap
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
 pytestmark = pytest.mark.timeout(240)

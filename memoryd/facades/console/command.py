@@ -1,0 +1,77 @@
+"""`memoryd console`: serve the console on HOST:PORT, calling the daemon at --target."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+from pathlib import Path
+
+import grpc
+
+from memoryd.facades.console.app import build
+from memoryd.facades.console.daemon import Daemon
+from memoryd.facades.console.web import Console
+
+DEFAULT_LISTEN = "127.0.0.1:8080"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register `memoryd console`."""
+    p = sub.add_parser("console", help="the operator console (a web page), calling a running daemon")
+    p.add_argument("--listen", default=DEFAULT_LISTEN, help=f"HOST:PORT to serve on (default {DEFAULT_LISTEN})")
+    p.add_argument("--target", default="127.0.0.1:50051", help="the daemon's HOST:PORT")
+    p.add_argument("--tls-cert", type=Path, help="serve HTTPS with this certificate (PEM); needed beyond loopback")
+    p.add_argument("--tls-key", type=Path, help="the certificate's private key (PEM)")
+    p.add_argument("--daemon-ca", type=Path, help="call the daemon over TLS, trusting this CA (PEM)")
+    p.set_defaults(run=run)
+
+
+def listen_address(value: str) -> tuple[str, int]:
+    """HOST:PORT, checked (a clear line, not a traceback, when it is not one)."""
+    host, _, port = value.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+        raise SystemExit(f"memoryd console: --listen {value!r} is not HOST:PORT (e.g. {DEFAULT_LISTEN})")
+    return host.strip("[]"), int(port)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    host, port = listen_address(args.listen)
+    tls = bool(args.tls_cert and args.tls_key)
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise SystemExit("memoryd console: give both --tls-cert and --tls-key")
+    if not is_loopback(host) and not tls:
+        raise SystemExit(
+            f"memoryd console: refusing to listen on {host} without TLS (the session cookie and pasted keys "
+            "would cross the network in the clear); give --tls-cert and --tls-key, or listen on 127.0.0.1"
+        )
+    for path in (args.tls_cert, args.tls_key, args.daemon_ca):
+        if path is not None and not path.is_file():
+            raise SystemExit(f"memoryd console: no such file: {path}")
+    credentials = grpc.ssl_channel_credentials(args.daemon_ca.read_bytes()) if args.daemon_ca else None
+    console = Console(Daemon(args.target, credentials), secure_cookies=tls)
+    config = uvicorn.Config(
+        build(console),
+        host=host,
+        port=port,
+        ssl_certfile=str(args.tls_cert) if tls else None,
+        ssl_keyfile=str(args.tls_key) if tls else None,
+        log_level="warning",
+        access_log=False,
+        server_header=False,
+    )
+    print(f"memoryd console on {'https' if tls else 'http'}://{host}:{port}/ (daemon {args.target})", flush=True)
+    uvicorn.Server(config).run()
+    return 0

@@ -1,0 +1,60 @@
+"""Profiles and conversations: a profile's revisions and a diff of two; a conversation's assembled context.
+
+The context is what the model would be sent, with its token breakdown.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from memoryd.facades.console.web import Console, View, page
+from memoryd.rpc.client import cpb, ppb
+
+REVISIONS = 50
+"""Revisions listed on the page (newest first)."""
+
+
+async def profiles(view: View) -> Response:
+    """An agent's profile, its revisions and a diff of two."""
+    agent = view.caller.agent_id or view.arg("agent")
+    values: dict[str, Any] = {"agent": agent, "profile": None, "revisions": [], "diff": [], "pair": ()}
+    if agent:
+        got = await view.call(view.daemon.profiles.GetProfile, ppb.GetProfileRequest(agent_id=agent))
+        values["profile"] = got.profile
+        listing = ppb.ListProfileRevisionsRequest(agent_id=agent, page_size=REVISIONS)
+        listed = await view.call(view.daemon.profiles.ListProfileRevisions, listing)
+        values["revisions"] = list(listed.revisions)
+        older, newer = view.arg("from"), view.arg("to")
+        if older.isdigit() and newer.isdigit():
+            documents = []
+            for revision in (int(older), int(newer)):
+                request = ppb.GetProfileRevisionRequest(agent_id=agent, revision=revision)
+                documents.append((await view.call(view.daemon.profiles.GetProfileRevision, request)).profile.document)
+            before, after = documents[0].splitlines(), documents[1].splitlines()
+            diff = difflib.unified_diff(before, after, f"revision {older}", f"revision {newer}", lineterm="")
+            values["diff"] = list(diff)
+            values["pair"] = (older, newer)
+    return view.render("profiles.html", **values)
+
+
+async def conversation(view: View) -> Response:
+    """A conversation's context as GetContext assembles it."""
+    agent, contact, conversation_id = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("id")
+    context = None
+    if agent and conversation_id:
+        request = cpb.GetContextRequest(agent_id=agent, end_user_id=contact, conversation_id=conversation_id)
+        context = await view.call(view.daemon.conversations.GetContext, request)
+    values: dict[str, Any] = {"agent": agent, "contact": contact, "context": context}
+    return view.render("conversation.html", conversation_id=conversation_id, **values)
+
+
+def routes(console: Console) -> list[Route]:
+    """The routes of the view."""
+    return [
+        Route("/profiles", page(console, profiles), methods=["GET"]),
+        Route("/conversations", page(console, conversation), methods=["GET"]),
+    ]

@@ -1,0 +1,49 @@
+"""The recall debugger: run a Recall as an agent serving a contact and show how each hit was scored.
+
+Each hit's score parts come back with the Recall (ranks and raw scores of both arms, their fused
+sum, the evidences and the final 0-1 score). ``explain`` names a memory to look for: when it is not
+among the hits, the page says so and shows where the limit and the floor cut.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+from starlette.routing import Route
+
+from memoryd.facades.console.web import Console, View, page
+from memoryd.rpc.client import pb
+
+ARMS: dict[str, Any] = {
+    "both": pb.RECALL_ARMS_BOTH,
+    "vector": pb.RECALL_ARMS_VECTOR,
+    "full_text": pb.RECALL_ARMS_FULL_TEXT,
+}
+
+
+async def recall(view: View) -> Response:
+    """Run a Recall and show each hit's score parts."""
+    agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
+    limit = int(view.arg("limit")) if view.arg("limit").isdigit() else 10  # out of range: the daemon says so
+    floor = view.arg("min_score")
+    values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "limit": limit, "arms": list(ARMS)}
+    values |= {"hits": None, "explain": view.arg("explain"), "explained": None, "min_score": floor}
+    if agent and query:
+        request = pb.RecallRequest(
+            agent_id=agent, end_user_id=contact, query=query, limit=limit, arms=ARMS.get(view.arg("arm"), 0)
+        )
+        if floor:
+            try:
+                request.min_score = float(floor)
+            except ValueError:
+                request.min_score = -1.0  # refused by the daemon, which names the field
+        reply = await view.call(view.daemon.memory.Recall, request)
+        values["hits"] = list(reply.hits)
+        values["explained"] = next((i for i, h in enumerate(reply.hits, 1) if h.memory.id == values["explain"]), 0)
+    return view.render("recall.html", **values)
+
+
+def routes(console: Console) -> list[Route]:
+    """The routes of the view."""
+    return [Route("/recall", page(console, recall), methods=["GET"])]

@@ -1,0 +1,213 @@
+"""The console's HTTP shell: sessions, CSRF, security headers, templates, and the daemon's refusals as pages.
+
+Every page is a ``Page`` handler wrapped by ``page``: the wrapper finds the browser's session (making an
+anonymous one on first sight), sends a visitor who has not signed in to the sign-in page, checks the
+CSRF token of every POST, refuses a page above the caller's role before any call, and turns the
+daemon's refusal into a page that names its status and message. Handlers only call the daemon
+(``View.call``) and render.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlencode
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memoryd.facades.console.daemon import Calls, Daemon, Refused
+from memoryd.facades.console.sessions import COOKIE, Caller, Session, Sessions
+from memoryd.rpc.client import apb, cpb, gr, jpb, kpb, pb, ppb
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+"""Only the console's own files run and load; no inline script or style, no framing, forms post home."""
+_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_STATUS = {
+    "INVALID_ARGUMENT": 400,
+    "FAILED_PRECONDITION": 409,
+    "ALREADY_EXISTS": 409,
+    "ABORTED": 409,
+    "PERMISSION_DENIED": 403,
+    "NOT_FOUND": 404,
+    "RESOURCE_EXHAUSTED": 429,
+    "UNAVAILABLE": 503,
+    "DEADLINE_EXCEEDED": 504,
+}
+"""The daemon's status as the page's HTTP status (others: 502, the daemon failed)."""
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every response, pages and files alike."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to the response's start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+@dataclass
+class Console:
+    """What every page shares: the daemon, the sessions, the templates, whether cookies need TLS."""
+
+    daemon: Daemon
+    sessions: Sessions = field(default_factory=Sessions)
+    secure_cookies: bool = False
+    templates: Environment = field(
+        default_factory=lambda: Environment(
+            loader=PackageLoader("memoryd.facades.console", "templates"),
+            autoescape=select_autoescape(default=True, default_for_string=True),
+        )
+    )
+    rpc_counts: list[tuple[str, int]] = field(default_factory=list)
+    """(path, calls) of the latest requests (``bench console`` reads how many RPCs each page made)."""
+
+    def __post_init__(self) -> None:
+        self.templates.globals.update(pb=pb, apb=apb, jpb=jpb, kpb=kpb, gr=gr, ppb=ppb, cpb=cpb)
+
+
+@dataclass
+class View:
+    """One request as a handler sees it."""
+
+    request: Request
+    console: Console
+    session: Session
+    calls: Calls
+    form: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def caller(self) -> Caller:
+        """The signed-in caller (pages that need none are marked ``public``)."""
+        assert self.session.caller is not None  # the wrapper sends anonymous visitors to sign in
+        return self.session.caller
+
+    @property
+    def daemon(self) -> Daemon:
+        """The daemon's stubs."""
+        return self.console.daemon
+
+    async def call(self, method: Any, request: Any) -> Any:
+        """One call to the daemon with the session's credentials (counted)."""
+        return await self.calls(method, request)
+
+    def arg(self, name: str, default: str = "") -> str:
+        """A query-string or form value, trimmed."""
+        value = self.form.get(name, self.request.query_params.get(name, default))
+        return str(value).strip()
+
+    def render(self, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        """The template with the session's caller, CSRF token and the current path."""
+        body = self.console.templates.get_template(template).render(
+            caller=self.session.caller,
+            csrf=self.session.csrf,
+            path=self.request.url.path,
+            query=dict(self.request.query_params),
+            link=link,
+            label=label,
+            when=when,
+            **values,
+        )
+        return HTMLResponse(body, status_code=status)
+
+
+Handler = Callable[[View], Awaitable[Response]]
+
+
+def link(path: str, **params: Any) -> str:
+    """A URL with the non-empty parameters in its query string (templates build filters with it)."""
+    kept = {k: v for k, v in params.items() if v not in ("", None, False)}
+    return f"{path}?{urlencode(kept)}" if kept else path
+
+
+def label(enum: Any, value: int) -> str:
+    """An enum value's name without its type's prefix, lower case (``Scope`` ``SCOPE_END_USER`` → ``end_user``)."""
+    prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", enum.DESCRIPTOR.name).upper() + "_"
+    name: str = enum.Name(value)
+    return name.removeprefix(prefix).lower()
+
+
+def when(stamp: Any) -> str:
+    """A Timestamp as ``YYYY-MM-DD HH:MM UTC``; an unset one as a dash."""
+    if not stamp.seconds and not stamp.nanos:
+        return "—"
+    return datetime.fromtimestamp(stamp.seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def page(console: Console, handler: Handler, *, role: str = "agent", public: bool = False) -> Callable[..., Any]:
+    """The Starlette endpoint around ``handler``: session, sign-in, CSRF, role and the daemon's refusals."""
+
+    async def endpoint(request: Request) -> Response:
+        found = console.sessions.get(request.cookies.get(COOKIE))
+        session = found or console.sessions.new()
+        calls = Calls(console.daemon, session.token, session.tenant)
+        view = View(request, console, session, calls)
+        response = await _answer(view, handler, role=role, public=public)
+        console.rpc_counts.append((request.url.path, calls.count))
+        del console.rpc_counts[:-1000]
+        if found is None or view.session is not session:  # a new visitor, or a sign-in / sign-out renewed it
+            set_cookie(response, view.session, console.secure_cookies)
+        response.headers["cache-control"] = "no-store"
+        return response
+
+    return endpoint
+
+
+async def _answer(view: View, handler: Handler, *, role: str, public: bool) -> Response:
+    if view.request.method == "POST":
+        view.form = dict(await view.request.form())
+        if not view.session.csrf_ok(str(view.form.get("csrf", ""))):
+            return view.render("error.html", 403, title="Refused", message=_FORGED)
+    if not public and view.session.caller is None:
+        back = view.request.url.path + (f"?{view.request.url.query}" if view.request.url.query else "")
+        return RedirectResponse(link("/signin", next=back), 303)
+    if not public and not view.caller.may(role):
+        message = f"this page needs the {role} role; your key is {view.caller.role}"
+        return view.render("error.html", 403, title="Not for your role", message=message)
+    try:
+        return await handler(view)
+    except Refused as refused:
+        if refused.code == "UNAUTHENTICATED":  # revoked meanwhile, or protected mode ended: sign in again
+            view.session = view.console.sessions.renew(view.session)
+            return RedirectResponse(link("/signin", note="Your key was refused; sign in again."), 303)
+        status = _STATUS.get(refused.code, 502)
+        return view.render("error.html", status, title=refused.code, message=refused.message)
+
+
+_FORGED = "The form's security token did not match your session (a forged request, or a page from an earlier session)."
+
+
+def set_cookie(response: Response, session: Session, secure: bool) -> None:
+    """The session cookie: HttpOnly, SameSite=Strict, the whole console; Secure behind TLS."""
+    response.set_cookie(COOKIE, session.session_id, httponly=True, samesite="strict", secure=secure, path="/")
+
+
+def escape(text: str) -> str:
+    """HTML-escape (for the few strings built outside templates, such as SVG charts)."""
+    return html.escape(text, quote=True)

@@ -1,0 +1,121 @@
+"""The console in a real browser: sign-in, the memory browser, roles, escaping, CSRF, keys, jobs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, expect
+
+from memoryd.core.models import Actor
+from tests.console.conftest import SCRIPT_MEMORY, Stack, sign_in
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def test_sign_in_then_find_a_contacts_memories_and_open_one(browser: Browser, stack: Stack, shots: Path) -> None:
+    page = await sign_in(browser, stack, "admin")
+    await expect(page.locator("header .role")).to_have_text("admin")
+    await page.screenshot(path=shots / "overview.png", full_page=True)
+    await page.click("header nav >> text=Memories")
+    await page.fill("input[name=agent]", "a1")
+    await page.fill("input[name=contact]", "c-maria")
+    await page.click("form.filters button")
+    rows = page.locator("table.memories tbody tr")
+    await expect(rows).to_have_count(4)  # the contact's two, the tenant's one, a1's own; never a2's
+    await expect(page.locator("table.memories")).not_to_contain_text("release checklist")
+    await page.screenshot(path=shots / "memories.png", full_page=True)
+    await page.click("text=Maria prefers email over phone calls")
+    await expect(page.locator("#content")).to_have_text("Maria prefers email over phone calls")
+    await expect(page.locator("dd.status")).to_have_text("active")
+    await expect(page.locator("table").last).to_contain_text("memorize")  # the event log on this memory
+    await page.screenshot(path=shots / "memory.png", full_page=True)
+    # a search runs a Recall as the agent serving the contact
+    await page.goto(f"{stack.url}/memories?agent=a1&contact=c-maria&q=invoice+address")
+    await expect(page.locator("table.memories tbody tr").first).to_contain_text("Hauptstrasse 5")
+
+
+async def test_a_memory_holding_markup_is_shown_as_text(browser: Browser, stack: Stack) -> None:
+    page = await sign_in(browser, stack, "admin")
+    await page.goto(f"{stack.url}/memories?agent=a1")
+    await expect(page.locator("table.memories")).to_contain_text("<script>document.title='pwned'</script>")
+    await page.goto(f"{stack.url}/memories/{stack.ids['script']}?agent=a1")
+    await expect(page.locator("#content")).to_have_text(SCRIPT_MEMORY)
+    assert await page.title() != "pwned" and await page.locator("#content img").count() == 0
+    csp = (await page.request.get(f"{stack.url}/memories?agent=a1")).headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+
+
+async def test_an_agent_key_sees_no_admin_action(browser: Browser, stack: Stack) -> None:
+    page = await sign_in(browser, stack, "agent")
+    await expect(page.locator("header .role")).to_have_text("agent")
+    nav = page.locator("header nav")
+    await expect(nav).to_contain_text("Memories")
+    for admin_only in ("Keys", "Event log", "Jobs", "Reviews"):
+        await expect(nav).not_to_contain_text(admin_only)
+    response = await page.goto(f"{stack.url}/keys")
+    assert response is not None and response.status == 403
+    await expect(page.locator(".error")).to_contain_text("needs the admin role")
+    # the pinned key browses its own agent only; the event log of a memory is not offered
+    await page.goto(f"{stack.url}/memories?agent=a2")
+    await expect(page.locator("table.memories")).not_to_contain_text("release checklist")
+    await page.goto(f"{stack.url}/memories/{stack.ids['office']}")
+    await expect(page.locator("#content")).to_have_text("The office closes at 18:00 on Fridays")
+    await expect(page.locator("main")).not_to_contain_text("Event log on this memory")
+    # an action the daemon refuses shows its status, not a traceback
+    response = await page.goto(f"{stack.url}/memories/{stack.ids['other']}")
+    assert response is not None and response.status == 404
+    await expect(page.locator("h1")).to_have_text("NOT_FOUND")
+
+
+async def test_a_forged_csrf_token_is_refused_and_changes_nothing(browser: Browser, stack: Stack) -> None:
+    page = await sign_in(browser, stack, "admin")
+    await page.goto(f"{stack.url}/keys")
+    before = await page.locator("table.keys tbody tr").count()
+    forged = await page.request.post(f"{stack.url}/keys", form={"csrf": "forged", "role": "admin", "name": "x"})
+    assert forged.status == 403 and "security token" in await forged.text()
+    missing = await page.request.post(f"{stack.url}/keys", form={"role": "admin", "name": "x"})
+    assert missing.status == 403
+    await page.reload()
+    await expect(page.locator("table.keys tbody tr")).to_have_count(before)
+
+
+async def test_an_admin_creates_a_key_sees_its_token_once_and_revokes_it(
+    browser: Browser, stack: Stack, shots: Path
+) -> None:
+    page = await sign_in(browser, stack, "admin")
+    await page.goto(f"{stack.url}/keys")
+    await page.select_option("select[name=role]", "operator")
+    await page.fill("input[name=name]", "night audits")
+    await page.click("form[action='/keys'] button")
+    token = await page.locator("#new-token").inner_text()
+    assert token.startswith("mdk_")
+    await page.screenshot(path=shots / "keys.png", full_page=True)
+    await page.reload()  # shown once: a reload of the list does not show it again
+    assert await page.locator("#new-token").count() == 0 and token not in await page.content()
+    key_id = token.split("_")[1]
+    row = page.locator(f"tr[data-key='{key_id}']")
+    await expect(row).to_contain_text("night audits")
+    await row.locator("button", has_text="Revoke").click()
+    await expect(page.locator(f"tr[data-key='{key_id}'] button")).to_have_count(0)
+    await page.goto(f"{stack.url}/events?operation=key_revoke")
+    await expect(page.locator("table.events")).to_contain_text(key_id[:12])  # rows show their first 12 chars
+    await page.screenshot(path=shots / "events.png", full_page=True)
+
+
+async def test_forget_asks_first_then_the_memory_is_gone_and_logged(browser: Browser, stack: Stack) -> None:
+    page = await sign_in(browser, stack, "admin")
+    memory = f"{stack.url}/memories/{stack.ids['office']}?agent=a1"
+    await page.goto(memory)
+    await page.click("a.button.danger")  # Forget: a confirmation first, nothing done yet
+    await expect(page.locator("form.confirm")).to_contain_text("Forget this memory?")
+    assert stack.daemon.app is not None
+    still = stack.daemon.run(stack.daemon.app.memory.archive.get(Actor("acme", "a1"), stack.ids["office"]))
+    assert still.content == "The office closes at 18:00 on Fridays"
+    await page.click("form.confirm button.danger")
+    response = await page.goto(memory)
+    assert response is not None and response.status == 404
+    await page.goto(f"{stack.url}/events?row={stack.ids['office']}")
+    forgotten = page.locator("table.events tbody tr", has_text="forget")
+    await expect(forgotten).to_have_count(1)
+    await expect(forgotten).to_contain_text("admin")  # by the admin's key, through the console
