@@ -295,6 +295,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     reembed.set_defaults(run=_reembed)
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
+    up.add_argument("--console", default="127.0.0.1:8080", help="HOST:PORT of the operator console, or 'off'")
     up.set_defaults(run=_up)
     from memoryd.commands.demo import register as register_demo
 

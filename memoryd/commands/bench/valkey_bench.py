@@ -82,6 +82,7 @@ def _bench(args: argparse.Namespace, tmp: Path, provider: FakeProvider) -> dict[
     address = f"127.0.0.1:{free_port()}"
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | {"LANCEDB_LOG": "error"}
     command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp / "run"), "--listen", address]
+    command += ["--console", "off"]
     up = subprocess.Popen(
         [*command, "--config", str(_config(tmp, provider, args.job_timeout))],
         stdout=subprocess.PIPE,

@@ -1,0 +1,41 @@
+"""`memoryd console` on the command line: listeners it refuses, and `memoryd up` on a taken console port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _console(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "memoryd", "console", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--listen", "0.0.0.0:8080"), "refusing to listen on 0.0.0.0 without TLS"),
+        (("--listen", "8080"), "is not HOST:PORT"),
+        (("--listen", "127.0.0.1:8080", "--tls-cert", "cert.pem"), "give both --tls-cert and --tls-key"),
+        (("--tls-cert", "missing.pem", "--tls-key", "missing.key"), "no such file: missing.pem"),
+    ],
+)
+def test_a_listener_the_console_must_not_open_is_one_clear_line(args: tuple[str, ...], said: str) -> None:
+    done = _console(*args)
+    assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr, done
+
+
+def test_up_with_the_console_port_taken_fails_at_once(tmp_path: Path) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken, socket.create_server(("127.0.0.1", 0)) as free:
+        port, daemon_port = taken.getsockname()[1], free.getsockname()[1]
+        free.close()
+        command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path), "--console", f"127.0.0.1:{port}"]
+        done = subprocess.run(
+            [*command, "--listen", f"127.0.0.1:{daemon_port}"], capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done
+    assert "--console off" in done.stderr and "Traceback" not in done.stderr
