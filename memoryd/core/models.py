@@ -228,6 +228,8 @@ class RecallQuery:
     arms: RecallArms = RecallArms.BOTH
     injected: bool = False
     """GetContext's auto-recall: its hits are counted as injections, not retrievals."""
+    explain: tuple[str, ...] | None = None
+    """None: no trace (the default, nothing extra done); else a trace accounting for these memory ids too."""
 
 
 class ArmHit(NamedTuple):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from memoryd.app import App
+from memoryd.core.errors import InvalidRequest, PermissionDenied
+from memoryd.core.keys import Role
 from memoryd.core.models import ListQuery, RankingMode, RecallArms, RecallQuery
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2_grpc as pb_grpc
-from memoryd.rpc.identity import Ctx, actor
+from memoryd.rpc.convert.recall import recall_trace
+from memoryd.rpc.identity import Ctx, actor, principal
 from memoryd.rpc.status import translated
 
 
@@ -55,12 +58,15 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
             request.min_salience,
             tuple(request.query_embedding) if request.query_embedding else None,
             convert.enum_value(convert.ARMS, request.arms, "arms") or RecallArms.BOTH,
+            explain=_explained(request),
         )
         answer = await self._app.memory.recall.answer(query)
         self._app.metrics.recalled(len(answer.hits), bool(answer.degraded))
         reply = pb.RecallResponse(degraded=bool(answer.degraded), degraded_reason=answer.degraded)
         for h in answer.hits:
             convert.set_hit(reply.hits.add(), h)
+        if answer.trace is not None:
+            reply.trace.CopyFrom(recall_trace(answer.trace))
         return reply
 
     @translated
@@ -121,3 +127,14 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         for m in page.memories:
             convert.set_memory(reply.memories.add(), m)
         return reply
+
+
+def _explained(request: pb.RecallRequest) -> tuple[str, ...] | None:
+    """The ids a traced Recall accounts for (None: no trace); a trace is for operators and above."""
+    if not request.explain:
+        if request.explain_ids:
+            raise InvalidRequest("explain_ids", "needs explain")
+        return None
+    if principal().role < Role.OPERATOR:
+        raise PermissionDenied(f"explain: a Recall's trace is for operators; this key is {principal().role.label}")
+    return tuple(request.explain_ids)

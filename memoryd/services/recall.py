@@ -35,8 +35,9 @@ from memoryd.core.ranking import (
     fuse,
     scored_parts,
 )
+from memoryd.core.recall_trace import MAX_EXPLAINED, RecallTrace, TraceSettings, account_for, ranked_candidates
 from memoryd.core.scores import relevance
-from memoryd.core.validation import Limits, check_actor, check_filter, check_range
+from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import QuerySpace, SpaceRouter
@@ -133,7 +134,50 @@ class RecallService:
             hits = [h for h in hits if h.score >= (query.min_score or 0.0)]
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
-        return RecallAnswer(hits, degraded)
+        if query.explain is None:
+            return RecallAnswer(hits, degraded)
+        arms = _Arms(vector_hits, text_hits, nearest, fused)
+        settings = TraceSettings(
+            query.limit,
+            query.min_score or 0.0,
+            floor,
+            depth,
+            weights.vector_weight,
+            weights.full_text_weight,
+            query.arms is RecallArms.BOTH and self._tuning.coverage_rerank,
+        )
+        return RecallAnswer(hits, degraded, await self._trace(query, arms, hits, terms, space.scale, settings))
+
+    async def _trace(
+        self,
+        query: RecallQuery,
+        arms: _Arms,
+        hits: Sequence[RecallHit],
+        terms: Sequence[str],
+        scale: EmbedderCalibration,
+        settings: TraceSettings,
+    ) -> RecallTrace:
+        """The answer's trace (``core.recall_trace``): its candidates, then the ids the caller asked about."""
+        texts = {h.memory_id: h.content for h in (*arms.vector, *arms.full_text, *arms.nearest) if h.content}
+        wanted = [f.memory_id for f in arms.fused if f.memory_id not in texts]
+        asked = list(dict.fromkeys(query.explain or ()))
+        records = await self._store.get_many(query.actor, [*wanted, *asked], with_retrievals=False)
+        texts |= {memory_id: records[memory_id].content for memory_id in wanted if memory_id in records}
+        coverage = (self._tuning.coverage_floor, self._tuning.vector_coverage) if settings.coverage_rerank else None
+        candidates = ranked_candidates(
+            arms.fused,
+            texts,
+            terms,
+            scale,
+            coverage=coverage,
+            hits=[h.memory.memory_id for h in hits],
+            min_score=settings.min_score,
+        )
+        explained = tuple(
+            (memory_id, account_for(memory_id, candidates, records.get(memory_id), query.filter, settings))
+            for memory_id in asked
+        )
+        return RecallTrace(settings, len(arms.vector), len(arms.full_text), candidates, explained)
 
     async def _coverage_ranked(
         self,
@@ -198,6 +242,12 @@ class RecallService:
 
     def _validate(self, query: RecallQuery) -> None:
         check_actor(query.actor)
+        if query.explain is not None:
+            if len(query.explain) > MAX_EXPLAINED:
+                count = len(query.explain)
+                raise InvalidRequest("explain_ids", f"names {count} memories; the limit is {MAX_EXPLAINED}")
+            for memory_id in query.explain:
+                check_memory_id(memory_id, "explain_ids")
         if not query.text.strip():
             raise InvalidRequest("query", "must not be empty")
         if len(query.text) > self._limits.max_query_chars:
@@ -271,10 +321,21 @@ def _retrieved(arm: asyncio.Future[list[ArmHit]]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class RecallAnswer:
-    """Recall's hits, and why they came from one arm only ("" when both ran as asked)."""
+    """Recall's hits, why they came from one arm only ("" when both ran as asked), and its trace if asked."""
 
     hits: list[RecallHit]
     degraded: str = ""
+    trace: RecallTrace | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Arms:
+    """What a Recall's arms found, and their fusion (the trace is made from them)."""
+
+    vector: Sequence[ArmHit]
+    full_text: Sequence[ArmHit]
+    nearest: Sequence[ArmHit]
+    fused: Sequence[Fused]
 
 
 async def _shipped_defaults(actor: Actor) -> AgentRecall:

@@ -119,3 +119,26 @@ async def test_forget_asks_first_then_the_memory_is_gone_and_logged(browser: Bro
     forgotten = page.locator("table.events tbody tr", has_text="forget")
     await expect(forgotten).to_have_count(1)
     await expect(forgotten).to_contain_text("admin")  # by the admin's key, through the console
+
+
+async def test_the_recall_debugger_explains_a_hit_and_a_memory_left_out(
+    browser: Browser, stack: Stack, shots: Path
+) -> None:
+    page = await sign_in(browser, stack, "operator")
+    query = "q=How+should+we+contact+Maria&agent=a1&contact=c-maria&limit=1"
+    await page.goto(f"{stack.url}/recall?{query}&explain={stack.ids['email']}")
+    await expect(page.locator("table.hits tbody tr")).to_have_count(1)
+    await expect(page.locator("table.hits")).to_contain_text("Maria prefers email over phone calls")
+    await expect(page.locator(".explain")).to_contain_text("hit (place 1")
+    trace = page.locator("table.trace tbody tr")
+    await expect(trace.first).to_have_attribute("data-outcome", "hit")
+    await expect(page.locator("table.trace tr[data-outcome='below the cut']").first).to_be_visible()
+    await page.screenshot(path=shots / "recall.png", full_page=True)
+    # another agent's private memory: never a candidate, and the page says why
+    await page.goto(f"{stack.url}/recall?{query}&explain={stack.ids['other']}")
+    await expect(page.locator(".explain")).to_contain_text("not visible to this agent")
+    # an agent key sees its hits' parts, not the trace (operators only)
+    agent = await sign_in(browser, stack, "agent")
+    await agent.goto(f"{stack.url}/recall?{query}")
+    await expect(agent.locator("table.hits tbody tr")).to_have_count(1)
+    assert await agent.locator("table.trace").count() == 0

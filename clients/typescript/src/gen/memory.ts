@@ -4,6 +4,7 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp';
 import type { AutoFeedbackRequest as _memoryd_v1_AutoFeedbackRequest, AutoFeedbackRequest__Output as _memoryd_v1_AutoFeedbackRequest__Output } from './memoryd/v1/AutoFeedbackRequest';
 import type { AutoFeedbackResponse as _memoryd_v1_AutoFeedbackResponse, AutoFeedbackResponse__Output as _memoryd_v1_AutoFeedbackResponse__Output } from './memoryd/v1/AutoFeedbackResponse';
+import type { ExplainedMemory as _memoryd_v1_ExplainedMemory, ExplainedMemory__Output as _memoryd_v1_ExplainedMemory__Output } from './memoryd/v1/ExplainedMemory';
 import type { FeedbackRequest as _memoryd_v1_FeedbackRequest, FeedbackRequest__Output as _memoryd_v1_FeedbackRequest__Output } from './memoryd/v1/FeedbackRequest';
 import type { FeedbackResponse as _memoryd_v1_FeedbackResponse, FeedbackResponse__Output as _memoryd_v1_FeedbackResponse__Output } from './memoryd/v1/FeedbackResponse';
 import type { FeedbackSummary as _memoryd_v1_FeedbackSummary, FeedbackSummary__Output as _memoryd_v1_FeedbackSummary__Output } from './memoryd/v1/FeedbackSummary';
@@ -24,10 +25,12 @@ import type { RecallFilter as _memoryd_v1_RecallFilter, RecallFilter__Output as 
 import type { RecallHit as _memoryd_v1_RecallHit, RecallHit__Output as _memoryd_v1_RecallHit__Output } from './memoryd/v1/RecallHit';
 import type { RecallRequest as _memoryd_v1_RecallRequest, RecallRequest__Output as _memoryd_v1_RecallRequest__Output } from './memoryd/v1/RecallRequest';
 import type { RecallResponse as _memoryd_v1_RecallResponse, RecallResponse__Output as _memoryd_v1_RecallResponse__Output } from './memoryd/v1/RecallResponse';
+import type { RecallTrace as _memoryd_v1_RecallTrace, RecallTrace__Output as _memoryd_v1_RecallTrace__Output } from './memoryd/v1/RecallTrace';
 import type { RestoreMemoryRequest as _memoryd_v1_RestoreMemoryRequest, RestoreMemoryRequest__Output as _memoryd_v1_RestoreMemoryRequest__Output } from './memoryd/v1/RestoreMemoryRequest';
 import type { RestoreMemoryResponse as _memoryd_v1_RestoreMemoryResponse, RestoreMemoryResponse__Output as _memoryd_v1_RestoreMemoryResponse__Output } from './memoryd/v1/RestoreMemoryResponse';
 import type { ScoreParts as _memoryd_v1_ScoreParts, ScoreParts__Output as _memoryd_v1_ScoreParts__Output } from './memoryd/v1/ScoreParts';
 import type { TagList as _memoryd_v1_TagList, TagList__Output as _memoryd_v1_TagList__Output } from './memoryd/v1/TagList';
+import type { TraceCandidate as _memoryd_v1_TraceCandidate, TraceCandidate__Output as _memoryd_v1_TraceCandidate__Output } from './memoryd/v1/TraceCandidate';
 import type { UpdateMemoryRequest as _memoryd_v1_UpdateMemoryRequest, UpdateMemoryRequest__Output as _memoryd_v1_UpdateMemoryRequest__Output } from './memoryd/v1/UpdateMemoryRequest';
 import type { UpdateMemoryResponse as _memoryd_v1_UpdateMemoryResponse, UpdateMemoryResponse__Output as _memoryd_v1_UpdateMemoryResponse__Output } from './memoryd/v1/UpdateMemoryResponse';
 import type { UsedResult as _memoryd_v1_UsedResult, UsedResult__Output as _memoryd_v1_UsedResult__Output } from './memoryd/v1/UsedResult';
@@ -46,6 +49,7 @@ export interface ProtoGrpcType {
     v1: {
       AutoFeedbackRequest: MessageTypeDefinition<_memoryd_v1_AutoFeedbackRequest, _memoryd_v1_AutoFeedbackRequest__Output>
       AutoFeedbackResponse: MessageTypeDefinition<_memoryd_v1_AutoFeedbackResponse, _memoryd_v1_AutoFeedbackResponse__Output>
+      ExplainedMemory: MessageTypeDefinition<_memoryd_v1_ExplainedMemory, _memoryd_v1_ExplainedMemory__Output>
       FeedbackRequest: MessageTypeDefinition<_memoryd_v1_FeedbackRequest, _memoryd_v1_FeedbackRequest__Output>
       FeedbackResponse: MessageTypeDefinition<_memoryd_v1_FeedbackResponse, _memoryd_v1_FeedbackResponse__Output>
       FeedbackSignal: EnumTypeDefinition
@@ -74,12 +78,14 @@ export interface ProtoGrpcType {
       RecallHit: MessageTypeDefinition<_memoryd_v1_RecallHit, _memoryd_v1_RecallHit__Output>
       RecallRequest: MessageTypeDefinition<_memoryd_v1_RecallRequest, _memoryd_v1_RecallRequest__Output>
       RecallResponse: MessageTypeDefinition<_memoryd_v1_RecallResponse, _memoryd_v1_RecallResponse__Output>
+      RecallTrace: MessageTypeDefinition<_memoryd_v1_RecallTrace, _memoryd_v1_RecallTrace__Output>
       RestoreMemoryRequest: MessageTypeDefinition<_memoryd_v1_RestoreMemoryRequest, _memoryd_v1_RestoreMemoryRequest__Output>
       RestoreMemoryResponse: MessageTypeDefinition<_memoryd_v1_RestoreMemoryResponse, _memoryd_v1_RestoreMemoryResponse__Output>
       Scope: EnumTypeDefinition
       ScoreParts: MessageTypeDefinition<_memoryd_v1_ScoreParts, _memoryd_v1_ScoreParts__Output>
       TagList: MessageTypeDefinition<_memoryd_v1_TagList, _memoryd_v1_TagList__Output>
       TagMode: EnumTypeDefinition
+      TraceCandidate: MessageTypeDefinition<_memoryd_v1_TraceCandidate, _memoryd_v1_TraceCandidate__Output>
       UpdateMemoryRequest: MessageTypeDefinition<_memoryd_v1_UpdateMemoryRequest, _memoryd_v1_UpdateMemoryRequest__Output>
       UpdateMemoryResponse: MessageTypeDefinition<_memoryd_v1_UpdateMemoryResponse, _memoryd_v1_UpdateMemoryResponse__Output>
       UsedResult: MessageTypeDefinition<_memoryd_v1_UsedResult, _memoryd_v1_UsedResult__Output>

@@ -1,8 +1,9 @@
-"""The recall debugger: run a Recall as an agent serving a contact and show how each hit was scored.
+"""The recall debugger: run a Recall as an agent serving a contact and show how it was ranked.
 
-Each hit's score parts come back with the Recall (ranks and raw scores of both arms, their fused
-sum, the evidences and the final 0-1 score). ``explain`` names a memory to look for: when it is not
-among the hits, the page says so and shows where the limit and the floor cut.
+Operators get the daemon's trace (``RecallRequest.explain``): every candidate of both arms with its
+ranks, raw scores, fused sum, evidence, final score and outcome, and, for ``explain``, what became of
+that memory (not visible, filtered out, found by neither arm, below the cut, under min_score). An
+agent key sees its hits' score parts. One Recall per page.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ async def recall(view: View) -> Response:
     limit = int(view.arg("limit")) if view.arg("limit").isdigit() else 10  # out of range: the daemon says so
     floor = view.arg("min_score")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "limit": limit, "arms": list(ARMS)}
-    values |= {"hits": None, "explain": view.arg("explain"), "explained": None, "min_score": floor}
+    values |= {"hits": None, "trace": None, "explain": view.arg("explain"), "explained": "", "min_score": floor}
     if agent and query:
         request = pb.RecallRequest(
             agent_id=agent, end_user_id=contact, query=query, limit=limit, arms=ARMS.get(view.arg("arm"), 0)
@@ -38,9 +39,15 @@ async def recall(view: View) -> Response:
                 request.min_score = float(floor)
             except ValueError:
                 request.min_score = -1.0  # refused by the daemon, which names the field
+        if view.caller.may("operator"):  # the daemon's trace: every candidate and its end
+            request.explain = True
+            if values["explain"]:
+                request.explain_ids.append(values["explain"])
         reply = await view.call(view.daemon.memory.Recall, request)
         values["hits"] = list(reply.hits)
-        values["explained"] = next((i for i, h in enumerate(reply.hits, 1) if h.memory.id == values["explain"]), 0)
+        values["trace"] = reply.trace if reply.HasField("trace") else None
+        values["explained"] = reply.trace.explained[0].outcome if reply.trace.explained else ""
+
     return view.render("recall.html", **values)
 
 

@@ -314,7 +314,7 @@ class RecallFilter(_message.Message):
     def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ..., source_id: _Optional[str] = ..., collection: _Optional[str] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms")
+    __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms", "explain", "explain_ids")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     QUERY_FIELD_NUMBER: _ClassVar[int]
@@ -325,6 +325,8 @@ class RecallRequest(_message.Message):
     MIN_SALIENCE_FIELD_NUMBER: _ClassVar[int]
     QUERY_EMBEDDING_FIELD_NUMBER: _ClassVar[int]
     ARMS_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_FIELD_NUMBER: _ClassVar[int]
+    EXPLAIN_IDS_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     query: str
@@ -335,7 +337,9 @@ class RecallRequest(_message.Message):
     min_salience: float
     query_embedding: _containers.RepeatedScalarFieldContainer[float]
     arms: RecallArms
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ..., query_embedding: _Optional[_Iterable[float]] = ..., arms: _Optional[_Union[RecallArms, str]] = ...) -> None: ...
+    explain: bool
+    explain_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., query: _Optional[str] = ..., limit: _Optional[int] = ..., filter: _Optional[_Union[RecallFilter, _Mapping]] = ..., ranking: _Optional[_Union[RankingMode, str]] = ..., min_score: _Optional[float] = ..., min_salience: _Optional[float] = ..., query_embedding: _Optional[_Iterable[float]] = ..., arms: _Optional[_Union[RecallArms, str]] = ..., explain: _Optional[bool] = ..., explain_ids: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ScoreParts(_message.Message):
     __slots__ = ("vector_rank", "vector_similarity", "vector_contribution", "full_text_rank", "full_text_score", "full_text_contribution", "composite", "fused", "vector_evidence", "full_text_evidence")
@@ -372,14 +376,78 @@ class RecallHit(_message.Message):
     def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ..., score: _Optional[float] = ..., parts: _Optional[_Union[ScoreParts, _Mapping]] = ...) -> None: ...
 
 class RecallResponse(_message.Message):
-    __slots__ = ("hits", "degraded", "degraded_reason")
+    __slots__ = ("hits", "degraded", "degraded_reason", "trace")
     HITS_FIELD_NUMBER: _ClassVar[int]
     DEGRADED_FIELD_NUMBER: _ClassVar[int]
     DEGRADED_REASON_FIELD_NUMBER: _ClassVar[int]
+    TRACE_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[RecallHit]
     degraded: bool
     degraded_reason: str
-    def __init__(self, hits: _Optional[_Iterable[_Union[RecallHit, _Mapping]]] = ..., degraded: _Optional[bool] = ..., degraded_reason: _Optional[str] = ...) -> None: ...
+    trace: RecallTrace
+    def __init__(self, hits: _Optional[_Iterable[_Union[RecallHit, _Mapping]]] = ..., degraded: _Optional[bool] = ..., degraded_reason: _Optional[str] = ..., trace: _Optional[_Union[RecallTrace, _Mapping]] = ...) -> None: ...
+
+class RecallTrace(_message.Message):
+    __slots__ = ("limit", "min_score", "similarity_floor", "depth", "vector_weight", "full_text_weight", "coverage_rerank", "vector_candidates", "full_text_candidates", "candidates", "explained")
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MIN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    SIMILARITY_FLOOR_FIELD_NUMBER: _ClassVar[int]
+    DEPTH_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_WEIGHT_FIELD_NUMBER: _ClassVar[int]
+    COVERAGE_RERANK_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    EXPLAINED_FIELD_NUMBER: _ClassVar[int]
+    limit: int
+    min_score: float
+    similarity_floor: float
+    depth: int
+    vector_weight: float
+    full_text_weight: float
+    coverage_rerank: bool
+    vector_candidates: int
+    full_text_candidates: int
+    candidates: _containers.RepeatedCompositeFieldContainer[TraceCandidate]
+    explained: _containers.RepeatedCompositeFieldContainer[ExplainedMemory]
+    def __init__(self, limit: _Optional[int] = ..., min_score: _Optional[float] = ..., similarity_floor: _Optional[float] = ..., depth: _Optional[int] = ..., vector_weight: _Optional[float] = ..., full_text_weight: _Optional[float] = ..., coverage_rerank: _Optional[bool] = ..., vector_candidates: _Optional[int] = ..., full_text_candidates: _Optional[int] = ..., candidates: _Optional[_Iterable[_Union[TraceCandidate, _Mapping]]] = ..., explained: _Optional[_Iterable[_Union[ExplainedMemory, _Mapping]]] = ...) -> None: ...
+
+class TraceCandidate(_message.Message):
+    __slots__ = ("memory_id", "position", "vector_rank", "vector_similarity", "full_text_rank", "full_text_score", "fused", "vector_evidence", "full_text_evidence", "score", "outcome", "content")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_RANK_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_SIMILARITY_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_RANK_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_SCORE_FIELD_NUMBER: _ClassVar[int]
+    FUSED_FIELD_NUMBER: _ClassVar[int]
+    VECTOR_EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    FULL_TEXT_EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    position: int
+    vector_rank: int
+    vector_similarity: float
+    full_text_rank: int
+    full_text_score: float
+    fused: float
+    vector_evidence: float
+    full_text_evidence: float
+    score: float
+    outcome: str
+    content: str
+    def __init__(self, memory_id: _Optional[str] = ..., position: _Optional[int] = ..., vector_rank: _Optional[int] = ..., vector_similarity: _Optional[float] = ..., full_text_rank: _Optional[int] = ..., full_text_score: _Optional[float] = ..., fused: _Optional[float] = ..., vector_evidence: _Optional[float] = ..., full_text_evidence: _Optional[float] = ..., score: _Optional[float] = ..., outcome: _Optional[str] = ..., content: _Optional[str] = ...) -> None: ...
+
+class ExplainedMemory(_message.Message):
+    __slots__ = ("memory_id", "outcome")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    OUTCOME_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    outcome: str
+    def __init__(self, memory_id: _Optional[str] = ..., outcome: _Optional[str] = ...) -> None: ...
 
 class GetMemoryRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "memory_id")

@@ -59,6 +59,18 @@ export interface RecallRequest {
    * Default RECALL_ARMS_BOTH; one arm alone shows what each contributes.
    */
   'arms'?: (_memoryd_v1_RecallArms);
+  /**
+   * Return a trace of the ranking in RecallResponse.trace: every candidate of both arms with its
+   * ranks, raw scores, fused sum, evidence, final score and outcome (operator role and above;
+   * PERMISSION_DENIED for agent keys). A Recall without it builds no trace and costs nothing more.
+   */
+  'explain'?: (boolean);
+  /**
+   * Memory ids the trace accounts for even when they were no candidate (why a memory the caller
+   * expected was left out: not visible, filtered, not found by either arm, below the cut, under
+   * min_score). At most 20; needs explain.
+   */
+  'explainIds'?: (string)[];
   '_minScore'?: "minScore";
 }
 
@@ -117,5 +129,17 @@ export interface RecallRequest__Output {
    * Default RECALL_ARMS_BOTH; one arm alone shows what each contributes.
    */
   'arms': (_memoryd_v1_RecallArms__Output);
+  /**
+   * Return a trace of the ranking in RecallResponse.trace: every candidate of both arms with its
+   * ranks, raw scores, fused sum, evidence, final score and outcome (operator role and above;
+   * PERMISSION_DENIED for agent keys). A Recall without it builds no trace and costs nothing more.
+   */
+  'explain': (boolean);
+  /**
+   * Memory ids the trace accounts for even when they were no candidate (why a memory the caller
+   * expected was left out: not visible, filtered, not found by either arm, below the cut, under
+   * min_score). At most 20; needs explain.
+   */
+  'explainIds': (string)[];
   '_minScore'?: "minScore";
 }

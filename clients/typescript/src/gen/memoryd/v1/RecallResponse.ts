@@ -1,6 +1,7 @@
 // Original file: ../../proto/memoryd/v1/memory.proto
 
 import type { RecallHit as _memoryd_v1_RecallHit, RecallHit__Output as _memoryd_v1_RecallHit__Output } from '../../memoryd/v1/RecallHit';
+import type { RecallTrace as _memoryd_v1_RecallTrace, RecallTrace__Output as _memoryd_v1_RecallTrace__Output } from '../../memoryd/v1/RecallTrace';
 
 /**
  * RecallResponse lists hits, best first.
@@ -22,6 +23,10 @@ export interface RecallResponse {
    * Why, when degraded; empty otherwise.
    */
   'degradedReason'?: (string);
+  /**
+   * Set when the request asked for it (explain).
+   */
+  'trace'?: (_memoryd_v1_RecallTrace | null);
 }
 
 /**
@@ -44,4 +49,8 @@ export interface RecallResponse__Output {
    * Why, when degraded; empty otherwise.
    */
   'degradedReason': (string);
+  /**
+   * Set when the request asked for it (explain).
+   */
+  'trace': (_memoryd_v1_RecallTrace__Output | null);
 }
