@@ -22,6 +22,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench.daemon import free_port
+from memoryd.config import Settings
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor, MemoryDraft, Scope
 from memoryd.testing.provider import FakeProvider
@@ -48,6 +49,7 @@ class Stack:
     """A seeded daemon, the console in front of it, and the tokens of each role."""
 
     daemon: LiveServer
+    settings: Settings
     url: str
     tokens: dict[str, str]
     provider: FakeProvider
@@ -86,7 +88,7 @@ def stack(tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder:
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_for(url + "/signin", console)
-            yield Stack(daemon, url, tokens, provider, ids)
+            yield Stack(daemon, settings, url, tokens, provider, ids)
         finally:
             console.terminate()
             output, _ = console.communicate(timeout=10)

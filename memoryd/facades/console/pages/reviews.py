@@ -41,6 +41,13 @@ async def review(view: View) -> Response:
     )  # fmt: skip
 
 
+async def run(view: View) -> Response:
+    """Ask for a review of the agent's archive now (a job); its page follows it."""
+    agent = view.arg("agent")
+    reply = await view.call(view.daemon.audit.ReviewMemories, apb.ReviewMemoriesRequest(agent_id=agent))
+    return RedirectResponse(link(f"/jobs/{reply.job_id}", done="review queued"), 303)
+
+
 async def decide(view: View) -> Response:
     """Apply, reject or undo the findings ticked on the review page."""
     agent, review_id = view.arg("agent"), view.request.path_params["review_id"]
@@ -84,6 +91,7 @@ def routes(console: Console) -> list[Route]:
     """The routes of the view."""
     return [
         Route("/reviews", page(console, reviews, role="operator"), methods=["GET"]),
+        Route("/reviews", page(console, run, role="operator"), methods=["POST"]),
         Route("/reviews/{review_id:path}/decide", page(console, decide, role="operator"), methods=["POST"]),
         Route("/reviews/{review_id:path}", page(console, review, role="operator"), methods=["GET"]),
     ]
