@@ -114,6 +114,8 @@ METHOD_RULES: dict[str, Rule] = {
     "GraphService/MergeEntities": Rule(_D, _W),
     "GraphService/RenameEntity": Rule(_D, _W),
     "GraphService/ForgetFact": Rule(_D, _W),
+    "GraphService/ListFacts": Rule(_A, _R),
+    "GraphService/ListEntities": Rule(_A, _R),
     "ReembedService/Reembed": Rule(_O, _W),
     "ReembedService/GetReembedStatus": Rule(_O, _R),
     "ReembedService/SwitchRecallModel": Rule(_O, _W),

@@ -6,6 +6,7 @@ from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Scope
+from memoryd.core.validation import check_range
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
@@ -114,3 +115,23 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     async def ForgetFact(self, request: gr.ForgetFactRequest, context: Ctx) -> gr.ForgetFactResponse:
         """See the proto."""
         return gr.ForgetFactResponse(fact_id=await self._app.graph.forget_fact(caller(context), request.fact_id))
+
+    @translated
+    async def ListFacts(self, request: gr.ListFactsRequest, context: Ctx) -> gr.ListFactsResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        if request.status and request.status not in wire.STATUSES:
+            raise InvalidRequest("status", f"unknown fact status {request.status}")
+        status = wire.STATUSES.get(request.status)
+        facts, token = await self._app.graph.list_facts(who, status, request.entity_id, size, request.page_token)
+        names = await self._app.graph.names(who.tenant_id, facts)
+        return gr.ListFactsResponse(facts=[wire.graph_fact(f, names) for f in facts], next_page_token=token)
+
+    @translated
+    async def ListEntities(self, request: gr.ListEntitiesRequest, context: Ctx) -> gr.ListEntitiesResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        entities, token = await self._app.graph.list_entities(who, size, request.page_token)
+        return gr.ListEntitiesResponse(entities=[wire.entity(e) for e in entities], next_page_token=token)

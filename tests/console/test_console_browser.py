@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, expect
 
-from memoryd.core.models import Actor
+from memoryd.core.graph import FactStatus, GraphScope
+from memoryd.core.keys import Role
+from memoryd.core.models import Actor, Scope
+from memoryd.services.graph import Assertion
 from tests.console.conftest import SCRIPT_MEMORY, Stack, sign_in
 
 pytestmark = pytest.mark.timeout(120)
@@ -142,3 +146,24 @@ async def test_the_recall_debugger_explains_a_hit_and_a_memory_left_out(
     await agent.goto(f"{stack.url}/recall?{query}")
     await expect(agent.locator("table.hits tbody tr")).to_have_count(1)
     assert await agent.locator("table.trace").count() == 0
+
+
+async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, stack: Stack, shots: Path) -> None:
+    app = stack.daemon.app
+    assert app is not None
+    claim = Assertion("Acme", "office in", "Lisbon", "Acme's office is in Lisbon.")
+    admin = Actor("acme", "", "", Role.ADMIN)
+    fact = stack.daemon.run(app.graph.assert_human(admin, GraphScope(Scope.TENANT), claim)).fact
+    vector = stack.daemon.run(app.graph._store.fact_vectors("acme", [fact.fact_id]))[fact.fact_id]
+    stack.daemon.run(app.graph._store.put_facts("acme", [(replace(fact, status=FactStatus.PENDING), vector)]))
+    page = await sign_in(browser, stack, "admin")
+    await page.goto(f"{stack.url}/graph?agent=a1")
+    pending = page.locator(f"tr[data-fact='{fact.fact_id}']")
+    await expect(pending).to_have_attribute("data-status", "pending")
+    await expect(page.locator("table.facts-table tbody tr").first).to_have_attribute("data-fact", fact.fact_id)
+    await expect(page.locator(".entities")).to_contain_text("Lisbon")
+    await page.screenshot(path=shots / "graph.png", full_page=True)
+    await pending.locator("button[value=approve]").click()
+    await expect(page.locator(".note")).to_contain_text("approved")
+    await expect(page.locator(f"tr[data-fact='{fact.fact_id}']")).to_have_attribute("data-status", "active")
+    assert stack.daemon.run(app.graph._store.facts("acme", [fact.fact_id]))[fact.fact_id].status is FactStatus.ACTIVE

@@ -407,6 +407,22 @@ class LanceGraphStore:
             return {}
         return {r["id"]: _fact(r) for r in await self._select(FACTS, tenant_id, ids_in(fact_ids))}
 
+    async def listed_facts(self, actor: Actor, status: FactStatus | None, entity_id: str) -> list[Fact]:
+        """Every fact the actor sees (of ``status``; naming ``entity_id``), pending first, then the newest."""
+        cond = [visible_where(actor, _ANY)]
+        if status is not None:
+            cond.append(f"status = {literal(status.value)}")
+        if entity_id:
+            cond.append(f"(subject_id = {literal(entity_id)} OR object_id = {literal(entity_id)})")
+        facts = [_fact(r) for r in await self._select(FACTS, actor.tenant_id, " AND ".join(cond))]
+        return sorted(facts, key=lambda f: (f.status is not FactStatus.PENDING, -f.created_at.timestamp(), f.fact_id))
+
+    async def listed_entities(self, actor: Actor) -> list[Entity]:
+        """Every entity the actor sees that no merge folded away, by name."""
+        cond = f"{visible_where(actor, _ANY)} AND merged_into = ''"
+        entities = [_entity(r) for r in await self._select(ENTITIES, actor.tenant_id, cond)]
+        return sorted(entities, key=lambda e: (e.name.casefold(), e.entity_id))
+
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
         """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from memoryd.core.graph import Entity, Episode, Fact, GraphScope
+from memoryd.core.graph import Entity, Episode, Fact, FactStatus, GraphScope
 from memoryd.core.models import Actor, ArmHit, Vector
 
 
@@ -54,6 +54,14 @@ class GraphStore(Protocol):
 
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
         """Facts the actor sees whose subject or object is one of ``entity_ids``."""
+        ...
+
+    async def listed_facts(self, actor: Actor, status: FactStatus | None, entity_id: str) -> list[Fact]:
+        """Every fact the actor sees (of ``status``; naming ``entity_id``), pending first, then the newest."""
+        ...
+
+    async def listed_entities(self, actor: Actor) -> list[Entity]:
+        """Every entity the actor sees that no merge folded away, by name."""
         ...
 
     async def fact_seeds(

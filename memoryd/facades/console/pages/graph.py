@@ -1,22 +1,63 @@
-"""The memory graph: search facts as an agent serving a contact, with validity; one fact's explanation."""
+"""The memory graph: facts as an agent serving a contact sees them, pending first, with validity.
+
+Also a search's facts and block, one fact's explanation, and approving or rejecting a pending fact
+(admins: UpdateFact). At most two calls a page (ListFacts and ListEntities, or SearchGraph).
+"""
 
 from __future__ import annotations
 
-from starlette.responses import Response
+from typing import Any
+
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from memoryd.facades.console.web import Console, View, page
+from memoryd.facades.console.daemon import Refused
+from memoryd.facades.console.web import Console, View, link, page
 from memoryd.rpc.client import gr
+
+STATUSES: dict[str, Any] = {
+    "pending": gr.FACT_STATUS_PENDING,
+    "active": gr.FACT_STATUS_ACTIVE,
+    "invalidated": gr.FACT_STATUS_INVALIDATED,
+}
+DECISIONS: dict[str, Any] = {"approve": gr.FACT_STATUS_ACTIVE, "reject": gr.FACT_STATUS_INVALIDATED}
 
 
 async def graph(view: View) -> Response:
-    """Search the graph as the chosen agent and contact."""
+    """The facts (a page, by status and entity) and the entities; or a search's facts and block."""
     agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
-    found = None
+    values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
+    values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done")}
     if agent and query:
         request = gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=query)
-        found = await view.call(view.daemon.graph.SearchGraph, request)
-    return view.render("graph.html", agent=agent, contact=contact, q=query, found=found)
+        values["found"] = await view.call(view.daemon.graph.SearchGraph, request)
+    elif agent:
+        listing = gr.ListFactsRequest(
+            agent_id=agent,
+            end_user_id=contact,
+            status=STATUSES.get(view.arg("status"), 0),
+            entity_id=view.arg("entity"),
+            page_token=view.arg("page"),
+        )
+        facts = await view.call(view.daemon.graph.ListFacts, listing)
+        entities = await view.call(
+            view.daemon.graph.ListEntities, gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200)
+        )
+        values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
+        if facts.next_page_token:
+            values["next_link"] = link("/graph", **{**view.request.query_params, "page": facts.next_page_token})
+    return view.render("graph.html", **values)
+
+
+async def decide(view: View) -> Response:
+    """Approve (active) or reject (invalidated) a pending fact."""
+    status = DECISIONS.get(view.arg("decision"))
+    if status is None:
+        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not approve or reject")
+    fact_id = view.request.path_params["fact_id"]
+    await view.call(view.daemon.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, status=status))
+    back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=f"{view.arg('decision')}d")
+    return RedirectResponse(back, 303)
 
 
 async def fact(view: View) -> Response:
@@ -32,4 +73,5 @@ def routes(console: Console) -> list[Route]:
     return [
         Route("/graph", page(console, graph), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, fact), methods=["GET"]),
+        Route("/graph/facts/{fact_id}", page(console, decide, role="admin"), methods=["POST"]),
     ]

@@ -41,6 +41,50 @@ FACT_STATUS_ACTIVE: FactStatus
 FACT_STATUS_INVALIDATED: FactStatus
 FACT_STATUS_PENDING: FactStatus
 
+class ListFactsRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "status", "entity_id", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    status: FactStatus
+    entity_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., status: _Optional[_Union[FactStatus, str]] = ..., entity_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListFactsResponse(_message.Message):
+    __slots__ = ("facts", "next_page_token")
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    facts: _containers.RepeatedCompositeFieldContainer[GraphFact]
+    next_page_token: str
+    def __init__(self, facts: _Optional[_Iterable[_Union[GraphFact, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListEntitiesRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListEntitiesResponse(_message.Message):
+    __slots__ = ("entities", "next_page_token")
+    ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    entities: _containers.RepeatedCompositeFieldContainer[GraphEntity]
+    next_page_token: str
+    def __init__(self, entities: _Optional[_Iterable[_Union[GraphEntity, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
 class GraphFact(_message.Message):
     __slots__ = ("id", "subject", "subject_id", "predicate", "object", "object_id", "fact", "scope", "agent_id", "end_user_id", "valid_from", "valid_to", "created_at", "invalidated_at", "status", "invalidated_by", "mention_count", "sources", "pinned", "hop", "score")
     ID_FIELD_NUMBER: _ClassVar[int]

@@ -71,6 +71,16 @@ class GraphServiceStub:
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.ForgetFactRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_graph__pb2.ForgetFactResponse.FromString,
                 _registered_method=True)
+        self.ListFacts = channel.unary_unary(
+                '/memoryd.v1.GraphService/ListFacts',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.ListFactsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.ListFactsResponse.FromString,
+                _registered_method=True)
+        self.ListEntities = channel.unary_unary(
+                '/memoryd.v1.GraphService/ListEntities',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.FromString,
+                _registered_method=True)
 
 
 class GraphServiceServicer:
@@ -134,6 +144,22 @@ class GraphServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListFacts(self, request, context):
+        """ListFacts pages the facts the caller sees as `agent_id` serving `end_user_id` (the visibility
+        of SearchGraph): by status (pending ones are listed only here and by id), naming one entity;
+        pending first, then the newest.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListEntities(self, request, context):
+        """ListEntities pages the entities the caller sees that no merge folded away, by name.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GraphServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -171,6 +197,16 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.ForgetFact,
                     request_deserializer=memoryd_dot_v1_dot_graph__pb2.ForgetFactRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_graph__pb2.ForgetFactResponse.SerializeToString,
+            ),
+            'ListFacts': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListFacts,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.ListFactsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.ListFactsResponse.SerializeToString,
+            ),
+            'ListEntities': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEntities,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -364,6 +400,60 @@ class GraphService:
             '/memoryd.v1.GraphService/ForgetFact',
             memoryd_dot_v1_dot_graph__pb2.ForgetFactRequest.SerializeToString,
             memoryd_dot_v1_dot_graph__pb2.ForgetFactResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListFacts(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/ListFacts',
+            memoryd_dot_v1_dot_graph__pb2.ListFactsRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.ListFactsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEntities(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/ListEntities',
+            memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.FromString,
             options,
             channel_credentials,
             insecure,
