@@ -46,8 +46,10 @@ async def test_a_memory_holding_markup_is_shown_as_text(browser: Browser, stack:
     await page.goto(f"{stack.url}/memories/{stack.ids['script']}?agent=a1")
     await expect(page.locator("#content")).to_have_text(SCRIPT_MEMORY)
     assert await page.title() != "pwned" and await page.locator("#content img").count() == 0
-    csp = (await page.request.get(f"{stack.url}/memories?agent=a1")).headers["content-security-policy"]
+    listed = await page.request.get(f"{stack.url}/memories?agent=a1")
+    csp = listed.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert 'rpc;desc="1 calls"' in listed.headers["server-timing"]  # one ListMemories, timed by the console
 
 
 async def test_an_agent_key_sees_no_admin_action(browser: Browser, stack: Stack) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -85,9 +86,6 @@ class Console:
             autoescape=select_autoescape(default=True, default_for_string=True),
         )
     )
-    rpc_counts: list[tuple[str, int]] = field(default_factory=list)
-    """(path, calls) of the latest requests (``bench console`` reads how many RPCs each page made)."""
-
     def __post_init__(self) -> None:
         self.templates.globals.update(pb=pb, apb=apb, jpb=jpb, kpb=kpb, gr=gr, ppb=ppb, cpb=cpb)
 
@@ -164,16 +162,18 @@ def page(console: Console, handler: Handler, *, role: str = "agent", public: boo
     """The Starlette endpoint around ``handler``: session, sign-in, CSRF, role and the daemon's refusals."""
 
     async def endpoint(request: Request) -> Response:
+        started = time.perf_counter()
         found = console.sessions.get(request.cookies.get(COOKIE))
         session = found or console.sessions.new()
         calls = Calls(console.daemon, session.token, session.tenant)
         view = View(request, console, session, calls)
         response = await _answer(view, handler, role=role, public=public)
-        console.rpc_counts.append((request.url.path, calls.count))
-        del console.rpc_counts[:-1000]
         if found is None or view.session is not session:  # a new visitor, or a sign-in / sign-out renewed it
             set_cookie(response, view.session, console.secure_cookies)
         response.headers["cache-control"] = "no-store"
+        # the page's time in the console and its calls to the daemon (browsers' tools show it; the bench reads it)
+        elapsed = (time.perf_counter() - started) * 1000
+        response.headers["server-timing"] = f'page;dur={elapsed:.1f}, rpc;desc="{calls.count} calls"'
         return response
 
     return endpoint
