@@ -292,3 +292,14 @@ def test_bench_graph_smoke_counts_the_extraction_prompt_with_its_known_facts(tmp
     (search,) = record["search"]
     assert search["facts"] == 300 and search["n"] == 20 and search["p99"] >= search["p50"] > 0
     assert "calls per 1,000 messages" in stdout
+
+
+def test_bench_console_smoke_times_every_page_and_counts_its_calls(tmp_path: Path) -> None:
+    args = ("--memories", "600", "--agents", "3", "--findings", "9", "--facts", "20", "--jobs", "6", "--requests", "2")
+    stdout, record = bench(tmp_path, "console", *args)
+    pages = record["pages"]
+    assert len(pages) == 16 and "goal" in stdout
+    assert all(p["p50"] > 0 and p["n"] == 2 for p in pages.values())
+    assert pages["overview"]["calls"] == 5 and pages["memories, first page"]["calls"] == 1
+    assert pages["review (findings)"]["path"].startswith("/reviews/review:bench:agent-00:")
+    assert pages["job"]["path"].startswith("/jobs/regenerate:bench:agent-")  # a failed one, found on the page

@@ -86,6 +86,7 @@ class Console:
             autoescape=select_autoescape(default=True, default_for_string=True),
         )
     )
+
     def __post_init__(self) -> None:
         self.templates.globals.update(pb=pb, apb=apb, jpb=jpb, kpb=kpb, gr=gr, ppb=ppb, cpb=cpb)
 
