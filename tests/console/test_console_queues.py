@@ -84,6 +84,10 @@ async def test_a_failed_job_is_found_with_its_error_and_retried(
         await expect(failed.locator(".error-text")).to_contain_text("profile")
         await page.screenshot(path=shots / "jobs.png", full_page=True)
         await failed.locator("a").click()
+        events = page.locator("table.job-events tbody tr")  # each attempt and its error, in order
+        await expect(events.first).to_have_attribute("data-state", "queued")
+        await expect(events.last).to_have_attribute("data-state", "failed")
+        await expect(page.locator("table.job-events tr[data-state='running']")).to_have_count(1)  # no retry: not a profile
         answer["now"] = PROFILE_REPLY
         await page.click("button:has-text('Retry this job')")
         await expect(page.locator(".note")).to_contain_text("retried")

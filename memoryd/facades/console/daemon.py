@@ -7,6 +7,7 @@ limits and audit log, and the console never opens the store. A page's calls are 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,3 +88,23 @@ class Calls:
         except grpc.aio.AioRpcError as err:
             problem = from_rpc_error(err)
             raise Refused(problem.code.name, problem.details) from None
+
+    async def stream(self, method: Any, request: Any, *, limit: int, seconds: float) -> list[Any]:
+        """The first ``limit`` replies of a streaming call, or those sent within ``seconds`` (one call)."""
+        self.count += 1
+        call = method(request, metadata=self._metadata, timeout=CALL_SECONDS)
+        replies: list[Any] = []
+        try:
+            async with asyncio.timeout(seconds):
+                async for reply in call:
+                    replies.append(reply)
+                    if len(replies) >= limit:
+                        break
+        except TimeoutError:  # a live job's stream stays open: what came so far is the page's
+            pass
+        except grpc.aio.AioRpcError as err:
+            problem = from_rpc_error(err)
+            raise Refused(problem.code.name, problem.details) from None
+        finally:
+            call.cancel()
+        return replies

@@ -18,6 +18,10 @@ KINDS = (
     "retention",
 )  # fmt: skip
 RETRYABLE = {jpb.JOB_STATE_FAILED, jpb.JOB_STATE_DEAD}
+EVENTS = 200
+"""A job's events shown at most (each attempt's start, retries, the end; a long batch's progress)."""
+EVENT_SECONDS = 0.5
+"""How long the page waits on a live job's event stream (a settled job's ends at once)."""
 
 
 async def jobs(view: View) -> Response:
@@ -43,9 +47,10 @@ async def job(view: View) -> Response:
     batches = view.arg("batches") == "1"
     request = jpb.GetJobRequest(job_id=view.request.path_params["job_id"], operator_batches=batches)
     reply = await view.call(view.daemon.jobs.GetJob, request)
-    return view.render(
-        "job.html", job=reply.job, retryable=reply.job.state in RETRYABLE, batches=batches, done=view.arg("done")
-    )
+    watch = jpb.WatchJobRequest(job_id=reply.job.job_id, operator_batches=batches)
+    events = await view.calls.stream(view.daemon.jobs.WatchJob, watch, limit=EVENTS, seconds=EVENT_SECONDS)
+    values: dict[str, Any] = {"retryable": reply.job.state in RETRYABLE, "batches": batches, "done": view.arg("done")}
+    return view.render("job.html", job=reply.job, events=[e.event for e in events], **values)
 
 
 async def retry(view: View) -> Response:
