@@ -41,6 +41,7 @@ from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
 from memoryd.services.maintenance_loop import MaintenanceLoop
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.model_usage import ModelUsageLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
@@ -124,6 +125,8 @@ class JobParts:
     review_batch: ReviewBatchService
     graph_extraction: GraphExtraction | None = None
     """The GRAPH_EXTRACT body (None without a graph store)."""
+    model_usage: ModelUsageLog | None = None
+    """Each tenant's model calls and tokens per day (None: not counted)."""
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from memoryd.adapters.prometheus_metrics import PrometheusMetrics
 from memoryd.adapters.redis.gate import RedisProviderGate
 from memoryd.adapters.redis.leases import RedisLeases
 from memoryd.adapters.redis.ledger import RedisJobLedger
+from memoryd.adapters.redis.usage import RedisModelUsage
 from memoryd.config import Settings
 from memoryd.core.ports import (
     AgentConfigStore,
@@ -39,6 +40,7 @@ from memoryd.core.ports import (
     JobQueue,
     KeyStore,
     Leases,
+    ModelUsageStore,
     ProfileStore,
     ProviderGate,
     ReembedFinisher,
@@ -166,12 +168,14 @@ def _lance_stores(db: LanceDatabase, settings: Settings, embedder: Embedder, met
 
 @dataclass(frozen=True)
 class JobPorts:
-    """What the job parts need: the ledger, the queue, the provider gate, leases."""
+    """What the job parts need: the ledger, the queue, the provider gate, leases; where model usage is counted."""
 
     ledger: JobLedger
     queue: JobQueue
     gate: ProviderGate
     leases: Leases
+    usage: ModelUsageStore | None = None
+    """None: the jobs' model calls are not counted per tenant (ports a test passed in)."""
 
     @classmethod
     def given(
@@ -195,4 +199,5 @@ class JobPorts:
             tenant_slots=js.tenant_concurrency,
             slot_seconds=settings.provider.timeout_seconds + 10,
         )
-        return cls(RedisJobLedger(redis, js.keep_days), ArqJobQueue(redis), gate, RedisLeases(redis))
+        ledger = RedisJobLedger(redis, js.keep_days)
+        return cls(ledger, ArqJobQueue(redis), gate, RedisLeases(redis), RedisModelUsage(redis))

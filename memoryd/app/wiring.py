@@ -33,6 +33,7 @@ from memoryd.services.job_runner import JobRunner
 from memoryd.services.job_service import JobService
 from memoryd.services.keys import KeyService
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.model_usage import ModelUsageLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
 from memoryd.services.rate_budget import RateBudget
@@ -206,7 +207,8 @@ def _jobs(
         shared.configs.review_apply,
         trail=shared.trail,
     )
-    runner = _runner(settings, p, jobs, service)
+    model_usage = ModelUsageLog(jobs.usage, p.clock) if jobs.usage is not None else None
+    runner = _runner(settings, p, jobs, service, model_usage)
     bootstrap = BootstrapService(
         ports.store,
         ports.agents,
@@ -238,11 +240,19 @@ def _jobs(
         review_enabled=shared.configs.review_enabled,
     )
     extraction = GraphExtraction(stores.conversations, graph, shared.configs, pii=shared.pii) if graph else None
-    return JobParts(service, runner, bootstrap, compaction, review, audits, extraction)
+    return JobParts(service, runner, bootstrap, compaction, review, audits, extraction, model_usage)
 
 
-def _runner(settings: Settings, p: Providers, jobs: JobPorts, service: JobService) -> JobRunner:
+def _runner(
+    settings: Settings, p: Providers, jobs: JobPorts, service: JobService, usage: ModelUsageLog | None
+) -> JobRunner:
     """The one retry policy of every job, named after this worker (its records and heartbeat say who)."""
+
+    def on_call(tenant_id: str, model: str, outcome: str, tokens_in: int, tokens_out: int) -> None:
+        p.metrics.provider_call(tenant_id, model, outcome, tokens_in, tokens_out)
+        if usage is not None:
+            usage.observe(tenant_id, model, outcome, tokens_in, tokens_out)
+
     return JobRunner(
         service,
         jobs.gate,
@@ -250,7 +260,7 @@ def _runner(settings: Settings, p: Providers, jobs: JobPorts, service: JobServic
         p.chat,
         p.clock,
         settings.jobs.retry_policy(),
-        on_call=p.metrics.provider_call,
+        on_call=on_call,
         worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
         model_calls=settings.jobs.model_concurrency,
     )

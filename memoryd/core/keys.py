@@ -96,6 +96,7 @@ METHOD_RULES: dict[str, Rule] = {
     "AuditService/RejectFindings": Rule(_O, _W),
     "AuditService/GetUsageReport": Rule(_O, _R),
     "AuditService/ListUsageReports": Rule(_O, _R),
+    "AuditService/GetModelUsage": Rule(_O, _R),
     "AuditService/ListAuditEvents": Rule(_D, _R),
     "DataService/ExportTenant": Rule(_O, _R),
     "DataService/ExportEndUser": Rule(_O, _R),

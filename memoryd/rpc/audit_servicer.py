@@ -76,6 +76,26 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
         )
 
     @translated
+    async def GetModelUsage(self, request: apb.GetModelUsageRequest, context: Ctx) -> apb.GetModelUsageResponse:
+        """See the proto."""
+        tenant = tenant_of(context)
+        usage = self._app.jobs.model_usage
+        found = await usage.report(tenant, request.days or 7) if usage is not None else []
+        return apb.GetModelUsageResponse(
+            days=[
+                apb.ModelUsageDay(
+                    day=u.day.isoformat(),
+                    model=u.model,
+                    calls=u.calls,
+                    failed_calls=u.failed_calls,
+                    tokens_in=u.tokens_in,
+                    tokens_out=u.tokens_out,
+                )
+                for u in found
+            ]
+        )
+
+    @translated
     async def ListAuditEvents(self, request: apb.ListAuditEventsRequest, context: Ctx) -> apb.ListAuditEventsResponse:
         """See the proto."""
         since = convert.to_datetime(request.since, "since") if request.HasField("since") else None

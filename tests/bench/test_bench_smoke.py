@@ -300,6 +300,6 @@ def test_bench_console_smoke_times_every_page_and_counts_its_calls(tmp_path: Pat
     pages = record["pages"]
     assert len(pages) == 16 and "goal" in stdout
     assert all(p["p50"] > 0 and p["n"] == 2 for p in pages.values())
-    assert pages["overview"]["calls"] == 5 and pages["memories, first page"]["calls"] == 1
+    assert pages["overview"]["calls"] == 6 and pages["memories, first page"]["calls"] == 1
     assert pages["review (findings)"]["path"].startswith("/reviews/review:bench:agent-00:")
     assert pages["job"]["path"].startswith("/jobs/regenerate:bench:agent-")  # a failed one, found on the page

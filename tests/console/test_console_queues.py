@@ -87,9 +87,15 @@ async def test_a_failed_job_is_found_with_its_error_and_retried(
         events = page.locator("table.job-events tbody tr")  # each attempt and its error, in order
         await expect(events.first).to_have_attribute("data-state", "queued")
         await expect(events.last).to_have_attribute("data-state", "failed")
-        await expect(page.locator("table.job-events tr[data-state='running']")).to_have_count(1)  # no retry: not a profile
+        attempts = page.locator("table.job-events tr[data-state='running']")
+        await expect(attempts).to_have_count(1)  # no retry: the answer is no profile
         answer["now"] = PROFILE_REPLY
         await page.click("button:has-text('Retry this job')")
         await expect(page.locator(".note")).to_contain_text("retried")
         await _until(page, page.url.split("?")[0], "dd.state[data-state='succeeded']")
     await expect(page.locator("dd")).to_contain_text(["run 2"])
+    # the two regenerations' model calls and tokens, on the overview (how much did the tenant spend?)
+    await _until(page, f"{stack.url}/", "tr[data-model='fake-model']")
+    spent = page.locator("tr[data-model='fake-model'] td.num")
+    await expect(spent.first).to_have_text("2")
+    await page.screenshot(path=shots / "overview.png", full_page=True)

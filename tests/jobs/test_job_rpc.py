@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -13,7 +14,7 @@ import pytest
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import Settings
 from memoryd.core.models import Actor, MemoryDraft
-from memoryd.rpc.client import JobServiceStub, ProfileServiceStub, jpb, ppb
+from memoryd.rpc.client import AuditServiceStub, JobServiceStub, ProfileServiceStub, apb, jpb, ppb
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer, tenant
 from tests.jobs.conftest import PROFILE_REPLY, job_settings, running
@@ -152,3 +153,29 @@ def test_list_jobs_pages_newest_first(daemon: LiveServer) -> None:
         second = jobs.ListJobs(jpb.ListJobsRequest(page_size=2, page_token=first.next_page_token), metadata=ACME)
         assert [j.agent_id for j in second.jobs] == ["b1"] and not second.next_page_token
         assert len(jobs.ListJobs(jpb.ListJobsRequest(page_size=500), metadata=ACME).jobs) == 3  # the maximum
+
+
+async def test_model_usage_counts_each_jobs_calls_and_tokens_per_tenant_and_day(
+    daemon: LiveServer, job_env: Settings, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    provider.script("503")  # one call refused, then the profile
+    provider.reply_with(PROFILE_REPLY)
+    channel, jobs, profiles = _stubs(daemon)
+    with channel:
+        audits = AuditServiceStub(channel)
+        assert not audits.GetModelUsage(apb.GetModelUsageRequest(), metadata=ACME).days
+        job_id = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=ACME).job_id
+        async with running(job_env, onnx_embedder) as worker:
+            events = await asyncio.to_thread(
+                lambda: list(jobs.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=ACME, timeout=30))
+            )
+            assert events[-1].event.state == jpb.JOB_STATE_SUCCEEDED
+            assert worker.jobs.model_usage is not None
+            await worker.jobs.model_usage.flush()  # the count is written behind the call
+        (day,) = audits.GetModelUsage(apb.GetModelUsageRequest(days=1), metadata=ACME).days
+        assert day.day == datetime.now(UTC).date().isoformat() and day.model == "fake-model"
+        assert (day.calls, day.failed_calls) == (2, 1) and day.tokens_in > 0 and day.tokens_out > 0
+        assert not audits.GetModelUsage(apb.GetModelUsageRequest(), metadata=GLOBEX).days  # per tenant
+        with pytest.raises(grpc.RpcError) as bad:
+            audits.GetModelUsage(apb.GetModelUsageRequest(days=401), metadata=ACME)
+        assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "days" in (bad.value.details() or "")

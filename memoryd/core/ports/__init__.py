@@ -27,7 +27,7 @@ from memoryd.core.ports.governance import (
     TenantArchive,
 )
 from memoryd.core.ports.graph import GraphStore
-from memoryd.core.ports.jobs import JobLedger, JobQueue, Leases, ProviderGate
+from memoryd.core.ports.jobs import JobLedger, JobQueue, Leases, ModelUsageStore, ProviderGate
 from memoryd.core.ports.spaces import Embedder, EmbeddingSpaces, ReembedFinisher, SpaceFiller
 from memoryd.core.ports.working import ChatModel, ConversationStore, ProfileStore, TokenCounter
 
@@ -48,6 +48,7 @@ __all__ = [
     "KeyStore",
     "Leases",
     "MemoryStore",
+    "ModelUsageStore",
     "NeighbourSearch",
     "PendingEmbeddings",
     "ProfileStore",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Protocol
 
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
+from memoryd.core.model_usage import ModelUsage
 
 
 class JobLedger(Protocol):
@@ -151,4 +152,16 @@ class Leases(Protocol):
 
     async def is_held(self, name: str) -> bool:
         """Whether anyone holds ``name`` now (a heartbeat: a worker is alive while its lease is)."""
+        ...
+
+
+class ModelUsageStore(Protocol):
+    """Each tenant's model calls and tokens per model per UTC day (kept ``MAX_DAYS``)."""
+
+    async def add(self, tenant_id: str, day: date, model: str, usage: tuple[int, int, int, int]) -> None:
+        """Count (calls, failed calls, tokens in, tokens out) to the tenant's model on that day."""
+        ...
+
+    async def days(self, tenant_id: str, days: Sequence[date]) -> list[ModelUsage]:
+        """The tenant's usage on those days, by day then model (days without a call leave nothing)."""
         ...

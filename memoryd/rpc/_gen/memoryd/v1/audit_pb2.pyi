@@ -59,6 +59,34 @@ FINDING_SOURCE_UNSPECIFIED: FindingSource
 FINDING_SOURCE_RULES: FindingSource
 FINDING_SOURCE_MODEL: FindingSource
 
+class GetModelUsageRequest(_message.Message):
+    __slots__ = ("days",)
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    days: int
+    def __init__(self, days: _Optional[int] = ...) -> None: ...
+
+class ModelUsageDay(_message.Message):
+    __slots__ = ("day", "model", "calls", "failed_calls", "tokens_in", "tokens_out")
+    DAY_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    CALLS_FIELD_NUMBER: _ClassVar[int]
+    FAILED_CALLS_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_IN_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_OUT_FIELD_NUMBER: _ClassVar[int]
+    day: str
+    model: str
+    calls: int
+    failed_calls: int
+    tokens_in: int
+    tokens_out: int
+    def __init__(self, day: _Optional[str] = ..., model: _Optional[str] = ..., calls: _Optional[int] = ..., failed_calls: _Optional[int] = ..., tokens_in: _Optional[int] = ..., tokens_out: _Optional[int] = ...) -> None: ...
+
+class GetModelUsageResponse(_message.Message):
+    __slots__ = ("days",)
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    days: _containers.RepeatedCompositeFieldContainer[ModelUsageDay]
+    def __init__(self, days: _Optional[_Iterable[_Union[ModelUsageDay, _Mapping]]] = ...) -> None: ...
+
 class Finding(_message.Message):
     __slots__ = ("finding_id", "kind", "memory_ids", "reason", "action", "source", "survivor_id", "text", "certain", "status", "outcome")
     FINDING_ID_FIELD_NUMBER: _ClassVar[int]

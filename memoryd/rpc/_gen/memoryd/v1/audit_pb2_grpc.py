@@ -78,6 +78,11 @@ class AuditServiceStub:
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.FromString,
                 _registered_method=True)
+        self.GetModelUsage = channel.unary_unary(
+                '/memoryd.v1.AuditService/GetModelUsage',
+                request_serializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.FromString,
+                _registered_method=True)
 
 
 class AuditServiceServicer:
@@ -172,6 +177,15 @@ class AuditServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetModelUsage(self, request, context):
+        """GetModelUsage gives the tenant's chat-model calls and tokens per model per UTC day, as its jobs
+        made them (summaries and maintenance, profile rewrites, review verdicts, graph extraction), as
+        the provider reported the tokens. Kept 400 days. UNAVAILABLE without a job queue.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuditServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -214,6 +228,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.ListUsageReports,
                     request_deserializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.SerializeToString,
+            ),
+            'GetModelUsage': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetModelUsage,
+                    request_deserializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -436,6 +455,33 @@ class AuditService:
             '/memoryd.v1.AuditService/ListUsageReports',
             memoryd_dot_v1_dot_audit__pb2.ListUsageReportsRequest.SerializeToString,
             memoryd_dot_v1_dot_audit__pb2.ListUsageReportsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetModelUsage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.AuditService/GetModelUsage',
+            memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.SerializeToString,
+            memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.FromString,
             options,
             channel_credentials,
             insecure,
