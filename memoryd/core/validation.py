@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 from dataclasses import dataclass, replace
@@ -199,3 +200,13 @@ def check_range(value: int, field: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise InvalidRequest(field, f"must be in [{low}, {high}], got {value}")
     return value
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (a listener there may trust its callers: protected mode)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

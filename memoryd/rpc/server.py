@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import signal
 from collections.abc import AsyncIterator
@@ -18,6 +17,7 @@ from grpc_reflection.v1alpha import reflection
 from memoryd.app import App, build_app
 from memoryd.config import ServerSettings, Settings
 from memoryd.core.errors import MemorydError, NotReady
+from memoryd.core.validation import is_loopback
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
 from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
@@ -69,16 +69,6 @@ SERVICE_NAMES = [
 ]
 _MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """A full MemorizeBatch (1,000 × 16 KiB plus embeddings) fits with room to spare."""
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is a loopback address (only those may run without keys)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def credentials(settings: ServerSettings) -> grpc.ServerCredentials | None:

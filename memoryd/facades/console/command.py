@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from pathlib import Path
 
 import grpc
 
+from memoryd.core.validation import is_loopback
 from memoryd.facades.console.app import build
 from memoryd.facades.console.daemon import Daemon
 from memoryd.facades.console.web import Console
@@ -32,16 +32,6 @@ def listen_address(value: str) -> tuple[str, int]:
     if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise SystemExit(f"memoryd console: --listen {value!r} is not HOST:PORT (e.g. {DEFAULT_LISTEN})")
     return host.strip("[]"), int(port)
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` names this machine only."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def run(args: argparse.Namespace) -> int:
