@@ -303,3 +303,8 @@ def test_bench_console_smoke_times_every_page_and_counts_its_calls(tmp_path: Pat
     assert pages["overview"]["calls"] == 6 and pages["memories, first page"]["calls"] == 1
     assert pages["review (findings)"]["path"].startswith("/reviews/review:bench:agent-00:")
     assert pages["job"]["path"].startswith("/jobs/regenerate:bench:agent-")  # a failed one, found on the page
+    # each seeded agent's planted twins found by its review; its regeneration failed, the idle ones' succeeded
+    jobs = record["seeded"]["jobs"]
+    assert record["seeded"]["findings"] >= 9 and jobs["failed"] >= 3  # (the start's bootstraps fail alike)
+    assert jobs["succeeded"] >= 3 + 3  # the idle agents' regenerations and the reviews
+    assert all("'profile'" in error for error in jobs["failed_examples"].values())

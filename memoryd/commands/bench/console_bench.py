@@ -62,7 +62,7 @@ def _bench(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     try:
         env = console_seed.child_env(valkey.connection_url)
         with Daemon(data, env={"REDIS_URL": valkey.connection_url}) as daemon, FakeProvider() as provider:
-            provider.answer_with(lambda _system, _user: console_seed.INVALID_PROFILE)
+            provider.answer_with(console_seed.scripted_answer)
             seeded = asyncio.run(console_seed.seed(args, daemon.address))
             seeded.seconds["audit"] = console_seed.audit(data, env)
             worker_env = console_seed.child_env(valkey.connection_url, provider.base_url)
@@ -70,6 +70,7 @@ def _bench(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
             seeded.seconds["jobs"] = asyncio.run(
                 console_seed.jobs(daemon.address, seeded, args.jobs, worker, worker_env)
             )
+            held = asyncio.run(console_seed.census(daemon.address, seeded.agents))
             port = free_port()
             console = subprocess.Popen(
                 [
@@ -96,7 +97,13 @@ def _bench(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
     finally:
         valkey.stop()
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
-    return {"benchmark": "console", "config": config, "seeding_seconds": seeded.seconds, "pages": measured}
+    return {
+        "benchmark": "console",
+        "config": config,
+        "seeded": held,
+        "seeding_seconds": seeded.seconds,
+        "pages": measured,
+    }
 
 
 class _Browser:
@@ -193,6 +200,10 @@ def _render(record: dict[str, Any]) -> str:
         for name, p in record["pages"].items()
     ]
     seeding = ", ".join(f"{k} {v:.0f} s" for k, v in record["seeding_seconds"].items())
+    held = record["seeded"]
+    seeding += f"; the tenant holds {held['findings']} findings, jobs " + ", ".join(
+        f"{n} {state}" for state, n in held["jobs"].items() if state != "failed_examples"
+    )
     return "\n".join(
         [head, table(rows, ["page", "p50 ms", "p95 ms", "wall p50 ms", "calls", "goal"]), f"seeding: {seeding}"]
     )

@@ -14,6 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import numpy as np
@@ -22,10 +23,12 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench import corpus
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
+    AuditServiceStub,
     GraphServiceStub,
     JobServiceStub,
     MemoryServiceStub,
     ProfileServiceStub,
+    apb,
     gr,
     jpb,
     pb,
@@ -36,7 +39,14 @@ TENANT = "bench"
 METADATA = ((TENANT_METADATA_KEY, TENANT),)
 BATCH = 256
 INVALID_PROFILE = '{"profile": 42}'
-"""What the scripted model answers a regeneration: not a profile, so the job fails for good."""
+"""What the scripted model answers a seeded agent's regeneration: not a profile, so the job fails for good."""
+PROFILE = '{"profile": "## Preferences\\n- short answers", "demoted": []}'
+"""What it answers the others (agents with an empty archive): a profile, so theirs succeed."""
+
+
+def scripted_answer(system: str, user: str) -> str:
+    """The scripted model: a seeded agent's archive (its memories end in "(note N)") gets no profile."""
+    return INVALID_PROFILE if "(note " in system + user else PROFILE
 
 
 @dataclass
@@ -148,3 +158,32 @@ def child_env(redis_url: str, provider_url: str = "") -> dict[str, str]:
     else:
         env.pop("MEMORY_EXTRACTION_MODEL", None)
     return env
+
+
+async def census(address: str, agents: list[str]) -> dict[str, Any]:
+    """What the tenant holds once seeded: its findings (latest review per agent) and its jobs by state."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        audits, ledger = AuditServiceStub(channel), JobServiceStub(channel)
+        findings = 0
+        for agent in agents:
+            reviews = await audits.ListReviews(apb.ListReviewsRequest(agent_id=agent, page_size=1), metadata=METADATA)
+            for review in reviews.reviews:
+                got = await audits.GetReview(
+                    apb.GetReviewRequest(agent_id=agent, review_id=review.review_id), metadata=METADATA
+                )
+                findings += len(got.findings)
+        jobs: dict[str, Any] = {}
+        failed = await ledger.ListJobs(jpb.ListJobsRequest(state=jpb.JOB_STATE_FAILED, page_size=3), metadata=METADATA)
+        jobs["failed_examples"] = {j.job_id: j.last_error[:200] for j in failed.jobs}
+        for state in (jpb.JOB_STATE_SUCCEEDED, jpb.JOB_STATE_FAILED, jpb.JOB_STATE_DEAD):
+            count, token = 0, ""
+            while True:
+                page = await ledger.ListJobs(
+                    jpb.ListJobsRequest(state=state, page_size=500, page_token=token), metadata=METADATA
+                )
+                count += len(page.jobs)
+                token = page.next_page_token
+                if not token:
+                    break
+            jobs[jpb.JobState.Name(state).removeprefix("JOB_STATE_").lower()] = count
+    return {"findings": findings, "jobs": jobs}
