@@ -2,7 +2,7 @@
 
 Each test gets a daemon (LanceDB on disk, Valkey on loopback) seeded with keys and memories, the
 console as its own process (`memoryd console`, as an operator runs it) and a fresh browser.
-Screenshots go to ``MEMORYD_CONSOLE_SHOTS`` (default: the test's temporary folder).
+Screenshots go to ``CONSOLE_SCREENSHOTS`` (default: the test's temporary folder).
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ async def browser() -> AsyncIterator[Browser]:
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
     """Where the tests leave their screenshots."""
-    folder = Path(os.environ.get("MEMORYD_CONSOLE_SHOTS") or tmp_path / "shots")
+    folder = Path(os.environ.get("CONSOLE_SCREENSHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
