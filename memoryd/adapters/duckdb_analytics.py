@@ -86,7 +86,8 @@ class DuckDBAnalytics:
                 params["since"] = since
             con.execute(
                 "CREATE TEMP TABLE m AS SELECT m.id, m.agent_id, m.scope, m.memory_type, m.status, m.content_hash, "
-                "m.salience, m.created_at, coalesce(s.retrieval_count, 0) AS r, "
+                "m.salience, m.created_at, coalesce(m.collection, '') AS collection, "
+                "coalesce(s.retrieval_count, 0) AS r, "
                 f"coalesce({injected}, 0) AS inj{signals} FROM memories m LEFT JOIN stats s ON s.id = m.id "
                 f"WHERE {' AND '.join(where)}",
                 params,
@@ -128,6 +129,10 @@ class DuckDBAnalytics:
             by_scope=dict(rows("SELECT scope, count(*) FROM m GROUP BY scope ORDER BY scope")),
             by_type=dict(rows("SELECT memory_type, count(*) FROM m GROUP BY memory_type ORDER BY memory_type")),
             by_status=dict(rows("SELECT status, count(*) FROM m GROUP BY status ORDER BY status")),
+            by_collection=tuple(
+                (str(c), int(n))
+                for c, n in rows("SELECT collection, count(*) AS n FROM m GROUP BY 1 ORDER BY n DESC, collection")
+            ),
             growth=tuple(
                 (str(day), int(n))
                 for day, n in rows(

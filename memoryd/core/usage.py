@@ -67,6 +67,8 @@ class UsageReport:
     """(share of active memories, share of retrievals they hold), least retrieved first, from (0, 0) to (1, 1)."""
     feedback: tuple[tuple[str, int], ...] = ()
     """Feedback signals received, by signal (those with a non-zero total)."""
+    by_collection: tuple[tuple[str, int], ...] = ()
+    """Memories by named collection ("" for none), most first."""
 
 
 def gini(values: list[int]) -> float:
@@ -103,6 +105,7 @@ def report_to_dict(report: UsageReport) -> dict[str, Any]:
     out["alarms"] = list(report.alarms)
     out["lorenz"] = [list(p) for p in report.lorenz]
     out["feedback"] = [list(f) for f in report.feedback]
+    out["by_collection"] = [list(c) for c in report.by_collection]
     out["computed_at"] = report.computed_at.isoformat()
     return out
 
@@ -119,6 +122,7 @@ def report_from_dict(data: dict[str, Any]) -> UsageReport:
             "alarms": tuple(data["alarms"]),
             "lorenz": tuple((float(x), float(y)) for x, y in data.get("lorenz", ())),
             "feedback": tuple((str(s), int(n)) for s, n in data.get("feedback", ())),
+            "by_collection": tuple((str(c), int(n)) for c, n in data.get("by_collection", ())),
             "computed_at": datetime.fromisoformat(data["computed_at"]),
         }
     )

@@ -35,8 +35,8 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     store = await open_store(str(tmp_path))
     rows = [
         mem(1, "m1", 0.5, salience=0.9),
-        mem(2, "m2", 3, salience=0.5),
-        mem(3, "m3", 3, salience=0.5, memory_type=MemoryType.SEMANTIC),
+        mem(2, "m2", 3, salience=0.5, collection="billing"),
+        mem(3, "m3", 3, salience=0.5, memory_type=MemoryType.SEMANTIC, collection="billing"),
         mem(4, "same", 40, salience=0.1),
         mem(5, "same", 400, salience=0.1, scope=Scope.SHARED),
         mem(6, "m6", 10, agent_id="a2", salience=0.3),
@@ -64,6 +64,7 @@ async def test_report_figures_equal_a_hand_computation(tmp_path: Path) -> None:
     assert report.by_status == {"active": 6, "archived": 1}
     assert report.by_scope == {"private": 6, "shared": 1}
     assert report.by_type == {"episodic": 6, "semantic": 1}
+    assert report.by_collection == (("", 5), ("billing", 2))  # most first
     assert report.retrievals == 10 and report.injections == 11
     # m3 was injected ten times and never recalled: it counts as never retrieved. 3 of 6.
     assert report.never_retrieved_share == pytest.approx(3 / 6)

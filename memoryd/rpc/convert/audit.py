@@ -92,5 +92,6 @@ def usage(u: UsageReport) -> apb.UsageReport:
         seconds=u.seconds,
         lorenz=[apb.LorenzPoint(memories_share=x, retrievals_share=y) for x, y in u.lorenz],
         feedback=dict(u.feedback),
+        by_collection=dict(u.by_collection),
         computed_at=u.computed_at,
     )

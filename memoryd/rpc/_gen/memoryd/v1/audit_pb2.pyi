@@ -289,7 +289,7 @@ class AgentUsage(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., memories: _Optional[int] = ..., retrievals: _Optional[int] = ..., never_retrieved_share: _Optional[float] = ...) -> None: ...
 
 class UsageReport(_message.Message):
-    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds", "lorenz", "feedback")
+    __slots__ = ("memories", "by_scope", "by_type", "by_status", "growth", "never_retrieved_share", "retrievals", "injections", "top1pct_share", "top10_share", "gini", "age_days", "salience", "duplicate_share", "agents", "concentration_alarm", "alarms", "computed_at", "seconds", "lorenz", "feedback", "by_collection")
     class ByScopeEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -318,6 +318,13 @@ class UsageReport(_message.Message):
         key: str
         value: int
         def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    class ByCollectionEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
     MEMORIES_FIELD_NUMBER: _ClassVar[int]
     BY_SCOPE_FIELD_NUMBER: _ClassVar[int]
     BY_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -339,6 +346,7 @@ class UsageReport(_message.Message):
     SECONDS_FIELD_NUMBER: _ClassVar[int]
     LORENZ_FIELD_NUMBER: _ClassVar[int]
     FEEDBACK_FIELD_NUMBER: _ClassVar[int]
+    BY_COLLECTION_FIELD_NUMBER: _ClassVar[int]
     memories: int
     by_scope: _containers.ScalarMap[str, int]
     by_type: _containers.ScalarMap[str, int]
@@ -360,7 +368,8 @@ class UsageReport(_message.Message):
     seconds: float
     lorenz: _containers.RepeatedCompositeFieldContainer[LorenzPoint]
     feedback: _containers.ScalarMap[str, int]
-    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ..., lorenz: _Optional[_Iterable[_Union[LorenzPoint, _Mapping]]] = ..., feedback: _Optional[_Mapping[str, int]] = ...) -> None: ...
+    by_collection: _containers.ScalarMap[str, int]
+    def __init__(self, memories: _Optional[int] = ..., by_scope: _Optional[_Mapping[str, int]] = ..., by_type: _Optional[_Mapping[str, int]] = ..., by_status: _Optional[_Mapping[str, int]] = ..., growth: _Optional[_Iterable[_Union[DayCount, _Mapping]]] = ..., never_retrieved_share: _Optional[float] = ..., retrievals: _Optional[int] = ..., injections: _Optional[int] = ..., top1pct_share: _Optional[float] = ..., top10_share: _Optional[float] = ..., gini: _Optional[float] = ..., age_days: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., salience: _Optional[_Iterable[_Union[Bucket, _Mapping]]] = ..., duplicate_share: _Optional[float] = ..., agents: _Optional[_Iterable[_Union[AgentUsage, _Mapping]]] = ..., concentration_alarm: _Optional[bool] = ..., alarms: _Optional[_Iterable[str]] = ..., computed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., seconds: _Optional[float] = ..., lorenz: _Optional[_Iterable[_Union[LorenzPoint, _Mapping]]] = ..., feedback: _Optional[_Mapping[str, int]] = ..., by_collection: _Optional[_Mapping[str, int]] = ...) -> None: ...
 
 class GetUsageReportResponse(_message.Message):
     __slots__ = ("report",)
