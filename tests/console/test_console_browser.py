@@ -169,3 +169,18 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(".note")).to_contain_text("approved")
     await expect(page.locator(f"tr[data-fact='{fact.fact_id}']")).to_have_attribute("data-status", "active")
     assert stack.daemon.run(app.graph._store.facts("acme", [fact.fact_id]))[fact.fact_id].status is FactStatus.ACTIVE
+    # a duplicate entity, folded into the first by an admin: its facts move, its name becomes an alias
+    twin = Assertion("ACME Corp", "office in", "Porto", "ACME Corp has an office in Porto.")
+    stack.daemon.run(app.graph.assert_human(admin, GraphScope(Scope.TENANT), twin))
+    await page.goto(f"{stack.url}/graph?agent=a1")
+    options = page.locator("form.merge select[name=source] option")
+    source = await options.filter(has_text="ACME Corp (").get_attribute("value")
+    target = await options.filter(has_text="Acme (").get_attribute("value")
+    assert source and target
+    await page.select_option("form.merge select[name=source]", value=source)
+    await page.select_option("form.merge select[name=target]", value=target)
+    await page.click("form.merge button")
+    await expect(page.locator(".note")).to_contain_text("merged into Acme")
+    await expect(page.locator(".entities")).not_to_contain_text("ACME Corp")
+    porto = page.locator("tr", has_text="ACME Corp has an office in Porto.")
+    await expect(porto.locator("td").first).to_have_text("Acme")

@@ -60,6 +60,19 @@ async def decide(view: View) -> Response:
     return RedirectResponse(back, 303)
 
 
+async def merge(view: View) -> Response:
+    """Fold one entity into another of the same scope (admins: MergeEntities; the daemon checks the scope)."""
+    source, target = view.arg("source"), view.arg("target")
+    if not source or not target or source == target:
+        raise Refused("INVALID_ARGUMENT", "source_entity_id: choose two different entities")
+    request = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
+    merged = await view.call(view.daemon.graph.MergeEntities, request)
+    back = link(
+        "/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=f"merged into {merged.entity.name}"
+    )
+    return RedirectResponse(back, 303)
+
+
 async def fact(view: View) -> Response:
     """One fact with what it superseded and what superseded it."""
     agent, contact = view.caller.agent_id or view.arg("agent"), view.arg("contact")
@@ -74,4 +87,5 @@ def routes(console: Console) -> list[Route]:
         Route("/graph", page(console, graph), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, fact), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, decide, role="admin"), methods=["POST"]),
+        Route("/graph/merge", page(console, merge, role="admin"), methods=["POST"]),
     ]
