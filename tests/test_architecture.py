@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import filecmp
+import fnmatch
+import re
 import shutil
 import subprocess
 import sys
@@ -229,3 +231,17 @@ def test_nothing_imports_workers_by_its_folder_name() -> None:
         if bare.search(p.read_text())
     ]
     assert offenders == []
+
+
+def test_the_docs_stay_references() -> None:
+    # README.md a front page with a table of contents, benchmarks.md a reference (history lives in git),
+    # docs/results the latest record of each figure the reference cites.
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 300 and "](#set-up)" in readme
+    assert len((ROOT / "docs" / "benchmarks.md").read_text().splitlines()) <= 600
+    results = sorted(p.name for p in (ROOT / "docs" / "results").iterdir())
+    assert len(results) <= 40, results
+    text = (ROOT / "docs" / "benchmarks.md").read_text() + (ROOT / "docs" / "console.md").read_text()
+    cited = set(re.findall(r"[\w*.-]+\.json", text))  # names and patterns such as recall-10k-*.json
+    uncited = [name for name in results if not any(fnmatch.fnmatch(name, c) for c in cited)]
+    assert not uncited, f"records no reference cites: {uncited}"
