@@ -123,6 +123,10 @@ class InMemoryStore:
         found = {i: await self.get(actor, i) for i in memory_ids}
         return {i: r for i, r in found.items() if r is not None}
 
+    async def vectors_of(self, actor: Actor, memory_ids: Sequence[str], space: str = "") -> dict[str, Vector]:
+        found = (self.rows.get(i) for i in memory_ids)
+        return {r.memory_id: v for r, v in (f for f in found if f is not None) if is_visible(actor, r)}
+
     async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
         return {
             r.request_key: r

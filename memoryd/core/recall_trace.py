@@ -130,10 +130,13 @@ def account_for(
     record: MemoryRecord | None,
     flt: MemoryFilter,
     settings: TraceSettings,
+    missed: tuple[float | None, float] = (None, 0.0),
 ) -> str:
     """What became of one memory the caller expected: its outcome as a candidate, or why it was none.
 
     ``record``: the memory as the caller may read it (None: not visible to the caller, or no such id).
+    ``missed``: for a visible memory no arm returned, its cosine similarity to the query (None: no
+    vector arm ran, or it has no vector yet) and the share of the query's words it holds.
     """
     for c in candidates:
         if c.memory_id == memory_id:
@@ -143,7 +146,16 @@ def account_for(
         return "not visible to this agent and contact (another agent's private memory, another contact's, no such id)"
     if not matches_filter(record, flt):
         return f"filtered out: the request's filter leaves out a {record.status.value} {record.scope.value} memory"
-    return (
-        f"not a candidate: neither arm returned it among its {settings.depth} (its similarity is under the "
-        f"floor {settings.similarity_floor:.2f} or past that many, and it holds none of the query's words)"
+    similarity, words = missed
+    if similarity is None:
+        vector = "the vector arm did not look (no query vector, or the memory's is pending)"
+    elif similarity < settings.similarity_floor:
+        vector = f"its similarity {similarity:.3f} is under the floor {settings.similarity_floor:.2f}"
+    else:
+        vector = f"its similarity {similarity:.3f} did not place it among the {settings.depth} nearest"
+    full_text = (
+        "it holds none of the query's words"
+        if not words
+        else f"it holds {words:.0%} of the query's words, not enough for the {settings.depth} best full-text hits"
     )
+    return f"not a candidate: {vector}; {full_text}"

@@ -36,7 +36,7 @@ from memoryd.core.ranking import (
     scored_parts,
 )
 from memoryd.core.recall_trace import MAX_EXPLAINED, RecallTrace, TraceSettings, account_for, ranked_candidates
-from memoryd.core.scores import relevance
+from memoryd.core.scores import full_text_evidence, relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_range
 from memoryd.core.vectors import normalised
 from memoryd.services.reads_in_flight import ReadsInFlight
@@ -136,7 +136,7 @@ class RecallService:
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
         if query.explain is None:
             return RecallAnswer(hits, degraded)
-        arms = _Arms(vector_hits, text_hits, nearest, fused)
+        arms = _Arms(vector_hits, text_hits, nearest, fused, vector, space.space)
         settings = TraceSettings(
             query.limit,
             query.min_score or 0.0,
@@ -173,9 +173,19 @@ class RecallService:
             hits=[h.memory.memory_id for h in hits],
             min_score=settings.min_score,
         )
+        listed = {c.memory_id for c in candidates}
+        missing = [m for m in asked if m in records and m not in listed]
+        vectors = await self._store.vectors_of(query.actor, missing, arms.space) if arms.query_vector else {}
+        missed = {
+            m: (
+                _cosine(arms.query_vector, vectors[m]) if arms.query_vector and m in vectors else None,
+                full_text_evidence(terms, records[m].content),
+            )
+            for m in missing
+        }
         explained = tuple(
-            (memory_id, account_for(memory_id, candidates, records.get(memory_id), query.filter, settings))
-            for memory_id in asked
+            (m, account_for(m, candidates, records.get(m), query.filter, settings, missed.get(m, (None, 0.0))))
+            for m in asked
         )
         return RecallTrace(settings, len(arms.vector), len(arms.full_text), candidates, explained)
 
@@ -309,6 +319,13 @@ class RecallService:
         return await self._store.full_text_tiers(query.actor, asked, query.filter, depth)
 
 
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (both stored unit-length; normalised here all the same)."""
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = (sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5
+    return dot / norm if norm else 0.0
+
+
 async def _nothing() -> list[ArmHit]:
     return []
 
@@ -336,6 +353,8 @@ class _Arms:
     full_text: Sequence[ArmHit]
     nearest: Sequence[ArmHit]
     fused: Sequence[Fused]
+    query_vector: Sequence[float] | None
+    space: str
 
 
 async def _shipped_defaults(actor: Actor) -> AgentRecall:

@@ -214,6 +214,19 @@ class LanceMemoryStore:
             )
         return _own_tenant(actor, {r["id"]: to_record(r, stats.get(r["id"])) for r in rows_of(rows)})
 
+    async def vectors_of(self, actor: Actor, memory_ids: Sequence[str], space: str = "") -> dict[str, Vector]:
+        """Stored vectors of visible rows (a Recall's trace asks for the few it accounts for)."""
+        if not memory_ids:
+            return {}
+        column = space_column(space) if space else "vector"
+        async with map_lance_errors():
+            table, visible = await self._tables.scoped(actor, _BY_ID)
+            if table is None:
+                return {}
+            query = table.query().where(f"{ids_in(memory_ids)} AND {visible}").select(["id", column])
+            rows = (await query.to_arrow()).to_pylist()
+        return {r["id"]: list(r[column]) for r in rows if r[column] is not None}
+
     async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
         """The tenant's rows created at or after ``since`` whose request key starts with ``prefix``, by key."""
         async with map_lance_errors():

@@ -50,6 +50,10 @@ class MemoryStore(Protocol):
         """
         ...
 
+    async def vectors_of(self, actor: Actor, memory_ids: Sequence[str], space: str = "") -> dict[str, Vector]:
+        """The stored vectors (in ``space``: "" the store's model) of the visible rows among ``memory_ids``."""
+        ...
+
     async def by_request(self, actor: Actor, prefix: str, since: datetime) -> dict[str, MemoryRecord]:
         """The actor's tenant's rows created at or after ``since`` whose ``request_key`` starts with ``prefix``.
 
