@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from memoryd.facades.console import sessions as module
 from memoryd.facades.console.sessions import Caller, Sessions
 from memoryd.facades.console.web import label, link
 from memoryd.rpc.client import jpb, kpb, pb
@@ -12,7 +13,7 @@ from memoryd.rpc.client import jpb, kpb, pb
 
 def test_a_session_is_found_by_its_id_only_and_idles_out(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
-    monkeypatch.setattr(module.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(time, "monotonic", lambda: clock[0])  # the sessions read it through the module
     table = Sessions(idle_seconds=60)
     made = table.new()
     assert len(made.session_id) >= 40 and made.session_id != made.csrf

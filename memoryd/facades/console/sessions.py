@@ -51,7 +51,7 @@ class Session:
     tenant: str = ""
     """The tenant named at sign-in (protected mode, or a system key acting on a tenant)."""
     caller: Caller | None = None
-    seen: float = field(default_factory=time.monotonic)
+    seen: float = field(default_factory=lambda: time.monotonic())
     shown_once: Any = None
     """A reply to show on the next page and then forget (a created key's token)."""
 
