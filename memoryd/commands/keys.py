@@ -8,7 +8,7 @@ from typing import TextIO
 from memoryd.app import build_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
-from memoryd.core.keys import ApiKey, Role
+from memoryd.core.keys import ApiKey, KeyScope, Role
 
 
 def _when(key: ApiKey) -> tuple[str, str, str]:
@@ -20,8 +20,8 @@ def _when(key: ApiKey) -> tuple[str, str, str]:
 
 def key_table(keys: list[ApiKey]) -> str:
     """Keys as a table (never a secret)."""
-    rows = [[k.key_id, k.tenant_id, k.role.label, k.agent_id or "*", k.name, *_when(k)] for k in keys]
-    return table(rows, ["key id", "tenant", "role", "agent", "name", "created", "last used", "revoked"])
+    rows = [[k.key_id, k.tenant_id, k.role.label, k.scope.value, k.agent_id or "*", k.name, *_when(k)] for k in keys]
+    return table(rows, ["key id", "tenant", "role", "scope", "agent", "name", "created", "last used", "revoked"])
 
 
 async def run_keys(
@@ -33,12 +33,15 @@ async def run_keys(
     agent_id: str = "",
     name: str = "",
     key_id: str = "",
+    scope: str = "all",
     out: TextIO = sys.stdout,
 ) -> int:
     """Create (prints the token once), list or revoke keys; returns the exit status."""
     async with build_app(settings.without_maintenance()) as app:
         if action == "create":
-            key, token = await app.admin.keys.create(tenant_id, Role.parse(role), agent_id, name)
+            key, token = await app.admin.keys.create(
+                tenant_id, Role.parse(role), agent_id, name, scope=KeyScope.parse(scope)
+            )
             print(key_table([key]), file=out)
             print(f"\ntoken (shown once, store it now): {token}", file=out)
         elif action == "list":

@@ -163,6 +163,7 @@ def _keys(args: argparse.Namespace) -> int:
             agent_id=args.agent,
             name=args.name,
             key_id=args.key_id,
+            scope=args.scope,
         ),
     )
 
@@ -253,12 +254,15 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     create.add_argument("--role", default="agent", choices=[r.name.lower() for r in Role])
     create.add_argument("--agent", default="", help="pin an agent key to this agent id")
     create.add_argument("--name", default="", help="a label for people")
+    create.add_argument(
+        "--scope", default="all", choices=["all", "read_only", "non_destructive"], help="narrow the role (default all)"
+    )
     listing = actions.add_parser("list", parents=[store], help="every key (or one tenant's), never a secret")
     listing.add_argument("--tenant", default="", help="only this tenant's keys")
     revoke = actions.add_parser("revoke", parents=[store], help="revoke a key (its id, from `keys list`)")
     revoke.add_argument("key_id", help="the key to revoke")
     revoke.add_argument("--tenant", default="", help="only if it is this tenant's")
-    keys.set_defaults(run=_keys, role="agent", agent="", name="", key_id="")
+    keys.set_defaults(run=_keys, role="agent", agent="", name="", key_id="", scope="all")
     export = sub.add_parser("export", parents=[store, stack], help="a tenant (or one contact) as versioned JSONL")
     export.add_argument("--tenant", required=True)
     export.add_argument("--end-user", default=None, help="only what concerns this contact")

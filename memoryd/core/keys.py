@@ -47,6 +47,41 @@ class Role(IntEnum):
             raise ValueError(f"unknown role {text!r} (agent, operator, admin, system)") from None
 
 
+class KeyScope(StrEnum):
+    """What a key may do within its role: everything, reads only, or nothing that removes or undoes."""
+
+    ALL = "all"
+    READ_ONLY = "read_only"
+    """No write RPC at all (a dashboard, an auditor, a read replica's client)."""
+    NON_DESTRUCTIVE = "non_destructive"
+    """Writes, but none that deletes, erases, revokes or applies findings (``DESTRUCTIVE``)."""
+
+    @classmethod
+    def parse(cls, text: str) -> KeyScope:
+        """A scope from its name (``all``, ``read_only``, ``non_destructive``)."""
+        try:
+            return cls(text.strip().lower().replace("-", "_"))
+        except ValueError:
+            raise ValueError(f"unknown key scope {text!r} (all, read_only, non_destructive)") from None
+
+    def allows(self, other: KeyScope) -> bool:
+        """Whether a key of this scope may create one of ``other`` (never a wider one)."""
+        return self is KeyScope.ALL or other is self or other is KeyScope.READ_ONLY
+
+
+DESTRUCTIVE = frozenset(
+    {
+        "MemoryService/Forget",
+        "DataService/EraseEndUser",
+        "KeyService/RevokeKey",
+        "AuditService/ApplyFindings",
+        "GraphService/ForgetFact",
+        "GraphService/MergeEntities",
+    }
+)
+"""The methods a non-destructive key may not call: each deletes, erases, revokes or rewrites many rows."""
+
+
 class Access(StrEnum):
     """Which rate budget a method spends."""
 
@@ -140,6 +175,7 @@ class ApiKey:
     created_at: datetime
     last_used_at: datetime | None = None
     revoked_at: datetime | None = None
+    scope: KeyScope = KeyScope.ALL
 
     @property
     def active(self) -> bool:
@@ -157,6 +193,7 @@ class Principal:
     """Empty in protected mode (no keys: loopback callers are trusted)."""
     agent_id: str = ""
     """The agent the key is pinned to; empty when it is not."""
+    scope: KeyScope = KeyScope.ALL
 
 
 def hash_secret(secret: str) -> str:
@@ -191,6 +228,10 @@ def authorize(principal: Principal, method: str) -> Rule:
         raise PermissionDenied(f"{method}: no role may call this method")
     if principal.role < rule.role:
         raise PermissionDenied(f"{method} needs the {rule.role.label} role; this key is {principal.role.label}")
+    if principal.scope is KeyScope.READ_ONLY and rule.access is Access.WRITE:
+        raise PermissionDenied(f"{method} writes; this key is read-only")
+    if principal.scope is KeyScope.NON_DESTRUCTIVE and method in DESTRUCTIVE:
+        raise PermissionDenied(f"{method} deletes, erases, revokes or applies; this key is non-destructive")
     return rule
 
 

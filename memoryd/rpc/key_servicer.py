@@ -26,8 +26,13 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
             raise InvalidRequest("role", "is required: KEY_ROLE_AGENT, KEY_ROLE_OPERATOR or KEY_ROLE_ADMIN")
         if role is Role.SYSTEM or role > principal().role:
             raise PermissionDenied(f"role: a {principal().role.label} key cannot create a {role.label} key")
+        scope = wire.SCOPES_FROM_WIRE.get(request.scope)
+        if scope is None:
+            raise InvalidRequest("scope", f"unknown key scope {request.scope}")
+        if not principal().scope.allows(scope):
+            raise PermissionDenied(f"scope: a {principal().scope.value} key cannot create a {scope.value} key")
         key, token = await self._app.admin.keys.create(
-            tenant_of(context), role, request.agent_id, request.name, by=caller(context)
+            tenant_of(context), role, request.agent_id, request.name, by=caller(context), scope=scope
         )
         return kpb.CreateKeyResponse(key=wire.api_key(key), token=token)
 
@@ -54,4 +59,5 @@ class KeyServicer(kpb_grpc.KeyServiceServicer):
             key_id=who.key_id,
             agent_id=who.agent_id,
             protected_mode=not who.key_id,
+            scope=wire.SCOPES[who.scope],
         )

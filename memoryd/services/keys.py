@@ -18,7 +18,17 @@ from datetime import timedelta
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied, Unauthenticated
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT
-from memoryd.core.keys import KEY_ID_HEX, ApiKey, Principal, Role, compose_key, hash_secret, secret_matches, split_key
+from memoryd.core.keys import (
+    KEY_ID_HEX,
+    ApiKey,
+    KeyScope,
+    Principal,
+    Role,
+    compose_key,
+    hash_secret,
+    secret_matches,
+    split_key,
+)
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, KeyStore
 from memoryd.core.validation import check_agent_id, check_tenant, check_text
@@ -40,7 +50,14 @@ class KeyService:
         self._protected: tuple[float, bool] = (float("-inf"), True)
 
     async def create(
-        self, tenant_id: str, role: Role, agent_id: str = "", name: str = "", *, by: Actor | None = None
+        self,
+        tenant_id: str,
+        role: Role,
+        agent_id: str = "",
+        name: str = "",
+        *,
+        by: Actor | None = None,
+        scope: KeyScope = KeyScope.ALL,
     ) -> tuple[ApiKey, str]:
         """A new key and its bearer token (shown once: only the hash is kept); ``by``: who asked (audit log)."""
         if role is Role.SYSTEM:
@@ -53,7 +70,7 @@ class KeyService:
                 raise InvalidRequest("agent_id", "only agent keys are pinned to an agent")
         check_text(name, "name", _NAME_CHARS)
         key_id, secret = secrets.token_hex(KEY_ID_HEX // 2), secrets.token_urlsafe(32)
-        key = ApiKey(key_id, tenant_id, role, agent_id, name, hash_secret(secret), self._clock.now())
+        key = ApiKey(key_id, tenant_id, role, agent_id, name, hash_secret(secret), self._clock.now(), scope=scope)
         # The event first: a create whose event cannot be written leaves no key behind (an active
         # key nobody was given and nothing recorded is the worse failure; an event of a key that
         # was then never stored names an id that verifies nothing).
@@ -104,7 +121,7 @@ class KeyService:
             if tenant_header is not None and tenant_header != key.tenant_id:
                 raise PermissionDenied("x-tenant-id: does not match the tenant of this API key")
             tenant = key.tenant_id
-        return Principal(tenant, key.role, key.key_id, key.agent_id)
+        return Principal(tenant, key.role, key.key_id, key.agent_id, key.scope)
 
     async def _fresh(self, key_id: str) -> ApiKey | None:
         """The key row, cached for ``cache_seconds``; touches ``last_used_at`` at most once a minute."""

@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Browser, expect
 
 from memoryd.core.graph import FactStatus, GraphScope
-from memoryd.core.keys import Role
+from memoryd.core.keys import KeyScope, Role
 from memoryd.core.models import Actor, Scope
 from memoryd.services.graph import Assertion
 from tests.console.conftest import SCRIPT_MEMORY, Stack, sign_in
@@ -184,3 +184,27 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(".entities")).not_to_contain_text("ACME Corp")
     porto = page.locator("tr", has_text="ACME Corp has an office in Porto.")
     await expect(porto.locator("td").first).to_have_text("Acme")
+
+
+async def test_a_read_only_key_is_offered_no_action(browser: Browser, stack: Stack) -> None:
+    app = stack.daemon.app
+    assert app is not None
+    made = app.admin.keys.create("acme", Role.ADMIN, "", "auditor", scope=KeyScope.READ_ONLY)
+    stack.tokens["auditor"] = stack.daemon.run(made)[1]
+    page = await sign_in(browser, stack, "auditor")
+    await expect(page.locator("header .scope")).to_have_text("read-only")
+    await page.goto(f"{stack.url}/keys")
+    await expect(page.locator("table.keys")).to_contain_text("read_only")
+    assert (
+        await page.locator("form[action='/keys']").count() == 0
+        and await page.locator("button", has_text="Revoke").count() == 0
+    )
+    await page.goto(f"{stack.url}/memories/{stack.ids['office']}?agent=a1")
+    await expect(page.locator("#content")).to_have_text("The office closes at 18:00 on Fridays")
+    assert await page.locator("p.actions a", has_text="Forget").count() == 0
+    assert await page.locator("p.actions a", has_text="Edit").count() == 0
+    # a form posted anyway is the daemon's refusal, shown, and nothing changes
+    await page.goto(f"{stack.url}/memories/{stack.ids['office']}?agent=a1&action=forget")
+    await page.click("form.confirm button.danger")
+    await expect(page.locator(".error")).to_contain_text("read-only")
+    assert stack.daemon.run(app.memory.archive.get(Actor("acme", "a1"), stack.ids["office"])) is not None

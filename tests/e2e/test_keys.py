@@ -14,7 +14,7 @@ import trustme
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import Settings
-from memoryd.core.keys import Role
+from memoryd.core.keys import KeyScope, Role
 from memoryd.rpc.client import (
     AuditServiceStub,
     ConfigServiceStub,
@@ -264,3 +264,44 @@ def test_whoami_describes_the_caller_of_every_role_and_protected_mode(live_serve
         assert _code(lambda: stub.WhoAmI(kpb.WhoAmIRequest(), metadata=(("x-tenant-id", "acme"),))) == (
             grpc.StatusCode.UNAUTHENTICATED
         )
+
+
+def test_scoped_keys_narrow_their_role_and_cannot_widen_themselves(live_server: LiveServer) -> None:
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    reader = live_server.run(create("acme", Role.ADMIN, "", "dashboard", scope=KeyScope.READ_ONLY))[1]
+    careful = live_server.run(create("acme", Role.ADMIN, "", "careful admin", scope=KeyScope.NON_DESTRUCTIVE))[1]
+    agent = live_server.run(create("acme", Role.AGENT, "", "bot", scope=KeyScope.NON_DESTRUCTIVE))[1]
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        memory, keys = MemoryServiceStub(ch), KeyServiceStub(ch)
+        kept = _memorize(memory, agent, "the bot may write this")
+        me = keys.WhoAmI(kpb.WhoAmIRequest(), metadata=(bearer(reader),))
+        assert me.scope == kpb.KEY_SCOPE_READ_ONLY and me.role == kpb.KEY_ROLE_ADMIN
+        # a read-only admin reads everything and writes nothing
+        assert keys.ListKeys(kpb.ListKeysRequest(), metadata=(bearer(reader),)).keys
+        got = memory.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=kept), metadata=(bearer(reader),))
+        assert got.memory.content == "the bot may write this"
+        for call in (
+            lambda: _memorize(memory, reader, "no"),
+            lambda: keys.CreateKey(kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT), metadata=(bearer(reader),)),
+        ):
+            with pytest.raises(grpc.RpcError) as err:
+                call()
+            assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED and "read-only" in str(err.value.details())
+        # a non-destructive key writes but never forgets, revokes or widens itself
+        forget = pb.ForgetRequest(agent_id="a1", memory_id=kept)
+        assert _code(lambda: memory.Forget(forget, metadata=(bearer(agent),))) == grpc.StatusCode.PERMISSION_DENIED
+        reader_id = reader.split("_")[1]
+        revoke = kpb.RevokeKeyRequest(key_id=reader_id)
+        assert _code(lambda: keys.RevokeKey(revoke, metadata=(bearer(careful),))) == grpc.StatusCode.PERMISSION_DENIED
+        wider = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT, scope=kpb.KEY_SCOPE_ALL)
+        assert _code(lambda: keys.CreateKey(wider, metadata=(bearer(careful),))) == grpc.StatusCode.PERMISSION_DENIED
+        narrower = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT, scope=kpb.KEY_SCOPE_READ_ONLY)
+        made = keys.CreateKey(narrower, metadata=(bearer(careful),)).key
+        assert made.scope == kpb.KEY_SCOPE_READ_ONLY
+        # nothing the refused calls touched changed
+        assert memory.GetMemory(pb.GetMemoryRequest(agent_id="a1", memory_id=kept), metadata=(bearer(careful),)).memory
+        listed = {k.key_id: k for k in keys.ListKeys(kpb.ListKeysRequest(), metadata=(bearer(careful),)).keys}
+        assert not listed[reader_id].HasField("revoked_at") and listed[reader_id].scope == kpb.KEY_SCOPE_READ_ONLY
+        bad = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT, scope=9)  # type: ignore[arg-type]
+        assert _code(lambda: keys.CreateKey(bad, metadata=(bearer(careful),))) == grpc.StatusCode.INVALID_ARGUMENT

@@ -12,11 +12,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.db import LanceDatabase, add_column
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
-from memoryd.core.keys import ApiKey, Role
+from memoryd.core.keys import ApiKey, KeyScope, Role
 
 KEYS_TABLE = "api_keys"
 _TEXT = pa.string()
@@ -31,6 +31,7 @@ KEY_SCHEMA = pa.schema(
         pa.field("created_at", TIMESTAMP, nullable=False),
         pa.field("last_used_at", TIMESTAMP, nullable=True),
         pa.field("revoked_at", TIMESTAMP, nullable=True),
+        pa.field("scope", _TEXT, nullable=True),  # added with key scopes: null in older rows means "all"
     ]
 )
 
@@ -46,6 +47,7 @@ def _row(key: ApiKey) -> dict[str, Any]:
         "created_at": key.created_at,
         "last_used_at": key.last_used_at,
         "revoked_at": key.revoked_at,
+        "scope": key.scope.value,
     }
 
 
@@ -60,7 +62,13 @@ def _key(row: dict[str, Any]) -> ApiKey:
         row["created_at"].astimezone(UTC),
         as_utc_or_none(row["last_used_at"]),
         as_utc_or_none(row["revoked_at"]),
+        KeyScope(row.get("scope") or KeyScope.ALL),
     )
+
+
+async def _upgrade(table: Any) -> None:
+    """A keys table of an older store gains the scope column (its rows read as "all")."""
+    await add_column(table, KEY_SCHEMA.field("scope"))
 
 
 class LanceKeyStore:
@@ -73,7 +81,7 @@ class LanceKeyStore:
         """Insert or replace the key's row."""
         data = pa.Table.from_pylist([_row(key)], KEY_SCHEMA)
         async with map_lance_errors():
-            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True)
+            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True, upgrade=_upgrade)
             await table.merge_insert("key_id").when_matched_update_all().when_not_matched_insert_all().execute(data)
 
     async def key(self, key_id: str) -> ApiKey | None:
@@ -89,7 +97,7 @@ class LanceKeyStore:
     async def touch_key(self, key_id: str, at: datetime) -> None:
         """Set ``last_used_at`` alone (an update of one column never undoes a revocation)."""
         async with map_lance_errors():
-            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True)
+            table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True, upgrade=_upgrade)
             await table.update({"last_used_at": at}, where=f"key_id = {literal(key_id)}")
 
     async def any_active(self) -> bool:
@@ -98,7 +106,7 @@ class LanceKeyStore:
 
     async def _rows(self, where: str | None, limit: int | None = None) -> list[dict[str, Any]]:
         async with map_lance_errors():
-            table = await self._db.table_if_exists(KEYS_TABLE)
+            table = await self._db.table_if_exists(KEYS_TABLE, upgrade=_upgrade)
             if table is None:
                 return []
             query = table.query()

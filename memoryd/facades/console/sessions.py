@@ -31,9 +31,21 @@ class Caller:
     key_id: str
     agent_id: str
     protected_mode: bool
+    scope: str = "all"
+    """``all``, ``read_only`` or ``non_destructive`` (the key's narrowing of its role)."""
 
-    def may(self, role: str) -> bool:
-        """Whether this caller's role includes ``role`` (the daemon checks again on every call)."""
+    def may(self, role: str, *, destroys: bool = False) -> bool:
+        """Whether this caller may take an action of ``role`` (the daemon checks again on every call).
+
+        Pages ask before offering an action: a read-only key is offered none, a non-destructive key
+        none that ``destroys`` (forget, revoke, apply findings, merge).
+        """
+        if _RANK[self.role] < _RANK[role]:
+            return False
+        return self.scope == "all" or (self.scope == "non_destructive" and not destroys)
+
+    def reads(self, role: str) -> bool:
+        """Whether this caller's role includes ``role`` (pages it may read)."""
         return _RANK[self.role] >= _RANK[role]
 
 

@@ -188,7 +188,7 @@ async def _answer(view: View, handler: Handler, *, role: str, public: bool) -> R
     if not public and view.session.caller is None:
         back = view.request.url.path + (f"?{view.request.url.query}" if view.request.url.query else "")
         return RedirectResponse(link("/signin", next=back), 303)
-    if not public and not view.caller.may(role):
+    if not public and not view.caller.reads(role):
         message = f"this page needs the {role} role; your key is {view.caller.role}"
         return view.render("error.html", 403, title="Not for your role", message=message)
     try:

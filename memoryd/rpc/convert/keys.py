@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memoryd.core.keys import ApiKey, Role
+from memoryd.core.keys import ApiKey, KeyScope, Role
 from memoryd.rpc._gen.memoryd.v1 import keys_pb2 as kpb
 
 ROLES = {
@@ -12,6 +12,12 @@ ROLES = {
     Role.SYSTEM: kpb.KEY_ROLE_SYSTEM,
 }
 FROM_WIRE = {v: k for k, v in ROLES.items()}
+SCOPES = {
+    KeyScope.ALL: kpb.KEY_SCOPE_ALL,
+    KeyScope.READ_ONLY: kpb.KEY_SCOPE_READ_ONLY,
+    KeyScope.NON_DESTRUCTIVE: kpb.KEY_SCOPE_NON_DESTRUCTIVE,
+}
+SCOPES_FROM_WIRE = {v: k for k, v in SCOPES.items()} | {kpb.KEY_SCOPE_UNSPECIFIED: KeyScope.ALL}
 
 
 def api_key(k: ApiKey) -> kpb.ApiKey:
@@ -25,4 +31,5 @@ def api_key(k: ApiKey) -> kpb.ApiKey:
         created_at=k.created_at,
         last_used_at=k.last_used_at,
         revoked_at=k.revoked_at,
+        scope=SCOPES[k.scope],
     )

@@ -12,6 +12,7 @@ from memoryd.rpc.client import kpb
 
 ROLES = {kpb.KEY_ROLE_AGENT: "agent", kpb.KEY_ROLE_OPERATOR: "operator", kpb.KEY_ROLE_ADMIN: "admin"}
 ROLES[kpb.KEY_ROLE_SYSTEM] = "system"
+SCOPES = {kpb.KEY_SCOPE_READ_ONLY: "read_only", kpb.KEY_SCOPE_NON_DESTRUCTIVE: "non_destructive"}
 
 
 def _next(value: str) -> str:
@@ -36,7 +37,8 @@ async def signin(view: View) -> Response:
         return view.render("signin.html", 401, next=target, note="", error=f"{refused.code}: {refused.message}")
     session = view.console.sessions.renew(view.session)  # a new id once signed in (no fixation)
     session.token, session.tenant = token, tenant if who.role == kpb.KEY_ROLE_SYSTEM or not token else ""
-    session.caller = Caller(who.tenant_id, ROLES[who.role], who.key_id, who.agent_id, who.protected_mode)
+    scope = SCOPES.get(who.scope, "all")
+    session.caller = Caller(who.tenant_id, ROLES[who.role], who.key_id, who.agent_id, who.protected_mode, scope)
     view.session = session
     return RedirectResponse(target, 303)
 

@@ -11,6 +11,11 @@ from memoryd.facades.console.daemon import Refused
 from memoryd.facades.console.web import Console, View, link, page
 from memoryd.rpc.client import apb, kpb
 
+SCOPES = {
+    "all": kpb.KEY_SCOPE_ALL,
+    "read_only": kpb.KEY_SCOPE_READ_ONLY,
+    "non_destructive": kpb.KEY_SCOPE_NON_DESTRUCTIVE,
+}
 CREATABLE = {"agent": kpb.KEY_ROLE_AGENT, "operator": kpb.KEY_ROLE_OPERATOR, "admin": kpb.KEY_ROLE_ADMIN}
 OPERATIONS = (
     "memorize", "update", "forget", "restore", "profile_edit", "findings_applied", "findings_rejected", "key_create",
@@ -31,7 +36,10 @@ async def create(view: View) -> Response:
     role = CREATABLE.get(view.arg("role"))
     if role is None:
         raise Refused("INVALID_ARGUMENT", f"role: {view.arg('role')!r} is not agent, operator or admin")
-    request = kpb.CreateKeyRequest(role=role, agent_id=view.arg("agent"), name=view.arg("name"))
+    scope = SCOPES.get(view.arg("scope") or "all")
+    if scope is None:
+        raise Refused("INVALID_ARGUMENT", f"scope: {view.arg('scope')!r} is not all, read_only or non_destructive")
+    request = kpb.CreateKeyRequest(role=role, agent_id=view.arg("agent"), name=view.arg("name"), scope=scope)
     # the token is in this reply only: kept for the next page of the list, which shows it once (a reload of
     # that page, unlike a reload of this POST, sends nothing again)
     view.session.shown_once = await view.call(view.daemon.keys.CreateKey, request)

@@ -25,33 +25,35 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15memoryd/v1/keys.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x80\x02\n\x06\x41piKey\x12\x0e\n\x06key_id\x18\x01 \x01(\t\x12\x11\n\ttenant_id\x18\x02 \x01(\t\x12!\n\x04role\x18\x03 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x10\n\x08\x61gent_id\x18\x04 \x01(\t\x12\x0c\n\x04name\x18\x05 \x01(\t\x12.\n\ncreated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0clast_used_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nrevoked_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"U\n\x10\x43reateKeyRequest\x12!\n\x04role\x18\x01 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\"C\n\x11\x43reateKeyResponse\x12\x1f\n\x03key\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.ApiKey\x12\r\n\x05token\x18\x02 \x01(\t\"\x11\n\x0fListKeysRequest\"4\n\x10ListKeysResponse\x12 \n\x04keys\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.ApiKey\"\"\n\x10RevokeKeyRequest\x12\x0e\n\x06key_id\x18\x01 \x01(\t\"4\n\x11RevokeKeyResponse\x12\x1f\n\x03key\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.ApiKey\"\x0f\n\rWhoAmIRequest\"\x80\x01\n\x0eWhoAmIResponse\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12!\n\x04role\x18\x02 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x0e\n\x06key_id\x18\x03 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x04 \x01(\t\x12\x16\n\x0eprotected_mode\x18\x05 \x01(\x08*w\n\x07KeyRole\x12\x18\n\x14KEY_ROLE_UNSPECIFIED\x10\x00\x12\x12\n\x0eKEY_ROLE_AGENT\x10\x01\x12\x15\n\x11KEY_ROLE_OPERATOR\x10\x02\x12\x12\n\x0eKEY_ROLE_ADMIN\x10\x03\x12\x13\n\x0fKEY_ROLE_SYSTEM\x10\x04\x32\xa8\x02\n\nKeyService\x12H\n\tCreateKey\x12\x1c.memoryd.v1.CreateKeyRequest\x1a\x1d.memoryd.v1.CreateKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.memoryd.v1.ListKeysRequest\x1a\x1c.memoryd.v1.ListKeysResponse\x12H\n\tRevokeKey\x12\x1c.memoryd.v1.RevokeKeyRequest\x1a\x1d.memoryd.v1.RevokeKeyResponse\x12?\n\x06WhoAmI\x12\x19.memoryd.v1.WhoAmIRequest\x1a\x1a.memoryd.v1.WhoAmIResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15memoryd/v1/keys.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa5\x02\n\x06\x41piKey\x12\x0e\n\x06key_id\x18\x01 \x01(\t\x12\x11\n\ttenant_id\x18\x02 \x01(\t\x12!\n\x04role\x18\x03 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x10\n\x08\x61gent_id\x18\x04 \x01(\t\x12\x0c\n\x04name\x18\x05 \x01(\t\x12.\n\ncreated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x30\n\x0clast_used_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nrevoked_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12#\n\x05scope\x18\t \x01(\x0e\x32\x14.memoryd.v1.KeyScope\"z\n\x10\x43reateKeyRequest\x12!\n\x04role\x18\x01 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12#\n\x05scope\x18\x04 \x01(\x0e\x32\x14.memoryd.v1.KeyScope\"C\n\x11\x43reateKeyResponse\x12\x1f\n\x03key\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.ApiKey\x12\r\n\x05token\x18\x02 \x01(\t\"\x11\n\x0fListKeysRequest\"4\n\x10ListKeysResponse\x12 \n\x04keys\x18\x01 \x03(\x0b\x32\x12.memoryd.v1.ApiKey\"\"\n\x10RevokeKeyRequest\x12\x0e\n\x06key_id\x18\x01 \x01(\t\"4\n\x11RevokeKeyResponse\x12\x1f\n\x03key\x18\x01 \x01(\x0b\x32\x12.memoryd.v1.ApiKey\"\x0f\n\rWhoAmIRequest\"\xa5\x01\n\x0eWhoAmIResponse\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12!\n\x04role\x18\x02 \x01(\x0e\x32\x13.memoryd.v1.KeyRole\x12\x0e\n\x06key_id\x18\x03 \x01(\t\x12\x10\n\x08\x61gent_id\x18\x04 \x01(\t\x12\x16\n\x0eprotected_mode\x18\x05 \x01(\x08\x12#\n\x05scope\x18\x06 \x01(\x0e\x32\x14.memoryd.v1.KeyScope*w\n\x07KeyRole\x12\x18\n\x14KEY_ROLE_UNSPECIFIED\x10\x00\x12\x12\n\x0eKEY_ROLE_AGENT\x10\x01\x12\x15\n\x11KEY_ROLE_OPERATOR\x10\x02\x12\x12\n\x0eKEY_ROLE_ADMIN\x10\x03\x12\x13\n\x0fKEY_ROLE_SYSTEM\x10\x04*p\n\x08KeyScope\x12\x19\n\x15KEY_SCOPE_UNSPECIFIED\x10\x00\x12\x11\n\rKEY_SCOPE_ALL\x10\x01\x12\x17\n\x13KEY_SCOPE_READ_ONLY\x10\x02\x12\x1d\n\x19KEY_SCOPE_NON_DESTRUCTIVE\x10\x03\x32\xa8\x02\n\nKeyService\x12H\n\tCreateKey\x12\x1c.memoryd.v1.CreateKeyRequest\x1a\x1d.memoryd.v1.CreateKeyResponse\x12\x45\n\x08ListKeys\x12\x1b.memoryd.v1.ListKeysRequest\x1a\x1c.memoryd.v1.ListKeysResponse\x12H\n\tRevokeKey\x12\x1c.memoryd.v1.RevokeKeyRequest\x1a\x1d.memoryd.v1.RevokeKeyResponse\x12?\n\x06WhoAmI\x12\x19.memoryd.v1.WhoAmIRequest\x1a\x1a.memoryd.v1.WhoAmIResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'memoryd.v1.keys_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_KEYROLE']._serialized_start=796
-  _globals['_KEYROLE']._serialized_end=915
+  _globals['_KEYROLE']._serialized_start=907
+  _globals['_KEYROLE']._serialized_end=1026
+  _globals['_KEYSCOPE']._serialized_start=1028
+  _globals['_KEYSCOPE']._serialized_end=1140
   _globals['_APIKEY']._serialized_start=71
-  _globals['_APIKEY']._serialized_end=327
-  _globals['_CREATEKEYREQUEST']._serialized_start=329
-  _globals['_CREATEKEYREQUEST']._serialized_end=414
-  _globals['_CREATEKEYRESPONSE']._serialized_start=416
-  _globals['_CREATEKEYRESPONSE']._serialized_end=483
-  _globals['_LISTKEYSREQUEST']._serialized_start=485
-  _globals['_LISTKEYSREQUEST']._serialized_end=502
-  _globals['_LISTKEYSRESPONSE']._serialized_start=504
-  _globals['_LISTKEYSRESPONSE']._serialized_end=556
-  _globals['_REVOKEKEYREQUEST']._serialized_start=558
-  _globals['_REVOKEKEYREQUEST']._serialized_end=592
-  _globals['_REVOKEKEYRESPONSE']._serialized_start=594
-  _globals['_REVOKEKEYRESPONSE']._serialized_end=646
-  _globals['_WHOAMIREQUEST']._serialized_start=648
-  _globals['_WHOAMIREQUEST']._serialized_end=663
-  _globals['_WHOAMIRESPONSE']._serialized_start=666
-  _globals['_WHOAMIRESPONSE']._serialized_end=794
-  _globals['_KEYSERVICE']._serialized_start=918
-  _globals['_KEYSERVICE']._serialized_end=1214
+  _globals['_APIKEY']._serialized_end=364
+  _globals['_CREATEKEYREQUEST']._serialized_start=366
+  _globals['_CREATEKEYREQUEST']._serialized_end=488
+  _globals['_CREATEKEYRESPONSE']._serialized_start=490
+  _globals['_CREATEKEYRESPONSE']._serialized_end=557
+  _globals['_LISTKEYSREQUEST']._serialized_start=559
+  _globals['_LISTKEYSREQUEST']._serialized_end=576
+  _globals['_LISTKEYSRESPONSE']._serialized_start=578
+  _globals['_LISTKEYSRESPONSE']._serialized_end=630
+  _globals['_REVOKEKEYREQUEST']._serialized_start=632
+  _globals['_REVOKEKEYREQUEST']._serialized_end=666
+  _globals['_REVOKEKEYRESPONSE']._serialized_start=668
+  _globals['_REVOKEKEYRESPONSE']._serialized_end=720
+  _globals['_WHOAMIREQUEST']._serialized_start=722
+  _globals['_WHOAMIREQUEST']._serialized_end=737
+  _globals['_WHOAMIRESPONSE']._serialized_start=740
+  _globals['_WHOAMIRESPONSE']._serialized_end=905
+  _globals['_KEYSERVICE']._serialized_start=1143
+  _globals['_KEYSERVICE']._serialized_end=1439
 # @@protoc_insertion_point(module_scope)

@@ -17,14 +17,25 @@ class KeyRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     KEY_ROLE_OPERATOR: _ClassVar[KeyRole]
     KEY_ROLE_ADMIN: _ClassVar[KeyRole]
     KEY_ROLE_SYSTEM: _ClassVar[KeyRole]
+
+class KeyScope(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    KEY_SCOPE_UNSPECIFIED: _ClassVar[KeyScope]
+    KEY_SCOPE_ALL: _ClassVar[KeyScope]
+    KEY_SCOPE_READ_ONLY: _ClassVar[KeyScope]
+    KEY_SCOPE_NON_DESTRUCTIVE: _ClassVar[KeyScope]
 KEY_ROLE_UNSPECIFIED: KeyRole
 KEY_ROLE_AGENT: KeyRole
 KEY_ROLE_OPERATOR: KeyRole
 KEY_ROLE_ADMIN: KeyRole
 KEY_ROLE_SYSTEM: KeyRole
+KEY_SCOPE_UNSPECIFIED: KeyScope
+KEY_SCOPE_ALL: KeyScope
+KEY_SCOPE_READ_ONLY: KeyScope
+KEY_SCOPE_NON_DESTRUCTIVE: KeyScope
 
 class ApiKey(_message.Message):
-    __slots__ = ("key_id", "tenant_id", "role", "agent_id", "name", "created_at", "last_used_at", "revoked_at")
+    __slots__ = ("key_id", "tenant_id", "role", "agent_id", "name", "created_at", "last_used_at", "revoked_at", "scope")
     KEY_ID_FIELD_NUMBER: _ClassVar[int]
     TENANT_ID_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +44,7 @@ class ApiKey(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     LAST_USED_AT_FIELD_NUMBER: _ClassVar[int]
     REVOKED_AT_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
     key_id: str
     tenant_id: str
     role: KeyRole
@@ -41,17 +53,20 @@ class ApiKey(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     last_used_at: _timestamp_pb2.Timestamp
     revoked_at: _timestamp_pb2.Timestamp
-    def __init__(self, key_id: _Optional[str] = ..., tenant_id: _Optional[str] = ..., role: _Optional[_Union[KeyRole, str]] = ..., agent_id: _Optional[str] = ..., name: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_used_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    scope: KeyScope
+    def __init__(self, key_id: _Optional[str] = ..., tenant_id: _Optional[str] = ..., role: _Optional[_Union[KeyRole, str]] = ..., agent_id: _Optional[str] = ..., name: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., last_used_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoked_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scope: _Optional[_Union[KeyScope, str]] = ...) -> None: ...
 
 class CreateKeyRequest(_message.Message):
-    __slots__ = ("role", "agent_id", "name")
+    __slots__ = ("role", "agent_id", "name", "scope")
     ROLE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
     role: KeyRole
     agent_id: str
     name: str
-    def __init__(self, role: _Optional[_Union[KeyRole, str]] = ..., agent_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    scope: KeyScope
+    def __init__(self, role: _Optional[_Union[KeyRole, str]] = ..., agent_id: _Optional[str] = ..., name: _Optional[str] = ..., scope: _Optional[_Union[KeyScope, str]] = ...) -> None: ...
 
 class CreateKeyResponse(_message.Message):
     __slots__ = ("key", "token")
@@ -88,15 +103,17 @@ class WhoAmIRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class WhoAmIResponse(_message.Message):
-    __slots__ = ("tenant_id", "role", "key_id", "agent_id", "protected_mode")
+    __slots__ = ("tenant_id", "role", "key_id", "agent_id", "protected_mode", "scope")
     TENANT_ID_FIELD_NUMBER: _ClassVar[int]
     ROLE_FIELD_NUMBER: _ClassVar[int]
     KEY_ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     PROTECTED_MODE_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
     tenant_id: str
     role: KeyRole
     key_id: str
     agent_id: str
     protected_mode: bool
-    def __init__(self, tenant_id: _Optional[str] = ..., role: _Optional[_Union[KeyRole, str]] = ..., key_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., protected_mode: _Optional[bool] = ...) -> None: ...
+    scope: KeyScope
+    def __init__(self, tenant_id: _Optional[str] = ..., role: _Optional[_Union[KeyRole, str]] = ..., key_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., protected_mode: _Optional[bool] = ..., scope: _Optional[_Union[KeyScope, str]] = ...) -> None: ...
