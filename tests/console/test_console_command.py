@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import http.cookiejar
+import re
 import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
+
+from memoryd.commands.bench.daemon import free_port
 
 
 def _console(*args: str) -> subprocess.CompletedProcess[str]:
@@ -39,3 +47,27 @@ def test_up_with_the_console_port_taken_fails_at_once(tmp_path: Path) -> None:
         )
     assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done
     assert "--console off" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_console_whose_daemon_is_down_says_so_on_sign_in() -> None:
+    port = free_port()
+    command = [sys.executable, "-m", "memoryd", "console", "--listen", f"127.0.0.1:{port}", "--target", "127.0.0.1:1"]
+    console = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        for _ in range(100):
+            try:
+                form = opener.open(f"http://127.0.0.1:{port}/signin", timeout=2).read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        csrf = re.search(r'name="csrf" value="([^"]+)"', form)
+        assert csrf is not None
+        body = urllib.parse.urlencode({"csrf": csrf.group(1), "tenant": "acme"}).encode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            opener.open(f"http://127.0.0.1:{port}/signin", data=body, timeout=10)
+        assert refused.value.code == 503 and "UNAVAILABLE" in refused.value.read().decode()
+    finally:
+        console.terminate()
+        _, errors = console.communicate(timeout=10)
+    assert b"Traceback" not in errors

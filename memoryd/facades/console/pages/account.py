@@ -33,8 +33,9 @@ async def signin(view: View) -> Response:
     probe = Calls(view.daemon, token, tenant)
     try:
         who = await probe(view.daemon.keys.WhoAmI, kpb.WhoAmIRequest())
-    except Refused as refused:
-        return view.render("signin.html", 401, next=target, note="", error=f"{refused.code}: {refused.message}")
+    except Refused as refused:  # a refused key is 401; a daemon that cannot be reached is the console's 503
+        status = 503 if refused.code in ("UNAVAILABLE", "DEADLINE_EXCEEDED") else 401
+        return view.render("signin.html", status, next=target, note="", error=f"{refused.code}: {refused.message}")
     session = view.console.sessions.renew(view.session)  # a new id once signed in (no fixation)
     session.token, session.tenant = token, tenant if who.role == kpb.KEY_ROLE_SYSTEM or not token else ""
     scope = SCOPES.get(who.scope, "all")
