@@ -124,9 +124,9 @@ METHOD_RULES: dict[str, Rule] = {
     "JobService/ListJobs": Rule(_O, _R),
     "JobService/WatchJob": Rule(_O, _R),
     "JobService/RetryJob": Rule(_O, _W),
-    "AuditService/ReviewMemories": Rule(_O, _W),
-    "AuditService/GetReview": Rule(_O, _R),
-    "AuditService/ListReviews": Rule(_O, _R),
+    "AuditService/ReviewMemories": Rule(_A, _W),  # an agent's tool: its own archive (keys pin the agent)
+    "AuditService/GetReview": Rule(_A, _R),
+    "AuditService/ListReviews": Rule(_A, _R),
     "AuditService/ApplyFindings": Rule(_O, _W),
     "AuditService/RejectFindings": Rule(_O, _W),
     "AuditService/GetUsageReport": Rule(_O, _R),

