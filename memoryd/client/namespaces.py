@@ -8,6 +8,7 @@ on a closed channel.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -151,8 +152,12 @@ class Graph:
         scope: Any = pb.SCOPE_TENANT,
         agent_id: str = "",
         end_user_id: str = "",
+        request_id: str = "",
     ) -> gr.AssertFactResponse:
-        """Assert ``subject —predicate→ object`` (admin role); a contradicted earlier fact is invalidated."""
+        """Assert ``subject —predicate→ object`` (admin role); a contradicted earlier fact is invalidated.
+
+        ``request_id`` (default: a fresh one) makes the client's retries count one mention only.
+        """
         request = gr.AssertFactRequest(
             subject=subject,
             predicate=predicate,
@@ -162,6 +167,7 @@ class Graph:
             scope=scope,
             agent_id=agent_id,
             end_user_id=end_user_id,
+            request_id=request_id or uuid.uuid4().hex,
         )
         stub = GraphServiceStub(self._client.channel)
         return cast(gr.AssertFactResponse, self._client.call(stub.AssertFact, request))

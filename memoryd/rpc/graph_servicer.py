@@ -72,7 +72,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
             wire.entity_type(request.object_type, "object_type"),
             convert.to_datetime(request.valid_from, "valid_from") if request.HasField("valid_from") else None,
         )
-        done = await self._app.graph.assert_human(caller(context), where, claim)
+        done = await self._app.graph.assert_human(caller(context), where, claim, request.request_id)
         names = await self._app.graph.names(caller(context).tenant_id, [done.fact])
         return gr.AssertFactResponse(
             fact=wire.graph_fact(done.fact, names),

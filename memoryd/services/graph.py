@@ -43,7 +43,7 @@ from memoryd.core.graph import (
 from memoryd.core.models import Actor, Scope
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
-from memoryd.core.validation import check_actor, check_range, check_tenant, check_text
+from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
 from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
@@ -103,14 +103,22 @@ class GraphService:
 
     # -- asserting ------------------------------------------------------------
 
-    async def assert_human(self, by: Actor, where: GraphScope, claim: Assertion) -> Asserted:
-        """A person's assertion: its own human episode, the tenant's PII policy on its words."""
+    async def assert_human(self, by: Actor, where: GraphScope, claim: Assertion, request_id: str = "") -> Asserted:
+        """A person's assertion: its own human episode, the tenant's PII policy on its words.
+
+        ``request_id``: the episode's id derives from it (and the caller), so a retry finds the fact
+        that episode already stands for and counts no second mention (``assert_fact``).
+        """
         check_tenant(by.tenant_id)
+        if request_id:
+            check_request_id(request_id)
         where = _check_scope(where)
         claim = self._checked(by.tenant_id, claim, derived=False)
         now = self._clock.now()
+        who = by.key_id or by.agent_id or "operator"
+        once = ("request", who, request_id) if request_id else (claim.sentence, now.isoformat())
         episode = Episode(
-            _id("human", by.tenant_id, where.key, claim.sentence, now.isoformat()),
+            _id("human", by.tenant_id, where.key, *once),
             "human",
             where,
             by.key_id or by.agent_id or "operator",
@@ -161,6 +169,9 @@ class GraphService:
             sources=(source,) if source else (),
         )
         stored = await self._store.facts_of(tenant_id, where, subject.entity_id)
+        if source and (again := next((f for f in stored if source in f.sources), None)) is not None:
+            # this episode was asserted already (a retried request, a re-run extraction): nothing twice
+            return Asserted(again, Action.RESTATE, (), tuple(dupes))
         known = [f for f in stored if f.status is not FactStatus.PENDING]
         if status is FactStatus.PENDING:  # waits for approval: nothing is invalidated yet
             already = next((f for f in stored if f.fact_id == new.fact_id), None)

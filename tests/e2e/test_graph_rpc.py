@@ -181,3 +181,28 @@ def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, p
     else:
         code, _ = _code(lambda: graph.ExplainFact(request, metadata=tenant(t)))
         assert code == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_retried_assertion_with_its_request_id_counts_one_mention(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph = GraphServiceStub(ch)
+        day = datetime(2026, 9, 1, tzinfo=UTC)
+        asked = _billing("Nadia", day, "Nadia handles billing at Acme.")
+        asked.request_id = "assert-1"
+        first = graph.AssertFact(asked, metadata=T)
+        retried = graph.AssertFact(asked, metadata=T)  # the reply was lost: the same request again
+        assert first.action == "add" and retried.fact.id == first.fact.id and retried.fact.mention_count == 1
+        again = gr.AssertFactRequest()
+        again.CopyFrom(asked)
+        again.request_id = "assert-2"  # a new request saying the same: a restatement, one more mention
+        assert graph.AssertFact(again, metadata=T).fact.mention_count == 2
+        unnamed = gr.AssertFactRequest()
+        unnamed.CopyFrom(asked)
+        unnamed.ClearField("request_id")
+        assert graph.AssertFact(unnamed, metadata=T).fact.mention_count == 3
+        assert graph.AssertFact(asked, metadata=T).fact.mention_count == 3  # the first request, retried late
+        bad = gr.AssertFactRequest()
+        bad.CopyFrom(asked)
+        bad.request_id = "no spaces allowed"
+        code, details = _code(lambda: graph.AssertFact(bad, metadata=T))
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details

@@ -105,7 +105,8 @@ class AuditServiceServicer:
         at most 10 calls and 6,000 prompt tokens per call (audits.*). Routing rule, quoted to the
         model: Should this influence the agent's behaviour in most future conversations, without
         anyone mentioning it? Findings are proposals: nothing changes until ApplyFindings (or the
-        tenant's audits.apply policy, default none).
+        tenant's audits.apply policy, default none). An agent key may review its own agent's archive
+        (and read the review); applying or rejecting findings stays with operators.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -182,7 +182,7 @@ class ExplainFactResponse(_message.Message):
     def __init__(self, fact: _Optional[_Union[GraphFact, _Mapping]] = ..., superseded: _Optional[_Iterable[_Union[GraphFact, _Mapping]]] = ..., superseded_by: _Optional[_Union[GraphFact, _Mapping]] = ...) -> None: ...
 
 class AssertFactRequest(_message.Message):
-    __slots__ = ("subject", "subject_type", "predicate", "object", "object_type", "fact", "valid_from", "scope", "agent_id", "end_user_id")
+    __slots__ = ("subject", "subject_type", "predicate", "object", "object_type", "fact", "valid_from", "scope", "agent_id", "end_user_id", "request_id")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_TYPE_FIELD_NUMBER: _ClassVar[int]
     PREDICATE_FIELD_NUMBER: _ClassVar[int]
@@ -193,6 +193,7 @@ class AssertFactRequest(_message.Message):
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     subject: str
     subject_type: EntityType
     predicate: str
@@ -203,7 +204,8 @@ class AssertFactRequest(_message.Message):
     scope: _memory_pb2.Scope
     agent_id: str
     end_user_id: str
-    def __init__(self, subject: _Optional[str] = ..., subject_type: _Optional[_Union[EntityType, str]] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_type: _Optional[_Union[EntityType, str]] = ..., fact: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, subject: _Optional[str] = ..., subject_type: _Optional[_Union[EntityType, str]] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_type: _Optional[_Union[EntityType, str]] = ..., fact: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class EntityPair(_message.Message):
     __slots__ = ("entity_id", "similar_entity_id")
