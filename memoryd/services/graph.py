@@ -13,7 +13,6 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TypeVar
 
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.event_log import Operation
@@ -41,14 +40,13 @@ from memoryd.core.graph import (
     valid_predicate,
 )
 from memoryd.core.models import Actor, Scope
+from memoryd.core.paging import offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
 from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
 from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
-
-T = TypeVar("T")
 
 MERGE_SIMILARITY = 0.92
 """An unseen name this close to an entity's name (cosine, same scope) is that entity."""
@@ -363,12 +361,12 @@ class GraphService:
         """A page of the facts the actor sees (pending first, then the newest), and the next page's token."""
         check_actor(actor)
         check_text(entity_id, "entity_id", 128)
-        return _page(await self._store.listed_facts(actor, status, entity_id), size, page_token)
+        return offset_page(await self._store.listed_facts(actor, status, entity_id), size, page_token)
 
     async def list_entities(self, actor: Actor, size: int, page_token: str) -> tuple[list[Entity], str]:
         """A page of the entities the actor sees that no merge folded away, by name, and the next token."""
         check_actor(actor)
-        return _page(await self._store.listed_entities(actor), size, page_token)
+        return offset_page(await self._store.listed_entities(actor), size, page_token)
 
     async def names(self, tenant_id: str, facts: Sequence[Fact]) -> dict[str, str]:
         """The names of the facts' entities, by id."""
@@ -590,12 +588,3 @@ def _bonus(fact: Fact) -> float:
 
 def _id(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
-
-
-def _page(rows: list[T], size: int, page_token: str) -> tuple[list[T], str]:
-    """Rows ``[offset, offset + size)`` and the next offset as a token ("" on the last page)."""
-    if page_token and not (page_token.isascii() and page_token.isdigit() and len(page_token) < 10):
-        raise InvalidRequest("page_token", "is not a token this server issued")
-    start = int(page_token or 0)
-    end = start + size
-    return rows[start:end], str(end) if end < len(rows) else ""

@@ -97,9 +97,9 @@ def test_roles_decide_what_a_key_may_call(keyed: tuple[LiveServer, dict[str, str
         # Operator methods are not an agent's; reviewing its own archive is (this daemon has no job queue).
         review = apb.ReviewMemoriesRequest(agent_id="a1")
         assert _code(lambda: audits.ReviewMemories(review, metadata=agent)) == grpc.StatusCode.UNAVAILABLE
-        other = apb.ReviewMemoriesRequest(agent_id="a2")
+        someone_else = apb.ReviewMemoriesRequest(agent_id="a2")
         pinned = (bearer(keys["pinned"]),)
-        assert _code(lambda: audits.ReviewMemories(other, metadata=pinned)) == grpc.StatusCode.PERMISSION_DENIED
+        assert _code(lambda: audits.ReviewMemories(someone_else, metadata=pinned)) == grpc.StatusCode.PERMISSION_DENIED
         apply = apb.ApplyFindingsRequest(agent_id="a1", review_id="review:acme:a1:x")
         assert _code(lambda: audits.ApplyFindings(apply, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         assert _code(lambda: jobs.ListJobs(jpb.ListJobsRequest(), metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
