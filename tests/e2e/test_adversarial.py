@@ -26,3 +26,5 @@ def test_no_key_reaches_or_changes_what_the_rules_forbid(live_server: LiveServer
     assert outcome.wrong_status == [] and outcome.leaked_rows == []
     assert before == after and before  # every archive, conversation and key table unchanged
     assert len(outcome.attempts) >= 15  # every kind of attempt ran
+    # scoped keys among the attackers: a read-only admin's write, a non-destructive agent's forget
+    assert outcome.attempts["read_only_write"] and outcome.attempts["non_destructive_forget"]

@@ -34,7 +34,7 @@ from memoryd.app import App, build_app
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
-from memoryd.core.keys import Role
+from memoryd.core.keys import KeyScope, Role
 from memoryd.rpc.client import (
     AuditServiceStub,
     ConversationServiceStub,
@@ -71,11 +71,13 @@ class Key:
     token: str
     key_id: str
     pinned: str = ""
+    scope: KeyScope = KeyScope.ALL
 
     @property
     def label(self) -> str:
-        """``t0/agent@a0``."""
-        return f"{self.tenant}/{self.role.label}" + (f"@{self.pinned}" if self.pinned else "")
+        """``t0/agent@a0``, ``t0/admin[read_only]``."""
+        scoped = f"[{self.scope.value}]" if self.scope is not KeyScope.ALL else ""
+        return f"{self.tenant}/{self.role.label}" + (f"@{self.pinned}" if self.pinned else "") + scoped
 
 
 @dataclass(frozen=True)
@@ -101,12 +103,19 @@ class World:
 
 
 async def keys_for(app: App) -> list[Key]:
-    """The setup's keys: per tenant an admin, an operator, an agent and an agent pinned to ``a0``."""
+    """The setup's keys, per tenant: admin, operator, agent, agent pinned to a0, read-only admin, careful agent.
+
+    The last two are scoped: a read-only admin and a non-destructive agent.
+    """
     out = []
+    everything, read_only, careful = KeyScope.ALL, KeyScope.READ_ONLY, KeyScope.NON_DESTRUCTIVE
+    made: list[tuple[Role, str, KeyScope]] = [(Role.ADMIN, "", everything), (Role.OPERATOR, "", everything)]
+    made += [(Role.AGENT, "", everything), (Role.AGENT, "a0", everything)]
+    made += [(Role.ADMIN, "", read_only), (Role.AGENT, "", careful)]
     for tenant in TENANTS:
-        for role, pin in ((Role.ADMIN, ""), (Role.OPERATOR, ""), (Role.AGENT, ""), (Role.AGENT, "a0")):
-            key, token = await app.admin.keys.create(tenant, role, pin, "adversarial")
-            out.append(Key(tenant, role, token, key.key_id, pin))
+        for role, pin, scope in made:
+            key, token = await app.admin.keys.create(tenant, role, pin, "adversarial", scope=scope)
+            out.append(Key(tenant, role, token, key.key_id, pin, scope))
     return out
 
 
@@ -327,6 +336,30 @@ def export_contact(rng: random.Random, s: Stubs, w: World, key: Key) -> tuple[st
     return "export_contact", lambda: list(s.data.ExportEndUser(req, metadata=(bearer(key.token),))), {OK}, check
 
 
+def scoped_write(rng: random.Random, s: Stubs, w: World, key: Key) -> tuple[str, Callable[[], Any], set[Any], Any]:
+    """A write the key's scope refuses (its own agent's row, which its role alone would allow): PERMISSION_DENIED."""
+    meta = (bearer(key.token),)
+    if key.scope is KeyScope.READ_ONLY:
+        req = pb.MemorizeRequest(agent_id="a0", memory=pb.MemoryInput(content="a read-only key writes"))
+        return "read_only_write", lambda: s.memory.Memorize(req, metadata=meta), {DENIED}, None
+    own = rng.choice([r for r in w.rows if r.tenant == key.tenant and visible(r, key.tenant, r.agent, r.contact)])
+    forget = pb.ForgetRequest(agent_id=own.agent, end_user_id=own.contact, memory_id=own.memory_id)
+    return "non_destructive_forget", lambda: s.memory.Forget(forget, metadata=meta), {DENIED}, None
+
+
+_WRITES = {"update_hidden", "forget_hidden", "tenant_write", "tenant_update", "revoke_foreign_key"}
+_DESTRUCTIVE = {"forget_hidden", "revoke_foreign_key"}
+
+
+def _scoped(key: Key, name: str, expected: set[Any]) -> set[Any]:
+    """A scoped key is refused before anything else is looked at: the write its scope forbids is DENIED."""
+    if key.scope is KeyScope.READ_ONLY and name in _WRITES:
+        return {DENIED}
+    if key.scope is KeyScope.NON_DESTRUCTIVE and name in _DESTRUCTIVE:
+        return {DENIED}
+    return expected
+
+
 def forged_key(rng: random.Random, s: Stubs, w: World, key: Key) -> tuple[str, Callable[[], Any], set[Any], Any]:
     """Another key's id with this key's secret: UNAUTHENTICATED."""
     victim = rng.choice([k for k in w.keys if k.key_id != key.key_id])
@@ -347,6 +380,7 @@ ATTEMPTS: list[tuple[Attempt, Callable[[Key], bool]]] = [
     (foreign_keys, lambda k: k.role >= Role.ADMIN),
     (export_contact, lambda k: k.role >= Role.OPERATOR),
     (forged_key, lambda k: True),
+    (scoped_write, lambda k: k.scope is not KeyScope.ALL),
 ]
 
 
@@ -381,6 +415,7 @@ def attack(channel: grpc.Channel, world: World, calls: int, seed_value: int) -> 
         key = rng.choice(world.keys)
         attempt = rng.choice([a for a, applies in ATTEMPTS if applies(key)])
         name, call, expected, check = attempt(rng, stubs, world, key)
+        expected = _scoped(key, name, expected)
         outcome.attempts[name] += 1
         try:
             reply, code = call(), OK
