@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from markupsafe import Markup, escape
 
@@ -39,3 +40,42 @@ def curve(points: Sequence[tuple[float, float]], *, size: int = 160, title: str 
         f'aria-label="{escape(title)}"><line x1="0" y1="{size}" x2="{size}" y2="0" class="even"/>'
         f'<polyline points="{path}" class="curve"/></svg>'
     )
+
+
+def timeline(
+    spans: Sequence[tuple[str, datetime | None, datetime | None, bool]], *, width: int = 640, title: str = ""
+) -> Markup:
+    """Each fact's validity as a bar from ``valid_from`` to ``valid_to`` (open-ended: to now), one row each.
+
+    ``spans``: (label, from, to, current). A fact without a start is drawn from the earliest start; a
+    current fact is filled, an ended or invalidated one outlined.
+    """
+    starts = [s for _, s, _, _ in spans if s is not None]
+    if not spans or not starts:
+        return Markup("")
+    now = datetime.now(UTC)
+    first = min(starts)
+    last = max([now, *(e for _, _, e, _ in spans if e is not None)])
+    total = max((last - first).total_seconds(), 1.0)
+    row, label_width = 18, 220
+    height = row * len(spans) + 16
+    span_width = width - label_width
+
+    def x(when: datetime) -> float:
+        return label_width + span_width * (when - first).total_seconds() / total
+
+    parts = [
+        f'<svg class="chart timeline" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-label="{escape(title)}">'
+    ]
+    for i, (label, start, end, current) in enumerate(spans):
+        left, right = x(start or first), x(end or now)
+        y = i * row + 2
+        parts.append(f'<text x="0" y="{y + 12}">{escape(label[:34])}</text>')
+        parts.append(
+            f'<rect class="{"current" if current else "ended"}" x="{left:.1f}" y="{y}" '
+            f'width="{max(right - left, 2):.1f}" height="{row - 6}"><title>{escape(label)}</title></rect>'
+        )
+    parts.append(f'<text x="{label_width}" y="{height - 2}">{first:%Y-%m-%d}</text>')
+    parts.append(f'<text x="{width}" y="{height - 2}" text-anchor="end">{last:%Y-%m-%d}</text></svg>')
+    return Markup("".join(parts))

@@ -6,11 +6,13 @@ Also a search's facts and block, one fact's explanation, and approving or reject
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from memoryd.facades.console import charts
 from memoryd.facades.console.daemon import Refused
 from memoryd.facades.console.web import Console, View, link, page
 from memoryd.rpc.client import gr
@@ -27,7 +29,7 @@ async def graph(view: View) -> Response:
     """The facts (a page, by status and entity) and the entities; or a search's facts and block."""
     agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
-    values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done")}
+    values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done"), "timeline": ""}
     if agent and query:
         request = gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=query)
         values["found"] = await view.call(view.daemon.graph.SearchGraph, request)
@@ -44,6 +46,18 @@ async def graph(view: View) -> Response:
             view.daemon.graph.ListEntities, gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200)
         )
         values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
+        values["timeline"] = charts.timeline(
+            [
+                (
+                    f.fact,
+                    _when(f.valid_from) or _when(f.created_at),
+                    _when(f.valid_to),
+                    f.status == gr.FACT_STATUS_ACTIVE,
+                )
+                for f in facts.facts
+            ],
+            title="each fact's validity",
+        )
         if facts.next_page_token:
             values["next_link"] = link("/graph", **{**view.request.query_params, "page": facts.next_page_token})
     return view.render("graph.html", **values)
@@ -79,6 +93,11 @@ async def fact(view: View) -> Response:
     request = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=view.request.path_params["fact_id"])
     explained = await view.call(view.daemon.graph.ExplainFact, request)
     return view.render("fact.html", agent=agent, contact=contact, explained=explained)
+
+
+def _when(stamp: Any) -> datetime | None:
+    """A Timestamp as an aware datetime; None when unset."""
+    return stamp.ToDatetime(tzinfo=UTC) if stamp.seconds or stamp.nanos else None
 
 
 def routes(console: Console) -> list[Route]:
