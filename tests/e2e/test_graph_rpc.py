@@ -174,6 +174,15 @@ def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, p
         metadata=tenant(t),
     )
     assert all(visible(planted[f.id], t, agent, contact) for f in answer.facts)
+    listed, token = [], ""
+    while True:  # ListFacts pages exactly the facts this caller sees, every status
+        request = gr.ListFactsRequest(agent_id=agent, end_user_id=contact, page_size=7, page_token=token)
+        page = graph.ListFacts(request, metadata=tenant(t))
+        listed += [f.id for f in page.facts]
+        token = page.next_page_token
+        if not token:
+            break
+    assert sorted(listed) == sorted(i for i, p in planted.items() if visible(p, t, agent, contact))
     fact_id = sorted(planted)[pick % len(planted)]
     request = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=fact_id)
     if visible(planted[fact_id], t, agent, contact):
