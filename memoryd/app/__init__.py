@@ -133,6 +133,12 @@ async def _flush_buffers(app: App) -> None:
         await app.admin.trail.flush()
     except MemorydError:
         log.error("could not write %d audit events at shutdown", app.admin.trail.pending, exc_info=True)
+    usage = app.job_parts.model_usage if app.job_parts is not None else None
+    if usage is not None:  # the last jobs' model calls, counted behind them
+        try:
+            await usage.flush()
+        except MemorydError:
+            log.warning("could not count the last model calls at shutdown", exc_info=True)
 
 
 def _periodic(settings: Settings, app: App) -> list[Step]:

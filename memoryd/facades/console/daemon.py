@@ -17,9 +17,7 @@ from memoryd.client.errors import from_rpc_error
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
     AuditServiceStub,
-    ConfigServiceStub,
     ConversationServiceStub,
-    DataServiceStub,
     GraphServiceStub,
     JobServiceStub,
     KeyServiceStub,
@@ -51,8 +49,6 @@ class Daemon:
         self.profiles = ProfileServiceStub(self.channel)
         self.conversations = ConversationServiceStub(self.channel)
         self.graph = GraphServiceStub(self.channel)
-        self.config = ConfigServiceStub(self.channel)
-        self.data = DataServiceStub(self.channel)
 
     async def close(self) -> None:
         """Close the channel."""

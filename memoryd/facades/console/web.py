@@ -9,7 +9,6 @@ daemon's refusal into a page that names its status and message. Handlers only ca
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -207,8 +206,3 @@ _FORGED = "The form's security token did not match your session (a forged reques
 def set_cookie(response: Response, session: Session, secure: bool) -> None:
     """The session cookie: HttpOnly, SameSite=Strict, the whole console; Secure behind TLS."""
     response.set_cookie(COOKIE, session.session_id, httponly=True, samesite="strict", secure=secure, path="/")
-
-
-def escape(text: str) -> str:
-    """HTML-escape (for the few strings built outside templates, such as SVG charts)."""
-    return html.escape(text, quote=True)
