@@ -8,6 +8,7 @@ imports) are written before their call answers.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,6 +36,9 @@ class EventLog:
         self._store = store
         self._clock = clock
         self._pending: dict[str, list[LogEvent]] = {}
+        self._flushing = asyncio.Lock()
+        """One flush at a time: a flush that found the buffer empty because the periodic one had just
+        taken it must still wait for that one's commit (a page read right after would miss its events)."""
 
     def _event(
         self,
@@ -94,14 +98,18 @@ class EventLog:
         return sum(len(v) for v in self._pending.values())
 
     async def flush(self) -> None:
-        """Write the buffered events, one commit per tenant; on failure they wait for the next flush."""
-        batch, self._pending = self._pending, {}
-        for tenant_id, events in batch.items():
-            try:
-                await self._store.append_events(tenant_id, events)
-            except BaseException:
-                self._pending.setdefault(tenant_id, [])[:0] = events
-                raise
+        """Write the buffered events, one commit per tenant; on failure they wait for the next flush.
+
+        Returns once every event buffered before the call is written, by this flush or one under way.
+        """
+        async with self._flushing:
+            batch, self._pending = self._pending, {}
+            for tenant_id, events in batch.items():
+                try:
+                    await self._store.append_events(tenant_id, events)
+                except BaseException:
+                    self._pending.setdefault(tenant_id, [])[:0] = events
+                    raise
 
     async def page(
         self,

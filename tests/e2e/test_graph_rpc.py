@@ -176,8 +176,8 @@ def test_no_caller_sees_another_scopes_graph_facts(graph_world, caller, words, p
     assert all(visible(planted[f.id], t, agent, contact) for f in answer.facts)
     listed, token = [], ""
     while True:  # ListFacts pages exactly the facts this caller sees, every status
-        request = gr.ListFactsRequest(agent_id=agent, end_user_id=contact, page_size=7, page_token=token)
-        page = graph.ListFacts(request, metadata=tenant(t))
+        listing = gr.ListFactsRequest(agent_id=agent, end_user_id=contact, page_size=7, page_token=token)
+        page = graph.ListFacts(listing, metadata=tenant(t))
         listed += [f.id for f in page.facts]
         token = page.next_page_token
         if not token:
