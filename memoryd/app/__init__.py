@@ -129,6 +129,11 @@ async def _flush_buffers(app: App) -> None:
         await app.memory.retrievals.flush()
     except MemorydError:
         log.warning("could not flush retrieval counts at shutdown", exc_info=True)
+    if app.admin.provenance is not None:
+        try:
+            await app.admin.provenance.flush()
+        except MemorydError:
+            log.warning("could not write %d history events and servings at shutdown", app.admin.provenance.pending)
     try:
         await app.admin.trail.flush()
     except MemorydError:
@@ -148,6 +153,8 @@ def _periodic(settings: Settings, app: App) -> list[Step]:
         (_AUDIT_FLUSH_SECONDS, app.admin.trail.flush, "audit log flush"),
         (settings.embedding.backfill_seconds, app.backfill_pass, "embedding backfill"),
     ]
+    if app.admin.provenance is not None:
+        steps.append((_AUDIT_FLUSH_SECONDS, app.admin.provenance.flush, "history and servings flush"))
     if settings.storage.memory_release_seconds > 0:
         steps.append((settings.storage.memory_release_seconds, release_free_memory_step, "free memory release"))
     return steps

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from memoryd.adapters.prometheus_metrics import PrometheusMetrics
 from memoryd.config import Settings
-from memoryd.core.errors import NotReady, Unavailable
+from memoryd.core.errors import NotReady, PreconditionFailed, Unavailable
 from memoryd.core.ports import (
     ArchivePorts,
     Clock,
@@ -44,6 +44,7 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.model_usage import ModelUsageLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
+from memoryd.services.provenance import Provenance
 from memoryd.services.rate_budget import RateBudget
 from memoryd.services.recall import RecallService
 from memoryd.services.reembed import Reembed, SpaceRouter
@@ -110,6 +111,14 @@ class AdminParts:
     pii: PiiFloor
     rates: RateBudget | None
     """Per-key call budgets (None without Redis: then keys are not rate-limited)."""
+    provenance: Provenance | None = None
+    """Memories' histories and the served log (None with stores passed in without one)."""
+
+    def served_log(self) -> Provenance:
+        """The served log; FAILED_PRECONDITION when this server keeps none."""
+        if self.provenance is None:
+            raise PreconditionFailed("this server keeps no served log (its stores were passed in without one)")
+        return self.provenance
 
 
 @dataclass(frozen=True)

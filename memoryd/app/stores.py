@@ -19,6 +19,7 @@ from memoryd.adapters.lance.graph import LanceGraphStore
 from memoryd.adapters.lance.keys import LanceKeyStore
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.profiles import LanceProfileStore
+from memoryd.adapters.lance.provenance import LanceProvenance
 from memoryd.adapters.lance.reembed_finish import LanceReembedFinish
 from memoryd.adapters.lance.reviews import LanceReviewStore
 from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
@@ -42,6 +43,7 @@ from memoryd.core.ports import (
     Leases,
     ModelUsageStore,
     ProfileStore,
+    ProvenanceStore,
     ProviderGate,
     ReembedFinisher,
     ReviewStore,
@@ -70,6 +72,8 @@ class Stores:
     spaces: EmbeddingSpaces | None = None
     finisher: ReembedFinisher | None = None
     """The re-embed's record and its end (None with stores passed in)."""
+    provenance: ProvenanceStore | None = None
+    """Histories and servings (optional with stores passed in)."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,11 @@ class GivenStores:
     agent_configs: AgentConfigStore | None = None
     graph: GraphStore | None = None
     """Optional even when the others are given."""
+    provenance: ProvenanceStore | None = None
+    """Optional too."""
 
     def _required(self) -> list[Any]:
-        return [getattr(self, f.name) for f in fields(self) if f.name != "graph"]
+        return [getattr(self, f.name) for f in fields(self) if f.name not in ("graph", "provenance")]
 
     def stores(self) -> Stores | None:
         """The given stores as ``Stores``; None when none was given; ValueError for some but not all."""
@@ -103,6 +109,7 @@ class GivenStores:
         return Stores(
             memories, s.profiles, s.conversations, s.reviews, s.keys, s.audit_log, s.archive,  # type: ignore[arg-type]  # checked above
             s.agent_configs, None, lambda: None, s.graph,  # type: ignore[arg-type]  # checked above
+            provenance=s.provenance,
         )  # fmt: skip
 
 
@@ -163,6 +170,7 @@ def _lance_stores(db: LanceDatabase, settings: Settings, embedder: Embedder, met
         LanceGraphStore(db, embedder.dimension),
         LanceEmbeddingSpaces(db),
         LanceReembedFinish(db),
+        LanceProvenance(db),
     )
 
 

@@ -36,6 +36,7 @@ from memoryd.services.memorize import MemorizeService
 from memoryd.services.model_usage import ModelUsageLog
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
+from memoryd.services.provenance import Provenance
 from memoryd.services.rate_budget import RateBudget
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.recall import RecallService
@@ -74,6 +75,7 @@ class _Shared:
     pii: PiiFloor
     limits: Limits
     configs: AgentConfigService
+    provenance: Provenance | None
 
 
 def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None, rates: RateLimiter | None) -> App:
@@ -89,7 +91,8 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         rrf_k=settings.recall.rrf_k,
     )
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
-    shared = _Shared(trail, PiiFloor(settings.pii.policy_for), limits, configs)
+    provenance = Provenance(stores.provenance, p.clock) if stores.provenance is not None else None
+    shared = _Shared(trail, PiiFloor(settings.pii.policy_for), limits, configs, provenance)
     memory = _memory(settings, stores, p, shared)
     graph = (
         GraphService(stores.graph, p.embedder, p.counter, p.clock, trail, shared.pii)
@@ -124,6 +127,7 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         settings.working.context_window_tokens,
         pii=shared.pii,
         graph=graph,
+        provenance=provenance,
     )
     working = WorkingParts(profile, stores.profiles, conversations, stores.conversations, configs)
     admin = _admin(settings, stores, p, shared, jobs, usage, rates)
@@ -156,6 +160,7 @@ def _memory(settings: Settings, stores: Stores, p: Providers, shared: _Shared) -
         embed_during_commit=settings.embedding.provider != "onnx",
         reads=p.reads,
         company=WriteCompany(settings.memorize.group_linger_ms / 1000),
+        provenance=shared.provenance,
     )
     retrievals = RetrievalLog(ports.stats, p.clock)
     recall = RecallService(
@@ -168,11 +173,21 @@ def _memory(settings: Settings, stores: Stores, p: Providers, shared: _Shared) -
         shared.configs.recall_defaults,
         spaces=spaces,
         reads=p.reads,
+        provenance=shared.provenance,
     )
     archive = ArchiveService(
-        ports.store, p.embedder, p.clock, shared.limits, trail=shared.trail, pii=shared.pii, spaces=spaces
+        ports.store,
+        p.embedder,
+        p.clock,
+        shared.limits,
+        trail=shared.trail,
+        pii=shared.pii,
+        spaces=spaces,
+        provenance=shared.provenance,
     )
-    feedback = FeedbackService(ports.store, ports.stats, archive, memorize, p.clock, shared.limits, shared.trail)
+    feedback = FeedbackService(
+        ports.store, ports.stats, archive, memorize, p.clock, shared.limits, shared.trail, shared.provenance
+    )
     reembed = (
         Reembed(ports.filler, stores.spaces, p.target, finisher=stores.finisher)
         if p.target is not None and ports.filler is not None and stores.spaces is not None
@@ -194,19 +209,7 @@ def _jobs(
 ) -> JobParts:
     js, ports = settings.jobs, stores.memories
     service = JobService(jobs.ledger, jobs.queue, p.clock)
-    review = ReviewService(
-        ports.store,
-        ports.snapshot,
-        p.neighbours,
-        stores.reviews,
-        service,
-        memory.memorize,
-        p.counter,
-        p.clock,
-        settings.audits.limits(),
-        shared.configs.review_apply,
-        trail=shared.trail,
-    )
+    review = _review(settings, stores, p, shared, service, memory.memorize)
     model_usage = ModelUsageLog(jobs.usage, p.clock) if jobs.usage is not None else None
     runner = _runner(settings, p, jobs, service, model_usage)
     bootstrap = BootstrapService(
@@ -241,6 +244,26 @@ def _jobs(
     )
     extraction = GraphExtraction(stores.conversations, graph, shared.configs, pii=shared.pii) if graph else None
     return JobParts(service, runner, bootstrap, compaction, review, audits, extraction, model_usage)
+
+
+def _review(
+    settings: Settings, stores: Stores, p: Providers, shared: _Shared, service: JobService, memorize: MemorizeService
+) -> ReviewService:
+    """The memory review: its rules, its job body, reading and applying findings."""
+    return ReviewService(
+        stores.memories.store,
+        stores.memories.snapshot,
+        p.neighbours,
+        stores.reviews,
+        service,
+        memorize,
+        p.counter,
+        p.clock,
+        settings.audits.limits(),
+        shared.configs.review_apply,
+        trail=shared.trail,
+        provenance=shared.provenance,
+    )
 
 
 def _runner(
@@ -289,6 +312,7 @@ def _admin(
         leases=leases,
         job_seconds=hold,
         orphan_grace_seconds=settings.storage.orphan_grace_seconds,
+        provenance=shared.provenance,
     )
     retention = RetentionService(
         stores.memories.store,
@@ -300,6 +324,7 @@ def _admin(
         lambda: sorted(settings.retention.tenants),
         leases=leases,
         hold_seconds=hold,
+        provenance=shared.provenance,
     )
     return AdminParts(
         keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),
@@ -313,4 +338,5 @@ def _admin(
         trail=shared.trail,
         pii=shared.pii,
         rates=RateBudget(rates, au.reads_per_second, au.writes_per_second, au.burst_seconds) if rates else None,
+        provenance=shared.provenance,
     )

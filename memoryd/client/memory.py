@@ -6,7 +6,7 @@ import asyncio
 import random
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar, cast
 
@@ -226,10 +226,33 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
         return str(self._call(self._stub.Forget, request).memory_id)
 
-    def feedback(self, agent_id: str, memory_id: str, signal: Any, *, correction: str = "") -> pb.FeedbackResponse:
-        """One feedback signal (``pb.FEEDBACK_SIGNAL_*``); a correction needs its text."""
-        request = pb.FeedbackRequest(agent_id=agent_id, memory_id=memory_id, signal=signal, correction=correction)
+    def feedback(
+        self, agent_id: str, memory_id: str, signal: Any, *, correction: str = "", request_id: str = ""
+    ) -> pb.FeedbackResponse:
+        """One feedback signal (``pb.FEEDBACK_SIGNAL_*``); a correction needs its text.
+
+        A request id is sent (a new one unless given), so a retry after a lost reply counts once.
+        """
+        request = pb.FeedbackRequest(
+            agent_id=agent_id,
+            memory_id=memory_id,
+            signal=signal,
+            correction=correction,
+            request_id=request_id or uuid.uuid4().hex,
+        )
         return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
+
+    def auto_feedback(
+        self, agent_id: str, used: Mapping[str, bool], *, end_user_id: str = "", request_id: str = ""
+    ) -> int:
+        """Which recalled memories (id → used) the runtime used; how many signals were recorded (once)."""
+        request = pb.AutoFeedbackRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            results=[pb.UsedResult(id=i, used=u) for i, u in used.items()],
+            request_id=request_id or uuid.uuid4().hex,
+        )
+        return int(self._call(self._stub.AutoFeedback, request).recorded)
 
     def call(self, method: Callable[..., Any], request: Any) -> Any:
         """One call with this client's metadata, deadline and retries (the namespaces' calls go through it)."""

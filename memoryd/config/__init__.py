@@ -164,6 +164,7 @@ class Settings(BaseSettings):
             "review.apply": self.audits.policy_for(tenant_id).value,
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,
+            "retention.servings_days": retention.servings_days,
         }
         return out
 

@@ -209,6 +209,14 @@ SETTINGS: dict[str, Setting] = {
             36_500.0,
             tenant_only=True,
         ),
+        Setting(
+            "retention.servings_days",
+            float,
+            "The served log keeps what was served to whom this long; 0 keeps it forever.",
+            0.0,
+            36_500.0,
+            tenant_only=True,
+        ),
     )
 }
 """Every key a tenant or agent may set; anything else is refused by name."""

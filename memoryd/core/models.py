@@ -88,6 +88,9 @@ class Actor:
     within the tenant; ``rpc.identity`` sets the verified caller's role on every request."""
     key_id: str = ""
     """The caller's API key (for the audit log); empty for memoryd's own work and protected mode."""
+    via: str = ""
+    """The RPC (``MemoryService/Recall``) or job (``job:compact``) acting: a memory's history and
+    the served log say it; empty for memoryd's own work outside a job."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,13 @@ class RetentionPolicy:
     """Memories created longer ago than this are deleted."""
     conversations_days: float = 0.0
     """Conversations untouched for longer than this are deleted with every item."""
+    servings_days: float = 0.0
+    """Servings older than this leave the served log."""
 
     @property
-    def active(self) -> bool:
-        """Whether anything expires."""
-        return self.memories_days > 0 or self.conversations_days > 0
+    def keeps_data_forever(self) -> bool:
+        """Whether no memory or conversation expires (servings may)."""
+        return self.memories_days <= 0 and self.conversations_days <= 0
 
 
 @dataclass(frozen=True, slots=True)

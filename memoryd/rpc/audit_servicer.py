@@ -5,6 +5,7 @@ from __future__ import annotations
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.provenance import ServingFilter
 from memoryd.core.validation import check_range, check_text
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
@@ -94,6 +95,23 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
                 )
                 for u in found
             ]
+        )
+
+    @translated
+    async def ListServings(self, request: apb.ListServingsRequest, context: Ctx) -> apb.ListServingsResponse:
+        """See the proto."""
+        where = ServingFilter(
+            check_text(request.item_id, "item_id", 128),
+            check_text(request.agent_id, "agent_id", 256),
+            check_text(request.end_user_id, "end_user_id", 256),
+            check_text(request.conversation_id, "conversation_id", 256),
+            convert.to_datetime(request.since, "since") if request.HasField("since") else None,
+            convert.to_datetime(request.until, "until") if request.HasField("until") else None,
+        )
+        size = check_range(request.page_size or 100, "page_size", 1, 500)
+        page = await self._app.admin.served_log().servings(tenant_of(context), where, size, request.page_token)
+        return apb.ListServingsResponse(
+            servings=[wire.serving(s) for s in page.servings], next_page_token=page.next_page_token
         )
 
     @translated

@@ -44,7 +44,7 @@ class Authenticate(_Interceptor):
                 await self._after(principal, rule)
         except MemorydError as exc:
             await abort_with(context, exc)
-        identity.bind(principal)
+        identity.bind(principal, method)
 
     async def intercept_service(
         self, continuation: Callable[[grpc.HandlerCallDetails], Awaitable[Any]], details: grpc.HandlerCallDetails

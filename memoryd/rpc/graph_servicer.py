@@ -6,6 +6,7 @@ from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Scope
+from memoryd.core.provenance import ServedItem
 from memoryd.core.validation import check_range
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
@@ -37,6 +38,8 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
             ),
             limit=request.limit or 20,
         )
+        if self._app.admin.provenance is not None:  # the served log: every fact returned, best first
+            self._app.admin.provenance.served(who, [(h.fact.fact_id, h.score) for h in answer.hits], ServedItem.FACT)
         names = {h.fact.subject_id: h.subject for h in answer.hits} | {h.fact.object_id: h.object for h in answer.hits}
         return gr.SearchGraphResponse(
             facts=[wire.graph_fact(h.fact, names, h.hop, h.score) for h in answer.hits],

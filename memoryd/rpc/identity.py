@@ -28,6 +28,7 @@ AUTHORIZATION_METADATA_KEY = "authorization"
 Ctx = grpc.aio.ServicerContext[Any, Any]
 
 _PRINCIPAL: ContextVar[Principal | None] = ContextVar("memoryd_principal", default=None)
+_METHOD: ContextVar[str] = ContextVar("memoryd_method", default="")
 
 
 def _entries(context: Ctx, name: str) -> list[Any]:
@@ -64,9 +65,10 @@ async def admit(context: Ctx, method: str, keys: KeyService, trust_without_keys:
     return principal, authorize(principal, method)
 
 
-def bind(principal: Principal) -> None:
-    """Make ``principal`` the caller of the running call (the interceptor does, before the servicer)."""
+def bind(principal: Principal, method: str = "") -> None:
+    """Make ``principal`` the caller of the running call, through ``method`` (the interceptor does, first)."""
     _PRINCIPAL.set(principal)
+    _METHOD.set(method)
 
 
 def principal() -> Principal:
@@ -90,13 +92,13 @@ def actor(context: Ctx, agent_id: str, end_user_id: str) -> Actor:
     who = principal()
     tenant = tenant_of(context)
     check_agent(who, agent_id)
-    return Actor(tenant, agent_id, end_user_id, who.role, who.key_id)
+    return Actor(tenant, agent_id, end_user_id, who.role, who.key_id, _METHOD.get())
 
 
 def caller(context: Ctx) -> Actor:
     """The caller as an actor of no particular agent (key management: who asked, for the audit log)."""
     who = principal()
-    return Actor(tenant_of(context), who.agent_id, "", who.role, who.key_id)
+    return Actor(tenant_of(context), who.agent_id, "", who.role, who.key_id, _METHOD.get())
 
 
 def job_partition(context: Ctx, operator_batches: bool, operator_key: str) -> str:

@@ -77,11 +77,22 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
         return pb.GetMemoryResponse(memory=convert.memory(record), annotated_by=annotated_by)
 
     @translated
+    async def GetMemoryHistory(self, request: pb.GetMemoryHistoryRequest, context: Ctx) -> pb.GetMemoryHistoryResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        found = await self._app.memory.archive.history(who, request.memory_id)
+        return pb.GetMemoryHistoryResponse(
+            events=[convert.history_event(e) for e in found.events], servings_total=found.servings_total
+        )
+
+    @translated
     async def Feedback(self, request: pb.FeedbackRequest, context: Ctx) -> pb.FeedbackResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         signal = convert.enum_value(convert.SIGNALS, request.signal, "signal")
-        record, corrected = await self._app.memory.feedback.feedback(who, request.memory_id, signal, request.correction)
+        record, corrected = await self._app.memory.feedback.feedback(
+            who, request.memory_id, signal, request.correction, request.request_id
+        )
         reply = pb.FeedbackResponse(memory=convert.memory(record))
         if corrected is not None:
             reply.correction.CopyFrom(convert.memory(corrected))
@@ -91,7 +102,8 @@ class MemoryServicer(pb_grpc.MemoryServiceServicer):
     async def AutoFeedback(self, request: pb.AutoFeedbackRequest, context: Ctx) -> pb.AutoFeedbackResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        recorded = await self._app.memory.feedback.auto_feedback(who, [(r.id, r.used) for r in request.results])
+        results = [(r.id, r.used) for r in request.results]
+        recorded = await self._app.memory.feedback.auto_feedback(who, results, request.request_id)
         return pb.AutoFeedbackResponse(recorded=recorded)
 
     @translated

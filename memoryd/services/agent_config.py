@@ -153,7 +153,11 @@ class AgentConfigService:
     async def retention(self, tenant_id: str) -> RetentionPolicy:
         """The tenant's retention days."""
         values = await self.values(tenant_id, "")
-        return RetentionPolicy(float(values["retention.memories_days"]), float(values["retention.conversations_days"]))
+        return RetentionPolicy(
+            float(values["retention.memories_days"]),
+            float(values["retention.conversations_days"]),
+            float(values["retention.servings_days"]),
+        )
 
     async def review_apply(self, tenant_id: str, agent_id: str) -> ApplyPolicy:
         """Which findings the agent's reviews apply on their own."""

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import replace
 from datetime import datetime
 
-from memoryd.core.errors import NotFound, PermissionDenied
+from memoryd.core.errors import NotFound, PermissionDenied, PreconditionFailed
 from memoryd.core.event_log import Operation
 from memoryd.core.ids import content_hash
 from memoryd.core.models import (
@@ -20,10 +20,12 @@ from memoryd.core.models import (
     Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.provenance import HistoryKind
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
 from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.provenance import MemoryHistory, Provenance
 from memoryd.services.reembed import SpaceRouter
 
 ANNOTATIONS_SHOWN = 100
@@ -43,7 +45,9 @@ class ArchiveService:
         trail: EventLog,
         pii: PiiFloor,
         spaces: SpaceRouter | None = None,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
         self._store = store
         self._spaces = spaces
         self._pii = pii
@@ -60,6 +64,13 @@ class ArchiveService:
         if record is None:
             raise NotFound(f"memory {memory_id!r} not found")
         return record
+
+    async def history(self, actor: Actor, memory_id: str) -> MemoryHistory:
+        """A visible memory's history (NotFound as ``get``)."""
+        await self.get(actor, memory_id)
+        if self._provenance is None:
+            raise PreconditionFailed("this server keeps no memory history (its stores were passed in without one)")
+        return await self._provenance.history(actor.tenant_id, memory_id)
 
     async def annotated_by(self, actor: Actor, memory_id: str, limit: int = ANNOTATIONS_SHOWN) -> list[str]:
         """Ids of the visible active memories whose source_id is ``memory_id``, oldest first."""
@@ -117,6 +128,9 @@ class ArchiveService:
         if not await self._store.replace(actor, updated, vector, extra):
             raise NotFound(f"memory {memory_id!r} not found")
         self._trail.note(actor, Operation.UPDATE, [memory_id], {record.scope.value, updated.scope.value})
+        earlier = _earlier(record, updated)
+        if self._provenance is not None and earlier:  # a retried update changes nothing the second time
+            self._provenance.record(actor, HistoryKind.UPDATED, updated, detail=earlier)
         return updated
 
     async def restore(self, actor: Actor, memory_id: str) -> MemoryRecord:
@@ -130,6 +144,8 @@ class ArchiveService:
         if not await self._store.replace(actor, restored, None):
             raise NotFound(f"memory {memory_id!r} not found")
         self._trail.note(actor, Operation.RESTORE, [memory_id], [record.scope.value])
+        if self._provenance is not None:
+            self._provenance.record(actor, HistoryKind.RESTORED, restored, detail={"status": record.status.value})
         return restored
 
     async def forget(self, actor: Actor, memory_id: str) -> str:
@@ -140,7 +156,23 @@ class ArchiveService:
         if not await self._store.delete(actor, memory_id):
             raise NotFound(f"memory {memory_id!r} not found")
         self._trail.note(actor, Operation.FORGET, [memory_id], [record.scope.value])
+        if self._provenance is not None:  # forgotten for good: its history (earlier texts) goes with it
+            await self._provenance.forget(actor.tenant_id, [memory_id])
         return memory_id
+
+
+def _earlier(record: MemoryRecord, updated: MemoryRecord) -> dict[str, str]:
+    """What an update changed, as it was before (the history keeps the earlier text)."""
+    earlier = {
+        name: str(getattr(record, name))
+        for name in ("content", "category", "subject", "salience")
+        if getattr(record, name) != getattr(updated, name)
+    }
+    if record.scope is not updated.scope:
+        earlier["scope"] = record.scope.value
+    if record.tags != updated.tags:
+        earlier["tags"] = ", ".join(record.tags)
+    return earlier
 
 
 def _apply(record: MemoryRecord, patch: MemoryPatch, actor: Actor, now: datetime) -> MemoryRecord:

@@ -108,7 +108,7 @@ class CompactionService:
         conv = await self._store.state(tenant, conversation_id)
         if conv is None:
             return {"outcome": Outcome.NO_CONVERSATION}
-        actor = Actor(tenant, conv.agent_id, conv.end_user_id)
+        actor = Actor(tenant, conv.agent_id, conv.end_user_id, via=f"job:{rec.kind.value}")
         policy = await self._configs.for_conversation(tenant, conv)
         raw = [
             m for m in await self._store.messages(tenant, conversation_id, conv.compacted_through) if m.seq <= last_seq

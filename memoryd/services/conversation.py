@@ -36,6 +36,7 @@ from memoryd.core.job_records import JobKind, JobRecord
 from memoryd.core.models import Actor, MemoryRecord, RecallQuery
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
+from memoryd.core.provenance import ServedItem
 from memoryd.core.validation import check_actor, check_range
 from memoryd.core.working import assemble, plan_compaction
 from memoryd.services.agent_config import AgentConfigService
@@ -43,6 +44,7 @@ from memoryd.services.graph import GraphService
 from memoryd.services.job_service import JobService
 from memoryd.services.pii_floor import PiiFloor
 from memoryd.services.profile import ProfileService
+from memoryd.services.provenance import Provenance
 from memoryd.services.recall import RecallService
 
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
@@ -121,7 +123,10 @@ class ConversationService:
         *,
         pii: PiiFloor,
         graph: GraphService | None = None,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
+        """Where the memories and facts a context carries are logged as served."""
         self._graph = graph
         self._store = store
         self._pii = pii
@@ -208,8 +213,8 @@ class ConversationService:
             self._store.summaries(actor.tenant_id, conversation_id, conv.summary_ids),
             self._profile.get(actor),
         )
-        memories = await self._auto_recall(actor, raw, policy) if policy.auto_recall else []
-        block = await self._graph_block(actor, raw)
+        memories = await self._auto_recall(actor, conversation_id, raw, policy) if policy.auto_recall else []
+        block = await self._graph_block(actor, conversation_id, raw)
         return assemble(
             prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
         )
@@ -339,7 +344,7 @@ class ConversationService:
             JobKind.COMPACT, actor.tenant_id, compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id
         )
 
-    async def _graph_block(self, actor: Actor, raw: Sequence[Message]) -> str:
+    async def _graph_block(self, actor: Actor, conversation_id: str, raw: Sequence[Message]) -> str:
         """The memory-graph block for the last user message, when the agent's graph is on ("" otherwise).
 
         The graph search needs the embedder; without it the context is assembled without the block.
@@ -359,10 +364,13 @@ class ConversationService:
             )
         except Unavailable:
             return ""
+        if self._provenance is not None and answer.block:  # the block holds the best hits, one line each
+            shown = answer.hits[: answer.block.count("\n")]
+            self._provenance.served(actor, [(h.fact.fact_id, h.score) for h in shown], ServedItem.FACT, conversation_id)
         return answer.block
 
     async def _auto_recall(
-        self, actor: Actor, raw: Sequence[Message], policy: WorkingPolicy
+        self, actor: Actor, conversation_id: str, raw: Sequence[Message], policy: WorkingPolicy
     ) -> list[tuple[str, datetime]]:
         last_user = next((m for m in reversed(raw) if m.role == Role.USER), None)
         if last_user is None or not last_user.content.strip():
@@ -370,11 +378,11 @@ class ConversationService:
         hits = await self._recall.recall(
             RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit, injected=True)
         )
-        return [
-            (attributed(h.memory, actor), h.memory.occurred_at)
-            for h in hits
-            if h.parts.vector_similarity >= policy.recall_threshold
-        ]
+        hits = [h for h in hits if h.parts.vector_similarity >= policy.recall_threshold]
+        if self._provenance is not None:
+            served = [(h.memory.memory_id, h.score) for h in hits]
+            self._provenance.served(actor, served, ServedItem.MEMORY, conversation_id)
+        return [(attributed(h.memory, actor), h.memory.occurred_at) for h in hits]
 
 
 def attributed(memory: MemoryRecord, reader: Actor) -> str:

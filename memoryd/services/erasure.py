@@ -46,6 +46,7 @@ from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.event_log import EventLog
 from memoryd.services.graph_extraction import parse_graph_key
 from memoryd.services.maintenance_loop import LEASE, PAUSE
+from memoryd.services.provenance import Provenance
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,9 @@ class ErasureService:
         leases: Leases | None = None,
         job_seconds: float = 310.0,
         orphan_grace_seconds: float = 60.0,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
         self._orphan_grace = timedelta(seconds=orphan_grace_seconds)
         """Files no version references are removed once this old (``storage.orphan_grace_seconds``)."""
         self._leases = leases
@@ -104,7 +107,12 @@ class ErasureService:
                 graph_counts, graph_tables = (
                     await self._graph.erase_end_user(tenant, end_user_id) if self._graph is not None else ({}, [])
                 )
-            tables = [*touched, *more, *most, *graph_tables]
+                provenance_rows, provenance_tables = (
+                    await self._provenance.erase_end_user(tenant, end_user_id, memory_ids)
+                    if self._provenance is not None
+                    else (0, [])
+                )
+            tables = [*touched, *more, *most, *graph_tables, *provenance_tables]
             versions = await self._maintenance.purge(tables) if self._maintenance is not None and tables else 0
             leftovers = await self._remove_leftovers(tables)
         counts = {
@@ -114,6 +122,7 @@ class ErasureService:
             "findings": findings,
             "jobs": jobs,
             **graph_counts,
+            "history_and_servings": provenance_rows,
         }
         receipt = ErasureReceipt(
             tenant,

@@ -32,12 +32,14 @@ from memoryd.core.models import (
     Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore, NeighbourSearch
+from memoryd.core.provenance import HistoryKind
 from memoryd.core.restatement import is_restatement
 from memoryd.core.validation import Limits, check_actor, check_draft, check_request_id
 from memoryd.core.vectors import normalised
 from memoryd.core.visibility import is_visible, scope_refusal
 from memoryd.services.event_log import EventLog
 from memoryd.services.pii_floor import PiiFloor
+from memoryd.services.provenance import Provenance
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import SpaceRouter
 from memoryd.services.write_company import WriteCompany
@@ -69,7 +71,10 @@ class MemorizeService:
         embed_during_commit: bool = True,
         reads: ReadsInFlight | None = None,
         company: WriteCompany | None = None,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
+        """Where each write's history event goes (created, or merged into a stored restatement)."""
         self._store = store
         self._company = company or WriteCompany(0.0)
         """A group that follows a shared one waits briefly for as many calls (the same writers, back)."""
@@ -156,6 +161,9 @@ class MemorizeService:
         given = self._given_vectors(checked, field, single)
         job = Write(actor, checked, [given.get(i) for i in range(len(checked))], skip_deduplication, keys, request_id)
         results = await self._submit(job)
+        if self._provenance is not None:
+            for draft, result in zip(checked, results, strict=True):
+                self._note_history(actor, draft, result, request_id)
         self._trail.note(
             actor,
             Operation.MEMORIZE,
@@ -164,6 +172,15 @@ class MemorizeService:
             {"deduplicated": sum(r.deduplicated for r in results)},
         )
         return results
+
+    def _note_history(self, actor: Actor, draft: MemoryDraft, result: MemorizeResult, request_id: str) -> None:
+        assert self._provenance is not None
+        if result.deduplicated:
+            detail = {"restatement": draft.content}
+            self._provenance.record(actor, HistoryKind.MERGED, result.memory, request_id=request_id, detail=detail)
+        else:
+            detail = {"source_context": draft.source_context} if draft.source_context else {}
+            self._provenance.record(actor, HistoryKind.CREATED, result.memory, request_id=request_id, detail=detail)
 
     async def _check_sources(self, actor: Actor, drafts: Sequence[MemoryDraft], field: str, single: bool) -> None:
         """Every ``source_id`` names a memory the author can see (a link must not point at nothing or leak)."""

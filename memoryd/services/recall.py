@@ -19,6 +19,7 @@ from memoryd.core.models import (
     RecallQuery,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
+from memoryd.core.provenance import ServedItem
 from memoryd.core.query_terms import full_text_query, statement_form
 from memoryd.core.ranking import (
     AgentRecall,
@@ -39,6 +40,7 @@ from memoryd.core.recall_trace import MAX_EXPLAINED, RecallTrace, TraceSettings,
 from memoryd.core.scores import full_text_evidence, relevance
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_range
 from memoryd.core.vectors import normalised
+from memoryd.services.provenance import Provenance
 from memoryd.services.reads_in_flight import ReadsInFlight
 from memoryd.services.reembed import QuerySpace, SpaceRouter
 from memoryd.services.retrievals import RetrievalLog
@@ -59,7 +61,10 @@ class RecallService:
         *,
         spaces: SpaceRouter | None = None,
         reads: ReadsInFlight | None = None,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
+        """The served log (GetContext's auto-recall logs what it kept itself)."""
         self._reads = reads or ReadsInFlight(0.0)
         """Counts this service's Recalls (writes of the local model wait for a pause in them)."""
         self._spaces = spaces
@@ -134,6 +139,8 @@ class RecallService:
             hits = [h for h in hits if h.score >= (query.min_score or 0.0)]
         hits = hits[: query.limit]
         self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
+        if self._provenance is not None and not query.injected:
+            self._provenance.served(query.actor, [(h.memory.memory_id, h.score) for h in hits], ServedItem.MEMORY)
         if query.explain is None:
             return RecallAnswer(hits, degraded)
         arms = _Arms(vector_hits, text_hits, nearest, fused, vector, space.space)

@@ -28,6 +28,7 @@ from memoryd.core.validation import check_tenant
 from memoryd.services.event_log import EventLog
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
+from memoryd.services.provenance import Provenance
 
 
 class RetentionService:
@@ -45,7 +46,10 @@ class RetentionService:
         *,
         leases: Leases | None = None,
         hold_seconds: float = 300.0,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
+        """Histories go with their memories; servings expire after ``servings_days``."""
         self._leases = leases
         self._hold_seconds = hold_seconds
         """How long a conversation's leases are held at most (they are given back once it is deleted)."""
@@ -71,7 +75,19 @@ class RetentionService:
             idle = await self._conversations.idle(tenant_id, before)
             async with self._quiet(tenant_id, idle, dry_run) as quiet:
                 conversations, items = await self._conversations.expire(tenant_id, quiet, before, dry_run)
-        counts = {"memories": len(memory_ids), "conversations": len(conversations), "conversation_items": items}
+        servings = 0
+        if self._provenance is not None:
+            if memory_ids and not dry_run:
+                await self._provenance.forget(tenant_id, memory_ids)
+            if policy.servings_days > 0:
+                before = now - timedelta(days=policy.servings_days)
+                servings = await self._provenance.expire_servings(tenant_id, before, dry_run)
+        counts = {
+            "memories": len(memory_ids),
+            "conversations": len(conversations),
+            "conversation_items": items,
+            "servings": servings,
+        }
         receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
         if not dry_run and any(counts.values()):
             await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)
@@ -100,7 +116,11 @@ class RetentionService:
     async def tenants(self) -> list[str]:
         """Every tenant a policy may apply to: those with memories, and those named in the configuration."""
         known = {tenant for tenant, _ in await self._directory.agents()} | set(self._configured())
-        return sorted([t for t in known if (await self._policy_for(t)).active])
+        return sorted([t for t in known if self._expires(await self._policy_for(t))])
+
+    def _expires(self, policy: RetentionPolicy) -> bool:
+        """Whether the policy removes anything here (servings only where a served log is kept)."""
+        return not policy.keeps_data_forever or (self._provenance is not None and policy.servings_days > 0)
 
     async def start_daily(self, jobs: JobService) -> JobRecord | None:
         """Queue today's retention job (the same job all day); None when no tenant has a policy."""
@@ -112,7 +132,7 @@ class RetentionService:
     async def run(self, ctx: JobContext) -> JobResult:
         """The daily job body: purge every tenant with a policy (converges on a re-run: expired rows are gone)."""
         tenants = await self.tenants()
-        totals = {"tenants": len(tenants), "memories": 0, "conversations": 0, "conversation_items": 0}
+        totals = {"tenants": len(tenants), "memories": 0, "conversations": 0, "conversation_items": 0, "servings": 0}
         for done, tenant_id in enumerate(tenants, start=1):
             receipt = await self.purge(tenant_id, dry_run=False)
             for name, n in receipt.counts.items():

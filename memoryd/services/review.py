@@ -27,6 +27,7 @@ from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, 
 from memoryd.core.pii import redact
 from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
 from memoryd.core.prompts import REVIEW_PROMPT
+from memoryd.core.provenance import HistoryKind
 from memoryd.core.review import (
     Action,
     ApplyPolicy,
@@ -45,6 +46,7 @@ from memoryd.services.event_log import EventLog
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 from memoryd.services.memorize import MemorizeService
+from memoryd.services.provenance import Provenance
 
 _USER_TURN = "Judge every finding and answer with the JSON object."
 _REASON_CHARS = 500
@@ -92,7 +94,9 @@ class ReviewService:
         apply_policy: Callable[[str, str], Awaitable[ApplyPolicy]],
         *,
         trail: EventLog,
+        provenance: Provenance | None = None,
     ) -> None:
+        self._provenance = provenance
         self._store = store
         self._trail = trail
         self._snapshot = snapshot
@@ -141,7 +145,7 @@ class ReviewService:
     async def run(self, ctx: JobContext) -> JobResult:
         """Rules → stored findings → the model's verdicts (bounded, stored per batch) → auto-apply by policy."""
         rec = ctx.record
-        actor = Actor(rec.tenant_id, rec.agent_id)
+        actor = Actor(rec.tenant_id, rec.agent_id, via=f"job:{rec.kind.value}")
         version = rec.key.rsplit(":", 1)[1]
         records, vectors = await self._snapshot.with_vectors(actor)
         found = await self.rules.find(rec.key, records, vectors)
@@ -299,12 +303,12 @@ class ReviewService:
             return "kept as it is", True
         if f.action is Action.ARCHIVE:
             for r in targets:
-                await self._set_status(actor, r, MemoryStatus.ARCHIVED, "")
+                await self._set_status(actor, r, MemoryStatus.ARCHIVED, "", f)
             return f"archived {len(targets)}", True
         successor = await self._successor(actor, f, records)
         for r in targets:
             if r.memory_id != successor:
-                await self._set_status(actor, r, MemoryStatus.SUPERSEDED, successor)
+                await self._set_status(actor, r, MemoryStatus.SUPERSEDED, successor, f)
         return f"superseded by {successor}", True
 
     async def _successor(self, actor: Actor, f: Finding, records: dict[str, MemoryRecord]) -> str:
@@ -330,11 +334,18 @@ class ReviewService:
         )
         return created[0].memory.memory_id
 
-    async def _set_status(self, actor: Actor, record: MemoryRecord, status: MemoryStatus, successor: str) -> None:
+    async def _set_status(
+        self, actor: Actor, record: MemoryRecord, status: MemoryStatus, successor: str, finding: Finding
+    ) -> None:
         if (record.status, record.superseded_by) == (status, successor):
             return
         changed = replace(record, status=status, superseded_by=successor, updated_at=self._clock.now())
-        await self._store.replace(actor, changed, None)
+        if await self._store.replace(actor, changed, None) and self._provenance is not None:
+            kind = HistoryKind.SUPERSEDED if status is MemoryStatus.SUPERSEDED else HistoryKind.ARCHIVED
+            detail = {"review_id": finding.review_id, "finding_id": finding.finding_id, "finding": finding.kind.value}
+            if successor:
+                detail["superseded_by"] = successor
+            self._provenance.record(actor, kind, changed, request_id=f"review.{finding.finding_id}", detail=detail)
 
 
 def _targets(f: Finding) -> tuple[str, ...]:

@@ -33,10 +33,15 @@ async def test_sign_in_then_find_a_contacts_memories_and_open_one(browser: Brows
     await expect(page.locator("#content")).to_have_text("Maria prefers email over phone calls")
     await expect(page.locator("dd.status")).to_have_text("active")
     await expect(page.locator("table").last).to_contain_text("memorize")  # the event log on this memory
+    await expect(page.locator("#history tr[data-kind='created']")).to_have_count(1)  # and its history
     await page.screenshot(path=shots / "memory.png", full_page=True)
     # a search runs a Recall as the agent serving the contact
     await page.goto(f"{stack.url}/memories?agent=a1&contact=c-maria&q=invoice+address")
     await expect(page.locator("table.memories tbody tr").first).to_contain_text("Hauptstrasse 5")
+    await page.locator("table.memories tbody tr").first.locator("a").first.click()  # its history shows the search
+    served = page.locator("#history tr[data-kind='served']")
+    await expect(served).to_have_count(1)
+    await expect(served).to_contain_text("MemoryService/Recall")
 
 
 async def test_a_memory_holding_markup_is_shown_as_text(browser: Browser, stack: Stack) -> None:

@@ -64,7 +64,9 @@ WORDS = ["coffee", "garden", "deploy", "birthday", "hiking", "budget", "piano", 
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServiceStub, dict[str, Planted]]]:
+def world(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[MemoryServiceStub, dict[str, Planted], str]]:
     server = LiveServer(make_settings(Path(tmp_path_factory.mktemp("tenancy")) / "data"), OnnxMiniLMEmbedder(threads=2))
     server.start()
     rng = random.Random(7)
@@ -93,7 +95,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryServ
             )
             for r in reply.results:
                 written[r.memory.id] = Planted(t, a, c, r.memory.scope)
-        yield stub, written
+        yield stub, written, f"127.0.0.1:{server.port}"
     server.stop()
 
 
@@ -111,7 +113,7 @@ scope_filters = st.lists(st.sampled_from(SCOPES), max_size=3)
     limit=st.integers(1, 100),
 )
 def test_recall_never_returns_invisible_memories(world, caller, words, scopes, limit) -> None:
-    stub, written = world
+    stub, written, _ = world
     t, a, c = caller
     reply = stub.Recall(
         pb.RecallRequest(
@@ -129,7 +131,7 @@ def test_recall_never_returns_invisible_memories(world, caller, words, scopes, l
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(caller=callers, scopes=scope_filters, page_size=st.integers(1, 60))
 def test_list_returns_exactly_the_visible_set(world, caller, scopes, page_size) -> None:
-    stub, written = world
+    stub, written, _ = world
     t, a, c = caller
     seen: list[str] = []
     token = ""
@@ -152,7 +154,7 @@ def test_list_returns_exactly_the_visible_set(world, caller, scopes, page_size) 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(caller=callers, pick=st.integers(0, 10_000))
 def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
-    stub, written = world
+    stub, written, _ = world
     t, a, c = caller
     memory_id = sorted(written)[pick % len(written)]
     try:
@@ -162,6 +164,27 @@ def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
         assert not visible(written[memory_id], t, a, c)
     else:
         assert visible(written[memory_id], t, a, c) and got.memory.id == memory_id
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(caller=callers, words=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3), limit=st.integers(1, 40))
+def test_the_served_log_never_shows_a_memory_to_a_caller_who_could_not_see_it(world, caller, words, limit) -> None:
+    stub, written, address = world
+    t, a, c = caller
+    stub.Recall(pb.RecallRequest(agent_id=a, end_user_id=c, query=" ".join(words), limit=limit), metadata=tenant(t))
+    with grpc.insecure_channel(address) as channel:
+        audits = AuditServiceStub(channel)
+        token, servings = "", []
+        while True:
+            page = audits.ListServings(apb.ListServingsRequest(page_size=500, page_token=token), metadata=tenant(t))
+            servings += page.servings
+            token = page.next_page_token
+            if not token:
+                break
+    mine = [s for s in servings if (s.agent_id, s.end_user_id) == (a, c)]
+    assert t not in TENANTS or mine, "the Recall just made was not logged"
+    for s in servings:
+        assert visible(written[s.item_id], t, s.agent_id, s.end_user_id), s
 
 
 # -- mutations: every mutating RPC in the random operations -------------------------------------

@@ -15,7 +15,7 @@ from memoryd.commands.data import run_export, run_import
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 from memoryd.core.graph import GraphScope
-from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit, Scope
+from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryFilter, ProfileEdit, RecallQuery, Scope
 from memoryd.services.graph import Assertion
 from tests.jobs.conftest import job_settings, running
 from tests.jobs.test_conversations import settle
@@ -51,8 +51,12 @@ async def seed(app: App) -> None:
         await app.working.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.working.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
     await app.working.configs.set_tenant(OPERATOR, {"recall.limit": 7}, (), 0)
+    await app.memory.recall.recall(RecallQuery(alice, "When does Alice like calls?"))
+    await app.memory.recall.recall(RecallQuery(bob, "How does Bob pay?"))
     await settle(app)
     await app.admin.trail.flush()
+    assert app.admin.provenance is not None
+    await app.admin.provenance.flush()
 
 
 async def test_export_import_export_gives_the_same_records(
@@ -67,7 +71,7 @@ async def test_export_import_export_gives_the_same_records(
     assert header["embedding_model"] == onnx_embedder.model_name
     kinds = {r["type"] for r in records}
     assert kinds >= {"memory", "profile", "profile_revision", "conversation", "conversation_item", "audit_event", "job"}
-    assert kinds >= {"graph_entity", "graph_fact", "graph_episode", "settings"}
+    assert kinds >= {"graph_entity", "graph_fact", "graph_episode", "settings", "memory_history", "serving"}
     path = tmp_path / "acme.jsonl"
     path.write_text("\n".join(lines) + "\n")
 
@@ -130,3 +134,7 @@ async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
     facts = [r["row"]["sentence"] for r in records if r["type"] == "graph_fact"]
     assert facts == ["Alice's cat is called Miso."]
     assert {r["row"]["name"] for r in records if r["type"] == "graph_entity"} == {"Alice", "Miso"}
+    alices = {r["row"]["id"] for r in records if r["type"] == "memory"}
+    assert {r["row"]["memory_id"] for r in records if r["type"] == "memory_history"} == alices
+    served = [r["row"] for r in records if r["type"] == "serving"]
+    assert served and all(s["end_user_id"] == "alice" for s in served)

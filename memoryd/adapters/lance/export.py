@@ -36,6 +36,14 @@ from memoryd.adapters.lance.graph import (
     fact_schema,
 )
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
+from memoryd.adapters.lance.provenance import (
+    HISTORY_INDEXES,
+    HISTORY_PREFIX,
+    HISTORY_SCHEMA,
+    SERVING_INDEXES,
+    SERVING_SCHEMA,
+    SERVINGS_PREFIX,
+)
 from memoryd.adapters.lance.reviews import TABLES as REVIEW_TABLES
 from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema
 from memoryd.core.errors import PreconditionFailed
@@ -77,6 +85,8 @@ _KINDS = [
     _Kind("graph_entity", ENTITIES, entity_schema, ENTITY_INDEXES, "end_user"),
     _Kind("graph_fact", FACTS, fact_schema, FACT_INDEXES, "end_user"),
     _Kind("graph_episode", EPISODES, EPISODE_SCHEMA, [("id", BTree())], "end_user"),
+    _Kind("memory_history", HISTORY_PREFIX, HISTORY_SCHEMA, HISTORY_INDEXES, "end_user"),
+    _Kind("serving", SERVINGS_PREFIX, SERVING_SCHEMA, SERVING_INDEXES, "end_user"),
 ]
 _EMBEDDED = {"memory": "content", "graph_entity": "name", "graph_fact": "sentence"}
 """Kinds holding a vector, and the text it embeds (an export without vectors is embedded again)."""

@@ -54,6 +54,8 @@ _KINDS = (
     "graph_entities_",
     "graph_facts_",
     "graph_episodes_",
+    "memory_history_",
+    "servings_",
 )
 
 

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from memoryd.core.agent_config import StoredConfig
 from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.keys import ApiKey
+from memoryd.core.provenance import HistoryEvent, Serving, ServingFilter
 from memoryd.core.review import Finding, Review
 from memoryd.core.usage import UsageReport
 
@@ -51,6 +52,40 @@ class EventLogStore(Protocol):
         self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
     ) -> list[LogEvent]:
         """The tenant's events in [since, until), oldest first."""
+        ...
+
+
+class ProvenanceStore(Protocol):
+    """Memories' histories and the served log, per tenant; appends are upserts on the event or serving id."""
+
+    async def append_history(self, tenant_id: str, events: Sequence[HistoryEvent]) -> None:
+        """Store history events (one commit)."""
+        ...
+
+    async def history(self, tenant_id: str, memory_id: str) -> list[HistoryEvent]:
+        """One memory's events, oldest first."""
+        ...
+
+    async def append_servings(self, tenant_id: str, servings: Sequence[Serving]) -> None:
+        """Store servings (one commit)."""
+        ...
+
+    async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
+        """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""
+        ...
+
+    async def forget(self, tenant_id: str, memory_ids: Sequence[str]) -> list[str]:
+        """Delete the histories and servings of these memories; the tables touched."""
+        ...
+
+    async def erase_end_user(
+        self, tenant_id: str, end_user_id: str, memory_ids: Sequence[str]
+    ) -> tuple[int, list[str]]:
+        """Delete the contact's histories and servings and those of ``memory_ids``; (rows, tables touched)."""
+        ...
+
+    async def expire_servings(self, tenant_id: str, before: datetime, dry_run: bool) -> int:
+        """Delete (or count) the servings older than ``before``."""
         ...
 
 

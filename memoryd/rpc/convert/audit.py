@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memoryd.core.provenance import Serving
 from memoryd.core.review import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
@@ -94,4 +95,22 @@ def usage(u: UsageReport) -> apb.UsageReport:
         feedback=dict(u.feedback),
         by_collection=dict(u.by_collection),
         computed_at=u.computed_at,
+    )
+
+
+def serving(s: Serving) -> apb.Serving:
+    """One serving of the served log."""
+    return apb.Serving(
+        serving_id=s.serving_id,
+        at=s.at,
+        item_id=s.item_id,
+        item_kind=s.item_kind.value,
+        agent_id=s.agent_id,
+        end_user_id=s.end_user_id,
+        key_id=s.key_id,
+        role=s.role,
+        via=s.via,
+        conversation_id=s.conversation_id,
+        rank=s.rank,
+        score=s.score,
     )

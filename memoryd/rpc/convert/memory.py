@@ -30,6 +30,7 @@ from memoryd.core.models import (
     ScoreParts,
     TagMode,
 )
+from memoryd.core.provenance import HistoryEvent, HistoryKind
 from memoryd.core.validation import check_epoch
 from memoryd.rpc._gen.memoryd.v1 import memory_pb2 as pb
 
@@ -273,3 +274,19 @@ def _floats(values: Sequence[float]) -> tuple[float, ...]:
     numpy reads the field as one buffer: a MemorizeBatch of 1,000 vectors in 16 ms, against 27 element by element.
     """
     return tuple(np.asarray(values, dtype=np.float64).tolist())
+
+
+def history_event(e: HistoryEvent) -> pb.MemoryHistoryEvent:
+    """One event of a memory's history."""
+    return pb.MemoryHistoryEvent(
+        event_id=e.event_id,
+        at=e.at,
+        kind=e.kind.value,
+        key_id=e.key_id,
+        role=e.role,
+        agent_id=e.agent_id,
+        via=e.via,
+        request_id=e.request_id,
+        detail=e.detail,
+        end_user_id=e.end_user_id if e.kind is HistoryKind.SERVED else "",
+    )

@@ -10,6 +10,8 @@ import type { FeedbackResponse as _memoryd_v1_FeedbackResponse, FeedbackResponse
 import type { FeedbackSummary as _memoryd_v1_FeedbackSummary, FeedbackSummary__Output as _memoryd_v1_FeedbackSummary__Output } from './memoryd/v1/FeedbackSummary';
 import type { ForgetRequest as _memoryd_v1_ForgetRequest, ForgetRequest__Output as _memoryd_v1_ForgetRequest__Output } from './memoryd/v1/ForgetRequest';
 import type { ForgetResponse as _memoryd_v1_ForgetResponse, ForgetResponse__Output as _memoryd_v1_ForgetResponse__Output } from './memoryd/v1/ForgetResponse';
+import type { GetMemoryHistoryRequest as _memoryd_v1_GetMemoryHistoryRequest, GetMemoryHistoryRequest__Output as _memoryd_v1_GetMemoryHistoryRequest__Output } from './memoryd/v1/GetMemoryHistoryRequest';
+import type { GetMemoryHistoryResponse as _memoryd_v1_GetMemoryHistoryResponse, GetMemoryHistoryResponse__Output as _memoryd_v1_GetMemoryHistoryResponse__Output } from './memoryd/v1/GetMemoryHistoryResponse';
 import type { GetMemoryRequest as _memoryd_v1_GetMemoryRequest, GetMemoryRequest__Output as _memoryd_v1_GetMemoryRequest__Output } from './memoryd/v1/GetMemoryRequest';
 import type { GetMemoryResponse as _memoryd_v1_GetMemoryResponse, GetMemoryResponse__Output as _memoryd_v1_GetMemoryResponse__Output } from './memoryd/v1/GetMemoryResponse';
 import type { ListMemoriesRequest as _memoryd_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _memoryd_v1_ListMemoriesRequest__Output } from './memoryd/v1/ListMemoriesRequest';
@@ -19,6 +21,7 @@ import type { MemorizeBatchResponse as _memoryd_v1_MemorizeBatchResponse, Memori
 import type { MemorizeRequest as _memoryd_v1_MemorizeRequest, MemorizeRequest__Output as _memoryd_v1_MemorizeRequest__Output } from './memoryd/v1/MemorizeRequest';
 import type { MemorizeResponse as _memoryd_v1_MemorizeResponse, MemorizeResponse__Output as _memoryd_v1_MemorizeResponse__Output } from './memoryd/v1/MemorizeResponse';
 import type { Memory as _memoryd_v1_Memory, Memory__Output as _memoryd_v1_Memory__Output } from './memoryd/v1/Memory';
+import type { MemoryHistoryEvent as _memoryd_v1_MemoryHistoryEvent, MemoryHistoryEvent__Output as _memoryd_v1_MemoryHistoryEvent__Output } from './memoryd/v1/MemoryHistoryEvent';
 import type { MemoryInput as _memoryd_v1_MemoryInput, MemoryInput__Output as _memoryd_v1_MemoryInput__Output } from './memoryd/v1/MemoryInput';
 import type { MemoryServiceClient as _memoryd_v1_MemoryServiceClient, MemoryServiceDefinition as _memoryd_v1_MemoryServiceDefinition } from './memoryd/v1/MemoryService';
 import type { RecallFilter as _memoryd_v1_RecallFilter, RecallFilter__Output as _memoryd_v1_RecallFilter__Output } from './memoryd/v1/RecallFilter';
@@ -56,6 +59,8 @@ export interface ProtoGrpcType {
       FeedbackSummary: MessageTypeDefinition<_memoryd_v1_FeedbackSummary, _memoryd_v1_FeedbackSummary__Output>
       ForgetRequest: MessageTypeDefinition<_memoryd_v1_ForgetRequest, _memoryd_v1_ForgetRequest__Output>
       ForgetResponse: MessageTypeDefinition<_memoryd_v1_ForgetResponse, _memoryd_v1_ForgetResponse__Output>
+      GetMemoryHistoryRequest: MessageTypeDefinition<_memoryd_v1_GetMemoryHistoryRequest, _memoryd_v1_GetMemoryHistoryRequest__Output>
+      GetMemoryHistoryResponse: MessageTypeDefinition<_memoryd_v1_GetMemoryHistoryResponse, _memoryd_v1_GetMemoryHistoryResponse__Output>
       GetMemoryRequest: MessageTypeDefinition<_memoryd_v1_GetMemoryRequest, _memoryd_v1_GetMemoryRequest__Output>
       GetMemoryResponse: MessageTypeDefinition<_memoryd_v1_GetMemoryResponse, _memoryd_v1_GetMemoryResponse__Output>
       ListMemoriesRequest: MessageTypeDefinition<_memoryd_v1_ListMemoriesRequest, _memoryd_v1_ListMemoriesRequest__Output>
@@ -65,6 +70,7 @@ export interface ProtoGrpcType {
       MemorizeRequest: MessageTypeDefinition<_memoryd_v1_MemorizeRequest, _memoryd_v1_MemorizeRequest__Output>
       MemorizeResponse: MessageTypeDefinition<_memoryd_v1_MemorizeResponse, _memoryd_v1_MemorizeResponse__Output>
       Memory: MessageTypeDefinition<_memoryd_v1_Memory, _memoryd_v1_Memory__Output>
+      MemoryHistoryEvent: MessageTypeDefinition<_memoryd_v1_MemoryHistoryEvent, _memoryd_v1_MemoryHistoryEvent__Output>
       MemoryInput: MessageTypeDefinition<_memoryd_v1_MemoryInput, _memoryd_v1_MemoryInput__Output>
       /**
        * MemoryService stores and searches an agent's archive.

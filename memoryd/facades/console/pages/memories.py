@@ -77,11 +77,15 @@ async def browse(view: View) -> Response:
 
 
 async def memory(view: View) -> Response:
-    """One memory with its provenance, counts, status and (admins) the events naming it."""
+    """One memory with its provenance, counts, status, its history and (admins) the events naming it."""
     agent, contact = _agent(view), view.arg("contact")
     memory_id = view.request.path_params["memory_id"]
     got = await view.call(
         view.daemon.memory.GetMemory, pb.GetMemoryRequest(agent_id=agent, end_user_id=contact, memory_id=memory_id)
+    )
+    history = await view.call(
+        view.daemon.memory.GetMemoryHistory,
+        pb.GetMemoryHistoryRequest(agent_id=agent, end_user_id=contact, memory_id=memory_id),
     )
     events: list[Any] = []
     if view.caller.may("admin"):
@@ -93,6 +97,8 @@ async def memory(view: View) -> Response:
         "memory.html",
         m=got.memory,
         annotated_by=list(got.annotated_by),
+        history=list(history.events),
+        servings_total=history.servings_total,
         events=events,
         agent=agent,
         contact=contact,

@@ -424,6 +424,62 @@ class ListAuditEventsRequest(_message.Message):
     row_id: str
     def __init__(self, since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., operation: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., key_id: _Optional[str] = ..., row_id: _Optional[str] = ...) -> None: ...
 
+class Serving(_message.Message):
+    __slots__ = ("serving_id", "at", "item_id", "item_kind", "agent_id", "end_user_id", "key_id", "role", "via", "conversation_id", "rank", "score")
+    SERVING_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    ITEM_ID_FIELD_NUMBER: _ClassVar[int]
+    ITEM_KIND_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    VIA_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    serving_id: str
+    at: _timestamp_pb2.Timestamp
+    item_id: str
+    item_kind: str
+    agent_id: str
+    end_user_id: str
+    key_id: str
+    role: str
+    via: str
+    conversation_id: str
+    rank: int
+    score: float
+    def __init__(self, serving_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., item_id: _Optional[str] = ..., item_kind: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., key_id: _Optional[str] = ..., role: _Optional[str] = ..., via: _Optional[str] = ..., conversation_id: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ...) -> None: ...
+
+class ListServingsRequest(_message.Message):
+    __slots__ = ("item_id", "agent_id", "end_user_id", "conversation_id", "since", "until", "page_size", "page_token")
+    ITEM_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    item_id: str
+    agent_id: str
+    end_user_id: str
+    conversation_id: str
+    since: _timestamp_pb2.Timestamp
+    until: _timestamp_pb2.Timestamp
+    page_size: int
+    page_token: str
+    def __init__(self, item_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., conversation_id: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ListServingsResponse(_message.Message):
+    __slots__ = ("servings", "next_page_token")
+    SERVINGS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    servings: _containers.RepeatedCompositeFieldContainer[Serving]
+    next_page_token: str
+    def __init__(self, servings: _Optional[_Iterable[_Union[Serving, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
 class ListAuditEventsResponse(_message.Message):
     __slots__ = ("events", "next_page_token")
     EVENTS_FIELD_NUMBER: _ClassVar[int]

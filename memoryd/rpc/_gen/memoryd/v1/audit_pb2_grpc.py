@@ -83,6 +83,11 @@ class AuditServiceStub:
                 request_serializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.FromString,
                 _registered_method=True)
+        self.ListServings = channel.unary_unary(
+                '/memoryd.v1.AuditService/ListServings',
+                request_serializer=memoryd_dot_v1_dot_audit__pb2.ListServingsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_audit__pb2.ListServingsResponse.FromString,
+                _registered_method=True)
 
 
 class AuditServiceServicer:
@@ -187,6 +192,17 @@ class AuditServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListServings(self, request, context):
+        """ListServings lists the served log (admin keys): which memory or fact ids Recall, GetContext
+        (auto-recall and the graph block) and SearchGraph served, to which key, agent and contact, in
+        which conversation, through which RPC, with rank and score — ids only, never content. Written
+        within a second of the reply; kept `retention.servings_days` (default 30); erasure removes a
+        contact's servings.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuditServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -234,6 +250,11 @@ def add_AuditServiceServicer_to_server(servicer, server):
                     servicer.GetModelUsage,
                     request_deserializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.SerializeToString,
+            ),
+            'ListServings': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListServings,
+                    request_deserializer=memoryd_dot_v1_dot_audit__pb2.ListServingsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_audit__pb2.ListServingsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -483,6 +504,33 @@ class AuditService:
             '/memoryd.v1.AuditService/GetModelUsage',
             memoryd_dot_v1_dot_audit__pb2.GetModelUsageRequest.SerializeToString,
             memoryd_dot_v1_dot_audit__pb2.GetModelUsageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListServings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.AuditService/ListServings',
+            memoryd_dot_v1_dot_audit__pb2.ListServingsRequest.SerializeToString,
+            memoryd_dot_v1_dot_audit__pb2.ListServingsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -118,18 +118,20 @@ class FeedbackSummary(_message.Message):
     def __init__(self, useful: _Optional[int] = ..., not_useful: _Optional[int] = ..., wrong: _Optional[int] = ..., explicit_positive: _Optional[int] = ..., explicit_negative: _Optional[int] = ..., corrections: _Optional[int] = ..., used: _Optional[int] = ..., unused: _Optional[int] = ..., salience_shift: _Optional[float] = ..., last_feedback_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class FeedbackRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "memory_id", "signal", "correction")
+    __slots__ = ("agent_id", "end_user_id", "memory_id", "signal", "correction", "request_id")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
     SIGNAL_FIELD_NUMBER: _ClassVar[int]
     CORRECTION_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     memory_id: str
     signal: FeedbackSignal
     correction: str
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., signal: _Optional[_Union[FeedbackSignal, str]] = ..., correction: _Optional[str] = ...) -> None: ...
+    request_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., signal: _Optional[_Union[FeedbackSignal, str]] = ..., correction: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class FeedbackResponse(_message.Message):
     __slots__ = ("memory", "correction")
@@ -148,14 +150,16 @@ class UsedResult(_message.Message):
     def __init__(self, id: _Optional[str] = ..., used: _Optional[bool] = ...) -> None: ...
 
 class AutoFeedbackRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "results")
+    __slots__ = ("agent_id", "end_user_id", "results", "request_id")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     results: _containers.RepeatedCompositeFieldContainer[UsedResult]
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., results: _Optional[_Iterable[_Union[UsedResult, _Mapping]]] = ...) -> None: ...
+    request_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., results: _Optional[_Iterable[_Union[UsedResult, _Mapping]]] = ..., request_id: _Optional[str] = ...) -> None: ...
 
 class AutoFeedbackResponse(_message.Message):
     __slots__ = ("recorded",)
@@ -458,6 +462,55 @@ class GetMemoryRequest(_message.Message):
     end_user_id: str
     memory_id: str
     def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
+
+class GetMemoryHistoryRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "memory_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    memory_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ...) -> None: ...
+
+class MemoryHistoryEvent(_message.Message):
+    __slots__ = ("event_id", "at", "kind", "key_id", "role", "agent_id", "via", "request_id", "detail", "end_user_id")
+    class DetailEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    EVENT_ID_FIELD_NUMBER: _ClassVar[int]
+    AT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    KEY_ID_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    VIA_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    event_id: str
+    at: _timestamp_pb2.Timestamp
+    kind: str
+    key_id: str
+    role: str
+    agent_id: str
+    via: str
+    request_id: str
+    detail: _containers.ScalarMap[str, str]
+    end_user_id: str
+    def __init__(self, event_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., kind: _Optional[str] = ..., key_id: _Optional[str] = ..., role: _Optional[str] = ..., agent_id: _Optional[str] = ..., via: _Optional[str] = ..., request_id: _Optional[str] = ..., detail: _Optional[_Mapping[str, str]] = ..., end_user_id: _Optional[str] = ...) -> None: ...
+
+class GetMemoryHistoryResponse(_message.Message):
+    __slots__ = ("events", "servings_total")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SERVINGS_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[MemoryHistoryEvent]
+    servings_total: int
+    def __init__(self, events: _Optional[_Iterable[_Union[MemoryHistoryEvent, _Mapping]]] = ..., servings_total: _Optional[int] = ...) -> None: ...
 
 class GetMemoryResponse(_message.Message):
     __slots__ = ("memory", "annotated_by")

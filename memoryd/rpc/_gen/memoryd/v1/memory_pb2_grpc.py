@@ -85,6 +85,11 @@ class MemoryServiceStub:
                 request_serializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.FromString,
                 _registered_method=True)
+        self.GetMemoryHistory = channel.unary_unary(
+                '/memoryd.v1.MemoryService/GetMemoryHistory',
+                request_serializer=memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryResponse.FromString,
+                _registered_method=True)
 
 
 class MemoryServiceServicer:
@@ -194,7 +199,9 @@ class MemoryServiceServicer:
         memorized (same scope, type, subject, category and tags) and the old
         memory becomes SUPERSEDED by it, restorable; the caller must be allowed
         to change the old memory (PERMISSION_DENIED otherwise, nothing written).
-        Counts are statistics: a retried call counts again.
+        With a request_id a retry (after a lost reply) counts nothing twice: the
+        signal is recorded once in the memory's history under that id. Without
+        one, a retried call counts again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -204,7 +211,23 @@ class MemoryServiceServicer:
         """AutoFeedback reports which recalled memories the runtime used: `used`
         counts as FEEDBACK_SIGNAL_USED, otherwise FEEDBACK_SIGNAL_UNUSED. Every
         id must be a full id of a visible memory (NOT_FOUND names the first that
-        is not; nothing is recorded then). At most 100 results.
+        is not; nothing is recorded then). At most 100 results. A request_id
+        makes a retry count nothing twice, as for Feedback.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetMemoryHistory(self, request, context):
+        """GetMemoryHistory returns every event on one visible memory, oldest first:
+        created (by which key, through which RPC or job, with its request id and
+        source_context), restatements merged into it, updates (with the earlier
+        content and scope), superseded or archived (by which finding of which
+        review, or a feedback correction), restored, feedback signals, and its
+        latest servings (see AuditService.ListServings). The history belongs to
+        the tenant: Forget, retention and erasure remove it with the memory.
+        Events reach the history within a second of their call; a read waits for
+        them. A memory the caller cannot see is NOT_FOUND, as in GetMemory.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -262,6 +285,11 @@ def add_MemoryServiceServicer_to_server(servicer, server):
                     servicer.AutoFeedback,
                     request_deserializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.SerializeToString,
+            ),
+            'GetMemoryHistory': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetMemoryHistory,
+                    request_deserializer=memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -535,6 +563,33 @@ class MemoryService:
             '/memoryd.v1.MemoryService/AutoFeedback',
             memoryd_dot_v1_dot_memory__pb2.AutoFeedbackRequest.SerializeToString,
             memoryd_dot_v1_dot_memory__pb2.AutoFeedbackResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetMemoryHistory(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.MemoryService/GetMemoryHistory',
+            memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryRequest.SerializeToString,
+            memoryd_dot_v1_dot_memory__pb2.GetMemoryHistoryResponse.FromString,
             options,
             channel_credentials,
             insecure,

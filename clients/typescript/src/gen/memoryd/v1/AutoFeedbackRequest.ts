@@ -18,6 +18,10 @@ export interface AutoFeedbackRequest {
    * 1 to 100 results; an id listed twice is INVALID_ARGUMENT.
    */
   'results'?: (_memoryd_v1_UsedResult)[];
+  /**
+   * Optional idempotency key: a call repeated with it records nothing again.
+   */
+  'requestId'?: (string);
 }
 
 /**
@@ -36,4 +40,8 @@ export interface AutoFeedbackRequest__Output {
    * 1 to 100 results; an id listed twice is INVALID_ARGUMENT.
    */
   'results': (_memoryd_v1_UsedResult__Output)[];
+  /**
+   * Optional idempotency key: a call repeated with it records nothing again.
+   */
+  'requestId': (string);
 }

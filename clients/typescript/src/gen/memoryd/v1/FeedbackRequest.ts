@@ -27,6 +27,11 @@ export interface FeedbackRequest {
    * limits as MemoryInput.content), empty otherwise.
    */
   'correction'?: (string);
+  /**
+   * Optional idempotency key (as MemorizeRequest.request_id): a call repeated
+   * with it is answered without counting the signal again.
+   */
+  'requestId'?: (string);
 }
 
 /**
@@ -54,4 +59,9 @@ export interface FeedbackRequest__Output {
    * limits as MemoryInput.content), empty otherwise.
    */
   'correction': (string);
+  /**
+   * Optional idempotency key (as MemorizeRequest.request_id): a call repeated
+   * with it is answered without counting the signal again.
+   */
+  'requestId': (string);
 }

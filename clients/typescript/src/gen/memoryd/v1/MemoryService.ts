@@ -8,6 +8,8 @@ import type { FeedbackRequest as _memoryd_v1_FeedbackRequest, FeedbackRequest__O
 import type { FeedbackResponse as _memoryd_v1_FeedbackResponse, FeedbackResponse__Output as _memoryd_v1_FeedbackResponse__Output } from '../../memoryd/v1/FeedbackResponse';
 import type { ForgetRequest as _memoryd_v1_ForgetRequest, ForgetRequest__Output as _memoryd_v1_ForgetRequest__Output } from '../../memoryd/v1/ForgetRequest';
 import type { ForgetResponse as _memoryd_v1_ForgetResponse, ForgetResponse__Output as _memoryd_v1_ForgetResponse__Output } from '../../memoryd/v1/ForgetResponse';
+import type { GetMemoryHistoryRequest as _memoryd_v1_GetMemoryHistoryRequest, GetMemoryHistoryRequest__Output as _memoryd_v1_GetMemoryHistoryRequest__Output } from '../../memoryd/v1/GetMemoryHistoryRequest';
+import type { GetMemoryHistoryResponse as _memoryd_v1_GetMemoryHistoryResponse, GetMemoryHistoryResponse__Output as _memoryd_v1_GetMemoryHistoryResponse__Output } from '../../memoryd/v1/GetMemoryHistoryResponse';
 import type { GetMemoryRequest as _memoryd_v1_GetMemoryRequest, GetMemoryRequest__Output as _memoryd_v1_GetMemoryRequest__Output } from '../../memoryd/v1/GetMemoryRequest';
 import type { GetMemoryResponse as _memoryd_v1_GetMemoryResponse, GetMemoryResponse__Output as _memoryd_v1_GetMemoryResponse__Output } from '../../memoryd/v1/GetMemoryResponse';
 import type { ListMemoriesRequest as _memoryd_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _memoryd_v1_ListMemoriesRequest__Output } from '../../memoryd/v1/ListMemoriesRequest';
@@ -31,7 +33,8 @@ export interface MemoryServiceClient extends grpc.Client {
    * AutoFeedback reports which recalled memories the runtime used: `used`
    * counts as FEEDBACK_SIGNAL_USED, otherwise FEEDBACK_SIGNAL_UNUSED. Every
    * id must be a full id of a visible memory (NOT_FOUND names the first that
-   * is not; nothing is recorded then). At most 100 results.
+   * is not; nothing is recorded then). At most 100 results. A request_id
+   * makes a retry count nothing twice, as for Feedback.
    */
   AutoFeedback(argument: _memoryd_v1_AutoFeedbackRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_AutoFeedbackResponse__Output>): grpc.ClientUnaryCall;
   AutoFeedback(argument: _memoryd_v1_AutoFeedbackRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_AutoFeedbackResponse__Output>): grpc.ClientUnaryCall;
@@ -41,7 +44,8 @@ export interface MemoryServiceClient extends grpc.Client {
    * AutoFeedback reports which recalled memories the runtime used: `used`
    * counts as FEEDBACK_SIGNAL_USED, otherwise FEEDBACK_SIGNAL_UNUSED. Every
    * id must be a full id of a visible memory (NOT_FOUND names the first that
-   * is not; nothing is recorded then). At most 100 results.
+   * is not; nothing is recorded then). At most 100 results. A request_id
+   * makes a retry count nothing twice, as for Feedback.
    */
   autoFeedback(argument: _memoryd_v1_AutoFeedbackRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_AutoFeedbackResponse__Output>): grpc.ClientUnaryCall;
   autoFeedback(argument: _memoryd_v1_AutoFeedbackRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_AutoFeedbackResponse__Output>): grpc.ClientUnaryCall;
@@ -59,7 +63,9 @@ export interface MemoryServiceClient extends grpc.Client {
    * memorized (same scope, type, subject, category and tags) and the old
    * memory becomes SUPERSEDED by it, restorable; the caller must be allowed
    * to change the old memory (PERMISSION_DENIED otherwise, nothing written).
-   * Counts are statistics: a retried call counts again.
+   * With a request_id a retry (after a lost reply) counts nothing twice: the
+   * signal is recorded once in the memory's history under that id. Without
+   * one, a retried call counts again.
    */
   Feedback(argument: _memoryd_v1_FeedbackRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_FeedbackResponse__Output>): grpc.ClientUnaryCall;
   Feedback(argument: _memoryd_v1_FeedbackRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_FeedbackResponse__Output>): grpc.ClientUnaryCall;
@@ -76,7 +82,9 @@ export interface MemoryServiceClient extends grpc.Client {
    * memorized (same scope, type, subject, category and tags) and the old
    * memory becomes SUPERSEDED by it, restorable; the caller must be allowed
    * to change the old memory (PERMISSION_DENIED otherwise, nothing written).
-   * Counts are statistics: a retried call counts again.
+   * With a request_id a retry (after a lost reply) counts nothing twice: the
+   * signal is recorded once in the memory's history under that id. Without
+   * one, a retried call counts again.
    */
   feedback(argument: _memoryd_v1_FeedbackRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_FeedbackResponse__Output>): grpc.ClientUnaryCall;
   feedback(argument: _memoryd_v1_FeedbackRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_FeedbackResponse__Output>): grpc.ClientUnaryCall;
@@ -112,6 +120,37 @@ export interface MemoryServiceClient extends grpc.Client {
   getMemory(argument: _memoryd_v1_GetMemoryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_GetMemoryResponse__Output>): grpc.ClientUnaryCall;
   getMemory(argument: _memoryd_v1_GetMemoryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_GetMemoryResponse__Output>): grpc.ClientUnaryCall;
   getMemory(argument: _memoryd_v1_GetMemoryRequest, callback: grpc.requestCallback<_memoryd_v1_GetMemoryResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * GetMemoryHistory returns every event on one visible memory, oldest first:
+   * created (by which key, through which RPC or job, with its request id and
+   * source_context), restatements merged into it, updates (with the earlier
+   * content and scope), superseded or archived (by which finding of which
+   * review, or a feedback correction), restored, feedback signals, and its
+   * latest servings (see AuditService.ListServings). The history belongs to
+   * the tenant: Forget, retention and erasure remove it with the memory.
+   * Events reach the history within a second of their call; a read waits for
+   * them. A memory the caller cannot see is NOT_FOUND, as in GetMemory.
+   */
+  GetMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  GetMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  GetMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  GetMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * GetMemoryHistory returns every event on one visible memory, oldest first:
+   * created (by which key, through which RPC or job, with its request id and
+   * source_context), restatements merged into it, updates (with the earlier
+   * content and scope), superseded or archived (by which finding of which
+   * review, or a feedback correction), restored, feedback signals, and its
+   * latest servings (see AuditService.ListServings). The history belongs to
+   * the tenant: Forget, retention and erasure remove it with the memory.
+   * Events reach the history within a second of their call; a read waits for
+   * them. A memory the caller cannot see is NOT_FOUND, as in GetMemory.
+   */
+  getMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  getMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  getMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
+  getMemoryHistory(argument: _memoryd_v1_GetMemoryHistoryRequest, callback: grpc.requestCallback<_memoryd_v1_GetMemoryHistoryResponse__Output>): grpc.ClientUnaryCall;
   
   /**
    * ListMemories pages through the visible archive, oldest first.
@@ -285,7 +324,8 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
    * AutoFeedback reports which recalled memories the runtime used: `used`
    * counts as FEEDBACK_SIGNAL_USED, otherwise FEEDBACK_SIGNAL_UNUSED. Every
    * id must be a full id of a visible memory (NOT_FOUND names the first that
-   * is not; nothing is recorded then). At most 100 results.
+   * is not; nothing is recorded then). At most 100 results. A request_id
+   * makes a retry count nothing twice, as for Feedback.
    */
   AutoFeedback: grpc.handleUnaryCall<_memoryd_v1_AutoFeedbackRequest__Output, _memoryd_v1_AutoFeedbackResponse>;
   
@@ -300,7 +340,9 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
    * memorized (same scope, type, subject, category and tags) and the old
    * memory becomes SUPERSEDED by it, restorable; the caller must be allowed
    * to change the old memory (PERMISSION_DENIED otherwise, nothing written).
-   * Counts are statistics: a retried call counts again.
+   * With a request_id a retry (after a lost reply) counts nothing twice: the
+   * signal is recorded once in the memory's history under that id. Without
+   * one, a retried call counts again.
    */
   Feedback: grpc.handleUnaryCall<_memoryd_v1_FeedbackRequest__Output, _memoryd_v1_FeedbackResponse>;
   
@@ -313,6 +355,19 @@ export interface MemoryServiceHandlers extends grpc.UntypedServiceImplementation
    * GetMemory returns one visible memory.
    */
   GetMemory: grpc.handleUnaryCall<_memoryd_v1_GetMemoryRequest__Output, _memoryd_v1_GetMemoryResponse>;
+  
+  /**
+   * GetMemoryHistory returns every event on one visible memory, oldest first:
+   * created (by which key, through which RPC or job, with its request id and
+   * source_context), restatements merged into it, updates (with the earlier
+   * content and scope), superseded or archived (by which finding of which
+   * review, or a feedback correction), restored, feedback signals, and its
+   * latest servings (see AuditService.ListServings). The history belongs to
+   * the tenant: Forget, retention and erasure remove it with the memory.
+   * Events reach the history within a second of their call; a read waits for
+   * them. A memory the caller cannot see is NOT_FOUND, as in GetMemory.
+   */
+  GetMemoryHistory: grpc.handleUnaryCall<_memoryd_v1_GetMemoryHistoryRequest__Output, _memoryd_v1_GetMemoryHistoryResponse>;
   
   /**
    * ListMemories pages through the visible archive, oldest first.
@@ -387,6 +442,7 @@ export interface MemoryServiceDefinition extends grpc.ServiceDefinition {
   Feedback: MethodDefinition<_memoryd_v1_FeedbackRequest, _memoryd_v1_FeedbackResponse, _memoryd_v1_FeedbackRequest__Output, _memoryd_v1_FeedbackResponse__Output>
   Forget: MethodDefinition<_memoryd_v1_ForgetRequest, _memoryd_v1_ForgetResponse, _memoryd_v1_ForgetRequest__Output, _memoryd_v1_ForgetResponse__Output>
   GetMemory: MethodDefinition<_memoryd_v1_GetMemoryRequest, _memoryd_v1_GetMemoryResponse, _memoryd_v1_GetMemoryRequest__Output, _memoryd_v1_GetMemoryResponse__Output>
+  GetMemoryHistory: MethodDefinition<_memoryd_v1_GetMemoryHistoryRequest, _memoryd_v1_GetMemoryHistoryResponse, _memoryd_v1_GetMemoryHistoryRequest__Output, _memoryd_v1_GetMemoryHistoryResponse__Output>
   ListMemories: MethodDefinition<_memoryd_v1_ListMemoriesRequest, _memoryd_v1_ListMemoriesResponse, _memoryd_v1_ListMemoriesRequest__Output, _memoryd_v1_ListMemoriesResponse__Output>
   Memorize: MethodDefinition<_memoryd_v1_MemorizeRequest, _memoryd_v1_MemorizeResponse, _memoryd_v1_MemorizeRequest__Output, _memoryd_v1_MemorizeResponse__Output>
   MemorizeBatch: MethodDefinition<_memoryd_v1_MemorizeBatchRequest, _memoryd_v1_MemorizeBatchResponse, _memoryd_v1_MemorizeBatchRequest__Output, _memoryd_v1_MemorizeBatchResponse__Output>

@@ -1,0 +1,26 @@
+// Original file: ../../proto/memoryd/v1/memory.proto
+
+import type { MemoryHistoryEvent as _memoryd_v1_MemoryHistoryEvent, MemoryHistoryEvent__Output as _memoryd_v1_MemoryHistoryEvent__Output } from '../../memoryd/v1/MemoryHistoryEvent';
+import type { Long } from '@grpc/proto-loader';
+
+/**
+ * GetMemoryHistoryResponse: the events, oldest first.
+ */
+export interface GetMemoryHistoryResponse {
+  'events'?: (_memoryd_v1_MemoryHistoryEvent)[];
+  /**
+   * Servings of the memory in all; the history lists the latest 200.
+   */
+  'servingsTotal'?: (number | string | Long);
+}
+
+/**
+ * GetMemoryHistoryResponse: the events, oldest first.
+ */
+export interface GetMemoryHistoryResponse__Output {
+  'events': (_memoryd_v1_MemoryHistoryEvent__Output)[];
+  /**
+   * Servings of the memory in all; the history lists the latest 200.
+   */
+  'servingsTotal': (number);
+}

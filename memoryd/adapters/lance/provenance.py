@@ -1,0 +1,243 @@
+"""ProvenanceStore on LanceDB: ``memory_history_<tenant>`` and ``servings_<tenant>``.
+
+Both are appended in batches behind the replies (``services.provenance``) as upserts on their
+time-ordered ids, so a retried flush converges; a memory's history and servings are found through a
+BTree index on its id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+from lancedb.index import BTree
+
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal, timestamp
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
+from memoryd.core.errors import Conflict
+from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
+
+_TEXT = pa.string()
+HISTORY_PREFIX = "memory_history_"
+SERVINGS_PREFIX = "servings_"
+HISTORY_SCHEMA = pa.schema(
+    [
+        pa.field("id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("at", TIMESTAMP, nullable=False),
+        pa.field("memory_id", _TEXT, nullable=False),
+        pa.field("kind", _TEXT, nullable=False),
+        pa.field("end_user_id", _TEXT, nullable=False),
+        pa.field("key_id", _TEXT, nullable=False),
+        pa.field("role", _TEXT, nullable=False),
+        pa.field("agent_id", _TEXT, nullable=False),
+        pa.field("via", _TEXT, nullable=False),
+        pa.field("request_id", _TEXT, nullable=False),
+        pa.field("detail", _TEXT, nullable=False),
+    ]
+)
+HISTORY_INDEXES = [("memory_id", BTree())]
+SERVING_SCHEMA = pa.schema(
+    [
+        pa.field("id", _TEXT, nullable=False, metadata=PRIMARY_KEY),
+        pa.field("at", TIMESTAMP, nullable=False),
+        pa.field("item_id", _TEXT, nullable=False),
+        pa.field("item_kind", _TEXT, nullable=False),
+        pa.field("agent_id", _TEXT, nullable=False),
+        pa.field("end_user_id", _TEXT, nullable=False),
+        pa.field("key_id", _TEXT, nullable=False),
+        pa.field("role", _TEXT, nullable=False),
+        pa.field("via", _TEXT, nullable=False),
+        pa.field("conversation_id", _TEXT, nullable=False),
+        pa.field("rank", pa.int32(), nullable=False),
+        pa.field("score", pa.float32(), nullable=False),
+    ]
+)
+SERVING_INDEXES = [("item_id", BTree()), ("at", BTree())]
+
+_ATTEMPTS = 3
+
+
+def _history_row(e: HistoryEvent) -> dict[str, Any]:
+    return {
+        "id": e.event_id,
+        "at": e.at,
+        "memory_id": e.memory_id,
+        "kind": e.kind.value,
+        "end_user_id": e.end_user_id,
+        "key_id": e.key_id,
+        "role": e.role,
+        "agent_id": e.agent_id,
+        "via": e.via,
+        "request_id": e.request_id,
+        "detail": json.dumps(e.detail, sort_keys=True),
+    }
+
+
+def _history_event(row: dict[str, Any]) -> HistoryEvent:
+    return HistoryEvent(
+        row["id"],
+        row["at"].astimezone(UTC),
+        row["memory_id"],
+        HistoryKind(row["kind"]),
+        row["end_user_id"],
+        row["key_id"],
+        row["role"],
+        row["agent_id"],
+        row["via"],
+        row["request_id"],
+        json.loads(row["detail"]),
+    )
+
+
+def _serving_row(s: Serving) -> dict[str, Any]:
+    return {
+        "id": s.serving_id,
+        "at": s.at,
+        "item_id": s.item_id,
+        "item_kind": s.item_kind.value,
+        "agent_id": s.agent_id,
+        "end_user_id": s.end_user_id,
+        "key_id": s.key_id,
+        "role": s.role,
+        "via": s.via,
+        "conversation_id": s.conversation_id,
+        "rank": s.rank,
+        "score": s.score,
+    }
+
+
+def _serving(row: dict[str, Any]) -> Serving:
+    return Serving(
+        row["id"],
+        row["at"].astimezone(UTC),
+        row["item_id"],
+        ServedItem(row["item_kind"]),
+        row["agent_id"],
+        row["end_user_id"],
+        row["key_id"],
+        row["role"],
+        row["via"],
+        row["conversation_id"],
+        int(row["rank"]),
+        float(row["score"]),
+    )
+
+
+def _in(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN (" + ", ".join(literal(v) for v in values) + ")"
+
+
+class LanceProvenance:
+    """Histories and servings on the archive's LanceDB database."""
+
+    def __init__(self, db: LanceDatabase) -> None:
+        self._db = db
+
+    async def _upsert(self, name: str, schema: pa.Schema, indexes: Any, rows: list[dict[str, Any]]) -> None:
+        """One merge-insert on ``id``, retried from the latest version when a concurrent commit refused it."""
+        if not rows:
+            return
+        data = pa.Table.from_pylist(rows, schema)
+        for attempt in range(_ATTEMPTS):
+            async with map_lance_errors():
+                table = await self._db.table(name, schema, indexes, write=True)
+            try:
+                async with map_lance_errors():
+                    await table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
+                return
+            except Conflict:
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                async with map_lance_errors():
+                    await table.checkout_latest()
+
+    async def append_history(self, tenant_id: str, events: Sequence[HistoryEvent]) -> None:
+        """Store history events (one commit)."""
+        await self._upsert(
+            HISTORY_PREFIX + tenant_id, HISTORY_SCHEMA, HISTORY_INDEXES, [_history_row(e) for e in events]
+        )
+
+    async def history(self, tenant_id: str, memory_id: str) -> list[HistoryEvent]:
+        """One memory's events, oldest first."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(HISTORY_PREFIX + tenant_id)
+            if table is None:
+                return []
+            rows = (await table.query().where(f"memory_id = {literal(memory_id)}").to_arrow()).to_pylist()
+        return sorted((_history_event(r) for r in rows), key=lambda e: e.event_id)
+
+    async def append_servings(self, tenant_id: str, servings: Sequence[Serving]) -> None:
+        """Store servings (one commit)."""
+        await self._upsert(
+            SERVINGS_PREFIX + tenant_id, SERVING_SCHEMA, SERVING_INDEXES, [_serving_row(s) for s in servings]
+        )
+
+    async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
+        """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""
+        clauses = [f"id > {literal(after_id)}"] if after_id else []
+        for column in ("item_id", "agent_id", "end_user_id", "conversation_id"):
+            value = getattr(where, column)
+            if value:
+                clauses.append(f"{column} = {literal(value)}")
+        if where.since is not None:
+            clauses.append(f"at >= {timestamp(where.since)}")
+        if where.until is not None:
+            clauses.append(f"at < {timestamp(where.until)}")
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(SERVINGS_PREFIX + tenant_id)
+            if table is None:
+                return []
+            query = table.query()
+            if clauses:
+                query = query.where(" AND ".join(clauses))
+            rows = (await query.to_arrow()).to_pylist()
+        return sorted((_serving(r) for r in rows), key=lambda s: s.serving_id)[:limit]
+
+    async def _delete(self, name: str, condition: str) -> int:
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(name)
+            if table is None:
+                return 0
+            found = int(await table.count_rows(condition))
+            if found:
+                self._db.written.add(name)
+                await table.delete(condition)
+        return found
+
+    async def forget(self, tenant_id: str, memory_ids: Sequence[str]) -> list[str]:
+        """Delete the histories and servings of these memories; the tables touched."""
+        if not memory_ids:
+            return []
+        touched = []
+        if await self._delete(HISTORY_PREFIX + tenant_id, _in("memory_id", memory_ids)):
+            touched.append(HISTORY_PREFIX + tenant_id)
+        if await self._delete(SERVINGS_PREFIX + tenant_id, _in("item_id", memory_ids)):
+            touched.append(SERVINGS_PREFIX + tenant_id)
+        return touched
+
+    async def erase_end_user(
+        self, tenant_id: str, end_user_id: str, memory_ids: Sequence[str]
+    ) -> tuple[int, list[str]]:
+        """Delete the contact's histories and servings and those of ``memory_ids``; (rows, tables touched)."""
+        mine = f"end_user_id = {literal(end_user_id)}"
+        rows, touched = 0, []
+        for name, column in ((HISTORY_PREFIX + tenant_id, "memory_id"), (SERVINGS_PREFIX + tenant_id, "item_id")):
+            condition = f"{mine} OR {_in(column, memory_ids)}" if memory_ids else mine
+            if n := await self._delete(name, condition):
+                rows += n
+                touched.append(name)
+        return rows, touched
+
+    async def expire_servings(self, tenant_id: str, before: datetime, dry_run: bool) -> int:
+        """Delete (or count) the servings older than ``before``."""
+        condition = f"at < {timestamp(before)}"
+        if not dry_run:
+            return await self._delete(SERVINGS_PREFIX + tenant_id, condition)
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(SERVINGS_PREFIX + tenant_id)
+            return 0 if table is None else int(await table.count_rows(condition))

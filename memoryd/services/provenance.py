@@ -1,0 +1,220 @@
+"""Provenance: a memory's history and the served log, both written behind the replies.
+
+``record`` and ``served`` are dictionary appends on the request path; ``flush`` (every second, by
+the composition root's loop, and at shutdown) writes one commit per tenant and table. A crash loses
+at most that second of history and servings, never a row of data. Reads flush first, so a caller
+sees its own last call.
+
+Event ids are time-ordered, except where a retry must find the event it wrote: a memory's creation
+is keyed by the memory's id, and an event of a call with a request id by that id, so a retried call
+after a lost reply upserts the same event instead of adding one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.ids import new_memory_id
+from memoryd.core.models import Actor, MemoryRecord
+from memoryd.core.ports import Clock, ProvenanceStore
+from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
+
+SERVINGS_IN_HISTORY = 200
+"""A history lists a memory's latest servings up to this many (ListServings pages through all)."""
+OWN_WORK = "memoryd"
+"""``via`` of memoryd's own work when no job or RPC named itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServingPage:
+    """Servings oldest first, and the token of the next page (empty at the end)."""
+
+    servings: tuple[Serving, ...]
+    next_page_token: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryHistory:
+    """A memory's events in order, its latest servings among them, and how many servings it has had."""
+
+    events: tuple[HistoryEvent, ...]
+    servings_total: int
+
+
+def _stable_id(*parts: str) -> str:
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
+
+
+class Provenance:
+    """Buffers, writes and reads histories and servings."""
+
+    def __init__(self, store: ProvenanceStore, clock: Clock) -> None:
+        self._store = store
+        self._clock = clock
+        self._history: dict[str, list[HistoryEvent]] = {}
+        self._servings: dict[str, list[Serving]] = {}
+        self._flushing = asyncio.Lock()
+
+    def record(
+        self,
+        actor: Actor,
+        kind: HistoryKind,
+        memory: MemoryRecord,
+        *,
+        request_id: str = "",
+        detail: dict[str, str] | None = None,
+    ) -> None:
+        """Note an event on ``memory`` done by ``actor`` (cheap, synchronous; written within a second)."""
+        event = self._event(actor, kind, memory, request_id, detail)
+        self._history.setdefault(actor.tenant_id, []).append(event)
+
+    async def applied(self, tenant_id: str, memory_id: str, kind: HistoryKind, request_id: str) -> bool:
+        """Whether a call with this request id already recorded its ``kind`` event on the memory."""
+        await self.flush()
+        found = await self._store.history(tenant_id, memory_id)
+        return any(e.kind is kind and e.request_id == request_id for e in found)
+
+    async def record_now(
+        self, actor: Actor, kind: HistoryKind, memories: Sequence[tuple[MemoryRecord, dict[str, str]]], request_id: str
+    ) -> None:
+        """Write the events of one call now, in one commit: the mark a retry of it finds (``applied``)."""
+        events = [self._event(actor, kind, memory, request_id, detail) for memory, detail in memories]
+        await self._store.append_history(actor.tenant_id, events)
+
+    def _event(
+        self, actor: Actor, kind: HistoryKind, memory: MemoryRecord, request_id: str, detail: dict[str, str] | None
+    ) -> HistoryEvent:
+        now = self._clock.now()
+        if kind is HistoryKind.CREATED:
+            event_id = memory.memory_id
+        elif request_id:
+            event_id = _stable_id(memory.memory_id, kind.value, request_id)
+        else:
+            event_id = new_memory_id(int(now.timestamp() * 1000), secrets.randbits(74))
+        return HistoryEvent(
+            event_id,
+            memory.created_at if kind is HistoryKind.CREATED else now,
+            memory.memory_id,
+            kind,
+            memory.end_user_id,
+            actor.key_id,
+            actor.role.label if actor.key_id or actor.via else OWN_WORK,
+            actor.agent_id,
+            actor.via or OWN_WORK,
+            request_id,
+            dict(detail or {}),
+        )
+
+    def served(
+        self, actor: Actor, items: Sequence[tuple[str, float]], kind: ServedItem, conversation_id: str = ""
+    ) -> None:
+        """Note that ``items`` (id, score), in this order, were served to ``actor``."""
+        if not items:
+            return
+        now = self._clock.now()
+        ms = int(now.timestamp() * 1000)
+        role = actor.role.label if actor.key_id or actor.via else OWN_WORK
+        rows = self._servings.setdefault(actor.tenant_id, [])
+        for rank, (item_id, score) in enumerate(items, start=1):
+            rows.append(
+                Serving(
+                    new_memory_id(ms, secrets.randbits(74)),
+                    now,
+                    item_id,
+                    kind,
+                    actor.agent_id,
+                    actor.end_user_id,
+                    actor.key_id,
+                    role,
+                    actor.via or OWN_WORK,
+                    conversation_id,
+                    rank,
+                    float(score),
+                )
+            )
+
+    @property
+    def pending(self) -> int:
+        """Events and servings waiting to be written."""
+        return sum(map(len, self._history.values())) + sum(map(len, self._servings.values()))
+
+    async def flush(self) -> None:
+        """Write what is buffered; when it returns, everything noted before the call is written.
+
+        On failure the rows wait for the next flush.
+        """
+        async with self._flushing:
+            history, self._history = self._history, {}
+            servings, self._servings = self._servings, {}
+            for tenant_id, events in history.items():
+                try:  # one event id once (a retried call's event upserts the one it made before)
+                    await self._store.append_history(tenant_id, list({e.event_id: e for e in events}.values()))
+                except BaseException:
+                    self._history.setdefault(tenant_id, [])[:0] = events
+                    for t, s in servings.items():
+                        self._servings.setdefault(t, [])[:0] = s
+                    raise
+            for tenant_id, rows in servings.items():
+                try:
+                    await self._store.append_servings(tenant_id, rows)
+                except BaseException:
+                    self._servings.setdefault(tenant_id, [])[:0] = rows
+                    raise
+
+    async def history(self, tenant_id: str, memory_id: str) -> MemoryHistory:
+        """The memory's events and latest servings, in time order (the caller checked it may see it)."""
+        await self.flush()
+        events, servings = await asyncio.gather(
+            self._store.history(tenant_id, memory_id),
+            self._store.servings(tenant_id, ServingFilter(item_id=memory_id), "", 1_000_000),
+        )
+        served = [
+            HistoryEvent(
+                s.serving_id,
+                s.at,
+                memory_id,
+                HistoryKind.SERVED,
+                s.end_user_id,
+                s.key_id,
+                s.role,
+                s.agent_id,
+                s.via,
+                "",
+                {"rank": str(s.rank), "score": f"{s.score:.4f}", "conversation_id": s.conversation_id},
+            )
+            for s in servings[-SERVINGS_IN_HISTORY:]
+        ]
+        merged = sorted([*events, *served], key=lambda e: (e.at, e.event_id))
+        return MemoryHistory(tuple(merged), len(servings))
+
+    async def servings(self, tenant_id: str, where: ServingFilter, page_size: int, page_token: str) -> ServingPage:
+        """One page of the tenant's servings matching ``where``, oldest first."""
+        if page_token and (len(page_token) != 32 or not all(c in "0123456789abcdef" for c in page_token)):
+            raise InvalidRequest("page_token", "is not a token this server issued")
+        await self.flush()
+        found = await self._store.servings(tenant_id, where, page_token, page_size + 1)
+        page = tuple(found[:page_size])
+        return ServingPage(page, page[-1].serving_id if len(found) > page_size else "")
+
+    async def forget(self, tenant_id: str, memory_ids: Sequence[str]) -> list[str]:
+        """Delete these memories' histories and servings (a Forget, a retention purge); tables touched."""
+        await self.flush()
+        return await self._store.forget(tenant_id, memory_ids)
+
+    async def expire_servings(self, tenant_id: str, before: datetime, dry_run: bool) -> int:
+        """Delete (or count) the tenant's servings older than ``before`` (retention)."""
+        await self.flush()
+        return await self._store.expire_servings(tenant_id, before, dry_run)
+
+    async def erase_end_user(
+        self, tenant_id: str, end_user_id: str, memory_ids: Sequence[str]
+    ) -> tuple[int, list[str]]:
+        """Delete the contact's histories and servings and those of its memories; (rows, tables touched)."""
+        await self.flush()
+        return await self._store.erase_end_user(tenant_id, end_user_id, memory_ids)

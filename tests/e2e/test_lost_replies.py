@@ -1,0 +1,107 @@
+"""A write whose reply is lost, retried by the Python client: nothing is counted or stored twice.
+
+The interceptor lets each chosen call reach the daemon and complete, then drops its reply as a
+network would (UNAVAILABLE); the client retries on its own with the request id it attached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import grpc
+import pytest
+
+from memoryd.client import MemoryClient
+from memoryd.rpc.client import gr, pb
+from tests.conftest import LiveServer
+
+
+class _Dropped(grpc.RpcError, grpc.Call):
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "the reply was lost on the way back (test interceptor)"
+
+    def trailing_metadata(self) -> tuple[()]:
+        return ()
+
+
+if TYPE_CHECKING:  # generic in the stubs only
+    _Interceptor = grpc.UnaryUnaryClientInterceptor[Any, Any]
+else:
+    _Interceptor = grpc.UnaryUnaryClientInterceptor
+
+
+class DropFirstReply(_Interceptor):
+    """Each method named runs to completion on the daemon once, and its first reply never arrives."""
+
+    def __init__(self, *methods: str) -> None:
+        self.waiting = set(methods)
+        self.dropped: list[str] = []
+
+    def intercept_unary_unary(
+        self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, request: Any
+    ) -> Any:
+        outcome = continuation(details, request)
+        name = details.method.rsplit("/", 1)[-1]
+        if name in self.waiting:
+            outcome.result()  # the daemon did the work
+            self.waiting.discard(name)
+            self.dropped.append(name)
+            raise _Dropped()
+        return outcome
+
+
+class LossyClient(MemoryClient):
+    """The Python client over a channel that loses the first reply of some methods."""
+
+    interceptor = DropFirstReply()
+
+    @staticmethod
+    def _open(target: str, credentials: grpc.ChannelCredentials | None) -> grpc.Channel:
+        return grpc.intercept_channel(grpc.insecure_channel(target), LossyClient.interceptor)
+
+
+@pytest.fixture
+def lossy(live_server: LiveServer) -> Iterator[tuple[LossyClient, DropFirstReply]]:
+    dropping = DropFirstReply(
+        "Memorize", "Feedback", "AutoFeedback", "AssertFact", "UpdateMemory", "AppendMessages", "MemorizeBatch"
+    )
+    LossyClient.interceptor = dropping
+    client = LossyClient(f"127.0.0.1:{live_server.port}", tenant="acme", backoff=0.01)
+    try:
+        yield client, dropping
+    finally:
+        client.close()
+
+
+def test_retried_writes_count_and_store_nothing_twice(lossy: tuple[LossyClient, DropFirstReply]) -> None:
+    client, dropping = lossy
+    stored = client.memorize("a1", "The loading dock opens at 7:00")
+    memory_id = stored.memory.id
+    batch = client.memorize_batch("a1", [pb.MemoryInput(content="Parcels go out at 16:00")])
+    client.feedback("a1", memory_id, pb.FEEDBACK_SIGNAL_USEFUL)
+    client.auto_feedback("a1", {memory_id: True, batch[0].memory.id: False})
+    client.update("a1", memory_id, content="The loading dock opens at 6:30")
+    client.conversations.append("a1", "dock-chat", [("m1", "user", "when does the dock open?")])
+    asserted = client.graph.assert_fact("The dock", "opens_at", "6:30", "The dock opens at 6:30.")
+    assert sorted(dropping.dropped) == sorted(
+        ["Memorize", "MemorizeBatch", "Feedback", "AutoFeedback", "UpdateMemory", "AppendMessages", "AssertFact"]
+    )
+
+    listed = client.list("a1")
+    assert sorted(m.content for m in listed) == ["Parcels go out at 16:00", "The loading dock opens at 6:30"]
+    got = client.get("a1", memory_id)
+    assert (got.feedback.useful, got.feedback.used) == (1, 1)
+    assert client.get("a1", batch[0].memory.id).feedback.unused == 1
+    history = client.call(client._stub.GetMemoryHistory, pb.GetMemoryHistoryRequest(agent_id="a1", memory_id=memory_id))
+    kinds = [e.kind for e in history.events]
+    assert kinds == ["created", "feedback", "feedback", "updated"]  # useful, then used: one each
+    items = client.conversations.context("a1", "dock-chat", context_window_tokens=2000)
+    assert [m.content for m in items.messages].count("when does the dock open?") == 1
+    assert asserted.fact.mention_count == 1
+    again = client.graph.assert_fact("The dock", "opens_at", "6:30", "The dock opens at 6:30.")
+    assert again.fact.mention_count == 2  # a new call (a new request id) is a second mention
+    assert isinstance(asserted, gr.AssertFactResponse)

@@ -1,0 +1,96 @@
+"""Histories and servings on LanceDB: what an update keeps, and what Forget, retention and erasure remove."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import App, build_app
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
+from memoryd.core.provenance import HistoryKind, ServingFilter
+from memoryd.services.provenance import Provenance
+from tests.conftest import make_settings
+from tests.fakes import FrozenClock
+
+ALICE = Actor("acme", "a1", "alice")
+BOB = Actor("acme", "a1", "bob")
+OPERATOR = Actor("acme", "")
+
+
+def provenance(app: App) -> Provenance:
+    assert app.admin.provenance is not None
+    return app.admin.provenance
+
+
+async def servings_of(app: App, memory_id: str) -> int:
+    page = await provenance(app).servings("acme", ServingFilter(item_id=memory_id), 500, "")
+    return len(page.servings)
+
+
+async def test_an_update_keeps_the_earlier_text_and_forget_takes_the_history_with_the_memory(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    async with build_app(make_settings(tmp_path), embedder=onnx_embedder) as app:
+        stored = await app.memory.memorize.memorize(ALICE, MemoryDraft("The standup is at 9:30", source_context="chat"))
+        memory_id = stored.memory.memory_id
+        await app.memory.archive.update(ALICE, memory_id, MemoryPatch(content="The standup is at 10:00"))
+        await app.memory.recall.recall(RecallQuery(ALICE, "When is the standup?"))
+        history = await app.memory.archive.history(ALICE, memory_id)
+        assert [e.kind for e in history.events] == [HistoryKind.CREATED, HistoryKind.UPDATED, HistoryKind.SERVED]
+        assert history.events[0].detail == {"source_context": "chat"} and history.events[0].via == "memoryd"
+        assert history.events[1].detail == {"content": "The standup is at 9:30"}
+        assert history.servings_total == 1
+        await app.memory.archive.forget(ALICE, memory_id)
+        assert (await provenance(app).history("acme", memory_id)).events == ()
+        assert await servings_of(app, memory_id) == 0
+        with pytest.raises(InvalidRequest, match="page_token"):
+            await provenance(app).servings("acme", ServingFilter(), 10, "not-a-token")
+
+
+async def test_retention_expires_old_servings_and_the_histories_of_expired_memories(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = make_settings(tmp_path, retention={"memories_days": 30, "servings_days": 7})
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        old = (await app.memory.memorize.memorize(ALICE, MemoryDraft("Alice's printer is a Brother"))).memory
+        await app.memory.recall.recall(RecallQuery(ALICE, "Which printer does Alice have?"))
+        clock.advance(days=10)
+        await app.memory.recall.recall(RecallQuery(ALICE, "Which printer does Alice have?"))
+        assert await servings_of(app, old.memory_id) == 2
+        dry = await app.admin.retention.purge("acme", dry_run=True)
+        assert dry.counts["servings"] == 1 and await servings_of(app, old.memory_id) == 2
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts["servings"] == 1 and await servings_of(app, old.memory_id) == 1
+        clock.advance(days=25)
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts["memories"] == 1
+        assert (await provenance(app).history("acme", old.memory_id)).events == ()
+        assert await servings_of(app, old.memory_id) == 0
+
+
+async def test_erasure_removes_the_contacts_histories_and_servings_and_leaves_the_others(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    async with build_app(make_settings(tmp_path), embedder=onnx_embedder) as app:
+        hers = await app.memory.memorize.memorize(ALICE, MemoryDraft("Alice is allergic to nuts", scope=Scope.END_USER))
+        his = await app.memory.memorize.memorize(BOB, MemoryDraft("Bob is allergic to shellfish", scope=Scope.END_USER))
+        note = MemoryDraft("Allergies are noted on the order form", scope=Scope.SHARED)
+        shared = await app.memory.memorize.memorize(Actor("acme", "a1"), note)
+        for who in (ALICE, BOB):
+            await app.memory.recall.recall(RecallQuery(who, "allergies"))
+        receipt = await app.admin.erasure.erase_end_user(OPERATOR, "alice")
+        assert receipt.counts["history_and_servings"] > 0
+        store = provenance(app)
+        assert (await store.history("acme", hers.memory.memory_id)).events == ()
+        remaining = (await store.servings("acme", ServingFilter(), 500, "")).servings
+        assert remaining and {s.end_user_id for s in remaining} == {"bob"}
+        assert hers.memory.memory_id not in {s.item_id for s in remaining}
+        kinds = [e.kind for e in (await store.history("acme", his.memory.memory_id)).events]
+        assert kinds == [HistoryKind.CREATED, HistoryKind.SERVED]
+        kept = await store.history("acme", shared.memory.memory_id)  # served to both: Bob's serving stays
+        assert [e.kind for e in kept.events] == [HistoryKind.CREATED, HistoryKind.SERVED] and kept.servings_total == 1
