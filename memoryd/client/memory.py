@@ -288,6 +288,20 @@ class MemoryClient(_ClientCore[grpc.Channel]):
             request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
         return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
 
+    def replace_section(
+        self, agent_id: str, section: str, content: str, *, pinned: bool = False, expected_revision: int | None = None
+    ) -> ppb.Profile:
+        """Replace a section's body (or ``## Pinned``'s); compare-and-swap on the revision as ``edit_profile``."""
+        stub = ProfileServiceStub(self.channel)
+        if expected_revision is None:
+            expected_revision = self.get_profile(agent_id).revision
+        request = ppb.EditProfileRequest(
+            agent_id=agent_id,
+            expected_revision=expected_revision,
+            replace_section=ppb.ReplaceSection(section=section, content=content, pinned=pinned),
+        )
+        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+
     def regenerate_profile(self, agent_id: str) -> str:
         """Queue the job that compiles the agent's archive into a new profile (``## Pinned`` kept); its job id."""
         stub = ProfileServiceStub(self.channel)

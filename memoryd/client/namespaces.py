@@ -181,3 +181,9 @@ class Graph:
         )
         stub = GraphServiceStub(self._client.channel)
         return cast(gr.SearchGraphResponse, self._client.call(stub.SearchGraph, request))
+
+    def explain(self, agent_id: str, fact_id: str, *, end_user_id: str = "") -> gr.ExplainFactResponse:
+        """A visible fact with its sources, the facts it replaced and the one that replaced it."""
+        request = gr.ExplainFactRequest(agent_id=agent_id, end_user_id=end_user_id, fact_id=fact_id)
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.ExplainFactResponse, self._client.call(stub.ExplainFact, request))

@@ -34,14 +34,24 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
 
     server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}. {ROUTING_RULE}")
 
-    @server.tool(description=f"Search the archive (hybrid: meaning and words). {ROUTING_RULE}")
+    @server.tool(
+        description=f"Search the archive (hybrid: meaning and words); optionally only some scopes ({SCOPE_NAMES}), "
+        f"memories carrying any of the tags, or one collection. {ROUTING_RULE}"
+    )
     def recall(
-        query: str, limit: int = 0, min_score: float | None = None, end_user_id: str = "", collection: str = ""
+        query: str,
+        limit: int = 0,
+        min_score: float | None = None,
+        end_user_id: str = "",
+        collection: str = "",
+        scopes: list[str] | None = None,
+        tags: list[str] | None = None,
     ) -> list[dict[str, Any]]:
         # limit 0 and no min_score: the agent's settings decide (GetEffectiveConfig).
         extra: dict[str, Any] = {} if min_score is None else {"min_score": min_score}
-        if collection:
-            extra["filter"] = pb.RecallFilter(collection=collection)
+        if collection or scopes or tags:
+            chosen = [_scope(s, "scopes") for s in scopes or ()]
+            extra["filter"] = pb.RecallFilter(collection=collection, scopes=chosen, tags=tags or [])
         hits = _call(client.recall, agent_id, query, limit=limit, end_user_id=end_user_id, **extra)
         out = []
         for h in hits:
@@ -51,11 +61,21 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
             out.append(hit)
         return out
 
-    @server.tool(description=f"Store one memory in the archive (deduplicated; corrections are kept). {ROUTING_RULE}")
+    @server.tool(
+        description="Store one memory in the archive (deduplicated; corrections are kept). scope: private (the "
+        "default: this agent's), shared (every agent's), end_user (the contact's; give end_user_id) or tenant "
+        f"(admin keys). {ROUTING_RULE}"
+    )
     def memorize(
-        content: str, tags: list[str] | None = None, semantic: bool = False, end_user_id: str = "", collection: str = ""
+        content: str,
+        tags: list[str] | None = None,
+        semantic: bool = False,
+        end_user_id: str = "",
+        collection: str = "",
+        scope: str = "",
     ) -> dict[str, Any]:
         kind = pb.MEMORY_TYPE_SEMANTIC if semantic else pb.MEMORY_TYPE_EPISODIC
+        where = {"scope": _scope(scope, "scope")} if scope else {}
         reply = _call(
             client.memorize,
             agent_id,
@@ -64,6 +84,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
             memory_type=kind,
             end_user_id=end_user_id,
             collection=collection,
+            **where,
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
@@ -89,6 +110,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
         return out
 
     _profile_tools(server, client, agent_id)
+    _graph_tools(server, client, agent_id)
     return server
 
 
@@ -107,6 +129,14 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
         profile = _call(client.edit_profile, agent_id, line, section=section, pinned=pinned, remove=remove)
         return {"revision": profile.revision, "document": profile.document}
 
+    @server.tool(
+        description="Replace a whole profile section's body (or Pinned's) with the given lines; empty content "
+        f"clears it. Based on the current revision like edit_profile. {ROUTING_RULE}"
+    )
+    def replace_section(section: str, content: str, pinned: bool = False) -> dict[str, Any]:
+        profile = _call(client.replace_section, agent_id, section, content, pinned=pinned)
+        return {"revision": profile.revision, "document": profile.document}
+
     @server.tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
     def review_memories() -> str:
         stub = AuditServiceStub(client.channel)
@@ -116,6 +146,74 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
             return f"review queued as job {reply.job_id}"
 
         return str(_call(ask))
+
+
+def _graph_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+    """The memory graph: search it, explain a fact, assert one."""
+
+    @server.tool(description="Search the memory graph: dated facts about people and things, and the block to use.")
+    def search_graph(query: str, end_user_id: str = "") -> dict[str, Any]:
+        found = _call(client.graph.search, agent_id, query, end_user_id=end_user_id)
+        return {"block": found.block, "facts": [_fact(f) for f in found.facts]}
+
+    @server.tool(description="Why a graph fact holds: its sources, what it replaced and what replaced it.")
+    def explain_fact(fact_id: str, end_user_id: str = "") -> dict[str, Any]:
+        found = _call(client.graph.explain, agent_id, fact_id, end_user_id=end_user_id)
+        out = {"fact": _fact(found.fact), "superseded": [_fact(f) for f in found.superseded]}
+        if found.HasField("superseded_by"):
+            out["superseded_by"] = _fact(found.superseded_by)
+        return out
+
+    @server.tool(
+        description="Record a fact in the memory graph: subject, predicate (a word: works_at), object and the fact "
+        "as one sentence. scope: private (the default: this agent's), shared, end_user (give end_user_id) or tenant "
+        "(admin keys). A fact it contradicts is ended, not deleted."
+    )
+    def assert_fact(
+        subject: str,
+        predicate: str,
+        object: str,  # noqa: A002  # the tool's argument name, as the proto and the design call it
+        fact: str,
+        scope: str = "private",
+        end_user_id: str = "",
+    ) -> dict[str, Any]:
+        reply = _call(
+            client.graph.assert_fact,
+            subject,
+            predicate,
+            object,
+            fact,
+            scope=_scope(scope, "scope"),
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+        )
+        return {"action": reply.action, "fact": _fact(reply.fact), "invalidated": list(reply.invalidated_fact_ids)}
+
+
+def _fact(f: Any) -> dict[str, Any]:
+    out = {"id": f.id, "fact": f.fact, "subject": f.subject, "predicate": f.predicate, "object": f.object}
+    if f.HasField("valid_from"):
+        out["valid_from"] = f.valid_from.ToDatetime().date().isoformat()
+    if f.HasField("valid_to"):
+        out["valid_to"] = f.valid_to.ToDatetime().date().isoformat()
+    return out
+
+
+_SCOPES = {
+    "private": pb.SCOPE_PRIVATE,
+    "shared": pb.SCOPE_SHARED,
+    "end_user": pb.SCOPE_END_USER,
+    "tenant": pb.SCOPE_TENANT,
+}
+SCOPE_NAMES = ", ".join(_SCOPES)
+
+
+def _scope(name: str, field: str) -> Any:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    if name not in _SCOPES:
+        raise ToolError(f"INVALID_ARGUMENT: {field}: {name!r} is not one of {SCOPE_NAMES}")
+    return _SCOPES[name]
 
 
 def _first(items: Any, n: int) -> Any:

@@ -66,6 +66,36 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert not removed.is_error and "Answer in French" not in str(removed.structured_content)
         review = await session.call_tool("review_memories", {})  # no job queue on this daemon: the refusal, kept
         assert review.is_error and "UNAVAILABLE" in str(review.content)
+        await _scopes_sections_and_graph(session)
+
+
+async def _scopes_sections_and_graph(session: ClientSession) -> None:
+    """The tools' scope and filters, replace_section, and the graph tools (over either transport)."""
+    shared = await session.call_tool("memorize", {"content": "The canteen serves ramen on Tuesdays", "scope": "shared"})
+    private = await session.call_tool("memorize", {"content": "I owe Dana a ramen lunch", "tags": ["debts"]})
+    assert not shared.is_error and not private.is_error
+    only_shared = await session.call_tool("recall", {"query": "ramen", "scopes": ["shared"], "min_score": 0.3})
+    assert [h["content"] for h in only_shared.structured_content["result"]] == ["The canteen serves ramen on Tuesdays"]
+    tagged = await session.call_tool("recall", {"query": "ramen", "tags": ["debts"]})
+    assert [h["content"] for h in tagged.structured_content["result"]] == ["I owe Dana a ramen lunch"]
+    wrong = await session.call_tool("memorize", {"content": "x y z", "scope": "everyone"})
+    assert wrong.is_error and "scope" in str(wrong.content) and "everyone" in str(wrong.content)
+    replaced = await session.call_tool("replace_section", {"section": "Style", "content": "- be brief\n- cite ids"})
+    assert not replaced.is_error and "- be brief\n- cite ids" in replaced.structured_content["document"]
+    asserted = await session.call_tool(
+        "assert_fact", {"subject": "Dana", "predicate": "works_at", "object": "Acme", "fact": "Dana works at Acme."}
+    )
+    assert not asserted.is_error and asserted.structured_content["action"] == "add"
+    fact_id = asserted.structured_content["fact"]["id"]
+    found = await session.call_tool("search_graph", {"query": "Where does Dana work?"})
+    assert not found.is_error and fact_id in [f["id"] for f in found.structured_content["facts"]]
+    assert "Dana works at Acme." in found.structured_content["block"]
+    moved = await session.call_tool(
+        "assert_fact", {"subject": "Dana", "predicate": "works_at", "object": "Globex", "fact": "Dana works at Globex."}
+    )
+    assert moved.structured_content["invalidated"] == [fact_id]
+    explained = await session.call_tool("explain_fact", {"fact_id": fact_id})
+    assert explained.structured_content["superseded_by"]["fact"] == "Dana works at Globex."
 
 
 async def test_the_tools_over_streamable_http(live_server: LiveServer) -> None:
@@ -86,6 +116,7 @@ async def test_the_tools_over_streamable_http(live_server: LiveServer) -> None:
             assert not stored.is_error
             found = await session.call_tool("recall", {"query": "standup time"})
             assert "the standup moved to 9:30" in str(found.structured_content)
+            await _scopes_sections_and_graph(session)
     finally:
         facade.terminate()
         facade.wait(timeout=30)
