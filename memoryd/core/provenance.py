@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import NamedTuple
 
 
 class HistoryKind(StrEnum):
@@ -60,9 +61,12 @@ class ServedItem(StrEnum):
     FACT = "fact"
 
 
-@dataclass(frozen=True, slots=True)
-class Serving:
-    """One item served to one caller: ids, rank and score, never the text."""
+class Serving(NamedTuple):
+    """One item served to one caller: ids, rank and score, never the text.
+
+    A tuple, not a frozen dataclass: a Recall logs ten, and a frozen class costs three times as much to
+    build (1.4 against 0.4 µs each).
+    """
 
     serving_id: str
     at: datetime

@@ -7,13 +7,14 @@ sees its own last call.
 
 Event ids are time-ordered, except where a retry must find the event it wrote: a memory's creation
 is keyed by the memory's id, and an event of a call with a request id by that id, so a retried call
-after a lost reply upserts the same event instead of adding one.
+after a lost reply writes the same event again and the history reads it once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,26 +119,13 @@ class Provenance:
         if not items:
             return
         now = self._clock.now()
-        ms = int(now.timestamp() * 1000)
+        call = new_memory_id(int(now.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
         role = actor.role.label if actor.key_id or actor.via else OWN_WORK
-        rows = self._servings.setdefault(actor.tenant_id, [])
-        for rank, (item_id, score) in enumerate(items, start=1):
-            rows.append(
-                Serving(
-                    new_memory_id(ms, secrets.randbits(74)),
-                    now,
-                    item_id,
-                    kind,
-                    actor.agent_id,
-                    actor.end_user_id,
-                    actor.key_id,
-                    role,
-                    actor.via or OWN_WORK,
-                    conversation_id,
-                    rank,
-                    float(score),
-                )
-            )
+        via, agent, contact, key = actor.via or OWN_WORK, actor.agent_id, actor.end_user_id, actor.key_id
+        self._servings.setdefault(actor.tenant_id, []).extend(
+            Serving(f"{call}{rank:02x}", now, item, kind, agent, contact, key, role, via, conversation_id, rank, score)
+            for rank, (item, score) in enumerate(items, start=1)
+        )
 
     @property
     def pending(self) -> int:
@@ -153,7 +141,7 @@ class Provenance:
             history, self._history = self._history, {}
             servings, self._servings = self._servings, {}
             for tenant_id, events in history.items():
-                try:  # one event id once (a retried call's event upserts the one it made before)
+                try:  # one event id once (a retried call within the second noted its event twice)
                     await self._store.append_history(tenant_id, list({e.event_id: e for e in events}.values()))
                 except BaseException:
                     self._history.setdefault(tenant_id, [])[:0] = events
@@ -195,7 +183,7 @@ class Provenance:
 
     async def servings(self, tenant_id: str, where: ServingFilter, page_size: int, page_token: str) -> ServingPage:
         """One page of the tenant's servings matching ``where``, oldest first."""
-        if page_token and (len(page_token) != 32 or not all(c in "0123456789abcdef" for c in page_token)):
+        if page_token and (len(page_token) != 34 or not all(c in "0123456789abcdef" for c in page_token)):
             raise InvalidRequest("page_token", "is not a token this server issued")
         await self.flush()
         found = await self._store.servings(tenant_id, where, page_token, page_size + 1)

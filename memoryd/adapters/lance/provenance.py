@@ -1,8 +1,7 @@
 """ProvenanceStore on LanceDB: ``memory_history_<tenant>`` and ``servings_<tenant>``.
 
-Both are appended in batches behind the replies (``services.provenance``) as upserts on their
-time-ordered ids, so a retried flush converges; a memory's history and servings are found through a
-BTree index on its id.
+Both are appended in batches behind the replies (``services.provenance``); a memory's history and
+servings are found through a BTree index on its id.
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal, timestamp
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.core.errors import Conflict
 from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
 
 _TEXT = pa.string()
@@ -59,8 +57,6 @@ SERVING_SCHEMA = pa.schema(
 )
 SERVING_INDEXES = [("item_id", BTree()), ("at", BTree())]
 
-_ATTEMPTS = 3
-
 
 def _history_row(e: HistoryEvent) -> dict[str, Any]:
     return {
@@ -94,21 +90,13 @@ def _history_event(row: dict[str, Any]) -> HistoryEvent:
     )
 
 
-def _serving_row(s: Serving) -> dict[str, Any]:
-    return {
-        "id": s.serving_id,
-        "at": s.at,
-        "item_id": s.item_id,
-        "item_kind": s.item_kind.value,
-        "agent_id": s.agent_id,
-        "end_user_id": s.end_user_id,
-        "key_id": s.key_id,
-        "role": s.role,
-        "via": s.via,
-        "conversation_id": s.conversation_id,
-        "rank": s.rank,
-        "score": s.score,
-    }
+def _serving_columns(servings: Sequence[Serving]) -> pa.Table:
+    """Servings as an Arrow table, column by column (a second's servings: thousands of rows)."""
+    columns = list(zip(*servings, strict=True))
+    columns[3] = tuple(kind.value for kind in columns[3])
+    return pa.Table.from_arrays(
+        [pa.array(c, f.type) for c, f in zip(columns, SERVING_SCHEMA, strict=True)], schema=SERVING_SCHEMA
+    )
 
 
 def _serving(row: dict[str, Any]) -> Serving:
@@ -138,29 +126,21 @@ class LanceProvenance:
     def __init__(self, db: LanceDatabase) -> None:
         self._db = db
 
-    async def _upsert(self, name: str, schema: pa.Schema, indexes: Any, rows: list[dict[str, Any]]) -> None:
-        """One merge-insert on ``id``, retried from the latest version when a concurrent commit refused it."""
-        if not rows:
-            return
-        data = pa.Table.from_pylist(rows, schema)
-        for attempt in range(_ATTEMPTS):
-            async with map_lance_errors():
-                table = await self._db.table(name, schema, indexes, write=True)
-            try:
-                async with map_lance_errors():
-                    await table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all().execute(data)
-                return
-            except Conflict:
-                if attempt == _ATTEMPTS - 1:
-                    raise
-                async with map_lance_errors():
-                    await table.checkout_latest()
-
     async def append_history(self, tenant_id: str, events: Sequence[HistoryEvent]) -> None:
-        """Store history events (one commit)."""
-        await self._upsert(
-            HISTORY_PREFIX + tenant_id, HISTORY_SCHEMA, HISTORY_INDEXES, [_history_row(e) for e in events]
-        )
+        """Store history events (one append, not an upsert, which would join the whole table each second).
+
+        A retried call's event keeps its id (``services.provenance``): a second row of one id is read
+        as one event.
+        """
+        rows = pa.Table.from_pylist([_history_row(e) for e in events], HISTORY_SCHEMA)
+        await self._append(HISTORY_PREFIX + tenant_id, HISTORY_SCHEMA, HISTORY_INDEXES, rows)
+
+    async def _append(self, name: str, schema: pa.Schema, indexes: Any, data: pa.Table) -> None:
+        if not data.num_rows:
+            return
+        async with map_lance_errors():
+            table = await self._db.table(name, schema, indexes, write=True)
+            await table.add(data)
 
     async def history(self, tenant_id: str, memory_id: str) -> list[HistoryEvent]:
         """One memory's events, oldest first."""
@@ -169,13 +149,13 @@ class LanceProvenance:
             if table is None:
                 return []
             rows = (await table.query().where(f"memory_id = {literal(memory_id)}").to_arrow()).to_pylist()
-        return sorted((_history_event(r) for r in rows), key=lambda e: e.event_id)
+        once = {r["id"]: r for r in sorted(rows, key=lambda r: r["at"], reverse=True)}  # one id once: the first
+        return sorted((_history_event(r) for r in once.values()), key=lambda e: (e.at, e.event_id))
 
     async def append_servings(self, tenant_id: str, servings: Sequence[Serving]) -> None:
-        """Store servings (one commit)."""
-        await self._upsert(
-            SERVINGS_PREFIX + tenant_id, SERVING_SCHEMA, SERVING_INDEXES, [_serving_row(s) for s in servings]
-        )
+        """Store servings (one append: their ids are new, and an upsert would join the whole table each second)."""
+        if servings:
+            await self._append(SERVINGS_PREFIX + tenant_id, SERVING_SCHEMA, SERVING_INDEXES, _serving_columns(servings))
 
     async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
         """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""

@@ -56,7 +56,7 @@ class EventLogStore(Protocol):
 
 
 class ProvenanceStore(Protocol):
-    """Memories' histories and the served log, per tenant; appends are upserts on the event or serving id."""
+    """Memories' histories and the served log, per tenant: appended; a history reads one event id once."""
 
     async def append_history(self, tenant_id: str, events: Sequence[HistoryEvent]) -> None:
         """Store history events (one commit)."""
