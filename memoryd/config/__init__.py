@@ -162,6 +162,7 @@ class Settings(BaseSettings):
             "graph.max_hops": 2,
             "graph.budget_tokens": 600,
             "review.apply": self.audits.policy_for(tenant_id).value,
+            "review.agents_apply": False,
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,
             "retention.servings_days": retention.servings_days,

@@ -183,6 +183,12 @@ SETTINGS: dict[str, Setting] = {
             tighten=Tighten.EARLIER_WINS,
         ),
         Setting(
+            "review.agents_apply",
+            bool,
+            "Agent keys may apply (ApplyFindings) the findings of their own agent's reviews; off: operators only.",
+            tenant_only=True,
+        ),
+        Setting(
             "graph.enabled",
             bool,
             "The memory graph: extraction after compaction, the block in GetContext.",

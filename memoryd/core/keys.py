@@ -128,13 +128,13 @@ METHOD_RULES: dict[str, Rule] = {
     "AuditService/ReviewMemories": Rule(_A, _W),  # an agent's tool: its own archive (keys pin the agent)
     "AuditService/GetReview": Rule(_A, _R),
     "AuditService/ListReviews": Rule(_A, _R),
-    "AuditService/ApplyFindings": Rule(_O, _W),
+    "AuditService/ApplyFindings": Rule(_A, _W),  # agents where review.agents_apply is on (checked by the service)
     "AuditService/RejectFindings": Rule(_O, _W),
     "AuditService/GetUsageReport": Rule(_O, _R),
     "AuditService/ListUsageReports": Rule(_O, _R),
     "AuditService/GetModelUsage": Rule(_O, _R),
     "AuditService/ListAuditEvents": Rule(_D, _R),
-    "AuditService/ListServings": Rule(_D, _R),
+    "AuditService/ListServings": Rule(_O, _R),
     "DataService/ExportTenant": Rule(_O, _R),
     "DataService/ExportEndUser": Rule(_O, _R),
     "DataService/EraseEndUser": Rule(_D, _W),

@@ -163,6 +163,10 @@ class AgentConfigService:
         """Which findings the agent's reviews apply on their own."""
         return ApplyPolicy(str((await self.values(tenant_id, agent_id))["review.apply"]))
 
+    async def agents_apply(self, tenant_id: str) -> bool:
+        """Whether the tenant lets agent keys apply their own reviews' findings (``review.agents_apply``)."""
+        return bool((await self.values(tenant_id, ""))["review.agents_apply"])
+
     async def review_enabled(self, tenant_id: str, agent_id: str) -> bool:
         """Whether the audit batch reviews this agent."""
         return bool((await self.values(tenant_id, agent_id))["review.enabled"])

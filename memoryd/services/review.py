@@ -19,9 +19,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from memoryd.core.errors import InvalidRequest, NotFound
+from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
+from memoryd.core.keys import Role
 from memoryd.core.model_output import Verdict, review_verdicts
 from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
 from memoryd.core.pii import redact
@@ -94,9 +95,12 @@ class ReviewService:
         apply_policy: Callable[[str, str], Awaitable[ApplyPolicy]],
         *,
         trail: EventLog,
+        agents_apply: Callable[[str], Awaitable[bool]] | None = None,
         provenance: Provenance | None = None,
     ) -> None:
         self._provenance = provenance
+        self._agents_apply = agents_apply
+        """Whether a tenant lets agent keys apply findings (``review.agents_apply``; None: never)."""
         self._store = store
         self._trail = trail
         self._snapshot = snapshot
@@ -229,7 +233,16 @@ class ReviewService:
     # -- applying ---------------------------------------------------------------------
 
     async def apply(self, actor: Actor, review_id: str, finding_ids: Sequence[str]) -> list[Finding]:
-        """ApplyFindings: carry out these findings (all of the review's when none is named); their states after."""
+        """ApplyFindings: carry out these findings (all of the review's when none is named); their states after.
+
+        Operators apply any agent's; an agent key its own agent's, where the tenant allows it.
+        """
+        if actor.role < Role.OPERATOR and not (
+            self._agents_apply is not None and await self._agents_apply(actor.tenant_id)
+        ):
+            raise PermissionDenied(
+                "ApplyFindings: an agent key applies findings only where the tenant's review.agents_apply is on"
+            )
         _, findings = await self.get(actor, review_id)
         by_id = {f.finding_id: f for f in findings}
         unknown = [i for i in finding_ids if i not in by_id]

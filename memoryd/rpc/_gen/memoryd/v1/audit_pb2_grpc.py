@@ -141,7 +141,8 @@ class AuditServiceServicer:
         Recall and default listing, stay readable by id, and MemoryService.RestoreMemory brings
         them back. A finding touching a memory the agent may not change stays proposed (its
         outcome says why). Applying a finding twice changes nothing the second time; a rejected
-        finding is never applied.
+        finding is never applied. Operator keys apply any agent's findings; an agent key its own
+        agent's where the tenant's `review.agents_apply` is on (PERMISSION_DENIED naming it otherwise).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -193,7 +194,7 @@ class AuditServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListServings(self, request, context):
-        """ListServings lists the served log (admin keys): which memory or fact ids Recall, GetContext
+        """ListServings lists the served log (operator keys): which memory or fact ids Recall, GetContext
         (auto-recall and the graph block) and SearchGraph served, to which key, agent and contact, in
         which conversation, through which RPC, with rank and score — ids only, never content. Written
         within a second of the reply; kept `retention.servings_days` (default 30); erasure removes a
