@@ -166,13 +166,17 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         self._closed = True
         self._channel.close()
 
-    def _call(self, method: Callable[..., Any], request: Any) -> Any:
+    def _call(self, method: Callable[..., Any], request: Any, *, gone_is_done: bool = False) -> Any:
         options = self._call_options()
+        retried = False
         for last, pause in self._attempts():
             try:
                 return method(request, **options)
             except grpc.RpcError as err:
+                if gone_is_done and retried and err.code() == grpc.StatusCode.NOT_FOUND:
+                    return None
                 _raise_unless_retried(err, last)
+            retried = True
             time.sleep(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -222,9 +226,13 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         return cast(pb.Memory, self._call(self._stub.UpdateMemory, request).memory)
 
     def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
-        """Delete one memory for good; its id."""
+        """Delete one memory for good; its id.
+
+        A retry that finds the memory gone is the first attempt's success whose reply was lost.
+        """
         request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
-        return str(self._call(self._stub.Forget, request).memory_id)
+        self._call(self._stub.Forget, request, gone_is_done=True)
+        return memory_id
 
     def feedback(
         self, agent_id: str, memory_id: str, signal: Any, *, correction: str = "", request_id: str = ""
@@ -365,13 +373,17 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         self._closed = True
         await self._channel.close(None)
 
-    async def _call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Any:
+    async def _call(self, method: Callable[..., Awaitable[Any]], request: Any, *, gone_is_done: bool = False) -> Any:
         options = self._call_options()
+        retried = False
         for last, pause in self._attempts():
             try:
                 return await method(request, **options)
             except grpc.RpcError as err:
+                if gone_is_done and retried and err.code() == grpc.StatusCode.NOT_FOUND:
+                    return None
                 _raise_unless_retried(err, last)
+            retried = True
             await asyncio.sleep(pause)
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -393,9 +405,10 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         return cast(pb.Memory, (await self._call(self._stub.GetMemory, request)).memory)
 
     async def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
-        """Delete one memory for good; its id."""
+        """Delete one memory for good; its id (a retry finding it gone is the lost reply's success)."""
         request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
-        return str((await self._call(self._stub.Forget, request)).memory_id)
+        await self._call(self._stub.Forget, request, gone_is_done=True)
+        return memory_id
 
     async def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (see ``MemoryClient.effective_config``)."""

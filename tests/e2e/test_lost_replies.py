@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 import pytest
 
-from memoryd.client import MemoryClient
+from memoryd.client import Aborted, MemoryClient
 from memoryd.rpc.client import gr, pb
 from tests.conftest import LiveServer
 
@@ -105,3 +105,26 @@ def test_retried_writes_count_and_store_nothing_twice(lossy: tuple[LossyClient, 
     again = client.graph.assert_fact("The dock", "opens_at", "6:30", "The dock opens at 6:30.")
     assert again.fact.mention_count == 2  # a new call (a new request id) is a second mention
     assert isinstance(asserted, gr.AssertFactResponse)
+
+
+def test_retried_compare_and_swap_writes_apply_once_and_a_retried_forget_is_done(live_server: LiveServer) -> None:
+    LossyClient.interceptor = DropFirstReply("Forget", "EditProfile", "SetTenantConfig", "RestoreMemory")
+    with LossyClient(f"127.0.0.1:{live_server.port}", tenant="acme", backoff=0.01) as client:
+        kept = client.memorize("a1", "The loading dock opens at 7:00").memory.id
+        gone = client.memorize("a1", "Parcels go out at 16:00").memory.id
+        assert client.forget("a1", gone) == gone  # the retry finds it gone: the lost reply's success
+        assert [m.id for m in client.list("a1")] == [kept]
+        with pytest.raises(Aborted):  # the retry's revision is stale: refused, nothing applied twice
+            client.edit_profile("a1", "- answer briefly", section="Style")
+        profile = client.get_profile("a1")
+        assert profile.revision == 1 and profile.document.count("- answer briefly") == 1
+        with pytest.raises(Aborted):
+            client.set_config("", {"recall.limit": 7})
+        assert client.effective_config()["recall.limit"] == (7, "tenant")
+        client.feedback("a1", kept, pb.FEEDBACK_SIGNAL_CORRECTION, correction="The loading dock opens at 6:00")
+        restore = pb.RestoreMemoryRequest(agent_id="a1", memory_id=kept)
+        restored = client.call(client._stub.RestoreMemory, restore)  # the retry finds it active: nothing to do
+        assert restored.memory.status == pb.MEMORY_STATUS_ACTIVE
+        history = client.call(client._stub.GetMemoryHistory, pb.GetMemoryHistoryRequest(agent_id="a1", memory_id=kept))
+        assert [e.kind for e in history.events].count("restored") == 1
+    assert LossyClient.interceptor.dropped == ["Forget", "EditProfile", "SetTenantConfig", "RestoreMemory"]
