@@ -24,7 +24,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, MemoryRecord
 from memoryd.core.ports import Clock, ProvenanceStore
-from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
+from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedCall, ServedItem, Serving, ServingFilter
 
 SERVINGS_IN_HISTORY = 200
 """A history lists a memory's latest servings up to this many (ListServings pages through all)."""
@@ -59,7 +59,7 @@ class Provenance:
         self._store = store
         self._clock = clock
         self._history: dict[str, list[HistoryEvent]] = {}
-        self._servings: dict[str, list[Serving]] = {}
+        self._servings: dict[str, list[ServedCall]] = {}
         self._flushing = asyncio.Lock()
 
     def record(
@@ -121,16 +121,18 @@ class Provenance:
         now = self._clock.now()
         call = new_memory_id(int(now.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
         role = actor.role.label if actor.key_id or actor.via else OWN_WORK
-        via, agent, contact, key = actor.via or OWN_WORK, actor.agent_id, actor.end_user_id, actor.key_id
-        self._servings.setdefault(actor.tenant_id, []).extend(
-            Serving(f"{call}{rank:02x}", now, item, kind, agent, contact, key, role, via, conversation_id, rank, score)
-            for rank, (item, score) in enumerate(items, start=1)
-        )
+        ids, scores = tuple(i for i, _ in items), tuple(float(s) for _, s in items)
+        served: ServedCall = (
+            call, now, actor.agent_id, actor.end_user_id, actor.key_id, role, actor.via or OWN_WORK,
+            conversation_id, kind.value, ids, scores,
+        )  # fmt: skip
+        self._servings.setdefault(actor.tenant_id, []).append(served)
 
     @property
     def pending(self) -> int:
         """Events and servings waiting to be written."""
-        return sum(map(len, self._history.values())) + sum(map(len, self._servings.values()))
+        servings = sum(len(call[9]) for calls in self._servings.values() for call in calls)
+        return sum(map(len, self._history.values())) + servings
 
     async def flush(self) -> None:
         """Write what is buffered; when it returns, everything noted before the call is written.
