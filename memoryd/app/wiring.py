@@ -263,7 +263,7 @@ def _review(
         shared.configs.review_apply,
         trail=shared.trail,
         provenance=shared.provenance,
-        agents_apply=shared.configs.agents_apply,
+        may_apply=shared.configs.check_apply,
     )
 
 

@@ -50,6 +50,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     async def ApplyFindings(self, request: apb.ApplyFindingsRequest, context: Ctx) -> apb.ApplyFindingsResponse:
         """See the proto."""
         who = actor(context, request.agent_id, "")
+        await self._app.working.configs.check_apply(who)  # a key's refusal before the queue's absence
         applied = await self._app.jobs.review.apply(who, request.review_id, list(request.finding_ids))
         return apb.ApplyFindingsResponse(findings=[wire.finding(f) for f in applied])
 

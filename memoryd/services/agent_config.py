@@ -23,8 +23,9 @@ from memoryd.core.agent_config import (
     resolve,
 )
 from memoryd.core.conversation import Conversation, StorageScope, Strategy, WorkingPolicy
-from memoryd.core.errors import Conflict
+from memoryd.core.errors import Conflict, PermissionDenied
 from memoryd.core.event_log import Operation
+from memoryd.core.keys import Role
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentConfigStore
 from memoryd.core.ranking import AgentRecall, FusionWeights
@@ -163,9 +164,13 @@ class AgentConfigService:
         """Which findings the agent's reviews apply on their own."""
         return ApplyPolicy(str((await self.values(tenant_id, agent_id))["review.apply"]))
 
-    async def agents_apply(self, tenant_id: str) -> bool:
-        """Whether the tenant lets agent keys apply their own reviews' findings (``review.agents_apply``)."""
-        return bool((await self.values(tenant_id, ""))["review.agents_apply"])
+    async def check_apply(self, actor: Actor) -> None:
+        """PermissionDenied unless ``actor`` may apply findings: operators, or agents where ``review.agents_apply``."""
+        if actor.role >= Role.OPERATOR or (await self.values(actor.tenant_id, ""))["review.agents_apply"]:
+            return
+        raise PermissionDenied(
+            "ApplyFindings: an agent key applies findings only where the tenant's review.agents_apply is on"
+        )
 
     async def review_enabled(self, tenant_id: str, agent_id: str) -> bool:
         """Whether the audit batch reviews this agent."""

@@ -95,12 +95,12 @@ class ReviewService:
         apply_policy: Callable[[str, str], Awaitable[ApplyPolicy]],
         *,
         trail: EventLog,
-        agents_apply: Callable[[str], Awaitable[bool]] | None = None,
+        may_apply: Callable[[Actor], Awaitable[None]] | None = None,
         provenance: Provenance | None = None,
     ) -> None:
         self._provenance = provenance
-        self._agents_apply = agents_apply
-        """Whether a tenant lets agent keys apply findings (``review.agents_apply``; None: never)."""
+        self._may_apply = may_apply
+        """Refuses a caller who may not apply findings (``AgentConfigService.check_apply``; None: operators only)."""
         self._store = store
         self._trail = trail
         self._snapshot = snapshot
@@ -237,12 +237,10 @@ class ReviewService:
 
         Operators apply any agent's; an agent key its own agent's, where the tenant allows it.
         """
-        if actor.role < Role.OPERATOR and not (
-            self._agents_apply is not None and await self._agents_apply(actor.tenant_id)
-        ):
-            raise PermissionDenied(
-                "ApplyFindings: an agent key applies findings only where the tenant's review.agents_apply is on"
-            )
+        if self._may_apply is not None:
+            await self._may_apply(actor)
+        elif actor.role < Role.OPERATOR:
+            raise PermissionDenied("ApplyFindings: applying findings takes an operator key")
         _, findings = await self.get(actor, review_id)
         by_id = {f.finding_id: f for f in findings}
         unknown = [i for i in finding_ids if i not in by_id]

@@ -26,7 +26,7 @@ def test_every_method_of_every_service_has_a_rule_and_every_rule_a_method() -> N
 def test_roles_include_the_lower_ones_and_unknown_methods_are_refused() -> None:
     operator = Principal("acme", Role.OPERATOR, "k")
     assert authorize(operator, "MemoryService/Recall").role is Role.AGENT
-    assert authorize(operator, "AuditService/ApplyFindings").role is Role.OPERATOR
+    assert authorize(operator, "AuditService/GetUsageReport").role is Role.OPERATOR
     assert authorize(Principal("acme", Role.AGENT, "k", "a1"), "AuditService/ReviewMemories").role is Role.AGENT
     with pytest.raises(PermissionDenied, match="needs the admin role"):
         authorize(operator, "KeyService/CreateKey")
