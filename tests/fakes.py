@@ -514,6 +514,13 @@ class InMemoryConversations:
                     book.pop((tenant_id, c), None)
         return old, items
 
+    async def of_agent(self, tenant_id: str, agent_id: str, end_user_id: str | None) -> list[Conversation]:
+        return [
+            s
+            for (t, _), s in self.states.items()
+            if t == tenant_id and s.agent_id == agent_id and end_user_id in (None, s.end_user_id)
+        ]
+
     async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
         return sorted(c for (t, c), s in self.states.items() if t == tenant_id and s.end_user_id == end_user_id)
 

@@ -265,6 +265,38 @@ class GraphHit:
     score: float
 
 
+class SuggestionStatus(StrEnum):
+    """Where a merge suggestion stands (a merge of its entities removes it)."""
+
+    OPEN = "open"
+    DISMISSED = "dismissed"
+    """A person judged the two entities different: kept, so the pair is not suggested again."""
+
+
+@dataclass(frozen=True, slots=True)
+class MergeSuggestion:
+    """Two entities of one scope whose names are close but not close enough to fold: a person decides."""
+
+    suggestion_id: str
+    """Derived from the pair: the same two entities make one suggestion."""
+    entity_id: str
+    """The newer entity (its name was unseen when the assertion made it)."""
+    similar_entity_id: str
+    similarity: float
+    """Cosine similarity of the two names' embeddings."""
+    where: GraphScope
+    created_at: datetime
+    evidence: str = ""
+    """The two names, the similarity and the assertion that made the newer one."""
+    status: SuggestionStatus = SuggestionStatus.OPEN
+
+
+def suggestion_id(entity_a: str, entity_b: str) -> str:
+    """One id per unordered pair of entities."""
+    low, high = sorted((entity_a, entity_b))
+    return hashlib.sha256(f"merge\x1f{low}\x1f{high}".encode()).hexdigest()[:32]
+
+
 @dataclass(frozen=True, slots=True)
 class GraphAnswer:
     """What SearchGraph returns: the facts and the exact block the agent would see."""

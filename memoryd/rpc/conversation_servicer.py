@@ -86,6 +86,15 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         job = await self._svc().end_session(who, request.conversation_id)
         return cpb.EndSessionResponse(job_id=job.key)
 
+    @translated
+    async def ListConversations(
+        self, request: cpb.ListConversationsRequest, context: Ctx
+    ) -> cpb.ListConversationsResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        found, token = await self._svc().listed(who, request.all_contacts, request.page_size or 50, request.page_token)
+        return cpb.ListConversationsResponse(conversations=[wire.summary(c) for c in found], next_page_token=token)
+
     @translated_stream
     async def WatchConversation(
         self, request: cpb.WatchConversationRequest, context: Ctx

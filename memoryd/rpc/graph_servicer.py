@@ -7,7 +7,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Scope
 from memoryd.core.provenance import ServedItem
-from memoryd.core.validation import check_range
+from memoryd.core.validation import check_range, check_text
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
@@ -138,3 +138,33 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         size = check_range(request.page_size or 50, "page_size", 1, 200)
         entities, token = await self._app.graph.list_entities(who, size, request.page_token)
         return gr.ListEntitiesResponse(entities=[wire.entity(e) for e in entities], next_page_token=token)
+
+    @translated
+    async def ListEpisodes(self, request: gr.ListEpisodesRequest, context: Ctx) -> gr.ListEpisodesResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        episodes, token = await self._app.graph.list_episodes(who, size, request.page_token)
+        return gr.ListEpisodesResponse(episodes=[wire.episode(e) for e in episodes], next_page_token=token)
+
+    @translated
+    async def ListMergeSuggestions(
+        self, request: gr.ListMergeSuggestionsRequest, context: Ctx
+    ) -> gr.ListMergeSuggestionsResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        found, token = await self._app.graph.list_suggestions(who, size, request.page_token)
+        return gr.ListMergeSuggestionsResponse(
+            suggestions=[wire.suggestion(s, a, b) for s, a, b in found], next_page_token=token
+        )
+
+    @translated
+    async def DismissMergeSuggestion(
+        self, request: gr.DismissMergeSuggestionRequest, context: Ctx
+    ) -> gr.DismissMergeSuggestionResponse:
+        """See the proto."""
+        await self._app.graph.dismiss_suggestion(
+            caller(context), check_text(request.suggestion_id, "suggestion_id", 64)
+        )
+        return gr.DismissMergeSuggestionResponse()

@@ -11,7 +11,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from memoryd.core.conversation import (
     CONVERSATION_OPTIONS,
@@ -31,9 +31,11 @@ from memoryd.core.conversation import (
     WorkingPolicy,
     compact_key,
 )
-from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, NotFound, Unavailable
+from memoryd.core.errors import AlreadyExists, Conflict, InvalidRequest, NotFound, PermissionDenied, Unavailable
 from memoryd.core.job_records import JobKind, JobRecord
+from memoryd.core.keys import Role as KeyRole
 from memoryd.core.models import Actor, MemoryRecord, RecallQuery
+from memoryd.core.paging import offset_page
 from memoryd.core.ports import Clock, ConversationStore, TokenCounter
 from memoryd.core.profile_doc import prompt_block
 from memoryd.core.provenance import ServedItem
@@ -48,6 +50,7 @@ from memoryd.services.provenance import Provenance
 from memoryd.services.recall import RecallService
 
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_MESSAGES = 500
 MAX_MESSAGE_BYTES = 256 * 1024
 _SWAP_ATTEMPTS = 16
@@ -218,6 +221,18 @@ class ConversationService:
         return assemble(
             prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
         )
+
+    async def listed(
+        self, actor: Actor, all_contacts: bool, page_size: int, page_token: str
+    ) -> tuple[list[Conversation], str]:
+        """The agent's conversations with the actor's contact (operators: every contact's), latest first; next token."""
+        check_actor(actor)
+        check_range(page_size, "page_size", 1, 200)
+        if all_contacts and actor.role < KeyRole.OPERATOR:
+            raise PermissionDenied("all_contacts: listing every contact's conversations takes an operator key")
+        found = await self._store.of_agent(actor.tenant_id, actor.agent_id, None if all_contacts else actor.end_user_id)
+        found.sort(key=lambda c: (c.updated_at or c.created_at or _EPOCH, c.conversation_id), reverse=True)
+        return offset_page(found, page_size, page_token)
 
     async def compact(self, actor: Actor, conversation_id: str) -> JobRecord:
         """Force a compaction now (a job; the same state gives the same job)."""

@@ -4,11 +4,11 @@ Resolution uses no model: the normalised name or an alias in the same scope firs
 nearest entity of that scope by name embedding above ``MERGE_SIMILARITY``, else a new entity;
 names between ``DUPLICATE_SIMILARITY`` and it come back as possible duplicates for a human.
 ``core.graph.decide`` says what an assertion does; every write of one assertion is one commit.
+Searching is ``graph_search``'s.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -27,34 +27,31 @@ from memoryd.core.graph import (
     Fact,
     FactStatus,
     GraphAnswer,
-    GraphHit,
     GraphScope,
-    block_header,
+    MergeSuggestion,
+    SuggestionStatus,
     decide,
     entity_id,
     fact_id,
-    fact_line,
     may_name_one_entity,
     normalised_name,
     normalised_predicate,
+    suggestion_id,
     valid_predicate,
 )
 from memoryd.core.models import Actor, Scope
 from memoryd.core.paging import offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
-from memoryd.core.query_terms import full_text_query
-from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
+from memoryd.core.validation import check_actor, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
 from memoryd.services.event_log import EventLog
+from memoryd.services.graph_search import GraphSearch
 from memoryd.services.pii_floor import PiiFloor
 
 MERGE_SIMILARITY = 0.92
 """An unseen name this close to an entity's name (cosine, same scope) is that entity."""
 DUPLICATE_SIMILARITY = 0.80
 """Closer than this but not merged: listed as a possible duplicate."""
-SEED_DEPTH = 20
-HOP_DECAY = 0.5
-MAX_HOPS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +95,7 @@ class GraphService:
         self._clock = clock
         self._trail = trail
         self._pii = pii
+        self._search = GraphSearch(store, embedder, counter, clock)
 
     # -- asserting ------------------------------------------------------------
 
@@ -149,9 +147,11 @@ class GraphService:
         ``judged``: facts a model judged incompatible with this one; those of the same subject and
         scope that hold and are older are invalidated too (others are ignored: never on a guess).
         """
-        dupes: list[tuple[str, str]] = []
-        subject = await self._resolve(tenant_id, where, claim.subject, claim.subject_type, dupes)
-        obj = await self._resolve(tenant_id, where, claim.object, claim.object_type, dupes)
+        near: list[tuple[Entity, str, float]] = []
+        subject = await self._resolve(tenant_id, where, claim.subject, claim.subject_type, near)
+        obj = await self._resolve(tenant_id, where, claim.object, claim.object_type, near)
+        dupes = [(entity.entity_id, similar) for entity, similar, _ in near]
+        await self._suggest(tenant_id, where, near, claim.sentence)
         now = self._clock.now()
         new = Fact(
             fact_id(where, subject.entity_id, claim.predicate, obj.entity_id, claim.valid_from, claim.sentence),
@@ -191,7 +191,12 @@ class GraphService:
         await self._store.put_facts(tenant_id, [(f, kept.get(f.fact_id) or fresh_vectors[f.fact_id]) for f in facts])
 
     async def _resolve(
-        self, tenant_id: str, where: GraphScope, name: str, kind: EntityType, dupes: list[tuple[str, str]]
+        self,
+        tenant_id: str,
+        where: GraphScope,
+        name: str,
+        kind: EntityType,
+        close_names: list[tuple[Entity, str, float]],
     ) -> Entity:
         named = await self._store.entities_named(tenant_id, where, [name])
         if named:
@@ -205,8 +210,31 @@ class GraphService:
                 return await self._followed(tenant_id, found)
         entity = Entity(entity_id(where, name), name, kind, where, (), self._clock.now())
         await self._store.put_entities(tenant_id, [(entity, vector)])
-        dupes.extend((entity.entity_id, h.memory_id) for h in close)
+        close_names.extend((entity, h.memory_id, h.score) for h in close)
         return entity
+
+    async def _suggest(
+        self, tenant_id: str, where: GraphScope, near: Sequence[tuple[Entity, str, float]], sentence: str
+    ) -> None:
+        """Keep the possible duplicates found for a person to merge or dismiss (``ListMergeSuggestions``)."""
+        if not near:
+            return
+        known = await self._store.entities(tenant_id, [similar for _, similar, _ in near])
+        now = self._clock.now()
+        kept = [
+            MergeSuggestion(
+                suggestion_id(entity.entity_id, similar),
+                entity.entity_id,
+                similar,
+                round(score, 4),
+                where,
+                now,
+                f"{entity.name!r} is {score:.2f} like {known[similar].name!r} (asserted in: {sentence[:200]})",
+            )
+            for entity, similar, score in near
+            if similar in known
+        ]
+        await self._store.add_suggestions(tenant_id, kept)
 
     async def _followed(self, tenant_id: str, entity: Entity) -> Entity:
         """The entity a merge folded this one into (merges chain at most a few times)."""
@@ -261,89 +289,9 @@ class GraphService:
         limit: int = 20,
     ) -> GraphAnswer:
         """Hybrid seeds, a k-hop expansion, the validity filter, a blended rerank, and the prompt block."""
-        check_actor(actor)
-        if not query.strip():
-            raise InvalidRequest("query", "must not be empty")
-        if len(query) > 4096:
-            raise InvalidRequest("query", f"is {len(query)} chars; the limit is 4096")
-        check_range(max_hops, "max_hops", 0, MAX_HOPS)
-        check_range(budget_tokens, "budget_tokens", 20, 8000)
-        check_range(limit, "limit", 1, 100)
-        when = as_of or self._clock.now()
-        words = list(full_text_query(query).terms)
-        # The name seeds need no vector: they run while the query is embedded.
-        embedded, named = await asyncio.gather(
-            self._embedder.embed([query]),  # Unavailable: search needs the embedder
-            self._store.entity_seeds(actor, words, SEED_DEPTH),
+        return await self._search.search(
+            actor, query, as_of=as_of, max_hops=max_hops, budget_tokens=budget_tokens, limit=limit
         )
-        by_vector, by_text = await self._store.fact_seeds(actor, embedded[0], words, SEED_DEPTH)
-        scores = _fused([f.fact_id for f, _ in by_vector], [f.fact_id for f, _ in by_text])
-        seeds = {f.fact_id: f for f, _ in [*by_vector, *by_text]}
-        found: dict[str, tuple[Fact, int, float]] = {
-            i: (f, 0, scores[i])
-            for i, f in seeds.items()
-            if sees(actor, f.where.scope, f.where.agent_id, f.where.end_user_id)
-        }
-        entity_score: dict[str, float] = {}
-        for fact, _, score in found.values():
-            for e in (fact.subject_id, fact.object_id):
-                entity_score[e] = max(entity_score.get(e, 0.0), score)
-        for e in named:
-            entity_score[e] = max(entity_score.get(e, 0.0), 1.0)
-        frontier = set(entity_score)
-        for hop in range(1, max_hops + 1):
-            if not frontier:
-                break
-            reached = await self._store.visible_facts_touching(actor, sorted(frontier), 200)
-            nxt: set[str] = set()
-            for fact in reached:
-                if fact.fact_id in found:
-                    continue
-                base = max(entity_score.get(fact.subject_id, 0.0), entity_score.get(fact.object_id, 0.0))
-                score = base * HOP_DECAY**hop
-                found[fact.fact_id] = (fact, hop, score)
-                for e in (fact.subject_id, fact.object_id):
-                    if e not in entity_score:
-                        entity_score[e] = score
-                        nxt.add(e)
-            frontier = nxt
-        valid = [(f, hop, s + _bonus(f)) for f, hop, s in found.values() if f.valid_at(when)]
-        valid.sort(key=lambda x: (-x[2], x[1], x[0].fact_id))
-        valid = valid[:limit]
-        names = await self._store.entities(
-            actor.tenant_id, sorted({e for f, _, _ in valid for e in (f.subject_id, f.object_id)})
-        )
-        hits = tuple(
-            GraphHit(
-                f,
-                names[f.subject_id].name if f.subject_id in names else "",
-                names[f.object_id].name if f.object_id in names else "",
-                hop,
-                round(s, 6),
-            )
-            for f, hop, s in valid
-        )
-        block, tokens = self._block(hits, when, budget_tokens)
-        return GraphAnswer(hits, block, tokens, when)
-
-    def _block(self, hits: Sequence[GraphHit], when: datetime, budget: int) -> tuple[str, int]:
-        """The header and as many dated lines, best first, as fit in ``budget`` tokens (counted like profiles)."""
-        if not hits:
-            return "", 0
-        lines = [block_header(when)]
-        tokens = self._counter.count(lines[0])
-        if tokens > budget:
-            return "", 0
-        for hit in hits:
-            candidate = "\n".join([*lines, fact_line(hit.fact, when)])
-            count = self._counter.count(candidate)
-            if count > budget:
-                break
-            lines.append(fact_line(hit.fact, when))
-            tokens = count
-        if len(lines) == 1:
-            return "", 0
-        return "\n".join(lines), tokens
 
     # -- curating -------------------------------------------------------------
 
@@ -500,10 +448,54 @@ class GraphService:
             for f in await self._store.facts_touching(by.tenant_id, [source_id])
         ]
         await self._write(by.tenant_id, moved, fresh=set())
+        await self._store.drop_suggestions(by.tenant_id, [source_id])  # decided: the pair is one entity now
         await self._trail.write(
             by.tenant_id, Operation.GRAPH_MERGE, by, (source_id, target_id), (target.where.scope.value,)
         )
         return merged
+
+    async def list_episodes(self, actor: Actor, size: int, page_token: str) -> tuple[list[Episode], str]:
+        """A page of the episodes (extractions, assertions) the actor sees, the newest first."""
+        check_actor(actor)
+        return offset_page(await self._store.listed_episodes(actor), size, page_token)
+
+    async def list_suggestions(
+        self, actor: Actor, size: int, page_token: str
+    ) -> tuple[list[tuple[MergeSuggestion, Entity, Entity]], str]:
+        """Open merge suggestions whose two entities the actor sees (neither merged away), the newest first."""
+        check_actor(actor)
+        found = await self._store.suggestions(actor.tenant_id, SuggestionStatus.OPEN)
+        named = await self._store.entities(
+            actor.tenant_id, [e for s in found for e in (s.entity_id, s.similar_entity_id)]
+        )
+        shown = []
+        for s in found:
+            a, b = named.get(s.entity_id), named.get(s.similar_entity_id)
+            if a is not None and b is not None and _open_to(actor, a) and _open_to(actor, b):
+                shown.append((s, a, b))
+        return offset_page(shown, size, page_token)
+
+    async def dismiss_suggestion(self, by: Actor, suggestion_id_: str) -> MergeSuggestion:
+        """A person judged the pair two entities: the suggestion is kept dismissed (not suggested again)."""
+        check_tenant(by.tenant_id)
+        found = next(
+            (s for s in await self._store.suggestions(by.tenant_id, None) if s.suggestion_id == suggestion_id_), None
+        )
+        if found is None:
+            raise NotFound(f"suggestion_id: merge suggestion {suggestion_id_!r} not found")
+        dismissed = replace(found, status=SuggestionStatus.DISMISSED)
+        await self._store.set_suggestion(by.tenant_id, dismissed)
+        ids = (found.entity_id, found.similar_entity_id)
+        await self._trail.write(
+            by.tenant_id, Operation.GRAPH_UPDATE, by, ids, (found.where.scope.value,), {"dismissed": 1}
+        )
+        return dismissed
+
+
+def _open_to(actor: Actor, entity: Entity) -> bool:
+    """Whether the actor sees the entity and no merge folded it away."""
+    where = entity.where
+    return not entity.merged_into and sees(actor, where.scope, where.agent_id, where.end_user_id)
 
 
 def _with_judged(decision: Decision, known: Sequence[Fact], judged: set[str]) -> Decision:
@@ -569,21 +561,6 @@ def _outcome(decision: Decision, now: datetime) -> tuple[list[Fact], tuple[str, 
     for old in decision.repoint:
         rows.append(replace(old, valid_to=ended_at, invalidated_by=new.fact_id))
     return rows, tuple(f.fact_id for f in decision.invalidate)
-
-
-def _fused(by_vector: Sequence[str], by_text: Sequence[str], k: int = 5) -> dict[str, float]:
-    """Reciprocal-rank fusion of the two seed arms (ids, best first), scaled so the best seed scores 1."""
-    raw: dict[str, float] = {}
-    for ids in (by_vector, by_text):
-        for rank, fact_id_ in enumerate(ids, start=1):
-            raw[fact_id_] = raw.get(fact_id_, 0.0) + 1.0 / (k + rank)
-    top = max(raw.values(), default=1.0)
-    return {i: v / top for i, v in raw.items()}
-
-
-def _bonus(fact: Fact) -> float:
-    """A small lift for facts asserted more than once, and for pinned ones."""
-    return 0.05 * min(fact.mention_count - 1, 4) / 4 + (0.1 if fact.pinned else 0.0)
 
 
 def _id(*parts: str) -> str:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, expect
 
+from memoryd.core.conversation import MessageInput
+from memoryd.core.conversation import Role as ChatRole
 from memoryd.core.graph import FactStatus, GraphScope
 from memoryd.core.keys import KeyScope, Role
 from memoryd.core.models import Actor, Scope
@@ -192,6 +194,16 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(".entities")).not_to_contain_text("ACME Corp")
     porto = page.locator("tr", has_text="ACME Corp has an office in Porto.")
     await expect(porto.locator("td").first).to_have_text("Acme")
+    # names that came close but were not folded: suggested, with the evidence, until a person decides
+    for name in ("Keeper232", "Keeper23"):
+        keeps = Assertion(name, "keeps", "the keys", f"{name} keeps the keys.")
+        stack.daemon.run(app.graph.assert_human(admin, GraphScope(Scope.TENANT), keeps))
+    await page.goto(f"{stack.url}/graph?agent=a1")
+    suggested = page.locator("table.suggestions tr", has_text="Keeper232")
+    await expect(suggested).to_contain_text("'Keeper23' is")
+    await suggested.locator("button", has_text="Different").click()
+    await expect(page.locator(".note")).to_contain_text("dismissed")
+    await expect(page.locator("table.suggestions tr", has_text="Keeper232")).to_have_count(0)
 
 
 async def test_a_read_only_key_is_offered_no_action(browser: Browser, stack: Stack) -> None:
@@ -216,3 +228,21 @@ async def test_a_read_only_key_is_offered_no_action(browser: Browser, stack: Sta
     await page.click("form.confirm button.danger")
     await expect(page.locator(".error")).to_contain_text("read-only")
     assert stack.daemon.run(app.memory.archive.get(Actor("acme", "a1"), stack.ids["office"])) is not None
+
+
+async def test_an_operator_lists_an_agents_conversations_and_opens_one(browser: Browser, stack: Stack) -> None:
+    app = stack.daemon.app
+    assert app is not None
+    for contact, conversation, text in (("c-maria", "chat-maria", "hello from Maria"), ("c-li", "chat-li", "hi, Li")):
+        turn = MessageInput("m1", ChatRole.USER, text)
+        stack.daemon.run(app.working.conversations.append(Actor("acme", "a1", contact), conversation, [turn]))
+    page = await sign_in(browser, stack, "operator")
+    await page.goto(f"{stack.url}/conversations?agent=a1")  # every contact's, the latest first
+    rows = page.locator("table.conversations tbody tr")
+    await expect(rows).to_have_count(2)
+    await expect(rows.first).to_contain_text("chat-li")
+    await page.click("text=chat-maria")
+    await expect(page.locator("table.context")).to_contain_text("hello from Maria")
+    agent = await sign_in(browser, stack, "agent")  # an agent key: one contact's at a time
+    await agent.goto(f"{stack.url}/conversations?agent=a1&contact=c-li")
+    await expect(agent.locator("table.conversations tbody tr")).to_have_count(1)

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import grpc
 
 from memoryd.core.graph import FactStatus
-from memoryd.rpc.client import GraphServiceStub, gr, pb
+from memoryd.core.keys import Role
+from memoryd.rpc.client import GraphServiceStub, bearer, gr, pb
 from tests.conftest import LiveServer, tenant
 from tests.e2e.test_graph_rpc import _billing, _code, _ts
 
@@ -68,3 +69,33 @@ def test_facts_and_entities_are_listed_pending_first_by_status_entity_and_page(l
         ):
             code, details = _code(functools.partial(graph.ListFacts, request, metadata=T))
             assert code == grpc.StatusCode.INVALID_ARGUMENT and field in details, (field, details)
+
+
+def test_merge_suggestions_and_episodes_over_grpc_with_the_roles(live_server: LiveServer) -> None:
+    assert live_server.app is not None
+    _, agent = live_server.run(live_server.app.admin.keys.create("acme", Role.AGENT, "a1", "a1"))
+    _, admin = live_server.run(live_server.app.admin.keys.create("acme", Role.ADMIN, "", "ops"))
+    as_agent, as_admin = [bearer(agent)], [bearer(admin)]
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph = GraphServiceStub(ch)
+        for name in ("Keeper232", "Keeper23"):
+            claim = gr.AssertFactRequest(
+                subject=name, predicate="keeps", object=f"Item{name[6:]}", fact=f"{name} keeps Item{name[6:]}.",
+                scope=pb.SCOPE_SHARED,
+            )  # fmt: skip
+            graph.AssertFact(claim, metadata=as_admin)
+        listed = graph.ListMergeSuggestions(gr.ListMergeSuggestionsRequest(agent_id="a1"), metadata=as_agent)
+        names = {(s.entity.name, s.similar_entity.name) for s in listed.suggestions}
+        assert ("Keeper23", "Keeper232") in names and all(s.evidence for s in listed.suggestions)
+        episodes = graph.ListEpisodes(gr.ListEpisodesRequest(agent_id="a1", page_size=1), metadata=as_agent)
+        assert len(episodes.episodes) == 1 and episodes.episodes[0].kind == "human" and episodes.next_page_token
+        pick = gr.DismissMergeSuggestionRequest(suggestion_id=listed.suggestions[0].suggestion_id)
+        assert _code(functools.partial(graph.DismissMergeSuggestion, pick, metadata=as_agent))[0] == (
+            grpc.StatusCode.PERMISSION_DENIED
+        )
+        graph.DismissMergeSuggestion(pick, metadata=as_admin)
+        after = graph.ListMergeSuggestions(gr.ListMergeSuggestionsRequest(agent_id="a1"), metadata=as_agent)
+        assert pick.suggestion_id not in {s.suggestion_id for s in after.suggestions}
+        unknown = gr.DismissMergeSuggestionRequest(suggestion_id="0" * 32)
+        code, details = _code(functools.partial(graph.DismissMergeSuggestion, unknown, metadata=as_admin))
+        assert code == grpc.StatusCode.NOT_FOUND and "suggestion_id" in details

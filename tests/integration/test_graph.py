@@ -252,3 +252,33 @@ async def test_facts_of_more_tenants_than_thirty_two_read_in_turn_are_each_loade
         for tenant in tenants:
             assert [f.fact_id for f in await store.visible_facts_touching(Actor(tenant, "a1"), ["e1"], 10)] == ["f1"]
     assert len(loads) == len(tenants)
+
+
+async def test_close_names_are_kept_as_a_suggestion_until_merged_or_dismissed(app: App) -> None:
+    """The pair AssertFact reports stays listed, with its evidence, for those who see both entities."""
+    first = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Keeper232", "keeps", "Item232", "Keeper232 keeps Item232.")
+    )
+    second = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Keeper23", "keeps", "Item23", "Keeper23 keeps Item23.")
+    )
+    reader, stranger = Actor("acme", "a1", "u1"), Actor("acme", "a1", "u2")
+    listed, _ = await app.graph.list_suggestions(reader, 50, "")
+    pairs = {(s.entity_id, s.similar_entity_id): s for s, _, _ in listed}
+    found = pairs[(second.fact.subject_id, first.fact.subject_id)]
+    assert "'Keeper23'" in found.evidence and "'Keeper232'" in found.evidence and found.similarity >= 0.8
+    assert (await app.graph.list_suggestions(stranger, 50, ""))[0] == []  # another contact's entities: not shown
+    again = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Keeper23", "likes", "tea", "Keeper23 likes tea."))
+    assert again.fact.subject_id == second.fact.subject_id
+    assert len((await app.graph.list_suggestions(reader, 50, ""))[0]) == len(listed)  # one suggestion per pair
+    await app.graph.dismiss_suggestion(ADMIN, found.suggestion_id)
+    left = {s.suggestion_id for s, _, _ in (await app.graph.list_suggestions(reader, 50, ""))[0]}
+    assert found.suggestion_id not in left
+    with pytest.raises(NotFound, match="suggestion_id"):
+        await app.graph.dismiss_suggestion(ADMIN, "0" * 32)
+    for s in [s for s, _, _ in listed if s.suggestion_id in left]:  # a merge decides the rest
+        await app.graph.merge_entities(ADMIN, s.entity_id, s.similar_entity_id)
+    assert (await app.graph.list_suggestions(reader, 50, ""))[0] == []
+    episodes, _ = await app.graph.list_episodes(reader, 50, "")
+    assert [e.kind for e in episodes] == ["human"] * 3 and episodes[0].created_at >= episodes[-1].created_at
+    assert (await app.graph.list_episodes(stranger, 50, ""))[0] == []

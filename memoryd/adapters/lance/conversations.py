@@ -193,6 +193,18 @@ class LanceConversationStore:
             upgrade=_upgrade_states,
         )
 
+    async def of_agent(self, tenant_id: str, agent_id: str, end_user_id: str | None) -> list[Conversation]:
+        """The agent's conversation states with the contact (None: with every contact), from the table."""
+        where = f"agent_id = {literal(agent_id)}"
+        if end_user_id is not None:
+            where += f" AND {of_end_user(end_user_id)}"
+        async with map_lance_errors():
+            states = await self._db.table_if_exists(f"conversations_{tenant_id}")
+            if states is None:
+                return []
+            rows = (await states.query().where(where).to_arrow()).to_pylist()
+        return [_conversation(r) for r in rows]
+
     async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
         """The ids of the contact's conversations (from the table: an erasure must not miss one)."""
         async with map_lance_errors():

@@ -35,6 +35,7 @@ from memoryd.adapters.lance.graph import (
     entity_schema,
     fact_schema,
 )
+from memoryd.adapters.lance.graph_suggestions import SUGGESTION_INDEXES, SUGGESTION_SCHEMA, SUGGESTIONS
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance.provenance import (
     HISTORY_INDEXES,
@@ -85,6 +86,7 @@ _KINDS = [
     _Kind("graph_entity", ENTITIES, entity_schema, ENTITY_INDEXES, "end_user"),
     _Kind("graph_fact", FACTS, fact_schema, FACT_INDEXES, "end_user"),
     _Kind("graph_episode", EPISODES, EPISODE_SCHEMA, [("id", BTree())], "end_user"),
+    _Kind("graph_merge_suggestion", SUGGESTIONS, SUGGESTION_SCHEMA, SUGGESTION_INDEXES, "end_user"),
     _Kind("memory_history", HISTORY_PREFIX, HISTORY_SCHEMA, HISTORY_INDEXES, "end_user"),
     _Kind("serving", SERVINGS_PREFIX, SERVING_SCHEMA, SERVING_INDEXES, "end_user"),
 ]

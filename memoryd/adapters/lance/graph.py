@@ -23,6 +23,7 @@ from memoryd.adapters.lance.copies.facts import FactsCopy
 from memoryd.adapters.lance.db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import ids_in, literal, visible_where
+from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
@@ -138,6 +139,22 @@ def _fact(row: dict[str, Any]) -> Fact:
     )
 
 
+def _episode(row: dict[str, Any]) -> Episode:
+    return Episode(
+        row["id"],
+        row["kind"],
+        _scope_of(row),
+        row["source"],
+        row["created_at"].astimezone(UTC),
+        row["facts"],
+        row["entities"],
+        row["model"],
+        row["tokens_in"],
+        row["tokens_out"],
+        row["digest"],
+    )
+
+
 def _entity(row: dict[str, Any]) -> Entity:
     return Entity(
         row["id"],
@@ -179,8 +196,8 @@ async def _rows(found: list[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
     return found
 
 
-class LanceGraphStore:
-    """The memory graph on the archive's LanceDB connection."""
+class LanceGraphStore(LanceMergeSuggestions):
+    """The memory graph on the archive's LanceDB connection (its merge suggestions in ``graph_suggestions``)."""
 
     def __init__(
         self,
@@ -344,9 +361,20 @@ class LanceGraphStore:
                     await episodes.delete(mine)
                     counts["graph_episodes"] = n
                     touched.append(EPISODES + tenant_id)
+        touched += await self._erase_suggestions(tenant_id, end_user_id, entity_ids)
         for name in touched:
             self._db.written.add(name)
         return counts, touched
+
+    async def listed_episodes(self, actor: Actor) -> list[Episode]:
+        """Every episode the actor sees (by its scope), the newest first."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(EPISODES + actor.tenant_id)
+            if table is None:
+                return []
+            rows = (await table.query().where(visible_where(actor, _ANY)).to_arrow()).to_pylist()
+        found = [_episode(r) for r in rows]
+        return sorted(found, key=lambda e: (e.created_at, e.episode_id), reverse=True)
 
     async def put_episode(self, tenant_id: str, episode: Episode) -> None:
         """Insert an episode once (its id is deterministic)."""

@@ -54,6 +54,7 @@ _KINDS = (
     "graph_entities_",
     "graph_facts_",
     "graph_episodes_",
+    "graph_merge_suggestions_",
     "memory_history_",
     "servings_",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from memoryd.core.graph import Entity, Episode, Fact, FactStatus, GraphScope
+from memoryd.core.graph import Entity, Episode, Fact, FactStatus, GraphScope, MergeSuggestion, SuggestionStatus
 from memoryd.core.models import Actor, ArmHit, Vector
 
 
@@ -80,6 +80,26 @@ class GraphStore(Protocol):
 
     async def put_episode(self, tenant_id: str, episode: Episode) -> None:
         """Insert an episode once."""
+        ...
+
+    async def listed_episodes(self, actor: Actor) -> list[Episode]:
+        """Every episode the actor sees (by its scope), the newest first."""
+        ...
+
+    async def add_suggestions(self, tenant_id: str, suggestions: Sequence[MergeSuggestion]) -> None:
+        """Keep merge suggestions; a pair already kept (open or dismissed) stays as it is."""
+        ...
+
+    async def suggestions(self, tenant_id: str, status: SuggestionStatus | None) -> list[MergeSuggestion]:
+        """The tenant's merge suggestions (of ``status``), the newest first."""
+        ...
+
+    async def set_suggestion(self, tenant_id: str, suggestion: MergeSuggestion) -> None:
+        """Store a suggestion's new status."""
+        ...
+
+    async def drop_suggestions(self, tenant_id: str, entity_ids: Sequence[str]) -> None:
+        """Delete the suggestions naming these entities (a merge decided them)."""
         ...
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[dict[str, int], list[str]]:

@@ -71,6 +71,10 @@ class ConversationStore(Protocol):
         """
         ...
 
+    async def of_agent(self, tenant_id: str, agent_id: str, end_user_id: str | None) -> list[Conversation]:
+        """The agent's conversation states with the contact (None: with every contact)."""
+        ...
+
     async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
         """The ids of a contact's conversations."""
         ...

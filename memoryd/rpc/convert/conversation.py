@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from memoryd.core.conversation import ConversationEvent, MessageInput, Options, Role, StorageScope, Strategy
+from memoryd.core.conversation import (
+    Conversation,
+    ConversationEvent,
+    MessageInput,
+    Options,
+    Role,
+    StorageScope,
+    Strategy,
+)
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 
@@ -77,4 +85,19 @@ def event(e: ConversationEvent) -> cpb.ConversationEvent:
         tokens_in=e.tokens_in,
         tokens_out=e.tokens_out,
         at=e.at,
+    )
+
+
+def summary(c: Conversation) -> cpb.ConversationSummary:
+    """A conversation's state, without its messages."""
+    return cpb.ConversationSummary(
+        conversation_id=c.conversation_id,
+        agent_id=c.agent_id,
+        end_user_id=c.end_user_id,
+        messages=c.next_seq - 1,
+        compacted_through=c.compacted_through,
+        summaries=len(c.summary_ids),
+        context_window=c.context_window,
+        created_at=c.created_at,
+        updated_at=c.updated_at,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.graph import Entity, EntityType, Fact, FactStatus
+from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, MergeSuggestion
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
 
@@ -73,4 +73,35 @@ def entity(entity: Entity) -> gr.GraphEntity:
         scope=convert.SCOPE_PB[entity.where.scope],
         agent_id=entity.where.agent_id,
         end_user_id=entity.where.end_user_id,
+    )
+
+
+def episode(e: Episode) -> gr.GraphEpisode:
+    """An episode on the wire."""
+    return gr.GraphEpisode(
+        id=e.episode_id,
+        kind=e.kind,
+        scope=convert.SCOPE_PB[e.where.scope],
+        agent_id=e.where.agent_id,
+        end_user_id=e.where.end_user_id,
+        source=e.source,
+        created_at=e.created_at,
+        facts=e.facts,
+        entities=e.entities,
+        model=e.model,
+        tokens_in=e.tokens_in,
+        tokens_out=e.tokens_out,
+        digest=e.digest,
+    )
+
+
+def suggestion(s: MergeSuggestion, a: Entity, b: Entity) -> gr.MergeSuggestion:
+    """A merge suggestion with its two entities."""
+    return gr.MergeSuggestion(
+        suggestion_id=s.suggestion_id,
+        entity=entity(a),
+        similar_entity=entity(b),
+        similarity=s.similarity,
+        evidence=s.evidence,
+        created_at=s.created_at,
     )

@@ -10,10 +10,13 @@ import type { ContextMessage as _memoryd_v1_ContextMessage, ContextMessage__Outp
 import type { ConversationEvent as _memoryd_v1_ConversationEvent, ConversationEvent__Output as _memoryd_v1_ConversationEvent__Output } from './memoryd/v1/ConversationEvent';
 import type { ConversationOptions as _memoryd_v1_ConversationOptions, ConversationOptions__Output as _memoryd_v1_ConversationOptions__Output } from './memoryd/v1/ConversationOptions';
 import type { ConversationServiceClient as _memoryd_v1_ConversationServiceClient, ConversationServiceDefinition as _memoryd_v1_ConversationServiceDefinition } from './memoryd/v1/ConversationService';
+import type { ConversationSummary as _memoryd_v1_ConversationSummary, ConversationSummary__Output as _memoryd_v1_ConversationSummary__Output } from './memoryd/v1/ConversationSummary';
 import type { EndSessionRequest as _memoryd_v1_EndSessionRequest, EndSessionRequest__Output as _memoryd_v1_EndSessionRequest__Output } from './memoryd/v1/EndSessionRequest';
 import type { EndSessionResponse as _memoryd_v1_EndSessionResponse, EndSessionResponse__Output as _memoryd_v1_EndSessionResponse__Output } from './memoryd/v1/EndSessionResponse';
 import type { GetContextRequest as _memoryd_v1_GetContextRequest, GetContextRequest__Output as _memoryd_v1_GetContextRequest__Output } from './memoryd/v1/GetContextRequest';
 import type { GetContextResponse as _memoryd_v1_GetContextResponse, GetContextResponse__Output as _memoryd_v1_GetContextResponse__Output } from './memoryd/v1/GetContextResponse';
+import type { ListConversationsRequest as _memoryd_v1_ListConversationsRequest, ListConversationsRequest__Output as _memoryd_v1_ListConversationsRequest__Output } from './memoryd/v1/ListConversationsRequest';
+import type { ListConversationsResponse as _memoryd_v1_ListConversationsResponse, ListConversationsResponse__Output as _memoryd_v1_ListConversationsResponse__Output } from './memoryd/v1/ListConversationsResponse';
 import type { MessageInput as _memoryd_v1_MessageInput, MessageInput__Output as _memoryd_v1_MessageInput__Output } from './memoryd/v1/MessageInput';
 import type { WatchConversationRequest as _memoryd_v1_WatchConversationRequest, WatchConversationRequest__Output as _memoryd_v1_WatchConversationRequest__Output } from './memoryd/v1/WatchConversationRequest';
 import type { WatchConversationResponse as _memoryd_v1_WatchConversationResponse, WatchConversationResponse__Output as _memoryd_v1_WatchConversationResponse__Output } from './memoryd/v1/WatchConversationResponse';
@@ -41,10 +44,13 @@ export interface ProtoGrpcType {
        * ConversationService keeps conversations and assembles their context.
        */
       ConversationService: SubtypeConstructor<typeof grpc.Client, _memoryd_v1_ConversationServiceClient> & { service: _memoryd_v1_ConversationServiceDefinition }
+      ConversationSummary: MessageTypeDefinition<_memoryd_v1_ConversationSummary, _memoryd_v1_ConversationSummary__Output>
       EndSessionRequest: MessageTypeDefinition<_memoryd_v1_EndSessionRequest, _memoryd_v1_EndSessionRequest__Output>
       EndSessionResponse: MessageTypeDefinition<_memoryd_v1_EndSessionResponse, _memoryd_v1_EndSessionResponse__Output>
       GetContextRequest: MessageTypeDefinition<_memoryd_v1_GetContextRequest, _memoryd_v1_GetContextRequest__Output>
       GetContextResponse: MessageTypeDefinition<_memoryd_v1_GetContextResponse, _memoryd_v1_GetContextResponse__Output>
+      ListConversationsRequest: MessageTypeDefinition<_memoryd_v1_ListConversationsRequest, _memoryd_v1_ListConversationsRequest__Output>
+      ListConversationsResponse: MessageTypeDefinition<_memoryd_v1_ListConversationsResponse, _memoryd_v1_ListConversationsResponse__Output>
       MessageInput: MessageTypeDefinition<_memoryd_v1_MessageInput, _memoryd_v1_MessageInput__Output>
       Role: EnumTypeDefinition
       StorageScope: EnumTypeDefinition

@@ -1,7 +1,8 @@
 """The memory graph: facts as an agent serving a contact sees them, pending first, with validity.
 
 Also a search's facts and block, one fact's explanation, and approving or rejecting a pending fact
-(admins: UpdateFact). At most two calls a page (ListFacts and ListEntities, or SearchGraph).
+(admins: UpdateFact). At most three calls a page (ListFacts, ListEntities and ListMergeSuggestions, or
+SearchGraph); admins merge a suggested pair or dismiss it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ async def graph(view: View) -> Response:
     agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
     values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done"), "timeline": ""}
+    values["suggestions"] = []
     if agent and query:
         request = gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=query)
         values["found"] = await view.call(view.daemon.graph.SearchGraph, request)
@@ -45,7 +47,12 @@ async def graph(view: View) -> Response:
         entities = await view.call(
             view.daemon.graph.ListEntities, gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200)
         )
+        suggestions = await view.call(
+            view.daemon.graph.ListMergeSuggestions,
+            gr.ListMergeSuggestionsRequest(agent_id=agent, end_user_id=contact, page_size=50),
+        )
         values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
+        values["suggestions"] = list(suggestions.suggestions)
         values["timeline"] = charts.timeline(
             [
                 (
@@ -87,6 +94,14 @@ async def merge(view: View) -> Response:
     return RedirectResponse(back, 303)
 
 
+async def dismiss(view: View) -> Response:
+    """A person judged a suggested pair two entities (admins: DismissMergeSuggestion)."""
+    request = gr.DismissMergeSuggestionRequest(suggestion_id=view.arg("suggestion"))
+    await view.call(view.daemon.graph.DismissMergeSuggestion, request)
+    back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done="dismissed the suggestion")
+    return RedirectResponse(back, 303)
+
+
 async def fact(view: View) -> Response:
     """One fact with what it superseded and what superseded it."""
     agent, contact = view.caller.agent_id or view.arg("agent"), view.arg("contact")
@@ -107,4 +122,5 @@ def routes(console: Console) -> list[Route]:
         Route("/graph/facts/{fact_id}", page(console, fact), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, decide, role="admin"), methods=["POST"]),
         Route("/graph/merge", page(console, merge, role="admin"), methods=["POST"]),
+        Route("/graph/dismiss", page(console, dismiss, role="admin"), methods=["POST"]),
     ]

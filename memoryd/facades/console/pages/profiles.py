@@ -11,8 +11,12 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
-from memoryd.facades.console.web import Console, View, page
+from memoryd.facades.console.daemon import Refused
+from memoryd.facades.console.web import Console, View, link, page
 from memoryd.rpc.client import cpb, ppb
+
+DEFAULT_WINDOW = 8192
+"""The window a conversation's context is assembled for unless the page names one (its listing does)."""
 
 REVISIONS = 50
 """Revisions listed on the page (newest first)."""
@@ -42,13 +46,34 @@ async def profiles(view: View) -> Response:
 
 
 async def conversation(view: View) -> Response:
-    """A conversation's context as GetContext assembles it."""
+    """An agent's conversations, latest first (operators: every contact's); one's context as GetContext assembles it."""
     agent, contact, conversation_id = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("id")
-    context = None
+    context, listed, next_link = None, None, ""
+    window = view.arg("window") or str(DEFAULT_WINDOW)
     if agent and conversation_id:
-        request = cpb.GetContextRequest(agent_id=agent, end_user_id=contact, conversation_id=conversation_id)
+        if not window.isdigit() or len(window) > 8:
+            raise Refused("INVALID_ARGUMENT", f"context_window_tokens: {window!r} is not a number of tokens")
+        request = cpb.GetContextRequest(
+            agent_id=agent, end_user_id=contact, conversation_id=conversation_id, context_window_tokens=int(window)
+        )
         context = await view.call(view.daemon.conversations.GetContext, request)
-    values: dict[str, Any] = {"agent": agent, "contact": contact, "context": context}
+    elif agent:
+        everyone = view.caller.may("operator") and not contact
+        wanted = cpb.ListConversationsRequest(
+            agent_id=agent, end_user_id=contact, all_contacts=everyone, page_size=50, page_token=view.arg("page")
+        )
+        reply = await view.call(view.daemon.conversations.ListConversations, wanted)
+        listed = list(reply.conversations)
+        if reply.next_page_token:
+            next_link = link("/conversations", agent=agent, contact=contact, page=reply.next_page_token)
+    values: dict[str, Any] = {
+        "agent": agent,
+        "contact": contact,
+        "context": context,
+        "conversations": listed,
+        "next_link": next_link,
+        "window": window,
+    }
     return view.render("conversation.html", conversation_id=conversation_id, **values)
 
 

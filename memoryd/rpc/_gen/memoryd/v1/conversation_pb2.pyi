@@ -187,6 +187,50 @@ class EndSessionResponse(_message.Message):
     job_id: str
     def __init__(self, job_id: _Optional[str] = ...) -> None: ...
 
+class ListConversationsRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "all_contacts", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    ALL_CONTACTS_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    all_contacts: bool
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., all_contacts: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ConversationSummary(_message.Message):
+    __slots__ = ("conversation_id", "agent_id", "end_user_id", "messages", "compacted_through", "summaries", "context_window", "created_at", "updated_at")
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    COMPACTED_THROUGH_FIELD_NUMBER: _ClassVar[int]
+    SUMMARIES_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_WINDOW_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    conversation_id: str
+    agent_id: str
+    end_user_id: str
+    messages: int
+    compacted_through: int
+    summaries: int
+    context_window: int
+    created_at: _timestamp_pb2.Timestamp
+    updated_at: _timestamp_pb2.Timestamp
+    def __init__(self, conversation_id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., messages: _Optional[int] = ..., compacted_through: _Optional[int] = ..., summaries: _Optional[int] = ..., context_window: _Optional[int] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListConversationsResponse(_message.Message):
+    __slots__ = ("conversations", "next_page_token")
+    CONVERSATIONS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    conversations: _containers.RepeatedCompositeFieldContainer[ConversationSummary]
+    next_page_token: str
+    def __init__(self, conversations: _Optional[_Iterable[_Union[ConversationSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
 class WatchConversationRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "conversation_id", "from_start")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]

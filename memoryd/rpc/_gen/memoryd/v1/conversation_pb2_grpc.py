@@ -60,6 +60,11 @@ class ConversationServiceStub:
                 request_serializer=memoryd_dot_v1_dot_conversation__pb2.WatchConversationRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_conversation__pb2.WatchConversationResponse.FromString,
                 _registered_method=True)
+        self.ListConversations = channel.unary_unary(
+                '/memoryd.v1.ConversationService/ListConversations',
+                request_serializer=memoryd_dot_v1_dot_conversation__pb2.ListConversationsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_conversation__pb2.ListConversationsResponse.FromString,
+                _registered_method=True)
 
 
 class ConversationServiceServicer:
@@ -112,6 +117,15 @@ class ConversationServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListConversations(self, request, context):
+        """ListConversations pages through the agent's conversations with the contact (none given: those
+        with no contact), the most recently updated first. `all_contacts` lists every contact's
+        (operator keys; PERMISSION_DENIED otherwise).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ConversationServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -139,6 +153,11 @@ def add_ConversationServiceServicer_to_server(servicer, server):
                     servicer.WatchConversation,
                     request_deserializer=memoryd_dot_v1_dot_conversation__pb2.WatchConversationRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_conversation__pb2.WatchConversationResponse.SerializeToString,
+            ),
+            'ListConversations': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListConversations,
+                    request_deserializer=memoryd_dot_v1_dot_conversation__pb2.ListConversationsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_conversation__pb2.ListConversationsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -277,6 +296,33 @@ class ConversationService:
             '/memoryd.v1.ConversationService/WatchConversation',
             memoryd_dot_v1_dot_conversation__pb2.WatchConversationRequest.SerializeToString,
             memoryd_dot_v1_dot_conversation__pb2.WatchConversationResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListConversations(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.ConversationService/ListConversations',
+            memoryd_dot_v1_dot_conversation__pb2.ListConversationsRequest.SerializeToString,
+            memoryd_dot_v1_dot_conversation__pb2.ListConversationsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -41,6 +41,102 @@ FACT_STATUS_ACTIVE: FactStatus
 FACT_STATUS_INVALIDATED: FactStatus
 FACT_STATUS_PENDING: FactStatus
 
+class ListEpisodesRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class GraphEpisode(_message.Message):
+    __slots__ = ("id", "kind", "scope", "agent_id", "end_user_id", "source", "created_at", "facts", "entities", "model", "tokens_in", "tokens_out", "digest")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    FACTS_FIELD_NUMBER: _ClassVar[int]
+    ENTITIES_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_IN_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_OUT_FIELD_NUMBER: _ClassVar[int]
+    DIGEST_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    kind: str
+    scope: _memory_pb2.Scope
+    agent_id: str
+    end_user_id: str
+    source: str
+    created_at: _timestamp_pb2.Timestamp
+    facts: int
+    entities: int
+    model: str
+    tokens_in: int
+    tokens_out: int
+    digest: str
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., source: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., facts: _Optional[int] = ..., entities: _Optional[int] = ..., model: _Optional[str] = ..., tokens_in: _Optional[int] = ..., tokens_out: _Optional[int] = ..., digest: _Optional[str] = ...) -> None: ...
+
+class ListEpisodesResponse(_message.Message):
+    __slots__ = ("episodes", "next_page_token")
+    EPISODES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    episodes: _containers.RepeatedCompositeFieldContainer[GraphEpisode]
+    next_page_token: str
+    def __init__(self, episodes: _Optional[_Iterable[_Union[GraphEpisode, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class ListMergeSuggestionsRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "page_size", "page_token")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class MergeSuggestion(_message.Message):
+    __slots__ = ("suggestion_id", "entity", "similar_entity", "similarity", "evidence", "created_at")
+    SUGGESTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    SIMILAR_ENTITY_FIELD_NUMBER: _ClassVar[int]
+    SIMILARITY_FIELD_NUMBER: _ClassVar[int]
+    EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    suggestion_id: str
+    entity: GraphEntity
+    similar_entity: GraphEntity
+    similarity: float
+    evidence: str
+    created_at: _timestamp_pb2.Timestamp
+    def __init__(self, suggestion_id: _Optional[str] = ..., entity: _Optional[_Union[GraphEntity, _Mapping]] = ..., similar_entity: _Optional[_Union[GraphEntity, _Mapping]] = ..., similarity: _Optional[float] = ..., evidence: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class ListMergeSuggestionsResponse(_message.Message):
+    __slots__ = ("suggestions", "next_page_token")
+    SUGGESTIONS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    suggestions: _containers.RepeatedCompositeFieldContainer[MergeSuggestion]
+    next_page_token: str
+    def __init__(self, suggestions: _Optional[_Iterable[_Union[MergeSuggestion, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
+
+class DismissMergeSuggestionRequest(_message.Message):
+    __slots__ = ("suggestion_id",)
+    SUGGESTION_ID_FIELD_NUMBER: _ClassVar[int]
+    suggestion_id: str
+    def __init__(self, suggestion_id: _Optional[str] = ...) -> None: ...
+
+class DismissMergeSuggestionResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
 class ListFactsRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "status", "entity_id", "page_size", "page_token")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]

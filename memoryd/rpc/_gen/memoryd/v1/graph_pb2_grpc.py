@@ -81,6 +81,21 @@ class GraphServiceStub:
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.FromString,
                 _registered_method=True)
+        self.ListEpisodes = channel.unary_unary(
+                '/memoryd.v1.GraphService/ListEpisodes',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.ListEpisodesRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEpisodesResponse.FromString,
+                _registered_method=True)
+        self.ListMergeSuggestions = channel.unary_unary(
+                '/memoryd.v1.GraphService/ListMergeSuggestions',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsResponse.FromString,
+                _registered_method=True)
+        self.DismissMergeSuggestion = channel.unary_unary(
+                '/memoryd.v1.GraphService/DismissMergeSuggestion',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.FromString,
+                _registered_method=True)
 
 
 class GraphServiceServicer:
@@ -160,6 +175,32 @@ class GraphServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListEpisodes(self, request, context):
+        """ListEpisodes pages the episodes the caller sees (each extraction of a conversation, each
+        person's assertion: where facts came from), the newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMergeSuggestions(self, request, context):
+        """ListMergeSuggestions pages the open merge suggestions whose two entities the caller sees:
+        entities of one scope whose names came close (AssertFact's `possible_duplicates`, and those an
+        extraction met), with the evidence, the newest first. A suggestion stays until MergeEntities
+        folds one of its entities or DismissMergeSuggestion dismisses it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DismissMergeSuggestion(self, request, context):
+        """DismissMergeSuggestion records that the two entities are different (kept dismissed: the pair
+        is not suggested again). Admin keys, as MergeEntities.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GraphServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -207,6 +248,21 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.ListEntities,
                     request_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.SerializeToString,
+            ),
+            'ListEpisodes': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListEpisodes,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.ListEpisodesRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.ListEpisodesResponse.SerializeToString,
+            ),
+            'ListMergeSuggestions': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMergeSuggestions,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsResponse.SerializeToString,
+            ),
+            'DismissMergeSuggestion': grpc.unary_unary_rpc_method_handler(
+                    servicer.DismissMergeSuggestion,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -454,6 +510,87 @@ class GraphService:
             '/memoryd.v1.GraphService/ListEntities',
             memoryd_dot_v1_dot_graph__pb2.ListEntitiesRequest.SerializeToString,
             memoryd_dot_v1_dot_graph__pb2.ListEntitiesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListEpisodes(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/ListEpisodes',
+            memoryd_dot_v1_dot_graph__pb2.ListEpisodesRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.ListEpisodesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMergeSuggestions(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/ListMergeSuggestions',
+            memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.ListMergeSuggestionsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DismissMergeSuggestion(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/DismissMergeSuggestion',
+            memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.FromString,
             options,
             channel_credentials,
             insecure,

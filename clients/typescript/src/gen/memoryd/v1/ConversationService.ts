@@ -10,6 +10,8 @@ import type { EndSessionRequest as _memoryd_v1_EndSessionRequest, EndSessionRequ
 import type { EndSessionResponse as _memoryd_v1_EndSessionResponse, EndSessionResponse__Output as _memoryd_v1_EndSessionResponse__Output } from '../../memoryd/v1/EndSessionResponse';
 import type { GetContextRequest as _memoryd_v1_GetContextRequest, GetContextRequest__Output as _memoryd_v1_GetContextRequest__Output } from '../../memoryd/v1/GetContextRequest';
 import type { GetContextResponse as _memoryd_v1_GetContextResponse, GetContextResponse__Output as _memoryd_v1_GetContextResponse__Output } from '../../memoryd/v1/GetContextResponse';
+import type { ListConversationsRequest as _memoryd_v1_ListConversationsRequest, ListConversationsRequest__Output as _memoryd_v1_ListConversationsRequest__Output } from '../../memoryd/v1/ListConversationsRequest';
+import type { ListConversationsResponse as _memoryd_v1_ListConversationsResponse, ListConversationsResponse__Output as _memoryd_v1_ListConversationsResponse__Output } from '../../memoryd/v1/ListConversationsResponse';
 import type { WatchConversationRequest as _memoryd_v1_WatchConversationRequest, WatchConversationRequest__Output as _memoryd_v1_WatchConversationRequest__Output } from '../../memoryd/v1/WatchConversationRequest';
 import type { WatchConversationResponse as _memoryd_v1_WatchConversationResponse, WatchConversationResponse__Output as _memoryd_v1_WatchConversationResponse__Output } from '../../memoryd/v1/WatchConversationResponse';
 
@@ -98,6 +100,25 @@ export interface ConversationServiceClient extends grpc.Client {
   getContext(argument: _memoryd_v1_GetContextRequest, callback: grpc.requestCallback<_memoryd_v1_GetContextResponse__Output>): grpc.ClientUnaryCall;
   
   /**
+   * ListConversations pages through the agent's conversations with the contact (none given: those
+   * with no contact), the most recently updated first. `all_contacts` lists every contact's
+   * (operator keys; PERMISSION_DENIED otherwise).
+   */
+  ListConversations(argument: _memoryd_v1_ListConversationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  ListConversations(argument: _memoryd_v1_ListConversationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  ListConversations(argument: _memoryd_v1_ListConversationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  ListConversations(argument: _memoryd_v1_ListConversationsRequest, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * ListConversations pages through the agent's conversations with the contact (none given: those
+   * with no contact), the most recently updated first. `all_contacts` lists every contact's
+   * (operator keys; PERMISSION_DENIED otherwise).
+   */
+  listConversations(argument: _memoryd_v1_ListConversationsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  listConversations(argument: _memoryd_v1_ListConversationsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  listConversations(argument: _memoryd_v1_ListConversationsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  listConversations(argument: _memoryd_v1_ListConversationsRequest, callback: grpc.requestCallback<_memoryd_v1_ListConversationsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
    * WatchConversation streams compaction events (started, finished, failed with the
    * error) until the caller cancels; `from_start` replays the persisted ones first.
    */
@@ -147,6 +168,13 @@ export interface ConversationServiceHandlers extends grpc.UntypedServiceImplemen
   GetContext: grpc.handleUnaryCall<_memoryd_v1_GetContextRequest__Output, _memoryd_v1_GetContextResponse>;
   
   /**
+   * ListConversations pages through the agent's conversations with the contact (none given: those
+   * with no contact), the most recently updated first. `all_contacts` lists every contact's
+   * (operator keys; PERMISSION_DENIED otherwise).
+   */
+  ListConversations: grpc.handleUnaryCall<_memoryd_v1_ListConversationsRequest__Output, _memoryd_v1_ListConversationsResponse>;
+  
+  /**
    * WatchConversation streams compaction events (started, finished, failed with the
    * error) until the caller cancels; `from_start` replays the persisted ones first.
    */
@@ -159,5 +187,6 @@ export interface ConversationServiceDefinition extends grpc.ServiceDefinition {
   Compact: MethodDefinition<_memoryd_v1_CompactRequest, _memoryd_v1_CompactResponse, _memoryd_v1_CompactRequest__Output, _memoryd_v1_CompactResponse__Output>
   EndSession: MethodDefinition<_memoryd_v1_EndSessionRequest, _memoryd_v1_EndSessionResponse, _memoryd_v1_EndSessionRequest__Output, _memoryd_v1_EndSessionResponse__Output>
   GetContext: MethodDefinition<_memoryd_v1_GetContextRequest, _memoryd_v1_GetContextResponse, _memoryd_v1_GetContextRequest__Output, _memoryd_v1_GetContextResponse__Output>
+  ListConversations: MethodDefinition<_memoryd_v1_ListConversationsRequest, _memoryd_v1_ListConversationsResponse, _memoryd_v1_ListConversationsRequest__Output, _memoryd_v1_ListConversationsResponse__Output>
   WatchConversation: MethodDefinition<_memoryd_v1_WatchConversationRequest, _memoryd_v1_WatchConversationResponse, _memoryd_v1_WatchConversationRequest__Output, _memoryd_v1_WatchConversationResponse__Output>
 }
