@@ -26,7 +26,6 @@ from memoryd.core.graph import (
     Episode,
     Fact,
     FactStatus,
-    GraphAnswer,
     GraphScope,
     MergeSuggestion,
     SuggestionStatus,
@@ -95,7 +94,8 @@ class GraphService:
         self._clock = clock
         self._trail = trail
         self._pii = pii
-        self._search = GraphSearch(store, embedder, counter, clock)
+        self.search = GraphSearch(store, embedder, counter, clock).search
+        """SearchGraph: hybrid seeds, a k-hop expansion, the validity filter, a blended rerank, the prompt block."""
 
     # -- asserting ------------------------------------------------------------
 
@@ -275,23 +275,6 @@ class GraphService:
     def checked_extraction(self, tenant_id: str, claim: Assertion) -> Assertion:
         """An extracted assertion, validated and always redacted (memoryd's derived text)."""
         return self._checked(tenant_id, claim, derived=True)
-
-    # -- searching ------------------------------------------------------------
-
-    async def search(
-        self,
-        actor: Actor,
-        query: str,
-        *,
-        as_of: datetime | None = None,
-        max_hops: int = 2,
-        budget_tokens: int = 600,
-        limit: int = 20,
-    ) -> GraphAnswer:
-        """Hybrid seeds, a k-hop expansion, the validity filter, a blended rerank, and the prompt block."""
-        return await self._search.search(
-            actor, query, as_of=as_of, max_hops=max_hops, budget_tokens=budget_tokens, limit=limit
-        )
 
     # -- curating -------------------------------------------------------------
 
