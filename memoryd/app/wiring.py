@@ -93,12 +93,12 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     provenance = Provenance(stores.provenance, p.clock) if stores.provenance is not None else None
     shared = _Shared(trail, PiiFloor(settings.pii.policy_for), limits, configs, provenance)
-    memory = _memory(settings, stores, p, shared)
     graph = (
         GraphService(stores.graph, p.embedder, p.counter, p.clock, trail, shared.pii)
         if stores.graph is not None
         else None
     )
+    memory = _memory(settings, stores, p, shared, graph)
     profile = ProfileService(
         stores.profiles,
         p.counter,
@@ -134,34 +134,16 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
     return App(settings, p.embedder, p.clock, p.metrics, memory, working, admin, parts, graph, stores.maintenance)
 
 
-def _memory(settings: Settings, stores: Stores, p: Providers, shared: _Shared) -> MemoryParts:
+def _memory(
+    settings: Settings, stores: Stores, p: Providers, shared: _Shared, graph: GraphService | None
+) -> MemoryParts:
     tuning = settings.recall.tuning()
     calibrated = calibration_for(p.embedder.model_name)
     ports = stores.memories
     backfill = EmbeddingBackfill(ports.pending, ports.agents, p.embedder)
     floor = calibrated.similarity_floor if tuning.similarity_floor is None else tuning.similarity_floor
     spaces = SpaceRouter(p.queries, floor, p.target, stores.spaces, settings.reembed.refresh_seconds)
-    dedup_distance = settings.memorize.dedup_distance
-    memorize = MemorizeService(
-        ports.store,
-        p.embedder,
-        p.clock,
-        shared.limits,
-        calibrated.dedup_distance if dedup_distance is None else dedup_distance,
-        timedelta(hours=settings.memorize.request_id_hours),
-        trail=shared.trail,
-        pii=shared.pii,
-        neighbours=p.neighbours,
-        pending_on_outage=settings.embedding.pending_on_outage,
-        on_pending=backfill.note,
-        spaces=spaces,
-        # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
-        # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
-        embed_during_commit=settings.embedding.provider != "onnx",
-        reads=p.reads,
-        company=WriteCompany(settings.memorize.group_linger_ms / 1000),
-        provenance=shared.provenance,
-    )
+    memorize = _memorize(settings, stores, p, shared, (backfill, spaces, graph))
     retrievals = RetrievalLog(ports.stats, p.clock)
     recall = RecallService(
         ports.store,
@@ -194,6 +176,40 @@ def _memory(settings: Settings, stores: Stores, p: Providers, shared: _Shared) -
         else None
     )
     return MemoryParts(ports.store, ports, memorize, recall, archive, feedback, retrievals, backfill, spaces, reembed)
+
+
+def _memorize(
+    settings: Settings,
+    stores: Stores,
+    p: Providers,
+    shared: _Shared,
+    parts: tuple[EmbeddingBackfill, SpaceRouter, GraphService | None],
+) -> MemorizeService:
+    """The write path: dedup, the group commit, the backfill of pending vectors, links to graph entities."""
+    backfill, spaces, graph = parts
+    ports, calibrated = stores.memories, calibration_for(p.embedder.model_name)
+    dedup_distance = settings.memorize.dedup_distance
+    return MemorizeService(
+        ports.store,
+        p.embedder,
+        p.clock,
+        shared.limits,
+        calibrated.dedup_distance if dedup_distance is None else dedup_distance,
+        timedelta(hours=settings.memorize.request_id_hours),
+        trail=shared.trail,
+        pii=shared.pii,
+        neighbours=p.neighbours,
+        pending_on_outage=settings.embedding.pending_on_outage,
+        on_pending=backfill.note,
+        spaces=spaces,
+        # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
+        # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
+        embed_during_commit=settings.embedding.provider != "onnx",
+        reads=p.reads,
+        company=WriteCompany(settings.memorize.group_linger_ms / 1000),
+        provenance=shared.provenance,
+        entities=graph.visible_entity_ids if graph is not None else None,
+    )
 
 
 def _jobs(

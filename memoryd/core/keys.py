@@ -156,6 +156,7 @@ METHOD_RULES: dict[str, Rule] = {
     "GraphService/ListFacts": Rule(_A, _R),
     "GraphService/ListEntities": Rule(_A, _R),
     "GraphService/ListEpisodes": Rule(_A, _R),
+    "GraphService/GetEntity": Rule(_A, _R),
     "GraphService/ListMergeSuggestions": Rule(_A, _R),
     "GraphService/DismissMergeSuggestion": Rule(_D, _W),
     "ReembedService/Reembed": Rule(_O, _W),

@@ -140,6 +140,14 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         return gr.ListEntitiesResponse(entities=[wire.entity(e) for e in entities], next_page_token=token)
 
     @translated
+    async def GetEntity(self, request: gr.GetEntityRequest, context: Ctx) -> gr.GetEntityResponse:
+        """See the proto."""
+        who = actor(context, request.agent_id, request.end_user_id)
+        found = await self._app.graph.visible_entity(who, check_text(request.entity_id, "entity_id", 64))
+        annotated = await self._app.memory.archive.annotated_by(who, found.entity_id)
+        return gr.GetEntityResponse(entity=wire.entity(found), annotated_by=annotated)
+
+    @translated
     async def ListEpisodes(self, request: gr.ListEpisodesRequest, context: Ctx) -> gr.ListEpisodesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)

@@ -141,7 +141,7 @@ class FeedbackService:
         if is_restatement(correction, record.content):
             raise InvalidRequest("correction", "restates the memory it corrects: nothing would change")
         source_id = record.source_id
-        if source_id and not await self._store.get_many(actor, [source_id], with_retrievals=False):
+        if source_id and not await self._memorize.visible_sources(actor, [source_id]):
             # The annotated memory was erased or is out of the corrector's sight: the corrected
             # memory goes unlinked (the old one keeps its link) rather than the correction failing.
             source_id = ""

@@ -278,6 +278,18 @@ class GraphService:
 
     # -- curating -------------------------------------------------------------
 
+    async def visible_entity_ids(self, actor: Actor, entity_ids: Sequence[str]) -> set[str]:
+        """Those of the ids that name an entity the actor sees and no merge folded away (memories' links)."""
+        found = await self._store.entities(actor.tenant_id, list(entity_ids)) if entity_ids else {}
+        return {i for i, e in found.items() if _open_to(actor, e)}
+
+    async def visible_entity(self, actor: Actor, entity_id_: str) -> Entity:
+        """An entity the actor sees (NOT_FOUND otherwise, as a fact)."""
+        check_actor(actor)
+        if not await self.visible_entity_ids(actor, [entity_id_]):
+            raise NotFound(f"entity_id: entity {entity_id_!r} not found")
+        return (await self._store.entities(actor.tenant_id, [entity_id_]))[entity_id_]
+
     async def visible_fact(self, actor: Actor, fact_id_: str) -> Fact:
         """A fact the actor sees (NOT_FOUND otherwise: another scope's ids are not probeable)."""
         check_actor(actor)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -72,7 +72,10 @@ class MemorizeService:
         reads: ReadsInFlight | None = None,
         company: WriteCompany | None = None,
         provenance: Provenance | None = None,
+        entities: Callable[[Actor, Sequence[str]], Awaitable[set[str]]] | None = None,
     ) -> None:
+        self._entities = entities
+        """Which ids name graph entities the actor sees (a memory may annotate one); None: no graph."""
         self._provenance = provenance
         """Where each write's history event goes (created, or merged into a stored restatement)."""
         self._store = store
@@ -183,15 +186,23 @@ class MemorizeService:
             self._provenance.record(actor, HistoryKind.CREATED, result.memory, request_id=request_id, detail=detail)
 
     async def _check_sources(self, actor: Actor, drafts: Sequence[MemoryDraft], field: str, single: bool) -> None:
-        """Every ``source_id`` names a memory the author can see (a link must not point at nothing or leak)."""
+        """Every ``source_id`` names a memory or graph entity the author can see (a link must not dangle or leak)."""
         wanted = sorted({d.source_id for d in drafts if d.source_id})
         if not wanted:
             return
-        found = await self._store.get_many(actor, wanted, with_retrievals=False)
+        found = await self.visible_sources(actor, wanted)
         for i, draft in enumerate(drafts):
             if draft.source_id and draft.source_id not in found:
                 name = f"{field}.source_id" if single else f"{field}[{i}].source_id"
-                raise NotFound(f"{name}: memory {draft.source_id!r} not found")
+                raise NotFound(f"{name}: no memory or graph entity {draft.source_id!r}")
+
+    async def visible_sources(self, actor: Actor, ids: Sequence[str]) -> set[str]:
+        """Those of the ids a memory may link to as the actor: visible memories, then visible graph entities."""
+        found = set(await self._store.get_many(actor, list(ids), with_retrievals=False))
+        rest = [i for i in ids if i not in found]
+        if rest and self._entities is not None:
+            found |= await self._entities(actor, rest)
+        return found
 
     def _floored(self, actor: Actor, draft: MemoryDraft, derived: bool, field: str) -> MemoryDraft:
         """The draft with its content through the PII floor."""

@@ -10,7 +10,7 @@ import grpc
 
 from memoryd.core.graph import FactStatus
 from memoryd.core.keys import Role
-from memoryd.rpc.client import GraphServiceStub, bearer, gr, pb
+from memoryd.rpc.client import GraphServiceStub, MemoryServiceStub, bearer, gr, pb
 from tests.conftest import LiveServer, tenant
 from tests.e2e.test_graph_rpc import _billing, _code, _ts
 
@@ -99,3 +99,17 @@ def test_merge_suggestions_and_episodes_over_grpc_with_the_roles(live_server: Li
         unknown = gr.DismissMergeSuggestionRequest(suggestion_id="0" * 32)
         code, details = _code(functools.partial(graph.DismissMergeSuggestion, unknown, metadata=as_admin))
         assert code == grpc.StatusCode.NOT_FOUND and "suggestion_id" in details
+
+
+def test_get_entity_lists_the_memories_annotating_it(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph, memory = GraphServiceStub(ch), MemoryServiceStub(ch)
+        sep = datetime(2026, 9, 1, tzinfo=UTC)
+        nadia = graph.AssertFact(_billing("Nadia", sep, "Nadia handles billing at Acme."), metadata=T).fact.object_id
+        note = pb.MemoryInput(content="Nadia prefers invoices by post", source_id=nadia)
+        stored = memory.Memorize(pb.MemorizeRequest(agent_id="a1", end_user_id="u1", memory=note), metadata=T).memory
+        got = graph.GetEntity(gr.GetEntityRequest(agent_id="a1", end_user_id="u1", entity_id=nadia), metadata=T)
+        assert got.entity.name == "Nadia" and list(got.annotated_by) == [stored.id]
+        elsewhere = gr.GetEntityRequest(agent_id="a1", end_user_id="u2", entity_id=nadia)
+        assert _code(functools.partial(graph.GetEntity, elsewhere, metadata=T))[0] == grpc.StatusCode.NOT_FOUND
+        assert _code(functools.partial(graph.GetEntity, elsewhere, metadata=OTHER))[0] == grpc.StatusCode.NOT_FOUND

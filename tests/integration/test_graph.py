@@ -13,8 +13,9 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
+from memoryd.core.feedback import Signal
 from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope
-from memoryd.core.models import Actor, Scope
+from memoryd.core.models import Actor, MemoryDraft, Scope
 from memoryd.services.graph import Assertion
 from tests.conftest import make_settings
 from tests.fakes import FailingEmbedder
@@ -282,3 +283,19 @@ async def test_close_names_are_kept_as_a_suggestion_until_merged_or_dismissed(ap
     episodes, _ = await app.graph.list_episodes(reader, 50, "")
     assert [e.kind for e in episodes] == ["human"] * 3 and episodes[0].created_at >= episodes[-1].created_at
     assert (await app.graph.list_episodes(stranger, 50, ""))[0] == []
+
+
+async def test_a_memory_may_annotate_an_entity_its_author_sees_and_the_entity_lists_it(app: App) -> None:
+    nadia = (await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))).fact.object_id
+    author, stranger = Actor("acme", "a1", "u1"), Actor("acme", "a1", "u2")
+    note = MemoryDraft("Nadia prefers invoices by post", source_id=nadia)
+    stored = (await app.memory.memorize.memorize(author, note)).memory
+    assert stored.source_id == nadia
+    assert await app.memory.archive.annotated_by(author, nadia) == [stored.memory_id]
+    with pytest.raises(NotFound, match=r"memory\.source_id"):  # u2 cannot see u1's entity: not a link to make
+        await app.memory.memorize.memorize(stranger, MemoryDraft("Nadia is away", source_id=nadia))
+    with pytest.raises(NotFound, match="entity_id"):
+        await app.graph.visible_entity(stranger, nadia)
+    assert (await app.graph.visible_entity(author, nadia)).name == "Nadia"
+    _, fixed = await app.memory.feedback.feedback(author, stored.memory_id, Signal.CORRECTION, "Nadia wants e-mail")
+    assert fixed is not None and fixed.source_id == nadia  # a correction keeps the link to the entity

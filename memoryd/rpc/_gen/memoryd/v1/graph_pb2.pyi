@@ -41,6 +41,24 @@ FACT_STATUS_ACTIVE: FactStatus
 FACT_STATUS_INVALIDATED: FactStatus
 FACT_STATUS_PENDING: FactStatus
 
+class GetEntityRequest(_message.Message):
+    __slots__ = ("agent_id", "end_user_id", "entity_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    end_user_id: str
+    entity_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., entity_id: _Optional[str] = ...) -> None: ...
+
+class GetEntityResponse(_message.Message):
+    __slots__ = ("entity", "annotated_by")
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    ANNOTATED_BY_FIELD_NUMBER: _ClassVar[int]
+    entity: GraphEntity
+    annotated_by: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ..., annotated_by: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class ListEpisodesRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "page_size", "page_token")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]

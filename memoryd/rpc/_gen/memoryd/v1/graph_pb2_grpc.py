@@ -96,6 +96,11 @@ class GraphServiceStub:
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.FromString,
                 _registered_method=True)
+        self.GetEntity = channel.unary_unary(
+                '/memoryd.v1.GraphService/GetEntity',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.GetEntityRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.GetEntityResponse.FromString,
+                _registered_method=True)
 
 
 class GraphServiceServicer:
@@ -201,6 +206,15 @@ class GraphServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetEntity(self, request, context):
+        """GetEntity returns an entity the caller sees and the memories that annotate it (a memory's
+        `source_id` may name a graph entity as well as a memory): the first 100 the caller sees, oldest
+        first; ListMemories with `filter.source_id` pages through all.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GraphServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -263,6 +277,11 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.DismissMergeSuggestion,
                     request_deserializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.SerializeToString,
+            ),
+            'GetEntity': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetEntity,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.GetEntityRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.GetEntityResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -591,6 +610,33 @@ class GraphService:
             '/memoryd.v1.GraphService/DismissMergeSuggestion',
             memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionRequest.SerializeToString,
             memoryd_dot_v1_dot_graph__pb2.DismissMergeSuggestionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetEntity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/GetEntity',
+            memoryd_dot_v1_dot_graph__pb2.GetEntityRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.GetEntityResponse.FromString,
             options,
             channel_credentials,
             insecure,

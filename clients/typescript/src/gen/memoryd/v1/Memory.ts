@@ -62,8 +62,9 @@ export interface Memory {
    */
   'sourceContext'?: (string);
   /**
-   * The memory this one annotates (a link: see GetMemoryResponse.annotated_by
-   * for the other direction); empty when unset.
+   * The memory or graph entity this one annotates (a link: see
+   * GetMemoryResponse.annotated_by and GraphService.GetEntity for the other
+   * direction); empty when unset.
    */
   'sourceId'?: (string);
   /**
@@ -182,8 +183,9 @@ export interface Memory__Output {
    */
   'sourceContext': (string);
   /**
-   * The memory this one annotates (a link: see GetMemoryResponse.annotated_by
-   * for the other direction); empty when unset.
+   * The memory or graph entity this one annotates (a link: see
+   * GetMemoryResponse.annotated_by and GraphService.GetEntity for the other
+   * direction); empty when unset.
    */
   'sourceId': (string);
   /**

@@ -45,9 +45,10 @@ export interface MemoryInput {
    */
   'sourceContext'?: (string);
   /**
-   * The id of a memory this one annotates (a note about it); default empty.
-   * It must be a full id of a memory the writer can see: INVALID_ARGUMENT
-   * for anything else that is not an id, NOT_FOUND for an id it cannot see.
+   * The id of a memory or graph entity this one annotates (a note about it);
+   * default empty. It must be a full id of a memory or entity the writer can
+   * see: INVALID_ARGUMENT for anything else that is not an id, NOT_FOUND for
+   * an id it cannot see.
    */
   'sourceId'?: (string);
   /**
@@ -110,9 +111,10 @@ export interface MemoryInput__Output {
    */
   'sourceContext': (string);
   /**
-   * The id of a memory this one annotates (a note about it); default empty.
-   * It must be a full id of a memory the writer can see: INVALID_ARGUMENT
-   * for anything else that is not an id, NOT_FOUND for an id it cannot see.
+   * The id of a memory or graph entity this one annotates (a note about it);
+   * default empty. It must be a full id of a memory or entity the writer can
+   * see: INVALID_ARGUMENT for anything else that is not an id, NOT_FOUND for
+   * an id it cannot see.
    */
   'sourceId': (string);
   /**
