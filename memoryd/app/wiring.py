@@ -342,6 +342,7 @@ def _admin(
         leases=leases,
         hold_seconds=hold,
         provenance=shared.provenance,
+        graph=stores.graph,
     )
     return AdminParts(
         keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),

@@ -166,6 +166,7 @@ class Settings(BaseSettings):
             "retention.memories_days": retention.memories_days,
             "retention.conversations_days": retention.conversations_days,
             "retention.servings_days": retention.servings_days,
+            "retention.graph_days": retention.graph_days,
         }
         return out
 

@@ -211,6 +211,7 @@ class RetentionDays(_Section):
     memories_days: float = Field(0.0, ge=0)
     conversations_days: float = Field(0.0, ge=0)
     servings_days: float = Field(30.0, ge=0)
+    graph_days: float = Field(0.0, ge=0)
 
 
 class RetentionSettings(_Section):
@@ -222,6 +223,8 @@ class RetentionSettings(_Section):
     """Conversations untouched for longer are deleted with every item; 0 keeps them forever."""
     servings_days: float = Field(30.0, ge=0)
     """The served log (what was served to whom) keeps this many days; 0 keeps it forever."""
+    graph_days: float = Field(0.0, ge=0)
+    """Non-pinned graph facts and episodes created longer ago are deleted, then orphaned entities; 0 keeps them."""
     tenants: dict[str, RetentionDays] = Field(default_factory=dict)
     """Per-tenant days, e.g. ``[retention.tenants.acme] memories_days = 365``."""
 
@@ -229,8 +232,8 @@ class RetentionSettings(_Section):
         """The tenant's days, else the defaults."""
         days = self.tenants.get(tenant_id)
         if days is None:
-            return RetentionPolicy(self.memories_days, self.conversations_days, self.servings_days)
-        return RetentionPolicy(days.memories_days, days.conversations_days, days.servings_days)
+            return RetentionPolicy(self.memories_days, self.conversations_days, self.servings_days, self.graph_days)
+        return RetentionPolicy(days.memories_days, days.conversations_days, days.servings_days, days.graph_days)
 
 
 class PiiSettings(_Section):

@@ -223,6 +223,14 @@ SETTINGS: dict[str, Setting] = {
             36_500.0,
             tenant_only=True,
         ),
+        Setting(
+            "retention.graph_days",
+            float,
+            "Non-pinned graph facts and episodes older than this are deleted (then orphaned entities); 0 keeps them.",
+            0.0,
+            36_500.0,
+            tenant_only=True,
+        ),
     )
 }
 """Every key a tenant or agent may set; anything else is refused by name."""

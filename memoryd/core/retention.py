@@ -16,11 +16,13 @@ class RetentionPolicy:
     """Conversations untouched for longer than this are deleted with every item."""
     servings_days: float = 0.0
     """Servings older than this leave the served log."""
+    graph_days: float = 0.0
+    """Non-pinned graph facts and episodes created longer ago are deleted, then the entities left without facts."""
 
     @property
     def keeps_data_forever(self) -> bool:
         """Whether no memory or conversation expires (servings may)."""
-        return self.memories_days <= 0 and self.conversations_days <= 0
+        return self.memories_days <= 0 and self.conversations_days <= 0 and self.graph_days <= 0
 
 
 @dataclass(frozen=True, slots=True)

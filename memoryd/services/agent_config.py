@@ -158,6 +158,7 @@ class AgentConfigService:
             float(values["retention.memories_days"]),
             float(values["retention.conversations_days"]),
             float(values["retention.servings_days"]),
+            float(values["retention.graph_days"]),
         )
 
     async def review_apply(self, tenant_id: str, agent_id: str) -> ApplyPolicy:

@@ -22,7 +22,7 @@ from memoryd.core.conversation import job_leases
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult
 from memoryd.core.models import Actor
-from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, Leases, MemoryStore
+from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, GraphStore, Leases, MemoryStore
 from memoryd.core.retention import RetentionPolicy, RetentionReceipt, retention_key
 from memoryd.core.validation import check_tenant
 from memoryd.services.event_log import EventLog
@@ -47,7 +47,10 @@ class RetentionService:
         leases: Leases | None = None,
         hold_seconds: float = 300.0,
         provenance: Provenance | None = None,
+        graph: GraphStore | None = None,
     ) -> None:
+        self._graph = graph
+        """The memory graph, whose non-pinned facts and episodes expire after ``graph_days``."""
         self._provenance = provenance
         """Histories go with their memories; servings expire after ``servings_days``."""
         self._leases = leases
@@ -88,6 +91,8 @@ class RetentionService:
             "conversation_items": items,
             "servings": servings,
         }
+        if self._graph is not None and policy.graph_days > 0:
+            counts |= await self._graph.expire(tenant_id, now - timedelta(days=policy.graph_days), dry_run)
         receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
         if not dry_run and any(counts.values()):
             await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)
@@ -136,6 +141,6 @@ class RetentionService:
         for done, tenant_id in enumerate(tenants, start=1):
             receipt = await self.purge(tenant_id, dry_run=False)
             for name, n in receipt.counts.items():
-                totals[name] += n
+                totals[name] = totals.get(name, 0) + n
             await ctx.progress(done, len(tenants), f"{done}/{len(tenants)} tenants", dict(totals))
         return dict(totals)

@@ -18,7 +18,7 @@ from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope
 from memoryd.core.models import Actor, MemoryDraft, Scope
 from memoryd.services.graph import Assertion
 from tests.conftest import make_settings
-from tests.fakes import FailingEmbedder
+from tests.fakes import FailingEmbedder, FrozenClock
 
 ADMIN = Actor("acme", "ops")
 CONTACT = GraphScope(Scope.END_USER, "", "u1")
@@ -299,3 +299,26 @@ async def test_a_memory_may_annotate_an_entity_its_author_sees_and_the_entity_li
     assert (await app.graph.visible_entity(author, nadia)).name == "Nadia"
     _, fixed = await app.memory.feedback.feedback(author, stored.memory_id, Signal.CORRECTION, "Nadia wants e-mail")
     assert fixed is not None and fixed.source_id == nadia  # a correction keeps the link to the entity
+
+
+async def test_retention_drops_old_unpinned_facts_and_episodes_then_the_orphaned_entities(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    settings = make_settings(tmp_path / "data", retention={"graph_days": 30})
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        old = await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
+        kept = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Omar", "likes", "tea", "Omar likes tea."))
+        await app.graph.update_fact(ADMIN, kept.fact.fact_id, pinned=True)
+        clock.advance(days=40)
+        fresh = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Lina", "likes", "jazz", "Lina likes jazz."))
+        dry = await app.admin.retention.purge("acme", dry_run=True)
+        assert (dry.counts["graph_facts"], dry.counts["graph_episodes"]) == (1, 2)
+        assert dry.counts["graph_entities"] == 2  # Acme and Nadia; Omar and tea are named by the pinned fact
+        assert len(await app.graph._store.facts("acme", [old.fact.fact_id])) == 1  # a dry run deletes nothing
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts == dry.counts
+        left = await app.graph._store.facts("acme", [old.fact.fact_id, kept.fact.fact_id, fresh.fact.fact_id])
+        assert set(left) == {kept.fact.fact_id, fresh.fact.fact_id}
+        names = {e.name for e in await app.graph._store.listed_entities(Actor("acme", "a1", "u1"))}
+        assert names == {"Omar", "tea", "Lina", "jazz"}

@@ -22,7 +22,7 @@ from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.copies.facts import FactsCopy
 from memoryd.adapters.lance.db import LanceDatabase, cosine_nearest
 from memoryd.adapters.lance.errors import map_lance_errors
-from memoryd.adapters.lance.filters import ids_in, literal, visible_where
+from memoryd.adapters.lance.filters import ids_in, literal, timestamp, visible_where
 from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
@@ -365,6 +365,39 @@ class LanceGraphStore(LanceMergeSuggestions):
         for name in touched:
             self._db.written.add(name)
         return counts, touched
+
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> dict[str, int]:
+        """Non-pinned facts and episodes created before ``before``, then entities as old that no fact names.
+
+        Returns the counts (of what would go, when dry). Pinned facts stay, and the entities they name.
+        """
+        old = f"created_at < {timestamp(before)}"
+        gone = f"{old} AND NOT pinned"
+        counts = {"graph_facts": 0, "graph_episodes": 0, "graph_entities": 0}
+        async with map_lance_errors():
+            for prefix, cond, name in ((FACTS, gone, "graph_facts"), (EPISODES, old, "graph_episodes")):
+                table = await self._db.table_if_exists(prefix + tenant_id)
+                if table is not None and (n := int(await table.count_rows(cond))):
+                    counts[name] = n
+                    if not dry_run:
+                        self._db.written.add(prefix + tenant_id)
+                        await table.delete(cond)
+            entities = await self._db.table_if_exists(ENTITIES + tenant_id)
+            if entities is None:
+                return counts
+            aged = (await entities.query().where(old).select(["id"]).to_arrow()).column("id").to_pylist()
+            facts = await self._db.table_if_exists(FACTS + tenant_id)
+            named: set[str] = set()
+            if facts is not None and aged:
+                kept = facts.query().select(["subject_id", "object_id"])
+                rows = (await (kept.where(f"NOT ({gone})") if dry_run else kept).to_arrow()).to_pylist()
+                named = {r["subject_id"] for r in rows} | {r["object_id"] for r in rows}
+            orphans = [e for e in aged if e not in named]
+            counts["graph_entities"] = len(orphans)
+            if orphans and not dry_run:
+                self._db.written.add(ENTITIES + tenant_id)
+                await entities.delete(ids_in(orphans))
+        return counts
 
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
         """Every episode the actor sees (by its scope), the newest first."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from memoryd.core.graph import Entity, Episode, Fact, FactStatus, GraphScope, MergeSuggestion, SuggestionStatus
@@ -80,6 +81,10 @@ class GraphStore(Protocol):
 
     async def put_episode(self, tenant_id: str, episode: Episode) -> None:
         """Insert an episode once."""
+        ...
+
+    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> dict[str, int]:
+        """Delete (or count) non-pinned facts and episodes created before ``before``, then the orphaned entities."""
         ...
 
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
