@@ -13,7 +13,7 @@ import grpc
 import pytest
 
 from memoryd.client import Aborted, MemoryClient
-from memoryd.rpc.client import gr, pb
+from memoryd.rpc.client import GraphServiceStub, gr, pb
 from tests.conftest import LiveServer
 
 
@@ -108,7 +108,8 @@ def test_retried_writes_count_and_store_nothing_twice(lossy: tuple[LossyClient, 
 
 
 def test_retried_compare_and_swap_writes_apply_once_and_a_retried_forget_is_done(live_server: LiveServer) -> None:
-    LossyClient.interceptor = DropFirstReply("Forget", "EditProfile", "SetTenantConfig", "RestoreMemory")
+    dropped = ["Forget", "EditProfile", "SetTenantConfig", "SetAgentConfig", "RestoreMemory", "UpdateFact"]
+    LossyClient.interceptor = DropFirstReply(*dropped)
     with LossyClient(f"127.0.0.1:{live_server.port}", tenant="acme", backoff=0.01) as client:
         kept = client.memorize("a1", "The loading dock opens at 7:00").memory.id
         gone = client.memorize("a1", "Parcels go out at 16:00").memory.id
@@ -121,10 +122,17 @@ def test_retried_compare_and_swap_writes_apply_once_and_a_retried_forget_is_done
         with pytest.raises(Aborted):
             client.set_config("", {"recall.limit": 7})
         assert client.effective_config()["recall.limit"] == (7, "tenant")
+        with pytest.raises(Aborted):
+            client.set_config("a1", {"recall.limit": 5})
+        assert client.effective_config("a1")["recall.limit"] == (5, "agent")
         client.feedback("a1", kept, pb.FEEDBACK_SIGNAL_CORRECTION, correction="The loading dock opens at 6:00")
         restore = pb.RestoreMemoryRequest(agent_id="a1", memory_id=kept)
         restored = client.call(client._stub.RestoreMemory, restore)  # the retry finds it active: nothing to do
         assert restored.memory.status == pb.MEMORY_STATUS_ACTIVE
         history = client.call(client._stub.GetMemoryHistory, pb.GetMemoryHistoryRequest(agent_id="a1", memory_id=kept))
         assert [e.kind for e in history.events].count("restored") == 1
-    assert LossyClient.interceptor.dropped == ["Forget", "EditProfile", "SetTenantConfig", "RestoreMemory"]
+        fact = client.graph.assert_fact("The dock", "opens_at", "6:00", "The dock opens at 6:00.").fact
+        pin = gr.UpdateFactRequest(fact_id=fact.id, pinned=True)
+        pinned = client.call(GraphServiceStub(client.channel).UpdateFact, pin)  # the last value, once more
+        assert pinned.fact.pinned and pinned.fact.mention_count == 1
+    assert LossyClient.interceptor.dropped == dropped

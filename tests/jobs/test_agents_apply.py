@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -14,6 +15,7 @@ from memoryd.config import Settings
 from memoryd.core.keys import Role
 from memoryd.rpc.client import AuditServiceStub, JobServiceStub, apb, jpb, pb
 from tests.conftest import LiveServer
+from tests.e2e.test_lost_replies import DropFirstReply
 from tests.jobs.conftest import job_settings, running
 
 pytestmark = pytest.mark.timeout(180)
@@ -55,7 +57,10 @@ async def test_an_agent_key_applies_its_own_findings_only_where_the_tenant_allow
         both = pb.RecallFilter(statuses=[pb.MEMORY_STATUS_ACTIVE, pb.MEMORY_STATUS_SUPERSEDED])
         assert [m.status for m in a1.list("a1", where=both)] == [pb.MEMORY_STATUS_ACTIVE] * 2
         ops.set_config("", {"review.agents_apply": True})
-        applied = a1.call(audits.ApplyFindings, apply)
+        dropping = DropFirstReply("ApplyFindings")  # the first reply is lost: the client applies it again
+        lossy = AuditServiceStub(grpc.intercept_channel(a1.channel, dropping))
+        applied = a1.call(lossy.ApplyFindings, apply)
+        assert dropping.dropped == ["ApplyFindings"]
         assert applied.findings[0].status == apb.FINDING_STATUS_APPLIED
         statuses = sorted(m.status for m in a1.list("a1", where=both))
     assert statuses == sorted([pb.MEMORY_STATUS_ACTIVE, pb.MEMORY_STATUS_SUPERSEDED])
