@@ -231,6 +231,8 @@ class ContextAssembly:
     window: int
     left_out: int
     """Raw messages that did not fit (a compaction is due or running)."""
+    degraded: str = ""
+    """Why a part is poorer than usual (auto-recall on full text alone, the graph block left out); "" when not."""
 
     def tokens(self, kind: PartKind | None = None) -> int:
         """Tokens of every part, or of one kind."""

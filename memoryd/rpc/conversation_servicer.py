@@ -70,6 +70,7 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
             strategy=wire.STRATEGIES_PB[ctx.strategy],
             left_out_messages=ctx.left_out,
             encoding=self._app.working.profile.encoding,
+            degraded_reason=ctx.degraded,
         )
 
     @translated

@@ -216,11 +216,13 @@ class ConversationService:
             self._store.summaries(actor.tenant_id, conversation_id, conv.summary_ids),
             self._profile.get(actor),
         )
-        memories = await self._auto_recall(actor, conversation_id, raw, policy) if policy.auto_recall else []
-        block = await self._graph_block(actor, conversation_id, raw)
-        return assemble(
+        why: list[str] = []
+        memories = await self._auto_recall(actor, conversation_id, raw, policy, why) if policy.auto_recall else []
+        block = await self._graph_block(actor, conversation_id, raw, why)
+        assembly = assemble(
             prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
         )
+        return replace(assembly, degraded="; ".join(why)) if why else assembly
 
     async def listed(
         self, actor: Actor, all_contacts: bool, page_size: int, page_token: str
@@ -359,7 +361,7 @@ class ConversationService:
             JobKind.COMPACT, actor.tenant_id, compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id
         )
 
-    async def _graph_block(self, actor: Actor, conversation_id: str, raw: Sequence[Message]) -> str:
+    async def _graph_block(self, actor: Actor, conversation_id: str, raw: Sequence[Message], why: list[str]) -> str:
         """The memory-graph block for the last user message, when the agent's graph is on ("" otherwise).
 
         The graph search needs the embedder; without it the context is assembled without the block.
@@ -377,7 +379,8 @@ class ConversationService:
                 max_hops=int(settings["graph.max_hops"]),
                 budget_tokens=int(settings["graph.budget_tokens"]),
             )
-        except Unavailable:
+        except Unavailable as exc:
+            why.append(f"graph block left out: {exc}")
             return ""
         if self._provenance is not None and answer.block:  # the block holds the best hits, one line each
             shown = answer.hits[: answer.block.count("\n")]
@@ -385,14 +388,17 @@ class ConversationService:
         return answer.block
 
     async def _auto_recall(
-        self, actor: Actor, conversation_id: str, raw: Sequence[Message], policy: WorkingPolicy
+        self, actor: Actor, conversation_id: str, raw: Sequence[Message], policy: WorkingPolicy, why: list[str]
     ) -> list[tuple[str, datetime]]:
         last_user = next((m for m in reversed(raw) if m.role == Role.USER), None)
         if last_user is None or not last_user.content.strip():
             return []
-        hits = await self._recall.recall(
+        answer = await self._recall.answer(
             RecallQuery(actor, last_user.content[:4096], limit=policy.recall_limit, injected=True)
         )
+        if answer.degraded:
+            why.append(f"auto-recall: {answer.degraded}")
+        hits = answer.hits
         hits = [h for h in hits if h.parts.vector_similarity >= policy.recall_threshold]
         if self._provenance is not None:
             served = [(h.memory.memory_id, h.score) for h in hits]

@@ -12,6 +12,8 @@ import pytest
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
+from memoryd.core.conversation import MessageInput
+from memoryd.core.conversation import Role as ChatRole
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
 from memoryd.core.feedback import Signal
 from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope
@@ -322,3 +324,21 @@ async def test_retention_drops_old_unpinned_facts_and_episodes_then_the_orphaned
         assert set(left) == {kept.fact.fact_id, fresh.fact.fact_id}
         names = {e.name for e in await app.graph._store.listed_entities(Actor("acme", "a1", "u1"))}
         assert names == {"Omar", "tea", "Lina", "jazz"}
+
+
+async def test_a_context_without_the_embedder_says_what_it_left_out(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """GetContext's auto-recall falls back to full text and its graph block goes: the reply says both."""
+    settings: Settings = make_settings(tmp_path / "data")
+    me = Actor("acme", "a1", "u1")
+    async with build_app(settings, embedder=onnx_embedder) as app:
+        await app.memory.memorize.memorize(me, MemoryDraft("Nadia handles billing at Acme"))
+        await app.working.configs.set_agent(ADMIN, "a1", {"working.auto_recall": True, "graph.enabled": True}, (), 0)
+        turn = MessageInput("m1", ChatRole.USER, "Who handles billing at Acme?")
+        await app.working.conversations.append(me, "c1", [turn])
+        whole = await app.working.conversations.context(me, "c1", 4000)
+        assert whole.degraded == ""
+    async with build_app(settings, embedder=FailingEmbedder(onnx_embedder)) as down:
+        poorer = await down.working.conversations.context(me, "c1", 4000)
+    assert "auto-recall:" in poorer.degraded and "graph block left out:" in poorer.degraded

@@ -134,7 +134,7 @@ class ContextMessage(_message.Message):
     def __init__(self, kind: _Optional[str] = ..., role: _Optional[_Union[Role, str]] = ..., content: _Optional[str] = ..., token_count: _Optional[int] = ..., seq: _Optional[int] = ..., tool_name: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class GetContextResponse(_message.Message):
-    __slots__ = ("messages", "total_tokens", "profile_tokens", "summary_tokens", "message_tokens", "memory_tokens", "strategy", "left_out_messages", "encoding")
+    __slots__ = ("messages", "total_tokens", "profile_tokens", "summary_tokens", "message_tokens", "memory_tokens", "strategy", "left_out_messages", "encoding", "degraded_reason")
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
     TOTAL_TOKENS_FIELD_NUMBER: _ClassVar[int]
     PROFILE_TOKENS_FIELD_NUMBER: _ClassVar[int]
@@ -144,6 +144,7 @@ class GetContextResponse(_message.Message):
     STRATEGY_FIELD_NUMBER: _ClassVar[int]
     LEFT_OUT_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     ENCODING_FIELD_NUMBER: _ClassVar[int]
+    DEGRADED_REASON_FIELD_NUMBER: _ClassVar[int]
     messages: _containers.RepeatedCompositeFieldContainer[ContextMessage]
     total_tokens: int
     profile_tokens: int
@@ -153,7 +154,8 @@ class GetContextResponse(_message.Message):
     strategy: Strategy
     left_out_messages: int
     encoding: str
-    def __init__(self, messages: _Optional[_Iterable[_Union[ContextMessage, _Mapping]]] = ..., total_tokens: _Optional[int] = ..., profile_tokens: _Optional[int] = ..., summary_tokens: _Optional[int] = ..., message_tokens: _Optional[int] = ..., memory_tokens: _Optional[int] = ..., strategy: _Optional[_Union[Strategy, str]] = ..., left_out_messages: _Optional[int] = ..., encoding: _Optional[str] = ...) -> None: ...
+    degraded_reason: str
+    def __init__(self, messages: _Optional[_Iterable[_Union[ContextMessage, _Mapping]]] = ..., total_tokens: _Optional[int] = ..., profile_tokens: _Optional[int] = ..., summary_tokens: _Optional[int] = ..., message_tokens: _Optional[int] = ..., memory_tokens: _Optional[int] = ..., strategy: _Optional[_Union[Strategy, str]] = ..., left_out_messages: _Optional[int] = ..., encoding: _Optional[str] = ..., degraded_reason: _Optional[str] = ...) -> None: ...
 
 class CompactRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "conversation_id")

@@ -25,6 +25,12 @@ export interface GetContextResponse {
    * The token encoding of every count (o200k_base).
    */
   'encoding'?: (string);
+  /**
+   * Why a part is poorer than usual, as Recall's `degraded_reason`: auto-recall answered by
+   * full text alone, or the graph block left out, because the embedder is unreachable. Empty when
+   * the context is whole.
+   */
+  'degradedReason'?: (string);
 }
 
 /**
@@ -49,4 +55,10 @@ export interface GetContextResponse__Output {
    * The token encoding of every count (o200k_base).
    */
   'encoding': (string);
+  /**
+   * Why a part is poorer than usual, as Recall's `degraded_reason`: auto-recall answered by
+   * full text alone, or the graph block left out, because the embedder is unreachable. Empty when
+   * the context is whole.
+   */
+  'degradedReason': (string);
 }
