@@ -102,6 +102,9 @@ def test_roles_decide_what_a_key_may_call(keyed: tuple[LiveServer, dict[str, str
         assert _code(lambda: audits.ReviewMemories(someone_else, metadata=pinned)) == grpc.StatusCode.PERMISSION_DENIED
         apply = apb.ApplyFindingsRequest(agent_id="a1", review_id="review:acme:a1:x")
         assert _code(lambda: audits.ApplyFindings(apply, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        servings = apb.ListServingsRequest()  # the served log is an operator's read
+        assert _code(lambda: audits.ListServings(servings, metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
+        assert not audits.ListServings(servings, metadata=(bearer(keys["operator"]),)).next_page_token
         assert _code(lambda: jobs.ListJobs(jpb.ListJobsRequest(), metadata=agent)) == grpc.StatusCode.PERMISSION_DENIED
         configs = ConfigServiceStub(ch)
         tighten = gpb.SetTenantConfigRequest(values={"working.auto_recall": gpb.ConfigValue(bool_value=True)})

@@ -164,6 +164,13 @@ def test_get_succeeds_exactly_when_visible(world, caller, pick) -> None:
         assert not visible(written[memory_id], t, a, c)
     else:
         assert visible(written[memory_id], t, a, c) and got.memory.id == memory_id
+    history = pb.GetMemoryHistoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id)
+    try:  # a memory's history is exactly as visible as the memory
+        events = stub.GetMemoryHistory(history, metadata=tenant(t)).events
+    except grpc.RpcError as err:
+        assert err.code() == grpc.StatusCode.NOT_FOUND and not visible(written[memory_id], t, a, c)
+    else:
+        assert visible(written[memory_id], t, a, c) and events[0].kind == "created"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -685,13 +692,13 @@ def _search_graph(w, t, a, c, memory_id, seen, scope) -> None:
 
 
 def _curate(w, t, a, c, memory_id, seen, scope) -> None:
-    """Curation (pin, rename, merge, forget) reaches its own tenant's facts and entities only."""
+    """Curation (pin, rename, merge, dismiss a suggestion, forget) reaches its own tenant's rows only."""
     if not w.facts:
         return
     fact_id = sorted(w.facts)[_pick(memory_id, len(w.facts))]
     f = w.facts[fact_id]
     code = C.OK if f.tenant == t else C.NOT_FOUND
-    action = _pick(memory_id + t, 4)
+    action = _pick(memory_id + t, 5)
     mine = {i for i, (owner, _, _) in w.entities.items() if owner == t}
     if action == 0:
         _expect(w.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, pinned=True), tenant(t), code)
@@ -714,6 +721,17 @@ def _curate(w, t, a, c, memory_id, seen, scope) -> None:
         merge = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
         if _expect(w.graph.MergeEntities, merge, tenant(t), code) is not None:
             w.merged.add(source)
+    elif action == 3:
+        # Dismiss one of the owner's merge suggestions (close names such as Keeper12 and Keeper123).
+        owner = gr.ListMergeSuggestionsRequest(agent_id=f.agent, end_user_id=f.contact, page_size=200)
+        listed = [s.suggestion_id for s in w.graph.ListMergeSuggestions(owner, metadata=tenant(f.tenant)).suggestions]
+        if listed:
+            dismiss = gr.DismissMergeSuggestionRequest(suggestion_id=listed[0])
+            dismissed = _expect(w.graph.DismissMergeSuggestion, dismiss, tenant(t), code) is not None
+            after = {
+                s.suggestion_id for s in w.graph.ListMergeSuggestions(owner, metadata=tenant(f.tenant)).suggestions
+            }
+            assert (listed[0] in after) is not dismissed, (t, f.tenant)
     elif _expect(w.graph.ForgetFact, gr.ForgetFactRequest(fact_id=fact_id), tenant(t), code) is not None:
         del w.facts[fact_id]
     # The owner's tenant still holds it exactly as the model says.

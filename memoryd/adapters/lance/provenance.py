@@ -57,6 +57,8 @@ SERVING_SCHEMA = pa.schema(
     ]
 )
 SERVING_INDEXES = [("item_id", BTree()), ("at", BTree())]
+_IDS_PER_DELETE = 500
+"""Ids named in one delete's predicate."""
 _SLICE = 50
 """Calls whose servings are turned into Arrow columns at a time (some 500 rows: about a millisecond)."""
 
@@ -208,25 +210,26 @@ class LanceProvenance:
         """Delete the histories and servings of these memories; the tables touched."""
         if not memory_ids:
             return []
-        touched = []
-        if await self._delete(HISTORY_PREFIX + tenant_id, _in("memory_id", memory_ids)):
-            touched.append(HISTORY_PREFIX + tenant_id)
-        if await self._delete(SERVINGS_PREFIX + tenant_id, _in("item_id", memory_ids)):
-            touched.append(SERVINGS_PREFIX + tenant_id)
-        return touched
+        touched: set[str] = set()
+        for start in range(0, len(memory_ids), _IDS_PER_DELETE):  # a retention purge may name thousands
+            chunk = memory_ids[start : start + _IDS_PER_DELETE]
+            for name, column in ((HISTORY_PREFIX + tenant_id, "memory_id"), (SERVINGS_PREFIX + tenant_id, "item_id")):
+                if await self._delete(name, _in(column, chunk)):
+                    touched.add(name)
+        return sorted(touched)
 
     async def erase_end_user(
         self, tenant_id: str, end_user_id: str, memory_ids: Sequence[str]
     ) -> tuple[int, list[str]]:
         """Delete the contact's histories and servings and those of ``memory_ids``; (rows, tables touched)."""
-        mine = f"end_user_id = {literal(end_user_id)}"
-        rows, touched = 0, []
+        rows, touched = 0, set[str]()
+        chunks = [memory_ids[i : i + _IDS_PER_DELETE] for i in range(0, len(memory_ids), _IDS_PER_DELETE)]
         for name, column in ((HISTORY_PREFIX + tenant_id, "memory_id"), (SERVINGS_PREFIX + tenant_id, "item_id")):
-            condition = f"{mine} OR {_in(column, memory_ids)}" if memory_ids else mine
-            if n := await self._delete(name, condition):
-                rows += n
-                touched.append(name)
-        return rows, touched
+            for condition in [f"end_user_id = {literal(end_user_id)}", *(_in(column, c) for c in chunks)]:
+                if n := await self._delete(name, condition):
+                    rows += n
+                    touched.add(name)
+        return rows, sorted(touched)
 
     async def expire_servings(self, tenant_id: str, before: datetime, dry_run: bool) -> int:
         """Delete (or count) the servings older than ``before``."""
