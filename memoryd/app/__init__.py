@@ -131,7 +131,7 @@ async def _flush_buffers(app: App) -> None:
         log.warning("could not flush retrieval counts at shutdown", exc_info=True)
     if app.admin.provenance is not None:
         try:
-            await app.admin.provenance.flush()
+            await app.admin.provenance.settle()  # a spool left behind is moved by the next process to start
         except MemorydError:
             log.warning("could not write %d history events and servings at shutdown", app.admin.provenance.pending)
     try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ from memoryd.adapters.lance.profiles import LanceProfileStore
 from memoryd.adapters.lance.provenance import LanceProvenance
 from memoryd.adapters.lance.reembed_finish import LanceReembedFinish
 from memoryd.adapters.lance.reviews import LanceReviewStore
+from memoryd.adapters.lance.servings_spool import SpooledProvenance
 from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
 from memoryd.adapters.prometheus_metrics import PrometheusMetrics
 from memoryd.adapters.redis.gate import RedisProviderGate
@@ -131,7 +132,13 @@ async def open_stores(
         storage_options=st.storage_options(),
         creation=LeaseCreationLock(leases, st.uri) if st.on_object_storage and leases is not None else None,
     )
-    return _lance_stores(db, settings, embedder, metrics)
+    stores = _lance_stores(db, settings, embedder, metrics)
+    spool = st.servings_spool()
+    if spool is None or not isinstance(stores.provenance, LanceProvenance):
+        return stores
+    spooled = SpooledProvenance(stores.provenance, spool, st.servings_spool_seconds)
+    await spooled.open()
+    return replace(stores, provenance=spooled)
 
 
 def _lance_stores(db: LanceDatabase, settings: Settings, embedder: Embedder, metrics: PrometheusMetrics) -> Stores:

@@ -347,7 +347,9 @@ def _admin(
     return AdminParts(
         keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),
         erasure=erasure,
-        exports=ExportService(stores.exports, jobs.ledger if jobs else None, p.embedder, p.clock, shared.trail),
+        exports=ExportService(
+            stores.exports, jobs.ledger if jobs else None, p.embedder, p.clock, shared.trail, shared.provenance
+        ),
         retention=retention,
         usage=usage,
         reviews=stores.reviews,

@@ -23,6 +23,7 @@ from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
 from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.services.event_log import EventLog
+from memoryd.services.provenance import Provenance
 
 _BATCH = 1000
 
@@ -31,9 +32,16 @@ class ExportService:
     """Exports and imports."""
 
     def __init__(
-        self, archive: TenantArchive, ledger: JobLedger | None, embedder: Embedder, clock: Clock, trail: EventLog
+        self,
+        archive: TenantArchive,
+        ledger: JobLedger | None,
+        embedder: Embedder,
+        clock: Clock,
+        trail: EventLog,
+        provenance: Provenance | None = None,
     ) -> None:
         self._archive = archive
+        self._provenance = provenance
         self._ledger = ledger
         self._embedder = embedder
         self._clock = clock
@@ -53,6 +61,8 @@ class ExportService:
             "exported_at": self._clock.now().isoformat(),
             "embedding_model": self._embedder.model_name if with_vectors else None,
         }
+        if self._provenance is not None:  # the last second's servings, and those waiting in a spool
+            await self._provenance.settle(tenant)
         conversations: set[str] = set()
         async for kind, row in self._archive.rows(tenant, end_user_id, with_vectors):
             if kind == "conversation":

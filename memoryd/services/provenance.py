@@ -157,6 +157,11 @@ class Provenance:
                     self._servings.setdefault(tenant_id, [])[:0] = rows
                     raise
 
+    async def settle(self, tenant_id: str | None = None) -> None:
+        """Write what is buffered, and what the store holds aside, into the tables (before an export; at shutdown)."""
+        await self.flush()
+        await self._store.settle(tenant_id)
+
     async def history(self, tenant_id: str, memory_id: str) -> MemoryHistory:
         """The memory's events and latest servings, in time order (the caller checked it may see it)."""
         await self.flush()

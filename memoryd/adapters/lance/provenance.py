@@ -167,12 +167,22 @@ class LanceProvenance:
 
     async def append_servings(self, tenant_id: str, calls: Sequence[ServedCall]) -> None:
         """Store servings (one append: their ids are new, and an upsert would join the whole table each second)."""
-        parts = []
+        await self.add_serving_columns(tenant_id, await self.serving_columns(calls))
+
+    async def serving_columns(self, calls: Sequence[ServedCall]) -> pa.Table:
+        """The calls' servings as an Arrow table of ``SERVING_SCHEMA``, a row per item."""
+        parts = [SERVING_SCHEMA.empty_table()]
         for start in range(0, len(calls), _SLICE):
             parts.append(_serving_columns(calls[start : start + _SLICE]))
             await asyncio.sleep(0)  # a second's servings at 600 Recalls/s took 15-50 ms in one go: Recalls go between
-        if parts:
-            await self._append(SERVINGS_PREFIX + tenant_id, SERVING_SCHEMA, SERVING_INDEXES, pa.concat_tables(parts))
+        return pa.concat_tables(parts)
+
+    async def add_serving_columns(self, tenant_id: str, rows: pa.Table) -> None:
+        """Append rows of ``SERVING_SCHEMA`` (made by ``serving_columns``) in one commit."""
+        await self._append(SERVINGS_PREFIX + tenant_id, SERVING_SCHEMA, SERVING_INDEXES, rows)
+
+    async def settle(self, tenant_id: str | None = None) -> None:
+        """Nothing waits outside the tables here (``SpooledProvenance`` holds servings in files)."""
 
     async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
         """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""
@@ -193,7 +203,8 @@ class LanceProvenance:
             if clauses:
                 query = query.where(" AND ".join(clauses))
             rows = (await query.to_arrow()).to_pylist()
-        return sorted((_serving(r) for r in rows), key=lambda s: s.serving_id)[:limit]
+        once = {r["id"]: r for r in rows}  # two processes moving one spool file append its rows twice
+        return sorted((_serving(r) for r in once.values()), key=lambda s: s.serving_id)[:limit]
 
     async def _delete(self, name: str, condition: str) -> int:
         async with map_lance_errors():

@@ -88,6 +88,10 @@ class ProvenanceStore(Protocol):
         """Delete (or count) the servings older than ``before``."""
         ...
 
+    async def settle(self, tenant_id: str | None = None) -> None:
+        """Move servings held outside the tables (a local spool) into them: the tenant's, or all (None)."""
+        ...
+
 
 class RateLimiter(Protocol):
     """Token buckets shared by every replica."""
