@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
+from memoryd.core.conversation import CompactionSignal
 from memoryd.core.ports import Embedder
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -85,6 +86,44 @@ class PrometheusMetrics:
             ["kind"],
             registry=self.registry,
         )
+        self._context_fill = Histogram(
+            "memoryd_context_fill_ratio",
+            "GetContext: the assembled context's tokens over the caller's window.",
+            buckets=(0.1, 0.25, 0.5, 0.75, 0.9, 1.0),
+            registry=self.registry,
+        )
+        self._left_out = Counter(
+            "memoryd_context_messages_left_out",
+            "GetContext: raw messages that did not fit the window (a compaction is due or running).",
+            registry=self.registry,
+        )
+        self._auto_recall = Counter(
+            "memoryd_auto_recalls",
+            "GetContext auto-recalls: hit (a memory reached the threshold) or miss.",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self._auto_recalled = Counter(
+            "memoryd_auto_recalled_memories", "Memories auto-recall found above the threshold.", registry=self.registry
+        )
+        self._graph_blocks = Counter(
+            "memoryd_graph_blocks",
+            "GetContext graph blocks added, and the facts in them.",
+            ["unit"],
+            registry=self.registry,
+        )
+        self._compactions = Counter(
+            "memoryd_compactions",
+            "Compaction jobs finished, by trigger (auto: threshold; force: Compact; end: EndSession), outcome, path.",
+            ["trigger", "outcome", "path"],
+            registry=self.registry,
+        )
+        self._compacted = Counter(
+            "memoryd_compaction_items",
+            "What compactions did: messages summarised, summaries written, memories filed.",
+            ["item"],
+            registry=self.registry,
+        )
         self._breaker = Gauge(
             "memoryd_provider_breaker_open",
             "1 while the model provider's circuit breaker is open.",
@@ -127,6 +166,26 @@ class PrometheusMetrics:
         """One Recall answer."""
         self._hits.inc(hits)
         self._recalls.labels("true" if degraded else "false").inc()
+
+    def context_assembled(
+        self, tokens: int, window: int, left_out: int, recalled: int | None, graph_facts: int
+    ) -> None:
+        """One GetContext answer (``recalled`` None: auto-recall off)."""
+        self._context_fill.observe(tokens / window if window else 0.0)
+        self._left_out.inc(left_out)
+        if recalled is not None:
+            self._auto_recall.labels("hit" if recalled else "miss").inc()
+            self._auto_recalled.inc(recalled)
+        if graph_facts:
+            self._graph_blocks.labels("blocks").inc()
+            self._graph_blocks.labels("facts").inc(graph_facts)
+
+    def compaction(self, signal: CompactionSignal) -> None:
+        """One compaction job finished (in the worker that ran it)."""
+        self._compactions.labels(signal.trigger.value, signal.outcome, signal.path).inc()
+        self._compacted.labels("messages_summarized").inc(signal.summarized_messages)
+        self._compacted.labels("summaries_written").inc(signal.summaries_written)
+        self._compacted.labels("memories_filed").inc(signal.filed_memories)
 
     def embeddings_pending(self, n: int) -> None:
         """Memories waiting for their embedding."""

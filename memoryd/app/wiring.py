@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import socket
 import uuid
@@ -14,6 +15,8 @@ from memoryd.app.parts import AdminParts, App, JobParts, MemoryParts, WorkingPar
 from memoryd.app.stores import JobPorts, Stores
 from memoryd.config import Settings
 from memoryd.core.calibration import calibration_for
+from memoryd.core.conversation import compaction_signal
+from memoryd.core.job_records import JobKind, JobRecord
 from memoryd.core.ports import ChatModel, Clock, Embedder, NeighbourSearch, RateLimiter, TokenCounter, UsageAnalytics
 from memoryd.core.validation import Limits
 from memoryd.services.agent_config import AgentConfigService
@@ -47,6 +50,8 @@ from memoryd.services.review import ReviewRules, ReviewService
 from memoryd.services.review_batch import ReviewBatchService
 from memoryd.services.usage import UsageService
 from memoryd.services.write_company import WriteCompany
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -303,7 +308,24 @@ def _runner(
         on_call=on_call,
         worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
         model_calls=settings.jobs.model_concurrency,
+        on_finish=lambda record: _finished(p.metrics, record),
     )
+
+
+def _finished(metrics: PrometheusMetrics, record: JobRecord) -> None:
+    """A job left in a final state: a compaction's signal to the metrics and the log."""
+    if record.kind is not JobKind.COMPACT:
+        return
+    signal = compaction_signal(record.key, record.state.value, record.result or {})
+    metrics.compaction(signal)
+    log.info(
+        "compaction finished",
+        extra={
+            "tenant": record.tenant_id, "job": record.key, "trigger": signal.trigger.value, "outcome": signal.outcome,
+            "path": signal.path, "summarized_messages": signal.summarized_messages,
+            "summaries_written": signal.summaries_written, "filed_memories": signal.filed_memories,
+        },
+    )  # fmt: skip
 
 
 def _admin(

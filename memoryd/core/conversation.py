@@ -9,7 +9,7 @@ messages after it are the raw tail. The rules over these values are in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -233,6 +233,10 @@ class ContextAssembly:
     """Raw messages that did not fit (a compaction is due or running)."""
     degraded: str = ""
     """Why a part is poorer than usual (auto-recall on full text alone, the graph block left out); "" when not."""
+    recalled: int | None = None
+    """Memories auto-recall found above the threshold (some may not fit the window); None: auto-recall off."""
+    graph_facts: int = 0
+    """Facts in the graph block (0: none added)."""
 
     def tokens(self, kind: PartKind | None = None) -> int:
         """Tokens of every part, or of one kind."""
@@ -319,3 +323,32 @@ def parse_compact_key(key: str) -> tuple[str, int, CompactMode]:
             body, mode = body.removesuffix(f":{special.value}"), special
     conversation_id, _, seq = body.rpartition(":")
     return conversation_id, int(seq), mode
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionSignal:
+    """What one finished compaction job did, for metrics and the log."""
+
+    trigger: CompactMode
+    outcome: str
+    """compacted, filed, nothing_to_compact, no_conversation; or the job's final state when it did not succeed."""
+    path: str
+    """model | extractive | window; "" when nothing was compacted."""
+    summarized_messages: int
+    summaries_written: int
+    """The new summary, and the summary the older ones were merged into."""
+    filed_memories: int
+
+
+def compaction_signal(key: str, state: str, result: Mapping[str, object]) -> CompactionSignal:
+    """The signal of a finished compaction job from its key, final state and result."""
+    _, _, trigger = parse_compact_key(key)
+    path = str(result.get("path", ""))
+
+    def number(name: str) -> int:
+        value = result.get(name, 0)
+        return int(value) if isinstance(value, int | float) else 0
+
+    written = (1 + (number("merged_summaries") > 0)) if path in ("model", "extractive") else 0
+    outcome = str(result.get("outcome", "")) if state == "succeeded" else state
+    return CompactionSignal(trigger, outcome, path, number("summarized_messages"), written, number("filed_memories"))

@@ -48,6 +48,7 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         ctx = await self._svc().context(who, request.conversation_id, request.context_window_tokens)
+        self._app.metrics.context_assembled(ctx.tokens(), ctx.window, ctx.left_out, ctx.recalled, ctx.graph_facts)
         messages = [
             cpb.ContextMessage(
                 kind=p.kind,

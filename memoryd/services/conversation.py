@@ -218,11 +218,12 @@ class ConversationService:
         )
         why: list[str] = []
         memories = await self._auto_recall(actor, conversation_id, raw, policy, why) if policy.auto_recall else []
-        block = await self._graph_block(actor, conversation_id, raw, why)
+        block, facts = await self._graph_block(actor, conversation_id, raw, why)
         assembly = assemble(
             prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
         )
-        return replace(assembly, degraded="; ".join(why)) if why else assembly
+        recalled = len(memories) if policy.auto_recall else None
+        return replace(assembly, degraded="; ".join(why), recalled=recalled, graph_facts=facts)
 
     async def listed(
         self, actor: Actor, all_contacts: bool, page_size: int, page_token: str
@@ -361,17 +362,19 @@ class ConversationService:
             JobKind.COMPACT, actor.tenant_id, compact_key(conv.conversation_id, raw[-1].seq), actor.agent_id
         )
 
-    async def _graph_block(self, actor: Actor, conversation_id: str, raw: Sequence[Message], why: list[str]) -> str:
-        """The memory-graph block for the last user message, when the agent's graph is on ("" otherwise).
+    async def _graph_block(
+        self, actor: Actor, conversation_id: str, raw: Sequence[Message], why: list[str]
+    ) -> tuple[str, int]:
+        """The memory-graph block for the last user message and its facts, when the agent's graph is on.
 
         The graph search needs the embedder; without it the context is assembled without the block.
         """
         last_user = next((m for m in reversed(raw) if m.role == Role.USER and m.content.strip()), None)
         if self._graph is None or last_user is None:
-            return ""
+            return "", 0
         settings = await self._configs.values(actor.tenant_id, actor.agent_id)
         if not settings["graph.enabled"]:
-            return ""
+            return "", 0
         try:
             answer = await self._graph.search(
                 actor,
@@ -381,11 +384,11 @@ class ConversationService:
             )
         except Unavailable as exc:
             why.append(f"graph block left out: {exc}")
-            return ""
-        if self._provenance is not None and answer.block:  # the block holds the best hits, one line each
-            shown = answer.hits[: answer.block.count("\n")]
+            return "", 0
+        shown = answer.hits[: answer.block.count("\n")] if answer.block else []  # the best hits, one line each
+        if self._provenance is not None and shown:
             self._provenance.served(actor, [(h.fact.fact_id, h.score) for h in shown], ServedItem.FACT, conversation_id)
-        return answer.block
+        return answer.block, len(shown)
 
     async def _auto_recall(
         self, actor: Actor, conversation_id: str, raw: Sequence[Message], policy: WorkingPolicy, why: list[str]

@@ -203,8 +203,11 @@ class JobRunner:
         on_call: CallObserver | None = None,
         worker_id: str = "",
         model_calls: int = 0,
+        on_finish: Callable[[JobRecord], None] | None = None,
     ) -> None:
         self.worker_id = worker_id
+        self._on_finish = on_finish
+        """Told of every record this process leaves in a final state (metrics, the log)."""
         """This process, written on the records it runs (``JobService.reclaim_orphans``)."""
         self._model_calls = model_calls
         """Model calls this process's jobs make at once (0: as many as run): the worker runs more
@@ -360,3 +363,5 @@ class JobRunner:
             finished_at=now if state not in LIVE_STATES else None,
         )
         await self.jobs.update(final, error or state.value)
+        if self._on_finish is not None and state not in LIVE_STATES:
+            self._on_finish(final)

@@ -8,7 +8,7 @@ import urllib.request
 import grpc
 import pytest
 
-from memoryd.rpc.client import MemoryServiceStub, pb
+from memoryd.rpc.client import ConversationServiceStub, MemoryServiceStub, cpb, pb
 from tests.conftest import LiveServer, tenant
 
 T = tenant("acme")
@@ -63,3 +63,32 @@ def test_metrics_count_calls_statuses_writes_recalls_and_the_embedder(
     assert sample(scrape, "memoryd_recall_hits_total") >= 1
     assert sample(scrape, "memoryd_embedder_duration_seconds_count", outcome="ok") >= 3
     assert "acme" not in scrape  # no tenant in any label
+
+
+def test_get_context_counts_its_fill_auto_recall_hits_and_misses(
+    live_server: LiveServer, channel: grpc.Channel
+) -> None:
+    assert live_server.app is not None
+    port = free_port()
+    live_server.app.metrics.serve("127.0.0.1", port)
+    memory, conversations = MemoryServiceStub(channel), ConversationServiceStub(channel)
+    espresso = pb.MemoryInput(content="Caroline takes her espresso without sugar")
+    memory.Memorize(pb.MemorizeRequest(agent_id="a1", memory=espresso), metadata=T)
+    for conversation, text in (("hit", "How does Caroline take her espresso?"), ("miss", "Book the meeting room")):
+        ask = cpb.MessageInput(message_id="m1", role=cpb.ROLE_USER, content=text)
+        options = cpb.ConversationOptions(auto_recall=True)
+        conversations.AppendMessages(
+            cpb.AppendMessagesRequest(agent_id="a1", conversation_id=conversation, messages=[ask], options=options),
+            metadata=T,
+        )
+        context = conversations.GetContext(
+            cpb.GetContextRequest(agent_id="a1", conversation_id=conversation, context_window_tokens=4000), metadata=T
+        )
+        assert any(m.kind == "memory" for m in context.messages) == (conversation == "hit")
+    scrape = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    assert sample(scrape, "memoryd_auto_recalls_total", outcome="hit") == 1
+    assert sample(scrape, "memoryd_auto_recalls_total", outcome="miss") == 1
+    assert sample(scrape, "memoryd_auto_recalled_memories_total") == 1
+    assert sample(scrape, "memoryd_context_fill_ratio_count") == 2
+    assert sample(scrape, "memoryd_context_fill_ratio_bucket", le="0.1") == 2  # a few dozen tokens of 4,000
+    assert sample(scrape, "memoryd_graph_blocks_total", unit="blocks") == 0
