@@ -21,6 +21,7 @@ from memoryd.core.ports import ChatModel, Clock, Embedder, NeighbourSearch, Rate
 from memoryd.core.validation import Limits
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.archive import ArchiveService
+from memoryd.services.archive_maintenance import ArchiveMaintenance
 from memoryd.services.bootstrap import BootstrapService
 from memoryd.services.compaction import CompactionService
 from memoryd.services.conversation import ConversationService
@@ -242,6 +243,9 @@ def _jobs(
         schema_version=settings.profile.schema_version,
         archive_tokens=js.bootstrap_archive_tokens,
     )
+    maintain = ArchiveMaintenance(
+        stores.conversations, ports.store, memory.memorize, memory.recall, profile, p.clock, shared.provenance
+    )
     compaction = CompactionService(
         stores.conversations,
         memory.memorize,
@@ -250,6 +254,7 @@ def _jobs(
         p.counter,
         p.clock,
         shared.configs,
+        maintain,
         pii=shared.pii,
         jobs=service,
     )

@@ -50,6 +50,12 @@ class ExtractedMemory:
 
     content: str
     memory_type: str
+    subject: str = ""
+    salience: float | None = None
+    supersedes: str = ""
+    """The label of a shown memory this one corrects (the old one is superseded, not deleted)."""
+    restates: str = ""
+    """The label of a shown memory this one says again (merged into it when it adds nothing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +67,7 @@ class MaintenanceOutput:
 
 
 MAX_EXTRACTED = 100
+MAX_SUBJECT = 200
 
 
 def summary_output(answer: Mapping[str, object], want_compressed: bool) -> SummaryOutput:
@@ -75,25 +82,52 @@ def summary_output(answer: Mapping[str, object], want_compressed: bool) -> Summa
 
 
 def maintenance_output(answer: Mapping[str, object]) -> MaintenanceOutput:
-    """``{"memories": [{"content", "memory_type"}], "profile": str, "demoted": [str]}``.
+    """``{"memories": [{"content", "memory_type", "subject", "salience", "supersedes" | "restates"}], ...}``.
 
-    ``profile`` may be absent (no change to the profile); memory types other than
-    episodic/semantic are refused.
+    Beside ``memories``: ``profile`` and ``demoted``.
+    ``profile`` may be absent (no change to the profile); memory types other than episodic/semantic,
+    a salience outside 0-1 and a memory both superseding and restating are refused. Labels are not
+    checked here: one the call was not shown is ignored (and counted) when the answer is applied.
     """
     raw = answer.get("memories", [])
     if not isinstance(raw, list) or len(raw) > MAX_EXTRACTED:
         raise ModelOutputInvalid(f"model answer's 'memories' is not a list of at most {MAX_EXTRACTED}")
-    memories = []
-    for i, item in enumerate(raw):
-        content = item.get("content") if isinstance(item, dict) else None
-        kind = item.get("memory_type", "semantic") if isinstance(item, dict) else None
-        if not isinstance(content, str) or not content.strip():
-            raise ModelOutputInvalid(f"model answer's memories[{i}] has no non-empty 'content'")
-        if kind not in ("episodic", "semantic"):
-            raise ModelOutputInvalid(f"model answer's memories[{i}].memory_type must be episodic or semantic")
-        memories.append(ExtractedMemory(content.strip(), kind))
+    memories = [_extracted(item, i) for i, item in enumerate(raw)]
     profile = profile_proposal(answer) if "profile" in answer else None
     return MaintenanceOutput(tuple(memories), profile)
+
+
+def _extracted(item: object, i: int) -> ExtractedMemory:
+    if not isinstance(item, Mapping):
+        raise ModelOutputInvalid(f"model answer's memories[{i}] is not an object")
+    content, kind = item.get("content"), item.get("memory_type", "semantic")
+    if not isinstance(content, str) or not content.strip():
+        raise ModelOutputInvalid(f"model answer's memories[{i}] has no non-empty 'content'")
+    if kind not in ("episodic", "semantic"):
+        raise ModelOutputInvalid(f"model answer's memories[{i}].memory_type must be episodic or semantic")
+    subject, salience = item.get("subject", ""), item.get("salience")
+    if not isinstance(subject, str) or len(subject) > MAX_SUBJECT:
+        raise ModelOutputInvalid(f"model answer's memories[{i}].subject must be a string of at most {MAX_SUBJECT}")
+    if salience is not None and (
+        isinstance(salience, bool) or not isinstance(salience, int | float) or not 0 <= salience <= 1
+    ):
+        raise ModelOutputInvalid(f"model answer's memories[{i}].salience must be a number from 0 to 1")
+    links = {}
+    for name in ("supersedes", "restates"):
+        value = item.get(name) or ""
+        if not isinstance(value, str):
+            raise ModelOutputInvalid(f"model answer's memories[{i}].{name} must be a memory label")
+        links[name] = value.strip()
+    if links["supersedes"] and links["restates"]:
+        raise ModelOutputInvalid(f"model answer's memories[{i}] both supersedes and restates a memory")
+    return ExtractedMemory(
+        content.strip(),
+        kind,
+        subject.strip(),
+        None if salience is None else float(salience),
+        links["supersedes"],
+        links["restates"],
+    )
 
 
 MAX_VERDICT_TEXT = 4096

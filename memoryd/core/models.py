@@ -231,6 +231,8 @@ class RecallQuery:
     arms: RecallArms = RecallArms.BOTH
     injected: bool = False
     """GetContext's auto-recall: its hits are counted as injections, not retrievals."""
+    internal: bool = False
+    """memoryd's own lookup (a compaction's maintenance candidates): neither a retrieval nor a serving."""
     explain: tuple[str, ...] | None = None
     """None: no trace (the default, nothing extra done); else a trace accounting for these memory ids too."""
 

@@ -203,6 +203,24 @@ def differing_markers(a: str, b: str) -> list[str]:
     return differ
 
 
+def says_nothing_new(new: str, existing: str) -> bool:
+    """Whether ``new`` holds no fact marker ``existing`` lacks and no word beyond it but common ones.
+
+    A model may call a text a restatement of a memory; it is merged only when this holds, so what
+    differs ("dislikes" for "likes", another day, another name) is kept as a memory of its own.
+    """
+    if differing_markers(new, existing):
+        return False
+    have = {_plain(w) for w in statement_key(existing)}
+    return all(w in _SENTENCE_WORDS or _plain(w) in have for w in statement_key(new))
+
+
+def _plain(word: str) -> str:
+    """A word without a plural's or possessive's ending ("mondays", "alice's": "monday", "alice")."""
+    word = _POSSESSIVE.sub("", word)
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def conflicting_markers(a: str, b: str) -> list[str]:
     """The marker kinds in which two texts state one fact differently ([] when they are not one fact).
 

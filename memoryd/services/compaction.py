@@ -37,13 +37,12 @@ from memoryd.core.conversation import (
     filing_due,
     parse_compact_key,
 )
-from memoryd.core.data_rights import digest
 from memoryd.core.errors import MemorydError
 from memoryd.core.job_records import JobKind, JobResult, Outcome
-from memoryd.core.model_output import maintenance_output, summary_output
+from memoryd.core.model_output import summary_output
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
-from memoryd.core.prompts import COMPRESS_INSTRUCTION, MAINTENANCE_PROMPT, SUMMARY_PROMPT
+from memoryd.core.prompts import COMPRESS_INSTRUCTION, SUMMARY_PROMPT
 from memoryd.core.working import (
     central_messages,
     extractive_summary,
@@ -55,6 +54,7 @@ from memoryd.core.working import (
     summary_id,
 )
 from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.archive_maintenance import ArchiveMaintenance
 from memoryd.services.conversation import swap_state
 from memoryd.services.graph_extraction import graph_key
 from memoryd.services.job_runner import JobContext
@@ -81,10 +81,12 @@ class CompactionService:
         counter: TokenCounter,
         clock: Clock,
         configs: AgentConfigService,
+        maintain: ArchiveMaintenance,
         *,
         pii: PiiFloor,
         jobs: JobService | None = None,
     ) -> None:
+        self._maintain = maintain
         self._jobs = jobs
         self._store = store
         self._pii = pii
@@ -195,8 +197,12 @@ class CompactionService:
                     fallback=not model or any(s.fallback for s in merge),
                 )
         filed = 0
+        corrections: dict[str, int] = {}
         if model and new_summary is not None:
-            filed += await self._maintenance(ctx, actor, conv, new_summary, usage, policy)
+            done = await self._maintain.run(ctx, actor, conv, new_summary, usage, policy)
+            filed += done.filed
+            corrections = {"merged_restatements": done.merged, "superseded": done.superseded}
+            corrections["ignored_labels"] = done.ignored_labels
         for s in (new_summary, compressed):
             if s is not None:
                 await self._store.put_summary(actor.tenant_id, conv.conversation_id, s)
@@ -225,6 +231,7 @@ class CompactionService:
             "merged_summaries": len(merge),
             "filed_memories": filed,
             "redone_summaries": redone,
+            **corrections,
             **usage,
         }
         await self._event(
@@ -279,51 +286,6 @@ class CompactionService:
             model_calls=usage["model_calls"] + 1,
         )
         return str(data["summary"]), str(data["compressed"])
-
-    async def _maintenance(
-        self,
-        ctx: JobContext,
-        actor: Actor,
-        conv: Conversation,
-        summary: Summary,
-        usage: dict[str, int],
-        policy: WorkingPolicy,
-    ) -> int:
-        blob_id = f"{conv.conversation_id}:blob:{ctx.record.key}:maintenance:{summary.from_seq}-{summary.to_seq}"
-        kept = await self._store.blob(actor.tenant_id, conv.conversation_id, blob_id)
-        current = await self._profile.get(actor)
-        if kept is None:
-            prompt = MAINTENANCE_PROMPT.format(
-                budget_tokens=current.budget_tokens, profile=current.document or "(empty)", summary=summary.render()
-            )
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, policy.compaction_model)
-            maintenance_output(answer)  # validated before anything is kept or written
-            kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
-            await self._store.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)
-        data = json.loads(kept)
-        usage.update(
-            maintenance_tokens_in=data["tokens_in"],
-            maintenance_tokens_out=data["tokens_out"],
-            model_calls=usage["model_calls"] + 1,
-        )
-        out = maintenance_output(data["answer"])
-        source = f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}"
-        drafts = [
-            MemoryDraft(
-                content=m.content[:_MAX_FILED_BYTES],
-                memory_type=MemoryType(m.memory_type),
-                source_context=source,
-                occurred_at=summary.last_at,
-            )
-            for m in out.memories
-        ]
-        if drafts:
-            await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
-        # The profile's history keeps its origin: the conversation by digest, as an erasure receipt names it.
-        origin = f"compact:{digest(actor.tenant_id, conv.conversation_id)}:{summary.to_seq}"
-        if out.profile is not None and current.source != f"rewrite:{origin}":
-            await self._profile.rewrite(actor, out.profile.profile, out.profile.demoted, origin, base=current)
-        return len(drafts)
 
     # -- the extractive path, filing, commit --------------------------------------
 

@@ -138,8 +138,9 @@ class RecallService:
         if query.ranking is RankingMode.RELEVANCE:
             hits = [h for h in hits if h.score >= (query.min_score or 0.0)]
         hits = hits[: query.limit]
-        self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
-        if self._provenance is not None and not query.injected:
+        if not query.internal:
+            self._retrievals.note(query.actor.tenant_id, (h.memory.memory_id for h in hits), injected=query.injected)
+        if self._provenance is not None and not query.injected and not query.internal:
             self._provenance.served(query.actor, [(h.memory.memory_id, h.score) for h in hits], ServedItem.MEMORY)
         if query.explain is None:
             return RecallAnswer(hits, degraded)
