@@ -7,6 +7,7 @@ the memory. A serving names ids only, never content.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -61,11 +62,30 @@ class ServedItem(StrEnum):
     FACT = "fact"
 
 
-ServedCall = tuple[str, datetime, str, str, str, str, str, str, str, tuple[str, ...], tuple[float, ...]]
-"""One call's servings as the request path keeps them until the flush: (call id, at, agent, contact,
-key id, role, via, conversation, item kind, the item ids best first, their scores). A plain tuple of
-atomic values, which the cyclic garbage collector stops tracking: a second of Recalls (thousands of
-servings) adds no work to its collections, which stop the event loop."""
+SERVING_COLUMNS = (
+    "id", "at", "item_id", "item_kind", "agent_id", "end_user_id", "key_id", "role", "via", "conversation_id",
+    "rank", "score",
+)  # fmt: skip
+"""The served log's fields, in the order of its lines (``serving_lines``)."""
+
+
+def serving_lines(
+    call_id: str, at: datetime, caller: Sequence[str], items: Sequence[tuple[str, float]], kind: ServedItem
+) -> str:
+    """One call's servings as tab-separated lines of ``SERVING_COLUMNS``, one per item, best first.
+
+    ``caller``: agent, contact, key id, role, via, conversation. A serving's id is its call's and its
+    rank in two hex digits; ``at`` is in microseconds since the epoch. Every field is an id or a name
+    memoryd validated (no tab, no newline). Text, because the request path only appends a string:
+    the flush and the spool write bytes as they are, and Arrow's CSV reader makes the columns off the
+    event loop (a second of Recalls turned into columns in Python took milliseconds of it).
+    """
+    head = f"\t{int(at.timestamp() * 1_000_000)}\t"
+    tail = "\t".join((kind.value, *caller))
+    return "".join(
+        f"{call_id}{rank:02x}{head}{item}\t{tail}\t{rank}\t{score:.6g}\n"
+        for rank, (item, score) in enumerate(items, start=1)
+    )
 
 
 class Serving(NamedTuple):

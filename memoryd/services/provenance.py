@@ -24,7 +24,14 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, MemoryRecord
 from memoryd.core.ports import Clock, ProvenanceStore
-from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedCall, ServedItem, Serving, ServingFilter
+from memoryd.core.provenance import (
+    HistoryEvent,
+    HistoryKind,
+    ServedItem,
+    Serving,
+    ServingFilter,
+    serving_lines,
+)
 
 SERVINGS_IN_HISTORY = 200
 """A history lists a memory's latest servings up to this many (ListServings pages through all)."""
@@ -59,7 +66,8 @@ class Provenance:
         self._store = store
         self._clock = clock
         self._history: dict[str, list[HistoryEvent]] = {}
-        self._servings: dict[str, list[ServedCall]] = {}
+        self._servings: dict[str, list[str]] = {}
+        """Per tenant, the lines of the calls served since the last flush (``serving_lines``)."""
         self._flushing = asyncio.Lock()
 
     def record(
@@ -121,17 +129,13 @@ class Provenance:
         now = self._clock.now()
         call = new_memory_id(int(now.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
         role = actor.role.label if actor.key_id or actor.via else OWN_WORK
-        ids, scores = tuple(i for i, _ in items), tuple(float(s) for _, s in items)
-        served: ServedCall = (
-            call, now, actor.agent_id, actor.end_user_id, actor.key_id, role, actor.via or OWN_WORK,
-            conversation_id, kind.value, ids, scores,
-        )  # fmt: skip
-        self._servings.setdefault(actor.tenant_id, []).append(served)
+        caller = (actor.agent_id, actor.end_user_id, actor.key_id, role, actor.via or OWN_WORK, conversation_id)
+        self._servings.setdefault(actor.tenant_id, []).append(serving_lines(call, now, caller, items, kind))
 
     @property
     def pending(self) -> int:
         """Events and servings waiting to be written."""
-        servings = sum(len(call[9]) for calls in self._servings.values() for call in calls)
+        servings = sum(lines.count("\n") for calls in self._servings.values() for lines in calls)
         return sum(map(len, self._history.values())) + servings
 
     async def flush(self) -> None:
@@ -150,11 +154,11 @@ class Provenance:
                     for t, s in servings.items():
                         self._servings.setdefault(t, [])[:0] = s
                     raise
-            for tenant_id, rows in servings.items():
+            for tenant_id, lines in servings.items():
                 try:
-                    await self._store.append_servings(tenant_id, rows)
+                    await self._store.append_servings(tenant_id, "".join(lines).encode())
                 except BaseException:
-                    self._servings.setdefault(tenant_id, [])[:0] = rows
+                    self._servings.setdefault(tenant_id, [])[:0] = lines
                     raise
 
     async def settle(self, tenant_id: str | None = None) -> None:

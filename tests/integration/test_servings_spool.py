@@ -11,15 +11,17 @@ from memoryd.adapters.lance.servings_spool import SpooledProvenance
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery, Scope
-from memoryd.core.provenance import ServedCall, ServingFilter
+from memoryd.core.provenance import ServedItem, ServingFilter, serving_lines
 from tests.conftest import make_settings
 
 AT = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
 
 
-def call(n: int, contact: str, *items: str) -> ServedCall:
-    scores = tuple(1.0 - i / 10 for i in range(len(items)))
-    return (f"{n:032x}", AT, "a1", contact, "k1", "agent", "Recall", "", "memory", items, scores)
+def call(n: int, contact: str, *items: str) -> bytes:
+    scored = [(item, 1.0 - i / 10) for i, item in enumerate(items)]
+    return serving_lines(
+        f"{n:032x}", AT, ("a1", contact, "k1", "agent", "Recall", ""), scored, ServedItem.MEMORY
+    ).encode()
 
 
 async def table_rows(db: LanceDatabase, tenant: str) -> int:
@@ -28,15 +30,15 @@ async def table_rows(db: LanceDatabase, tenant: str) -> int:
 
 
 def spooled_files(directory: Path) -> list[Path]:
-    return sorted(directory.rglob("*.arrow"))
+    return sorted(directory.rglob("*.tsv"))
 
 
 async def test_servings_wait_in_files_until_a_read_of_their_tenant_moves_them(tmp_path: Path) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
     spool = SpooledProvenance(LanceProvenance(db), tmp_path / "spool", hold=3600)
     await spool.open()
-    await spool.append_servings("acme", [call(1, "alice", "m1", "m2")])
-    await spool.append_servings("other", [call(2, "bob", "m9")])
+    await spool.append_servings("acme", call(1, "alice", "m1", "m2"))
+    await spool.append_servings("other", call(2, "bob", "m9"))
     assert await table_rows(db, "acme") == 0 and len(spooled_files(tmp_path / "spool")) == 2
     served = await spool.servings("acme", ServingFilter(), "", 10)
     assert [(s.item_id, s.rank, s.end_user_id) for s in served] == [("m1", 1, "alice"), ("m2", 2, "alice")]
@@ -48,10 +50,10 @@ async def test_a_crashed_processs_files_are_moved_by_the_next_once_even_when_two
     db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
     crashed = SpooledProvenance(LanceProvenance(db), tmp_path / "spool", hold=3600)
     await crashed.open()
-    await crashed.append_servings("acme", [call(1, "alice", "m1"), call(2, "alice", "m2")])
+    both = call(1, "alice", "m1") + call(2, "alice", "m2")
+    await crashed.append_servings("acme", both)
     # a move that appended the file and died before removing it: the next process appends it again
-    rows = await LanceProvenance(db).serving_columns([call(1, "alice", "m1"), call(2, "alice", "m2")])
-    await LanceProvenance(db).add_serving_columns("acme", rows)
+    await LanceProvenance(db).append_servings("acme", both)
     restarted = SpooledProvenance(LanceProvenance(db), tmp_path / "spool", hold=3600)
     await restarted.open()  # moves at start
     assert spooled_files(tmp_path / "spool") == [] and await table_rows(db, "acme") == 4
@@ -59,7 +61,7 @@ async def test_a_crashed_processs_files_are_moved_by_the_next_once_even_when_two
     assert [s.item_id for s in served] == ["m1", "m2"]  # read once
 
 
-async def test_the_files_move_once_the_oldest_is_held_long_enough_and_a_broken_file_is_put_aside(
+async def test_the_files_move_once_the_oldest_is_held_long_enough_and_broken_lines_are_left_out(
     tmp_path: Path,
 ) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
@@ -67,10 +69,12 @@ async def test_the_files_move_once_the_oldest_is_held_long_enough_and_a_broken_f
     await spool.open()
     folder = tmp_path / "spool" / b"acme".hex()
     folder.mkdir()
-    (folder / "00000000000000000001-1-00000000.arrow").write_bytes(b"ARROW1 cut short by a full disk")
-    await spool.append_servings("acme", [call(1, "alice", "m1")])  # held 0 s: moved at once
+    (folder / "00000000000000000001-1-00000000.tsv").write_bytes(b"not\ta\tserving\n")
+    await spool.append_servings("acme", call(1, "alice", "m1")[:-9])  # a line cut short: left out
+    await spool.append_servings("acme", call(2, "alice", "m2"))  # held 0 s: moved at once
     assert await table_rows(db, "acme") == 1 and spooled_files(tmp_path / "spool") == []
-    assert [p.suffix for p in folder.iterdir()] == [".bad"]
+    served = await spool.servings("acme", ServingFilter(), "", 10)
+    assert [(s.item_id, s.at, s.score) for s in served] == [("m2", AT, 1.0)]
 
 
 async def test_the_daemon_spools_servings_and_erasure_export_and_shutdown_leave_no_file_behind(

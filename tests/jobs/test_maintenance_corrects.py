@@ -87,7 +87,8 @@ async def test_a_correction_supersedes_a_restatement_merges_a_new_fact_adds_and_
         before = await seeded(app)
         result = await compact_with(app)
         assert result["state"] == "succeeded", result
-        assert (result.get("superseded"), result.get("merged_restatements"), result.get("ignored_labels")) == (1, 1, 1), result
+        counts = [result.get(k) for k in ("superseded", "merged_restatements", "ignored_labels")]
+        assert counts == [1, 1, 1], result
         shown = model.prompts[0]
         assert label_of(shown, STANDUP) and not label_of(shown, OFFICE) and not label_of(shown, POLICY)
         texts = await active_texts(app)

@@ -13,13 +13,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.csv as pacsv
 from lancedb.index import BTree
 
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal, timestamp
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedCall, ServedItem, Serving, ServingFilter
+from memoryd.core.provenance import SERVING_COLUMNS, HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
 
 _TEXT = pa.string()
 HISTORY_PREFIX = "memory_history_"
@@ -59,8 +60,6 @@ SERVING_SCHEMA = pa.schema(
 SERVING_INDEXES = [("item_id", BTree()), ("at", BTree())]
 _IDS_PER_DELETE = 500
 """Ids named in one delete's predicate."""
-_SLICE = 50
-"""Calls whose servings are turned into Arrow columns at a time (some 500 rows: about a millisecond)."""
 
 
 def _history_row(e: HistoryEvent) -> dict[str, Any]:
@@ -95,21 +94,31 @@ def _history_event(row: dict[str, Any]) -> HistoryEvent:
     )
 
 
-def _serving_columns(calls: Sequence[ServedCall]) -> pa.Table:
-    """Calls' servings as an Arrow table, a row per item: its id is the call's and its rank in two hex digits."""
-    columns: dict[str, list[Any]] = {name: [] for name in SERVING_SCHEMA.names}
-    for call_id, at, agent, contact, key, role, via, conversation, kind, ids, scores in calls:
-        n = len(ids)
-        columns["id"] += [f"{call_id}{rank:02x}" for rank in range(1, n + 1)]
-        columns["item_id"] += ids
-        columns["score"] += scores
-        columns["rank"] += range(1, n + 1)
-        for name, value in (
-            ("at", at), ("item_kind", kind), ("agent_id", agent), ("end_user_id", contact), ("key_id", key),
-            ("role", role), ("via", via), ("conversation_id", conversation),
-        ):  # fmt: skip
-            columns[name] += [value] * n
-    return pa.Table.from_pydict(columns, schema=SERVING_SCHEMA)
+_SERVING_TYPES = {name: SERVING_SCHEMA.field(name).type for name in SERVING_COLUMNS} | {"at": pa.int64()}
+_CONVERT = pacsv.ConvertOptions(
+    column_types=_SERVING_TYPES, strings_can_be_null=False, quoted_strings_can_be_null=False
+)
+
+
+def serving_columns(lines: bytes) -> pa.Table:
+    """``serving_lines`` as an Arrow table of ``SERVING_SCHEMA`` (Arrow's CSV reader: the GIL is released).
+
+    A line that is not whole (a process killed mid-write) is left out rather than failing the rest.
+    """
+    if not lines:
+        return SERVING_SCHEMA.empty_table()
+    read = pacsv.ReadOptions(column_names=list(SERVING_COLUMNS), use_threads=False)
+    parse = pacsv.ParseOptions(
+        delimiter="\t", quote_char=False, escape_char=False, newlines_in_values=False, invalid_row_handler=_skip
+    )
+    table = pacsv.read_csv(pa.BufferReader(lines), read_options=read, parse_options=parse, convert_options=_CONVERT)
+    at = table.column("at").cast(pa.timestamp("us")).cast(TIMESTAMP)
+    table = table.set_column(table.schema.get_field_index("at"), "at", at)
+    return table.cast(SERVING_SCHEMA)
+
+
+def _skip(row: Any) -> str:
+    return "skip"
 
 
 def _serving(row: dict[str, Any]) -> Serving:
@@ -165,17 +174,9 @@ class LanceProvenance:
         once = {r["id"]: r for r in sorted(rows, key=lambda r: r["at"], reverse=True)}  # one id once: the first
         return sorted((_history_event(r) for r in once.values()), key=lambda e: (e.at, e.event_id))
 
-    async def append_servings(self, tenant_id: str, calls: Sequence[ServedCall]) -> None:
+    async def append_servings(self, tenant_id: str, lines: bytes) -> None:
         """Store servings (one append: their ids are new, and an upsert would join the whole table each second)."""
-        await self.add_serving_columns(tenant_id, await self.serving_columns(calls))
-
-    async def serving_columns(self, calls: Sequence[ServedCall]) -> pa.Table:
-        """The calls' servings as an Arrow table of ``SERVING_SCHEMA``, a row per item."""
-        parts = [SERVING_SCHEMA.empty_table()]
-        for start in range(0, len(calls), _SLICE):
-            parts.append(_serving_columns(calls[start : start + _SLICE]))
-            await asyncio.sleep(0)  # a second's servings at 600 Recalls/s took 15-50 ms in one go: Recalls go between
-        return pa.concat_tables(parts)
+        await self.add_serving_columns(tenant_id, await asyncio.to_thread(serving_columns, lines))
 
     async def add_serving_columns(self, tenant_id: str, rows: pa.Table) -> None:
         """Append rows of ``SERVING_SCHEMA`` (made by ``serving_columns``) in one commit."""

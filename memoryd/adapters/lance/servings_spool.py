@@ -1,10 +1,11 @@
-"""The served log's spool: servings wait in local Arrow files and go into LanceDB a minute at a time.
+"""The served log's spool: servings wait in local files and go into LanceDB a minute at a time.
 
 A LanceDB append each second, behind the replies, was the served log's whole cost on Recall's tail
 (``bench recall``: p99 of the 1-2 ms Recalls 2.6-3.0 ms without the log, 4.4-4.7 ms with it, 2.6-2.7
-with the append skipped). A file written each second costs a fraction of that, so the once-a-second
-flush writes one Arrow IPC file per tenant here (written aside, then renamed: a file is whole or
-absent) and every ``hold`` the files go into LanceDB in one append per tenant. A crash of the process
+with the append skipped). Writing a file costs a fraction of that, so the once-a-second flush writes
+the tenant's served lines (``core.provenance.serving_lines``) as one file here (written aside, then
+renamed: a file is whole or absent), and every ``hold`` the files go into LanceDB in one append per
+tenant, made into columns by Arrow's CSV reader off the event loop. A crash of the process
 loses nothing that reached a file: the next process to start, or to move, takes them.
 
 Every read, delete and export of a tenant's servings moves that tenant's files first, so a reader
@@ -25,38 +26,35 @@ from datetime import datetime
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.ipc as ipc
 
 from memoryd.adapters.lance.errors import map_lance_errors
-from memoryd.adapters.lance.provenance import LanceProvenance
+from memoryd.adapters.lance.provenance import LanceProvenance, serving_columns
 from memoryd.core.errors import MemorydError
-from memoryd.core.provenance import HistoryEvent, ServedCall, Serving, ServingFilter
+from memoryd.core.provenance import HistoryEvent, Serving, ServingFilter
 
 log = logging.getLogger(__name__)
-_SUFFIX = ".arrow"
+_SUFFIX = ".tsv"
 _ASIDE = ".part"
 _STALE_ASIDE_SECONDS = 600.0
 """A file still aside after this long was being written by a process that died: removed at a move."""
 
 
-def _write(path: Path, table: pa.Table) -> None:
+def _write(path: Path, lines: bytes) -> None:
     aside = path.with_suffix(_ASIDE)
-    with pa.OSFile(str(aside), "wb") as sink, ipc.new_file(sink, table.schema) as writer:
-        writer.write_table(table)
+    aside.write_bytes(lines)
     os.replace(aside, path)
 
 
 def _read(paths: Sequence[Path]) -> tuple[list[pa.Table], list[Path]]:
-    """The files' tables and the paths read (a file another mover took meanwhile is skipped).
+    """The files' rows and the paths read (a file another mover took meanwhile is skipped).
 
-    A file that is not a whole Arrow file (a disk that filled under a rename) is renamed ``.bad`` and
-    said in the log: it would otherwise stop every later move.
+    A file Arrow cannot read as served lines is renamed ``.bad`` and said in the log: it would
+    otherwise stop every later move.
     """
     tables, read = [], []
     for path in paths:
         try:
-            with pa.memory_map(str(path)) as source:
-                tables.append(ipc.open_file(source).read_all())
+            tables.append(serving_columns(path.read_bytes()))
         except FileNotFoundError:
             continue
         except pa.ArrowInvalid as error:
@@ -99,15 +97,14 @@ class SpooledProvenance:
         """One memory's events (``LanceProvenance.history``)."""
         return await self._inner.history(tenant_id, memory_id)
 
-    async def append_servings(self, tenant_id: str, calls: Sequence[ServedCall]) -> None:
-        """Write the servings to a file; move the files into LanceDB when the oldest is ``hold`` old."""
-        table = await self._inner.serving_columns(calls)
-        if table.num_rows:
+    async def append_servings(self, tenant_id: str, lines: bytes) -> None:
+        """Write the lines to a file; move the files into LanceDB when the oldest is ``hold`` old."""
+        if lines:
             folder = self._directory / tenant_id.encode().hex()  # "." and ".." are valid tenant ids
             name = f"{time.time_ns():020d}-{os.getpid()}-{next(self._names):08d}{_SUFFIX}"
             async with map_lance_errors():
                 await asyncio.to_thread(folder.mkdir, exist_ok=True)
-                await asyncio.to_thread(_write, folder / name, table)
+                await asyncio.to_thread(_write, folder / name, lines)
             self._oldest = self._oldest or time.monotonic()
         if self._oldest is not None and time.monotonic() - self._oldest >= self._hold:
             await self.settle()

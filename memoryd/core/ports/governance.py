@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from memoryd.core.agent_config import StoredConfig
 from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.keys import ApiKey
-from memoryd.core.provenance import HistoryEvent, ServedCall, Serving, ServingFilter
+from memoryd.core.provenance import HistoryEvent, Serving, ServingFilter
 from memoryd.core.review import Finding, Review
 from memoryd.core.usage import UsageReport
 
@@ -66,8 +66,8 @@ class ProvenanceStore(Protocol):
         """One memory's events, oldest first."""
         ...
 
-    async def append_servings(self, tenant_id: str, calls: Sequence[ServedCall]) -> None:
-        """Store servings (one commit)."""
+    async def append_servings(self, tenant_id: str, lines: bytes) -> None:
+        """Store servings given as ``serving_lines`` (one commit, or held in a spool the reads settle)."""
         ...
 
     async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
