@@ -152,7 +152,7 @@ SETTINGS: dict[str, Setting] = {
         _working("batch_size", int, "File what compaction drops once N messages are pending; 0: at EndSession."),
         _working("auto_recall", bool, "GetContext injects recalled memories.", Tighten.OFF_WINS),
         _working("recall_limit", int, "Memories auto-recall injects at most.", Tighten.LOWER_WINS),
-        _working("recall_threshold", float, "Auto-recall's least similarity."),
+        _working("recall_threshold", float, "Auto-recall's least score (Recall's calibrated 0-1 score)."),
         Setting(
             "working.compaction_model", str, "The provider's model for this agent's compaction; empty: the default."
         ),

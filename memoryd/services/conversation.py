@@ -401,8 +401,7 @@ class ConversationService:
         )
         if answer.degraded:
             why.append(f"auto-recall: {answer.degraded}")
-        hits = answer.hits
-        hits = [h for h in hits if h.parts.vector_similarity >= policy.recall_threshold]
+        hits = [h for h in answer.hits if h.score >= policy.recall_threshold]  # Recall's calibrated 0-1 score
         if self._provenance is not None:
             served = [(h.memory.memory_id, h.score) for h in hits]
             self._provenance.served(actor, served, ServedItem.MEMORY, conversation_id)

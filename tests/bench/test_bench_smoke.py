@@ -102,6 +102,22 @@ def test_bench_locomo_smoke_on_both_write_protocols(tmp_path: Path) -> None:
     assert "R@10" in stdout and "single-hop" in stdout
 
 
+def test_bench_autorecall_smoke_compares_both_rules_on_the_same_replies(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "autorecall", "--data", str(FIXTURE), "--thresholds", "0,0.7,1.01")
+    assert record["config"]["questions"] == record["config"]["foreign_questions"] == 6
+    assert record["config"]["ordinary_turns"] == 2
+    for rule in ("raw cosine", "calibrated score"):
+        everything, default, nothing = (record["rules"][rule][t] for t in ("0", "0.7", "1.01"))
+        assert everything["questions_injected"] == 1.0 and nothing["questions_injected"] == 0.0
+        assert everything["questions_with_evidence"] >= default["questions_with_evidence"]
+        assert nothing["ordinary_injected"] == nothing["foreign_injected"] == 0.0
+        assert 0 < everything["memories_per_injection"] <= 5
+    # every tiny question shares its evidence's words: the calibrated score injects where raw cosine may not
+    calibrated, raw = record["rules"]["calibrated score"]["0.7"], record["rules"]["raw cosine"]["0.7"]
+    assert calibrated["questions_with_evidence"] >= raw["questions_with_evidence"]
+    assert "ordinary turns injected" in stdout
+
+
 def test_bench_calibrate_smoke(tmp_path: Path) -> None:
     stdout, record = bench(tmp_path, "calibrate", "--data", str(FIXTURE))
     assert record["model"] == "all-MiniLM-L6-v2-int8" and record["gold_pairs"] >= 6

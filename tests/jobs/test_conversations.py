@@ -14,7 +14,16 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import App
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.job_records import JobKind
-from memoryd.core.models import Actor, EditKind, ListQuery, MemoryDraft, MemoryFilter, ProfileEdit, Scope
+from memoryd.core.models import (
+    Actor,
+    EditKind,
+    ListQuery,
+    MemoryDraft,
+    MemoryFilter,
+    ProfileEdit,
+    RecallQuery,
+    Scope,
+)
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
@@ -252,6 +261,24 @@ async def test_auto_recall_adds_archive_memories_above_the_threshold(
         page = await app.memory.archive.list_memories(ListQuery(ME, page_size=10))
         espresso = next(m for m in page.memories if "espresso" in m.content)
         assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)
+
+
+async def test_auto_recall_thresholds_the_calibrated_score_so_a_paraphrase_is_injected(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    # Raw MiniLM cosine of this pair is 0.61: under the old rule (0.7 on raw cosine) nothing was injected.
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
+        drafts = [MemoryDraft(content="Ben adopted a cat named Miso"), MemoryDraft(content="The boiler was serviced")]
+        await app.memory.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
+        ask = MessageInput("q1", Role.USER, "Does Ben have any pets?")
+        await app.working.conversations.append(ME, "c1", [ask], options={"auto_recall": True})
+        context = await app.working.conversations.context(ME, "c1", 4000)
+        assert [p.content.split("] ", 1)[-1] for p in context.parts if p.kind == "memory"] == [
+            "Ben adopted a cat named Miso"
+        ]
+        assert context.recalled == 1
+        hit = (await app.memory.recall.recall(RecallQuery(ME, "Does Ben have any pets?")))[0]
+        assert hit.parts.vector_similarity < 0.7 <= hit.score
 
 
 async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_shared_memories(

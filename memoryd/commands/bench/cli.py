@@ -7,6 +7,7 @@ from pathlib import Path
 
 from memoryd.commands.bench.adversarial import register as register_adversarial
 from memoryd.commands.bench.audit_bench import register as register_audit
+from memoryd.commands.bench.autorecall_bench import register as register_autorecall
 from memoryd.commands.bench.calibrate_bench import register as register_calibrate
 from memoryd.commands.bench.console_bench import register as register_console
 from memoryd.commands.bench.dedup_bench import register as register_dedup
@@ -27,6 +28,7 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     """Register the bench subcommands."""
     register_recall(sub)
     register_locomo(sub)
+    register_autorecall(sub)
     register_jobs(sub)
     register_dedup(sub)
     register_mixed(sub)

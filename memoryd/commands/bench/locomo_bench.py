@@ -25,7 +25,7 @@ from memoryd.commands.bench.store_access import maintain_now, opened
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 TENANT = ((TENANT_METADATA_KEY, "locomo"),)
-_NO_MAINTENANCE = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}
+NO_MAINTENANCE = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}
 _NOTES_FTS = {"MEMORYD_RECALL__FULL_TEXT_MODE": "or", "MEMORYD_RECALL__PREFIX_MATCHING": "false"}
 _ARMS: dict[str, Any] = {
     "both": pb.RECALL_ARMS_BOTH,
@@ -125,16 +125,16 @@ async def _bench(
     by_env: dict[tuple[tuple[str, str], ...], list[str]] = {}
     for name, (_, env) in variants.items():
         by_env.setdefault(tuple(sorted(env.items())), []).append(name)
-    with Daemon(data, env=_NO_MAINTENANCE) as daemon:
+    with Daemon(data, env=NO_MAINTENANCE) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             start = time.perf_counter()
-            load = _load if protocol == "batch" else _load_single
+            load = load_batch if protocol == "batch" else load_single
             ids = await load(MemoryServiceStub(channel), conversations, args.with_date)
             load_seconds = time.perf_counter() - start
-            await _maintain(data)
+            await maintain(data)
             await ask(MemoryServiceStub(channel), by_env.pop((), []))
     for env_items, names in by_env.items():
-        with Daemon(data, env={**_NO_MAINTENANCE, **dict(env_items)}) as daemon:
+        with Daemon(data, env={**NO_MAINTENANCE, **dict(env_items)}) as daemon:
             async with grpc.aio.insecure_channel(daemon.address) as channel:
                 await ask(MemoryServiceStub(channel), names)
     results = {name: results[name] for name in variants}  # in the order asked for
@@ -152,7 +152,9 @@ async def _bench(
     }
 
 
-async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation], with_date: bool) -> dict[str, str]:
+async def load_batch(
+    stub: MemoryServiceStub, conversations: list[locomo.Conversation], with_date: bool
+) -> dict[str, str]:
     """Memorize every turn; return memory id -> dia id (scoped by conversation agent)."""
     ids: dict[str, str] = {}
     for conv in conversations:
@@ -165,13 +167,13 @@ async def _load(stub: MemoryServiceStub, conversations: list[locomo.Conversation
                     item.occurred_at.FromDatetime(t.occurred_at)
                 items.append(item)
             reply = await stub.MemorizeBatch(
-                pb.MemorizeBatchRequest(agent_id=_agent(conv), items=items, skip_deduplication=True), metadata=TENANT
+                pb.MemorizeBatchRequest(agent_id=agent_of(conv), items=items, skip_deduplication=True), metadata=TENANT
             )
             ids.update({r.memory.id: t.dia_id for r, t in zip(reply.results, turns, strict=True)})
     return ids
 
 
-async def _load_single(
+async def load_single(
     stub: MemoryServiceStub, conversations: list[locomo.Conversation], with_date: bool
 ) -> dict[str, str]:
     """Memorize each turn on its own (no source_context, dedup on), a few calls at a time, as runtimes write."""
@@ -185,7 +187,7 @@ async def _load_single(
                 item = pb.MemoryInput(content=_content(turn, with_date))
                 if turn.occurred_at is not None:
                     item.occurred_at.FromDatetime(turn.occurred_at)
-                reply = await stub.Memorize(pb.MemorizeRequest(agent_id=_agent(conv), memory=item), metadata=TENANT)
+                reply = await stub.Memorize(pb.MemorizeRequest(agent_id=agent_of(conv), memory=item), metadata=TENANT)
                 ids[reply.memory.id] = turn.dia_id
 
         await asyncio.gather(*(writer() for _ in range(_SINGLE_WRITERS)))
@@ -196,8 +198,8 @@ _SINGLE_WRITERS = 8
 """Concurrent Memorize calls while loading turn by turn (the order of rows does not matter to the questions)."""
 
 
-async def _maintain(data: Path) -> None:
-    # Fold the loaded rows into the full-text index, as the daemon's maintenance loop would.
+async def maintain(data: Path) -> None:
+    """Fold the loaded rows into the full-text index, as the daemon's maintenance loop would."""
     embedder = OnnxMiniLMEmbedder()
     async with opened(data, embedder.model_name, embedder.dimension) as db:
         await maintain_now(db)
@@ -209,7 +211,8 @@ def _content(turn: locomo.Turn, with_date: bool) -> str:
     return turn.content
 
 
-def _agent(conv: locomo.Conversation) -> str:
+def agent_of(conv: locomo.Conversation) -> str:
+    """The agent a conversation's turns are stored under (each question is answered from its own)."""
     return f"conv-{conv.sample_id}"
 
 
@@ -226,7 +229,7 @@ async def _ask(
             conv, question = work.pop()
             start = time.perf_counter()
             reply = await stub.Recall(
-                pb.RecallRequest(agent_id=_agent(conv), query=question.text, limit=10, arms=arms), metadata=TENANT
+                pb.RecallRequest(agent_id=agent_of(conv), query=question.text, limit=10, arms=arms), metadata=TENANT
             )
             latencies.append((time.perf_counter() - start) * 1000)
             ranked = [ids[h.memory.id] for h in reply.hits]
