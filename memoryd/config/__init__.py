@@ -167,6 +167,8 @@ class Settings(BaseSettings):
             "retention.conversations_days": retention.conversations_days,
             "retention.servings_days": retention.servings_days,
             "retention.graph_days": retention.graph_days,
+            "retention.graph_decay_days": retention.graph_decay_days,
+            "retention.graph_decay_confidence": retention.graph_decay_confidence,
         }
         return out
 

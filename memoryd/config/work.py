@@ -212,6 +212,8 @@ class RetentionDays(_Section):
     conversations_days: float = Field(0.0, ge=0)
     servings_days: float = Field(30.0, ge=0)
     graph_days: float = Field(0.0, ge=0)
+    graph_decay_days: float = Field(180.0, ge=0)
+    graph_decay_confidence: float = Field(0.7, ge=0, le=1)
 
 
 class RetentionSettings(_Section):
@@ -225,15 +227,26 @@ class RetentionSettings(_Section):
     """The served log (what was served to whom) keeps this many days; 0 keeps it forever."""
     graph_days: float = Field(0.0, ge=0)
     """Non-pinned graph facts and episodes created longer ago are deleted, then orphaned entities; 0 keeps them."""
+    graph_decay_days: float = Field(180.0, ge=0)
+    """Non-pinned graph facts less sure than ``graph_decay_confidence`` that nobody stated for this long are
+    archived (not searched; back when stated again or restored): an extraction heard once half a year ago
+    (confidence 0.6) goes, one heard twice (0.84) or asserted by a person (1.0) stays. 0: never."""
+    graph_decay_confidence: float = Field(0.7, ge=0, le=1)
     tenants: dict[str, RetentionDays] = Field(default_factory=dict)
     """Per-tenant days, e.g. ``[retention.tenants.acme] memories_days = 365``."""
 
     def policy_for(self, tenant_id: str) -> RetentionPolicy:
         """The tenant's days, else the defaults."""
         days = self.tenants.get(tenant_id)
-        if days is None:
-            return RetentionPolicy(self.memories_days, self.conversations_days, self.servings_days, self.graph_days)
-        return RetentionPolicy(days.memories_days, days.conversations_days, days.servings_days, days.graph_days)
+        d = days or self
+        return RetentionPolicy(
+            d.memories_days,
+            d.conversations_days,
+            d.servings_days,
+            d.graph_days,
+            d.graph_decay_days,
+            d.graph_decay_confidence,
+        )
 
 
 class PiiSettings(_Section):

@@ -231,6 +231,22 @@ SETTINGS: dict[str, Setting] = {
             36_500.0,
             tenant_only=True,
         ),
+        Setting(
+            "retention.graph_decay_days",
+            float,
+            "Non-pinned facts below the decay confidence, not stated for this long, are archived; 0: never.",
+            0.0,
+            36_500.0,
+            tenant_only=True,
+        ),
+        Setting(
+            "retention.graph_decay_confidence",
+            float,
+            "Facts less sure than this (0-1) may be archived by the decay pass.",
+            0.0,
+            1.0,
+            tenant_only=True,
+        ),
     )
 }
 """Every key a tenant or agent may set; anything else is refused by name."""

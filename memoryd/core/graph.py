@@ -50,6 +50,18 @@ class FactStatus(StrEnum):
     INVALIDATED = "invalidated"
     PENDING = "pending"
     """Extracted under ``graph.write_approval``: invisible to search until approved."""
+    ARCHIVED = "archived"
+    """Set aside by the decay pass (low confidence, not heard of for long): not searched, kept, and
+    active again when asserted again or restored by hand."""
+
+
+EXTRACTED_CONFIDENCE = 0.6
+"""A fact an extraction states once, when the model gives no confidence of its own."""
+
+
+def confirmed(confidence: float, again: float) -> float:
+    """The confidence of a fact stated once more with ``again``: each statement is independent evidence."""
+    return 1.0 - (1.0 - confidence) * (1.0 - again)
 
 
 MULTI_VALUED = frozenset(
@@ -152,14 +164,24 @@ class Fact:
     sources: tuple[str, ...] = ()
     """The episodes (and through them the conversation or human) that asserted it."""
     pinned: bool = False
+    confidence: float = 1.0
+    """How sure memoryd is of it, 0-1: a person's assertion 1; an extraction's the model's judgement
+    (``EXTRACTED_CONFIDENCE`` without one), raised by every further statement (``confirmed``)."""
+    last_seen_at: datetime | None = None
+    """When it was last stated (None: only when created)."""
 
     def valid_at(self, when: datetime) -> bool:
-        """Whether the fact held in the world at ``when`` (a pending fact never does)."""
-        if self.status is FactStatus.PENDING:
+        """Whether the fact held in the world at ``when`` (a pending or archived fact never does)."""
+        if self.status in (FactStatus.PENDING, FactStatus.ARCHIVED):
             return False
         if self.valid_from is not None and self.valid_from > when:
             return False
         return self.valid_to is None or self.valid_to > when
+
+    def decays(self, seen_before: datetime, below: float) -> bool:
+        """Whether the decay pass archives it: active, not pinned, less sure than ``below``, not stated since."""
+        seen = self.last_seen_at or self.created_at
+        return self.status is FactStatus.ACTIVE and not self.pinned and self.confidence < below and seen < seen_before
 
     def order(self) -> tuple[datetime, str, str]:
         """The total order of "later": valid_from, then the sentence, then the id."""

@@ -205,6 +205,8 @@ class ExtractedFact:
     valid_from: str
     invalidates: tuple[str, ...] = ()
     """Labels of known facts (``F1``…) the model judged this one incompatible with."""
+    confidence: float | None = None
+    """How sure the model is that the conversation states it, 0-1 (None: it did not say)."""
 
 
 def graph_facts(answer: Mapping[str, object]) -> tuple[ExtractedFact, ...]:
@@ -234,5 +236,11 @@ def graph_facts(answer: Mapping[str, object]) -> tuple[ExtractedFact, ...]:
         invalidates = item.get("invalidates", [])
         if not isinstance(invalidates, list) or not all(isinstance(x, str) for x in invalidates):
             raise ModelOutputInvalid(f"facts[{i}].invalidates is not a list of strings")
-        out.append(ExtractedFact(**values, invalidates=tuple(invalidates)))
+        confidence = item.get("confidence")
+        if confidence is not None and (
+            isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 <= confidence <= 1
+        ):
+            raise ModelOutputInvalid(f"facts[{i}].confidence must be a number from 0 to 1")
+        sure = None if confidence is None else float(confidence)
+        out.append(ExtractedFact(**values, invalidates=tuple(invalidates), confidence=sure))
     return tuple(out)

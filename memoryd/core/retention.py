@@ -18,6 +18,9 @@ class RetentionPolicy:
     """Servings older than this leave the served log."""
     graph_days: float = 0.0
     """Non-pinned graph facts and episodes created longer ago are deleted, then the entities left without facts."""
+    graph_decay_days: float = 0.0
+    """Non-pinned facts less sure than ``graph_decay_confidence`` that nobody stated for this long are archived."""
+    graph_decay_confidence: float = 0.7
 
     @property
     def keeps_data_forever(self) -> bool:

@@ -159,6 +159,8 @@ class AgentConfigService:
             float(values["retention.conversations_days"]),
             float(values["retention.servings_days"]),
             float(values["retention.graph_days"]),
+            float(values["retention.graph_decay_days"]),
+            float(values["retention.graph_decay_confidence"]),
         )
 
     async def review_apply(self, tenant_id: str, agent_id: str) -> ApplyPolicy:

@@ -29,6 +29,7 @@ from memoryd.core.graph import (
     GraphScope,
     MergeSuggestion,
     SuggestionStatus,
+    confirmed,
     decide,
     entity_id,
     fact_id,
@@ -64,6 +65,8 @@ class Assertion:
     subject_type: EntityType = EntityType.OTHER
     object_type: EntityType = EntityType.OTHER
     valid_from: datetime | None = None
+    confidence: float = 1.0
+    """A person's assertion 1; an extraction's the model's judgement (``core.graph.EXTRACTED_CONFIDENCE``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +168,7 @@ class GraphService:
             now,
             status,
             sources=(source,) if source else (),
+            confidence=claim.confidence,
         )
         stored = await self._store.facts_of(tenant_id, where, subject.entity_id)
         if source and (again := next((f for f in stored if source in f.sources), None)) is not None:
@@ -360,6 +364,11 @@ class GraphService:
                 fact, status=FactStatus.INVALIDATED, invalidated_at=now, valid_to=valid_to or fact.valid_to or now
             )
             await self._write(by.tenant_id, [fact], fresh=set())
+        elif status is FactStatus.ACTIVE and fact.status is FactStatus.ARCHIVED:  # restored by hand
+            fact = replace(fact, status=FactStatus.ACTIVE, last_seen_at=now)
+            await self._write(by.tenant_id, [fact], fresh=set())
+        elif status is FactStatus.ARCHIVED:
+            raise InvalidRequest("status", "only the decay pass archives a fact; invalidate it to end it")
         elif status is FactStatus.ACTIVE and fact.status is FactStatus.INVALIDATED:
             raise PreconditionFailed(f"fact {fact_id_!r} was invalidated; assert it again to make it current")
         if valid_to is not None and status is not FactStatus.INVALIDATED:
@@ -531,7 +540,10 @@ def _outcome(decision: Decision, now: datetime) -> tuple[list[Fact], tuple[str, 
         if new.sources and set(new.sources) <= set(old.sources):
             return [old], ()  # the same episode again (a re-run job): counted once
         sources = tuple(dict.fromkeys([*old.sources, *new.sources]))
-        return [replace(old, mention_count=old.mention_count + 1, sources=sources)], ()
+        status = FactStatus.ACTIVE if old.status is FactStatus.ARCHIVED else old.status  # stated again: back
+        confidence = confirmed(old.confidence, new.confidence)
+        again = replace(old, mention_count=old.mention_count + 1, sources=sources, status=status, last_seen_at=now)
+        return [replace(again, confidence=confidence)], ()
     rows: list[Fact] = []
     if decision.action is Action.SUPERSEDED and decision.by is not None:
         ended = decision.by.valid_from or now

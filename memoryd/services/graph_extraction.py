@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 
 from memoryd.core.conversation import extraction_lease
 from memoryd.core.errors import InvalidRequest, Unavailable
-from memoryd.core.graph import EntityType, Episode, Fact, FactStatus, GraphScope
+from memoryd.core.graph import EXTRACTED_CONFIDENCE, EntityType, Episode, Fact, FactStatus, GraphScope
 from memoryd.core.job_records import JobResult, Outcome
 from memoryd.core.model_output import ExtractedFact, graph_facts
 from memoryd.core.models import Actor, Scope
@@ -33,7 +33,8 @@ Return a JSON object {{"facts": [...]}} with at most 20 facts. Each fact is an o
 {{"subject": "<entity name>", "subject_type": "person|organization|place|topic|product|event|other",
   "predicate": "<snake_case relation, e.g. billing_contact, works_at, lives_in, likes>",
   "object": "<entity name or value>", "object_type": "person|organization|place|topic|product|event|other",
-  "fact": "<the fact as one plain sentence>", "valid_from": "<YYYY-MM-DD when it became true, or empty>"}}
+  "fact": "<the fact as one plain sentence>", "valid_from": "<YYYY-MM-DD when it became true, or empty>",
+  "confidence": <0-1: how plainly the summary states it (1: said outright; 0.5: implied)>}}
 Only facts the summary states; no guesses. Use the same predicate for the same relation.
 {known}
 Summary ({first_date} to {last_date}):
@@ -180,6 +181,7 @@ def _assertion(item: ExtractedFact) -> Assertion:
         _entity_type(item.subject_type),
         _entity_type(item.object_type),
         _date(item.valid_from),
+        EXTRACTED_CONFIDENCE if item.confidence is None else item.confidence,
     )
 
 

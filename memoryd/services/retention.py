@@ -93,6 +93,10 @@ class RetentionService:
         }
         if self._graph is not None and policy.graph_days > 0:
             counts |= await self._graph.expire(tenant_id, now - timedelta(days=policy.graph_days), dry_run)
+        if self._graph is not None and policy.graph_decay_days > 0:  # archived, not deleted: not in the receipt's ids
+            seen_before = now - timedelta(days=policy.graph_decay_days)
+            archived = await self._graph.decay(tenant_id, seen_before, policy.graph_decay_confidence, dry_run)
+            counts["graph_archived"] = archived
         receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
         if not dry_run and any(counts.values()):
             await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)
@@ -125,7 +129,11 @@ class RetentionService:
 
     def _expires(self, policy: RetentionPolicy) -> bool:
         """Whether the policy removes anything here (servings only where a served log is kept)."""
-        return not policy.keeps_data_forever or (self._provenance is not None and policy.servings_days > 0)
+        return (
+            not policy.keeps_data_forever
+            or (self._provenance is not None and policy.servings_days > 0)
+            or (self._graph is not None and policy.graph_decay_days > 0)
+        )
 
     async def start_daily(self, jobs: JobService) -> JobRecord | None:
         """Queue today's retention job (the same job all day); None when no tenant has a policy."""

@@ -29,7 +29,13 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(
         await app.memory.memorize.memorize(ME, MemoryDraft("written in February"))
         await app.working.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
         dry = await app.admin.retention.purge("acme", dry_run=True)
-        assert dry.counts == {"memories": 1, "conversations": 1, "conversation_items": 1, "servings": 0}
+        assert dry.counts == {
+            "memories": 1,
+            "conversations": 1,
+            "conversation_items": 1,
+            "servings": 0,
+            "graph_archived": 0,
+        }
         assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 2
         done = await app.admin.retention.purge("acme", dry_run=False)
         assert done.counts == dry.counts

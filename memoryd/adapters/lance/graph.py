@@ -20,15 +20,18 @@ from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.copies.facts import FactsCopy
-from memoryd.adapters.lance.db import LanceDatabase, cosine_nearest
+from memoryd.adapters.lance.db import LanceDatabase, add_column, cosine_nearest
 from memoryd.adapters.lance.errors import map_lance_errors
-from memoryd.adapters.lance.filters import ids_in, literal, timestamp, visible_where
+from memoryd.adapters.lance.filters import ids_in, literal, visible_where
+from memoryd.adapters.lance.graph_retention import ENTITIES as ENTITIES  # the table names' home
+from memoryd.adapters.lance.graph_retention import EPISODES as EPISODES
+from memoryd.adapters.lance.graph_retention import FACTS as FACTS
+from memoryd.adapters.lance.graph_retention import LanceGraphRetention
 from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
 from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
 
-ENTITIES, FACTS, EPISODES = "graph_entities_", "graph_facts_", "graph_episodes_"
 ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
 FACT_INDEXES = [
     ("id", BTree()),
@@ -84,8 +87,22 @@ def fact_schema(dimension: int) -> pa.Schema:
             pa.field("sources", pa.list_(pa.string()), nullable=False),
             pa.field("pinned", pa.bool_(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+            *ADDED_FACT_FIELDS,
         ]
     )
+
+
+ADDED_FACT_FIELDS = [
+    pa.field("confidence", pa.float32(), nullable=True),
+    pa.field("last_seen_at", TIMESTAMP, nullable=True),
+]
+"""Columns added since the graph's first release: null reads as confidence 1 and "seen when created"."""
+
+
+async def upgrade_facts(table: Any) -> None:
+    """A facts table of an older store gains the columns added since (a no-op when present)."""
+    for field in ADDED_FACT_FIELDS:
+        await add_column(table, field)
 
 
 EPISODE_SCHEMA = pa.schema(
@@ -136,6 +153,8 @@ def _fact(row: dict[str, Any]) -> Fact:
         row["mention_count"],
         tuple(row["sources"] or ()),
         row["pinned"],
+        1.0 if row.get("confidence") is None else float(row["confidence"]),
+        as_utc_or_none(row.get("last_seen_at")),
     )
 
 
@@ -196,7 +215,7 @@ async def _rows(found: list[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
     return found
 
 
-class LanceGraphStore(LanceMergeSuggestions):
+class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
     """The memory graph on the archive's LanceDB connection (its merge suggestions in ``graph_suggestions``)."""
 
     def __init__(
@@ -210,6 +229,7 @@ class LanceGraphStore(LanceMergeSuggestions):
     ) -> None:
         self._db = db
         self._dimension = dimension
+        self._upgraded: set[str] = set()
         self._copies: CopyCache[FactsCopy] = CopyCache(copy_max_rows, copy_tables, copy_total_rows)
         """The facts of up to ``copy_tables`` tenants, ``copy_total_rows`` in all (the bound 32 tables of
         10,000 facts gave before): past as many tenants read in turn as copies, each read loads its table
@@ -227,7 +247,9 @@ class LanceGraphStore(LanceMergeSuggestions):
     async def _select(self, prefix: str, tenant_id: str, where: str) -> list[dict[str, Any]]:
         """The rows (without vectors) of one of the tenant's graph tables matching ``where``; none if no table."""
         async with map_lance_errors():
-            table = await self._db.table_if_exists(prefix + tenant_id)
+            table = await (
+                self._fact_table(tenant_id) if prefix == FACTS else self._db.table_if_exists(prefix + tenant_id)
+            )
             if table is None:
                 return []
             columns = _FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS
@@ -237,8 +259,21 @@ class LanceGraphStore(LanceMergeSuggestions):
     async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
         return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
 
-    async def _facts(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._db.table(FACTS + tenant_id, fact_schema(self._dimension), FACT_INDEXES, write=write)
+    async def _fact_table(self, tenant_id: str, *, create: bool = False) -> Any | None:
+        """The tenant's facts table (None before its first fact unless ``create``), upgraded once per process.
+
+        Upgraded here rather than where the table is first opened: an export or a maintenance pass may
+        have opened it first, and a write of the new columns to an old table would fail.
+        """
+        name = FACTS + tenant_id
+        if create:
+            table = await self._db.table(name, fact_schema(self._dimension), FACT_INDEXES, write=True)
+        else:
+            table = await self._db.table_if_exists(name)
+        if table is not None and name not in self._upgraded:
+            await upgrade_facts(table)
+            self._upgraded.add(name)
+        return table
 
     async def put_entities(self, tenant_id: str, rows: Sequence[tuple[Entity, Vector]]) -> None:
         """Upsert entities by id."""
@@ -283,18 +318,21 @@ class LanceGraphStore(LanceMergeSuggestions):
                 "sources": list(f.sources),
                 "pinned": f.pinned,
                 "vector": list(v),
+                "confidence": f.confidence,
+                "last_seen_at": f.last_seen_at,
             }
             for f, v in rows
         ]
         async with map_lance_errors():
-            await _upsert(await self._facts(tenant_id, write=True), data, fact_schema(self._dimension))
+            table = await self._fact_table(tenant_id, create=True)
+            await _upsert(table, data, fact_schema(self._dimension))
 
     async def fact_vectors(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Vector]:
         """The stored sentence embeddings (an update rewrites a row without re-embedding it)."""
         if not fact_ids:
             return {}
         async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + tenant_id)
+            table = await self._fact_table(tenant_id)
             if table is None:
                 return {}
             rows = (await table.query().where(ids_in(fact_ids)).select(["id", "vector"]).to_arrow()).to_pylist()
@@ -324,7 +362,7 @@ class LanceGraphStore(LanceMergeSuggestions):
         if not fact_ids:
             return
         async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + tenant_id)
+            table = await self._fact_table(tenant_id)
             if table is not None:
                 self._db.written.add(FACTS + tenant_id)
                 await table.delete(ids_in(fact_ids))
@@ -343,7 +381,7 @@ class LanceGraphStore(LanceMergeSuggestions):
                     await entities.delete(mine)
                     counts["graph_entities"] = len(entity_ids)
                     touched.append(ENTITIES + tenant_id)
-            facts = await self._db.table_if_exists(FACTS + tenant_id)
+            facts = await self._fact_table(tenant_id)
             if facts is not None:
                 cond = mine
                 if entity_ids:
@@ -365,39 +403,6 @@ class LanceGraphStore(LanceMergeSuggestions):
         for name in touched:
             self._db.written.add(name)
         return counts, touched
-
-    async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> dict[str, int]:
-        """Non-pinned facts and episodes created before ``before``, then entities as old that no fact names.
-
-        Returns the counts (of what would go, when dry). Pinned facts stay, and the entities they name.
-        """
-        old = f"created_at < {timestamp(before)}"
-        gone = f"{old} AND NOT pinned"
-        counts = {"graph_facts": 0, "graph_episodes": 0, "graph_entities": 0}
-        async with map_lance_errors():
-            for prefix, cond, name in ((FACTS, gone, "graph_facts"), (EPISODES, old, "graph_episodes")):
-                table = await self._db.table_if_exists(prefix + tenant_id)
-                if table is not None and (n := int(await table.count_rows(cond))):
-                    counts[name] = n
-                    if not dry_run:
-                        self._db.written.add(prefix + tenant_id)
-                        await table.delete(cond)
-            entities = await self._db.table_if_exists(ENTITIES + tenant_id)
-            if entities is None:
-                return counts
-            aged = (await entities.query().where(old).select(["id"]).to_arrow()).column("id").to_pylist()
-            facts = await self._db.table_if_exists(FACTS + tenant_id)
-            named: set[str] = set()
-            if facts is not None and aged:
-                kept = facts.query().select(["subject_id", "object_id"])
-                rows = (await (kept.where(f"NOT ({gone})") if dry_run else kept).to_arrow()).to_pylist()
-                named = {r["subject_id"] for r in rows} | {r["object_id"] for r in rows}
-            orphans = [e for e in aged if e not in named]
-            counts["graph_entities"] = len(orphans)
-            if orphans and not dry_run:
-                self._db.written.add(ENTITIES + tenant_id)
-                await entities.delete(ids_in(orphans))
-        return counts
 
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
         """Every episode the actor sees (by its scope), the newest first."""
@@ -492,7 +497,7 @@ class LanceGraphStore(LanceMergeSuggestions):
         if not entity_ids:
             return []
         async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + actor.tenant_id)
+            table = await self._fact_table(actor.tenant_id)
             if table is None:
                 return []
             copy = await self._copy_of(actor.tenant_id, table)
@@ -521,7 +526,7 @@ class LanceGraphStore(LanceMergeSuggestions):
         Both arms at once, each returning whole rows (no second fetch).
         """
         async with map_lance_errors():
-            table = await self._db.table_if_exists(FACTS + actor.tenant_id)
+            table = await self._fact_table(actor.tenant_id)
             if table is None:
                 return [], []
             visible = visible_where(actor, _ANY)

@@ -87,6 +87,10 @@ class GraphStore(Protocol):
         """Delete (or count) non-pinned facts and episodes created before ``before``, then the orphaned entities."""
         ...
 
+    async def decay(self, tenant_id: str, seen_before: datetime, below: float, dry_run: bool) -> int:
+        """Archive (or count) the non-pinned active facts less sure than ``below`` not stated since ``seen_before``."""
+        ...
+
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
         """Every episode the actor sees (by its scope), the newest first."""
         ...

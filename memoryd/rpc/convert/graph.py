@@ -24,6 +24,7 @@ STATUS_PB = {
     FactStatus.ACTIVE: gr.FACT_STATUS_ACTIVE,
     FactStatus.INVALIDATED: gr.FACT_STATUS_INVALIDATED,
     FactStatus.PENDING: gr.FACT_STATUS_PENDING,
+    FactStatus.ARCHIVED: gr.FACT_STATUS_ARCHIVED,
 }
 STATUSES = {v: k for k, v in STATUS_PB.items()}
 
@@ -60,6 +61,8 @@ def graph_fact(fact: Fact, names: Mapping[str, str], hop: int = 0, score: float 
         valid_from=fact.valid_from,
         valid_to=fact.valid_to,
         invalidated_at=fact.invalidated_at,
+        confidence=fact.confidence,
+        last_seen_at=fact.last_seen_at,
     )
 
 

@@ -22,8 +22,13 @@ STATUSES: dict[str, Any] = {
     "pending": gr.FACT_STATUS_PENDING,
     "active": gr.FACT_STATUS_ACTIVE,
     "invalidated": gr.FACT_STATUS_INVALIDATED,
+    "archived": gr.FACT_STATUS_ARCHIVED,
 }
-DECISIONS: dict[str, Any] = {"approve": gr.FACT_STATUS_ACTIVE, "reject": gr.FACT_STATUS_INVALIDATED}
+DECISIONS: dict[str, Any] = {
+    "approve": gr.FACT_STATUS_ACTIVE,
+    "reject": gr.FACT_STATUS_INVALIDATED,
+    "restore": gr.FACT_STATUS_ACTIVE,
+}
 
 
 async def graph(view: View) -> Response:
@@ -71,10 +76,10 @@ async def graph(view: View) -> Response:
 
 
 async def decide(view: View) -> Response:
-    """Approve (active) or reject (invalidated) a pending fact."""
+    """Approve (active) or reject (invalidated) a pending fact; restore (active) an archived one."""
     status = DECISIONS.get(view.arg("decision"))
     if status is None:
-        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not approve or reject")
+        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not approve, reject or restore")
     fact_id = view.request.path_params["fact_id"]
     await view.call(view.daemon.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, status=status))
     back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=f"{view.arg('decision')}d")

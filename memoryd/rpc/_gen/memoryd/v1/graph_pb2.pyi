@@ -28,6 +28,7 @@ class FactStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FACT_STATUS_ACTIVE: _ClassVar[FactStatus]
     FACT_STATUS_INVALIDATED: _ClassVar[FactStatus]
     FACT_STATUS_PENDING: _ClassVar[FactStatus]
+    FACT_STATUS_ARCHIVED: _ClassVar[FactStatus]
 ENTITY_TYPE_UNSPECIFIED: EntityType
 ENTITY_TYPE_PERSON: EntityType
 ENTITY_TYPE_ORGANIZATION: EntityType
@@ -40,6 +41,7 @@ FACT_STATUS_UNSPECIFIED: FactStatus
 FACT_STATUS_ACTIVE: FactStatus
 FACT_STATUS_INVALIDATED: FactStatus
 FACT_STATUS_PENDING: FactStatus
+FACT_STATUS_ARCHIVED: FactStatus
 
 class GetEntityRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "entity_id")
@@ -200,7 +202,7 @@ class ListEntitiesResponse(_message.Message):
     def __init__(self, entities: _Optional[_Iterable[_Union[GraphEntity, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class GraphFact(_message.Message):
-    __slots__ = ("id", "subject", "subject_id", "predicate", "object", "object_id", "fact", "scope", "agent_id", "end_user_id", "valid_from", "valid_to", "created_at", "invalidated_at", "status", "invalidated_by", "mention_count", "sources", "pinned", "hop", "score")
+    __slots__ = ("id", "subject", "subject_id", "predicate", "object", "object_id", "fact", "scope", "agent_id", "end_user_id", "valid_from", "valid_to", "created_at", "invalidated_at", "status", "invalidated_by", "mention_count", "sources", "pinned", "hop", "score", "confidence", "last_seen_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_ID_FIELD_NUMBER: _ClassVar[int]
@@ -222,6 +224,8 @@ class GraphFact(_message.Message):
     PINNED_FIELD_NUMBER: _ClassVar[int]
     HOP_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
+    CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEEN_AT_FIELD_NUMBER: _ClassVar[int]
     id: str
     subject: str
     subject_id: str
@@ -243,7 +247,9 @@ class GraphFact(_message.Message):
     pinned: bool
     hop: int
     score: float
-    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., subject_id: _Optional[str] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_id: _Optional[str] = ..., fact: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., invalidated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[FactStatus, str]] = ..., invalidated_by: _Optional[str] = ..., mention_count: _Optional[int] = ..., sources: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., hop: _Optional[int] = ..., score: _Optional[float] = ...) -> None: ...
+    confidence: float
+    last_seen_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., subject_id: _Optional[str] = ..., predicate: _Optional[str] = ..., object: _Optional[str] = ..., object_id: _Optional[str] = ..., fact: _Optional[str] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., valid_from: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., valid_to: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., invalidated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[FactStatus, str]] = ..., invalidated_by: _Optional[str] = ..., mention_count: _Optional[int] = ..., sources: _Optional[_Iterable[str]] = ..., pinned: _Optional[bool] = ..., hop: _Optional[int] = ..., score: _Optional[float] = ..., confidence: _Optional[float] = ..., last_seen_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SearchGraphRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "query", "as_of", "max_hops", "budget_tokens", "limit")

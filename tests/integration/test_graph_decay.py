@@ -1,0 +1,115 @@
+"""Graph decay: facts heard once long ago are archived, never deleted; pinned, confirmed and recent ones stay."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.graph import ADDED_FACT_FIELDS, FACTS, LanceGraphStore, fact_schema
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app import App, build_app
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.graph import EXTRACTED_CONFIDENCE, FactStatus, GraphScope
+from memoryd.core.models import Actor, Scope
+from memoryd.services.graph import Assertion
+from tests.conftest import make_settings
+from tests.fakes import FrozenClock
+
+ADMIN = Actor("acme", "ops")
+U1 = Actor("acme", "a1", "u1")
+CONTACT = GraphScope(Scope.END_USER, "", "u1")
+
+
+def said(subject: str, verb: str, obj: str) -> Assertion:
+    return Assertion(subject, verb, obj, f"{subject} {verb} {obj}.", confidence=EXTRACTED_CONFIDENCE)
+
+
+async def extracted(app: App, claim: Assertion, episode: str) -> str:
+    done = await app.graph.assert_fact("acme", CONTACT, claim, episode, FactStatus.ACTIVE)
+    return done.fact.fact_id
+
+
+async def test_the_decay_pass_archives_a_fact_heard_once_long_ago_and_keeps_the_rest(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    settings = make_settings(tmp_path / "data")  # the defaults: 180 days, below 0.7
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        once = await extracted(app, said("Nadia", "likes", "opera"), "ep1")
+        twice = await extracted(app, said("Omar", "likes", "tea"), "ep1")
+        pinned = await extracted(app, said("Lina", "likes", "jazz"), "ep1")
+        await app.graph.update_fact(ADMIN, pinned, pinned=True)
+        human = (
+            await app.graph.assert_human(ADMIN, CONTACT, Assertion("Sami", "likes", "chess", "Sami likes chess."))
+        ).fact
+        clock.advance(days=100)
+        await extracted(app, said("Omar", "likes", "tea"), "ep2")  # stated again: 0.84, seen now
+        clock.advance(days=50)
+        recent = await extracted(app, said("Rita", "likes", "golf"), "ep3")
+        clock.advance(days=50)  # 200 days after the first episode
+        facts = await app.graph._store.facts("acme", [once, twice, pinned, human.fact_id, recent])
+        assert facts[twice].confidence == pytest.approx(0.84) and facts[human.fact_id].confidence == 1.0
+        dry = await app.admin.retention.purge("acme", dry_run=True)
+        assert dry.counts["graph_archived"] == 1
+        assert (await app.graph._store.facts("acme", [once]))[once].status is FactStatus.ACTIVE  # dry: nothing
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts["graph_archived"] == 1 and done.memory_ids == ()
+        after = await app.graph._store.facts("acme", [once, twice, pinned, human.fact_id, recent])
+        assert {i for i, f in after.items() if f.status is FactStatus.ARCHIVED} == {once}
+        assert len(after) == 5  # archived, not deleted
+        found = await app.graph.search(U1, "Who likes opera?")
+        assert once not in {h.fact.fact_id for h in found.hits}
+        archived, _ = await app.graph.list_facts(U1, FactStatus.ARCHIVED, "", 10, "")
+        assert [f.fact_id for f in archived] == [once]
+        with pytest.raises(InvalidRequest, match="status"):
+            await app.graph.update_fact(ADMIN, twice, status=FactStatus.ARCHIVED)
+        # stated again: active, surer, and seen now
+        await extracted(app, said("Nadia", "likes", "opera"), "ep4")
+        back = (await app.graph._store.facts("acme", [once]))[once]
+        assert back.status is FactStatus.ACTIVE and back.confidence == pytest.approx(0.84)
+        assert back.last_seen_at == clock.now()
+        assert once in {h.fact.fact_id for h in (await app.graph.search(U1, "Who likes opera?")).hits}
+
+
+async def test_an_archived_fact_is_restored_by_hand_and_a_tenant_may_turn_decay_off(
+    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+    settings = make_settings(tmp_path / "data", retention={"tenants": {"keep": {"graph_decay_days": 0}}})
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
+        fact = await extracted(app, said("Nadia", "likes", "opera"), "ep1")
+        kept = await app.graph.assert_fact("keep", CONTACT, said("Nadia", "likes", "opera"), "ep1", FactStatus.ACTIVE)
+        clock.advance(days=181)
+        assert (await app.admin.retention.purge("acme", dry_run=False)).counts["graph_archived"] == 1
+        assert "graph_archived" not in (await app.admin.retention.purge("keep", dry_run=False)).counts
+        assert (await app.graph._store.facts("keep", [kept.fact.fact_id]))[
+            kept.fact.fact_id
+        ].status is FactStatus.ACTIVE
+        restored = await app.graph.update_fact(ADMIN, fact, status=FactStatus.ACTIVE)
+        assert restored.status is FactStatus.ACTIVE and restored.last_seen_at == clock.now()
+        assert (await app.admin.retention.purge("acme", dry_run=False)).counts["graph_archived"] == 0
+
+
+async def test_a_facts_table_written_before_confidences_is_upgraded_and_its_facts_count_as_sure(
+    tmp_path: Path,
+) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    old_schema = pa.schema([f for f in fact_schema(8) if f.name not in {a.name for a in ADDED_FACT_FIELDS}])
+    row = {
+        "id": "f1", "subject_id": "e1", "predicate": "likes", "object_id": "e2", "sentence": "Nadia likes opera.",
+        "scope": "end_user", "agent_id": "", "end_user_id": "u1", "valid_from": None, "valid_to": None,
+        "created_at": datetime(2020, 1, 1, tzinfo=UTC), "invalidated_at": None, "status": "active",
+        "invalidated_by": "", "mention_count": 1, "sources": ["ep0"], "pinned": False, "vector": [0.1] * 8,
+    }  # fmt: skip
+    await db.connection.create_table(FACTS + "acme", pa.Table.from_pylist([row], old_schema))
+    store = LanceGraphStore(db, 8)
+    fact = (await store.facts("acme", ["f1"]))["f1"]
+    assert (fact.confidence, fact.last_seen_at) == (1.0, None)
+    assert await store.decay("acme", datetime(2026, 1, 1, tzinfo=UTC), 0.7, dry_run=False) == 0
+    table = await db.table_if_exists(FACTS + "acme")
+    assert table is not None
+    assert {f.name for f in ADDED_FACT_FIELDS} <= set((await table.schema()).names)
