@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from memoryd.testing.provider import FakeProvider
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
 pytestmark = pytest.mark.timeout(120)
@@ -35,6 +38,7 @@ def test_demo_replays_its_conversation_offline(tmp_path: Path) -> None:
     stdout, record = _demo(tmp_path)
     assert "=== context the model gets" in stdout and "=== summaries" in stdout
     assert "=== memories filed into the archive" in stdout
+    assert "=== corrections" in stdout and record["superseded_memories"] == 0  # no model, no correction read
     assert record["turns"] == 42 and record["compactions"] >= 1 and record["paths"] == ["extractive"]
     assert record["model_calls_per_compaction"] == 0 and record["filed_memories"] >= 1
     assert record["final_context_tokens"] <= record["window"] == 768
@@ -45,3 +49,36 @@ def test_demo_replays_a_locomo_conversation(tmp_path: Path) -> None:
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
     _, record = _demo(tmp_path, "--locomo", str(fixture), "--conversation", "1", "--window", "256")
     assert record["conversation"] and record["turns"] > 0 and record["final_context_tokens"] <= 256
+
+
+JOINS = "Maya's sister Lena joins her in Tokyo for the first four days"
+CANCELLED = "Lena cancelled: Maya travels solo the whole trip"
+
+
+def _model(system: str, user: str) -> str:
+    """A scripted chat model that reads what it is shown: summaries of what the messages say, then memories."""
+    if "Existing memories" in system:  # the maintenance call: file what the summary says, correct what it shows
+        summary = system.rsplit("Summary:", 1)[-1]
+        memories: list[dict[str, str]] = []
+        if "Lena may join" in summary:
+            memories.append({"content": JOINS, "subject": "Lena"})
+        if "Lena cancelled" in summary:
+            shown = re.search(rf"^(M\d+): {re.escape(JOINS)}$", system, re.MULTILINE)
+            memories.append({"content": CANCELLED, "subject": "Lena", "supersedes": shown.group(1) if shown else ""})
+        return json.dumps({"memories": memories})
+    said = []
+    if "Lena might join me" in system:
+        said.append("Maya's sister Lena may join her in Tokyo.")
+    if "Lena cancelled" in system:
+        said.append("Lena cancelled; Maya travels solo.")
+    return json.dumps({"summary": " ".join(said) or "They planned the trip.", "compressed": "They planned a trip."})
+
+
+def test_demo_with_a_model_shows_a_correction_superseding_a_memory(tmp_path: Path) -> None:
+    with FakeProvider() as provider:
+        provider.answer_with(_model)
+        config = tmp_path / "model.toml"
+        config.write_text(f'[provider]\nbase_url = "{provider.base_url}"\nextraction_model = "fake-model"\n')
+        stdout, record = _demo(tmp_path, "--config", str(config), "--window", "256")
+    assert record["paths"] == ["model"] and record["superseded_memories"] == 1, stdout
+    assert f"- {JOINS}\n    → {CANCELLED}" in stdout

@@ -5,9 +5,11 @@ directory, the ONNX embedder, an embedded Valkey, the daemon on a free port, a
 worker): no network, no key. Each turn is appended over gRPC as the runtime of
 an agent would, the context is fetched after every turn, and compactions run in
 the worker as they come due. At the end it prints the context the model would
-get, the dated summaries and the memories filed into the archive, with counts
-and GetContext latency. With a model configured (``provider`` settings) the
-model path is used instead of the extractive one.
+get, the dated summaries, the memories filed into the archive and those a later
+turn corrected (superseded, with what superseded them), with counts and
+GetContext latency. With a model configured (``provider`` settings) the model
+path is used instead of the extractive one: only it reads corrections ("Lena
+cancelled") out of the conversation.
 """
 
 from __future__ import annotations
@@ -147,10 +149,25 @@ async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[st
         context = await conversations.GetContext(
             cpb.GetContextRequest(agent_id=AGENT, conversation_id="demo", context_window_tokens=window), metadata=TENANT
         )
-        memories = await MemoryServiceStub(channel).ListMemories(
-            pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT
+        archive = MemoryServiceStub(channel)
+        memories = await archive.ListMemories(pb.ListMemoriesRequest(agent_id=AGENT, page_size=500), metadata=TENANT)
+        corrected = pb.RecallFilter(statuses=[pb.MEMORY_STATUS_SUPERSEDED])
+        superseded = await archive.ListMemories(
+            pb.ListMemoriesRequest(agent_id=AGENT, page_size=500, filter=corrected), metadata=TENANT
         )
-    return _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window)
+    report = _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window)
+    return report | _corrections(superseded.memories, {m.id: m.content for m in memories.memories}, report["paths"])
+
+
+def _corrections(superseded: Any, active: dict[str, str], paths: list[str]) -> dict[str, Any]:
+    """Print the memories a later turn corrected, each with the memory that superseded it."""
+    print(f"\n=== corrections: memories superseded by a later turn ({len(superseded)}) ===")
+    for old in superseded:
+        new = active.get(old.superseded_by, old.superseded_by)
+        print(f"- {old.content[:100]}\n    → {new[:100]}")
+    if not superseded and "model" not in paths:
+        print("(none: without a model the extractive path files summaries; a correction waits for a review)")
+    return {"superseded_memories": len(superseded)}
 
 
 async def _settle(jobs: Any, timeout: float = 120) -> list[Any]:
