@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import grpc
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -15,6 +16,8 @@ from memoryd.core.errors import PreconditionFailed
 from memoryd.core.graph import FactStatus
 from memoryd.core.job_records import JobKind, JobRecord, JobState
 from memoryd.core.models import Actor
+from memoryd.rpc.client import GraphServiceStub, gr
+from memoryd.rpc.server import serving
 from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running, wait_for
 
@@ -105,10 +108,15 @@ async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without
         await app.working.conversations.compact(ME, "c1")
         await _extraction(app)
         assert not (await app.graph.search(ME, "who handles billing at Acme")).hits  # pending: invisible
-        store = app.graph._store  # the approval path an administrator takes, by the fact's id
-        pending = [f for f in await store.facts_touching("acme", [await _acme(app)]) if f.status is FactStatus.PENDING]
-        assert len(pending) == 1
-        await app.graph.update_fact(OPS, pending[0].fact_id, status=FactStatus.ACTIVE)
+        # The administrator's path, over gRPC alone: find every pending fact, approve it.
+        async with serving(app, "127.0.0.1", 0, 1.0) as port, grpc.aio.insecure_channel(f"127.0.0.1:{port}") as ch:
+            graph, admin = GraphServiceStub(ch), (("x-tenant-id", "acme"),)
+            waiting = gr.ListFactsRequest(agent_id="a1", end_user_id="u1", status=gr.FACT_STATUS_PENDING)
+            pending = (await graph.ListFacts(waiting, metadata=admin)).facts
+            assert [f.object for f in pending] == ["Omar"]
+            approve = gr.UpdateFactRequest(fact_id=pending[0].id, status=gr.FACT_STATUS_ACTIVE)
+            await graph.UpdateFact(approve, metadata=admin)
+            assert not (await graph.ListFacts(waiting, metadata=admin)).facts
         assert [h.object for h in (await app.graph.search(ME, "who handles billing at Acme")).hits] == ["Omar"]
 
         # The tenant turns the graph off: the next compaction queues no extraction (no model call).
