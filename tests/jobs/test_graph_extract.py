@@ -136,13 +136,6 @@ async def test_write_approval_keeps_extracted_facts_pending_and_an_agent_without
         assert len(records) == 1 and provider.calls["/v1/chat/completions"] == before + 2
 
 
-async def _acme(app: App) -> str:
-    from memoryd.core.graph import GraphScope, entity_id
-    from memoryd.core.models import Scope
-
-    return entity_id(GraphScope(Scope.END_USER, "", "u1"), "Acme")
-
-
 def _graph_reply(name: str, since: str) -> str:
     return json.dumps(
         {
