@@ -142,6 +142,9 @@ class Entity:
     created_at: datetime | None = None
     merged_into: str = ""
     """Set when a merge folded this entity into another (its facts moved there)."""
+    archived_at: datetime | None = None
+    """Set by the decay pass when no fact in force named it any more: out of listings and search until
+    a fact names it again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,14 +204,14 @@ class GraphService:
     ) -> Entity:
         named = await self._store.entities_named(tenant_id, where, [name])
         if named:
-            return await self._followed(tenant_id, min(named, key=lambda e: e.entity_id))
+            return await self._in_use(tenant_id, await self._followed(tenant_id, min(named, key=lambda e: e.entity_id)))
         vector = (await self._embedder.embed([name]))[0]
         near = await self._store.nearest_entities(tenant_id, where, vector, 3)
         close = [h for h in near if h.score >= DUPLICATE_SIMILARITY]
         if close and close[0].score >= MERGE_SIMILARITY:
             found = (await self._store.entities(tenant_id, [close[0].memory_id])).get(close[0].memory_id)
             if found is not None and may_name_one_entity(name, found.name):
-                return await self._followed(tenant_id, found)
+                return await self._in_use(tenant_id, await self._followed(tenant_id, found))
         entity = Entity(entity_id(where, name), name, kind, where, (), self._clock.now())
         await self._store.put_entities(tenant_id, [(entity, vector)])
         close_names.extend((entity, h.memory_id, h.score) for h in close)
@@ -239,6 +239,15 @@ class GraphService:
             if similar in known
         ]
         await self._store.add_suggestions(tenant_id, kept)
+
+    async def _in_use(self, tenant_id: str, entity: Entity) -> Entity:
+        """The entity, no longer archived: a fact names it again."""
+        if entity.archived_at is None:
+            return entity
+        vector = (await self._embedder.embed([entity.name]))[0]
+        entity = replace(entity, archived_at=None)
+        await self._store.put_entities(tenant_id, [(entity, vector)])
+        return entity
 
     async def _followed(self, tenant_id: str, entity: Entity) -> Entity:
         """The entity a merge folded this one into (merges chain at most a few times)."""

@@ -95,8 +95,7 @@ class RetentionService:
             counts |= await self._graph.expire(tenant_id, now - timedelta(days=policy.graph_days), dry_run)
         if self._graph is not None and policy.graph_decay_days > 0:  # archived, not deleted: not in the receipt's ids
             seen_before = now - timedelta(days=policy.graph_decay_days)
-            archived = await self._graph.decay(tenant_id, seen_before, policy.graph_decay_confidence, dry_run)
-            counts["graph_archived"] = archived
+            counts |= await self._graph.decay(tenant_id, now, seen_before, policy.graph_decay_confidence, dry_run)
         receipt = RetentionReceipt(tenant_id, now, dry_run, counts, tuple(memory_ids))
         if not dry_run and any(counts.values()):
             await self._trail.write(tenant_id, Operation.RETENTION_PURGE, by, memory_ids, (), counts)

@@ -54,10 +54,10 @@ async def test_the_decay_pass_archives_a_fact_heard_once_long_ago_and_keeps_the_
         facts = await app.graph._store.facts("acme", [once, twice, pinned, human.fact_id, recent])
         assert facts[twice].confidence == pytest.approx(0.84) and facts[human.fact_id].confidence == 1.0
         dry = await app.admin.retention.purge("acme", dry_run=True)
-        assert dry.counts["graph_archived"] == 1
+        assert (dry.counts["graph_archived"], dry.counts["graph_entities_archived"]) == (1, 2)  # Nadia, opera
         assert (await app.graph._store.facts("acme", [once]))[once].status is FactStatus.ACTIVE  # dry: nothing
         done = await app.admin.retention.purge("acme", dry_run=False)
-        assert done.counts["graph_archived"] == 1 and done.memory_ids == ()
+        assert done.counts == dry.counts and done.memory_ids == ()
         after = await app.graph._store.facts("acme", [once, twice, pinned, human.fact_id, recent])
         assert {i for i, f in after.items() if f.status is FactStatus.ARCHIVED} == {once}
         assert len(after) == 5  # archived, not deleted
@@ -65,6 +65,8 @@ async def test_the_decay_pass_archives_a_fact_heard_once_long_ago_and_keeps_the_
         assert once not in {h.fact.fact_id for h in found.hits}
         archived, _ = await app.graph.list_facts(U1, FactStatus.ARCHIVED, "", 10, "")
         assert [f.fact_id for f in archived] == [once]
+        names = {e.name for e in (await app.graph.list_entities(U1, 50, ""))[0]}
+        assert not {"Nadia", "opera"} & names and {"Omar", "tea", "Lina", "Sami", "Rita"} <= names
         with pytest.raises(InvalidRequest, match="status"):
             await app.graph.update_fact(ADMIN, twice, status=FactStatus.ARCHIVED)
         # stated again: active, surer, and seen now
@@ -72,6 +74,7 @@ async def test_the_decay_pass_archives_a_fact_heard_once_long_ago_and_keeps_the_
         back = (await app.graph._store.facts("acme", [once]))[once]
         assert back.status is FactStatus.ACTIVE and back.confidence == pytest.approx(0.84)
         assert back.last_seen_at == clock.now()
+        assert {"Nadia", "opera"} <= {e.name for e in (await app.graph.list_entities(U1, 50, ""))[0]}
         assert once in {h.fact.fact_id for h in (await app.graph.search(U1, "Who likes opera?")).hits}
 
 
@@ -109,7 +112,8 @@ async def test_a_facts_table_written_before_confidences_is_upgraded_and_its_fact
     store = LanceGraphStore(db, 8)
     fact = (await store.facts("acme", ["f1"]))["f1"]
     assert (fact.confidence, fact.last_seen_at) == (1.0, None)
-    assert await store.decay("acme", datetime(2026, 1, 1, tzinfo=UTC), 0.7, dry_run=False) == 0
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert (await store.decay("acme", now, now, 0.7, dry_run=False))["graph_archived"] == 0
     table = await db.table_if_exists(FACTS + "acme")
     assert table is not None
     assert {f.name for f in ADDED_FACT_FIELDS} <= set((await table.schema()).names)

@@ -35,6 +35,7 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(
             "conversation_items": 1,
             "servings": 0,
             "graph_archived": 0,
+            "graph_entities_archived": 0,
         }
         assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 2
         done = await app.admin.retention.purge("acme", dry_run=False)

@@ -63,6 +63,7 @@ def entity_schema(dimension: int) -> pa.Schema:
             pa.field("created_at", TIMESTAMP, nullable=False),
             pa.field("merged_into", pa.string(), nullable=False),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
+            *ADDED_ENTITY_FIELDS,
         ]
     )
 
@@ -97,12 +98,9 @@ ADDED_FACT_FIELDS = [
     pa.field("last_seen_at", TIMESTAMP, nullable=True),
 ]
 """Columns added since the graph's first release: null reads as confidence 1 and "seen when created"."""
-
-
-async def upgrade_facts(table: Any) -> None:
-    """A facts table of an older store gains the columns added since (a no-op when present)."""
-    for field in ADDED_FACT_FIELDS:
-        await add_column(table, field)
+ADDED_ENTITY_FIELDS = [pa.field("archived_at", TIMESTAMP, nullable=True)]
+"""Set by the decay pass on an entity no fact in force names any more (null: in use)."""
+_ADDED = {FACTS: ADDED_FACT_FIELDS, ENTITIES: ADDED_ENTITY_FIELDS}
 
 
 EPISODE_SCHEMA = pa.schema(
@@ -183,6 +181,7 @@ def _entity(row: dict[str, Any]) -> Entity:
         tuple(row["aliases"] or ()),
         row["created_at"].astimezone(UTC),
         row["merged_into"],
+        as_utc_or_none(row.get("archived_at")),
     )
 
 
@@ -247,31 +246,28 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
     async def _select(self, prefix: str, tenant_id: str, where: str) -> list[dict[str, Any]]:
         """The rows (without vectors) of one of the tenant's graph tables matching ``where``; none if no table."""
         async with map_lance_errors():
-            table = await (
-                self._fact_table(tenant_id) if prefix == FACTS else self._db.table_if_exists(prefix + tenant_id)
-            )
+            table = await self._graph_table(prefix, tenant_id)
             if table is None:
                 return []
             columns = _FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS
             rows: list[dict[str, Any]] = (await table.query().where(where).select(columns).to_arrow()).to_pylist()
         return rows
 
-    async def _entities(self, tenant_id: str, *, write: bool = False) -> Any:
-        return await self._db.table(ENTITIES + tenant_id, entity_schema(self._dimension), ENTITY_INDEXES, write=write)
-
-    async def _fact_table(self, tenant_id: str, *, create: bool = False) -> Any | None:
-        """The tenant's facts table (None before its first fact unless ``create``), upgraded once per process.
+    async def _graph_table(self, prefix: str, tenant_id: str, *, create: bool = False) -> Any | None:
+        """One of the tenant's graph tables (None before its first row unless ``create``), upgraded once per process.
 
         Upgraded here rather than where the table is first opened: an export or a maintenance pass may
-        have opened it first, and a write of the new columns to an old table would fail.
+        have opened it first, and a write of the added columns to an old table would fail.
         """
-        name = FACTS + tenant_id
+        name = prefix + tenant_id
         if create:
-            table = await self._db.table(name, fact_schema(self._dimension), FACT_INDEXES, write=True)
+            schema, indexes = (fact_schema, FACT_INDEXES) if prefix == FACTS else (entity_schema, ENTITY_INDEXES)
+            table = await self._db.table(name, schema(self._dimension), indexes, write=True)
         else:
             table = await self._db.table_if_exists(name)
         if table is not None and name not in self._upgraded:
-            await upgrade_facts(table)
+            for field in _ADDED.get(prefix, ()):
+                await add_column(table, field)
             self._upgraded.add(name)
         return table
 
@@ -290,11 +286,13 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 "created_at": e.created_at or datetime.now(UTC),
                 "merged_into": e.merged_into,
                 "vector": list(v),
+                "archived_at": e.archived_at,
             }
             for e, v in rows
         ]
         async with map_lance_errors():
-            await _upsert(await self._entities(tenant_id, write=True), data, entity_schema(self._dimension))
+            table = await self._graph_table(ENTITIES, tenant_id, create=True)
+            await _upsert(table, data, entity_schema(self._dimension))
 
     async def put_facts(self, tenant_id: str, rows: Sequence[tuple[Fact, Vector]]) -> None:
         """Upsert facts by id (one commit for the batch)."""
@@ -324,7 +322,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             for f, v in rows
         ]
         async with map_lance_errors():
-            table = await self._fact_table(tenant_id, create=True)
+            table = await self._graph_table(FACTS, tenant_id, create=True)
             await _upsert(table, data, fact_schema(self._dimension))
 
     async def fact_vectors(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Vector]:
@@ -332,7 +330,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if not fact_ids:
             return {}
         async with map_lance_errors():
-            table = await self._fact_table(tenant_id)
+            table = await self._graph_table(FACTS, tenant_id)
             if table is None:
                 return {}
             rows = (await table.query().where(ids_in(fact_ids)).select(["id", "vector"]).to_arrow()).to_pylist()
@@ -341,7 +339,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
     async def entity_vectors(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Vector]:
         """The stored name embeddings."""
         async with map_lance_errors():
-            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            table = await self._graph_table(ENTITIES, tenant_id)
             if table is None or not entity_ids:
                 return {}
             rows = (await table.query().where(ids_in(entity_ids)).select(["id", "vector"]).to_arrow()).to_pylist()
@@ -362,7 +360,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if not fact_ids:
             return
         async with map_lance_errors():
-            table = await self._fact_table(tenant_id)
+            table = await self._graph_table(FACTS, tenant_id)
             if table is not None:
                 self._db.written.add(FACTS + tenant_id)
                 await table.delete(ids_in(fact_ids))
@@ -373,7 +371,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         touched: list[str] = []
         mine = f"end_user_id = {literal(end_user_id)}"
         async with map_lance_errors():
-            entities = await self._db.table_if_exists(ENTITIES + tenant_id)
+            entities = await self._graph_table(ENTITIES, tenant_id)
             entity_ids: list[str] = []
             if entities is not None:
                 entity_ids = (await entities.query().where(mine).select(["id"]).to_arrow()).column("id").to_pylist()
@@ -381,7 +379,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                     await entities.delete(mine)
                     counts["graph_entities"] = len(entity_ids)
                     touched.append(ENTITIES + tenant_id)
-            facts = await self._fact_table(tenant_id)
+            facts = await self._graph_table(FACTS, tenant_id)
             if facts is not None:
                 cond = mine
                 if entity_ids:
@@ -455,7 +453,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
     async def nearest_entities(self, tenant_id: str, where: GraphScope, vector: Vector, limit: int) -> list[ArmHit]:
         """The closest entities of exactly this scope (resolution by embedding)."""
         async with map_lance_errors():
-            table = await self._db.table_if_exists(ENTITIES + tenant_id)
+            table = await self._graph_table(ENTITIES, tenant_id)
             if table is None:
                 return []
             query = cosine_nearest(table, vector, limit).where(_same_scope(where))
@@ -485,7 +483,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
 
     async def listed_entities(self, actor: Actor) -> list[Entity]:
         """Every entity the actor sees that no merge folded away, by name."""
-        cond = f"{visible_where(actor, _ANY)} AND merged_into = ''"
+        cond = f"{visible_where(actor, _ANY)} AND merged_into = '' AND archived_at IS NULL"
         entities = [_entity(r) for r in await self._select(ENTITIES, actor.tenant_id, cond)]
         return sorted(entities, key=lambda e: (e.name.casefold(), e.entity_id))
 
@@ -497,7 +495,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if not entity_ids:
             return []
         async with map_lance_errors():
-            table = await self._fact_table(actor.tenant_id)
+            table = await self._graph_table(FACTS, actor.tenant_id)
             if table is None:
                 return []
             copy = await self._copy_of(actor.tenant_id, table)
@@ -526,7 +524,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         Both arms at once, each returning whole rows (no second fetch).
         """
         async with map_lance_errors():
-            table = await self._fact_table(actor.tenant_id)
+            table = await self._graph_table(FACTS, actor.tenant_id)
             if table is None:
                 return [], []
             visible = visible_where(actor, _ANY)
@@ -560,13 +558,13 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if not words:
             return []
         async with map_lance_errors():
-            table = await self._db.table_if_exists(ENTITIES + actor.tenant_id)
+            table = await self._graph_table(ENTITIES, actor.tenant_id)
             if table is None:
                 return []
             rows = await (
                 table.query()
                 .nearest_to_text(_words_query(words, "name"))
-                .where(f"{visible_where(actor, _ANY)} AND merged_into = ''")
+                .where(f"{visible_where(actor, _ANY)} AND merged_into = '' AND archived_at IS NULL")
                 .select(["id", "_score"])
                 .limit(limit)
                 .to_arrow()

@@ -87,8 +87,13 @@ class GraphStore(Protocol):
         """Delete (or count) non-pinned facts and episodes created before ``before``, then the orphaned entities."""
         ...
 
-    async def decay(self, tenant_id: str, seen_before: datetime, below: float, dry_run: bool) -> int:
-        """Archive (or count) the non-pinned active facts less sure than ``below`` not stated since ``seen_before``."""
+    async def decay(
+        self, tenant_id: str, now: datetime, seen_before: datetime, below: float, dry_run: bool
+    ) -> dict[str, int]:
+        """Archive (or count) unsure facts nobody stated since ``seen_before``, then the entities left unnamed.
+
+        Counts as ``graph_archived`` and ``graph_entities_archived``.
+        """
         ...
 
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
