@@ -8,6 +8,7 @@ the window it is given, compaction or not.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,7 @@ from memoryd.services.profile import ProfileService
 from memoryd.services.provenance import Provenance
 from memoryd.services.recall import RecallService
 
+log = logging.getLogger(__name__)
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_MESSAGES = 500
@@ -223,7 +225,16 @@ class ConversationService:
             prompt_block(profile.document), summaries, raw, memories, policy, window, self._counter.count, block
         )
         recalled = len(memories) if policy.auto_recall else None
-        return replace(assembly, degraded="; ".join(why), recalled=recalled, graph_facts=facts)
+        done = replace(assembly, degraded="; ".join(why), recalled=recalled, graph_facts=facts)
+        if log.isEnabledFor(logging.DEBUG):  # one line a call: off unless asked for
+            log.debug(
+                "context assembled",
+                extra={
+                    "tenant": actor.tenant_id, "tokens": done.tokens(), "window": window, "left_out": done.left_out,
+                    "auto_recalled": recalled, "graph_facts": facts, "degraded": done.degraded,
+                },
+            )  # fmt: skip
+        return done
 
     async def listed(
         self, actor: Actor, all_contacts: bool, page_size: int, page_token: str

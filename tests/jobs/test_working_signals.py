@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.core.conversation import CompactMode, compaction_signal
+from memoryd.core.conversation import CompactMode, MessageInput, Role, compaction_signal
 from memoryd.core.job_records import JobKind
+from memoryd.core.models import MemoryDraft
 from tests.jobs.conftest import job_settings, running
 from tests.jobs.test_conversations import ME, replay, settle
 
@@ -55,3 +56,17 @@ async def test_the_worker_counts_each_compaction_by_trigger_and_logs_what_it_did
     assert len(lines) == len(jobs)
     assert {r.__dict__["trigger"] for r in lines} == {"auto", "force"}
     assert sum(r.__dict__["summarized_messages"] for r in lines) == summarised
+
+
+async def test_each_context_is_one_debug_line_with_its_fill_and_auto_recall(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="memoryd.services.conversation")
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
+        await app.memory.memorize.memorize(ME, MemoryDraft("Caroline takes her espresso without sugar"))
+        ask = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
+        await app.working.conversations.append(ME, "c1", [ask], options={"auto_recall": True})
+        await app.working.conversations.context(ME, "c1", 4000)
+    [line] = [r for r in caplog.records if r.getMessage() == "context assembled"]
+    assert (line.__dict__["auto_recalled"], line.__dict__["window"], line.__dict__["left_out"]) == (1, 4000, 0)
+    assert 0 < line.__dict__["tokens"] < 4000 and line.__dict__["graph_facts"] == 0
