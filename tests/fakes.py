@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memoryd.core.agent_config import StoredConfig
+from memoryd.core.answer_schemas import AnswerSchema
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.errors import Unavailable
 from memoryd.core.event_log import LogEvent, Operation
@@ -418,15 +419,20 @@ class ScriptedChat:
         self.calls = 0
         self.models: list[str] = []
         """The ``model`` argument of every call ("" = the default)."""
+        self.schemas: list[str] = []
+        """The name of the answer schema every call asked for ("" = none)."""
         self._model = model
 
     @property
     def model_name(self) -> str:
         return self._model
 
-    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
+    async def complete_json(
+        self, system: str, user: str, model: str = "", schema: AnswerSchema | None = None
+    ) -> tuple[dict[str, object], int, int]:
         self.calls += 1
         self.models.append(model)
+        self.schemas.append(schema.name if schema else "")
         step = self.script.pop(0)
         if isinstance(step, Exception):
             raise step

@@ -36,7 +36,9 @@ def build_chat(settings: ProviderSettings) -> ChatModel | None:
     from memoryd.adapters.openai.chat import OpenAIChat
 
     key = settings.api_key.get_secret_value()
-    return OpenAIChat.connect(settings.base_url or "", key, settings.timeout_seconds, settings.extraction_model)
+    return OpenAIChat.connect(
+        settings.base_url or "", key, settings.timeout_seconds, settings.extraction_model, settings.structured_output
+    )
 
 
 def embedders(

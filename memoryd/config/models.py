@@ -132,6 +132,13 @@ class ProviderSettings(_Section):
     """The chat model (``MEMORY_EXTRACTION_MODEL``); empty means no model is configured."""
     timeout_seconds: float = Field(60.0, gt=0)
     """One model call's timeout; jobs retry timeouts with backoff."""
+    structured_output: Literal["auto", "json_schema", "json_object", "tools", "prompt"] = "auto"
+    """How answers are constrained to their JSON shape: ``json_schema`` (``response_format`` with the
+    answer's schema: OpenAI, vLLM, llama.cpp, Ollama), ``json_object`` (JSON mode, no schema), ``tools``
+    (one forced function call whose parameters are the schema), ``prompt`` (nothing asked of the
+    server: the JSON is read out of whatever it writes). ``auto`` starts with ``json_schema`` and steps
+    down, per model, when the server refuses that field (a 400/422 naming it). Every answer is validated
+    whatever the server honoured."""
 
     @property
     def configured(self) -> bool:

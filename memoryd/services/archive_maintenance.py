@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from memoryd.core.answer_schemas import MAINTENANCE
 from memoryd.core.conversation import Conversation, Summary, WorkingPolicy
 from memoryd.core.data_rights import digest
 from memoryd.core.ids import content_hash
@@ -100,8 +101,10 @@ class ArchiveMaintenance:
                 existing=existing or "(none)",
                 summary=summary.render(),
             )
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, policy.compaction_model)
-            maintenance_output(answer)  # validated before anything is kept or written
+            # validated before anything is kept or written
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(
+                prompt, _USER_TURN, policy.compaction_model, MAINTENANCE, check=maintenance_output
+            )
             labels = {f"M{i}": m.memory_id for i, m in enumerate(shown, start=1)}
             kept = json.dumps({"answer": answer, "labels": labels, "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._conversations.put_blob(actor.tenant_id, conv.conversation_id, blob_id, kept)

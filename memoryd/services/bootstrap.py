@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 
+from memoryd.core.answer_schemas import PROFILE
 from memoryd.core.errors import ModelOutputInvalid, PreconditionFailed
 from memoryd.core.job_records import (
     SYSTEM_TENANT,
@@ -119,7 +120,9 @@ class BootstrapService:
         prompt = BOOTSTRAP_PROMPT.format(
             budget_tokens=current.budget_tokens, profile=current.document or "(empty)", memories="\n".join(lines)
         )
-        answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
+        answer, tokens_in, tokens_out = await ctx.chat.complete_json(
+            prompt, _USER_TURN, schema=PROFILE, check=profile_proposal
+        )
         proposal = profile_proposal(answer)
         result = await self._profile.rewrite(actor, proposal.profile, proposal.demoted, origin, base=current)
         if not result.applied:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from memoryd.core.answer_schemas import SUMMARY
 from memoryd.core.conversation import (
     CompactionPlan,
     CompactMode,
@@ -273,7 +274,13 @@ class CompactionService:
                 messages="\n".join(_line(m) for m in dropped),
                 older=f"\nOlder summaries to merge:\n{older}\n" if merge else "",
             )
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, policy.compaction_model)
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(
+                prompt,
+                _USER_TURN,
+                policy.compaction_model,
+                SUMMARY,
+                check=lambda a: summary_output(a, want_compressed=bool(merge)),
+            )
             out = summary_output(answer, want_compressed=bool(merge))
             kept = json.dumps(
                 {"summary": out.summary, "compressed": out.compressed, "tokens_in": tokens_in, "tokens_out": tokens_out}

@@ -15,6 +15,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from memoryd.core.answer_schemas import GRAPH
 from memoryd.core.conversation import extraction_lease
 from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.graph import EXTRACTED_CONFIDENCE, EntityType, Episode, Fact, FactStatus, GraphScope
@@ -121,8 +122,10 @@ class GraphExtraction:
         blob_id = f"{conversation_id}:blob:{rec.key}:graph"
         kept = await self._store.blob(tenant, conversation_id, blob_id)
         if kept is None:
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN, model)
-            graph_facts(answer)  # the whole answer is refused before anything is kept or written
+            # the whole answer is refused before anything is kept or written
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(
+                prompt, _USER_TURN, model, GRAPH, check=graph_facts
+            )
             kept = json.dumps({"answer": answer, "tokens_in": tokens_in, "tokens_out": tokens_out})
             await self._store.put_blob(tenant, conversation_id, blob_id, kept)
         data = json.loads(kept)

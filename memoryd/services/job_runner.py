@@ -32,7 +32,8 @@ from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from memoryd.core.errors import MemorydError, ProviderMissing, RateLimited, Unavailable
+from memoryd.core.answer_schemas import AnswerSchema
+from memoryd.core.errors import MemorydError, ModelOutputInvalid, ProviderMissing, RateLimited, Unavailable
 from memoryd.core.job_records import LIVE_STATES, JobRecord, JobResult, JobState, RetryPolicy, retry_delay
 from memoryd.core.ports import ChatModel, Clock, Leases, ProviderGate
 from memoryd.services.job_service import JobService
@@ -126,6 +127,8 @@ class GuardedChat:
         self._policy = policy
         self._rng = rng
         self.calls = 0
+        self.invalid = 0
+        """Answers this job got that were not the JSON asked for (counted per model in the metrics too)."""
 
     @property
     def model_name(self) -> str:
@@ -141,8 +144,19 @@ class GuardedChat:
         if self._on_call is not None:
             self._on_call(self._tenant_id, model, outcome, tokens_in, tokens_out)
 
-    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
-        """One model call, or a Defer / ProviderMissing before any call is made."""
+    async def complete_json(
+        self,
+        system: str,
+        user: str,
+        model: str = "",
+        schema: AnswerSchema | None = None,
+        check: Callable[[dict[str, object]], object] | None = None,
+    ) -> tuple[dict[str, object], int, int]:
+        """One model call, or a Defer / ProviderMissing before any call is made.
+
+        ``check`` validates the answer's shape (``core.model_output``): an answer that fails it counts
+        as ``invalid`` with one the server could not make into JSON, and raises ModelOutputInvalid.
+        """
         if self._chat is None:
             raise ProviderMissing(
                 "no chat model is configured (set [provider] base_url and "
@@ -162,6 +176,7 @@ class GuardedChat:
                 "the tenant is at its concurrent provider-call limit",
             )
         used = model or self._chat.model_name
+        answer: tuple[dict[str, object], int, int] = ({}, 0, 0)
         try:
             self.calls += 1
             # The worker's call slot after the tenant's: taken first it cost 0.04 of the bootstrap bench's
@@ -169,7 +184,14 @@ class GuardedChat:
             # (by default no more jobs wait than there are slots), which the tenant slot's lease (the
             # provider timeout + 10 s) covers unless calls run near the timeout; renewing it cost 0.05–0.07.
             async with self._calls or nullcontext():
-                answer = await self._chat.complete_json(system, user, model)
+                answer = await self._chat.complete_json(system, user, model, schema)
+            if check is not None:
+                check(answer[0])
+        except ModelOutputInvalid:
+            self.invalid += 1
+            self._observe(used, "invalid", answer[1], answer[2])  # tokens spent when the shape was wrong
+            await self._gate.record(ok=True)  # the provider answered: not an outage
+            raise
         except RateLimited:
             self._observe(used, "rate_limited", 0, 0)
             raise  # throttling: the provider is alive; the job waits out Retry-After
@@ -186,6 +208,18 @@ class GuardedChat:
             return answer
         finally:
             await self._gate.release(self._tenant_id, self._holder)
+
+
+def _with_parse_failures(record: JobRecord, chat: GuardedChat, result: JobResult | None = None) -> JobRecord:
+    """The record with ``result`` (its own when None) and its attempts' answers that were not the JSON asked for.
+
+    The record carries the earlier attempts' count; this attempt's is the chat's.
+    """
+    new = dict(record.result if result is None else result)
+    failures = int(record.result.get("parse_failures", 0)) + chat.invalid
+    if failures:
+        new |= {"parse_failures": failures, "parse_failures_model": chat.model_name}
+    return replace(record, result=new)
 
 
 class JobRunner:
@@ -286,12 +320,12 @@ class JobRunner:
             await self._finish(replace(ctx.record, attempts=record.attempts), JobState.WAITING_FOR_PROVIDER, str(exc))
             return None
         except MemorydError as exc:
-            return await self._after(ctx.record, record.attempts, exc)
+            return await self._after(_with_parse_failures(ctx.record, ctx.chat), record.attempts, exc)
         except Exception as exc:  # a bug in a body must fail its job visibly, not loop it forever
             log.exception("job failed with an unexpected error", extra={"job": key})
             await self._finish(ctx.record, JobState.FAILED, f"internal error: {type(exc).__name__}: {exc}")
             return None
-        await self._finish(replace(ctx.record, result=result), JobState.SUCCEEDED, "")
+        await self._finish(_with_parse_failures(ctx.record, ctx.chat, result), JobState.SUCCEEDED, "")
         return None
 
     def _call_slots(self) -> asyncio.Semaphore | None:

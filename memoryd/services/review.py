@@ -15,10 +15,12 @@ and every one of them can be restored. Applying a finding twice changes nothing 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
+from memoryd.core.answer_schemas import REVIEW
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
@@ -184,8 +186,11 @@ class ReviewService:
         pending = [f for f in findings if not f.judged and f.status is FindingStatus.PROPOSED]
         while pending and review.model_calls < self.limits.max_model_calls:
             batch, prompt = self._batch(pending, by_id)
-            answer, tokens_in, tokens_out = await ctx.chat.complete_json(prompt, _USER_TURN)
-            verdicts = review_verdicts(answer, {f.finding_id: f.memory_ids for f in batch})
+            asked = {f.finding_id: f.memory_ids for f in batch}
+            answer, tokens_in, tokens_out = await ctx.chat.complete_json(
+                prompt, _USER_TURN, schema=REVIEW, check=functools.partial(review_verdicts, asked=asked)
+            )
+            verdicts = review_verdicts(answer, asked)
             judged = [_judged(f, verdicts[f.finding_id]) for f in batch]
             await self._reviews.put_findings(ctx.record.tenant_id, judged)
             review = replace(

@@ -42,11 +42,24 @@ def hashed_embedding(text: str, dimension: int) -> list[float]:
     return [x / norm for x in vector]
 
 
+STRUCTURED = {
+    "schema": "takes response_format with a JSON schema or JSON mode, and tools (OpenAI, vLLM, llama.cpp, Ollama)",
+    "json_mode": "refuses a JSON schema (400) but takes JSON mode",
+    "tools": "refuses response_format (400); answers a forced tool call through it",
+    "ignores": "takes any field and writes the JSON inside prose and a code fence",
+}
+"""The structured-output behaviours ``FakeProvider(structured=…)`` plays."""
+
+
 class FakeProvider:
     """The server; a context manager that starts it on a free loopback port."""
 
-    def __init__(self, dimension: int = 384, latency: float = 0.0, *, keep_alive: bool = False) -> None:
+    def __init__(
+        self, dimension: int = 384, latency: float = 0.0, *, keep_alive: bool = False, structured: str = "schema"
+    ) -> None:
         self.dimension = dimension
+        self.structured = structured
+        """What the server honours of a request's shape, as servers differ (``STRUCTURED``)."""
         self.latency = latency
         """Seconds every answered request takes (a model's think time, for benchmarks)."""
         self.keep_alive = keep_alive
@@ -143,17 +156,33 @@ class FakeProvider:
             "usage": {"prompt_tokens": 0, "total_tokens": 0},
         }
 
+    def refusal(self, body: dict[str, Any]) -> str:
+        """Why this server refuses the request's shape fields ("" when it takes them)."""
+        kind = (body.get("response_format") or {}).get("type", "")
+        if self.structured == "json_mode" and kind == "json_schema":
+            return "response_format.type 'json_schema' is not supported"
+        if self.structured == "tools" and kind:
+            return f"response_format.type {kind!r} is not supported"
+        return ""
+
     def _chat(self, body: dict[str, Any], reply: str | None) -> dict[str, Any]:
         if reply is None and self._responder is not None:
             messages = {m.get("role"): m.get("content", "") for m in body.get("messages", [])}
             reply = self._responder(str(messages.get("system", "")), str(messages.get("user", "")))
         content = reply if reply is not None else "{}"
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if self.structured == "ignores":
+            message["content"] = f"Sure! Here is the JSON you asked for:\n```json\n{content}\n```\nAnything else?"
+        elif self.structured == "tools" and body.get("tools"):
+            name = body["tools"][0]["function"]["name"]
+            call = {"id": "call_1", "type": "function", "function": {"name": name, "arguments": content}}
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
         return {
             "id": "chatcmpl-fake",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", "fake"),
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
             "usage": _usage(body, content),
         }
 
@@ -218,6 +247,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.endswith("/embeddings"):
             self._send(200, self.provider._embeddings(body))
         elif self.path.endswith("/chat/completions"):
+            refusal = self.provider.refusal(body)
+            if refusal:
+                self._send(400, {"error": {"message": refusal, "type": "invalid_request_error"}})
+                return
             self._send(200, self.provider._chat(body, self.provider._next_reply()))
         else:
             self._send(404, {"error": {"message": f"no route {self.path}"}})

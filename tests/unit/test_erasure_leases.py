@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from memoryd.core.answer_schemas import AnswerSchema
 from memoryd.core.conversation import MessageInput, Role, compaction_lease, extraction_lease
 from memoryd.core.errors import Unavailable
 from memoryd.core.keys import Role as KeyRole
@@ -99,7 +100,9 @@ async def test_findings_a_running_review_writes_after_the_memories_are_deleted_a
             await app.memory.memorize.memorize_batch(Actor("acme", "a1", "u-1"), [MemoryDraft(text)], True)
         asked, answer = asyncio.Event(), asyncio.Event()
 
-        async def slow_model(system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
+        async def slow_model(
+            system: str, user: str, model: str = "", schema: AnswerSchema | None = None
+        ) -> tuple[dict[str, object], int, int]:
             asked.set()
             await answer.wait()
             found = re.findall(r"Finding ([0-9a-f]{32}) \((\w+)\)", system)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from memoryd.core.answer_schemas import AnswerSchema
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.models import Profile
 
@@ -140,8 +141,12 @@ class ChatModel(Protocol):
         """The provider's model name, recorded with what it produced."""
         ...
 
-    async def complete_json(self, system: str, user: str, model: str = "") -> tuple[dict[str, object], int, int]:
+    async def complete_json(
+        self, system: str, user: str, model: str = "", schema: AnswerSchema | None = None
+    ) -> tuple[dict[str, object], int, int]:
         """The parsed JSON object, prompt tokens and completion tokens (``model``: another of the provider's models).
+
+        ``schema``: the answer's shape, for servers that can constrain their output to it.
 
         Raises:
             Unavailable / RateLimited: transient (connection, timeout, 429, 5xx); retry later.
