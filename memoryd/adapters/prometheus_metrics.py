@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
 
 from memoryd.core.conversation import CompactionSignal
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.ports import Embedder
 
 _LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -221,11 +222,11 @@ class MeteredEmbedder:
         """The wrapped model's dimension."""
         return self._inner.dimension
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed through the wrapped model, timing the call."""
         started = time.perf_counter()
         try:
-            vectors = await self._inner.embed(texts)
+            vectors = await self._inner.embed(texts, role)
         except BaseException:
             self._metrics.embedded(len(texts), time.perf_counter() - started, ok=False)
             raise

@@ -6,6 +6,7 @@ of a 5 s daemon start on 2 cores, which the embedded default (local model, no ch
 
 from __future__ import annotations
 
+from memoryd.adapters.embedding_roles import RoleMarkedEmbedder
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
@@ -14,19 +15,24 @@ from memoryd.services.reads_in_flight import ReadsInFlight
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
-    """The configured embedder (the embedded ONNX model by default)."""
+    """The configured embedder (the embedded ONNX model by default), marking roles as its model wants."""
+    roles = settings.role_marking()
+    model: Embedder
     if settings.provider == "openai":
         from memoryd.adapters.openai.embedder import OpenAIEmbedder
 
-        return OpenAIEmbedder.connect(
+        model = OpenAIEmbedder.connect(
             settings.base_url or "",
             settings.api_key.get_secret_value(),
             settings.timeout_seconds,
             settings.model,
             settings.dimension,
             settings.send_dimensions,
+            roles,
         )
-    return OnnxMiniLMEmbedder(threads=settings.threads)
+    else:
+        model = OnnxMiniLMEmbedder(threads=settings.threads)
+    return RoleMarkedEmbedder(model, roles) if roles.query_prefix or roles.document_prefix else model
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
@@ -50,7 +56,8 @@ def embedders(
     for a pause in the Recalls (``memorize.reads_first_ms``). An endpoint's calls take no local CPU.
     """
     embedder = MeteredEmbedder(model, metrics)
-    if isinstance(model, OnnxMiniLMEmbedder):
+    local = model.inner if isinstance(model, RoleMarkedEmbedder) else model
+    if isinstance(local, OnnxMiniLMEmbedder) and isinstance(model, OnnxMiniLMEmbedder | RoleMarkedEmbedder):
         queries = MeteredEmbedder(model.for_queries(), metrics)
         return embedder, queries, ReadsInFlight(settings.memorize.reads_first_ms / 1000)
     return embedder, embedder, ReadsInFlight(0.0)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 
 from memoryd.config.base import _RECALL, _Section
+from memoryd.core.embed_roles import RoleMarking, marking
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
 
 
@@ -28,6 +29,25 @@ class EmbeddingSettings(_Section):
     finds them at once) instead of failing UNAVAILABLE; ``backfill_seconds`` later they are embedded."""
     backfill_seconds: float = Field(30.0, gt=0)
     timeout_seconds: float = Field(30.0, gt=0)
+    roles: str = "auto"
+    """How the model marks a search query apart from a stored text (``core.embed_roles``): ``e5``
+    (``query: `` / ``passage: ``), ``bge`` (an instruction before queries), ``nomic``
+    (``search_query: `` / ``search_document: ``), ``input_type`` (a request field, for servers that
+    take it), ``none`` (symmetric models: MiniLM); ``auto`` picks by the model's name."""
+    query_prefix: str | None = None
+    """Overrides the preset's query prefix (empty string: none)."""
+    document_prefix: str | None = None
+    """Overrides the preset's stored-text prefix."""
+
+    @model_validator(mode="after")
+    def _known_roles(self) -> EmbeddingSettings:
+        self.role_marking()  # ValueError naming the preset: one clear line at start
+        return self
+
+    def role_marking(self) -> RoleMarking:
+        """How this embedder marks the two roles."""
+        name = "all-MiniLM-L6-v2" if self.provider == "onnx" else self.model
+        return marking(self.roles, name, self.query_prefix, self.document_prefix)
 
 
 class ReembedSettings(EmbeddingSettings):

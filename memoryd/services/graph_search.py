@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.graph import Fact, GraphAnswer, GraphHit, block_header, fact_line
 from memoryd.core.models import Actor
@@ -56,7 +57,7 @@ class GraphSearch:
         words = list(full_text_query(query).terms)
         # The name seeds need no vector: they run while the query is embedded.
         embedded, named = await asyncio.gather(
-            self._embedder.embed([query]),  # Unavailable: search needs the embedder
+            self._embedder.embed([query], EmbedRole.QUERY),  # Unavailable: search needs the embedder
             self._store.entity_seeds(actor, words, SEED_DEPTH),
         )
         by_vector, by_text = await self._store.fact_seeds(actor, embedded[0], words, SEED_DEPTH)

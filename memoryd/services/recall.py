@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from memoryd.core.calibration import EmbedderCalibration, calibration_for
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.models import (
     Actor,
@@ -306,7 +307,7 @@ class RecallService:
         if query.embedding:
             return normalised(query.embedding, space.embedder.dimension, "query_embedding")
         text = statement_form(query.text) if self._tuning.vector_query is VectorQuery.STATEMENT else query.text
-        (vector,) = await space.embedder.embed([text])
+        (vector,) = await space.embedder.embed([text], EmbedRole.QUERY)
         return vector
 
     async def _full_text_arm(self, query: RecallQuery, depth: int) -> list[ArmHit]:

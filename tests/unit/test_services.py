@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryPatch, RecallQuery, Scope
 from memoryd.core.pii import PiiPolicy
@@ -198,11 +199,11 @@ class _GatedEmbedder(HashEmbedder):
         self.gate = asyncio.Event()
         self.fails = fails
 
-    async def embed(self, texts: Any) -> list[list[float]]:
+    async def embed(self, texts: Any, role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         await self.gate.wait()
         if self.fails:
             raise InvalidRequest("query_embedding", "refused (test)")
-        return await super().embed(texts)
+        return await super().embed(texts, role)
 
 
 class _SeenTiers(InMemoryStore):

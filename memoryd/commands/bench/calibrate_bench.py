@@ -23,6 +23,7 @@ from memoryd.commands.bench import locomo
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
+from memoryd.core.embed_roles import EmbedRole
 
 _PERCENTILES = (1, 2, 5, 10, 25, 50, 75, 90, 95, 99)
 _FLOORS = (0.5, 0.4, 0.3, 0.2, 0.15, 0.1, 0.0)
@@ -39,14 +40,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    embedder = build_embedder(load_settings(args.config).embedding)
+    settings = load_settings(args.config).embedding
+    embedder = build_embedder(settings)
     rng = random.Random(7)
     gold: list[float] = []
     noise: list[float] = []
     for conv in locomo.load(args.data)[: args.conversations or None]:
         index = {t.dia_id: i for i, t in enumerate(conv.turns)}
-        turns = np.asarray(await _embed(embedder, [t.content for t in conv.turns]))
-        questions = np.asarray(await _embed(embedder, [q.text for q in conv.questions]))
+        # each in its role, as Recall compares them: a question is a query, a turn a stored text
+        turns = np.asarray(await _embed(embedder, [t.content for t in conv.turns], EmbedRole.DOCUMENT))
+        questions = np.asarray(await _embed(embedder, [q.text for q in conv.questions], EmbedRole.QUERY))
         for q, question in zip(questions, conv.questions, strict=True):
             evidence = {index[d] for d in question.evidence}
             gold.extend(float(turns[i] @ q) for i in evidence)
@@ -54,6 +57,7 @@ async def _main(args: argparse.Namespace) -> int:
             noise.extend(float(turns[i] @ q) for i in rng.sample(others, min(_RANDOM_PER_QUESTION, len(others))))
     record: dict[str, Any] = {
         "model": embedder.model_name,
+        "roles": asdict(settings.role_marking()),
         "gold_pairs": len(gold),
         "random_pairs": len(noise),
         "percentiles": {
@@ -69,10 +73,10 @@ async def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _embed(embedder: Any, texts: list[str]) -> list[list[float]]:
+async def _embed(embedder: Any, texts: list[str], role: EmbedRole) -> list[list[float]]:
     out: list[list[float]] = []
     for start in range(0, len(texts), 256):
-        out.extend(await embedder.embed(texts[start : start + 256]))
+        out.extend(await embedder.embed(texts[start : start + 256], role))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.models import MemoryRecord, Vector
 
 
@@ -21,8 +22,8 @@ class Embedder(Protocol):
         """Vector length."""
         ...
 
-    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One vector per text, in order."""
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
+        """One vector per text, in order; ``role``: a search query or a stored text (``core.embed_roles``)."""
         ...
 
 
