@@ -18,21 +18,13 @@ class RoleMarkedEmbedder:
     def __init__(self, inner: Embedder, marking: RoleMarking) -> None:
         self._inner = inner
         self._marking = marking
+        self.model_name = inner.model_name
+        self.dimension = inner.dimension
 
     @property
     def inner(self) -> Embedder:
         """The wrapped model."""
         return self._inner
-
-    @property
-    def model_name(self) -> str:
-        """The wrapped model's name."""
-        return self._inner.model_name
-
-    @property
-    def dimension(self) -> int:
-        """The wrapped model's dimension."""
-        return self._inner.dimension
 
     async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """The texts, prefixed for ``role``, embedded by the wrapped model."""
