@@ -10,6 +10,7 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder, QueryEmbedder
 from memoryd.app import build_app
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.models import Actor, ListQuery, MemoryDraft, RecallQuery
 from memoryd.services.reads_in_flight import ReadsInFlight
 from tests.conftest import make_settings
@@ -22,9 +23,9 @@ def held_queries(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
     release = asyncio.Event()
     embed = QueryEmbedder.embed
 
-    async def held(self: QueryEmbedder, texts: Sequence[str]) -> list[list[float]]:
+    async def held(self: QueryEmbedder, texts: Sequence[str], role: EmbedRole = EmbedRole.QUERY) -> list[list[float]]:
         await release.wait()
-        return await embed(self, texts)
+        return await embed(self, texts, role)
 
     monkeypatch.setattr(QueryEmbedder, "embed", held)
     return release
