@@ -85,6 +85,9 @@ class LimitExceeded(MemorydError):
 class ModelOutputInvalid(MemorydError):
     """The model's answer failed validation (not JSON, wrong shape); retrying the same call won't help."""
 
+    tokens: tuple[int, int] = (0, 0)
+    """The prompt and completion tokens the provider reported for the answer (the call was paid for)."""
+
 
 class Unavailable(MemorydError):
     """A dependency (storage, embedder, provider) is temporarily unreachable."""

@@ -176,7 +176,7 @@ class GuardedChat:
                 "the tenant is at its concurrent provider-call limit",
             )
         used = model or self._chat.model_name
-        answer: tuple[dict[str, object], int, int] = ({}, 0, 0)
+        answer: tuple[dict[str, object], int, int] | None = None
         try:
             self.calls += 1
             # The worker's call slot after the tenant's: taken first it cost 0.04 of the bootstrap bench's
@@ -187,9 +187,10 @@ class GuardedChat:
                 answer = await self._chat.complete_json(system, user, model, schema)
             if check is not None:
                 check(answer[0])
-        except ModelOutputInvalid:
+        except ModelOutputInvalid as exc:
             self.invalid += 1
-            self._observe(used, "invalid", answer[1], answer[2])  # tokens spent when the shape was wrong
+            spent = (answer[1], answer[2]) if answer is not None else exc.tokens  # a wrong shape, or not JSON
+            self._observe(used, "invalid", *spent)
             await self._gate.record(ok=True)  # the provider answered: not an outage
             raise
         except RateLimited:

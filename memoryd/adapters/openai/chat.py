@@ -101,11 +101,12 @@ class OpenAIChat:
         calls = getattr(choice, "tool_calls", None) or []
         text = calls[0].function.arguments if mode == "tools" and calls else (choice.content if choice else None)
         usage = response.usage
-        return (
-            _json_object(text or ""),
-            (usage.prompt_tokens if usage else 0),
-            (usage.completion_tokens if usage else 0),
-        )
+        tokens_in, tokens_out = (usage.prompt_tokens, usage.completion_tokens) if usage else (0, 0)
+        try:
+            return _json_object(text or ""), tokens_in, tokens_out
+        except ModelOutputInvalid as exc:
+            exc.tokens = (tokens_in, tokens_out)  # counted: the answer was paid for
+            raise
 
 
 class _Refused(Exception):  # control flow: the server does not take this mode's field
