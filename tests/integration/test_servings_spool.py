@@ -92,8 +92,10 @@ async def test_the_daemon_spools_servings_and_erasure_export_and_shutdown_leave_
             await app.memory.recall.recall(RecallQuery(who, "allergies"))
         await app.admin.provenance.flush()
         assert len(spooled_files(spool)) == 1
+        bad = spool / b"acme".hex() / "00000000000000000001-1-00000000.bad"  # unreadable, may name alice
+        bad.write_bytes(b"alice\tunreadable\n")
         await app.admin.erasure.erase_end_user(Actor("acme", ""), "alice")
-        assert spooled_files(spool) == []
+        assert spooled_files(spool) == [] and not bad.exists()
         await app.memory.recall.recall(RecallQuery(bob, "allergies"))
         await app.admin.provenance.flush()
         exported = [row async for row in app.admin.exports.export(Actor("acme", ""), None, False)]

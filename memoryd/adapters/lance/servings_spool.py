@@ -160,8 +160,16 @@ class SpooledProvenance:
     async def erase_end_user(
         self, tenant_id: str, end_user_id: str, memory_ids: Sequence[str]
     ) -> tuple[int, list[str]]:
-        """``LanceProvenance.erase_end_user`` after the tenant's files are moved."""
+        """``LanceProvenance.erase_end_user`` after the tenant's files are moved.
+
+        A file put aside as unreadable (``.bad``) may name the contact and cannot be sifted: it goes.
+        """
         await self.settle(tenant_id)
+        folder = self._directory / tenant_id.encode().hex()
+        async with map_lance_errors():
+            for bad in await asyncio.to_thread(lambda: sorted(folder.glob("*.bad")) if folder.is_dir() else []):
+                log.warning("erasure removes the unreadable servings spool file %s", bad)
+                bad.unlink(missing_ok=True)
         return await self._inner.erase_end_user(tenant_id, end_user_id, memory_ids)
 
     async def expire_servings(self, tenant_id: str, before: datetime, dry_run: bool) -> int:
