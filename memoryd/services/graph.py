@@ -244,7 +244,8 @@ class GraphService:
         """The entity, no longer archived: a fact names it again."""
         if entity.archived_at is None:
             return entity
-        vector = (await self._embedder.embed([entity.name]))[0]
+        kept = (await self._store.entity_vectors(tenant_id, [entity.entity_id])).get(entity.entity_id)
+        vector = kept or (await self._embedder.embed([entity.name]))[0]
         entity = replace(entity, archived_at=None)
         await self._store.put_entities(tenant_id, [(entity, vector)])
         return entity
