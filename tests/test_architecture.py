@@ -217,6 +217,8 @@ def test_the_wheel_installs_one_top_level_package_and_workers_inside_it(tmp_path
     names = zipfile.ZipFile(wheel).namelist()
     assert {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")} == {"memoryd"}
     assert "memoryd/workers/settings.py" in names and "memoryd/workers/functions.py" in names
+    data = {n.rsplit("/", 1)[-1] for n in names if n.startswith("memoryd/commands/bench/data/")}
+    assert {"dedup_pairs.json", "es.json", "de.json", "zh.json"} <= data  # the benches' shipped sets
 
 
 def test_nothing_imports_workers_by_its_folder_name() -> None:

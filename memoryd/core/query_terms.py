@@ -9,15 +9,42 @@ at write time: ``word_prefixes`` lists the proper prefixes (3..15 chars) of
 each word of a memory, and the store indexes them in a second, unstemmed
 column. A query term then matches a memory if it is one of its words (stemmed
 by the index) or a prefix of one of them.
+
+Chinese and Japanese write no spaces: a run of their characters would be one token (a whole clause),
+matched only by the same clause. ``words`` cuts such runs into overlapping pairs of characters
+("我的猫叫小白" → 我的 的猫 猫叫 叫小 小白), and ``index_text`` writes the indexed text the same way,
+so a question shares pairs with its answer whatever the tenant's language: no segmenter, no
+per-language setting, and a tenant mixing languages works. Accented Latin letters are folded
+("Málaga" → "malaga") as the index folds them.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from memoryd.core.models import FullTextQuery
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+"""Kana, Han ideographs and Hangul syllables: scripts cut into character pairs."""
+_LATIN_FOLDS = {"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "đ": "d", "ł": "l", "þ": "th", "ð": "d"}
+
+
+def _latin_fold_table() -> dict[int, str]:
+    """Lowercase accented Latin letters (U+00C0–U+024F) to their ASCII base, as the index's folding does."""
+    table: dict[int, str] = {}
+    for code in range(0xC0, 0x250):
+        char = chr(code)
+        if char != char.lower():
+            continue
+        base = _LATIN_FOLDS.get(char) or "".join(c for c in unicodedata.normalize("NFKD", char) if c.isascii())
+        if base and base != char:
+            table[code] = base
+    return table
+
+
+_FOLD = _latin_fold_table()
 
 MIN_PREFIX = 3
 """Shorter query terms only match whole words: 'ca' would match half the archive."""
@@ -43,8 +70,35 @@ FTS_STOP_WORDS = frozenset(
 
 
 def words(text: str) -> list[str]:
-    """Lowercased words of the text, in order (letters and digits only)."""
-    return [w.lower() for w in _WORD.findall(text)]
+    """Lowercased, folded words of the text, in order (letters and digits only); CJK runs as character pairs."""
+    if text.isascii():
+        return [w.lower() for w in _WORD.findall(text)]
+    out: list[str] = []
+    for word in _WORD.findall(text.lower().translate(_FOLD)):
+        if _CJK_RUN.search(word) is None:
+            out.append(word)
+            continue
+        at = 0
+        for run in _CJK_RUN.finditer(word):
+            if run.start() > at:
+                out.append(word[at : run.start()])
+            out += _pairs(run.group())
+            at = run.end()
+        if at < len(word):
+            out.append(word[at:])
+    return out
+
+
+def _pairs(run: str) -> list[str]:
+    """A CJK run as its overlapping character pairs (a lone character as itself)."""
+    return [run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def index_text(text: str) -> str:
+    """The text the full-text index should see: CJK runs written as their pairs, each a word of its own."""
+    if text.isascii():
+        return text
+    return _CJK_RUN.sub(lambda run: f" {' '.join(_pairs(run.group()))} ", text)
 
 
 def full_text_query(text: str) -> FullTextQuery:

@@ -102,6 +102,25 @@ def test_bench_locomo_smoke_on_both_write_protocols(tmp_path: Path) -> None:
     assert "R@10" in stdout and "single-hop" in stdout
 
 
+def test_bench_multilingual_smoke_measures_each_language_with_each_embedder(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "multilingual", "--languages", "zh", "--embedders", "onnx,e5")
+    zh = record["sets"]["zh"]
+    assert set(zh) == {"onnx", "e5"} and zh["e5"]["config"]["questions"] >= 50
+    for provider in ("onnx", "e5"):
+        assert list(zh[provider]["variants"]) == ["default", "full_text arm", "vector arm"]
+    # Chinese runs indexed as character pairs: the full-text arm finds evidence (a run as one token found none)
+    assert zh["onnx"]["variants"]["full_text arm"]["overall"]["R@10"] > 0.3
+    assert "embedder" in stdout and "zh" in stdout
+    unknown = subprocess.run(
+        [sys.executable, "-m", "memoryd", "bench", "multilingual", "--languages", "fr"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert unknown.returncode != 0 and unknown.stderr.strip().endswith("no shipped set for 'fr' (shipped: es, de, zh)")
+
+
 def test_bench_autorecall_smoke_compares_both_rules_on_the_same_replies(tmp_path: Path) -> None:
     stdout, record = bench(tmp_path, "autorecall", "--data", str(FIXTURE), "--thresholds", "0,0.7,1.01")
     assert record["config"]["questions"] == record["config"]["foreign_questions"] == 6

@@ -18,7 +18,7 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, search_text, to_table
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
-from memoryd.core.query_terms import word_prefixes
+from memoryd.core.query_terms import word_prefixes, words
 from memoryd.core.ranking import merge_tiers
 from tests.fakes import memory_record
 from tests.integration.test_copy_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
@@ -26,6 +26,10 @@ from tests.lance_stores import WholeLanceArchive
 
 WORDS = [
     "coffee",
+    "咖啡馆",  # Chinese runs are indexed as character pairs (core.query_terms.index_text)
+    "杭州",
+    "在西湖",
+    "málaga",
     "espresso",
     "tea",
     "lisbon",
@@ -119,14 +123,15 @@ def memories(rng: random.Random, n: int, start: int) -> list[tuple[MemoryRecord,
 
 
 def text_query(rng: random.Random) -> FullTextQuery:
-    terms = tuple(dict.fromkeys(w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()))
+    terms = tuple(dict.fromkeys(t for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum() for t in words(w)))
     return FullTextQuery(terms=terms or ("coffee",), prefix_terms=())
 
 
 def prefix_query(rng: random.Random) -> FullTextQuery:
     # Recall's last tier: whole words and word beginnings ('espres', 'run'), any of them
-    words = [w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()] or ["coffee"]
-    terms = tuple(dict.fromkeys(w[: rng.randint(3, len(w))] if len(w) > 3 and rng.random() < 0.6 else w for w in words))
+    chosen = [t for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum() for t in words(w)] or ["coffee"]
+    cut = [w[: rng.randint(3, len(w))] if len(w) > 3 and rng.random() < 0.6 else w for w in chosen]
+    terms = tuple(dict.fromkeys(cut))
     return FullTextQuery(terms=terms, prefix_terms=tuple(t for t in terms if 3 <= len(t) <= 15))
 
 

@@ -11,7 +11,7 @@ from memoryd.core.calibration import calibration_for
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor, ArmHit, MemoryDraft, MemoryRecord, Scope
-from memoryd.core.query_terms import full_text_query, word_prefixes
+from memoryd.core.query_terms import full_text_query, index_text, word_prefixes, words
 from memoryd.core.ranking import FusionWeights, attach, composite, fuse
 from memoryd.core.usage import gini, gini_of_histogram, lorenz_of_histogram
 from memoryd.core.validation import Limits, check_draft
@@ -98,6 +98,15 @@ def test_query_terms_are_plain_words_without_syntax() -> None:
     assert q.terms == ("caroline", "find", "espres", "walk")
     assert "espres" in q.prefix_terms
     assert full_text_query("the and of ?!").terms == ()
+
+
+def test_chinese_runs_become_character_pairs_and_accents_fold_in_queries_and_the_index() -> None:
+    assert full_text_query("王芳住在哪个城市？").terms == ("王芳", "芳住", "住在", "在哪", "哪个", "个城", "城市")
+    assert words("猫 iPhone15の写真 Málaga Straße") == ["猫", "iphone15", "の写", "写真", "malaga", "strasse"]
+    indexed = index_text("王芳: 我搬到了杭州 café")
+    assert indexed.split() == ["王芳", ":", "我搬", "搬到", "到了", "了杭", "杭州", "café"]  # the index folds café
+    assert index_text("Plain English stays as it is.") == "Plain English stays as it is."
+    assert words("한국어 단어") == ["한국", "국어", "단어"]
 
 
 def test_word_prefixes_are_proper_prefixes() -> None:

@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary, Signal
 from memoryd.core.models import MemoryRecord, MemoryStatus, MemoryType, Scope, Vector
-from memoryd.core.query_terms import word_prefixes
+from memoryd.core.query_terms import index_text, word_prefixes
 
 TIMESTAMP = pa.timestamp("us", tz="UTC")
 # Declaring the primary key in the schema makes table creation and the key one
@@ -205,7 +205,7 @@ def search_text(record: MemoryRecord, previous: MemoryRecord | None = None) -> s
         and previous.agent_id == record.agent_id
     ):
         text += f" {previous.content}"
-    return text
+    return index_text(text)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

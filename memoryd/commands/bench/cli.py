@@ -16,6 +16,7 @@ from memoryd.commands.bench.graph_bench import register as register_graph
 from memoryd.commands.bench.jobs_bench import register as register_jobs
 from memoryd.commands.bench.locomo_bench import register as register_locomo
 from memoryd.commands.bench.mixed_bench import register as register_mixed
+from memoryd.commands.bench.multilingual_bench import register as register_multilingual
 from memoryd.commands.bench.outage_bench import register as register_outage
 from memoryd.commands.bench.pii_bench import register as register_pii
 from memoryd.commands.bench.recall_bench import register as register_recall
@@ -28,6 +29,7 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     """Register the bench subcommands."""
     register_recall(sub)
     register_locomo(sub)
+    register_multilingual(sub)
     register_autorecall(sub)
     register_jobs(sub)
     register_dedup(sub)

@@ -17,11 +17,12 @@ from typing import Any
 
 import grpc
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.app.providers import stored_model
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.commands.bench.store_access import maintain_now, opened
+from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 TENANT = ((TENANT_METADATA_KEY, "locomo"),)
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     records = {}
     for protocol in protocols:
         with tempfile.TemporaryDirectory(prefix="memoryd-locomo-") as tmp:
-            records[protocol] = asyncio.run(_bench(conversations, variants, Path(tmp) / "data", args, protocol))
+            records[protocol] = asyncio.run(bench_protocol(conversations, variants, Path(tmp) / "data", args, protocol))
         print(_render(records[protocol]))
     record = records[protocols[0]] if len(protocols) == 1 else {"protocols": records}
     record["environment"] = environment()
@@ -105,13 +106,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _bench(
+async def bench_protocol(
     conversations: list[locomo.Conversation],
     variants: dict[str, tuple[str, dict[str, str]]],
     data: Path,
     args: argparse.Namespace,
     protocol: str,
 ) -> dict[str, Any]:
+    """Load the conversations in ``protocol``'s way, ask every variant, return the record."""
     results: dict[str, Any] = {}
 
     async def ask(stub: MemoryServiceStub, names: list[str]) -> None:
@@ -200,8 +202,7 @@ _SINGLE_WRITERS = 8
 
 async def maintain(data: Path) -> None:
     """Fold the loaded rows into the full-text index, as the daemon's maintenance loop would."""
-    embedder = OnnxMiniLMEmbedder()
-    async with opened(data, embedder.model_name, embedder.dimension) as db:
+    async with opened(data, *stored_model(load_settings(None).embedding)) as db:  # the daemons' embedder (env)
         await maintain_now(db)
 
 
