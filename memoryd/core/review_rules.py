@@ -217,13 +217,17 @@ def _stale(
         if age >= limits.stale_days and unused and r.salience * math.exp(-r.decay_factor * age) < limits.faded:
             reason = f"{age:.0f} days old, never retrieved or injected, salience faded below {limits.faded}"
             out.append(_finding(review_id, FindingKind.STALE, [r], reason, Action.ARCHIVE, certain=True))
-    for (i, j), similarity in sorted(pairs.items()):
+    stale = {f.memory_ids[0] for f in out if f.kind is FindingKind.STALE}
+    # The most similar pair first: a memory with several newer neighbours is one finding (its id is the
+    # memory's), naming the closest; listed twice, a model answering each listing failed the whole review.
+    for (i, j), similarity in sorted(pairs.items(), key=lambda pair: (-pair[1], pair[0])):
         a, b = records[i], records[j]
         if not limits.newer_similarity <= similarity < limits.duplicate_similarity:
             continue
         if differing_markers(a.content, b.content):
             continue
         older, newer = sorted((a, b), key=lambda m: (m.occurred_at, m.memory_id))
-        if older.occurred_at < newer.occurred_at:
+        if older.occurred_at < newer.occurred_at and older.memory_id not in stale:
+            stale.add(older.memory_id)
             reason = f"a newer similar memory exists ({newer.memory_id}, cosine {similarity:.2f})"
             out.append(_finding(review_id, FindingKind.STALE, [older], reason, Action.ARCHIVE))

@@ -98,6 +98,18 @@ def test_old_unused_faded_memories_and_replaced_ones_are_stale() -> None:
     assert stale[0].action is Action.ARCHIVE
 
 
+def test_a_memory_with_several_newer_neighbours_is_one_stale_finding_naming_the_closest() -> None:
+    old = mem(1, "The team standup happens every morning", days=10)
+    newer = [mem(2, "The team standup happens every morning now", days=5)]
+    newer.append(mem(3, "The team standup happens every morning again", days=2))
+    found = run([old, *newer], contradiction_similarity=0.0, newer_similarity=0.0, duplicate_similarity=1.01)
+    stale = [f for f in found if f.kind is FindingKind.STALE and f.memory_ids == (old.memory_id,)]
+    assert len(stale) == 1 and len({f.finding_id for f in found}) == len(found)
+    near = hashed_embedding(old.content, 256)
+    closer = max(newer, key=lambda n: sum(a * b for a, b in zip(hashed_embedding(n.content, 256), near, strict=True)))
+    assert closer.memory_id in stale[0].reason
+
+
 def test_clutter_is_recognised_and_facts_are_not() -> None:
     for text in [
         "",
