@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TS_CLIENT := clients/typescript/dist/index.js
-EXTRAS := dev,bench,report,mcp,tracing,multilingual
+EXTRAS := dev,bench,report,mcp,tracing
 # uv installs the same pinned packages as pip in about 15 s instead of 2 minutes on a fresh
 # machine (CI's budget); pip stays the fallback.
 UV_VERSION := 0.13.8

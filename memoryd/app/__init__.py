@@ -26,7 +26,7 @@ from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetri
 from memoryd.adapters.redis.rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app.parts import NO_JOB_QUEUE, AdminParts, App, JobParts, MemoryParts, WorkingParts
-from memoryd.app.providers import build_chat, build_embedder, embedders
+from memoryd.app.providers import build_chat, build_embedder, concrete_embedding, embedders
 from memoryd.app.stores import GivenStores, JobPorts, Stores, open_stores
 from memoryd.app.wiring import Providers, wire
 from memoryd.config import Settings
@@ -63,6 +63,8 @@ async def build_app(settings: Settings, **given: Any) -> AsyncIterator[App]:
     """
     async with AsyncExitStack() as stack:
         metrics = PrometheusMetrics(tenant_label=settings.metrics.tenant_label)
+        if "embedder" not in given:
+            settings = await concrete_embedding(settings)
         model = given.pop("embedder", None) or _owned(stack, build_embedder(settings.embedding))
         embedder, queries, reads = embedders(model, settings, metrics)
         target = given.pop("reembed_target", None)

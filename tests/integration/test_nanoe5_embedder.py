@@ -1,4 +1,4 @@
-"""The embedded multilingual model (``embedding.provider = "e5"``): roles marked, other languages found."""
+"""The embedded multilingual model (the default, ``e5``): roles marked, other languages found, stores kept."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from memoryd.config.errors import ConfigError
 from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import NotReady
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery
-from tests.conftest import make_settings
+from memoryd.testing.provider import FakeProvider
+from tests.conftest import SUITE_EMBEDDER, make_settings
 
 ME = Actor("acme", "a1", "u1")
 
@@ -65,13 +66,43 @@ async def test_the_daemon_configured_with_e5_recalls_across_languages_and_record
         for question, fact in QUESTIONS:
             hits = await app.memory.recall.recall(RecallQuery(ME, question, limit=3))
             assert hits[0].memory.content == FACTS[fact], question
-    minilm = make_settings(tmp_path / "data")
+    minilm = make_settings(tmp_path / "data", embedding={"provider": "onnx"})
     with pytest.raises(NotReady, match=MODEL_NAME):  # one store, one model: re-embed to switch
         async with build_app(minilm):
             pass
 
 
 def test_e5_marks_roles_itself_so_another_marking_is_one_clear_error() -> None:
-    with pytest.raises(ConfigError, match=r"embedding: .*e5 provider marks queries and stored texts itself"):
+    with pytest.raises(ConfigError, match=r"embedding: .*embedded models mark queries and stored texts as they need"):
         load_settings(None, embedding={"provider": "e5", "roles": "bge"})
     assert load_settings(None, embedding={"provider": "e5"}).embedding.role_marking().marks is False
+
+
+async def test_auto_builds_a_new_store_on_e5_and_keeps_a_minilm_store_on_minilm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(SUITE_EMBEDDER)  # the default, as shipped
+    fresh = make_settings(tmp_path / "new")
+    assert fresh.embedding.provider == "auto"
+    async with build_app(fresh) as app:
+        assert app.embedder.model_name == MODEL_NAME
+    older = make_settings(tmp_path / "older", embedding={"provider": "onnx"})
+    async with build_app(older) as app:
+        await app.memory.memorize.memorize_batch(ME, [MemoryDraft(FACTS[0])], skip_deduplication=False)
+    async with build_app(make_settings(tmp_path / "older")) as app:  # auto: the model it was built with
+        assert app.embedder.model_name == "all-MiniLM-L6-v2-int8"
+        (hit,) = await app.memory.recall.recall(RecallQuery(ME, "Lucía enfermera", limit=1))
+        assert hit.memory.content == FACTS[0]
+
+
+async def test_auto_on_a_store_built_by_an_endpoint_asks_for_its_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(SUITE_EMBEDDER)
+    with FakeProvider(dimension=384) as provider:
+        endpoint = {"provider": "openai", "base_url": provider.base_url, "model": "remote-384"}
+        async with build_app(make_settings(tmp_path / "data", embedding=endpoint)):
+            pass
+    with pytest.raises(NotReady, match=r"built with embedding model 'remote-384': set embedding\.provider = 'openai'"):
+        async with build_app(make_settings(tmp_path / "data")):
+            pass

@@ -289,6 +289,19 @@ async def _open(db: lancedb.AsyncConnection, name: str) -> Any | None:
         return None
 
 
+async def recorded_embedding_model(uri: str, storage_options: dict[str, str] | None = None) -> str | None:
+    """The embedding model a store was built with; None for a store that has none yet (or no directory)."""
+    if "://" not in uri and not os.path.isdir(uri):
+        return None
+    async with map_lance_errors():
+        db = await lancedb.connect_async(uri, storage_options=storage_options)
+        meta = await _open(db, META_TABLE)
+        if meta is None:
+            return None
+        rows = (await meta.query().where("key = 'embedding'").to_arrow()).to_pylist()
+    return str(rows[0]["model"]) if rows else None
+
+
 async def _check_embedding_model(
     db: lancedb.AsyncConnection, model_name: str, dimension: int, creation: CreationLock
 ) -> None:

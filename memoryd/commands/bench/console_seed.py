@@ -19,8 +19,8 @@ from typing import Any
 import grpc
 import numpy as np
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench import corpus
+from memoryd.commands.bench.store_access import local_model
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
     AuditServiceStub,
@@ -64,7 +64,7 @@ async def seed(args: argparse.Namespace, address: str) -> Seeded:
     """Memories (with twins for the reviews to find) and graph facts, through the daemon's API."""
     agents = [f"agent-{i:02d}" for i in range(args.agents)]
     seeded = Seeded(agents)
-    embedder = OnnxMiniLMEmbedder()
+    embedder = local_model()
     bases = corpus.base_sentences(max(20, min(2000, args.memories // 50)))
     memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
     seeded.questions = corpus.questions(bases, 50)

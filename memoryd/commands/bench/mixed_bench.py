@@ -31,10 +31,10 @@ from typing import Any
 import grpc
 import numpy as np
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import percentiles, run_in_scratch, table
+from memoryd.commands.bench.store_access import local_model
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
 _TENANT = ((TENANT_METADATA_KEY, "mixed"),)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
-    embedder = OnnxMiniLMEmbedder()
+    embedder = local_model()
     bases = corpus.base_sentences(max(20, min(2000, args.memories // 50)))
     memories = corpus.build(args.memories, np.array(embedder.embed_sync(bases), dtype=np.float32), bases)
     questions = corpus.questions(bases, 500)

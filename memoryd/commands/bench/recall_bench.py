@@ -24,21 +24,23 @@ import grpc
 import numpy as np
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_embedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
 from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.commands.bench.store_access import (
+    LocalModel,
     copy_index_recall,
     has_vector_index,
+    local_model,
     maintain_now,
     nearest_ids,
     opened,
     write_footprint,
 )
 from memoryd.config import StorageSettings, load_settings
+from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.models import Actor
 from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileServiceStub, pb, ppb
@@ -87,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> dict[str, Any]:
-    embedder = OnnxMiniLMEmbedder()
+    embedder = local_model()
     # About 50 memories per base sentence: clusters as tight as a topic, not near-duplicates
     # (with hundreds per base, exact top-10 is a coin toss among equals and ANN recall means nothing).
     bases = corpus.base_sentences(min(2000, max(20, args.memories // 50)))
     base_vectors = np.array(embedder.embed_sync(bases), dtype=np.float32)
     memories = corpus.build(args.memories, base_vectors, bases)
     queries = corpus.questions(bases, args.queries)
-    query_vectors = embedder.embed_sync(queries)
+    query_vectors = embedder.embed_sync(queries, EmbedRole.QUERY)
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json", "data"}}
     shapes: list[dict[str, Any]] = []
     # The bench runs the maintenance step itself (timed), so the daemon's own loop is off.
@@ -225,7 +227,7 @@ async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]
 
 async def _maintain(
     data: Path | str,
-    embedder: OnnxMiniLMEmbedder,
+    embedder: LocalModel,
     tenant: str,
     agents: list[str],
     vectors: list[list[float]],
@@ -277,7 +279,7 @@ def _sqlite(
     queries: list[str],
     vectors: list[list[float]],
     args: argparse.Namespace,
-    embedder: OnnxMiniLMEmbedder,
+    embedder: LocalModel,
 ) -> dict[str, Any]:
     """The same Recalls in process on SQLite, with the precomputed vectors; then each query embedded first.
 
@@ -300,7 +302,7 @@ def _sqlite(
     embedded = []
     for i, q in enumerate(queries):
         t = time.perf_counter()
-        (v,) = embedder.embed_sync([q])
+        (v,) = embedder.embed_sync([q], EmbedRole.QUERY)
         db.recall(agents[i % len(agents)], q, v, args.limit, depth, FusionWeights())
         embedded.append((time.perf_counter() - t) * 1000)
     db.close()

