@@ -13,7 +13,7 @@ from memoryd.core.answer_schemas import AnswerSchema
 from memoryd.core.conversation import Conversation, ConversationEvent, Message, Summary
 from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import Unavailable
-from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.event_log import EventQuery, LogEvent
 from memoryd.core.feedback import STEPS, FeedbackSummary, Signal, bounded
 from memoryd.core.job_records import JobEvent, JobKind, JobRecord, JobState
 from memoryd.core.keys import ApiKey
@@ -701,19 +701,11 @@ class InMemoryEventLog:
     async def append_events(self, tenant_id: str, events: Sequence[LogEvent]) -> None:
         self.by_tenant.setdefault(tenant_id, {}).update({e.event_id: e for e in events})
 
-    async def events(
-        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[LogEvent]:
-        return sorted(
-            (
-                e
-                for e in self.by_tenant.get(tenant_id, {}).values()
-                if (since is None or e.at >= since)
-                and (until is None or e.at < until)
-                and (operation is None or e.operation is operation)
-            ),
-            key=lambda e: e.event_id,
+    async def events(self, tenant_id: str, query: EventQuery) -> list[LogEvent]:
+        found = sorted(
+            (e for e in self.by_tenant.get(tenant_id, {}).values() if query.matches(e)), key=lambda e: e.event_id
         )
+        return found[: query.limit] if query.limit else found
 
 
 class InMemoryArchive:

@@ -54,5 +54,34 @@ class LogEvent:
     counts: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class EventQuery:
+    """Which of a tenant's events to read: the store filters, orders by event id and stops at ``limit``."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    """[since, until)."""
+    operation: Operation | None = None
+    after: str = ""
+    """Only events whose id sorts after this one (the page token)."""
+    key_id: str = ""
+    """Only calls made with this key."""
+    row_id: str = ""
+    """Only events naming this row."""
+    limit: int = 0
+    """At most this many (0: all)."""
+
+    def matches(self, event: LogEvent) -> bool:
+        """Whether ``event`` is one of these (what a store's filter must keep)."""
+        return (
+            (self.since is None or event.at >= self.since)
+            and (self.until is None or event.at < self.until)
+            and (self.operation is None or event.operation is self.operation)
+            and event.event_id > self.after
+            and (not self.key_id or event.key_id == self.key_id)
+            and (not self.row_id or self.row_id in event.ids)
+        )
+
+
 MAX_IDS = 1000
 """Ids kept per event; a larger operation keeps the first ones and counts them all."""

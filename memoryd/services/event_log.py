@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.event_log import MAX_IDS, LogEvent, Operation
+from memoryd.core.event_log import MAX_IDS, EventQuery, LogEvent, Operation
 from memoryd.core.ids import new_memory_id
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, EventLogStore
@@ -130,10 +130,6 @@ class EventLog:
         if page_token and not all(c in "0123456789abcdef" for c in page_token):
             raise InvalidRequest("page_token", "is not a token this server issued")
         await self.flush()
-        found = await self._store.events(tenant_id, since, until, operation)
-        after = [
-            e
-            for e in found
-            if e.event_id > page_token and (not key_id or e.key_id == key_id) and (not row_id or row_id in e.ids)
-        ]
-        return EventPage(tuple(after[:page_size]), after[page_size - 1].event_id if len(after) > page_size else "")
+        query = EventQuery(since, until, operation, page_token, key_id, row_id, limit=page_size + 1)
+        found = await self._store.events(tenant_id, query)  # one more than a page: is there a next one?
+        return EventPage(tuple(found[:page_size]), found[page_size - 1].event_id if len(found) > page_size else "")

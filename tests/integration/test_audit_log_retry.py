@@ -8,7 +8,7 @@ from typing import Any
 
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.event_log import EVENT_INDEXES, EVENT_SCHEMA, LanceEventLog, events_table
-from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.event_log import EventQuery, LogEvent, Operation
 
 _REFUSED = (
     "lance error: Incompatible transaction: This Update transaction is incompatible with concurrent "
@@ -39,5 +39,5 @@ async def test_a_flush_refused_by_a_concurrent_creation_is_retried_and_lands_onc
     event = LogEvent("0" * 32, datetime(2026, 12, 1, tzinfo=UTC), "t1", Operation.MEMORIZE, ids=("m1",))
     await log.append_events("t1", [event])
     assert not refusals
-    assert [e.event_id for e in await log.events("t1", None, None, None)] == [event.event_id]
+    assert [e.event_id for e in await log.events("t1", EventQuery())] == [event.event_id]
     db.close()

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 import pyarrow as pa
 from lancedb.index import BTree
+from lancedb.query import ColumnOrdering
 
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal, timestamp
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
 from memoryd.core.errors import Conflict
-from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.event_log import EventQuery, LogEvent, Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 
 _TEXT = pa.string()
@@ -109,23 +110,29 @@ class LanceEventLog:
                 async with map_lance_errors():
                     await table.checkout_latest()
 
-    async def events(
-        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[LogEvent]:
-        """Events in [since, until), oldest first."""
+    async def events(self, tenant_id: str, query: EventQuery) -> list[LogEvent]:
+        """The matching events, oldest first: filtered, ordered and cut in LanceDB (a page reads one page's rows)."""
         where = []
-        if since is not None:
-            where.append(f"at >= {timestamp(since)}")
-        if until is not None:
-            where.append(f"at < {timestamp(until)}")
-        if operation is not None:
-            where.append(f"operation = {literal(operation.value)}")
+        if query.since is not None:
+            where.append(f"at >= {timestamp(query.since)}")
+        if query.until is not None:
+            where.append(f"at < {timestamp(query.until)}")
+        if query.operation is not None:
+            where.append(f"operation = {literal(query.operation.value)}")
+        if query.after:
+            where.append(f"event_id > {literal(query.after)}")
+        if query.key_id:
+            where.append(f"key_id = {literal(query.key_id)}")
+        if query.row_id:
+            where.append(f"array_has(ids, {literal(query.row_id)})")
         async with map_lance_errors():
             table = await self._db.table_if_exists(events_table(tenant_id))
             if table is None:
                 return []
-            query = table.query()
+            scan = table.query().order_by([ColumnOrdering(column_name="event_id")])
             if where:
-                query = query.where(" AND ".join(where))
-            rows = (await query.to_arrow()).to_pylist()
-        return sorted((_event(tenant_id, r) for r in rows), key=lambda e: e.event_id)
+                scan = scan.where(" AND ".join(where))
+            if query.limit:
+                scan = scan.limit(query.limit)
+            rows = (await scan.to_arrow()).to_pylist()
+        return [_event(tenant_id, r) for r in rows]

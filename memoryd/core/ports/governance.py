@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from memoryd.core.agent_config import StoredConfig
-from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.event_log import EventQuery, LogEvent
 from memoryd.core.keys import ApiKey
 from memoryd.core.provenance import HistoryEvent, Serving, ServingFilter
 from memoryd.core.review import Finding, Review
@@ -48,10 +48,8 @@ class EventLogStore(Protocol):
         """Store events (one commit)."""
         ...
 
-    async def events(
-        self, tenant_id: str, since: datetime | None, until: datetime | None, operation: Operation | None
-    ) -> list[LogEvent]:
-        """The tenant's events in [since, until), oldest first."""
+    async def events(self, tenant_id: str, query: EventQuery) -> list[LogEvent]:
+        """The tenant's events that match ``query``, oldest first, at most its limit (read no further)."""
         ...
 
 
