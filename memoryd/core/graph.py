@@ -24,10 +24,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from memoryd.core.models import Scope
+from memoryd.core.paging import cursor_parts, cursor_token
 from memoryd.core.restatement import is_restatement, statement_key
 
 
@@ -128,6 +129,36 @@ def fact_id(
     """One fact per triple, date and statement in one scope: the same assertion is the same row in any order."""
     when = valid_from.isoformat() if valid_from else ""
     return _digest("fact", where.key, subject_id, predicate, object_id, when, " ".join(statement_key(sentence)))
+
+
+@dataclass(frozen=True, slots=True)
+class FactCursor:
+    """Where a page of ListFacts ended: pending facts come first, then the rest, each newest first."""
+
+    pending: bool
+    created_at: datetime
+    fact_id: str
+
+    @classmethod
+    def of(cls, fact: Fact) -> FactCursor:
+        """The cursor just past ``fact``."""
+        return cls(fact.status is FactStatus.PENDING, fact.created_at, fact.fact_id)
+
+    def token(self) -> str:
+        """The opaque page token."""
+        return cursor_token(self.pending, (self.created_at - _EPOCH) // _MICROSECOND, self.fact_id)
+
+    @classmethod
+    def from_token(cls, token: str) -> FactCursor | None:
+        """The cursor in a page token (None: the first page); InvalidRequest for one not issued here."""
+        parts = cursor_parts(token, (bool, int, str))
+        if parts is None:
+            return None
+        return cls(bool(parts[0]), _EPOCH + int(parts[1]) * _MICROSECOND, str(parts[2]))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
 
 
 @dataclass(frozen=True, slots=True)

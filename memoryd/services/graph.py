@@ -25,6 +25,7 @@ from memoryd.core.graph import (
     EntityType,
     Episode,
     Fact,
+    FactCursor,
     FactStatus,
     GraphScope,
     MergeSuggestion,
@@ -40,7 +41,7 @@ from memoryd.core.graph import (
     valid_predicate,
 )
 from memoryd.core.models import Actor, Scope
-from memoryd.core.paging import offset_page
+from memoryd.core.paging import cursor_parts, cursor_token, offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.validation import check_actor, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
@@ -318,12 +319,19 @@ class GraphService:
         """A page of the facts the actor sees (pending first, then the newest), and the next page's token."""
         check_actor(actor)
         check_text(entity_id, "entity_id", 128)
-        return offset_page(await self._store.listed_facts(actor, status, entity_id), size, page_token)
+        found = await self._store.facts_page(actor, status, entity_id, FactCursor.from_token(page_token), size + 1)
+        return found[:size], FactCursor.of(found[size - 1]).token() if len(found) > size else ""
 
     async def list_entities(self, actor: Actor, size: int, page_token: str) -> tuple[list[Entity], str]:
         """A page of the entities the actor sees that no merge folded away, by name, and the next token."""
         check_actor(actor)
-        return offset_page(await self._store.listed_entities(actor), size, page_token)
+        parts = cursor_parts(page_token, (str, str))
+        after = None if parts is None else (str(parts[0]), str(parts[1]))
+        found = await self._store.entities_page(actor, after, size + 1)
+        if len(found) <= size:
+            return found, ""
+        last = found[size - 1]  # the store orders by the normalised name it wrote with the entity
+        return found[:size], cursor_token(normalised_name(last.name), last.entity_id)
 
     async def names(self, tenant_id: str, facts: Sequence[Fact]) -> dict[str, str]:
         """The names of the facts' entities, by id."""

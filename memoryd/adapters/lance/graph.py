@@ -16,20 +16,20 @@ from typing import Any
 
 import pyarrow as pa
 from lancedb.index import FTS, BTree
-from lancedb.query import BooleanQuery, FullTextOperator, MatchQuery, Occur
+from lancedb.query import BooleanQuery, ColumnOrdering, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance.copies.cache import CopyCache
 from memoryd.adapters.lance.copies.facts import FactsCopy
 from memoryd.adapters.lance.db import LanceDatabase, add_column, cosine_nearest
 from memoryd.adapters.lance.errors import map_lance_errors
-from memoryd.adapters.lance.filters import ids_in, literal, visible_where
+from memoryd.adapters.lance.filters import ids_in, literal, timestamp, visible_where
 from memoryd.adapters.lance.graph_retention import ENTITIES as ENTITIES  # the table names' home
 from memoryd.adapters.lance.graph_retention import EPISODES as EPISODES
 from memoryd.adapters.lance.graph_retention import FACTS as FACTS
 from memoryd.adapters.lance.graph_retention import LanceGraphRetention
 from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
-from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, normalised_name
+from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactCursor, FactStatus, GraphScope, normalised_name
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
 
 ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
@@ -243,14 +243,21 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             lambda version, data: FactsCopy.from_arrow(version, data, _fact),
         )
 
-    async def _select(self, prefix: str, tenant_id: str, where: str) -> list[dict[str, Any]]:
-        """The rows (without vectors) of one of the tenant's graph tables matching ``where``; none if no table."""
+    async def _select(
+        self, prefix: str, tenant_id: str, where: str, order: Sequence[tuple[str, bool]] = (), limit: int = 0
+    ) -> list[dict[str, Any]]:
+        """The rows (without vectors) of one of the tenant's graph tables matching ``where``; none if no table.
+
+        ``order``: (column, ascending) pairs, sorted in LanceDB (a top-k with ``limit``).
+        """
         async with map_lance_errors():
             table = await self._graph_table(prefix, tenant_id)
             if table is None:
                 return []
-            columns = _FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS
-            rows: list[dict[str, Any]] = (await table.query().where(where).select(columns).to_arrow()).to_pylist()
+            query = table.query().where(where).select(_FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS)
+            if order:
+                query = query.order_by([ColumnOrdering(column_name=c, ascending=up) for c, up in order])
+            rows: list[dict[str, Any]] = (await (query.limit(limit) if limit else query).to_arrow()).to_pylist()
         return rows
 
     async def _graph_table(self, prefix: str, tenant_id: str, *, create: bool = False) -> Any | None:
@@ -471,21 +478,37 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             return {}
         return {r["id"]: _fact(r) for r in await self._select(FACTS, tenant_id, ids_in(fact_ids))}
 
-    async def listed_facts(self, actor: Actor, status: FactStatus | None, entity_id: str) -> list[Fact]:
-        """Every fact the actor sees (of ``status``; naming ``entity_id``), pending first, then the newest."""
-        cond = [visible_where(actor, _ANY)]
-        if status is not None:
-            cond.append(f"status = {literal(status.value)}")
+    async def facts_page(
+        self, actor: Actor, status: FactStatus | None, entity_id: str, after: FactCursor | None, limit: int
+    ) -> list[Fact]:
+        """The actor's facts after ``after``: the pending ones, then the rest, each newest first; one query each."""
+        base = [visible_where(actor, _ANY)]
         if entity_id:
-            cond.append(f"(subject_id = {literal(entity_id)} OR object_id = {literal(entity_id)})")
-        facts = [_fact(r) for r in await self._select(FACTS, actor.tenant_id, " AND ".join(cond))]
-        return sorted(facts, key=lambda f: (f.status is not FactStatus.PENDING, -f.created_at.timestamp(), f.fact_id))
+            base.append(f"(subject_id = {literal(entity_id)} OR object_id = {literal(entity_id)})")
+        out: list[Fact] = []
+        for pending in [True, False] if status is None else [status is FactStatus.PENDING]:
+            if after is not None and pending and not after.pending:
+                continue  # the page began past the pending facts
+            kept = f"status = {literal(status.value)}" if status else f"status {'=' if pending else '!='} 'pending'"
+            cond = [*base, kept]
+            if after is not None and after.pending == pending:
+                at, fact = timestamp(after.created_at), literal(after.fact_id)
+                cond.append(f"(created_at < {at} OR (created_at = {at} AND id > {fact}))")
+            order = [("created_at", False), ("id", True)]
+            rows = await self._select(FACTS, actor.tenant_id, " AND ".join(cond), order, limit - len(out))
+            out += [_fact(r) for r in rows]
+            if len(out) >= limit:
+                break
+        return out
 
-    async def listed_entities(self, actor: Actor) -> list[Entity]:
-        """Every entity the actor sees that no merge folded away, by name."""
+    async def entities_page(self, actor: Actor, after: tuple[str, str] | None, limit: int) -> list[Entity]:
+        """The actor's entities in use after ``after`` (normalised name, id), by normalised name and id."""
         cond = f"{visible_where(actor, _ANY)} AND merged_into = '' AND archived_at IS NULL"
-        entities = [_entity(r) for r in await self._select(ENTITIES, actor.tenant_id, cond)]
-        return sorted(entities, key=lambda e: (e.name.casefold(), e.entity_id))
+        if after is not None:
+            name, entity = literal(after[0]), literal(after[1])
+            cond += f" AND (norm_name > {name} OR (norm_name = {name} AND id > {entity}))"
+        rows = await self._select(ENTITIES, actor.tenant_id, cond, [("norm_name", True), ("id", True)], limit)
+        return [_entity(r) for r in rows]
 
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
         """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion).

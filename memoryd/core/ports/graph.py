@@ -6,7 +6,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from memoryd.core.graph import Entity, Episode, Fact, FactStatus, GraphScope, MergeSuggestion, SuggestionStatus
+from memoryd.core.graph import (
+    Entity,
+    Episode,
+    Fact,
+    FactCursor,
+    FactStatus,
+    GraphScope,
+    MergeSuggestion,
+    SuggestionStatus,
+)
 from memoryd.core.models import Actor, ArmHit, Vector
 
 
@@ -57,12 +66,20 @@ class GraphStore(Protocol):
         """Facts the actor sees whose subject or object is one of ``entity_ids``."""
         ...
 
-    async def listed_facts(self, actor: Actor, status: FactStatus | None, entity_id: str) -> list[Fact]:
-        """Every fact the actor sees (of ``status``; naming ``entity_id``), pending first, then the newest."""
+    async def facts_page(
+        self, actor: Actor, status: FactStatus | None, entity_id: str, after: FactCursor | None, limit: int
+    ) -> list[Fact]:
+        """Facts the actor sees (of ``status``; naming ``entity_id``) after ``after``, at most ``limit``.
+
+        Pending first, then the others, each newest first then by id; the store reads no further.
+        """
         ...
 
-    async def listed_entities(self, actor: Actor) -> list[Entity]:
-        """Every entity the actor sees that no merge folded away, by name."""
+    async def entities_page(self, actor: Actor, after: tuple[str, str] | None, limit: int) -> list[Entity]:
+        """Entities in use the actor sees after ``after`` (a normalised name and id), at most ``limit``.
+
+        In use: no merge folded them away, no decay archived them; by normalised name, then id.
+        """
         ...
 
     async def fact_seeds(
