@@ -284,7 +284,7 @@ def test_bench_writes_smoke_with_the_local_model_beside_the_embedder_alone(tmp_p
     levels = record["levels"]
     assert [level["clients"] for level in levels] == [1, 2] and all(level["calls"] > 0 for level in levels)
     assert all(level["embedder_alone_texts_per_second"] > 0 for level in levels)
-    assert "the embedded ONNX model" in stdout and "embedder alone, batches of clients" in stdout
+    assert "(all-MiniLM-L6-v2-int8, 0% restatements)" in stdout and "embedder alone, batches of clients" in stdout
     assert "texts/s (" in stdout  # each level's share of the embedder alone
 
 

@@ -5,7 +5,7 @@ For each agents-per-table shape (``--agents 1,10,100``) one tenant holds
 through MemorizeBatch with precomputed clustered vectors. The store is then
 maintained (compaction; the ANN index where the table is large) as the
 daemon's maintenance loop would, and Recall is timed end to end over gRPC:
-with the server embedding the query (the embedded ONNX model) and with a
+with the server embedding the query (the configured embedded model) and with a
 precomputed query vector, at each concurrency level, after every query has been asked once
 in each mode (the daemon warm, as a serving one is). ``--baseline sqlite``
 times the same queries on sqlite-vec + FTS5 with the same fusion.

@@ -78,6 +78,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
     if not args.embedder_latency_ms:  # the local model alone, at each level's batch size, on the same texts
         embedder = build_embedder(load_settings(None).embedding)
         texts = [_text("alone", i) for i in range(_ALONE_TEXTS)]
+        config["model"] = embedder.model_name
         for level in levels:
             level["embedder_alone_texts_per_second"] = await texts_per_second(embedder, texts, level["clients"])
     return {"config": config, "levels": levels}
@@ -118,7 +119,7 @@ async def _calls(
 
 def _render(record: dict[str, Any]) -> str:
     latency = record["config"]["embedder_latency_ms"]
-    where = f"remote embedder answering after {latency:g} ms" if latency else "the embedded ONNX model"
+    where = f"remote embedder answering after {latency:g} ms" if latency else record["config"].get("model", "")
     share = record["config"]["restate_share"]
     head = f"memoryd bench writes ({where}, {share:.0%} restatements), {record['environment']['cores']} cores"
     rows = [
