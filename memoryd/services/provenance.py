@@ -169,9 +169,11 @@ class Provenance:
     async def history(self, tenant_id: str, memory_id: str) -> MemoryHistory:
         """The memory's events and latest servings, in time order (the caller checked it may see it)."""
         await self.flush()
-        events, servings = await asyncio.gather(
+        served_it = ServingFilter(item_id=memory_id)
+        events, latest, count = await asyncio.gather(
             self._store.history(tenant_id, memory_id),
-            self._store.servings(tenant_id, ServingFilter(item_id=memory_id), "", 1_000_000),
+            self._store.servings(tenant_id, served_it, "", SERVINGS_IN_HISTORY, newest=True),
+            self._store.count_servings(tenant_id, served_it),
         )
         served = [
             HistoryEvent(
@@ -187,10 +189,10 @@ class Provenance:
                 "",
                 {"rank": str(s.rank), "score": f"{s.score:.4f}", "conversation_id": s.conversation_id},
             )
-            for s in servings[-SERVINGS_IN_HISTORY:]
+            for s in reversed(latest)
         ]
         merged = sorted([*events, *served], key=lambda e: (e.at, e.event_id))
-        return MemoryHistory(tuple(merged), len(servings))
+        return MemoryHistory(tuple(merged), count)
 
     async def servings(self, tenant_id: str, where: ServingFilter, page_size: int, page_token: str) -> ServingPage:
         """One page of the tenant's servings matching ``where``, oldest first."""

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.provenance import LanceProvenance
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
-from memoryd.core.provenance import HistoryKind, ServingFilter
-from memoryd.services.provenance import Provenance
+from memoryd.core.provenance import HistoryKind, ServedItem, ServingFilter, serving_lines
+from memoryd.services.provenance import SERVINGS_IN_HISTORY, Provenance
 from tests.conftest import make_settings
 from tests.fakes import FrozenClock
 
@@ -94,3 +97,30 @@ async def test_erasure_removes_the_contacts_histories_and_servings_and_leaves_th
         assert kinds == [HistoryKind.CREATED, HistoryKind.SERVED]
         kept = await store.history("acme", shared.memory.memory_id)  # served to both: Bob's serving stays
         assert [e.kind for e in kept.events] == [HistoryKind.CREATED, HistoryKind.SERVED] and kept.servings_total == 1
+
+
+async def test_servings_are_ordered_and_cut_in_the_store_and_a_history_shows_the_latest(tmp_path: Path) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    store, t0 = LanceProvenance(db), datetime(2026, 12, 1, tzinfo=UTC)
+    calls = [(f"{i:030x}", t0 + timedelta(seconds=i)) for i in range(260)]
+    shuffled = calls[:]
+    random.Random(3).shuffle(shuffled)
+    caller = ("a1", "u1", "k1", "agent", "Recall", "")
+    for start in range(0, 260, 65):  # four appends, each with calls from all over the log
+        lines = "".join(
+            serving_lines(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in shuffled[start : start + 65]
+        )
+        await store.append_servings("acme", lines.encode())
+    again = "".join(serving_lines(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in calls[-3:])
+    await store.append_servings("acme", again.encode())  # a spool file moved twice: its rows twice
+    ids = [f"{c}01" for c, _ in calls]  # a serving: its call and its rank
+    first = await store.servings("acme", ServingFilter(item_id="m1"), "", 10)
+    assert [s.serving_id for s in first] == ids[:10]
+    assert [s.serving_id for s in await store.servings("acme", ServingFilter(), ids[9], 5)] == ids[10:15]
+    newest = await store.servings("acme", ServingFilter(item_id="m1"), "", 5, newest=True)
+    assert [s.serving_id for s in newest] == ids[::-1][:5]  # the doubled rows once each
+    assert await store.count_servings("acme", ServingFilter(item_id="m1")) == 263
+    history = await Provenance(store, FrozenClock(t0)).history("acme", "m1")
+    served = [e.event_id for e in history.events if e.kind is HistoryKind.SERVED]
+    assert served == ids[-SERVINGS_IN_HISTORY:] and history.servings_total == 263
+    db.close()

@@ -15,6 +15,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.csv as pacsv
 from lancedb.index import BTree
+from lancedb.query import ColumnOrdering
 
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
@@ -185,27 +186,37 @@ class LanceProvenance:
     async def settle(self, tenant_id: str | None = None) -> None:
         """Nothing waits outside the tables here (``SpooledProvenance`` holds servings in files)."""
 
-    async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
-        """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""
-        clauses = [f"id > {literal(after_id)}"] if after_id else []
-        for column in ("item_id", "agent_id", "end_user_id", "conversation_id"):
-            value = getattr(where, column)
-            if value:
-                clauses.append(f"{column} = {literal(value)}")
-        if where.since is not None:
-            clauses.append(f"at >= {timestamp(where.since)}")
-        if where.until is not None:
-            clauses.append(f"at < {timestamp(where.until)}")
+    async def servings(
+        self, tenant_id: str, where: ServingFilter, after_id: str, limit: int, *, newest: bool = False
+    ) -> list[Serving]:
+        """Servings matching ``where`` after ``after_id``, oldest (or ``newest``) first: ordered and cut in LanceDB."""
+        clauses = _serving_clauses(where)
+        if after_id and not newest:
+            clauses.append(f"id > {literal(after_id)}")
+        order = [ColumnOrdering(column_name="id", ascending=not newest)]
+        fetch = limit
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(SERVINGS_PREFIX + tenant_id)
+            if table is None or limit <= 0:
+                return []
+            while True:
+                query = table.query().order_by(order).limit(fetch)
+                rows = (await (query.where(" AND ".join(clauses)) if clauses else query).to_arrow()).to_pylist()
+                once = {r["id"]: r for r in rows}  # two processes moving one spool file append its rows twice
+                if len(once) >= limit or len(rows) < fetch:
+                    break
+                fetch *= 2  # doubles took places: read further
+        found = sorted((_serving(r) for r in once.values()), key=lambda s: s.serving_id, reverse=newest)
+        return found[:limit]
+
+    async def count_servings(self, tenant_id: str, where: ServingFilter) -> int:
+        """How many servings match ``where`` (a row a double move appended twice counts twice)."""
+        clauses = _serving_clauses(where)
         async with map_lance_errors():
             table = await self._db.table_if_exists(SERVINGS_PREFIX + tenant_id)
             if table is None:
-                return []
-            query = table.query()
-            if clauses:
-                query = query.where(" AND ".join(clauses))
-            rows = (await query.to_arrow()).to_pylist()
-        once = {r["id"]: r for r in rows}  # two processes moving one spool file append its rows twice
-        return sorted((_serving(r) for r in once.values()), key=lambda s: s.serving_id)[:limit]
+                return 0
+            return int(await table.count_rows(" AND ".join(clauses) if clauses else None))
 
     async def _delete(self, name: str, condition: str) -> int:
         async with map_lance_errors():
@@ -251,3 +262,16 @@ class LanceProvenance:
         async with map_lance_errors():
             table = await self._db.table_if_exists(SERVINGS_PREFIX + tenant_id)
             return 0 if table is None else int(await table.count_rows(condition))
+
+
+def _serving_clauses(where: ServingFilter) -> list[str]:
+    clauses = []
+    for column in ("item_id", "agent_id", "end_user_id", "conversation_id"):
+        value = getattr(where, column)
+        if value:
+            clauses.append(f"{column} = {literal(value)}")
+    if where.since is not None:
+        clauses.append(f"at >= {timestamp(where.since)}")
+    if where.until is not None:
+        clauses.append(f"at < {timestamp(where.until)}")
+    return clauses

@@ -147,10 +147,17 @@ class SpooledProvenance:
                 continue
         return sorted(folder.glob(f"*{_SUFFIX}"))
 
-    async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
+    async def servings(
+        self, tenant_id: str, where: ServingFilter, after_id: str, limit: int, *, newest: bool = False
+    ) -> list[Serving]:
         """``LanceProvenance.servings`` after the tenant's files are moved."""
         await self.settle(tenant_id)
-        return await self._inner.servings(tenant_id, where, after_id, limit)
+        return await self._inner.servings(tenant_id, where, after_id, limit, newest=newest)
+
+    async def count_servings(self, tenant_id: str, where: ServingFilter) -> int:
+        """``LanceProvenance.count_servings`` after the tenant's files are moved."""
+        await self.settle(tenant_id)
+        return await self._inner.count_servings(tenant_id, where)
 
     async def forget(self, tenant_id: str, memory_ids: Sequence[str]) -> list[str]:
         """``LanceProvenance.forget`` after the tenant's files are moved."""

@@ -68,8 +68,17 @@ class ProvenanceStore(Protocol):
         """Store servings given as ``serving_lines`` (one commit, or held in a spool the reads settle)."""
         ...
 
-    async def servings(self, tenant_id: str, where: ServingFilter, after_id: str, limit: int) -> list[Serving]:
-        """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit``."""
+    async def servings(
+        self, tenant_id: str, where: ServingFilter, after_id: str, limit: int, *, newest: bool = False
+    ) -> list[Serving]:
+        """Servings matching ``where`` with ids after ``after_id``, oldest first, at most ``limit`` (read no further).
+
+        ``newest``: the latest ``limit`` instead, newest first (``after_id`` unused).
+        """
+        ...
+
+    async def count_servings(self, tenant_id: str, where: ServingFilter) -> int:
+        """How many servings match ``where``."""
         ...
 
     async def forget(self, tenant_id: str, memory_ids: Sequence[str]) -> list[str]:
