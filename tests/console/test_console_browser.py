@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -176,8 +177,11 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await pending.locator("button[value=approve]").click()
     await expect(page.locator(".note")).to_contain_text("approved")
     await expect(page.locator(f"tr[data-fact='{fact.fact_id}']")).to_have_attribute("data-status", "active")
-    # each fact's validity drawn on a timeline, current facts filled
+    # each fact's validity drawn on a timeline, current facts filled; a bar opens its fact's page
     await expect(page.locator("svg.timeline rect.current")).to_have_count(1)
+    await page.locator("svg.timeline a").first.click()
+    await expect(page).to_have_url(re.compile(rf"/graph/facts/{fact.fact_id}\?"))
+    await page.goto(f"{stack.url}/graph?agent=a1")
     assert stack.daemon.run(app.graph._store.facts("acme", [fact.fact_id]))[fact.fact_id].status is FactStatus.ACTIVE
     # a duplicate entity, folded into the first by an admin: its facts move, its name becomes an alias
     twin = Assertion("ACME Corp", "office in", "Porto", "ACME Corp has an office in Porto.")

@@ -43,19 +43,20 @@ def curve(points: Sequence[tuple[float, float]], *, size: int = 160, title: str 
 
 
 def timeline(
-    spans: Sequence[tuple[str, datetime | None, datetime | None, bool]], *, width: int = 640, title: str = ""
+    spans: Sequence[tuple[str, datetime | None, datetime | None, bool, str]], *, width: int = 640, title: str = ""
 ) -> Markup:
     """Each fact's validity as a bar from ``valid_from`` to ``valid_to`` (open-ended: to now), one row each.
 
-    ``spans``: (label, from, to, current). A fact without a start is drawn from the earliest start; a
-    current fact is filled, an ended or invalidated one outlined.
+    ``spans``: (label, from, to, current, href). A fact without a start is drawn from the earliest start;
+    a current fact is filled, an ended or invalidated one outlined. A row is a link to ``href`` (the
+    fact's page: what it superseded), its dates in the bar's tooltip: no script, so the strict CSP holds.
     """
-    starts = [s for _, s, _, _ in spans if s is not None]
+    starts = [s for _, s, _, _, _ in spans if s is not None]
     if not spans or not starts:
         return Markup("")
     now = datetime.now(UTC)
     first = min(starts)
-    last = max([now, *(e for _, _, e, _ in spans if e is not None)])
+    last = max([now, *(e for _, _, e, _, _ in spans if e is not None)])
     total = max((last - first).total_seconds(), 1.0)
     row, label_width = 18, 220
     height = row * len(spans) + 16
@@ -68,13 +69,14 @@ def timeline(
         f'<svg class="chart timeline" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'role="img" aria-label="{escape(title)}">'
     ]
-    for i, (label, start, end, current) in enumerate(spans):
+    for i, (label, start, end, current, href) in enumerate(spans):
         left, right = x(start or first), x(end or now)
         y = i * row + 2
-        parts.append(f'<text x="0" y="{y + 12}">{escape(label[:34])}</text>')
+        dates = f"{(start or first):%Y-%m-%d} → {f'{end:%Y-%m-%d}' if end else 'now'}"
+        parts.append(f'<a href="{escape(href)}"><text x="0" y="{y + 12}">{escape(label[:34])}</text>')
         parts.append(
             f'<rect class="{"current" if current else "ended"}" x="{left:.1f}" y="{y}" '
-            f'width="{max(right - left, 2):.1f}" height="{row - 6}"><title>{escape(label)}</title></rect>'
+            f'width="{max(right - left, 2):.1f}" height="{row - 6}"><title>{escape(label)} ({dates})</title></rect></a>'
         )
     parts.append(f'<text x="{label_width}" y="{height - 2}">{first:%Y-%m-%d}</text>')
     parts.append(f'<text x="{width}" y="{height - 2}" text-anchor="end">{last:%Y-%m-%d}</text></svg>')

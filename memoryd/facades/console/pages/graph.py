@@ -65,6 +65,7 @@ async def graph(view: View) -> Response:
                     _when(f.valid_from) or _when(f.created_at),
                     _when(f.valid_to),
                     f.status == gr.FACT_STATUS_ACTIVE,
+                    link(f"/graph/facts/{f.id}", agent=agent, contact=contact),
                 )
                 for f in facts.facts
             ],
