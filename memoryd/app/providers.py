@@ -19,7 +19,7 @@ from memoryd.services.reads_in_flight import ReadsInFlight
 
 
 def build_embedder(settings: EmbeddingSettings) -> Embedder:
-    """The configured embedder (the embedded ONNX model by default), marking roles as its model wants."""
+    """The configured embedder (e5 when ``auto`` has no store to ask), marking roles as its model wants."""
     roles = settings.role_marking()
     model: Embedder
     if settings.provider == "openai":
