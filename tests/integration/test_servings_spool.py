@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -107,3 +108,14 @@ async def test_the_daemon_spools_servings_and_erasure_export_and_shutdown_leave_
         assert app.admin.provenance is not None
         page = await app.admin.provenance.servings("acme", ServingFilter(end_user_id="bob"), 10, "")
         assert len(page.servings) == 3
+
+
+async def test_two_processes_moving_one_tenants_files_at_once_append_each_once(tmp_path: Path) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    writer = SpooledProvenance(LanceProvenance(db), tmp_path / "spool", hold=3600)
+    await writer.open()
+    for n in range(20):
+        await writer.append_servings("acme", call(n, "alice", *(f"m{n}-{i}" for i in range(10))))
+    other = SpooledProvenance(LanceProvenance(db), tmp_path / "spool", hold=3600)
+    await asyncio.gather(writer.settle("acme"), other.settle("acme"))
+    assert await table_rows(db, "acme") == 200 and spooled_files(tmp_path / "spool") == []

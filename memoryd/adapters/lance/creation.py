@@ -51,14 +51,29 @@ class NoCreationLock:
 
 
 class FileCreationLock:
-    """An exclusive ``flock`` on a file in the store's directory, polled so a cancelled wait leaks nothing."""
+    """An exclusive ``flock`` on a file in the store's directory (``FileLock``)."""
 
     def __init__(self, directory: str) -> None:
-        self._path = Path(directory) / LOCK_FILE
+        self._lock = FileLock(Path(directory) / LOCK_FILE, "table-creation lock")
 
     @asynccontextmanager
     async def hold(self, name: str) -> AsyncIterator[None]:
         """One lock for the store's every table: creations are rare and take milliseconds."""
+        async with self._lock.hold():
+            yield
+
+
+class FileLock:
+    """An exclusive ``flock`` on one file for every process on the host, polled: a cancelled wait leaks nothing."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self._path = path
+        self._what = what
+        """What the lock guards, for the error of a wait that lasted a minute."""
+
+    @asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        """Wait for the lock (Unavailable after a minute); the kernel drops it when a holder dies."""
         self._path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
 
@@ -66,7 +81,7 @@ class FileCreationLock:
             return _try_flock(fd)
 
         try:
-            await _until(take, f"another process held the table-creation lock {self._path}")
+            await _until(take, f"another process held the {self._what} {self._path}")
             try:
                 yield
             finally:

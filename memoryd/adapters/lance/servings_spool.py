@@ -10,8 +10,10 @@ loses nothing that reached a file: the next process to start, or to move, takes 
 
 Every read, delete and export of a tenant's servings moves that tenant's files first, so a reader
 sees what was served before its call and an erasure leaves nothing behind in a file. Any process
-sharing the directory may move any file; two moving one file at once append its rows twice, which
-``LanceProvenance`` reads once (a serving's id is its call's and its rank).
+sharing the directory may move any file, one at a time per tenant (a ``flock`` in the tenant's
+folder); two moving one file at once all the same (another host's process on a shared disk, where
+``flock`` may not reach) append its rows twice, which ``LanceProvenance`` reads once (a serving's id
+is its call's and its rank).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from memoryd.adapters.lance.creation import FileLock
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.provenance import LanceProvenance, serving_columns
 from memoryd.core.errors import MemorydError
@@ -37,6 +40,7 @@ _SUFFIX = ".tsv"
 _ASIDE = ".part"
 _STALE_ASIDE_SECONDS = 600.0
 """A file still aside after this long was being written by a process that died: removed at a move."""
+_MOVING = ".moving.lock"
 
 
 def _write(path: Path, lines: bytes) -> None:
@@ -125,19 +129,19 @@ class SpooledProvenance:
     async def _move(self, folders: Sequence[Path]) -> None:
         async with self._moving:
             for folder in folders:
-                async with map_lance_errors():
+                if not await asyncio.to_thread(folder.is_dir):
+                    continue
+                async with map_lance_errors(), FileLock(folder / _MOVING, "servings spool's move lock").hold():
                     paths = await asyncio.to_thread(self._spooled, folder)
                     tables, read = await asyncio.to_thread(_read, paths) if paths else ([], [])
-                if tables:  # on failure the files stay, and the next move takes them
-                    await self._inner.add_serving_columns(bytes.fromhex(folder.name).decode(), pa.concat_tables(tables))
-                async with map_lance_errors():
+                    if tables:  # on failure the files stay, and the next move takes them
+                        tenant_id = bytes.fromhex(folder.name).decode()
+                        await self._inner.add_serving_columns(tenant_id, pa.concat_tables(tables))
                     for path in read:
                         path.unlink(missing_ok=True)
 
     @staticmethod
     def _spooled(folder: Path) -> list[Path]:
-        if not folder.is_dir():
-            return []
         now = time.time()
         for aside in folder.glob(f"*{_ASIDE}"):
             try:
