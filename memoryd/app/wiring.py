@@ -95,6 +95,7 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         {agent: o.values() for agent, o in settings.working.agents.items()},
         cache_seconds=settings.agent_config.cache_seconds,
         rrf_k=settings.recall.rrf_k,
+        maintenance=stores.maintenance,
     )
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     provenance = Provenance(stores.provenance, p.clock) if stores.provenance is not None else None

@@ -48,6 +48,7 @@ from memoryd.config.work import (
     WorkingPolicySettings,
     WorkingSettings,
 )
+from memoryd.core.query_terms import DEFAULT_TEXT_LANGUAGE
 
 PRODUCT_ENV = {
     "MEMORY_RRF_K": ("recall", "rrf_k"),
@@ -153,6 +154,7 @@ class Settings(BaseSettings):
             "recall.min_score": self.recall.default_min_score,
             "recall.vector_weight": self.recall.vector_weight,
             "recall.full_text_weight": self.recall.fts_weight,
+            "recall.text_language": DEFAULT_TEXT_LANGUAGE,  # per tenant only: its index follows it
             "recall.similarity_floor": (
                 calibrated_floor if self.recall.similarity_threshold is None else self.recall.similarity_threshold
             ),

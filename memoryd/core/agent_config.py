@@ -23,6 +23,7 @@ from enum import StrEnum
 
 from memoryd.core.conversation import POLICY_BOUNDS, StorageScope, Strategy
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.query_terms import TEXT_LANGUAGES
 from memoryd.core.review import ApplyPolicy
 
 Value = bool | int | float | str
@@ -173,6 +174,13 @@ SETTINGS: dict[str, Setting] = {
             "Vector hits below this cosine similarity stay out (a spam filter; default: the embedder's calibration).",
             -1.0,
             1.0,
+        ),
+        Setting(
+            "recall.text_language",
+            str,
+            "The language the tenant's memories are indexed in for full text (its stemmer); CJK works in any.",
+            choices=TEXT_LANGUAGES,
+            tenant_only=True,
         ),
         Setting("review.enabled", bool, "The audit batch reviews this agent's memories.", tighten=Tighten.OFF_WINS),
         Setting(

@@ -13,9 +13,9 @@ by the index) or a prefix of one of them.
 Chinese and Japanese write no spaces: a run of their characters would be one token (a whole clause),
 matched only by the same clause. ``words`` cuts such runs into overlapping pairs of characters
 ("我的猫叫小白" → 我的 的猫 猫叫 叫小 小白), and ``index_text`` writes the indexed text the same way,
-so a question shares pairs with its answer whatever the tenant's language: no segmenter, no
-per-language setting, and a tenant mixing languages works. Accented Latin letters are folded
-("Málaga" → "malaga") as the index folds them.
+so a question shares pairs with its answer whatever the tenant's language: no segmenter, and a
+tenant mixing languages works. Accented Latin letters are folded ("Málaga" → "malaga") as the index
+folds them. Stemming is the index's, in the tenant's ``recall.text_language`` (English by default).
 """
 
 from __future__ import annotations
@@ -45,6 +45,15 @@ def _latin_fold_table() -> dict[int, str]:
 
 
 _FOLD = _latin_fold_table()
+
+TEXT_LANGUAGES = (
+    "english", "arabic", "danish", "dutch", "finnish", "french", "german", "greek", "hungarian", "italian",
+    "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish", "tamil", "turkish",
+)  # fmt: skip
+"""The languages a tenant's full-text index can stem (``recall.text_language``); the first is the default.
+
+CJK needs none of them: its runs are pairs whatever the language (above)."""
+DEFAULT_TEXT_LANGUAGE = TEXT_LANGUAGES[0]
 
 MIN_PREFIX = 3
 """Shorter query terms only match whole words: 'ca' would match half the archive."""

@@ -27,7 +27,7 @@ from memoryd.core.errors import Conflict, PermissionDenied
 from memoryd.core.event_log import Operation
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor
-from memoryd.core.ports import AgentConfigStore
+from memoryd.core.ports import AgentConfigStore, StoreMaintenance
 from memoryd.core.ranking import AgentRecall, FusionWeights
 from memoryd.core.retention import RetentionPolicy
 from memoryd.core.review import ApplyPolicy
@@ -37,6 +37,7 @@ from memoryd.services.event_log import EventLog
 
 MAX_VERSION = 1 << 40
 _WORKING = "working."
+_TEXT_LANGUAGE = "recall.text_language"
 
 
 class AgentConfigService:
@@ -51,8 +52,11 @@ class AgentConfigService:
         *,
         cache_seconds: float = 5.0,
         rrf_k: int = 5,
+        maintenance: StoreMaintenance | None = None,
     ) -> None:
         self._rrf_k = rrf_k
+        self._maintenance = maintenance
+        """Where a tenant's ``recall.text_language`` takes effect (its full-text index); None: nowhere."""
         missing = set(SETTINGS) - set(defaults(""))
         if missing:
             raise ValueError(f"no daemon default for {sorted(missing)}")
@@ -120,6 +124,9 @@ class AgentConfigService:
         self._forget(tenant_id, agent_id)
         keys = sorted({*set_values, *unset})
         await self._trail.write(tenant_id, Operation.CONFIG_CHANGE, replace(by, agent_id=agent_id or by.agent_id), keys)
+        if _TEXT_LANGUAGE in keys and not agent_id and self._maintenance is not None:
+            language = values.get(_TEXT_LANGUAGE, self._defaults(tenant_id)[_TEXT_LANGUAGE])
+            await self._maintenance.use_text_language(tenant_id, str(language))
         return new
 
     def _forget(self, tenant_id: str, agent_id: str) -> None:

@@ -209,3 +209,35 @@ def test_an_agents_fusion_weights_apply_to_its_recall_only(stubs: tuple[Any, Any
     assert (
         view["recall.similarity_floor"][1] == gpb.CONFIG_LEVEL_DEFAULT and -1 <= view["recall.similarity_floor"][0] <= 1
     )
+
+
+def test_a_tenants_text_language_stems_its_full_text_arm_in_it_and_is_the_tenants_alone(
+    stubs: tuple[Any, Any],
+) -> None:
+    configs, memory = stubs
+    for who in (T, OTHER):
+        stored = pb.MemoryInput(content="Mi hermana trabajaba en Lisboa")
+        memory.Memorize(pb.MemorizeRequest(agent_id="a1", memory=stored), metadata=who)
+    ask = pb.RecallRequest(agent_id="a1", query="¿Dónde trabajamos?")
+
+    def found_by_full_text(who: Any) -> bool:
+        return any(hit.parts.full_text_rank == 1 for hit in memory.Recall(ask, metadata=who).hits)
+
+    assert not found_by_full_text(T)  # English stems 'trabajamos' and 'trabajaba' apart
+    language = {"recall.text_language": _v("spanish")}
+    configs.SetTenantConfig(gpb.SetTenantConfigRequest(values=language), metadata=T)
+    assert found_by_full_text(T) and not found_by_full_text(OTHER)  # both 'trabaj' in Spanish
+    refused = [
+        lambda: configs.SetTenantConfig(
+            gpb.SetTenantConfigRequest(values={"recall.text_language": _v("klingon")}, expected_version=1), metadata=T
+        ),
+        lambda: configs.SetAgentConfig(gpb.SetAgentConfigRequest(agent_id="a1", values=language), metadata=T),
+    ]
+    for call in refused:
+        code, message = _code(call)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT and "recall.text_language" in message
+    assert found_by_full_text(T)
+    configs.SetTenantConfig(
+        gpb.SetTenantConfigRequest(unset=["recall.text_language"], expected_version=1), metadata=T
+    )  # back to the default
+    assert not found_by_full_text(T)

@@ -262,7 +262,11 @@ def test_many_texts_are_tokenized_in_one_call_of_each_index_tokenizer(monkeypatc
     # written never happened, and every load fell back to a call per text (7x slower at 5,000 texts).
     rng = random.Random(6)
     texts = [sentence(rng) for _ in range(300)]
-    alone = {p: [index_tokens([text], prefixes=p)[0] for text in texts] for p in (False, True)}  # one text: no joining
+    kinds = [(False, "english"), (True, "english"), (False, "spanish")]  # search_text, prefixes, a tenant's language
+    alone = {  # one text: no joining
+        (p, language): [index_tokens([text], prefixes=p, language=language)[0] for text in texts]
+        for p, language in kinds
+    }
     calls: list[str] = []
     tokenize = lance.tokenize
 
@@ -271,10 +275,11 @@ def test_many_texts_are_tokenized_in_one_call_of_each_index_tokenizer(monkeypatc
         return tokenize(text, **options)
 
     monkeypatch.setattr(lance, "tokenize", counted)
-    for prefixes in (False, True):
+    for prefixes, language in kinds:
         calls.clear()
-        assert index_tokens(texts, prefixes=prefixes) == alone[prefixes]
-        assert len(calls) == 1, prefixes
+        assert index_tokens(texts, prefixes=prefixes, language=language) == alone[(prefixes, language)]
+        assert len(calls) == 1, (prefixes, language)
+    assert alone[(False, "spanish")] != alone[(False, "english")]  # stemmed otherwise
     # a text holding a word with the joining word's token: then every text alone, still exact
     mixed = [*texts[:3], "the memorydtextseparate plan", *texts[3:6]]
     each = [index_tokens([text])[0] for text in mixed]

@@ -39,7 +39,9 @@ from memoryd.adapters.lance.rows import (
     rows_of,
     to_record,
 )
+from memoryd.adapters.lance.text_analysis import built_language, search_text_index
 from memoryd.core.models import ALL_STATUSES, Actor, MemoryFilter
+from memoryd.core.query_terms import DEFAULT_TEXT_LANGUAGE
 
 ARCHIVE_PREFIX = "memories_"
 
@@ -52,7 +54,7 @@ _ADDED_COLUMNS = ("request_key", "superseded_by", "collection")
 """Nullable string columns added after the first release (``_upgrade``)."""
 
 ARCHIVE_INDEXES = [
-    ("search_text", FTS(with_position=True)),
+    ("search_text", search_text_index(DEFAULT_TEXT_LANGUAGE)),
     ("prefixes", FTS(with_position=False, stem=False, remove_stop_words=False)),
     ("scope", Bitmap()),
     ("agent_id", Bitmap()),
@@ -161,10 +163,13 @@ class ArchiveTables:
             if len(kept) >= 4 * self.copy_tables or sum(len(w) + len(p) for w, p in kept) >= 4 * self.copy_total_rows:
                 self.vocabularies.clear()  # tenants come and go (their texts stay here once their copies went)
             vocabularies = self.vocabularies[tenant_id] = (Vocabulary(), Vocabulary(prefixes=True))
-        words, prefixes = vocabularies
 
         def build(version: int, loaded: CopyLoad) -> ArchiveCopy:
-            data, covered, prefixes_covered = loaded
+            data, covered, prefixes_covered, language = loaded
+            words, prefixes = vocabularies
+            if language is not None and words.language != language:  # the index was rebuilt in another language
+                words = Vocabulary(language=language)
+                self.vocabularies[tenant_id] = (words, prefixes)
             return ArchiveCopy.from_arrow(
                 version, data, words, covered, prefixes, prefixes_covered, ann_min_rows=self.ann_min_rows
             )
@@ -210,8 +215,9 @@ class ArchiveTables:
         return {r["id"]: r for r in rows.to_pylist()}
 
 
-CopyLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None]
-"""A table's rows for its in-memory copy and the fragments its ``search_text`` and ``prefixes`` indexes cover."""
+CopyLoad = tuple[pa.Table, frozenset[int] | None, frozenset[int] | None, str | None]
+"""A table's rows for its in-memory copy, the fragments its ``search_text`` and ``prefixes`` indexes cover,
+and the language ``search_text``'s was built in (``text_analysis``; None: not read, no index)."""
 
 
 async def _follow_commits(copy: ArchiveCopy, table: Any, version: int) -> ArchiveCopy | None:
@@ -250,7 +256,7 @@ async def _read_copy(table: Any) -> CopyLoad:
     data = await table.query().select([*RECORD_COLUMNS, "vector", "search_text", "prefixes", "_rowaddr"]).to_arrow()
     dataset = await table.to_lance()
     if dataset.version != await table.version():
-        return data, None, None
+        return data, None, None, None
     indexes = dataset.describe_indices()
     deleted = {f.fragment_id for f in dataset.get_fragments() if f.metadata.deletion_file is not None}
 
@@ -261,7 +267,9 @@ async def _read_copy(table: Any) -> CopyLoad:
         fragments = frozenset(int(f) for f in index.segments[0].fragment_ids)
         return None if fragments & deleted else fragments
 
-    return data, covered("search_text"), covered("prefixes")
+    words = next((ix for ix in indexes if ix.field_names == ["search_text"]), None)
+    language = built_language(words.details) if words is not None else None
+    return data, covered("search_text"), covered("prefixes"), language
 
 
 async def _upgrade(table: Any) -> None:

@@ -282,6 +282,24 @@ class LanceDatabase:
         self.connection.close()  # type: ignore[no-untyped-call]  # lancedb leaves close() unannotated
 
 
+async def put_meta(db: LanceDatabase, key: str, value: str, dimension: int = 0) -> None:
+    """One upsert of a ``store_meta`` row (its value in the column named ``model``): atomic for every process."""
+    async with map_lance_errors():
+        table = await db.open_existing(META_TABLE)
+        row = pa.Table.from_pylist([{"key": key, "model": value, "dimension": dimension}], await table.schema())
+        await table.merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(row)
+
+
+async def meta_values(db: LanceDatabase, prefix: str) -> dict[str, str]:
+    """The values of the ``store_meta`` rows whose key starts with ``prefix``, by the rest of the key."""
+    pattern = "'" + (prefix + "%").replace("'", "''") + "'"
+    async with map_lance_errors():
+        table = await db.open_existing(META_TABLE)
+        rows = (await table.query().where(f"key LIKE {pattern}").to_arrow()).to_pylist()
+    # (``_`` in a LIKE pattern is any character: the keys are checked again)
+    return {row["key"][len(prefix) :]: row["model"] or "" for row in rows if row["key"].startswith(prefix)}
+
+
 async def _open(db: lancedb.AsyncConnection, name: str) -> Any | None:
     try:
         return await db.open_table(name)

@@ -32,6 +32,7 @@ from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.graph import ENTITIES, FACTS
 from memoryd.adapters.lance.purge import LancePurge, materialized
 from memoryd.adapters.lance.rows import space_columns
+from memoryd.adapters.lance.text_languages import LanceTextLanguages
 from memoryd.core.data_rights import TableFile
 from memoryd.core.errors import Conflict, Unavailable
 
@@ -109,6 +110,8 @@ class LanceMaintenance:
         orphan_grace: timedelta = timedelta(seconds=60),
     ) -> None:
         self._purge = LancePurge(db, orphan_grace)
+        self._languages = LanceTextLanguages(db)
+        """The tenants' full-text languages, followed by their archive tables' indexes (``text_languages``)."""
         self._pauses = 0
         self._passing = asyncio.Lock()
         """Held by a pass; ``paused`` waits for it."""
@@ -142,6 +145,10 @@ class LanceMaintenance:
     def pending(self) -> frozenset[str]:
         """The tables this process wrote since the last pass (what a quick pass visits)."""
         return frozenset(self._db.written)
+
+    async def use_text_language(self, tenant_id: str, language: str) -> None:
+        """Index the tenant's memories' text in ``language`` from now on (``LanceTextLanguages.use``)."""
+        await self._languages.use(tenant_id, language)
 
     async def purge(self, names: Sequence[str]) -> int:
         """Remove deleted rows from disk now (``LancePurge.purge``); the versions removed."""
@@ -201,6 +208,7 @@ class LanceMaintenance:
         async with map_lance_errors():
             names = [n async for n in self._db.names() if n != META_TABLE] if full else sorted(written)
         if full:
+            await self._languages.refresh()
             await self._purge_forgotten(names)
         sizes: dict[str, tuple[int, int]] = {}
         for name in names:
@@ -234,6 +242,8 @@ class LanceMaintenance:
             # commit is preempted): the table's fragments stay as they are until its build ends.
             self._db.written.add(name)
             return int(stats["num_rows"])
+        if await self._languages.follow(name, table):
+            stats = await table.stats()
         small = stats["fragment_stats"]["num_small_fragments"]
         text_index = next((index for prefix, index in _SEARCHED.items() if name.startswith(prefix)), None)
         if text_index is None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pyarrow as pa
-
-from memoryd.adapters.lance.db import META_TABLE, LanceDatabase
+from memoryd.adapters.lance.db import META_TABLE, LanceDatabase, meta_values, put_meta
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
 from memoryd.core.errors import PreconditionFailed
@@ -42,21 +40,12 @@ class LanceEmbeddingSpaces:
             raise PreconditionFailed(
                 f"a re-embed to {current[0]!r} ({current[1]} dims) is under way; finish it before starting another"
             )
-        await self._put(_TARGET, model, dimension)
+        await put_meta(self._db, _TARGET, model, dimension)
 
     async def active(self) -> dict[str, str]:
         """Tenant → model, for the tenants whose Recall left the store's model."""
-        async with map_lance_errors():
-            table = await self._meta()
-            rows = (await table.query().where(f"key LIKE {literal(_SPACE + '%')}").to_arrow()).to_pylist()
-        return {r["key"][len(_SPACE) :]: r["model"] for r in rows if r["model"]}
+        return {tenant: model for tenant, model in (await meta_values(self._db, _SPACE)).items() if model}
 
     async def switch(self, tenant_id: str, model: str) -> None:
         """One upsert: the tenant's Recall moves at once for every process that reads it afterwards."""
-        await self._put(_SPACE + tenant_id, model, 0)
-
-    async def _put(self, key: str, model: str, dimension: int) -> None:
-        async with map_lance_errors():
-            table = await self._meta()
-            row = pa.Table.from_pylist([{"key": key, "model": model, "dimension": dimension}], await table.schema())
-            await table.merge_insert("key").when_matched_update_all().when_not_matched_insert_all().execute(row)
+        await put_meta(self._db, _SPACE + tenant_id, model)

@@ -23,7 +23,8 @@ from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.commands.bench.store_access import maintain_now, opened
 from memoryd.config import load_settings
-from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
+from memoryd.rpc.client import TENANT_METADATA_KEY, ConfigServiceStub, MemoryServiceStub, gpb, pb
+from memoryd.rpc.config_values import config_value
 
 TENANT = ((TENANT_METADATA_KEY, "locomo"),)
 NO_MAINTENANCE = {"MEMORYD_STORAGE__MAINTENANCE_ENABLED": "false"}
@@ -112,8 +113,12 @@ async def bench_protocol(
     data: Path,
     args: argparse.Namespace,
     protocol: str,
+    text_language: str = "",
 ) -> dict[str, Any]:
-    """Load the conversations in ``protocol``'s way, ask every variant, return the record."""
+    """Load the conversations in ``protocol``'s way, ask every variant, return the record.
+
+    ``text_language``: the tenant's ``recall.text_language``, set before the load ("": the default).
+    """
     results: dict[str, Any] = {}
 
     async def ask(stub: MemoryServiceStub, names: list[str]) -> None:
@@ -129,6 +134,11 @@ async def bench_protocol(
         by_env.setdefault(tuple(sorted(env.items())), []).append(name)
     with Daemon(data, env=NO_MAINTENANCE) as daemon:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
+            if text_language:
+                language = {"recall.text_language": config_value(text_language)}
+                await ConfigServiceStub(channel).SetTenantConfig(
+                    gpb.SetTenantConfigRequest(values=language), metadata=TENANT
+                )
             start = time.perf_counter()
             load = load_batch if protocol == "batch" else load_single
             ids = await load(MemoryServiceStub(channel), conversations, args.with_date)
@@ -148,6 +158,7 @@ async def bench_protocol(
             "limit": 10,
             "turns": sum(len(c.turns) for c in conversations),
             "questions": sum(len(c.questions) for c in conversations),
+            "text_language": text_language or "english",
         },
         "load_seconds": load_seconds,
         "variants": results,

@@ -195,6 +195,10 @@ class StoreMaintenance(Protocol):
         """
         ...
 
+    async def use_text_language(self, tenant_id: str, language: str) -> None:
+        """Index the tenant's memories' text in ``language`` (``TEXT_LANGUAGES``) from now on, its index rebuilt."""
+        ...
+
     async def purge(self, names: Sequence[str]) -> int:
         """Take deleted rows off the disk now (every version and index file that held them); versions removed."""
         ...

@@ -20,7 +20,8 @@ lance 14 / lancedb 0.40 and checked against the real index by ``tests/integratio
 The prefix tier (word beginnings, ``core.query_terms``) asks both indexes: a prefix term's clause is
 its ``search_text`` match or its ``prefixes`` match, and LanceDB adds the two scores, each with its
 own index's statistics. A copy holds one ``TextCopy`` per index; the ``prefixes`` one tokenizes as that
-index does (neither stemmed nor stop words removed).
+index does (neither stemmed nor stop words removed), the ``search_text`` one in the language its index
+was built in (``text_analysis``: a tenant's ``recall.text_language``).
 
 A copy loaded while a covered fragment holds a deleted row cannot know that row's words: it gets no
 text part and the store asks LanceDB until a maintenance pass rewrites the fragment (the pass that
@@ -40,6 +41,9 @@ from functools import cached_property, lru_cache
 
 import lance
 import numpy as np
+
+from memoryd.adapters.lance.text_analysis import tokenizer_options
+from memoryd.core.query_terms import DEFAULT_TEXT_LANGUAGE
 
 K1, B = 1.2, 0.75
 """BM25's constants in LanceDB's inverted index."""
@@ -63,46 +67,50 @@ _SEPARATOR = "memorydtextseparator"
 with the same token is found by the count of pieces, and then every text is tokenized alone."""
 
 
-@lru_cache(maxsize=2)
-def _separator_token(prefixes: bool) -> str:
+@lru_cache(maxsize=64)
+def _separator_token(prefixes: bool, language: str) -> str:
     """The separator as the index's tokenizer gives it back: the stemmed index makes it 'memorydtextsepar'."""
-    (token,) = _tokenize(_SEPARATOR, prefixes)
+    (token,) = _tokenize(_SEPARATOR, prefixes, language)
     return token
 
 
-def index_tokens(texts: Sequence[str], *, prefixes: bool = False) -> list[list[str]]:
-    """Each text's tokens as the archive's ``search_text`` index (or its ``prefixes`` index) makes them."""
-    tokens, spans = _token_runs(texts, prefixes)
+def index_tokens(
+    texts: Sequence[str], *, prefixes: bool = False, language: str = DEFAULT_TEXT_LANGUAGE
+) -> list[list[str]]:
+    """Each text's tokens as the ``search_text`` index in ``language`` (or the ``prefixes`` index) makes them."""
+    tokens, spans = _token_runs(texts, prefixes, language)
     return [tokens[start:end] for start, end in spans]
 
 
-def _token_runs(texts: Sequence[str], prefixes: bool) -> tuple[list[str], list[tuple[int, int]]]:
+def _token_runs(texts: Sequence[str], prefixes: bool, language: str) -> tuple[list[str], list[tuple[int, int]]]:
     """The texts' tokens in one list, and each text's span of it (slices, not a list per token)."""
     if not texts:
         return [], []
-    tokens = _tokenize(f" {_SEPARATOR} ".join(texts), prefixes)
-    separator = _separator_token(prefixes)
+    tokens = _tokenize(f" {_SEPARATOR} ".join(texts), prefixes, language)
+    separator = _separator_token(prefixes, language)
     cuts = [at for at, token in enumerate(tokens) if token == separator]
     if len(cuts) == len(texts) - 1:
         return tokens, list(zip([0, *(at + 1 for at in cuts)], [*cuts, len(tokens)], strict=True))
     tokens, spans = [], []
     for text in texts:
-        alone = _tokenize(text, prefixes)
+        alone = _tokenize(text, prefixes, language)
         spans.append((len(tokens), len(tokens) + len(alone)))
         tokens += alone
     return tokens, spans
 
 
-def _tokenize(text: str, prefixes: bool = False) -> list[str]:
-    if prefixes:  # the ``prefixes`` index: neither stemmed nor stop words removed
+def _tokenize(text: str, prefixes: bool, language: str) -> list[str]:
+    if prefixes:  # the ``prefixes`` index: neither stemmed nor stop words removed, in every language
         return [token.text for token in lance.tokenize(text, stem=False, remove_stop_words=False)]
-    return [token.text for token in lance.tokenize(text, custom_stop_words=INDEX_STOP_WORDS)]
+    if language == DEFAULT_TEXT_LANGUAGE:
+        return [token.text for token in lance.tokenize(text, custom_stop_words=INDEX_STOP_WORDS)]
+    return [token.text for token in lance.tokenize(text, **tokenizer_options(language))]
 
 
 @lru_cache(maxsize=8192)
-def term_tokens(term: str, prefixes: bool = False) -> tuple[str, ...]:
+def term_tokens(term: str, prefixes: bool = False, language: str = DEFAULT_TEXT_LANGUAGE) -> tuple[str, ...]:
     """A query word's tokens for the ``search_text`` index (none for a stop word) or the ``prefixes`` one."""
-    return tuple(_tokenize(term, prefixes))
+    return tuple(_tokenize(term, prefixes, language))
 
 
 class Vocabulary:
@@ -112,9 +120,11 @@ class Vocabulary:
     Loads run in a worker thread while the event loop appends rows, hence the lock.
     """
 
-    def __init__(self, *, prefixes: bool = False) -> None:
+    def __init__(self, *, prefixes: bool = False, language: str = DEFAULT_TEXT_LANGUAGE) -> None:
         self.prefixes = prefixes
         """The tokens of the ``prefixes`` index instead of ``search_text``'s."""
+        self.language = language
+        """The language the ``search_text`` index was built in (``text_analysis``)."""
         self.ids: dict[str, int] = {}
         self._texts: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
@@ -125,18 +135,19 @@ class Vocabulary:
 
     def term_tokens(self, term: str) -> tuple[str, ...]:
         """A query word's tokens as this vocabulary's index makes them."""
-        return term_tokens(term, self.prefixes)
+        return term_tokens(term, self.prefixes, self.language)
 
     def encode(self, texts: Sequence[str], *, load: bool = False) -> list[np.ndarray]:
         """Each text's token ids; ``load``: these are a whole table's texts (the cache keeps only them)."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._texts]
-        tokenized = _token_runs(missing, self.prefixes)
+        tokenized = _token_runs(missing, self.prefixes, self.language)
         with self._lock:
             known = {t: self._texts[t] for t in texts if t in self._texts}
             asked = set(missing)
             late = list(dict.fromkeys(t for t in texts if t not in known and t not in asked))
             # ``late``: cached when looked at, dropped since by a load in another thread.
-            for some, (tokens, spans) in ((missing, tokenized), (late, _token_runs(late, self.prefixes))):
+            runs = _token_runs(late, self.prefixes, self.language)
+            for some, (tokens, spans) in ((missing, tokenized), (late, runs)):
                 ids = self.ids
                 coded = np.array([ids.setdefault(token, len(ids)) for token in tokens], dtype=np.int32)
                 # copies: a slice would keep the whole call's array alive while any one of its texts is kept
