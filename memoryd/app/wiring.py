@@ -376,7 +376,13 @@ def _admin(
         keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),
         erasure=erasure,
         exports=ExportService(
-            stores.exports, jobs.ledger if jobs else None, p.embedder, p.clock, shared.trail, shared.provenance
+            stores.exports,
+            jobs.ledger if jobs else None,
+            p.embedder,
+            p.clock,
+            shared.trail,
+            shared.provenance,
+            shared.configs,
         ),
         retention=retention,
         usage=usage,

@@ -129,6 +129,13 @@ class AgentConfigService:
             await self._maintenance.use_text_language(tenant_id, str(language))
         return new
 
+    async def settings_imported(self, tenant_id: str) -> None:
+        """An import wrote the tenant's settings behind this service: resolve them afresh, index in its language."""
+        self._forget(tenant_id, "")
+        if self._maintenance is not None:
+            language = (await self.values(tenant_id, ""))[_TEXT_LANGUAGE]
+            await self._maintenance.use_text_language(tenant_id, str(language))
+
     def _forget(self, tenant_id: str, agent_id: str) -> None:
         if agent_id:
             self._cache.pop((tenant_id, agent_id), None)

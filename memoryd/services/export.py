@@ -22,6 +22,7 @@ from memoryd.core.job_records import job_from_json, job_to_json
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
 from memoryd.core.validation import check_agent_id, check_tenant
+from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.event_log import EventLog
 from memoryd.services.provenance import Provenance
 
@@ -39,8 +40,11 @@ class ExportService:
         clock: Clock,
         trail: EventLog,
         provenance: Provenance | None = None,
+        configs: AgentConfigService | None = None,
     ) -> None:
         self._archive = archive
+        self._configs = configs
+        """Told when an import wrote the tenant's settings (its full-text language follows them)."""
         self._provenance = provenance
         self._ledger = ledger
         self._embedder = embedder
@@ -102,6 +106,8 @@ class ExportService:
             batch.append(line["row"])
         counts[kind] = counts.get(kind, 0) + await self._flush(tenant, kind, batch)
         counts.pop("", None)
+        if self._configs is not None:
+            await self._configs.settings_imported(tenant)
         await self._trail.write(tenant, Operation.IMPORT, actor, (), (), counts)
         return counts
 

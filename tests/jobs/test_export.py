@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from memoryd.adapters.lance.db import LanceDatabase
+from memoryd.adapters.lance.text_analysis import built_language
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App
 from memoryd.commands.data import run_export, run_import
@@ -50,13 +52,23 @@ async def seed(app: App) -> None:
     for i in range(30):
         await app.working.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.working.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
-    await app.working.configs.set_tenant(OPERATOR, {"recall.limit": 7}, (), 0)
+    await app.working.configs.set_tenant(OPERATOR, {"recall.limit": 7, "recall.text_language": "spanish"}, (), 0)
     await app.memory.recall.recall(RecallQuery(alice, "When does Alice like calls?"))
     await app.memory.recall.recall(RecallQuery(bob, "How does Bob pay?"))
     await settle(app)
     await app.admin.trail.flush()
     assert app.admin.provenance is not None
     await app.admin.provenance.flush()
+
+
+async def text_language(uri: Path, tenant: str, embedder: OnnxMiniLMEmbedder) -> str:
+    db = await LanceDatabase.open(str(uri), embedder.model_name, embedder.dimension)
+    try:
+        table = await db.open_existing("memories_" + tenant)
+        (index,) = [ix for ix in await table.list_indices() if ix.columns == ["search_text"]]
+        return built_language(index.index_details)
+    finally:
+        db.close()
 
 
 async def test_export_import_export_gives_the_same_records(
@@ -80,6 +92,8 @@ async def test_export_import_export_gives_the_same_records(
     assert await run_import(second.without_maintenance(), "acme", path, out) == 0
     assert "memory" in out.getvalue()
     async with running(second, onnx_embedder, workers=False) as app:
+        # the imported settings name Spanish: the index follows them
+        assert await text_language(tmp_path / "two" / "data", "acme", onnx_embedder) == "spanish"
         again = await export(app)
         restored = await app.memory.store.page(Actor("acme", "a1", "alice"), MemoryFilter(), "", 100)
         with pytest.raises(PreconditionFailed, match="empty tenant"):
