@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable
 
 QUERY_LINGER_SECONDS = 0.003
@@ -120,3 +121,30 @@ class Lane:
             if shared:
                 self._shared_until = time.monotonic() + _SHARED_WINDOW_SECONDS
             self._busy = False
+
+
+Inference = Callable[[list[str]], list[list[float]]]
+
+
+class LoopLanes:
+    """A model's two lanes, stored texts and search queries, per event loop (created on a loop's first call).
+
+    A test's loop and a server thread's may share one model: a lane's futures belong to one loop.
+    """
+
+    def __init__(self, texts: Inference, queries: Inference, batch_size: int) -> None:
+        self._texts, self._queries, self._batch_size = texts, queries, batch_size
+        self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Lane, Lane]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def lane(self, *, query: bool) -> Lane:
+        """The running loop's lane of queries (``query``) or of stored texts."""
+        loop = asyncio.get_running_loop()
+        lanes = self._lanes.get(loop)
+        if lanes is None:
+            lanes = self._lanes[loop] = (
+                Lane(self._texts, self._batch_size),
+                Lane(self._queries, self._batch_size, linger=QUERY_LINGER_SECONDS),
+            )
+        return lanes[1] if query else lanes[0]

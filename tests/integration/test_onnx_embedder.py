@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from memoryd.adapters import onnx_embedder as onnx_embedder_module
+from memoryd.adapters import inference_lanes
 from memoryd.adapters.onnx_embedder import DIMENSION, OnnxMiniLMEmbedder
 from memoryd.core.errors import NotReady
 from memoryd.core.vectors import cosine
@@ -164,10 +164,10 @@ async def test_queries_under_load_wait_briefly_for_company_and_a_lone_caller_nev
     onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Under load the first query back after a shared inference ran alone while the others queued behind
-    # it; it now waits ``_QUERY_LINGER_SECONDS`` for them, or until as many wait as that inference ran. A
+    # it; it now waits ``QUERY_LINGER_SECONDS`` for them, or until as many wait as that inference ran. A
     # caller alone, or one after the lane has been quiet for a moment, starts at once. (The linger is
     # stretched here so the schedule is not a race.)
-    monkeypatch.setattr(onnx_embedder_module, "QUERY_LINGER_SECONDS", 1.0)
+    monkeypatch.setattr(inference_lanes, "QUERY_LINGER_SECONDS", 1.0)
     queries = onnx_embedder.for_queries()
     session = onnx_embedder._session
     run = session.run
