@@ -372,17 +372,12 @@ def _admin(
         provenance=shared.provenance,
         graph=stores.graph,
     )
+    ledger = jobs.ledger if jobs else None
     return AdminParts(
         keys=KeyService(stores.keys, p.clock, au.cache_seconds, trail=shared.trail),
         erasure=erasure,
         exports=ExportService(
-            stores.exports,
-            jobs.ledger if jobs else None,
-            p.embedder,
-            p.clock,
-            shared.trail,
-            shared.provenance,
-            shared.configs,
+            stores.exports, ledger, p.embedder, p.clock, shared.trail, shared.provenance, shared.configs
         ),
         retention=retention,
         usage=usage,
