@@ -124,14 +124,17 @@ class AgentConfigService:
         self._forget(tenant_id, agent_id)
         keys = sorted({*set_values, *unset})
         await self._trail.write(tenant_id, Operation.CONFIG_CHANGE, replace(by, agent_id=agent_id or by.agent_id), keys)
-        if _TEXT_LANGUAGE in keys and not agent_id and self._maintenance is not None:
-            language = values.get(_TEXT_LANGUAGE, self._defaults(tenant_id)[_TEXT_LANGUAGE])
-            await self._maintenance.use_text_language(tenant_id, str(language))
+        if _TEXT_LANGUAGE in keys and not agent_id:
+            await self._index_in_language(tenant_id)
         return new
 
     async def settings_imported(self, tenant_id: str) -> None:
         """An import wrote the tenant's settings behind this service: resolve them afresh, index in its language."""
         self._forget(tenant_id, "")
+        await self._index_in_language(tenant_id)
+
+    async def _index_in_language(self, tenant_id: str) -> None:
+        """The tenant's full-text index in its resolved ``recall.text_language`` (recorded, rebuilt if needed)."""
         if self._maintenance is not None:
             language = (await self.values(tenant_id, ""))[_TEXT_LANGUAGE]
             await self._maintenance.use_text_language(tenant_id, str(language))

@@ -91,3 +91,7 @@ async def test_a_table_made_after_the_choice_follows_it_at_the_next_pass_of_any_
     await store.insert("late", spanish(random.Random(2), 5, "late"))
     await other_process.maintain()  # another process, which never saw the choice made, follows the record
     assert await index_language(db, "late") == "spanish"
+    await setter.use_text_language("late", "english")  # the other process still has Spanish in mind
+    await store.insert("late", spanish(random.Random(3), 2, "late", start=100))
+    await other_process.maintain(full=False)  # its pass after the write reads the record before rebuilding
+    assert await index_language(db, "late") == "english"

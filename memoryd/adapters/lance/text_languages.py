@@ -44,13 +44,27 @@ class LanceTextLanguages:
                 await self._rebuilt(ARCHIVE_PREFIX + tenant_id, table, language)
 
     async def follow(self, name: str, table: Any) -> bool:
-        """Rebuild an archive table's index if it is not in its tenant's recorded language; whether it did."""
-        language = self._recorded.get(name[len(ARCHIVE_PREFIX) :]) if name.startswith(ARCHIVE_PREFIX) else None
-        return language is not None and await self._rebuilt(name, table, language)
+        """Rebuild an archive table's index if it is not in its tenant's recorded language; whether it did.
+
+        The record as this process read it may be stale (another process changed it since the last full
+        pass): before a rebuild it is read again, so a stale view never turns an index back.
+        """
+        tenant_id = name[len(ARCHIVE_PREFIX) :] if name.startswith(ARCHIVE_PREFIX) else None
+        language = self._recorded.get(tenant_id) if tenant_id is not None else None
+        if tenant_id is None or language is None or await self._built_in(table) in (None, language):
+            return False
+        language = (await meta_values(self._db, _KEY + tenant_id)).get("", language)  # "": this key exactly
+        self._recorded[tenant_id] = language
+        return await self._rebuilt(name, table, language)
+
+    @staticmethod
+    async def _built_in(table: Any) -> str | None:
+        """The language of the table's ``search_text`` index (None without one)."""
+        index = next((ix for ix in await table.list_indices() if ix.columns == ["search_text"]), None)
+        return None if index is None else built_language(index.index_details)
 
     async def _rebuilt(self, name: str, table: Any, language: str) -> bool:
-        index = next((ix for ix in await table.list_indices() if ix.columns == ["search_text"]), None)
-        if index is None or built_language(index.index_details) == language:
+        if await self._built_in(table) in (None, language):
             return False  # (a table without one gets it at its next write, in the default language, then this)
         async with self._db.rewriting(name):
             await table.create_index("search_text", config=search_text_index(language), replace=True)
