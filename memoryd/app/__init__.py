@@ -135,7 +135,7 @@ async def _flush_buffers(app: App) -> None:
         try:
             await app.admin.provenance.settle()  # a spool left behind is moved by the next process to start
         except MemorydError:
-            log.warning("could not write %d history events and servings at shutdown", app.admin.provenance.pending)
+            log.warning("could not write %d history events and served calls at shutdown", app.admin.provenance.pending)
     try:
         await app.admin.trail.flush()
     except MemorydError:

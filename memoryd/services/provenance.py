@@ -30,7 +30,7 @@ from memoryd.core.provenance import (
     ServedItem,
     Serving,
     ServingFilter,
-    serving_lines,
+    served_call_line,
 )
 
 SERVINGS_IN_HISTORY = 200
@@ -67,7 +67,7 @@ class Provenance:
         self._clock = clock
         self._history: dict[str, list[HistoryEvent]] = {}
         self._servings: dict[str, list[str]] = {}
-        """Per tenant, the lines of the calls served since the last flush (``serving_lines``)."""
+        """Per tenant, the lines of the calls served since the last flush (``served_call_line``)."""
         self._flushing = asyncio.Lock()
 
     def record(
@@ -130,11 +130,11 @@ class Provenance:
         call = new_memory_id(int(now.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
         role = actor.role.label if actor.key_id or actor.via else OWN_WORK
         caller = (actor.agent_id, actor.end_user_id, actor.key_id, role, actor.via or OWN_WORK, conversation_id)
-        self._servings.setdefault(actor.tenant_id, []).append(serving_lines(call, now, caller, items, kind))
+        self._servings.setdefault(actor.tenant_id, []).append(served_call_line(call, now, caller, items, kind))
 
     @property
     def pending(self) -> int:
-        """Events and servings waiting to be written."""
+        """History events and served calls waiting to be written."""
         servings = sum(lines.count("\n") for calls in self._servings.values() for lines in calls)
         return sum(map(len, self._history.values())) + servings
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.provenance import LanceProvenance
+from memoryd.adapters.lance.provenance import LanceProvenance, serving_columns
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
-from memoryd.core.provenance import HistoryKind, ServedItem, ServingFilter, serving_lines
+from memoryd.core.provenance import HistoryKind, ServedItem, ServingFilter, served_call_line
 from memoryd.services.provenance import SERVINGS_IN_HISTORY, Provenance
 from tests.conftest import make_settings
 from tests.fakes import FrozenClock
@@ -108,10 +108,10 @@ async def test_servings_are_ordered_and_cut_in_the_store_and_a_history_shows_the
     caller = ("a1", "u1", "k1", "agent", "Recall", "")
     for start in range(0, 260, 65):  # four appends, each with calls from all over the log
         lines = "".join(
-            serving_lines(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in shuffled[start : start + 65]
+            served_call_line(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in shuffled[start : start + 65]
         )
         await store.append_servings("acme", lines.encode())
-    again = "".join(serving_lines(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in calls[-3:])
+    again = "".join(served_call_line(c, at, caller, [("m1", 0.9)], ServedItem.MEMORY) for c, at in calls[-3:])
     await store.append_servings("acme", again.encode())  # a spool file moved twice: its rows twice
     ids = [f"{c}01" for c, _ in calls]  # a serving: its call and its rank
     first = await store.servings("acme", ServingFilter(item_id="m1"), "", 10)
@@ -124,3 +124,23 @@ async def test_servings_are_ordered_and_cut_in_the_store_and_a_history_shows_the
     served = [e.event_id for e in history.events if e.kind is HistoryKind.SERVED]
     assert served == ids[-SERVINGS_IN_HISTORY:] and history.servings_total == 263
     db.close()
+
+
+def test_a_served_calls_line_becomes_one_serving_per_item_in_rank_order() -> None:
+    at = datetime(2026, 12, 1, 9, 30, 15, 250_000, tzinfo=UTC)
+    long_call = [(f"{i:032x}", 1.0 - i / 1000) for i in range(300)]  # ranks past two hex digits
+    lines = served_call_line("c" * 30, at, ("a1", "", "k1", "agent", "Recall", "conv"), long_call, ServedItem.MEMORY)
+    other = ("a2", "bob", "", "admin", "GetContext", "")
+    lines += served_call_line("d" * 30, at, other, [("f9", 0.5)], ServedItem.FACT)
+    rows = serving_columns(lines.encode()).to_pylist()
+    assert len(rows) == 301
+    assert [r["id"] for r in rows[:2]] == ["c" * 30 + "01", "c" * 30 + "02"]
+    assert rows[15]["id"].endswith("10") and rows[299]["id"] == "c" * 30 + "12c"  # rank 300
+    assert [r["item_id"] for r in rows[:300]] == [item for item, _ in long_call]
+    assert [r["rank"] for r in rows[:300]] == list(range(1, 301))
+    assert rows[299]["score"] == pytest.approx(0.701) and {r["at"] for r in rows} == {at}
+    assert rows[-1] == {
+        "id": "d" * 30 + "01", "at": at, "item_id": "f9", "item_kind": "fact", "agent_id": "a2",
+        "end_user_id": "bob", "key_id": "", "role": "admin", "via": "GetContext", "conversation_id": "",
+        "rank": 1, "score": 0.5,
+    }  # fmt: skip

@@ -12,7 +12,7 @@ from memoryd.adapters.lance.servings_spool import SpooledProvenance
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import build_app
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery, Scope
-from memoryd.core.provenance import ServedItem, ServingFilter, serving_lines
+from memoryd.core.provenance import ServedItem, ServingFilter, served_call_line
 from tests.conftest import make_settings
 
 AT = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
@@ -20,7 +20,7 @@ AT = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
 
 def call(n: int, contact: str, *items: str) -> bytes:
     scored = [(item, 1.0 - i / 10) for i, item in enumerate(items)]
-    return serving_lines(
+    return served_call_line(
         f"{n:032x}", AT, ("a1", contact, "k1", "agent", "Recall", ""), scored, ServedItem.MEMORY
     ).encode()
 
@@ -72,6 +72,7 @@ async def test_the_files_move_once_the_oldest_is_held_long_enough_and_broken_lin
     folder.mkdir()
     (folder / "00000000000000000001-1-00000000.tsv").write_bytes(b"not\ta\tserving\n")
     await spool.append_servings("acme", call(1, "alice", "m1")[:-9])  # a line cut short: left out
+    await spool.append_servings("acme", call(3, "alice", "m3", "m4")[:-5])  # cut after an id
     await spool.append_servings("acme", call(2, "alice", "m2"))  # held 0 s: moved at once
     assert await table_rows(db, "acme") == 1 and spooled_files(tmp_path / "spool") == []
     served = await spool.servings("acme", ServingFilter(), "", 10)

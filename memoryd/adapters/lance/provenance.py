@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 from lancedb.index import BTree
 from lancedb.query import ColumnOrdering
@@ -21,8 +24,9 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal, timestamp
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP
-from memoryd.core.provenance import SERVING_COLUMNS, HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
+from memoryd.core.provenance import SERVED_CALL_FIELDS, HistoryEvent, HistoryKind, ServedItem, Serving, ServingFilter
 
+log = logging.getLogger(__name__)
 _TEXT = pa.string()
 HISTORY_PREFIX = "memory_history_"
 SERVINGS_PREFIX = "servings_"
@@ -95,31 +99,55 @@ def _history_event(row: dict[str, Any]) -> HistoryEvent:
     )
 
 
-_SERVING_TYPES = {name: SERVING_SCHEMA.field(name).type for name in SERVING_COLUMNS} | {"at": pa.int64()}
-_CONVERT = pacsv.ConvertOptions(
-    column_types=_SERVING_TYPES, strings_can_be_null=False, quoted_strings_can_be_null=False
-)
+_CALL_TYPES = {name: pa.string() for name in SERVED_CALL_FIELDS} | {"at": pa.int64()}
+_CONVERT = pacsv.ConvertOptions(column_types=_CALL_TYPES, strings_can_be_null=False, quoted_strings_can_be_null=False)
+_PASSED_ON = ("item_kind", "agent_id", "end_user_id", "key_id", "role", "via", "conversation_id")
+"""A served call's fields every one of its servings carries as they are."""
 
 
 def serving_columns(lines: bytes) -> pa.Table:
-    """``serving_lines`` as an Arrow table of ``SERVING_SCHEMA`` (Arrow's CSV reader: the GIL is released).
+    """Served calls' lines (``served_call_line``) as servings, an Arrow table of ``SERVING_SCHEMA``.
 
-    A line that is not whole (a process killed mid-write) is left out rather than failing the rest.
+    Arrow's CSV reader and compute functions do it, so the GIL is released for most of the work. A
+    line that is not whole (a process killed mid-write) is left out rather than failing the rest.
     """
     if not lines:
         return SERVING_SCHEMA.empty_table()
-    read = pacsv.ReadOptions(column_names=list(SERVING_COLUMNS), use_threads=False)
+    left_out = 0
+
+    def leave_out(row: Any) -> str:
+        nonlocal left_out
+        left_out += 1
+        return "skip"
+
+    read = pacsv.ReadOptions(column_names=list(SERVED_CALL_FIELDS), use_threads=False)
     parse = pacsv.ParseOptions(
-        delimiter="\t", quote_char=False, escape_char=False, newlines_in_values=False, invalid_row_handler=_skip
+        delimiter="\t", quote_char=False, escape_char=False, newlines_in_values=False, invalid_row_handler=leave_out
     )
-    table = pacsv.read_csv(pa.BufferReader(lines), read_options=read, parse_options=parse, convert_options=_CONVERT)
-    at = table.column("at").cast(pa.timestamp("us")).cast(TIMESTAMP)
-    table = table.set_column(table.schema.get_field_index("at"), "at", at)
-    return table.cast(SERVING_SCHEMA)
-
-
-def _skip(row: Any) -> str:
-    return "skip"
+    calls = pacsv.read_csv(pa.BufferReader(lines), read_options=read, parse_options=parse, convert_options=_CONVERT)
+    tokens = pc.split_pattern(calls.column("items"), " ")
+    counts = pc.list_value_length(tokens).to_numpy(zero_copy_only=False)
+    whole = (counts > 0) & (counts % 2 == 0)  # pairs of id and score
+    if not whole.all():
+        left_out += int((~whole).sum())
+        calls, tokens, counts = calls.filter(whole), tokens.filter(whole), counts[whole]
+    if left_out:
+        log.warning("%d served-call lines were not whole: their servings are left out", left_out)
+    per_call = counts // 2
+    flat = pc.list_flatten(tokens)
+    call_of = np.repeat(np.arange(len(per_call)), per_call)
+    rank = np.arange(len(call_of)) - np.repeat(np.cumsum(per_call) - per_call, per_call) + 1
+    rank_hex = pa.array([f"{r:02x}" for r in range(int(per_call.max(initial=0)) + 1)]).take(rank)
+    at = calls.column("at").take(call_of).cast(pa.timestamp("us")).cast(TIMESTAMP)
+    columns = {
+        "id": pc.binary_join_element_wise(calls.column("call").take(call_of), rank_hex, ""),
+        "at": at,
+        "item_id": flat.take(np.arange(0, len(flat), 2)),
+        **{name: calls.column(name).take(call_of) for name in _PASSED_ON},
+        "rank": pa.array(rank, pa.int32()),
+        "score": flat.take(np.arange(1, len(flat), 2)).cast(pa.float32()),
+    }
+    return pa.table(columns).select(SERVING_SCHEMA.names).cast(SERVING_SCHEMA)
 
 
 def _serving(row: dict[str, Any]) -> Serving:

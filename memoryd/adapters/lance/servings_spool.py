@@ -3,7 +3,7 @@
 A LanceDB append each second, behind the replies, was the served log's whole cost on Recall's tail
 (``bench recall``: p99 of the 1-2 ms Recalls 2.6-3.0 ms without the log, 4.4-4.7 ms with it, 2.6-2.7
 with the append skipped). Writing a file costs a fraction of that, so the once-a-second flush writes
-the tenant's served lines (``core.provenance.serving_lines``) as one file here (written aside, then
+the tenant's served lines (``core.provenance.served_call_line``) as one file here (written aside, then
 renamed: a file is whole or absent), and every ``hold`` the files go into LanceDB in one append per
 tenant, made into columns by Arrow's CSV reader off the event loop. A crash of the process
 loses nothing that reached a file: the next process to start, or to move, takes them.

@@ -65,7 +65,7 @@ class ProvenanceStore(Protocol):
         ...
 
     async def append_servings(self, tenant_id: str, lines: bytes) -> None:
-        """Store servings given as ``serving_lines`` (one commit, or held in a spool the reads settle)."""
+        """Store servings given as ``served_call_line`` (one commit, or held in a spool the reads settle)."""
         ...
 
     async def servings(
