@@ -52,10 +52,14 @@ class World:
 
 
 @asynccontextmanager
-async def fake_world(**settings: Any) -> AsyncIterator[World]:
-    """An App whose every port is a fake; ``settings`` are config sections to override."""
+async def fake_world(*, with_jobs: bool = True, **settings: Any) -> AsyncIterator[World]:
+    """An App whose every port is a fake; ``settings`` are config sections to override.
+
+    ``with_jobs=False``: no job ports at all (ledger, queue, gate, leases, chat), as without Valkey.
+    """
     store, ledger, queue, chat = InMemoryStore(), InMemoryLedger(), RecordingQueue(), ScriptedChat()
     profiles, reviews, clock, embedder = InMemoryProfiles(), InMemoryReviews(), FrozenClock(), HashEmbedder()
+    job_ports = {"ledger": ledger, "queue": queue, "gate": OpenGate(), "leases": DictLeases(), "chat": chat}
     async with build_app(
         load_settings(None, jobs={"bootstrap_at_start": False}, **settings),
         store=store,
@@ -68,14 +72,10 @@ async def fake_world(**settings: Any) -> AsyncIterator[World]:
         analytics=StoreAnalytics(store),
         profiles=profiles,
         conversations=InMemoryConversations(),
-        ledger=ledger,
-        queue=queue,
-        gate=OpenGate(),
-        leases=DictLeases(),
-        chat=chat,
         embedder=embedder,
         clock=clock,
         counter=WordCounter(),
+        **(job_ports if with_jobs else {}),
     ) as app:
         yield World(app, ledger, queue, chat, profiles, store, reviews, clock, embedder)
 

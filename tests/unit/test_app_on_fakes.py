@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from memoryd.app import build_app
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
-from memoryd.core.job_records import JobKind, JobState, RetryPolicy, bootstrap_done_flag
+from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
 from memoryd.core.models import Actor, MemoryDraft
-from memoryd.services.job_runner import JobRunner
-from tests.fakes import (
-    DictLeases,
-    FrozenClock,
-    HashEmbedder,
-    InMemoryAgentConfigs,
-    InMemoryArchive,
-    InMemoryConversations,
-    InMemoryEventLog,
-    InMemoryKeys,
-    InMemoryProfiles,
-    InMemoryReviews,
-    InMemoryStore,
-    OpenGate,
-    PairwiseNeighbours,
-    WordCounter,
-)
-from tests.unit.conftest import World, runner
+from tests.fakes import HashEmbedder, InMemoryStore
+from tests.unit.conftest import World, fake_world, runner
 
 ME = Actor("acme", "a1")
 PROFILE: dict[str, object] = {"profile": "## Preferences\n- likes green tea", "demoted": []}
@@ -95,13 +77,13 @@ async def test_the_bootstrap_batch_looks_again_sooner_as_its_agents_near_the_end
 
 async def test_compaction_without_a_model_takes_the_extractive_path(world: World) -> None:
     app = world.app
-    runner = JobRunner(app.jobs.service, OpenGate(), DictLeases(), None, app.clock, RetryPolicy(), rng=random.Random(4))
+    run = runner(world, with_model=False)
     turns = [
         MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i} " + "word " * 60) for i in range(40)
     ]
     result = await app.working.conversations.append(ME, "c1", turns, context_window=1024)
     assert result.compaction is not None
-    await runner.run("acme", result.compaction.key, app.jobs.compaction.run)
+    await run.run("acme", result.compaction.key, app.jobs.compaction.run)
     done = await app.jobs.service.get("acme", result.compaction.key)
     assert done.state == JobState.SUCCEEDED and done.result["path"] == "extractive"
     context = await app.working.conversations.context(ME, "c1", 1024)
@@ -109,22 +91,8 @@ async def test_compaction_without_a_model_takes_the_extractive_path(world: World
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:
-    store = InMemoryStore()
-    async with build_app(
-        load_settings(None),
-        store=store,
-        reviews=InMemoryReviews(),
-        keys=InMemoryKeys(),
-        audit_log=InMemoryEventLog(),
-        archive=InMemoryArchive(),
-        agent_configs=InMemoryAgentConfigs(),
-        neighbours=PairwiseNeighbours(),
-        profiles=InMemoryProfiles(),
-        conversations=InMemoryConversations(),
-        embedder=HashEmbedder(),
-        clock=FrozenClock(),
-        counter=WordCounter(),
-    ) as app:
+    async with fake_world(with_jobs=False) as world:
+        app = world.app
         assert app.job_parts is None
         with pytest.raises(Unavailable, match="REDIS_URL"):
             app.jobs.service  # noqa: B018  # the property is what is tested
