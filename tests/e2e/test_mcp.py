@@ -4,27 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import sys
 
 import pytest
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from memoryd.client import MemoryClient, pb
 from memoryd.commands.bench.daemon import free_port
 from tests.conftest import LiveServer
+from tests.mcp_stdio import facade_command, mcp_session
 
 pytestmark = pytest.mark.timeout(120)
 
 
 async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=_facade(live_server)[1:],
-    )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+    async with mcp_session(live_server.port) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         expected = {"recall", "memorize", "update_memory", "forget", "list_memories", "get_profile", "edit_profile"}
         assert expected | {"review_memories"} <= set(tools)
@@ -101,7 +95,7 @@ async def _scopes_sections_and_graph(session: ClientSession) -> None:
 async def test_the_tools_over_streamable_http(live_server: LiveServer) -> None:
     port = free_port()
     facade = subprocess.Popen(
-        [*_facade(live_server), "--transport", "http", "--port", str(port)],
+        [*facade_command(live_server.port), "--transport", "http", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -133,9 +127,3 @@ async def _listening(port: int, timeout: float = 30.0) -> None:
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.2)
-
-
-def _facade(live_server: LiveServer) -> list[str]:
-    """The command line of a facade acting as agent a1 of tenant acme on the test daemon."""
-    target = f"127.0.0.1:{live_server.port}"
-    return [sys.executable, "-m", "memoryd", "mcp", "--target", target, "--tenant", "acme", "--agent", "a1"]

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.keys import Role
@@ -17,6 +13,7 @@ from memoryd.core.models import Actor, MemoryDraft
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.jobs.conftest import job_settings
+from tests.mcp_stdio import mcp_session
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -33,13 +30,7 @@ async def test_an_agent_key_reviews_its_own_archive_through_mcp(daemon: LiveServ
     assert daemon.app is not None
     daemon.run(daemon.app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("a1 prefers tea")))
     _, token = daemon.run(daemon.app.admin.keys.create("acme", Role.AGENT, "a1", "a1's runtime"))
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memoryd", "mcp", "--target", f"127.0.0.1:{daemon.port}", "--tenant", "acme", "--agent", "a1"],
-        env={**os.environ, "MEMORYD_API_KEY": token},
-    )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+    async with mcp_session(daemon.port, token) as session:
         review = await session.call_tool("review_memories", {})
         assert not review.is_error, review.content
         assert "review queued as job review:acme:a1:" in str(review.content)

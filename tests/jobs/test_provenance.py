@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.config import Settings
@@ -19,6 +15,7 @@ from memoryd.core.keys import Role
 from memoryd.rpc.client import AuditServiceStub, JobServiceStub, MemoryServiceStub, apb, jpb, pb
 from tests.conftest import LiveServer
 from tests.jobs.conftest import job_settings, running
+from tests.mcp_stdio import mcp_session
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -41,13 +38,7 @@ def bearer(token: str) -> list[tuple[str, str]]:
 
 
 async def memorized_through_mcp(port: int, token: str) -> str:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "memoryd", "mcp", "--target", f"127.0.0.1:{port}", "--tenant", "acme", "--agent", "a1"],
-        env={**os.environ, "MEMORYD_API_KEY": token},
-    )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+    async with mcp_session(port, token) as session:
         stored = await session.call_tool("memorize", {"content": FACT})
         assert not stored.is_error, stored.content
         assert isinstance(stored.structured_content, dict)

@@ -1,0 +1,28 @@
+"""The MCP facade as a runtime starts it: `memoryd mcp` over stdio, driven by the MCP SDK's client."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def facade_command(port: int) -> list[str]:
+    """The command line of a facade acting as agent a1 of tenant acme on the daemon at ``port``."""
+    target = f"127.0.0.1:{port}"
+    return [sys.executable, "-m", "memoryd", "mcp", "--target", target, "--tenant", "acme", "--agent", "a1"]
+
+
+@asynccontextmanager
+async def mcp_session(port: int, api_key: str = "") -> AsyncIterator[ClientSession]:
+    """An initialized session with that facade; ``api_key`` its ``MEMORYD_API_KEY`` (none: protected mode)."""
+    command = facade_command(port)
+    env = {**os.environ, "MEMORYD_API_KEY": api_key} if api_key else None
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
