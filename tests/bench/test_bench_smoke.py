@@ -56,6 +56,9 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         "100",
         "--copy-max-rows",
         "0",  # the tables are tiny: turn the in-memory path off so Recall goes through the ANN index
+        "--keep-latencies",
+        "--modes",
+        "precomputed_query_vector,server_embeds_query",
     )
     assert "vs sqlite p50/p99" in stdout and "baseline (in process)" in stdout
     assert "baseline, the model embeds the query" in stdout
@@ -64,6 +67,7 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         modes = {(r["mode"], r["concurrency"]) for r in shape["recall"]}
         assert modes == {(m, c) for m in ("server_embeds_query", "precomputed_query_vector") for c in (1, 2)}
         assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
+        assert all(len(r["latencies_ms"]) == 12 and max(r["latencies_ms"]) >= r["p99"] for r in shape["recall"])
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
         # the server-embedded Recall's baseline: the same model embeds each query, then SQLite searches
@@ -246,7 +250,9 @@ def test_bench_mixed_smoke(tmp_path: Path) -> None:
         "3",
         "--copy-tables",
         "2",
+        "--keep-latencies",
     )
+    assert len(record["recall"]["latencies_ms"]) == record["recall"]["n"] and "latencies_ms" not in record["windows"][0]
     assert record["errors"] == 0 and record["recall"]["n"] > 0 and record["memorize"]["n"] > 0
     assert "in each of 3 tenants, the daemon keeping 2 in memory" in stdout
     assert record["other_forgotten"] > 0 and "memories another daemon forgot" in stdout
@@ -343,3 +349,13 @@ def test_bench_console_smoke_times_every_page_and_counts_its_calls(tmp_path: Pat
     assert record["seeded"]["findings"] >= 9 and jobs["failed"] >= 3  # (the start's bootstraps fail alike)
     assert jobs["succeeded"] >= 3 + 3  # the idle agents' regenerations and the reviews
     assert all("'profile'" in error for error in jobs["failed_examples"].values())
+
+
+def test_bench_recall_refuses_an_unknown_mode_in_one_line() -> None:
+    command = [sys.executable, "-m", "memoryd", "bench", "recall", "--modes", "precomputed_query_vector,fast"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "memoryd bench recall: error: argument --modes: unknown mode fast "
+        "(modes: server_embeds_query, precomputed_query_vector)"
+    )

@@ -9,6 +9,7 @@ from memoryd.commands.bench.adversarial import register as register_adversarial
 from memoryd.commands.bench.audit_bench import register as register_audit
 from memoryd.commands.bench.autorecall_bench import register as register_autorecall
 from memoryd.commands.bench.calibrate_bench import register as register_calibrate
+from memoryd.commands.bench.compare_bench import register as register_compare
 from memoryd.commands.bench.console_bench import register as register_console
 from memoryd.commands.bench.dedup_bench import register as register_dedup
 from memoryd.commands.bench.faults_bench import register as register_faults
@@ -45,5 +46,6 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_outage(sub)
     register_writes(sub)
     register_console(sub)
+    register_compare(sub)
     for bench in sub.choices.values():  # every bench writes its figures with the environment and commit
         bench.add_argument("--json", type=Path, help="write the JSON record here")

@@ -33,7 +33,7 @@ import numpy as np
 
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
-from memoryd.commands.bench.report import percentiles, run_in_scratch, table
+from memoryd.commands.bench.report import KEEP_LATENCIES_HELP, percentiles, run_in_scratch, table
 from memoryd.commands.bench.store_access import local_model
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, pb
 
@@ -53,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--copy-tables", type=int, help="tenant tables the daemon keeps in memory (default: the daemon's)")
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
     p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
+    p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.add_argument(
         "--other-writer-rows",
         type=float,
@@ -216,8 +217,8 @@ async def _load(
         "seconds": wall,
         "errors": len(errors),
         "error_samples": errors[:5],
-        "recall": percentiles(latencies["recall"]),
-        "memorize": percentiles(latencies["memorize"]),
+        "recall": percentiles(latencies["recall"], keep=args.keep_latencies),
+        "memorize": percentiles(latencies["memorize"], keep=args.keep_latencies),
         "windows": _windows(latencies, done_at, wall, args.windows),
     }
 

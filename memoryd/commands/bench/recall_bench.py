@@ -28,7 +28,7 @@ from memoryd.app import build_embedder
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
-from memoryd.commands.bench.report import percentiles, publish, table
+from memoryd.commands.bench.report import KEEP_LATENCIES_HELP, percentiles, publish, table
 from memoryd.commands.bench.store_access import (
     LocalModel,
     copy_index_recall,
@@ -46,6 +46,16 @@ from memoryd.core.ranking import FusionWeights
 from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileServiceStub, pb, ppb
 
 BATCH = 1000
+
+
+_MODES = ("server_embeds_query", "precomputed_query_vector")
+
+
+def _modes(value: str) -> str:
+    unknown = set(value.split(",")) - set(_MODES)
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown mode {', '.join(sorted(unknown))} (modes: {', '.join(_MODES)})")
+    return value
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,6 +80,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="tables up to this size are searched in memory (0: off; default: the daemon's)",
     )
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
+    p.add_argument(
+        "--modes",
+        default=",".join(_MODES),
+        type=_modes,
+        help="comma-separated: the daemon embeds each question (server_embeds_query), the client sends its vector "
+        "(precomputed_query_vector), or both",
+    )
+    p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.add_argument("--data", type=Path, help="data directory (default: a temporary one)")
     p.add_argument(
         "--storage",
@@ -256,7 +274,7 @@ async def _recalls(
     calls: MemorizeCalls, queries: list[str], vectors: list[list[float]], agents: list[str], args: argparse.Namespace
 ) -> list[dict[str, Any]]:
     out = []
-    modes = ("server_embeds_query", "precomputed_query_vector")
+    modes = args.modes.split(",")
     # Every query once in each mode before any is timed: otherwise the first run timed pays alone for
     # the daemon's first touches (each agent's visible rows, each term's postings, the model's first runs).
     for mode in modes:
@@ -267,7 +285,8 @@ async def _recalls(
             await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
             latencies, wall = await _timed_calls(calls, calls.stub.Recall, requests, concurrency)
             out.append(
-                {"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall, **percentiles(latencies)}
+                {"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall}
+                | percentiles(latencies, keep=args.keep_latencies)
             )
     return out
 

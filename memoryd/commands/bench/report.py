@@ -20,22 +20,26 @@ import numpy as np
 
 from memoryd.commands.table import table
 
-__all__ = ["environment", "percentiles", "publish", "table", "write_json"]
+__all__ = ["KEEP_LATENCIES_HELP", "environment", "percentiles", "publish", "table", "write_json"]
+
+KEEP_LATENCIES_HELP = "record every timed call's latency in the JSON, for `memoryd bench compare`"
 
 PACKAGES = ["memoryd", "lancedb", "pylance", "onnxruntime", "grpcio", "protobuf", "numpy", "pyarrow"]
 
 
-def percentiles(samples_ms: list[float]) -> dict[str, float]:
-    """p50/p95/p99/mean of latencies in milliseconds."""
+def percentiles(samples_ms: list[float], *, keep: bool = False) -> dict[str, Any]:
+    """p50/p95/p99/mean of latencies in milliseconds; ``keep``: the latencies too (``bench compare`` pools them)."""
     if not samples_ms:
         return {"p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "mean": float("nan"), "n": 0}
     arr = np.array(samples_ms)
+    kept = {"latencies_ms": [round(s, 3) for s in samples_ms]} if keep else {}
     return {
         "p50": float(np.percentile(arr, 50)),
         "p95": float(np.percentile(arr, 95)),
         "p99": float(np.percentile(arr, 99)),
         "mean": float(arr.mean()),
         "n": len(samples_ms),
+        **kept,
     }
 
 
