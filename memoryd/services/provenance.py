@@ -135,8 +135,7 @@ class Provenance:
     @property
     def pending(self) -> int:
         """History events and served calls waiting to be written."""
-        servings = sum(lines.count("\n") for calls in self._servings.values() for lines in calls)
-        return sum(map(len, self._history.values())) + servings
+        return sum(map(len, self._history.values())) + sum(map(len, self._servings.values()))
 
     async def flush(self) -> None:
         """Write what is buffered; when it returns, everything noted before the call is written.

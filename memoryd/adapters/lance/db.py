@@ -26,6 +26,7 @@ import pyarrow as pa
 from memoryd.adapters.lance.appends import Appenders
 from memoryd.adapters.lance.creation import CreationLock, FileCreationLock, NoCreationLock
 from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.filters import literal
 from memoryd.adapters.lance.rows import PRIMARY_KEY
 from memoryd.core.errors import NotReady
 
@@ -292,10 +293,9 @@ async def put_meta(db: LanceDatabase, key: str, value: str, dimension: int = 0) 
 
 async def meta_values(db: LanceDatabase, prefix: str) -> dict[str, str]:
     """The values of the ``store_meta`` rows whose key starts with ``prefix``, by the rest of the key."""
-    pattern = "'" + (prefix + "%").replace("'", "''") + "'"
     async with map_lance_errors():
         table = await db.open_existing(META_TABLE)
-        rows = (await table.query().where(f"key LIKE {pattern}").to_arrow()).to_pylist()
+        rows = (await table.query().where(f"key LIKE {literal(prefix + '%')}").to_arrow()).to_pylist()
     # (``_`` in a LIKE pattern is any character: the keys are checked again)
     return {row["key"][len(prefix) :]: row["model"] or "" for row in rows if row["key"].startswith(prefix)}
 
