@@ -19,6 +19,7 @@ from memoryd.commands.bench.locomo_bench import register as register_locomo
 from memoryd.commands.bench.mixed_bench import register as register_mixed
 from memoryd.commands.bench.multilingual_bench import register as register_multilingual
 from memoryd.commands.bench.outage_bench import register as register_outage
+from memoryd.commands.bench.paired_bench import register as register_paired
 from memoryd.commands.bench.pii_bench import register as register_pii
 from memoryd.commands.bench.recall_bench import register as register_recall
 from memoryd.commands.bench.reembed_bench import register as register_reembed
@@ -47,5 +48,6 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_writes(sub)
     register_console(sub)
     register_compare(sub)
+    register_paired(sub)
     for bench in sub.choices.values():  # every bench writes its figures with the environment and commit
         bench.add_argument("--json", type=Path, help="write the JSON record here")

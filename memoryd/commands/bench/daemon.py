@@ -31,14 +31,24 @@ def free_port() -> int:
 
 
 class Daemon:
-    """`memoryd serve --listen 127.0.0.1:<port> --data <dir>` as a child process."""
+    """`memoryd serve --listen 127.0.0.1:<port> --data <dir>` as a child process.
 
-    def __init__(self, data_dir: Path | str, env: dict[str, str] | None = None, port: int = 0) -> None:
+    ``source``: a checkout whose ``memoryd`` package the child runs instead of this one (``bench paired``
+    runs two builds side by side); it goes first on the child's path and is its working directory.
+    """
+
+    def __init__(
+        self, data_dir: Path | str, env: dict[str, str] | None = None, port: int = 0, source: Path | None = None
+    ) -> None:
         self.port = port or free_port()
         self.address = f"127.0.0.1:{self.port}"
         child_env = {**os.environ, "LANCEDB_LOG": "error", "MEMORYD_LOG__LEVEL": "WARNING", **(env or {})}
+        if source is not None:
+            child_env["PYTHONPATH"] = os.pathsep.join([str(source), *filter(None, [os.environ.get("PYTHONPATH")])])
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "memoryd", "serve", "--listen", self.address, "--data", str(data_dir)], env=child_env
+            [sys.executable, "-m", "memoryd", "serve", "--listen", self.address, "--data", str(data_dir)],
+            env=child_env,
+            cwd=source,
         )
 
     def __enter__(self) -> Daemon:
@@ -84,6 +94,18 @@ class Daemon:
                 return int(line.split()[1]) / 1024
         return float("nan")
 
+    def pause(self) -> None:
+        """SIGSTOP: every thread stops (its timers come due on ``resume``), so it takes no CPU from another."""
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after ``pause``."""
+        self._proc.send_signal(signal.SIGCONT)
+
+    def state(self) -> str:
+        """The process state letter from ``/proc`` (``T``: stopped)."""
+        return Path(f"/proc/{self._proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
     def kill(self) -> None:
         """SIGKILL: no shutdown at all (the fault benchmark's crash)."""
         self._proc.kill()
@@ -92,6 +114,7 @@ class Daemon:
     def stop(self) -> None:
         """SIGTERM, then wait for the graceful shutdown."""
         if self._proc.poll() is None:
+            self.resume()  # a stopped process keeps SIGTERM pending
             self._proc.send_signal(signal.SIGTERM)
             try:
                 self._proc.wait(timeout=60)

@@ -129,7 +129,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
             agents = [f"agent-{i}" for i in range(agents_per_table)]
             shape: dict[str, Any] = {"agents": agents_per_table, "rows": args.memories}
             async with grpc.aio.insecure_channel(daemon.address) as channel:
-                shape["load"] = await _load(MemorizeCalls(channel, tenant), memories, agents)
+                shape["load"] = await load_rows(MemorizeCalls(channel, tenant), memories, agents)
             shape.update(await _maintain(data, embedder, tenant, agents, query_vectors, args.ann_min_rows))
             if args.memories <= args.copy_max_rows:
                 visible = args.memories // agents_per_table
@@ -227,7 +227,8 @@ class MemorizeCalls:
         self.metadata = ((TENANT_METADATA_KEY, tenant),)
 
 
-async def _load(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]) -> dict[str, float]:
+async def load_rows(calls: MemorizeCalls, memories: corpus.Corpus, agents: list[str]) -> dict[str, float]:
+    """MemorizeBatch every row (its vector given, no dedup), spread over the agents in turn; timed."""
     start = time.perf_counter()
     for agent_index, agent in enumerate(agents):
         idx = list(range(agent_index, len(memories.texts), len(agents)))
@@ -278,12 +279,12 @@ async def _recalls(
     # Every query once in each mode before any is timed: otherwise the first run timed pays alone for
     # the daemon's first touches (each agent's visible rows, each term's postings, the model's first runs).
     for mode in modes:
-        await _timed_calls(calls, calls.stub.Recall, _recall_requests(mode, queries, vectors, agents, args.limit), 8)
+        await timed_calls(calls, calls.stub.Recall, recall_requests(mode, queries, vectors, agents, args.limit), 8)
     for mode in modes:
         for concurrency in (int(c) for c in args.concurrency.split(",")):
-            requests = _recall_requests(mode, queries, vectors, agents, args.limit)
-            await _timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
-            latencies, wall = await _timed_calls(calls, calls.stub.Recall, requests, concurrency)
+            requests = recall_requests(mode, queries, vectors, agents, args.limit)
+            await timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
+            latencies, wall = await timed_calls(calls, calls.stub.Recall, requests, concurrency)
             out.append(
                 {"mode": mode, "concurrency": concurrency, "qps": len(requests) / wall}
                 | percentiles(latencies, keep=args.keep_latencies)
@@ -343,12 +344,12 @@ async def _writes(calls: MemorizeCalls, count: int) -> dict[str, Any]:
         )
         for i in range(count)
     ]
-    latencies, wall = await _timed_calls(calls, calls.stub.Memorize, singles, 1)
+    latencies, wall = await timed_calls(calls, calls.stub.Memorize, singles, 1)
     concurrent = [
         pb.MemorizeRequest(agent_id="writer8", memory=pb.MemoryInput(content=f"concurrent {r.memory.content}"))
         for r in singles
     ]
-    latencies8, wall8 = await _timed_calls(calls, calls.stub.Memorize, concurrent, 8)
+    latencies8, wall8 = await timed_calls(calls, calls.stub.Memorize, concurrent, 8)
     batch = pb.MemorizeBatchRequest(
         agent_id="batch-writer",
         items=[
@@ -378,9 +379,10 @@ async def _embedder_alone(texts: list[str], batch: list[str]) -> dict[str, float
     }
 
 
-def _recall_requests(
+def recall_requests(
     mode: str, queries: list[str], vectors: list[list[float]], agents: list[str], limit: int
 ) -> list[pb.RecallRequest]:
+    """One Recall per question, the agents in turn; with its vector unless the server embeds the query."""
     return [
         pb.RecallRequest(
             agent_id=agents[i % len(agents)],
@@ -392,9 +394,10 @@ def _recall_requests(
     ]
 
 
-async def _timed_calls(
+async def timed_calls(
     calls: MemorizeCalls, method: Any, requests: list[Any], concurrency: int
 ) -> tuple[list[float], float]:
+    """Each request's latency in ms (``concurrency`` callers in parallel) and the wall time of them all."""
     latencies: list[float] = []
     queue = list(reversed(requests))
 

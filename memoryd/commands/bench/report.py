@@ -20,7 +20,7 @@ import numpy as np
 
 from memoryd.commands.table import table
 
-__all__ = ["KEEP_LATENCIES_HELP", "environment", "percentiles", "publish", "table", "write_json"]
+__all__ = ["KEEP_LATENCIES_HELP", "checkout", "environment", "percentiles", "publish", "table", "write_json"]
 
 KEEP_LATENCIES_HELP = "record every timed call's latency in the JSON, for `memoryd bench compare`"
 
@@ -63,11 +63,17 @@ def environment() -> dict[str, Any]:
 
 def _commit() -> str | None:
     """The commit of the memoryd source that ran (a checkout), so a figure names the code it measured."""
-    source = Path(__file__).resolve().parents[3]
+    return _git(Path(__file__).resolve().parents[3], "describe", "--always", "--dirty")
+
+
+def checkout(root: Path) -> dict[str, str | None]:
+    """A checkout's path, commit, and its uncommitted changes (a build measured with a patch names the patch)."""
+    return {"path": str(root), "commit": _git(root, "describe", "--always", "--dirty"), "diff": _git(root, "diff")}
+
+
+def _git(root: Path, *command: str) -> str | None:
     try:
-        found = subprocess.run(
-            ["git", "-C", str(source), "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10
-        )
+        found = subprocess.run(["git", "-C", str(root), *command], capture_output=True, text=True, timeout=10)
     except OSError:
         return None
     return found.stdout.strip() or None
