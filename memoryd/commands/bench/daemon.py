@@ -106,6 +106,11 @@ class Daemon:
         """The process state letter from ``/proc`` (``T``: stopped)."""
         return Path(f"/proc/{self._proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the process has ended (negative: the signal that ended it)."""
+        return self._proc.poll()
+
     def kill(self) -> None:
         """SIGKILL: no shutdown at all (the fault benchmark's crash)."""
         self._proc.kill()

@@ -113,13 +113,15 @@ async def _bench(args: argparse.Namespace, scratch: Path) -> dict[str, Any]:
             async with opened(scratch / side, embedder.model_name, embedder.dimension) as db:
                 await maintain_now(db, StorageSettings().ann_min_rows)
             await timed_calls(calls[i], calls[i].stub.Recall, requests, 1)  # every question once: warm
+        cpu = [d.cpu_seconds() for d in daemons]
         blocks = await _alternate(daemons, calls, requests, args)
+        cpu = [d.cpu_seconds() - cpu[i] for i, d in enumerate(daemons)]
         for channel in channels:
             await channel.close(None)
     finally:
         for daemon in daemons:
             daemon.stop()
-    return _record(args, blocks, roots)
+    return _record(args, blocks, roots, cpu)
 
 
 async def _alternate(
@@ -145,17 +147,21 @@ async def _alternate(
     return blocks
 
 
-def _record(args: argparse.Namespace, blocks: Blocks, roots: tuple[Path, Path]) -> dict[str, Any]:
+def _record(args: argparse.Namespace, blocks: Blocks, roots: tuple[Path, Path], cpu: list[float]) -> dict[str, Any]:
+    """Each side's calls pooled, its daemon's CPU a call (every thread; less noisy than time), the ratios."""
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
     sides = {
         side: percentiles([ms for s, latencies in blocks if s == i for ms in latencies], keep=args.keep_latencies)
         | {"blocks": sum(1 for s, _ in blocks if s == i), "checkout": checkout(roots[i])}
+        | {"daemon_cpu_ms_per_call": 1000 * cpu[i] / max(1, sum(len(lat) for s, lat in blocks if s == i))}
         for i, side in enumerate(_SIDES)
     }
-    return {"config": config, **sides, "ratio": _ratios(blocks)}
+    # each block's median and slowest call in the order they ran: a host episode shows in both sides' blocks
+    timeline = [{"side": _SIDES[s], "p50": float(np.median(lat)), "max": max(lat)} for s, lat in blocks]
+    return {"config": config, **sides, "ratio": ratios(blocks), "blocks": timeline}
 
 
-def _ratios(blocks: Blocks) -> dict[str, dict[str, float]]:
+def ratios(blocks: Blocks) -> dict[str, dict[str, float]]:
     """After over before for p50 and p99 pooled, with a 95 % interval from resampling the groups of blocks."""
     group = len(_ORDER)
     groups = [blocks[g : g + group] for g in range(0, len(blocks) - group + 1, group)]
@@ -183,14 +189,14 @@ def _render(record: dict[str, Any]) -> str:
     config = record["config"]
     rows = [
         [side, str(record[side]["n"]), str(record[side]["blocks"])]
-        + [f"{record[side][q]:.2f}" for q in ("p50", "p95", "p99")]
+        + [f"{record[side][q]:.2f}" for q in ("p50", "p95", "p99", "daemon_cpu_ms_per_call")]
         for side in _SIDES
     ]
     lines = [
         f"memoryd bench paired: {config['mode']} Recall, {config['memories']} memories over {config['agents']} agents,"
         f" blocks of {config['block']} calls (before, after, after, before)"
         + ("" if config["no_pause"] else ", the other daemon stopped"),
-        table(rows, ["side", "calls", "blocks", "p50 ms", "p95 ms", "p99 ms"]),
+        table(rows, ["side", "calls", "blocks", "p50 ms", "p95 ms", "p99 ms", "daemon CPU ms/call"]),
     ]
     for q in ("p50", "p99"):
         r = record["ratio"][q]
