@@ -55,6 +55,21 @@ class MemoryHistory:
     servings_total: int
 
 
+_ServedCall = tuple[datetime, tuple[str, ...], Sequence[tuple[str, float]], ServedItem]
+"""When, to whom (``served_call_line``'s caller), which items, of which kind."""
+
+
+def _served_lines(servings: dict[str, list[_ServedCall]]) -> dict[str, bytes]:
+    """Per tenant, its calls' lines (``served_call_line``), each call given a new time-ordered id."""
+    return {
+        tenant_id: "".join(
+            served_call_line(new_memory_id(int(at.timestamp() * 1000), random.getrandbits(74)), at, caller, items, kind)
+            for at, caller, items, kind in calls
+        ).encode()
+        for tenant_id, calls in servings.items()
+    }
+
+
 def _stable_id(*parts: str) -> str:
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
 
@@ -66,8 +81,8 @@ class Provenance:
         self._store = store
         self._clock = clock
         self._history: dict[str, list[HistoryEvent]] = {}
-        self._servings: dict[str, list[str]] = {}
-        """Per tenant, the lines of the calls served since the last flush (``served_call_line``)."""
+        self._servings: dict[str, list[_ServedCall]] = {}
+        """Per tenant, the calls served since the last flush."""
         self._flushing = asyncio.Lock()
 
     def record(
@@ -123,14 +138,16 @@ class Provenance:
     def served(
         self, actor: Actor, items: Sequence[tuple[str, float]], kind: ServedItem, conversation_id: str = ""
     ) -> None:
-        """Note that ``items`` (id, score), in this order, were served to ``actor``."""
+        """Note that ``items`` (id, score), in this order, were served to ``actor`` (kept as given, not copied).
+
+        Only a tuple is appended here: the call's id and its line are made at the flush, off the event
+        loop (``bench paired``: the line made here cost each Recall ~1 % of its time).
+        """
         if not items:
             return
-        now = self._clock.now()
-        call = new_memory_id(int(now.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
         role = actor.role.label if actor.key_id or actor.via else OWN_WORK
         caller = (actor.agent_id, actor.end_user_id, actor.key_id, role, actor.via or OWN_WORK, conversation_id)
-        self._servings.setdefault(actor.tenant_id, []).append(served_call_line(call, now, caller, items, kind))
+        self._servings.setdefault(actor.tenant_id, []).append((self._clock.now(), caller, items, kind))
 
     @property
     def pending(self) -> int:
@@ -153,11 +170,12 @@ class Provenance:
                     for t, s in servings.items():
                         self._servings.setdefault(t, [])[:0] = s
                     raise
-            for tenant_id, lines in servings.items():
+            lines = await asyncio.to_thread(_served_lines, servings) if servings else {}
+            for tenant_id, calls in servings.items():
                 try:
-                    await self._store.append_servings(tenant_id, "".join(lines).encode())
+                    await self._store.append_servings(tenant_id, lines[tenant_id])
                 except BaseException:
-                    self._servings.setdefault(tenant_id, [])[:0] = lines
+                    self._servings.setdefault(tenant_id, [])[:0] = calls
                     raise
 
     async def settle(self, tenant_id: str | None = None) -> None:
