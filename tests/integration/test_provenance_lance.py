@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,7 +14,7 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.provenance import LanceProvenance, serving_columns
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
-from memoryd.core.errors import InvalidRequest
+from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
 from memoryd.core.provenance import HistoryKind, ServedItem, ServingFilter, served_call_line
 from memoryd.services.provenance import SERVINGS_IN_HISTORY, Provenance
@@ -144,3 +146,45 @@ def test_a_served_calls_line_becomes_one_serving_per_item_in_rank_order() -> Non
         "end_user_id": "bob", "key_id": "", "role": "admin", "via": "GetContext", "conversation_id": "",
         "rank": 1, "score": 0.5,
     }  # fmt: skip
+
+
+class FailsOnce(LanceProvenance):
+    """The store on disk, whose first servings append fails as a full disk would."""
+
+    def __init__(self, db: LanceDatabase) -> None:
+        super().__init__(db)
+        self.failures = 1
+
+    async def append_servings(self, tenant_id: str, lines: bytes) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise Unavailable("disk full")
+        await super().append_servings(tenant_id, lines)
+
+
+async def test_a_failed_or_cancelled_flush_keeps_every_tenants_servings_for_the_next(tmp_path: Path) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    store = FailsOnce(db)
+    log = Provenance(store, FrozenClock(datetime(2026, 12, 1, tzinfo=UTC)))
+    for i in range(120):  # several slices of calls made into lines
+        log.served(Actor("acme", "a1"), [(f"m{i}", 0.5), ("shared", 0.25)], ServedItem.MEMORY)
+    log.served(Actor("globex", "a1"), [("g1", 0.9)], ServedItem.MEMORY)
+    with pytest.raises(Unavailable):
+        await log.flush()  # the first tenant's write fails: the second was not written either
+    assert log.pending == 121
+    flushing = asyncio.create_task(log.flush())
+    await asyncio.sleep(0)  # the flush stops between two slices (a shutdown cancels it there)
+    flushing.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await flushing
+    assert log.pending == 121
+    await log.flush()
+    assert log.pending == 0
+    acme = await store.servings("acme", ServingFilter(), "", 500)
+    assert len(acme) == 240 and len({s.serving_id[:-2] for s in acme}) == 120  # a new id a call
+    first = [s.item_id for s in acme if s.rank == 1]
+    assert sorted(first) == sorted(f"m{i}" for i in range(120)) and {s.item_id for s in acme if s.rank == 2} == {
+        "shared"
+    }
+    assert [s.item_id for s in await store.servings("globex", ServingFilter(), "", 10)] == ["g1"]
+    db.close()
