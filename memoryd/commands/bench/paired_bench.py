@@ -25,7 +25,7 @@ import numpy as np
 
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
-from memoryd.commands.bench.recall_bench import MemorizeCalls, load_rows, recall_requests, timed_calls
+from memoryd.commands.bench.recall_bench import RECALL_MODES, MemorizeCalls, load_rows, recall_requests, timed_calls
 from memoryd.commands.bench.report import KEEP_LATENCIES_HELP, checkout, percentiles, publish, table
 from memoryd.commands.bench.store_access import local_model, maintain_now, opened
 from memoryd.config import StorageSettings
@@ -68,12 +68,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--queries", type=int, default=20_000, help="timed Recall calls per side")
     p.add_argument("--block", type=int, default=250, help="calls in one block")
     p.add_argument("--limit", type=int, default=10)
-    p.add_argument(
-        "--mode",
-        choices=["precomputed_query_vector", "server_embeds_query"],
-        default="precomputed_query_vector",
-        help="the client sends each question's vector, or the daemon embeds it",
-    )
+    modes = "the client sends each question's vector (precomputed_query_vector), or the daemon embeds it"
+    p.add_argument("--mode", choices=RECALL_MODES, default="precomputed_query_vector", help=modes)
     p.add_argument("--no-pause", action="store_true", help="leave the other daemon running while one is timed")
     p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.set_defaults(run=run)

@@ -48,13 +48,14 @@ from memoryd.rpc.client import TENANT_METADATA_KEY, MemoryServiceStub, ProfileSe
 BATCH = 1000
 
 
-_MODES = ("server_embeds_query", "precomputed_query_vector")
+RECALL_MODES = ("server_embeds_query", "precomputed_query_vector")
 
 
 def _modes(value: str) -> str:
-    unknown = set(value.split(",")) - set(_MODES)
+    unknown = set(value.split(",")) - set(RECALL_MODES)
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown mode {', '.join(sorted(unknown))} (modes: {', '.join(_MODES)})")
+        known = ", ".join(RECALL_MODES)
+        raise argparse.ArgumentTypeError(f"unknown mode {', '.join(sorted(unknown))} (modes: {known})")
     return value
 
 
@@ -82,7 +83,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--baseline", choices=["sqlite"], help="also run the same queries on this baseline")
     p.add_argument(
         "--modes",
-        default=",".join(_MODES),
+        default=",".join(RECALL_MODES),
         type=_modes,
         help="comma-separated: the daemon embeds each question (server_embeds_query), the client sends its vector "
         "(precomputed_query_vector), or both",
