@@ -94,9 +94,17 @@ class Daemon:
                 return int(line.split()[1]) / 1024
         return float("nan")
 
-    def pause(self) -> None:
-        """SIGSTOP: every thread stops (its timers come due on ``resume``), so it takes no CPU from another."""
+    def pause(self, timeout: float = 5.0) -> None:
+        """SIGSTOP: every thread stops (its timers come due on ``resume``), so it takes no CPU from another.
+
+        Returns once the kernel says the process is stopped: a signal is delivered a moment after it is sent.
+        """
         self._proc.send_signal(signal.SIGSTOP)
+        deadline = time.monotonic() + timeout
+        while self.state() not in ("T", "t"):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"memoryd serve (pid {self._proc.pid}) did not stop")
+            time.sleep(0.001)
 
     def resume(self) -> None:
         """SIGCONT after ``pause``."""
