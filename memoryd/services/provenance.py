@@ -59,14 +59,23 @@ _CALLS_PER_SLICE = 50
 """Served calls made into lines between two turns of the event loop (~0.4 ms of the GIL)."""
 _ServedCall = tuple[datetime, tuple[str, ...], Sequence[tuple[str, float]], ServedItem]
 """When, to whom (``served_call_line``'s caller), which items, of which kind."""
+_Waiting = _ServedCall | str
+"""A served call, or the lines a flush made and could not write (kept, so a write that did land
+before its failure was seen is read once: the same call ids again)."""
 
 
-def _served_lines(calls: Sequence[_ServedCall]) -> str:
-    """The calls' lines (``served_call_line``), each call given a new time-ordered id."""
-    return "".join(
-        served_call_line(new_memory_id(int(at.timestamp() * 1000), random.getrandbits(74)), at, caller, items, kind)
-        for at, caller, items, kind in calls
-    )
+def _served_lines(calls: Sequence[_Waiting]) -> str:
+    """The calls' lines (``served_call_line``), each call given a new time-ordered id; made lines as they are."""
+    return "".join(c if isinstance(c, str) else served_call_line(_call_id(c[0]), c[0], c[1], c[2], c[3]) for c in calls)
+
+
+async def _turn() -> None:
+    """Let the calls that came meanwhile go first."""
+    await asyncio.sleep(0)
+
+
+def _call_id(at: datetime) -> str:
+    return new_memory_id(int(at.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
 
 
 def _stable_id(*parts: str) -> str:
@@ -80,7 +89,7 @@ class Provenance:
         self._store = store
         self._clock = clock
         self._history: dict[str, list[HistoryEvent]] = {}
-        self._servings: dict[str, list[_ServedCall]] = {}
+        self._servings: dict[str, list[_Waiting]] = {}
         """Per tenant, the calls served since the last flush."""
         self._flushing = asyncio.Lock()
 
@@ -152,7 +161,7 @@ class Provenance:
 
     @property
     def pending(self) -> int:
-        """History events and served calls waiting to be written."""
+        """History events and served calls waiting to be written (a failed flush's made lines count as one)."""
         return sum(map(len, self._history.values())) + sum(map(len, self._servings.values()))
 
     async def flush(self) -> None:
@@ -163,24 +172,30 @@ class Provenance:
         async with self._flushing:
             history, self._history = self._history, {}
             servings, self._servings = self._servings, {}
-            for tenant_id, events in history.items():
+            unwritten = list(history.items())
+            while unwritten:
+                tenant_id, events = unwritten[0]
                 try:  # one event id once (a retried call within the second noted its event twice)
                     await self._store.append_history(tenant_id, list({e.event_id: e for e in events}.values()))
-                except BaseException:
-                    self._history.setdefault(tenant_id, [])[:0] = events
+                except BaseException:  # this tenant's events, the later ones' and every serving wait
+                    for t, e in unwritten:
+                        self._history.setdefault(t, [])[:0] = e
                     for t, s in servings.items():
                         self._servings.setdefault(t, [])[:0] = s
                     raise
+                unwritten.pop(0)
             waiting = list(servings.items())
             while waiting:
                 tenant_id, calls = waiting[0]
+                lines, made = [], 0
                 try:
-                    lines = []
                     for start in range(0, len(calls), _CALLS_PER_SLICE):
                         lines.append(_served_lines(calls[start : start + _CALLS_PER_SLICE]))
-                        await asyncio.sleep(0)  # the calls that came meanwhile go first
+                        made = start + _CALLS_PER_SLICE
+                        await _turn()
                     await self._store.append_servings(tenant_id, "".join(lines).encode())
                 except BaseException:  # failed or cancelled: this tenant's calls and the later ones wait
+                    waiting[0] = (tenant_id, ["".join(lines), *calls[made:]] if lines else calls)
                     for t, c in waiting:
                         self._servings.setdefault(t, [])[:0] = c
                     raise

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,10 +16,11 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.errors import InvalidRequest, Unavailable
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallQuery, Scope
-from memoryd.core.provenance import HistoryKind, ServedItem, ServingFilter, served_call_line
+from memoryd.core.provenance import HistoryEvent, HistoryKind, ServedItem, ServingFilter, served_call_line
+from memoryd.services import provenance as provenance_service
 from memoryd.services.provenance import SERVINGS_IN_HISTORY, Provenance
 from tests.conftest import make_settings
-from tests.fakes import FrozenClock
+from tests.fakes import FrozenClock, memory_record
 
 ALICE = Actor("acme", "a1", "alice")
 BOB = Actor("acme", "a1", "bob")
@@ -149,42 +150,63 @@ def test_a_served_calls_line_becomes_one_serving_per_item_in_rank_order() -> Non
 
 
 class FailsOnce(LanceProvenance):
-    """The store on disk, whose first servings append fails as a full disk would."""
+    """The store on disk, whose first history append fails as a full disk would, and whose first servings
+    append fails after writing (a reply lost: the lines landed)."""
 
     def __init__(self, db: LanceDatabase) -> None:
         super().__init__(db)
-        self.failures = 1
+        self.history_failures = self.servings_failures = 1
+
+    async def append_history(self, tenant_id: str, events: Sequence[HistoryEvent]) -> None:
+        if self.history_failures:
+            self.history_failures -= 1
+            raise Unavailable("disk full")
+        await super().append_history(tenant_id, events)
 
     async def append_servings(self, tenant_id: str, lines: bytes) -> None:
-        if self.failures:
-            self.failures -= 1
-            raise Unavailable("disk full")
         await super().append_servings(tenant_id, lines)
+        if self.servings_failures:
+            self.servings_failures -= 1
+            raise Unavailable("connection reset")
 
 
-async def test_a_failed_or_cancelled_flush_keeps_every_tenants_servings_for_the_next(tmp_path: Path) -> None:
+async def test_a_failed_or_cancelled_flush_keeps_every_tenants_servings_for_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
     store = FailsOnce(db)
     log = Provenance(store, FrozenClock(datetime(2026, 12, 1, tzinfo=UTC)))
+    for tenant in ("acme", "globex"):
+        log.record(Actor(tenant, "a1"), HistoryKind.CREATED, memory_record(f"{tenant:0>32}"))
     for i in range(120):  # several slices of calls made into lines
         log.served(Actor("acme", "a1"), [(f"m{i}", 0.5), ("shared", 0.25)], ServedItem.MEMORY)
     log.served(Actor("globex", "a1"), [("g1", 0.9)], ServedItem.MEMORY)
     with pytest.raises(Unavailable):
-        await log.flush()  # the first tenant's write fails: the second was not written either
-    assert log.pending == 121
-    flushing = asyncio.create_task(log.flush())
-    await asyncio.sleep(0)  # the flush stops between two slices (a shutdown cancels it there)
-    flushing.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await flushing
-    assert log.pending == 121
+        await log.flush()  # the first tenant's history fails: nothing after it was written either
+    assert log.pending == 2 + 121
+    turns = 0
+
+    async def cancelled_at_the_second_turn() -> None:  # a shutdown cancels the flush between two slices
+        nonlocal turns
+        turns += 1
+        if turns == 2:
+            raise asyncio.CancelledError
+
+    monkeypatch.setattr(provenance_service, "_turn", cancelled_at_the_second_turn)
+    with pytest.raises(asyncio.CancelledError):
+        await log.flush()
+    assert turns == 2 and log.pending == 1 + 20 + 1  # acme's two slices made, its 20 calls after, globex's
+    with pytest.raises(Unavailable):
+        await log.flush()  # acme's lines landed but the write said it failed: they wait, made
     await log.flush()
     assert log.pending == 0
+    for tenant in ("acme", "globex"):
+        assert [e.kind for e in await store.history(tenant, f"{tenant:0>32}")] == [HistoryKind.CREATED]
     acme = await store.servings("acme", ServingFilter(), "", 500)
-    assert len(acme) == 240 and len({s.serving_id[:-2] for s in acme}) == 120  # a new id a call
+    assert await store.count_servings("acme", ServingFilter()) == 480  # written twice, the same ids: read once
+    assert len(acme) == 240 and len({s.serving_id[:-2] for s in acme}) == 120  # an id a call
     first = [s.item_id for s in acme if s.rank == 1]
-    assert sorted(first) == sorted(f"m{i}" for i in range(120)) and {s.item_id for s in acme if s.rank == 2} == {
-        "shared"
-    }
+    assert sorted(first) == sorted(f"m{i}" for i in range(120))
+    assert {s.item_id for s in acme if s.rank == 2} == {"shared"}
     assert [s.item_id for s in await store.servings("globex", ServingFilter(), "", 10)] == ["g1"]
     db.close()
