@@ -77,6 +77,8 @@ def test_bench_paired_alternates_blocks_and_pools_each_side(tmp_path: Path) -> N
     assert record["before"]["checkout"]["path"] == record["after"]["checkout"]["path"] == str(REPO)
     assert record["after"]["checkout"]["commit"] == commit.stdout.strip()
     assert record["config"]["after_env"] == [["MEMORYD_LOG__LEVEL", "ERROR"]]
+    # the after side's setting reached its daemon only: the start-up warning logged by the before side alone
+    assert done.stderr.count("protected mode: no API keys exist") == 1
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--limit", type=int, default=10)
     modes = "the client sends each question's vector (precomputed_query_vector), or the daemon embeds it"
     p.add_argument("--mode", choices=RECALL_MODES, default="precomputed_query_vector", help=modes)
-    p.add_argument("--no-pause", action="store_true", help="leave the other daemon running while one is timed")
     p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.set_defaults(run=run)
 
@@ -124,14 +123,13 @@ async def _alternate(
     daemons: list[Daemon], calls: list[MemorizeCalls], requests: list[Any], args: argparse.Namespace
 ) -> Blocks:
     """Every block, in the order they ran; each side asks each question at most once."""
-    if not args.no_pause:
-        daemons[1].pause()
+    daemons[1].pause()
     asked = [0, 0]
     blocks: Blocks = []
     per_side = args.queries // args.block // 2 * 2  # whole groups: each side as many blocks
     for k in range(per_side * 2):
         side = _ORDER[k % len(_ORDER)]
-        if k and side != blocks[-1][0] and not args.no_pause:
+        if k and side != blocks[-1][0]:
             daemons[1 - side].pause()
             daemons[side].resume()
         chunk = requests[asked[side] : asked[side] + args.block]
@@ -146,12 +144,14 @@ async def _alternate(
 def _record(args: argparse.Namespace, blocks: Blocks, roots: tuple[Path, Path], cpu: list[float]) -> dict[str, Any]:
     """Each side's calls pooled, its daemon's CPU a call (every thread; less noisy than time), the ratios."""
     config = {k: v for k, v in vars(args).items() if k not in {"run", "json"}}
-    sides = {
-        side: percentiles([ms for s, latencies in blocks if s == i for ms in latencies], keep=args.keep_latencies)
-        | {"blocks": sum(1 for s, _ in blocks if s == i), "checkout": checkout(roots[i])}
-        | {"daemon_cpu_ms_per_call": 1000 * cpu[i] / max(1, sum(len(lat) for s, lat in blocks if s == i))}
-        for i, side in enumerate(_SIDES)
-    }
+    sides = {}
+    for i, side in enumerate(_SIDES):
+        calls = [ms for s, latencies in blocks if s == i for ms in latencies]
+        sides[side] = percentiles(calls, keep=args.keep_latencies) | {
+            "blocks": sum(1 for s, _ in blocks if s == i),
+            "checkout": checkout(roots[i]),
+            "daemon_cpu_ms_per_call": 1000 * cpu[i] / len(calls),
+        }
     # each block's median and slowest call in the order they ran: a host episode shows in both sides' blocks
     timeline = [{"side": _SIDES[s], "p50": float(np.median(lat)), "max": max(lat)} for s, lat in blocks]
     return {"config": config, **sides, "ratio": ratios(blocks), "blocks": timeline}
@@ -190,8 +190,7 @@ def _render(record: dict[str, Any]) -> str:
     ]
     lines = [
         f"memoryd bench paired: {config['mode']} Recall, {config['memories']} memories over {config['agents']} agents,"
-        f" blocks of {config['block']} calls (before, after, after, before)"
-        + ("" if config["no_pause"] else ", the other daemon stopped"),
+        f" blocks of {config['block']} calls (before, after, after, before), the other daemon stopped",
         table(rows, ["side", "calls", "blocks", "p50 ms", "p95 ms", "p99 ms", "daemon CPU ms/call"]),
     ]
     for q in ("p50", "p99"):
