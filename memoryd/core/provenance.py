@@ -7,7 +7,7 @@ the memory. A serving names ids only, never content.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -69,7 +69,7 @@ SERVED_CALL_FIELDS = (
 
 
 def served_call_line(
-    call_id: str, at: datetime, caller: Sequence[str], items: Sequence[tuple[str, float]], kind: ServedItem
+    call_id: str, at: datetime, caller: Sequence[str], items: Iterable[tuple[str, float]], kind: ServedItem
 ) -> str:
     """One call's servings as one tab-separated line of ``SERVED_CALL_FIELDS``.
 

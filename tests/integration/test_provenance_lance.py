@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -209,4 +210,23 @@ async def test_a_failed_or_cancelled_flush_keeps_every_tenants_servings_for_the_
     assert sorted(first) == sorted(f"m{i}" for i in range(120))
     assert {s.item_id for s in acme if s.rank == 2} == {"shared"}
     assert [s.item_id for s in await store.servings("globex", ServingFilter(), "", 10)] == ["g1"]
+    db.close()
+
+
+async def test_calls_waiting_for_the_flush_leave_the_cyclic_collector_nothing_to_walk(tmp_path: Path) -> None:
+    """A second's served calls wait as tuples of strings and numbers, which the collector stops tracking:
+    held as lists and enums, each call added objects that every older generation's collection walked."""
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    log = Provenance(LanceProvenance(db), FrozenClock(datetime(2026, 12, 1, tzinfo=UTC)))
+    gc.collect()
+    tracked = len(gc.get_objects())
+    for i in range(2000):
+        log.served(Actor("acme", "a1"), [(f"m{i}", 0.5), (f"n{i}", 0.25)], ServedItem.MEMORY, "conv")
+    gc.collect()
+    assert log.pending == 2000 and len(gc.get_objects()) - tracked < 100  # not one a call
+    await log.flush()
+    servings = await log.servings("acme", ServingFilter(), 5000, "")
+    assert len(servings.servings) == 4000 and {s.conversation_id for s in servings.servings} == {"conv"}
+    placed = {s.item_id: (s.rank, s.score) for s in servings.servings}
+    assert placed["m7"] == (1, 0.5) and placed["n7"] == (2, 0.25)
     db.close()
