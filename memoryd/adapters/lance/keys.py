@@ -15,7 +15,7 @@ import pyarrow as pa
 from memoryd.adapters.lance.db import LanceDatabase, add_column
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
-from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none, record_of, row_of
 from memoryd.core.keys import ApiKey, KeyScope, Role
 
 KEYS_TABLE = "api_keys"
@@ -37,32 +37,18 @@ KEY_SCHEMA = pa.schema(
 
 
 def _row(key: ApiKey) -> dict[str, Any]:
-    return {
-        "key_id": key.key_id,
-        "tenant_id": key.tenant_id,
-        "role": key.role.label,
-        "agent_id": key.agent_id,
-        "name": key.name,
-        "secret_hash": key.secret_hash,
-        "created_at": key.created_at,
-        "last_used_at": key.last_used_at,
-        "revoked_at": key.revoked_at,
-        "scope": key.scope.value,
-    }
+    return row_of(key, role=key.role.label, scope=key.scope.value)
 
 
 def _key(row: dict[str, Any]) -> ApiKey:
-    return ApiKey(
-        row["key_id"],
-        row["tenant_id"],
-        Role.parse(row["role"]),
-        row["agent_id"],
-        row["name"],
-        row["secret_hash"],
-        row["created_at"].astimezone(UTC),
-        as_utc_or_none(row["last_used_at"]),
-        as_utc_or_none(row["revoked_at"]),
-        KeyScope(row.get("scope") or KeyScope.ALL),
+    return record_of(
+        ApiKey,
+        row,
+        role=Role.parse(row["role"]),
+        created_at=row["created_at"].astimezone(UTC),
+        last_used_at=as_utc_or_none(row["last_used_at"]),
+        revoked_at=as_utc_or_none(row["revoked_at"]),
+        scope=KeyScope(row.get("scope") or KeyScope.ALL),
     )
 
 

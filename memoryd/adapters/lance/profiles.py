@@ -23,7 +23,7 @@ from memoryd.adapters.lance.copies.keyed import KeyedCopy, swap_rows
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
-from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc, record_of, row_of
 from memoryd.core.models import Profile
 
 
@@ -55,28 +55,11 @@ FAILURE_SCHEMA = pa.schema(
 
 
 def _row(profile: Profile, key: str) -> dict[str, Any]:
-    return {
-        "key": key,
-        "agent_id": profile.agent_id,
-        "document": profile.document,
-        "token_count": profile.token_count,
-        "budget_tokens": profile.budget_tokens,
-        "revision": profile.revision,
-        "updated_at": profile.updated_at or datetime.now(UTC),
-        "source": profile.source,
-    }
+    return row_of(profile, key=key, updated_at=profile.updated_at or datetime.now(UTC))
 
 
 def _profile(row: dict[str, Any]) -> Profile:
-    return Profile(
-        row["agent_id"],
-        row["document"],
-        row["token_count"],
-        row["budget_tokens"],
-        row["revision"],
-        as_utc(row["updated_at"]),
-        row["source"],
-    )
+    return record_of(Profile, row, updated_at=as_utc(row["updated_at"]))
 
 
 _COPY_MAX_ROWS = 10_000

@@ -18,7 +18,7 @@ from lancedb.index import BTree
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.filters import literal
-from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
+from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none, record_of, row_of
 from memoryd.core.review import Action, Finding, FindingKind, FindingSource, FindingStatus, Review
 from memoryd.core.usage import UsageReport, report_from_dict, report_to_dict
 
@@ -78,72 +78,34 @@ TABLES: dict[str, tuple[pa.Schema, list[tuple[str, Any]]]] = {
 
 
 def _review_row(r: Review) -> dict[str, Any]:
-    return {
-        "review_id": r.review_id,
-        "agent_id": r.agent_id,
-        "archive_version": r.archive_version,
-        "memories_reviewed": r.memories_reviewed,
-        "counts": json.dumps(r.counts, sort_keys=True),
-        "model": r.model,
-        "model_calls": r.model_calls,
-        "tokens_in": r.tokens_in,
-        "tokens_out": r.tokens_out,
-        "created_at": r.created_at,
-        "finished_at": r.finished_at,
-    }
+    return row_of(r, counts=json.dumps(r.counts, sort_keys=True))
 
 
 def _review(row: dict[str, Any]) -> Review:
-    return Review(
-        row["review_id"],
-        row["agent_id"],
-        row["archive_version"],
-        row["memories_reviewed"],
-        json.loads(row["counts"]),
-        row["model"],
-        row["model_calls"],
-        row["tokens_in"],
-        row["tokens_out"],
-        as_utc_or_none(row["created_at"]),
-        as_utc_or_none(row["finished_at"]),
+    return record_of(
+        Review,
+        row,
+        counts=json.loads(row["counts"]),
+        created_at=as_utc_or_none(row["created_at"]),
+        finished_at=as_utc_or_none(row["finished_at"]),
     )
 
 
 def _finding_row(f: Finding) -> dict[str, Any]:
-    return {
-        "finding_id": f.finding_id,
-        "review_id": f.review_id,
-        "kind": f.kind.value,
-        "memory_ids": list(f.memory_ids),
-        "reason": f.reason,
-        "action": f.action.value,
-        "source": f.source.value,
-        "survivor_id": f.survivor_id,
-        "text": f.text,
-        "certain": f.certain,
-        "status": f.status.value,
-        "judged": f.judged,
-        "outcome": f.outcome,
-        "content_hashes": list(f.content_hashes),
-    }
+    enums = {"kind": f.kind.value, "action": f.action.value, "source": f.source.value, "status": f.status.value}
+    return row_of(f, memory_ids=list(f.memory_ids), content_hashes=list(f.content_hashes), **enums)
 
 
 def _finding(row: dict[str, Any]) -> Finding:
-    return Finding(
-        row["finding_id"],
-        row["review_id"],
-        FindingKind(row["kind"]),
-        tuple(row["memory_ids"]),
-        row["reason"],
-        Action(row["action"]),
-        FindingSource(row["source"]),
-        row["survivor_id"],
-        row["text"],
-        row["certain"],
-        FindingStatus(row["status"]),
-        row["judged"],
-        row["outcome"],
-        tuple(row["content_hashes"]),
+    return record_of(
+        Finding,
+        row,
+        kind=FindingKind(row["kind"]),
+        memory_ids=tuple(row["memory_ids"]),
+        action=Action(row["action"]),
+        source=FindingSource(row["source"]),
+        status=FindingStatus(row["status"]),
+        content_hashes=tuple(row["content_hashes"]),
     )
 
 

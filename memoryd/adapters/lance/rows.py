@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -15,6 +15,7 @@ from memoryd.core.feedback import NO_FEEDBACK, FeedbackSummary, Signal
 from memoryd.core.models import MemoryRecord, MemoryStatus, MemoryType, Scope, Vector
 from memoryd.core.query_terms import index_text, word_prefixes
 
+R = TypeVar("R")
 TIMESTAMP = pa.timestamp("us", tz="UTC")
 # Declaring the primary key in the schema makes table creation and the key one
 # atomic commit: two processes creating the same tenant table cannot race
@@ -294,3 +295,14 @@ def as_utc(value: datetime) -> datetime:
 def as_utc_or_none(value: datetime | None) -> datetime | None:
     """``as_utc`` of a nullable column's value."""
     return None if value is None else as_utc(value)
+
+
+def row_of(record: Any, /, **given: Any) -> dict[str, Any]:
+    """A dataclass's fields as a table row under their own names; ``given``: columns stored otherwise."""
+    return {f.name: getattr(record, f.name) for f in fields(record)} | given
+
+
+def record_of(record_type: type[R], row: dict[str, Any], /, **given: Any) -> R:
+    """A dataclass from a row's columns of its fields' names; ``given``: the fields read otherwise."""
+    named = {f.name: row[f.name] for f in fields(record_type) if f.name not in given}  # type: ignore[arg-type]
+    return record_type(**named, **given)
