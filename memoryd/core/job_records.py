@@ -7,6 +7,7 @@ durable truth about a job; the queue only carries the key to a worker.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
@@ -239,6 +240,31 @@ def batch_check(live: int, finished: int, now: float, before: JobResult, ceiling
         "checked_wait": wait,
     }
     return wait, marks
+
+
+@dataclass(frozen=True, slots=True)
+class BatchTally:
+    """Where a batch's parts stand at one check, and when the batch looks again."""
+
+    succeeded: int
+    failed: int
+    """Failed or dead."""
+    remaining: int
+    wait: float
+    summary: JobResult
+    """The counts and ``batch_check``'s marks, for the batch's result."""
+
+
+def tally_batch(
+    states: Mapping[JobState, int], parts: int, now: float, before: JobResult, ceiling: float
+) -> BatchTally:
+    """A batch's check over how many of its ``parts`` (one an agent) are in each state (``batch_check``)."""
+    succeeded = states.get(JobState.SUCCEEDED, 0)
+    failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
+    remaining = parts - succeeded - failed
+    wait, marks = batch_check(remaining, succeeded + failed, now, before, ceiling)
+    summary: JobResult = {"agents": parts, "succeeded": succeeded, "failed": failed, "remaining": remaining, **marks}
+    return BatchTally(succeeded, failed, remaining, wait, summary)
 
 
 _TIMES = ("created_at", "updated_at", "started_at", "finished_at", "next_attempt_at")

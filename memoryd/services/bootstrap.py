@@ -25,11 +25,11 @@ from memoryd.core.job_records import (
     JobResult,
     JobState,
     Outcome,
-    batch_check,
     bootstrap_all_key,
     bootstrap_done_flag,
     bootstrap_key,
     regenerate_key,
+    tally_batch,
 )
 from memoryd.core.model_output import profile_proposal
 from memoryd.core.models import Actor, MemoryFilter
@@ -160,26 +160,16 @@ class BootstrapService:
             outcome = child.result.get("outcome")
             compiled += outcome in (Outcome.COMPILED, Outcome.ALREADY_COMPILED)
             nothing += outcome == Outcome.NOTHING_TO_COMPILE
-        done = states.get(JobState.SUCCEEDED, 0)
-        failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
-        live = len(agents) - done - failed
-        wait, marks = batch_check(live, done + failed, ctx.now().timestamp(), before, self._batch_check_seconds)
-        summary: JobResult = {
-            "fanned_out": True,
-            "agents": len(agents),
-            "succeeded": done,
-            "failed": failed,
-            "remaining": live,
-            "compiled": compiled,
-            "nothing_to_compile": nothing,
-            **marks,
-        }
-        await ctx.progress(done + failed, len(agents), f"{done} succeeded, {failed} failed, {live} remaining", summary)
-        if live:
-            raise Defer(wait, JobState.RUNNING, f"waiting for {live} agents")
-        if failed:
+        at = tally_batch(states, len(agents), ctx.now().timestamp(), before, self._batch_check_seconds)
+        summary: JobResult = {"fanned_out": True, **at.summary, "compiled": compiled, "nothing_to_compile": nothing}
+        finished = at.succeeded + at.failed
+        told = f"{at.succeeded} succeeded, {at.failed} failed, {at.remaining} remaining"
+        await ctx.progress(finished, len(agents), told, summary)
+        if at.remaining:
+            raise Defer(at.wait, JobState.RUNNING, f"waiting for {at.remaining} agents")
+        if at.failed:
             raise PreconditionFailed(
-                f"{failed} of {len(agents)} agents failed; the done flag stays unset and "
+                f"{at.failed} of {len(agents)} agents failed; the done flag stays unset and "
                 "the next daemon start re-drives them"
             )
         await self._jobs.set_flag(bootstrap_done_flag(version))

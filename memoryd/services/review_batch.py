@@ -15,7 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from memoryd.core.errors import PreconditionFailed
-from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState, batch_check
+from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobRecord, JobResult, JobState, tally_batch
 from memoryd.core.models import Actor
 from memoryd.core.ports import AgentDirectory, Clock
 from memoryd.core.schedule import batch_scope, current_period, due_period, review_all_key
@@ -94,29 +94,18 @@ class ReviewBatchService:
                 applied += int(child.result.get("applied", 0))
                 calls += int(child.result.get("model_calls", 0))
                 tokens += int(child.result.get("tokens_in", 0)) + int(child.result.get("tokens_out", 0))
-        done = states.get(JobState.SUCCEEDED, 0)
-        failed = states.get(JobState.FAILED, 0) + states.get(JobState.DEAD, 0)
-        live = len(reviews) - done - failed
-        wait, marks = batch_check(live, done + failed, ctx.now().timestamp(), before, self._check_seconds)
-        result |= {
-            "agents": len(reviews),
-            "succeeded": done,
-            "failed": failed,
-            "remaining": live,
-            "findings": findings,
-            "applied": applied,
-            "model_calls": calls,
-            "tokens": tokens,
-            **marks,
-        }
-        await ctx.progress(done + failed, len(reviews), f"{done} reviewed, {failed} failed, {live} remaining", result)
-        if live:
-            raise Defer(wait, JobState.RUNNING, f"waiting for {live} reviews")
+        at = tally_batch(states, len(reviews), ctx.now().timestamp(), before, self._check_seconds)
+        result |= {**at.summary, "findings": findings, "applied": applied, "model_calls": calls, "tokens": tokens}
+        finished = at.succeeded + at.failed
+        told = f"{at.succeeded} reviewed, {at.failed} failed, {at.remaining} remaining"
+        await ctx.progress(finished, len(reviews), told, result)
+        if at.remaining:
+            raise Defer(at.wait, JobState.RUNNING, f"waiting for {at.remaining} reviews")
         result |= await self._keep_reports(key, sorted({tenant for tenant, _ in reviews}))
-        if failed:
-            await ctx.progress(done + failed, len(reviews), "reports kept", result)
+        if at.failed:
+            await ctx.progress(finished, len(reviews), "reports kept", result)
             raise PreconditionFailed(
-                f"{failed} of {len(reviews)} reviews failed; re-driving this batch (RetryJob, or `memoryd audit` "
+                f"{at.failed} of {len(reviews)} reviews failed; re-driving this batch (RetryJob, or `memoryd audit` "
                 "in the same period) re-drives them"
             )
         return result

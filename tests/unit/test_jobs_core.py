@@ -14,6 +14,7 @@ from memoryd.core.job_records import (
     bootstrap_key,
     regenerate_key,
     retry_delay,
+    tally_batch,
 )
 from memoryd.core.model_output import profile_proposal
 
@@ -48,6 +49,11 @@ def test_a_batch_looks_again_when_its_parts_pace_says_the_last_one_ends() -> Non
     for _ in range(3):
         wait, stalled = batch_check(50, 800, 1005.0, stalled, ceiling=1.0)
     assert wait == 1.0
+    # a batch's tally: dead parts count as failed, every other state as remaining
+    states = {JobState.SUCCEEDED: 5, JobState.FAILED: 1, JobState.DEAD: 2, JobState.RETRYING: 1}
+    at = tally_batch(states, 12, 1004.0, earlier, ceiling=1.0)
+    assert (at.succeeded, at.failed, at.remaining) == (5, 3, 4)
+    assert at.summary["agents"] == 12 and at.summary["remaining"] == 4 and at.summary["checked_finished"] == 8
 
 
 def test_keys_are_business_identities() -> None:
