@@ -107,6 +107,11 @@ class View:
         return self.session.caller
 
     @property
+    def agent(self) -> str:
+        """The agent the page acts as: the key's pinned agent, else the one chosen (``agent``)."""
+        return self.caller.agent_id or self.arg("agent")
+
+    @property
     def daemon(self) -> Daemon:
         """The daemon's stubs."""
         return self.console.daemon

@@ -33,7 +33,7 @@ DECISIONS: dict[str, Any] = {
 
 async def graph(view: View) -> Response:
     """The facts (a page, by status and entity) and the entities; or a search's facts and block."""
-    agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
+    agent, contact, query = view.agent, view.arg("contact"), view.arg("q")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
     values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done"), "timeline": ""}
     values["suggestions"] = []
@@ -110,7 +110,7 @@ async def dismiss(view: View) -> Response:
 
 async def fact(view: View) -> Response:
     """One fact with what it superseded and what superseded it."""
-    agent, contact = view.caller.agent_id or view.arg("agent"), view.arg("contact")
+    agent, contact = view.agent, view.arg("contact")
     request = gr.ExplainFactRequest(agent_id=agent, end_user_id=contact, fact_id=view.request.path_params["fact_id"])
     explained = await view.call(view.daemon.graph.ExplainFact, request)
     return view.render("fact.html", agent=agent, contact=contact, explained=explained)

@@ -45,14 +45,9 @@ def _filter(view: View) -> pb.RecallFilter:
     return flt
 
 
-def _agent(view: View) -> str:
-    """The agent the page acts as: the key's pinned agent, else the one chosen."""
-    return view.caller.agent_id or view.arg("agent")
-
-
 async def browse(view: View) -> Response:
     """A page of the agent's view of the archive, filtered; or a search's hits."""
-    agent, contact, query = _agent(view), view.arg("contact"), view.arg("q")
+    agent, contact, query = view.agent, view.arg("contact"), view.arg("q")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "memories": [], "scores": {}}
     values |= {"scopes": list(SCOPES), "statuses": [*STATUSES, "all"], "next_link": ""}
     if not agent:
@@ -78,7 +73,7 @@ async def browse(view: View) -> Response:
 
 async def memory(view: View) -> Response:
     """One memory with its provenance, counts, status, its history and (admins) the events naming it."""
-    agent, contact = _agent(view), view.arg("contact")
+    agent, contact = view.agent, view.arg("contact")
     memory_id = view.request.path_params["memory_id"]
     got = await view.call(
         view.daemon.memory.GetMemory, pb.GetMemoryRequest(agent_id=agent, end_user_id=contact, memory_id=memory_id)
@@ -109,7 +104,7 @@ async def memory(view: View) -> Response:
 
 async def act(view: View) -> Response:
     """Forget, restore or edit one memory (the form says which; the page asked to confirm first)."""
-    agent, contact = _agent(view), view.arg("contact")
+    agent, contact = view.agent, view.arg("contact")
     memory_id, action = view.request.path_params["memory_id"], view.arg("action")
     if action == "forget":
         await view.call(

@@ -24,7 +24,7 @@ REVISIONS = 50
 
 async def profiles(view: View) -> Response:
     """An agent's profile, its revisions and a diff of two."""
-    agent = view.caller.agent_id or view.arg("agent")
+    agent = view.agent
     values: dict[str, Any] = {"agent": agent, "profile": None, "revisions": [], "diff": [], "pair": ()}
     if agent:
         got = await view.call(view.daemon.profiles.GetProfile, ppb.GetProfileRequest(agent_id=agent))
@@ -47,7 +47,7 @@ async def profiles(view: View) -> Response:
 
 async def conversation(view: View) -> Response:
     """An agent's conversations, latest first (operators: every contact's); one's context as GetContext assembles it."""
-    agent, contact, conversation_id = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("id")
+    agent, contact, conversation_id = view.agent, view.arg("contact"), view.arg("id")
     context, listed, next_link = None, None, ""
     window = view.arg("window") or str(DEFAULT_WINDOW)
     if agent and conversation_id:

@@ -25,7 +25,7 @@ ARMS: dict[str, Any] = {
 
 async def recall(view: View) -> Response:
     """Run a Recall and show each hit's score parts."""
-    agent, contact, query = view.caller.agent_id or view.arg("agent"), view.arg("contact"), view.arg("q")
+    agent, contact, query = view.agent, view.arg("contact"), view.arg("q")
     limit = int(view.arg("limit")) if view.arg("limit").isdigit() else 10  # out of range: the daemon says so
     floor = view.arg("min_score")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "limit": limit, "arms": list(ARMS)}

@@ -22,7 +22,7 @@ UNDO_LIMIT = 50
 
 async def reviews(view: View) -> Response:
     """An agent's reviews, newest first."""
-    agent = view.caller.agent_id or view.arg("agent")
+    agent = view.agent
     found: list[Any] = []
     if agent:
         reply = await view.call(view.daemon.audit.ListReviews, apb.ListReviewsRequest(agent_id=agent, page_size=50))
