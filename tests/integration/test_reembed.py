@@ -7,7 +7,8 @@ is per tenant, and switching back works; the vectors stored in the new space are
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,14 @@ from memoryd.adapters.lance.rows import space_column
 from memoryd.adapters.lance.spaces import LanceEmbeddingSpaces
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.openai.embedder import OpenAIEmbedder
-from memoryd.app import build_app
+from memoryd.app import App, build_app
 from memoryd.config import ReembedSettings, Settings
 from memoryd.core.errors import InvalidRequest, NotReady, PreconditionFailed, Unavailable
 from memoryd.core.feedback import Signal
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Actor, MemoryDraft, MemoryPatch, RecallArms, RecallQuery, Scope
 from memoryd.services.graph import Assertion
-from memoryd.services.reembed import Progress
+from memoryd.services.reembed import Progress, Reembed
 from memoryd.testing.provider import FakeProvider, hashed_embedding
 from tests.conftest import make_settings
 
@@ -38,6 +39,16 @@ TOPICS = ["espresso", "glacier", "violin", "harbor", "quartz", "meadow", "lanter
 def _target(provider: FakeProvider) -> OpenAIEmbedder:
     client = openai.AsyncOpenAI(base_url=provider.base_url, api_key="test", max_retries=0)
     return OpenAIEmbedder(client, MODEL, DIM, send_dimensions=True)
+
+
+@contextlib.asynccontextmanager
+async def _reembedding(
+    settings: Settings, embedder: OnnxMiniLMEmbedder, provider: FakeProvider
+) -> AsyncIterator[tuple[App, Reembed]]:
+    """An app re-embedding into the fake provider's model, and its re-embed service."""
+    async with build_app(settings, embedder=embedder, reembed_target=_target(provider)) as app:
+        assert app.memory.reembed is not None
+        yield app, app.memory.reembed
 
 
 def _optimizing(tmp_path: Path, **storage: Any) -> Settings:
@@ -60,9 +71,7 @@ async def test_a_store_moves_to_another_model_with_recall_answering_throughout(
 ) -> None:
     settings = _optimizing(tmp_path, ann_min_rows=100)
     a, b = Actor("t-a", "agent"), Actor("t-b", "agent")
-    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.memory.reembed
-        assert job is not None
+    async with _reembedding(settings, onnx_embedder, provider) as (app, job):
         for actor in (a, b):
             drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(120)]
             await app.memory.memorize.memorize_batch(actor, drafts, True)
@@ -158,9 +167,7 @@ async def test_progress_counts_the_rows_a_run_stored_not_the_rows_it_read(
     # Two runs over one tenant at once (two operators, or a run and a job) read the same unfilled rows;
     # each row is stored by one of them, and only that one may count it as filled.
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
-    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.memory.reembed
-        assert job is not None
+    async with _reembedding(settings, onnx_embedder, provider) as (app, job):
         drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(96)]
         await app.memory.memorize.memorize_batch(Actor("t-a", "agent"), drafts, True)
         first: list[Progress] = []
@@ -178,9 +185,7 @@ async def test_progress_names_each_tenants_own_rows_and_status_refuses_another_m
     tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, provider: FakeProvider
 ) -> None:
     settings = make_settings(tmp_path / "data", storage={"maintenance_enabled": False})
-    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.memory.reembed
-        assert job is not None
+    async with _reembedding(settings, onnx_embedder, provider) as (app, job):
         for tenant, count in (("t-a", 30), ("t-b", 20)):
             drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} of {tenant}") for i in range(count)]
             await app.memory.memorize.memorize_batch(Actor(tenant, "agent"), drafts, True)
@@ -220,9 +225,7 @@ async def test_finishing_makes_the_new_model_the_stores_own(
     settings = _optimizing(tmp_path)
     a, late = Actor("t-a", "agent"), Actor("t-late", "agent")
     office = Assertion("Acme", "located_in", "Berlin", "Acme has its office in Berlin.")
-    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.memory.reembed
-        assert job is not None
+    async with _reembedding(settings, onnx_embedder, provider) as (app, job):
         drafts = [MemoryDraft(f"note {i} about the {TOPICS[i % 8]} number {i}") for i in range(40)]
         await app.memory.memorize.memorize_batch(a, drafts, True)
         await app.graph.assert_human(a, GraphScope(Scope.TENANT), office)
@@ -260,9 +263,7 @@ async def test_rows_still_unfilled_can_be_edited_on_an_optimized_table(
     """A row whose new-space vector is still null (the target was down) is tagged, edited, corrected as usual."""
     settings = _optimizing(tmp_path)
     me = Actor("t-a", "agent")
-    async with build_app(settings, embedder=onnx_embedder, reembed_target=_target(provider)) as app:
-        job = app.memory.reembed
-        assert job is not None
+    async with _reembedding(settings, onnx_embedder, provider) as (app, job):
         stored = await app.memory.memorize.memorize_batch(
             me, [MemoryDraft(f"the {w} plan is ready") for w in TOPICS], True
         )

@@ -63,9 +63,8 @@ async def test_an_open_circuit_stops_every_call_until_the_cooldown_ends(
 
 
 async def test_tenant_slots_bound_one_tenant_and_free_on_release_or_expiry(redis_url: str) -> None:
-    client = aioredis.Redis.from_url(redis_url)
-    gate = RedisProviderGate(client, threshold=3, cooldown_seconds=1, tenant_slots=2, slot_seconds=0.5)
-    try:
+    async with aioredis.Redis.from_url(redis_url) as client:
+        gate = RedisProviderGate(client, threshold=3, cooldown_seconds=1, tenant_slots=2, slot_seconds=0.5)
         assert await gate.acquire("acme", "job-1") and await gate.acquire("acme", "job-2")
         assert not await gate.acquire("acme", "job-3")
         assert await gate.acquire("acme", "job-1")  # re-entrant for its holder
@@ -75,14 +74,11 @@ async def test_tenant_slots_bound_one_tenant_and_free_on_release_or_expiry(redis
         assert not await gate.acquire("acme", "job-4")
         await asyncio.sleep(0.6)  # holders killed without releasing: their slots expire
         assert await gate.acquire("acme", "job-4")
-    finally:
-        await client.aclose()
 
 
 async def test_breaker_opens_after_consecutive_failures_and_lets_one_probe_through(redis_url: str) -> None:
-    client = aioredis.Redis.from_url(redis_url)
-    gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
-    try:
+    async with aioredis.Redis.from_url(redis_url) as client:
+        gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
         await gate.record(ok=False)
         await gate.record(ok=True)  # a success resets the count: failures must be consecutive
         await gate.record(ok=False)
@@ -94,16 +90,13 @@ async def test_breaker_opens_after_consecutive_failures_and_lets_one_probe_throu
         assert await gate.open_for() > 0  # everyone else waits for the probe's outcome
         await gate.record(ok=True)
         assert await gate.open_for() == 0 and await gate.open_for() == 0
-    finally:
-        await client.aclose()
 
 
 async def test_an_observer_of_the_breaker_never_takes_the_half_open_probe(redis_url: str) -> None:
     # The worker's breaker gauge asked ``open_for``: at the cooldown's end its refresh became the probe,
     # and every job then waited out the probe's lease (the provider timeout plus 10 s) without one.
-    client = aioredis.Redis.from_url(redis_url)
-    gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
-    try:
+    async with aioredis.Redis.from_url(redis_url) as client:
+        gate = RedisProviderGate(client, threshold=2, cooldown_seconds=0.3, tenant_slots=1, slot_seconds=5)
         await gate.record(ok=False)
         assert await gate.observed_open_for() == 0
         await gate.record(ok=False)
@@ -114,5 +107,3 @@ async def test_an_observer_of_the_breaker_never_takes_the_half_open_probe(redis_
         assert await gate.observed_open_for() > 0  # the probe in flight: the others wait
         await gate.record(ok=True)
         assert await gate.observed_open_for() == 0
-    finally:
-        await client.aclose()
