@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import lance
 import lancedb
 import pyarrow as pa
+import pytest
 
 from memoryd.adapters.lance import versions as lance_versions
-from memoryd.adapters.lance.versions import LatestVersion
+from memoryd.adapters.lance.versions import LatestVersion, VersionChecks
 
 
 def _row(n: int) -> pa.Table:
@@ -56,3 +58,31 @@ async def test_a_table_of_the_first_naming_scheme_is_followed_too(tmp_path: Path
     await table.add(_row(1))
     later = mark.now(directory)
     assert later is not None and later.version == mark.version + 1
+
+
+async def test_a_settled_directory_costs_one_look_until_the_next_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the manifests' names found a commit and the directory has settled, a check is one ``stat``
+    of the directory: found by name, the version used to be looked for by name at every call after."""
+    db = await lancedb.connect_async(str(tmp_path))
+    table = await db.create_table("t", _row(0))
+    checks = VersionChecks()
+    first = await checks.latest("acme", table)  # the binding's check
+    await table.add(_row(1))
+    await asyncio.sleep(lance_versions._SETTLED_NS / 1e9 + 0.05)
+    assert await checks.latest("acme", table) == first + 1  # found by the next manifest's name
+    looks = 0
+    identity = lance_versions._identity
+
+    def counted(path: str) -> tuple[int, int] | None:
+        nonlocal looks
+        looks += 1
+        return identity(path)
+
+    monkeypatch.setattr(lance_versions, "_identity", counted)
+    for _ in range(5):
+        assert await checks.latest("acme", table) == first + 1
+    assert looks == 0
+    await table.add(_row(2))  # the directory changes: the names are looked at again
+    assert await checks.latest("acme", table) == first + 2 and looks > 0

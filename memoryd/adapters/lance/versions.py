@@ -121,12 +121,15 @@ class VersionChecks:
         """
         directory = await self._manifest_directory(tenant_id, table)
         if directory is not None:
+            looked, stamp = time.time_ns(), _Stamp.of(directory)
             known = self._known.get(tenant_id)
-            if known is not None and _Stamp.of(directory) == known[0]:
+            if known is not None and stamp == known[0]:
                 return known[1]
             latest = self._latest.get(tenant_id)
             if latest is not None and (now := latest.now(directory)) is not None:
                 self._latest[tenant_id] = now  # the directory changed: the next manifest's name says how
+                if stamp is not None and stamp.settled(looked):  # (taken before the look, as a check's is)
+                    self._known[tenant_id] = (stamp, now.version)  # else every call walked the manifests
                 return now.version
         check = self._checks.get(tenant_id)
         if check is None:
