@@ -37,14 +37,16 @@ async def _retention_job_queued(
         yield app, record
 
 
+def _valkey(settings: Settings) -> redis.asyncio.Redis:
+    """A client of the jobs' Valkey, for a test to see and change what the queue holds."""
+    return redis.asyncio.Redis.from_url(settings.redis.dsn)
+
+
 async def test_a_job_whose_message_was_lost_is_queued_again_once_and_runs(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     settings = job_settings(tmp_path, redis_url, None)
-    async with (
-        redis.asyncio.Redis.from_url(redis_url) as client,
-        _retention_job_queued(settings, onnx_embedder) as (app, record),
-    ):
+    async with _retention_job_queued(settings, onnx_embedder) as (app, record), _valkey(settings) as client:
         queue, message = queue_of(record.kind), record.message_id
         assert await client.zscore(queue, message) is not None
 
@@ -102,10 +104,7 @@ async def test_the_jobs_of_a_worker_that_died_are_freed_by_its_lapsed_heartbeat(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     settings = job_settings(tmp_path, redis_url, None, worker_heartbeat_seconds=0.6)
-    async with (
-        redis.asyncio.Redis.from_url(redis_url) as client,
-        _retention_job_queued(settings, onnx_embedder) as (app, record),
-    ):
+    async with _retention_job_queued(settings, onnx_embedder) as (app, record), _valkey(settings) as client:
         # A worker took the job and died: the record says running, arq holds the message for 5 minutes.
         orphan = replace(record, state=JobState.RUNNING, attempts=1, worker="host:1:dead")
         await app.jobs.service.update(orphan, "attempt 1 started")
@@ -149,10 +148,7 @@ async def test_a_queued_job_whose_message_kept_a_dead_workers_mark_is_released_a
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     settings = job_settings(tmp_path, redis_url, None)
-    async with (
-        redis.asyncio.Redis.from_url(redis_url) as client,
-        _retention_job_queued(settings, onnx_embedder) as (app, record),
-    ):
+    async with _retention_job_queued(settings, onnx_embedder) as (app, record), _valkey(settings) as client:
         mark = f"arq:in-progress:{record.message_id}"
         # A worker marked the message and died before writing `running` (or Redis came back from its
         # append-only file with the mark but without the unmarking): the queue holds it for 5 minutes.
