@@ -67,7 +67,7 @@ _ServedCall = tuple[datetime, tuple[str, ...], tuple[str, ...], tuple[float, ...
 Only strings, numbers and tuples of them: the cyclic collector stops tracking such a tuple at its
 first collection, so a second's calls held for the flush add nothing to the older generations'
 walks (held as a list of pairs and an enum, they made a ``bench paired`` daemon run one more full
-collection, ~50 ms, and ~12 % more young ones)."""
+collection, ~50 ms, and ~14 % more young ones)."""
 _Waiting = _ServedCall | str
 """A served call, or the lines a flush made and could not write (kept, so a write that did land
 before its failure was seen is read once: the same call ids again)."""
