@@ -254,6 +254,11 @@ class BatchTally:
     summary: JobResult
     """The counts and ``batch_check``'s marks, for the batch's result."""
 
+    @property
+    def finished(self) -> int:
+        """Parts that ended, either way."""
+        return self.succeeded + self.failed
+
 
 def tally_batch(
     states: Mapping[JobState, int], parts: int, now: float, before: JobResult, ceiling: float

@@ -162,9 +162,8 @@ class BootstrapService:
             nothing += outcome == Outcome.NOTHING_TO_COMPILE
         at = tally_batch(states, len(agents), ctx.now().timestamp(), before, self._batch_check_seconds)
         summary: JobResult = {"fanned_out": True, **at.summary, "compiled": compiled, "nothing_to_compile": nothing}
-        finished = at.succeeded + at.failed
         told = f"{at.succeeded} succeeded, {at.failed} failed, {at.remaining} remaining"
-        await ctx.progress(finished, len(agents), told, summary)
+        await ctx.progress(at.finished, len(agents), told, summary)
         if at.remaining:
             raise Defer(at.wait, JobState.RUNNING, f"waiting for {at.remaining} agents")
         if at.failed:

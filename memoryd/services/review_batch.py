@@ -96,14 +96,13 @@ class ReviewBatchService:
                 tokens += int(child.result.get("tokens_in", 0)) + int(child.result.get("tokens_out", 0))
         at = tally_batch(states, len(reviews), ctx.now().timestamp(), before, self._check_seconds)
         result |= {**at.summary, "findings": findings, "applied": applied, "model_calls": calls, "tokens": tokens}
-        finished = at.succeeded + at.failed
         told = f"{at.succeeded} reviewed, {at.failed} failed, {at.remaining} remaining"
-        await ctx.progress(finished, len(reviews), told, result)
+        await ctx.progress(at.finished, len(reviews), told, result)
         if at.remaining:
             raise Defer(at.wait, JobState.RUNNING, f"waiting for {at.remaining} reviews")
         result |= await self._keep_reports(key, sorted({tenant for tenant, _ in reviews}))
         if at.failed:
-            await ctx.progress(finished, len(reviews), "reports kept", result)
+            await ctx.progress(at.finished, len(reviews), "reports kept", result)
             raise PreconditionFailed(
                 f"{at.failed} of {len(reviews)} reviews failed; re-driving this batch (RetryJob, or `memoryd audit` "
                 "in the same period) re-drives them"

@@ -52,7 +52,7 @@ def test_a_batch_looks_again_when_its_parts_pace_says_the_last_one_ends() -> Non
     # a batch's tally: dead parts count as failed, every other state as remaining
     states = {JobState.SUCCEEDED: 5, JobState.FAILED: 1, JobState.DEAD: 2, JobState.RETRYING: 1}
     at = tally_batch(states, 12, 1004.0, earlier, ceiling=1.0)
-    assert (at.succeeded, at.failed, at.remaining) == (5, 3, 4)
+    assert (at.succeeded, at.failed, at.remaining, at.finished) == (5, 3, 4, 8)
     assert at.summary["agents"] == 12 and at.summary["remaining"] == 4 and at.summary["checked_finished"] == 8
 
 
