@@ -165,13 +165,8 @@ class Settings(BaseSettings):
             "graph.budget_tokens": 600,
             "review.apply": self.audits.policy_for(tenant_id).value,
             "review.agents_apply": False,
-            "retention.memories_days": retention.memories_days,
-            "retention.conversations_days": retention.conversations_days,
-            "retention.servings_days": retention.servings_days,
-            "retention.graph_days": retention.graph_days,
-            "retention.graph_decay_days": retention.graph_decay_days,
-            "retention.graph_decay_confidence": retention.graph_decay_confidence,
         }
+        out |= {f"retention.{f.name}": getattr(retention, f.name) for f in fields(retention)}
         return out
 
 

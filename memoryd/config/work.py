@@ -212,18 +212,7 @@ class AuditSettings(_Section):
 
 
 class RetentionDays(_Section):
-    """How long one tenant keeps things (days; 0 keeps forever)."""
-
-    memories_days: float = Field(0.0, ge=0)
-    conversations_days: float = Field(0.0, ge=0)
-    servings_days: float = Field(30.0, ge=0)
-    graph_days: float = Field(0.0, ge=0)
-    graph_decay_days: float = Field(180.0, ge=0)
-    graph_decay_confidence: float = Field(0.7, ge=0, le=1)
-
-
-class RetentionSettings(_Section):
-    """Retention: the daily purge of old memories and conversations (profiles are never expired)."""
+    """How long things are kept, in days (0 keeps forever): the section's defaults, or one tenant's."""
 
     memories_days: float = Field(0.0, ge=0)
     """Memories created longer ago are deleted; 0 (default) keeps them forever."""
@@ -238,21 +227,22 @@ class RetentionSettings(_Section):
     archived (not searched; back when stated again or restored): an extraction heard once half a year ago
     (confidence 0.6) goes, one heard twice (0.84) or asserted by a person (1.0) stays. 0: never."""
     graph_decay_confidence: float = Field(0.7, ge=0, le=1)
+
+
+class RetentionSettings(RetentionDays):
+    """Retention: the daily purge of old memories and conversations (profiles are never expired)."""
+
     tenants: dict[str, RetentionDays] = Field(default_factory=dict)
-    """Per-tenant days, e.g. ``[retention.tenants.acme] memories_days = 365``."""
+    """Per-tenant days, e.g. ``[retention.tenants.acme] memories_days = 365``; what a tenant leaves out is the
+    section's (a tenant keeping memories a year still drops servings when the section says so)."""
 
     def policy_for(self, tenant_id: str) -> RetentionPolicy:
-        """The tenant's days, else the defaults."""
-        days = self.tenants.get(tenant_id)
-        d = days or self
-        return RetentionPolicy(
-            d.memories_days,
-            d.conversations_days,
-            d.servings_days,
-            d.graph_days,
-            d.graph_decay_days,
-            d.graph_decay_confidence,
-        )
+        """The tenant's days, each one it does not set the section's."""
+        days = self.model_dump(include=set(RetentionDays.model_fields))
+        own = self.tenants.get(tenant_id)
+        if own is not None:
+            days |= own.model_dump(include=own.model_fields_set)
+        return RetentionPolicy(**days)
 
 
 class PiiSettings(_Section):

@@ -115,3 +115,20 @@ def test_the_copies_old_setting_names_still_work_for_one_release_with_a_warning(
     both.write_text("[storage]\nhot_total_rows = 1\ncopy_total_rows = 2\n")
     with pytest.warns(FutureWarning):
         assert load_settings(both).storage.copy_total_rows == 2  # the new name wins
+
+
+def test_a_tenants_retention_days_override_only_what_it_sets(tmp_path: Path) -> None:
+    # A tenant keeping memories a year must still drop servings after the section's week: a day the
+    # tenant leaves out is the section's, not the built-in default (30 days of servings).
+    config = tmp_path / "memoryd.toml"
+    config.write_text(
+        "[retention]\nservings_days = 7\nconversations_days = 14\n"
+        "[retention.tenants.acme]\nmemories_days = 365\nservings_days = 0\n"
+    )
+    retention = load_settings(config).retention
+    acme, other = retention.policy_for("acme"), retention.policy_for("globex")
+    assert (acme.memories_days, acme.servings_days, acme.conversations_days) == (365, 0, 14)
+    assert (other.memories_days, other.servings_days, other.conversations_days) == (0, 7, 14)
+    assert acme.graph_decay_days == other.graph_decay_days == 180
+    with pytest.raises(ConfigError, match=r"retention.tenants.acme.tenants: unknown key"):
+        load_settings(None, retention={"tenants": {"acme": {"tenants": {}}}})
