@@ -7,15 +7,17 @@ the ledger, so a message can be redelivered any number of times.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from arq import Retry
+from arq.typing import WorkerCoroutine
 from opentelemetry import trace
 
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import JobKind, JobState
 from memoryd.services.job_runner import Body
-from memoryd.workers.context import context_of
+from memoryd.workers.context import WorkerContext, context_of
 
 log = logging.getLogger(__name__)
 
@@ -31,48 +33,26 @@ async def _run(ctx: dict[str, Any], tenant_id: str, key: str, body: Body, timeou
         raise Retry(defer=delay)
 
 
-async def bootstrap(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """Compile one agent's archive into its profile (model-bound)."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.bootstrap.compile, c.model_timeout)
+def _job(body_of: Callable[[WorkerContext], Body], *, model_bound: bool) -> WorkerCoroutine:
+    """The arq function of one job kind: its body, under the model-bound or the short timeout."""
+
+    async def job(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
+        c = context_of(ctx)
+        await _run(ctx, tenant_id, key, body_of(c), c.model_timeout if model_bound else c.short_timeout)
+
+    return job
 
 
-async def regenerate(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """RegenerateProfile: the same body as bootstrap, listed under its own kind (model-bound)."""
-    await bootstrap(ctx, tenant_id, key)
-
-
-async def bootstrap_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """The batch over every agent (short: it only queues and checks)."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.bootstrap.run_batch, c.short_timeout)
-
-
-async def compact(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """Compact a conversation (model-bound when a model is configured; extractive otherwise)."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.compaction.run, c.model_timeout)
-
-
-async def review(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """review_memories: audit one agent's archive (rules; the model judges when there is one)."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.review.run, c.model_timeout)
-
-
-async def review_all(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """The audit batch (short: it asks for reviews and counts them; then keeps the usage reports)."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.jobs.review_batch.run, c.short_timeout)
-
-
-async def graph_extract(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """Turn a compaction's summary into memory-graph facts (model-bound)."""
-    c = context_of(ctx)
-    extraction = c.jobs.graph_extraction
-    if extraction is None:  # a worker built without the graph store (never in production wiring)
+def _graph_extraction(c: WorkerContext) -> Body:
+    if c.jobs.graph_extraction is None:  # a worker built without the graph store (never in production wiring)
         raise RuntimeError("this worker has no memory-graph store")
-    await _run(ctx, tenant_id, key, extraction.run, c.model_timeout)
+    return c.jobs.graph_extraction.run
+
+
+def _reembed(c: WorkerContext) -> Body:
+    if c.app.memory.reembed is None:  # no [reembed]: the job fails saying so, rather than waiting forever
+        raise NotReady("this worker has no re-embed target configured ([reembed] enabled = true)")
+    return c.app.memory.reembed.job
 
 
 async def audit_tick(ctx: dict[str, Any]) -> None:
@@ -80,12 +60,6 @@ async def audit_tick(ctx: dict[str, Any]) -> None:
     started = await context_of(ctx).jobs.review_batch.tick()
     if started is not None and started.state is JobState.QUEUED:
         log.info("audit batch queued", extra={"job_id": started.key})
-
-
-async def retention(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """The daily retention purge over every tenant with a policy."""
-    c = context_of(ctx)
-    await _run(ctx, tenant_id, key, c.app.admin.retention.run, c.short_timeout)
 
 
 async def reconcile_tick(ctx: dict[str, Any]) -> None:
@@ -104,23 +78,22 @@ async def retention_tick(ctx: dict[str, Any]) -> None:
         log.info("retention purge queued", extra={"job_id": started.key})
 
 
-async def reembed(ctx: dict[str, Any], tenant_id: str, key: str) -> None:
-    """Fill a tenant's archive in the re-embed's space, a slice per message, then switch it (short)."""
-    c = context_of(ctx)
-    job = c.app.memory.reembed
-    if job is None:  # this worker has no [reembed]: the job fails saying so, rather than waiting forever
-        raise NotReady("this worker has no re-embed target configured ([reembed] enabled = true)")
-    await _run(ctx, tenant_id, key, job.job, c.short_timeout)
-
-
 FUNCTIONS = {
-    JobKind.BOOTSTRAP: bootstrap,
-    JobKind.REGENERATE: regenerate,
-    JobKind.BOOTSTRAP_ALL: bootstrap_all,
-    JobKind.COMPACT: compact,
-    JobKind.REVIEW: review,
-    JobKind.REVIEW_ALL: review_all,
-    JobKind.RETENTION: retention,
-    JobKind.GRAPH_EXTRACT: graph_extract,
-    JobKind.REEMBED: reembed,
+    # Compile one agent's archive into its profile; RegenerateProfile runs the same body under its own kind.
+    JobKind.BOOTSTRAP: _job(lambda c: c.jobs.bootstrap.compile, model_bound=True),
+    JobKind.REGENERATE: _job(lambda c: c.jobs.bootstrap.compile, model_bound=True),
+    # The batch over every agent: it only queues and checks.
+    JobKind.BOOTSTRAP_ALL: _job(lambda c: c.jobs.bootstrap.run_batch, model_bound=False),
+    # A conversation's compaction: model-bound when a model is configured, extractive otherwise.
+    JobKind.COMPACT: _job(lambda c: c.jobs.compaction.run, model_bound=True),
+    # review_memories over one agent's archive: rules, and the model judges when there is one.
+    JobKind.REVIEW: _job(lambda c: c.jobs.review.run, model_bound=True),
+    # The audit batch: it asks for reviews and counts them, then keeps the usage reports.
+    JobKind.REVIEW_ALL: _job(lambda c: c.jobs.review_batch.run, model_bound=False),
+    # The daily retention purge over every tenant with a policy.
+    JobKind.RETENTION: _job(lambda c: c.app.admin.retention.run, model_bound=False),
+    # A compaction's summary turned into memory-graph facts.
+    JobKind.GRAPH_EXTRACT: _job(_graph_extraction, model_bound=True),
+    # A tenant's archive filled in the re-embed's space, a slice per message, then switched.
+    JobKind.REEMBED: _job(_reembed, model_bound=False),
 }
