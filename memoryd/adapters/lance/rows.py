@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -118,36 +119,22 @@ def memory_schema(dimension: int) -> pa.Schema:
 def to_table(rows: Sequence[tuple[MemoryRecord, Vector]], schema: pa.Schema) -> pa.Table:
     """Arrow table for writes (built column-wise: dict rows are 12x slower to convert)."""
     recs = [r for r, _ in rows]
-    columns: dict[str, Any] = {
+    # A column not named here holds the record's field of the same name as it is.
+    converted: dict[str, list[Any]] = {
         "id": [r.memory_id for r in recs],
-        "tenant_id": [r.tenant_id for r in recs],
-        "agent_id": [r.agent_id for r in recs],
-        "end_user_id": [r.end_user_id for r in recs],
         "scope": [r.scope.value for r in recs],
-        "content": [r.content for r in recs],
         "search_text": [search_text(r, recs[i - 1] if i else None) for i, r in enumerate(recs)],
         "prefixes": [word_prefixes(r.content) for r in recs],
         "memory_type": [r.memory_type.value for r in recs],
-        "category": [r.category for r in recs],
-        "subject": [r.subject for r in recs],
         "tags": [list(r.tags) for r in recs],
-        "salience": [r.salience for r in recs],
-        "decay_factor": [r.decay_factor for r in recs],
-        "source_context": [r.source_context for r in recs],
-        "source_id": [r.source_id for r in recs],
-        "content_hash": [r.content_hash for r in recs],
-        "embedding_model": [r.embedding_model for r in recs],
-        "created_at": [r.created_at for r in recs],
-        "updated_at": [r.updated_at for r in recs],
-        "occurred_at": [r.occurred_at for r in recs],
-        "status": [r.status for r in recs],
-        "superseded_by": [r.superseded_by for r in recs],
-        "request_key": [r.request_key for r in recs],
-        "collection": [r.collection for r in recs],
     }
     dim = schema.field("vector").type.list_size
     flat = pa.array(np.asarray([v for _, v in rows], dtype=np.float32).reshape(-1))
-    arrays = [pa.array(columns[f.name], type=f.type) for f in schema if f.name != "vector"]
+    arrays = [
+        pa.array(converted[f.name] if f.name in converted else list(map(attrgetter(f.name), recs)), type=f.type)
+        for f in schema
+        if f.name != "vector"
+    ]
     arrays.append(pa.FixedSizeListArray.from_arrays(flat, dim))
     return pa.Table.from_arrays(arrays, schema=schema)
 
