@@ -154,10 +154,10 @@ class ArchiveCopy:
         if (approximate := self._approximate(seen, flt)) is not None:
             return self._rescored(approximate, query[None], hidden, flt, limit, min_similarity)[0]
         if matrix is not None:  # a small visible set of a shared table: multiply and rank its rows only
-            return self._best(actor, dot_products(matrix, query), flt, limit, min_similarity, seen)
+            return self._hits(*self._best_rows(actor, dot_products(matrix, query), flt, limit, min_similarity, seen))
         scores = dot_products(self._vectors, query)
         scores[hidden] = -np.inf
-        return self._best(actor, scores, flt, limit, min_similarity)
+        return self._hits(*self._best_rows(actor, scores, flt, limit, min_similarity))
 
     def _searched(self, actor: Actor) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The rows ``actor``'s vector search may not see, the others, and (under half the table) their vectors.
@@ -268,10 +268,12 @@ class ArchiveCopy:
             return self._rescored(approximate, queries.T, hidden, flt, limit, min_similarity)
         if matrix is not None:  # a small visible set of a shared table, as in ``nearest``
             seen_similarities = np.ascontiguousarray((matrix @ queries).T)
-            return [self._best(actor, row, flt, limit, min_similarity, seen) for row in seen_similarities]
+            return [
+                self._hits(*self._best_rows(actor, row, flt, limit, min_similarity, seen)) for row in seen_similarities
+            ]
         similarities = np.ascontiguousarray((self._vectors @ queries).T)
         similarities[:, hidden] = -np.inf
-        return [self._best(actor, row, flt, limit, min_similarity) for row in similarities]
+        return [self._hits(*self._best_rows(actor, row, flt, limit, min_similarity)) for row in similarities]
 
     def _approximate(self, seen: np.ndarray, flt: MemoryFilter) -> RowIndex | None:
         """The approximate index, when this search may use it and it is built (else the search is exact).
@@ -339,22 +341,6 @@ class ArchiveCopy:
         """Rows ``actor`` may not see, gone, or without a vector yet."""
         return ~(self._visible(actor) & self._columns.embedded)
 
-    def _best(
-        self,
-        actor: Actor,
-        similarities: Any,
-        flt: MemoryFilter,
-        limit: int,
-        min_similarity: float,
-        rows: np.ndarray | None = None,
-    ) -> list[ArmHit]:
-        """The best rows meeting ``flt`` by one query's similarities (hidden rows hold -inf).
-
-        ``rows``: the rows the similarities are of, ascending (default: every row of the copy).
-        """
-        chosen, scores = self._best_rows(actor, similarities, flt, limit, min_similarity, rows)
-        return self._hits(chosen, scores)
-
     def _best_rows(
         self,
         actor: Actor,
@@ -364,7 +350,10 @@ class ArchiveCopy:
         min_similarity: float,
         rows: np.ndarray | None = None,
     ) -> tuple[list[int], list[float]]:
-        """``_best``'s rows, best first (ties: the earlier row), and their similarities."""
+        """The best rows meeting ``flt`` by one query's similarities, best first (ties: the earlier row), and those.
+
+        Hidden rows hold -inf; ``rows``: the rows the similarities are of, ascending (default: every row of the copy).
+        """
         # Only rows at or above the floor can be hits (hidden rows hold -inf at any floor). Most searches
         # stop after ``limit`` hits: the best few are ordered first, the rest only if they are reached.
         close = np.flatnonzero(similarities >= min_similarity)
