@@ -107,9 +107,14 @@ def _counted_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loads
 
 
-async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(tmp_path: Path) -> None:
+@pytest.fixture
+async def db(tmp_path: Path) -> LanceDatabase:
+    """The LanceDB database under ``tmp_path`` (the archives' vectors of ``DIM``)."""
+    return await LanceDatabase.open(str(tmp_path), "m", DIM)
+
+
+async def test_nearest_and_get_many_match_lancedb_and_follow_every_write(db: LanceDatabase) -> None:
     rng = random.Random(5)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
     held = WholeLanceArchive(db, DIM)
     seeded = rows(rng, 300)
@@ -248,12 +253,11 @@ def test_a_row_read_from_an_older_copy_is_not_converted_again_by_the_newer_ones(
 
 
 async def test_reads_during_this_processs_writes_do_not_reload_the_copy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A read that meets a write's new version before the write has applied it to the copy waits for
     # the write instead of reading the whole table again (under load that race reloaded it 3×/s).
     rng = random.Random(12)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM)
     await store.insert("acme", rows(rng, 200))
     loads = _counted_loads(monkeypatch)
@@ -499,12 +503,11 @@ async def test_an_optimize_of_a_table_in_memory_is_answered_by_the_copy_and_load
 
 
 async def test_a_copy_first_loaded_during_an_optimize_is_kept_over_its_commits(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Rows written in bulk, then read as the optimize that folds them runs: the copy loaded by the first
     # read answers over the optimize's commits, and the table is loaded once more when it ends.
     rng = random.Random(21)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000, keeping_copy=store.keeping_copy)
     seeded = rows(rng, 200)
@@ -565,11 +568,10 @@ async def test_another_processs_write_during_an_optimize_is_read_at_once(
     assert found[0].memory_id == news.memory_id
 
 
-async def test_only_commits_that_change_no_row_let_a_copy_stand_for_a_later_version(tmp_path: Path) -> None:
+async def test_only_commits_that_change_no_row_let_a_copy_stand_for_a_later_version(db: LanceDatabase) -> None:
     # The verdict comes from each commit's transaction: appends, deletes and updates change rows; a
     # compaction of indexed fragments, an index fold and a fragment reservation do not.
     rng = random.Random(17)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM)
     seeded = rows(rng, 60)
     for at in range(0, 60, 20):
@@ -618,13 +620,12 @@ async def test_a_copy_carried_over_an_optimize_that_fails_is_dropped(
 
 
 async def test_another_processs_appends_are_read_back_into_the_copy_without_loading_the_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A worker filing a compaction's memories commits appends to a tenant the daemon holds in memory:
     # the copy reads back the new rows alone and answers as LanceDB; deletes hide their rows, rewrites are
     # both; any other commit loads the table.
     rng = random.Random(17)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     held, cold = WholeLanceArchive(db, DIM), WholeLanceArchive(db, DIM, copy_max_rows=0)
     await held.insert("acme", rows(rng, 200))
     loads = _counted_loads(monkeypatch)
@@ -688,12 +689,11 @@ async def test_another_processs_appends_are_read_back_into_the_copy_without_load
 
 
 async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # During this process's optimize a read asks whether the commits since the copy changed rows; a load
     # or a write may drop the copy meanwhile (two daemons on one tenant: Recall failed INTERNAL, KeyError).
     rng = random.Random(19)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     held, cold = WholeLanceArchive(db, DIM), WholeLanceArchive(db, DIM, copy_max_rows=0)
     await held.insert("acme", rows(rng, 50))
     actor, query = Actor("acme", "a0"), vector(rng)
@@ -711,13 +711,12 @@ async def test_a_copy_dropped_while_its_rows_are_checked_still_answers_that_read
 
 
 async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A rewrite hides the old row and appends the new one, so a copy holds one row more per rewrite
     # until its next load: at exactly ``copy_max_rows`` live rows every rewrite dropped the copy and
     # the next read loaded the whole table (~4 s of CPU at 100,000 rows).
     rng = random.Random(21)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM, copy_max_rows=40)
     written = [
         (memory_record(f"{i + 1:032x}", f"memory {i}", tenant_id="acme", scope=Scope.TENANT), vector(rng))
@@ -741,13 +740,12 @@ async def test_a_table_at_the_bound_is_not_loaded_again_at_each_rewrite(
 
 
 async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The copy picks a page by its ids' leading 64 bits, then orders by the whole id: ids as memoryd makes
     # them (time-ordered), many sharing their leading bits (one millisecond, the same leading random bits),
     # rows appended to the copy after its load, a rewrite, and a tenant whose ids no key stands for.
     rng = random.Random(9)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold, held = WholeLanceArchive(db, DIM, copy_max_rows=0), WholeLanceArchive(db, DIM)
     keyed: list[int] = []  # the loads whose ids got keys (the odd tenant's cannot)
     real = copy_columns._hex_keys
@@ -802,11 +800,10 @@ async def test_pages_in_id_order_from_the_ids_leading_bits_match_lancedb(
     assert keyed and all(n >= 240 for n in keyed)
 
 
-async def test_the_texts_kept_for_tenants_whose_copies_went_are_bounded_by_the_copies_rows(tmp_path: Path) -> None:
+async def test_the_texts_kept_for_tenants_whose_copies_went_are_bounded_by_the_copies_rows(db: LanceDatabase) -> None:
     # A tenant's vocabularies outlive its copy (its next load need not tokenize again); with many tenants
     # read in turn they kept every tenant's texts, whatever ``copy_total_rows`` said: now at most four
     # times as many texts, both indexes counted, before they start afresh.
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM, copy_tables=100, copy_total_rows=20)
     rng = random.Random(23)
     for tenant in range(6):

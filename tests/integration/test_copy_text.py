@@ -130,11 +130,16 @@ def prefix_query(rng: random.Random) -> FullTextQuery:
     return FullTextQuery(terms=terms, prefix_terms=tuple(t for t in terms if 3 <= len(t) <= 15))
 
 
+@pytest.fixture
+async def db(tmp_path: Path) -> LanceDatabase:
+    """The LanceDB database under ``tmp_path`` (the archives' vectors of ``DIM``)."""
+    return await LanceDatabase.open(str(tmp_path), "m", DIM)
+
+
 async def test_full_text_in_memory_ranks_as_lancedb_through_writes_deletes_and_maintenance(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(21)
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     cold = WholeLanceArchive(db, DIM, copy_max_rows=0)
     held = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1)
@@ -230,10 +235,9 @@ async def _archive_tables(db: LanceDatabase) -> list[str]:
     return [name async for name in db.names() if name.startswith("memories_")]
 
 
-async def test_tokens_are_the_archive_index_tokenizers(tmp_path: Path) -> None:
+async def test_tokens_are_the_archive_index_tokenizers(db: LanceDatabase) -> None:
     # Stop words go after stemming ('willingness' stays as 'willing', 'only' as 'onli'); long words go;
     # accents fold; a text holding the word that joins texts for the tokenizer is still its own.
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM)
     await store.insert("acme", memories(random.Random(1), 1, 0))
     table = await db.open_existing("memories_acme")
@@ -319,11 +323,10 @@ def test_copies_share_postings_without_seeing_each_others_rows() -> None:
 
 
 async def test_a_maintenance_pass_of_a_small_table_lets_its_copy_rank_full_text_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    db: LanceDatabase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A deleted row in an indexed fragment sends full text to LanceDB (its statistics still count the
     # row); the pass that folds the table's writes rewrites such fragments of a table the copy holds.
-    db = await LanceDatabase.open(str(tmp_path), "m", DIM)
     store = WholeLanceArchive(db, DIM)
     maintenance = LanceMaintenance(db, optimize_min_fragments=1, copy_max_rows=10_000)
     seeded = memories(random.Random(3), 60, 0)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from memoryd.adapters.lance.conversations import LanceConversationStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
-from memoryd.app import build_app
+from memoryd.app import App, build_app
 from memoryd.core.conversation import MessageInput, Role
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
 from tests.conftest import make_settings
@@ -17,74 +20,76 @@ from tests.fakes import FrozenClock
 ME = Actor("acme", "a1", "u1")
 
 
-async def test_lance_expires_by_age_and_a_dry_run_only_counts(
-    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
+
+
+@pytest.fixture
+async def app(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder, clock: FrozenClock) -> AsyncIterator[App]:
+    """The App on ``clock``, keeping memories 30 days and idle conversations 7."""
     settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
-    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
-    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
-        await app.memory.memorize.memorize(ME, MemoryDraft("written in January"))
-        await app.working.conversations.append(ME, "old-chat", [MessageInput("m1", Role.USER, "hello in January")])
-        clock.advance(days=40)
-        await app.memory.memorize.memorize(ME, MemoryDraft("written in February"))
-        await app.working.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
-        dry = await app.admin.retention.purge("acme", dry_run=True)
-        assert dry.counts == {
-            "memories": 1,
-            "conversations": 1,
-            "conversation_items": 1,
-            "servings": 0,
-            "graph_archived": 0,
-            "graph_entities_archived": 0,
-        }
-        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 2
-        done = await app.admin.retention.purge("acme", dry_run=False)
-        assert done.counts == dry.counts
-        left = await app.memory.store.page(ME, MemoryFilter(), "", 10)
-        assert [m.content for m in left] == ["written in February"]
-        assert await app.working.conversation_store.state("acme", "old-chat") is None
-        assert await app.working.conversation_store.state("acme", "new-chat") is not None
+    async with build_app(settings, embedder=onnx_embedder, clock=clock) as started:
+        yield started
+
+
+async def test_lance_expires_by_age_and_a_dry_run_only_counts(app: App, clock: FrozenClock) -> None:
+    await app.memory.memorize.memorize(ME, MemoryDraft("written in January"))
+    await app.working.conversations.append(ME, "old-chat", [MessageInput("m1", Role.USER, "hello in January")])
+    clock.advance(days=40)
+    await app.memory.memorize.memorize(ME, MemoryDraft("written in February"))
+    await app.working.conversations.append(ME, "new-chat", [MessageInput("m1", Role.USER, "hello in February")])
+    dry = await app.admin.retention.purge("acme", dry_run=True)
+    assert dry.counts == {
+        "memories": 1,
+        "conversations": 1,
+        "conversation_items": 1,
+        "servings": 0,
+        "graph_archived": 0,
+        "graph_entities_archived": 0,
+    }
+    assert len(await app.memory.store.page(ME, MemoryFilter(), "", 10)) == 2
+    done = await app.admin.retention.purge("acme", dry_run=False)
+    assert done.counts == dry.counts
+    left = await app.memory.store.page(ME, MemoryFilter(), "", 10)
+    assert [m.content for m in left] == ["written in February"]
+    assert await app.working.conversation_store.state("acme", "old-chat") is None
+    assert await app.working.conversation_store.state("acme", "new-chat") is not None
 
 
 async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_was_acknowledged(
-    tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder
+    app: App, clock: FrozenClock
 ) -> None:
     # Retention picked the idle conversation; an append lands before its rows go. The acknowledged
     # message must stay readable under its state row, not sit orphaned under a deleted one.
-    settings = make_settings(tmp_path, retention={"memories_days": 30, "conversations_days": 7})
-    clock = FrozenClock(datetime(2026, 1, 1, tzinfo=UTC))
-    async with build_app(settings, embedder=onnx_embedder, clock=clock) as app:
-        assert app.working.conversations is not None
-        await app.working.conversations.append(ME, "idle-chat", [MessageInput("m1", Role.USER, "hello in January")])
-        clock.advance(days=40)
-        store = app.working.conversation_store
-        assert isinstance(store, LanceConversationStore)
-        db = store._db  # the hook goes where the deletes are issued
-        opened = db.table_if_exists
-        appended: list[int] = []
+    await app.working.conversations.append(ME, "idle-chat", [MessageInput("m1", Role.USER, "hello in January")])
+    clock.advance(days=40)
+    store = app.working.conversation_store
+    assert isinstance(store, LanceConversationStore)
+    db = store._db  # the hook goes where the deletes are issued
+    opened = db.table_if_exists
+    appended: list[int] = []
 
-        async def table_if_exists(name: str, **options: Any) -> Any:
-            table = await opened(name, **options)
-            if table is None or not name.startswith("conversation"):
-                return table
-            delete = table.delete
-
-            async def delete_after_an_append(where: str) -> Any:
-                if not appended:  # the first delete of the pass: the append arrives just before it
-                    done = await app.working.conversations.append(
-                        ME, "idle-chat", [MessageInput("m2", Role.USER, "back")]
-                    )
-                    appended.extend(done.seqs)
-                return await delete(where)
-
-            table.delete = delete_after_an_append
+    async def table_if_exists(name: str, **options: Any) -> Any:
+        table = await opened(name, **options)
+        if table is None or not name.startswith("conversation"):
             return table
+        delete = table.delete
 
-        db.table_if_exists = table_if_exists  # type: ignore[method-assign]
-        await app.admin.retention.purge("acme", dry_run=False)
-        db.table_if_exists = opened  # type: ignore[method-assign]
+        async def delete_after_an_append(where: str) -> Any:
+            if not appended:  # the first delete of the pass: the append arrives just before it
+                done = await app.working.conversations.append(ME, "idle-chat", [MessageInput("m2", Role.USER, "back")])
+                appended.extend(done.seqs)
+            return await delete(where)
 
-        assert appended == [2]
-        state = await app.working.conversation_store.state("acme", "idle-chat")
-        messages = await app.working.conversation_store.messages("acme", "idle-chat", 0)
-        assert state is not None and [m.message_id for m in messages] == ["m1", "m2"]
+        table.delete = delete_after_an_append
+        return table
+
+    db.table_if_exists = table_if_exists  # type: ignore[method-assign]
+    await app.admin.retention.purge("acme", dry_run=False)
+    db.table_if_exists = opened  # type: ignore[method-assign]
+
+    assert appended == [2]
+    state = await app.working.conversation_store.state("acme", "idle-chat")
+    messages = await app.working.conversation_store.messages("acme", "idle-chat", 0)
+    assert state is not None and [m.message_id for m in messages] == ["m1", "m2"]

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,21 @@ async def planted(env: Settings, embedder: OnnxMiniLMEmbedder) -> None:
         await seed(app, "globex", "b1", "The build server is in Frankfurt", "ok")
 
 
+@pytest.fixture
+async def env(tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> Settings:
+    """Job settings over a store holding ``planted``'s memories."""
+    settings = job_settings(tmp_path, redis_url, None)
+    await planted(settings, onnx_embedder)
+    return settings
+
+
+async def audited(env: Settings, **options: Any) -> str:
+    """What an audit that succeeded printed."""
+    out = io.StringIO()
+    assert await run_audit(env, out=out, **options) == 0
+    return out.getvalue()
+
+
 async def statuses(env: Settings, embedder: OnnxMiniLMEmbedder, tenant: str, agent: str) -> list[MemoryStatus]:
     async with build_app(env, embedder=embedder) as app:
         everything = MemoryFilter(statuses=frozenset(MemoryStatus))
@@ -37,63 +53,46 @@ async def statuses(env: Settings, embedder: OnnxMiniLMEmbedder, tenant: str, age
 
 
 async def test_audit_runs_the_batch_once_applies_by_policy_and_summarises(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+    env: Settings, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    env = job_settings(tmp_path, redis_url, None)
-    await planted(env, onnx_embedder)
-    out = io.StringIO()
-    assert await run_audit(env, out=out) == 0
-    text = out.getvalue()
+    text = await audited(env)
     assert re.search(r"\] 3/3 reviewed · 0 failed · \d+ findings · 0 remaining", text), text
     assert re.search(r"^clutter\s+2\s+2\s", text, re.M) and re.search(r"^duplicate\s+1\s+1\s", text, re.M), text
     assert "3 agents: 3 reviewed (0 unchanged" in text and "usage alarms" in text
     assert await statuses(env, onnx_embedder, "acme", "a1") == [MemoryStatus.ACTIVE] * 3  # proposals only
 
-    again = io.StringIO()  # the same period: the same batch, nothing re-run; now apply the certain findings
-    assert await run_audit(env, apply=ApplyPolicy.RULES, out=again) == 0
-    assert "--apply rules: 3 findings applied now" in again.getvalue(), again.getvalue()
+    # the same period: the same batch, nothing re-run; now apply the certain findings
+    assert "--apply rules: 3 findings applied now" in await audited(env, apply=ApplyPolicy.RULES)
     assert await statuses(env, onnx_embedder, "acme", "a1") == [
         MemoryStatus.ACTIVE,
         MemoryStatus.ARCHIVED,
         MemoryStatus.SUPERSEDED,
     ]
-    third = io.StringIO()
-    assert await run_audit(env, apply=ApplyPolicy.RULES, out=third) == 0
-    assert "--apply rules: 0 findings applied now" in third.getvalue()  # applying twice changes nothing
+    # applying twice changes nothing
+    assert "--apply rules: 0 findings applied now" in await audited(env, apply=ApplyPolicy.RULES)
     async with build_app(env, embedder=onnx_embedder) as app:
         batches, _ = await app.jobs.service.list_jobs(SYSTEM_TENANT, JobKind.REVIEW_ALL, None, "", 10, 0)
         assert len(batches) == 1 and batches[0].run == 1
 
 
-async def test_an_interrupted_audit_is_picked_up_by_the_next_run(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    env = job_settings(tmp_path, redis_url, None)
-    await planted(env, onnx_embedder)
+async def test_an_interrupted_audit_is_picked_up_by_the_next_run(env: Settings) -> None:
     first = asyncio.create_task(run_audit(env, tenant_id="acme", with_worker=False, out=io.StringIO()))
     await asyncio.sleep(3)  # queued and followed, but no worker: nothing moves
     first.cancel()
     with pytest.raises(asyncio.CancelledError):
         await first
-    out = io.StringIO()
-    assert await run_audit(env, tenant_id="acme", out=out) == 0
-    assert "] 2/2 reviewed" in out.getvalue() and "review_all:acme:" in out.getvalue()
+    text = await audited(env, tenant_id="acme")
+    assert "] 2/2 reviewed" in text and "review_all:acme:" in text
 
 
-async def test_dry_run_and_single_agent_audit(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    env = job_settings(tmp_path, redis_url, None)
-    await planted(env, onnx_embedder)
-    out = io.StringIO()
-    assert await run_audit(env, dry_run=True, out=out) == 0
-    assert "dry run over 3 agents" in out.getvalue() and re.search(r"^clutter\s+2\s+2$", out.getvalue(), re.M)
+async def test_dry_run_and_single_agent_audit(env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> None:
+    text = await audited(env, dry_run=True)
+    assert "dry run over 3 agents" in text and re.search(r"^clutter\s+2\s+2$", text, re.M)
     async with build_app(env, embedder=onnx_embedder) as app:
         assert await app.admin.reviews.reviews("acme", "a1", 10) == []  # a dry run stores nothing
         assert (await app.jobs.service.list_jobs("acme", None, None, "", 10, 0))[0] == []
-    one = io.StringIO()
-    assert await run_audit(env, tenant_id="globex", agent_id="b1", out=one) == 0
-    assert "review of globex/b1: succeeded" in one.getvalue() and re.search(r"^clutter\s+1", one.getvalue(), re.M)
+    one = await audited(env, tenant_id="globex", agent_id="b1")
+    assert "review of globex/b1: succeeded" in one and re.search(r"^clutter\s+1", one, re.M)
     with pytest.raises(InvalidRequest, match="--agent"):
         await run_audit(env, agent_id="b1")
     with pytest.raises(InvalidRequest, match="--apply"):

@@ -36,6 +36,12 @@ async def _batch(app: App) -> JobRecord:
     return await wait_for(lambda: app.jobs.service.record(SYSTEM_TENANT, job.key), timeout=45)
 
 
+async def _regenerated(app: App, agent: str) -> JobRecord:
+    """acme's ``agent``'s RegenerateProfile job once it has ended."""
+    job = await app.jobs.bootstrap.regenerate(Actor("acme", agent))
+    return await wait_for(lambda: app.jobs.service.record("acme", job.key))
+
+
 async def test_a_503_outage_ends_with_every_profile_written_exactly_once(
     tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
@@ -66,8 +72,7 @@ async def test_retry_after_is_honoured(
     settings = job_settings(tmp_path, redis_url, provider)
     async with running(settings, onnx_embedder) as app:
         await _seed_all(app, AGENTS[:1])
-        job = await app.jobs.bootstrap.regenerate(Actor("acme", "a1"))
-        done = await wait_for(lambda: app.jobs.service.record("acme", job.key))
+        done = await _regenerated(app, "a1")
     assert done.state == JobState.SUCCEEDED and done.attempts == 2
     chats = [r["at"] for r in provider.requests if r["path"].endswith("/chat/completions")]
     assert len(chats) == 2
@@ -82,12 +87,10 @@ async def test_malformed_answers_fail_the_job_and_leave_the_profile(
     settings = job_settings(tmp_path, redis_url, provider)
     async with running(settings, onnx_embedder) as app:
         await _seed_all(app, AGENTS[:2])
-        first = await app.jobs.bootstrap.regenerate(Actor("acme", "a1"))
-        failed = await wait_for(lambda: app.jobs.service.record("acme", first.key))
+        failed = await _regenerated(app, "a1")
         assert failed.state == JobState.FAILED and failed.attempts == 1
         assert "not JSON" in failed.last_error
-        second = await app.jobs.bootstrap.regenerate(Actor("acme", "a2"))
-        wrong_shape = await wait_for(lambda: app.jobs.service.record("acme", second.key))
+        wrong_shape = await _regenerated(app, "a2")
         assert wrong_shape.state == JobState.FAILED and "'profile'" in wrong_shape.last_error
         for agent in ("a1", "a2"):
             assert (await app.working.profile.get(Actor("acme", agent))).revision == 0
@@ -144,8 +147,7 @@ async def test_an_agent_with_an_empty_archive_had_nothing_to_compile(
 ) -> None:
     settings = job_settings(tmp_path, redis_url, provider)
     async with running(settings, onnx_embedder) as app:
-        job = await app.jobs.bootstrap.regenerate(Actor("acme", "nobody"))
-        done = await wait_for(lambda: app.jobs.service.record("acme", job.key))
+        done = await _regenerated(app, "nobody")
         assert done.state == JobState.SUCCEEDED and done.result == {"outcome": "nothing_to_compile"}
     assert provider.calls["/v1/chat/completions"] == 0
 
@@ -219,12 +221,10 @@ async def test_retryable_failures_back_off_then_die_visibly_and_a_4xx_fails_at_o
     settings = job_settings(tmp_path, redis_url, provider, max_tries=3)
     async with running(settings, onnx_embedder) as app:
         await _seed_all(app, AGENTS[:2])
-        first = await app.jobs.bootstrap.regenerate(Actor("acme", "a1"))
-        dead = await wait_for(lambda: app.jobs.service.record("acme", first.key))
+        dead = await _regenerated(app, "a1")
         assert dead.state == JobState.DEAD and dead.attempts == 3
         assert "gave up after 3 attempts" in dead.last_error and "unreachable" in dead.last_error
-        second = await app.jobs.bootstrap.regenerate(Actor("acme", "a2"))
-        refused = await wait_for(lambda: app.jobs.service.record("acme", second.key))
+        refused = await _regenerated(app, "a2")
         assert refused.state == JobState.FAILED and refused.attempts == 1 and "(400)" in refused.last_error
         for agent in ("a1", "a2"):
             assert (await app.working.profile.get(Actor("acme", agent))).revision == 0

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
@@ -28,6 +31,22 @@ from memoryd.testing.provider import FakeProvider
 from tests.jobs.conftest import job_settings, running
 
 ME = Actor("acme", "a1")
+
+
+@pytest.fixture
+async def app(tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> AsyncIterator[App]:
+    """The App without a model, its workers polling fast: compactions follow the appends at once."""
+    async with running(job_settings(tmp_path, redis_url, None, poll_seconds=0.01), onnx_embedder) as started:
+        yield started
+
+
+@pytest.fixture
+async def idle_app(tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder) -> AsyncIterator[App]:
+    """The App without a model and without workers: nothing is compacted."""
+    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as started:
+        yield started
+
+
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 TOPICS = [
     "the garden",
@@ -137,26 +156,22 @@ async def snapshot_profile(settings: Any, embedder: Any) -> str:
         return (await app.working.profile.get(ME)).document.strip()
 
 
-async def test_duplicate_appends_do_not_double_a_message(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        assert app.working.conversations is not None
-        first = await app.working.conversations.append(ME, "c1", [message(0), message(1)])
-        again = await app.working.conversations.append(ME, "c1", [message(1), message(2), message(2)])
-        assert first.seqs == (1, 2) and again.seqs == (0, 3, 3) and again.duplicates == 2
-        both = await asyncio.gather(*[app.working.conversations.append(ME, "c1", [message(3)]) for _ in range(3)])
-        assert sorted(r.duplicates for r in both) in ([0, 1, 1], [0, 0, 1], [0, 0, 0])
-        ctx = await app.working.conversations.context(ME, "c1", 100_000)
-        assert [p.content for p in ctx.parts if p.kind == "message"] == [message(i).content for i in range(4)]
-        fresh = await app.working.conversations.append(
-            ME, "c2", [message(0), message(0), message(1)]
-        )  # a new conversation
-        assert fresh.seqs == (1, 1, 2) and fresh.duplicates == 1
-        racing = await asyncio.gather(*[app.working.conversations.append(ME, "c3", [message(5)]) for _ in range(3)])
-        assert sorted(r.duplicates for r in racing)[0] == 0  # one of them created it and stored the message
-        ctx3 = await app.working.conversations.context(ME, "c3", 100_000)
-        assert [p.content for p in ctx3.parts if p.kind == "message"] == [message(5).content]
+async def test_duplicate_appends_do_not_double_a_message(idle_app: App) -> None:
+    first = await idle_app.working.conversations.append(ME, "c1", [message(0), message(1)])
+    again = await idle_app.working.conversations.append(ME, "c1", [message(1), message(2), message(2)])
+    assert first.seqs == (1, 2) and again.seqs == (0, 3, 3) and again.duplicates == 2
+    both = await asyncio.gather(*[idle_app.working.conversations.append(ME, "c1", [message(3)]) for _ in range(3)])
+    assert sorted(r.duplicates for r in both) in ([0, 1, 1], [0, 0, 1], [0, 0, 0])
+    ctx = await idle_app.working.conversations.context(ME, "c1", 100_000)
+    assert [p.content for p in ctx.parts if p.kind == "message"] == [message(i).content for i in range(4)]
+    fresh = await idle_app.working.conversations.append(
+        ME, "c2", [message(0), message(0), message(1)]
+    )  # a new conversation
+    assert fresh.seqs == (1, 1, 2) and fresh.duplicates == 1
+    racing = await asyncio.gather(*[idle_app.working.conversations.append(ME, "c3", [message(5)]) for _ in range(3)])
+    assert sorted(r.duplicates for r in racing)[0] == 0  # one of them created it and stored the message
+    ctx3 = await idle_app.working.conversations.context(ME, "c3", 100_000)
+    assert [p.content for p in ctx3.parts if p.kind == "message"] == [message(5).content]
 
 
 async def test_with_a_model_two_calls_per_compaction_no_duplicate_memories_and_pinned_kept(
@@ -214,143 +229,123 @@ async def test_an_outage_during_compaction_retries_to_the_same_end_state(
     assert ends[0] == ends[1] and ends[0]["summaries"]
 
 
-async def test_buffer_window_files_dropped_user_messages_for_the_conversational_scope(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
-    async with running(settings, onnx_embedder) as app:
-        assert app.working.conversations is not None
-        options: dict[str, str | int | float | bool] = {
-            "strategy": "buffer_window",
-            "window_messages": 4,
-            "storage_scope": "conversational",
-        }
-        for i in range(10):
-            await app.working.conversations.append(ME, "c1", [message(i)], options=options)
-            await settle(app)
-        ctx = await app.working.conversations.context(ME, "c1", 100_000)
-        assert [p.seq for p in ctx.parts if p.kind == "message"] == [7, 8, 9, 10]
-        assert not [p for p in ctx.parts if p.kind == "summary"]
-        memories = await app.memory.store.page(ME, MemoryFilter(), "", 100)
-        filed = sorted(m.content for m in memories)
-        assert filed == sorted(f"user: {message(i).content}" for i in range(0, 6, 2))  # user messages 1..6 only
-        assert all(m.source_context.startswith("conversation c1 message ") for m in memories)
-        assert {m.occurred_at for m in memories} == {message(i).created_at for i in range(0, 6, 2)}
+async def test_buffer_window_files_dropped_user_messages_for_the_conversational_scope(app: App) -> None:
+    options: dict[str, str | int | float | bool] = {
+        "strategy": "buffer_window",
+        "window_messages": 4,
+        "storage_scope": "conversational",
+    }
+    for i in range(10):
+        await app.working.conversations.append(ME, "c1", [message(i)], options=options)
+        await settle(app)
+    ctx = await app.working.conversations.context(ME, "c1", 100_000)
+    assert [p.seq for p in ctx.parts if p.kind == "message"] == [7, 8, 9, 10]
+    assert not [p for p in ctx.parts if p.kind == "summary"]
+    memories = await app.memory.store.page(ME, MemoryFilter(), "", 100)
+    filed = sorted(m.content for m in memories)
+    assert filed == sorted(f"user: {message(i).content}" for i in range(0, 6, 2))  # user messages 1..6 only
+    assert all(m.source_context.startswith("conversation c1 message ") for m in memories)
+    assert {m.occurred_at for m in memories} == {message(i).created_at for i in range(0, 6, 2)}
 
 
-async def test_auto_recall_adds_archive_memories_above_the_threshold(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        await app.memory.memorize.memorize_batch(
-            ME,
-            [
-                MemoryDraft(content="Caroline takes her espresso without sugar"),
-                MemoryDraft(content="The quarterly report is due in June"),
-            ],
-            skip_deduplication=True,
-        )
-        question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
-        await app.working.conversations.append(ME, "off", [question])
-        assert not [p for p in (await app.working.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]
-        await app.working.conversations.append(ME, "on", [question], options={"auto_recall": True})
-        recalled = [p for p in (await app.working.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
-        assert len(recalled) == 1 and "espresso without sugar" in recalled[0].content
-        # An injection is not a retrieval: it is counted apart (the usage report's "never retrieved").
-        await app.memory.retrievals.flush()
-        page = await app.memory.archive.list_memories(ListQuery(ME, page_size=10))
-        espresso = next(m for m in page.memories if "espresso" in m.content)
-        assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)
+async def test_auto_recall_adds_archive_memories_above_the_threshold(idle_app: App) -> None:
+    await idle_app.memory.memorize.memorize_batch(
+        ME,
+        [
+            MemoryDraft(content="Caroline takes her espresso without sugar"),
+            MemoryDraft(content="The quarterly report is due in June"),
+        ],
+        skip_deduplication=True,
+    )
+    question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
+    await idle_app.working.conversations.append(ME, "off", [question])
+    assert not [p for p in (await idle_app.working.conversations.context(ME, "off", 4000)).parts if p.kind == "memory"]
+    await idle_app.working.conversations.append(ME, "on", [question], options={"auto_recall": True})
+    recalled = [p for p in (await idle_app.working.conversations.context(ME, "on", 4000)).parts if p.kind == "memory"]
+    assert len(recalled) == 1 and "espresso without sugar" in recalled[0].content
+    # An injection is not a retrieval: it is counted apart (the usage report's "never retrieved").
+    await idle_app.memory.retrievals.flush()
+    page = await idle_app.memory.archive.list_memories(ListQuery(ME, page_size=10))
+    espresso = next(m for m in page.memories if "espresso" in m.content)
+    assert (espresso.retrieval_count, espresso.injection_count) == (0, 1)
 
 
-async def test_auto_recall_thresholds_the_calibrated_score_so_a_paraphrase_is_injected(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
+async def test_auto_recall_thresholds_the_calibrated_score_so_a_paraphrase_is_injected(idle_app: App) -> None:
     # Raw MiniLM cosine of this pair is 0.61: under the old rule (0.7 on raw cosine) nothing was injected.
-    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        drafts = [MemoryDraft(content="Ben adopted a cat named Miso"), MemoryDraft(content="The boiler was serviced")]
-        await app.memory.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
-        ask = MessageInput("q1", Role.USER, "Does Ben have any pets?")
-        await app.working.conversations.append(ME, "c1", [ask], options={"auto_recall": True})
-        context = await app.working.conversations.context(ME, "c1", 4000)
-        assert [p.content.split("] ", 1)[-1] for p in context.parts if p.kind == "memory"] == [
-            "Ben adopted a cat named Miso"
-        ]
-        assert context.recalled == 1
-        hit = (await app.memory.recall.recall(RecallQuery(ME, "Does Ben have any pets?")))[0]
-        assert hit.parts.vector_similarity < 0.7 <= hit.score
+    drafts = [MemoryDraft(content="Ben adopted a cat named Miso"), MemoryDraft(content="The boiler was serviced")]
+    await idle_app.memory.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
+    ask = MessageInput("q1", Role.USER, "Does Ben have any pets?")
+    await idle_app.working.conversations.append(ME, "c1", [ask], options={"auto_recall": True})
+    context = await idle_app.working.conversations.context(ME, "c1", 4000)
+    assert [p.content.split("] ", 1)[-1] for p in context.parts if p.kind == "memory"] == [
+        "Ben adopted a cat named Miso"
+    ]
+    assert context.recalled == 1
+    hit = (await idle_app.memory.recall.recall(RecallQuery(ME, "Does Ben have any pets?")))[0]
+    assert hit.parts.vector_similarity < 0.7 <= hit.score
 
 
-async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_shared_memories(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    async with running(job_settings(tmp_path, redis_url, None), onnx_embedder, workers=False) as app:
-        colleague = Actor("acme", "planner")
-        await app.memory.memorize.memorize(
-            colleague, MemoryDraft(content="Caroline's espresso is a double", scope=Scope.SHARED)
-        )
-        await app.memory.memorize.memorize(ME, MemoryDraft(content="Caroline takes her espresso without sugar"))
-        await app.working.configs.set_agent(Actor("acme", "ops"), "a1", {"working.auto_recall": True}, (), 0)
-        question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
-        await app.working.conversations.append(ME, "c1", [question])
-        recalled = [
-            p.content for p in (await app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"
-        ]
-        assert len(recalled) == 2
-        assert any(line.endswith("[shared by planner] Caroline's espresso is a double") for line in recalled)
-        assert any(
-            "] Caroline takes her espresso without sugar" in line and "shared by" not in line for line in recalled
-        )
-        # The tenant turns auto-recall off: tighten-only, the agent's stored "on" no longer applies.
-        await app.working.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
-        assert not [p for p in (await app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
+async def test_auto_recall_from_the_agents_stored_setting_names_the_author_of_shared_memories(idle_app: App) -> None:
+    colleague = Actor("acme", "planner")
+    await idle_app.memory.memorize.memorize(
+        colleague, MemoryDraft(content="Caroline's espresso is a double", scope=Scope.SHARED)
+    )
+    await idle_app.memory.memorize.memorize(ME, MemoryDraft(content="Caroline takes her espresso without sugar"))
+    await idle_app.working.configs.set_agent(Actor("acme", "ops"), "a1", {"working.auto_recall": True}, (), 0)
+    question = MessageInput("q1", Role.USER, "How does Caroline take her espresso?")
+    await idle_app.working.conversations.append(ME, "c1", [question])
+    recalled = [
+        p.content for p in (await idle_app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"
+    ]
+    assert len(recalled) == 2
+    assert any(line.endswith("[shared by planner] Caroline's espresso is a double") for line in recalled)
+    assert any("] Caroline takes her espresso without sugar" in line and "shared by" not in line for line in recalled)
+    # The tenant turns auto-recall off: tighten-only, the agent's stored "on" no longer applies.
+    await idle_app.working.configs.set_tenant(Actor("acme", "ops"), {"working.auto_recall": False}, (), 0)
+    assert not [p for p in (await idle_app.working.conversations.context(ME, "c1", 4000)).parts if p.kind == "memory"]
 
 
-async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_ends(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
-    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
-    async with running(settings, onnx_embedder) as app:
-        ops = Actor("acme", "ops")
-        window: dict[str, bool | int | float | str] = {
-            "working.strategy": "buffer_window",
-            "working.window_messages": 4,
-            "working.storage_scope": "all",
-        }
-        filing = {**window, "working.batch_size": 0, "working.collection": "support_history"}
-        await app.working.configs.set_agent(ops, "a1", filing, (), 0)
-        for i in range(10):
-            await app.working.conversations.append(ME, "c1", [message(i)])
-            await settle(app)
-        state = await app.working.conversation_store.state("acme", "c1")
-        assert state is not None and (state.compacted_through, state.filed_through) == (6, 0)
-        assert not await app.memory.store.page(ME, MemoryFilter(), "", 100)  # batch_size 0: nothing until the end
-        job = await app.working.conversations.end_session(ME, "c1")
+async def test_batch_size_holds_filing_back_until_enough_waits_or_the_session_ends(app: App) -> None:
+    ops = Actor("acme", "ops")
+    window: dict[str, bool | int | float | str] = {
+        "working.strategy": "buffer_window",
+        "working.window_messages": 4,
+        "working.storage_scope": "all",
+    }
+    filing = {**window, "working.batch_size": 0, "working.collection": "support_history"}
+    await app.working.configs.set_agent(ops, "a1", filing, (), 0)
+    for i in range(10):
+        await app.working.conversations.append(ME, "c1", [message(i)])
         await settle(app)
-        done = await app.jobs.service.record("acme", job.key)
-        assert done is not None
-        assert done.state.value == "succeeded", done.last_error
-        in_collection = await app.memory.store.page(ME, MemoryFilter(collection="support_history"), "", 100)
-        filed = sorted(m.content for m in in_collection)
-        assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
-        state = await app.working.conversation_store.state("acme", "c1")
-        assert state is not None and (state.compacted_through, state.filed_through) == (10, 10)
-        # The session is over: the same state gives the same job, and nothing is filed twice.
-        assert (await app.working.conversations.end_session(ME, "c1")).key == job.key
+    state = await app.working.conversation_store.state("acme", "c1")
+    assert state is not None and (state.compacted_through, state.filed_through) == (6, 0)
+    assert not await app.memory.store.page(ME, MemoryFilter(), "", 100)  # batch_size 0: nothing until the end
+    job = await app.working.conversations.end_session(ME, "c1")
+    await settle(app)
+    done = await app.jobs.service.record("acme", job.key)
+    assert done is not None
+    assert done.state.value == "succeeded", done.last_error
+    in_collection = await app.memory.store.page(ME, MemoryFilter(collection="support_history"), "", 100)
+    filed = sorted(m.content for m in in_collection)
+    assert filed == sorted(f"{'user' if i % 2 == 0 else 'assistant'}: {message(i).content}" for i in range(10))
+    state = await app.working.conversation_store.state("acme", "c1")
+    assert state is not None and (state.compacted_through, state.filed_through) == (10, 10)
+    # The session is over: the same state gives the same job, and nothing is filed twice.
+    assert (await app.working.conversations.end_session(ME, "c1")).key == job.key
+    await settle(app)
+    assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 10
+    # batch_size 3: a compaction files once 3 compacted messages wait.
+    await app.working.configs.set_agent(ops, "a1", {"working.batch_size": 3}, (), 1)
+    for i in range(10, 15):
+        await app.working.conversations.append(ME, "c1", [message(i)])
         await settle(app)
-        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 10
-        # batch_size 3: a compaction files once 3 compacted messages wait.
-        await app.working.configs.set_agent(ops, "a1", {"working.batch_size": 3}, (), 1)
-        for i in range(10, 15):
-            await app.working.conversations.append(ME, "c1", [message(i)])
-            await settle(app)
-        state = await app.working.conversation_store.state("acme", "c1")
-        assert state is not None and state.compacted_through == 11 and state.filed_through == 10  # 1 waits
-        await app.working.conversations.append(ME, "c1", [message(15), message(16)])
-        await settle(app)
-        state = await app.working.conversation_store.state("acme", "c1")
-        assert state is not None and state.compacted_through == 13 and state.filed_through == 13
-        assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 13
+    state = await app.working.conversation_store.state("acme", "c1")
+    assert state is not None and state.compacted_through == 11 and state.filed_through == 10  # 1 waits
+    await app.working.conversations.append(ME, "c1", [message(15), message(16)])
+    await settle(app)
+    state = await app.working.conversation_store.state("acme", "c1")
+    assert state is not None and state.compacted_through == 13 and state.filed_through == 13
+    assert len(await app.memory.store.page(ME, MemoryFilter(), "", 100)) == 13
 
 
 async def test_summaries_made_without_a_model_are_marked_and_redone_once_one_is_configured(

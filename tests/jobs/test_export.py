@@ -14,6 +14,7 @@ from memoryd.adapters.lance.text_analysis import built_language
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App
 from memoryd.commands.data import run_export, run_import
+from memoryd.config import Settings
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 from memoryd.core.graph import GraphScope
@@ -61,6 +62,14 @@ async def seed(app: App) -> None:
     await app.admin.provenance.flush()
 
 
+async def seeded(root: Path, redis_url: str, embedder: OnnxMiniLMEmbedder) -> Settings:
+    """Job settings over a store under ``root`` that ``seed`` filled (its app and workers stopped since)."""
+    settings = job_settings(root, redis_url, None, poll_seconds=0.01)
+    async with running(settings, embedder) as app:
+        await seed(app)
+    return settings
+
+
 async def text_language(uri: Path, tenant: str, embedder: OnnxMiniLMEmbedder) -> str:
     db = await LanceDatabase.open(str(uri), embedder.model_name, embedder.dimension)
     try:
@@ -74,9 +83,8 @@ async def text_language(uri: Path, tenant: str, embedder: OnnxMiniLMEmbedder) ->
 async def test_export_import_export_gives_the_same_records(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    first = job_settings(tmp_path / "one", redis_url, None, poll_seconds=0.01)
-    async with running(first, onnx_embedder) as app:
-        await seed(app)
+    first = await seeded(tmp_path / "one", redis_url, onnx_embedder)
+    async with running(first, onnx_embedder, workers=False) as app:
         lines = await export(app)
     header, records = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
     assert header["format"] == "memoryd-export" and header["version"] == 1
@@ -113,9 +121,7 @@ async def test_export_import_export_gives_the_same_records(
 async def test_the_export_command_reports_progress_and_what_it_wrote(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
-    async with running(settings, onnx_embedder) as app:
-        await seed(app)
+    settings = await seeded(tmp_path, redis_url, onnx_embedder)
     out, progress = io.StringIO(), io.StringIO()
     assert await run_export(settings.without_maintenance(), "acme", None, False, out, progress) == 0
     written = [json.loads(line)["type"] for line in out.getvalue().splitlines()]
@@ -132,9 +138,8 @@ async def test_the_export_command_reports_progress_and_what_it_wrote(
 async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    settings = job_settings(tmp_path, redis_url, None, poll_seconds=0.01)
-    async with running(settings, onnx_embedder) as app:
-        await seed(app)
+    settings = await seeded(tmp_path, redis_url, onnx_embedder)
+    async with running(settings, onnx_embedder, workers=False) as app:
         lines = await export(app, "alice", embeddings=False)
     text = "\n".join(lines)
     records = [json.loads(line) for line in lines[1:]]
