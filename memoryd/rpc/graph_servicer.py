@@ -7,7 +7,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.graph import GraphScope
 from memoryd.core.models import Scope
 from memoryd.core.provenance import ServedItem
-from memoryd.core.validation import check_range, check_text
+from memoryd.core.validation import check_text
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2 as gr
 from memoryd.rpc._gen.memoryd.v1 import graph_pb2_grpc as gr_grpc
@@ -123,7 +123,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     async def ListFacts(self, request: gr.ListFactsRequest, context: Ctx) -> gr.ListFactsResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        size = request.page_size or 50
         if request.status and request.status not in wire.STATUSES:
             raise InvalidRequest("status", f"unknown fact status {request.status}")
         status = wire.STATUSES.get(request.status)
@@ -135,7 +135,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     async def ListEntities(self, request: gr.ListEntitiesRequest, context: Ctx) -> gr.ListEntitiesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        size = request.page_size or 50
         entities, token = await self._app.graph.list_entities(who, size, request.page_token)
         return gr.ListEntitiesResponse(entities=[wire.entity(e) for e in entities], next_page_token=token)
 
@@ -151,7 +151,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     async def ListEpisodes(self, request: gr.ListEpisodesRequest, context: Ctx) -> gr.ListEpisodesResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        size = request.page_size or 50
         episodes, token = await self._app.graph.list_episodes(who, size, request.page_token)
         return gr.ListEpisodesResponse(episodes=[wire.episode(e) for e in episodes], next_page_token=token)
 
@@ -161,7 +161,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
     ) -> gr.ListMergeSuggestionsResponse:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        size = check_range(request.page_size or 50, "page_size", 1, 200)
+        size = request.page_size or 50
         found, token = await self._app.graph.list_suggestions(who, size, request.page_token)
         return gr.ListMergeSuggestionsResponse(
             suggestions=[wire.suggestion(s, a, b) for s, a, b in found], next_page_token=token

@@ -43,7 +43,7 @@ from memoryd.core.graph import (
 from memoryd.core.models import Actor, Scope
 from memoryd.core.paging import cursor_parts, cursor_token, offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
-from memoryd.core.validation import check_actor, check_request_id, check_tenant, check_text
+from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
 from memoryd.services.event_log import EventLog
 from memoryd.services.graph_search import GraphSearch
@@ -53,6 +53,8 @@ MERGE_SIMILARITY = 0.92
 """An unseen name this close to an entity's name (cosine, same scope) is that entity."""
 DUPLICATE_SIMILARITY = 0.80
 """Closer than this but not merged: listed as a possible duplicate."""
+MAX_PAGE = 200
+"""The most facts, entities, episodes or suggestions one page holds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +320,7 @@ class GraphService:
     ) -> tuple[list[Fact], str]:
         """A page of the facts the actor sees (pending first, then the newest), and the next page's token."""
         check_actor(actor)
+        check_range(size, "page_size", 1, MAX_PAGE)
         check_text(entity_id, "entity_id", 128)
         found = await self._store.facts_page(actor, status, entity_id, FactCursor.from_token(page_token), size + 1)
         return found[:size], FactCursor.of(found[size - 1]).token() if len(found) > size else ""
@@ -325,6 +328,7 @@ class GraphService:
     async def list_entities(self, actor: Actor, size: int, page_token: str) -> tuple[list[Entity], str]:
         """A page of the entities the actor sees that no merge folded away, by name, and the next token."""
         check_actor(actor)
+        check_range(size, "page_size", 1, MAX_PAGE)
         parts = cursor_parts(page_token, (str, str))
         after = None if parts is None else (str(parts[0]), str(parts[1]))
         found = await self._store.entities_page(actor, after, size + 1)
@@ -479,6 +483,7 @@ class GraphService:
     async def list_episodes(self, actor: Actor, size: int, page_token: str) -> tuple[list[Episode], str]:
         """A page of the episodes (extractions, assertions) the actor sees, the newest first."""
         check_actor(actor)
+        check_range(size, "page_size", 1, MAX_PAGE)
         return offset_page(await self._store.listed_episodes(actor), size, page_token)
 
     async def list_suggestions(
@@ -486,6 +491,7 @@ class GraphService:
     ) -> tuple[list[tuple[MergeSuggestion, Entity, Entity]], str]:
         """Open merge suggestions whose two entities the actor sees (neither merged away), the newest first."""
         check_actor(actor)
+        check_range(size, "page_size", 1, MAX_PAGE)
         found = await self._store.suggestions(actor.tenant_id, SuggestionStatus.OPEN)
         named = await self._store.entities(
             actor.tenant_id, [e for s in found for e in (s.entity_id, s.similar_entity_id)]

@@ -69,12 +69,18 @@ def test_facts_and_entities_are_listed_pending_first_by_status_entity_and_page(l
         ):
             code, details = _code(functools.partial(graph.ListFacts, request, metadata=T))
             assert code == grpc.StatusCode.INVALID_ARGUMENT and field in details, (field, details)
+        for listing, page in (
+            (graph.ListEntities, gr.ListEntitiesRequest(agent_id="a1", page_size=201)),
+            (graph.ListEpisodes, gr.ListEpisodesRequest(agent_id="a1", page_size=-1)),
+            (graph.ListMergeSuggestions, gr.ListMergeSuggestionsRequest(agent_id="a1", page_size=201)),
+        ):
+            code, details = _code(functools.partial(listing, page, metadata=T))
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and "page_size" in details, details
 
 
 def test_merge_suggestions_and_episodes_over_grpc_with_the_roles(live_server: LiveServer) -> None:
-    assert live_server.app is not None
-    _, agent = live_server.run(live_server.app.admin.keys.create("acme", Role.AGENT, "a1", "a1"))
-    _, admin = live_server.run(live_server.app.admin.keys.create("acme", Role.ADMIN, "", "ops"))
+    _, agent = live_server.key("acme", Role.AGENT, "a1", "a1")
+    _, admin = live_server.key("acme", Role.ADMIN, "", "ops")
     as_agent, as_admin = [bearer(agent)], [bearer(admin)]
     with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
         graph = GraphServiceStub(ch)
