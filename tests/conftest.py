@@ -29,6 +29,7 @@ from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.commands.bench.daemon import free_port
 from memoryd.config import Settings, load_settings
+from memoryd.core.keys import ApiKey, Role
 from memoryd.core.ports import Embedder
 from memoryd.rpc.client import MemoryServiceStub
 from memoryd.rpc.server import serving
@@ -159,6 +160,12 @@ class LiveServer:
         """Run a coroutine on the server's loop (e.g. flush write-behind buffers)."""
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout=60)
 
+    def key(self, tenant_id: str, role: Role, agent_id: str = "", name: str = "") -> tuple[ApiKey, str]:
+        """A new API key of the daemon's store: its record and its token."""
+        assert self.app is not None, "start the server first"
+        created: tuple[ApiKey, str] = self.run(self.app.admin.keys.create(tenant_id, role, agent_id, name))
+        return created
+
     def __enter__(self) -> LiveServer:
         self.start()
         return self
@@ -213,12 +220,26 @@ class ObjectStore:
             **overrides,
         }
 
+    def client(self) -> Any:
+        """A boto3 S3 client of the server (to look at or plant objects behind memoryd's back)."""
+        return s3_client(self.endpoint)
+
+
+def s3_client(endpoint: str) -> Any:
+    import boto3
+
+    return boto3.client(
+        "s3",
+        endpoint_url=endpoint,
+        aws_access_key_id="memoryd-test",
+        aws_secret_access_key="memoryd-test-secret",
+        region_name="us-east-1",
+    )
+
 
 @pytest.fixture(scope="session")
 def object_store() -> Iterator[ObjectStore]:
     """``moto_server`` on a kernel-picked port, a bucket created through its S3 API."""
-    import boto3
-
     port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
@@ -227,13 +248,7 @@ def object_store() -> Iterator[ObjectStore]:
     )
     endpoint = f"http://127.0.0.1:{port}"
     try:
-        client = boto3.client(
-            "s3",
-            endpoint_url=endpoint,
-            aws_access_key_id="memoryd-test",
-            aws_secret_access_key="memoryd-test-secret",
-            region_name="us-east-1",
-        )
+        client = s3_client(endpoint)
         deadline = time.monotonic() + 30
         while True:
             try:

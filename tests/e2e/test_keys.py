@@ -42,8 +42,7 @@ def _code(call: Callable[[], object]) -> grpc.StatusCode:
 
 
 def _key(server: LiveServer, tenant: str, role: Role, agent: str = "") -> str:
-    assert server.app is not None
-    _, token = server.run(server.app.admin.keys.create(tenant, role, agent, f"{role.label} of {tenant}"))
+    _, token = server.key(tenant, role, agent, f"{role.label} of {tenant}")
     return str(token)
 
 

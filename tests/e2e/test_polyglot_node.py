@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import grpc
 import trustme
@@ -23,18 +24,27 @@ from tests.jobs.conftest import job_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is required"
-    assert (ROOT / "node_modules" / "@grpc" / "grpc-js").exists(), "run `make install` (npm ci)"
+def node() -> str:
+    found = shutil.which("node")
+    assert found, "Node.js is required"
+    return found
+
+
+def run_node(script: str, *args: str) -> Any:
+    """Run ``tests/polyglot/<script>`` with Node and read the JSON it prints."""
     out = subprocess.run(
-        [node, str(ROOT / "tests" / "polyglot" / "client.js"), f"127.0.0.1:{live_server.port}"],
+        [node(), str(ROOT / "tests" / "polyglot" / script), *args],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
-    result = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
+    assert (ROOT / "node_modules" / "@grpc" / "grpc-js").exists(), "run `make install` (npm ci)"
+    result = run_node("client.js", f"127.0.0.1:{live_server.port}")
     memory = result["mem"]["ok"]["memory"]
     assert memory["content"] == "Node runtimes can store memories too" and memory["scope"] == "SCOPE_PRIVATE"
     hits = result["recall"]["ok"]["hits"]
@@ -44,8 +54,6 @@ def test_node_client_memorizes_and_recalls(live_server: LiveServer) -> None:
 
 
 def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is required"
     ca = trustme.CA()
     cert = ca.issue_cert("localhost", "127.0.0.1")
     paths = {name: tmp_path / f"{name}.pem" for name in ("cert", "key", "ca")}
@@ -58,18 +66,10 @@ def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: Onn
     server = LiveServer(settings, onnx_embedder, tls=credentials(settings.server))
     server.start()
     try:
-        assert server.app is not None
-        _, token = server.run(server.app.admin.keys.create("node-tls", Role.AGENT, "node-agent", "node runtime"))
-        out = subprocess.run(
-            [node, str(ROOT / "tests" / "polyglot" / "client.js"), f"localhost:{server.port}", str(paths["ca"]), token],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
+        _, token = server.key("node-tls", Role.AGENT, "node-agent", "node runtime")
+        result = run_node("client.js", f"localhost:{server.port}", str(paths["ca"]), token)
     finally:
         server.stop()
-    result = json.loads(out.stdout)
     memory = result["mem"]["ok"]["memory"]
     assert memory["content"] == "Node runtimes can store memories too"
     assert result["recall"]["ok"]["hits"][0]["memory"]["id"] == memory["id"]
@@ -80,15 +80,13 @@ def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: Onn
 async def test_node_operator_tool_reviews_applies_restores_and_reports(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is required"
     env = job_settings(tmp_path, redis_url, None)
     server = LiveServer(env, onnx_embedder)
     server.start()
     try:
         async with build_app(env, embedder=onnx_embedder) as app, running_workers(env, app):
             proc = await asyncio.create_subprocess_exec(
-                node,
+                node(),
                 str(ROOT / "tests" / "polyglot" / "audit.js"),
                 f"127.0.0.1:{server.port}",
                 stdout=asyncio.subprocess.PIPE,
@@ -115,16 +113,7 @@ async def test_node_operator_tool_reviews_applies_restores_and_reports(
 
 
 def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveServer) -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is required"
-    out = subprocess.run(
-        [node, str(ROOT / "tests" / "polyglot" / "graph.js"), f"127.0.0.1:{live_server.port}"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    result = json.loads(out.stdout)
+    result = run_node("graph.js", f"127.0.0.1:{live_server.port}")
     assert result["omar"]["ok"]["action"] == "supersede"
     assert result["omar"]["ok"]["invalidated_fact_ids"] == [result["nadia"]["ok"]["fact"]["id"]]
     assert [f["object"] for f in result["then"]["ok"]["facts"]] == ["Nadia"]
@@ -141,24 +130,10 @@ def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveSer
 def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_only_unavailable(
     live_server: LiveServer,
 ) -> None:
-    node = shutil.which("node")
-    assert node, "Node.js is required"
     assert (ROOT / "clients" / "typescript" / "dist" / "index.js").exists(), "run `make install` (it builds it)"
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))  # bound, never listening: a refused connection
-        out = subprocess.run(
-            [
-                node,
-                str(ROOT / "tests" / "polyglot" / "ts_client.js"),
-                f"127.0.0.1:{live_server.port}",
-                str(closed.getsockname()[1]),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-    result = json.loads(out.stdout)
+        result = run_node("ts_client.js", f"127.0.0.1:{live_server.port}", str(closed.getsockname()[1]))
     assert result["stored"]["content"] == "TypeScript runtimes share memories too" and result["stored"]["tags"] == [
         "ts"
     ]

@@ -57,9 +57,8 @@ def test_a_traced_recall_accounts_for_every_candidate_and_each_expected_memory(s
 
 
 def test_explain_is_for_operators_and_names_its_fields(live_server: LiveServer) -> None:
-    assert live_server.app is not None
-    agent = live_server.run(live_server.app.admin.keys.create("acme", Role.AGENT, "", "agent"))[1]
-    operator = live_server.run(live_server.app.admin.keys.create("acme", Role.OPERATOR, "", "operator"))[1]
+    agent = live_server.key("acme", Role.AGENT, "", "agent")[1]
+    operator = live_server.key("acme", Role.OPERATOR, "", "operator")[1]
     with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as channel:
         stub = MemoryServiceStub(channel)
         ask = pb.RecallRequest(agent_id="a1", query="tea", explain=True)

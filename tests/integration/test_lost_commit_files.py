@@ -12,7 +12,6 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
-import boto3
 import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
@@ -67,13 +66,7 @@ async def test_lost_commit_files_are_removed_from_object_storage(
 ) -> None:
     prefix = f"lost-{uuid.uuid4().hex[:8]}"
     settings = make_settings(tmp_path / "unused", storage=object_store.settings(prefix))
-    s3 = boto3.client(
-        "s3",
-        endpoint_url=object_store.endpoint,
-        aws_access_key_id="memoryd-test",
-        aws_secret_access_key="memoryd-test-secret",
-        region_name="us-east-1",
-    )
+    s3 = object_store.client()
     key = f"{prefix}/memories_acme.lance/{{}}"
 
     def exists(path: str) -> bool:

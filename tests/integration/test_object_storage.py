@@ -12,7 +12,6 @@ import time
 import uuid
 from pathlib import Path
 
-import boto3
 import lance
 import lancedb
 import pytest
@@ -34,13 +33,7 @@ ME = Actor("acme", "a1", "u1")
 
 
 def _objects(store: ObjectStore, prefix: str) -> list[str]:
-    client = boto3.client(
-        "s3",
-        endpoint_url=store.endpoint,
-        aws_access_key_id="memoryd-test",
-        aws_secret_access_key="memoryd-test-secret",
-        region_name="us-east-1",
-    )
+    client = store.client()
     pages = client.get_paginator("list_objects_v2").paginate(Bucket=store.bucket, Prefix=prefix)
     return [o["Key"] for page in pages for o in page.get("Contents", [])]
 

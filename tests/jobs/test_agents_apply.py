@@ -35,9 +35,8 @@ def daemon(env: Settings, onnx_embedder: OnnxMiniLMEmbedder) -> Iterator[LiveSer
 async def test_an_agent_key_applies_its_own_findings_only_where_the_tenant_allows(
     daemon: LiveServer, env: Settings, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    assert daemon.app is not None
-    _, agent = daemon.run(daemon.app.admin.keys.create("acme", Role.AGENT, "a1", "a1's runtime"))
-    _, operator = daemon.run(daemon.app.admin.keys.create("acme", Role.OPERATOR, "", "ops"))
+    _, agent = daemon.key("acme", Role.AGENT, "a1", "a1's runtime")
+    _, operator = daemon.key("acme", Role.OPERATOR, "", "ops")
     target = f"127.0.0.1:{daemon.port}"
     with MemoryClient(target, api_key=agent) as a1, MemoryClient(target, api_key=operator) as ops:
         twins = [pb.MemoryInput(content="The VPN needs a hardware key")] * 2

@@ -29,7 +29,7 @@ def daemon(
 async def test_an_agent_key_reviews_its_own_archive_through_mcp(daemon: LiveServer) -> None:
     assert daemon.app is not None
     daemon.run(daemon.app.memory.memorize.memorize(Actor("acme", "a1"), MemoryDraft("a1 prefers tea")))
-    _, token = daemon.run(daemon.app.admin.keys.create("acme", Role.AGENT, "a1", "a1's runtime"))
+    _, token = daemon.key("acme", Role.AGENT, "a1", "a1's runtime")
     async with mcp_session(daemon.port, token) as session:
         review = await session.call_tool("review_memories", {})
         assert not review.is_error, review.content

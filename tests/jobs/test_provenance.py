@@ -48,9 +48,8 @@ async def memorized_through_mcp(port: int, token: str) -> str:
 async def test_a_memorys_history_tells_its_story_and_the_served_log_its_two_recalls(
     daemon: LiveServer, env: Settings, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
-    assert daemon.app is not None
-    agent_key, agent = daemon.run(daemon.app.admin.keys.create("acme", Role.AGENT, "a1", "a1's runtime"))
-    admin_key, admin = daemon.run(daemon.app.admin.keys.create("acme", Role.ADMIN, "", "the operator"))
+    agent_key, agent = daemon.key("acme", Role.AGENT, "a1", "a1's runtime")
+    admin_key, admin = daemon.key("acme", Role.ADMIN, "", "the operator")
     mine = await memorized_through_mcp(daemon.port, agent)
     with grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
         memory, audits, jobs = MemoryServiceStub(channel), AuditServiceStub(channel), JobServiceStub(channel)

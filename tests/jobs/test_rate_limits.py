@@ -30,9 +30,8 @@ def test_a_key_spends_one_budget_across_replicas_and_is_told_when_to_retry(
     one.start()
     two.start()
     try:
-        assert one.app is not None
-        _, token = one.run(one.app.admin.keys.create("acme", Role.AGENT))
-        _, other = one.run(one.app.admin.keys.create("acme", Role.AGENT))
+        _, token = one.key("acme", Role.AGENT)
+        _, other = one.key("acme", Role.AGENT)
         with grpc.insecure_channel(f"127.0.0.1:{one.port}") as a, grpc.insecure_channel(f"127.0.0.1:{two.port}") as b:
             stubs = [MemoryServiceStub(a), MemoryServiceStub(b)]
             write = pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="a note"))
