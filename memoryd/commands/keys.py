@@ -45,7 +45,10 @@ async def run_keys(
             print(key_table([key]), file=out)
             print(f"\ntoken (shown once, store it now): {token}", file=out)
         elif action == "list":
-            print(key_table(await app.admin.keys.list(tenant_id or None)), file=out)
+            keys = await app.admin.keys.list(tenant_id or None)
+            if tenant_id and not keys:  # a mistyped tenant is an error, not an empty table
+                await app.admin.directory.check(tenant_id)
+            print(key_table(keys), file=out)
         else:
             print(key_table([await app.admin.keys.revoke(tenant_id or None, key_id)]), file=out)
     return 0

@@ -13,9 +13,11 @@ from memoryd.adapters.lance.keys import KEY_SCHEMA, KEYS_TABLE
 from memoryd.app import build_app
 from memoryd.commands.keys import run_keys
 from memoryd.config import Settings
+from memoryd.core.errors import NotFound
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 from memoryd.core.keys import KeyScope
+from memoryd.core.models import Actor, MemoryDraft
 
 
 @pytest.mark.timeout(60)
@@ -50,3 +52,15 @@ async def test_a_scoped_key_from_the_command_line_and_keys_of_an_older_store(set
         assert (await app.admin.keys.verify(token, "acme")).scope is KeyScope.READ_ONLY
         older = {k.key_id: k for k in await app.admin.keys.list("acme")}["0" * 16]
         assert older.scope is KeyScope.ALL and older.name == "old"
+
+
+@pytest.mark.timeout(60)
+async def test_listing_the_keys_of_a_tenant_the_store_does_not_know_is_an_error(settings: Settings) -> None:
+    assert await run_keys(settings, "create", tenant_id="acme", role="agent", out=io.StringIO()) == 0
+    with pytest.raises(NotFound, match=r"--tenant 'acne' is not a tenant of this store"):
+        await run_keys(settings, "list", tenant_id="acne", out=io.StringIO())
+    async with build_app(settings.without_maintenance()) as app:  # a tenant with memories and no key yet
+        await app.memory.memorize.memorize(Actor("globex", "b1"), MemoryDraft("The build server is in Frankfurt"))
+    listing = io.StringIO()
+    assert await run_keys(settings, "list", tenant_id="globex", out=listing) == 0
+    assert listing.getvalue().startswith("key id") and "acme" not in listing.getvalue()
