@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +15,7 @@ from typing import TextIO
 from memoryd.app import build_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.keys import Role
@@ -55,6 +59,30 @@ async def run_export(
 
 
 _PROGRESS_SECONDS = 1.0
+
+
+@contextlib.contextmanager
+def replaced_on_success(path: Path) -> Iterator[TextIO]:
+    """A new file that takes ``path``'s place only when the block ends without an error.
+
+    A failed or interrupted export must neither empty the previous export at ``path`` nor leave a partial
+    one under its name. The file is its owner's alone (0600, as ``mkstemp`` makes it): it holds personal data.
+    """
+    if not path.parent.is_dir():
+        raise ConfigError(f"--out {str(path)!r}: the directory {str(path.parent)!r} does not exist")
+    if path.is_dir():
+        raise ConfigError(f"--out {str(path)!r}: is a directory")
+    try:
+        fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    except OSError as exc:
+        raise ConfigError(f"--out {str(path)!r}: {exc.strerror}") from None
+    try:
+        with open(fd, "w", encoding="utf-8") as out:
+            yield out
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def _lines(path: Path) -> Iterator[dict[str, object]]:

@@ -169,11 +169,11 @@ def _keys(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from memoryd.commands.data import run_export
+    from memoryd.commands.data import replaced_on_success, run_export
 
     if args.out == "-":
         return _one_shot(args, lambda settings: run_export(settings, args.tenant, args.end_user, args.embeddings))
-    with open(args.out, "w", encoding="utf-8") as out:
+    with replaced_on_success(Path(args.out)) as out:
         return _one_shot(args, lambda settings: run_export(settings, args.tenant, args.end_user, args.embeddings, out))
 
 

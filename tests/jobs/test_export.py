@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -14,6 +15,7 @@ from memoryd.adapters.lance.text_analysis import built_language
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App
 from memoryd.commands.data import run_export, run_import
+from memoryd.commands.main import main
 from memoryd.config import Settings
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
@@ -157,3 +159,27 @@ async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
     assert {r["row"]["memory_id"] for r in records if r["type"] == "memory_history"} == alices
     served = [r["row"] for r in records if r["type"] == "serving"]
     assert served and all(s["end_user_id"] == "alice" for s in served)
+
+
+async def test_an_export_to_a_file_replaces_it_only_when_it_succeeds(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--out` used to be opened (emptied) before the export ran: a mistyped tenant lost the previous
+    # export, and a failed run left a partial file under the final name.
+    settings = await seeded(tmp_path, redis_url, onnx_embedder)
+    previous = tmp_path / "acme.jsonl"
+    previous.write_text("yesterday's export\n")
+    data = ["--data", settings.storage.uri]
+    with pytest.raises(SystemExit) as unknown:
+        await asyncio.to_thread(main, ["export", *data, "--tenant", "acne", "--out", str(previous)])
+    assert "--tenant 'acne' is not a tenant" in str(unknown.value.code)
+    assert previous.read_text() == "yesterday's export\n" and sorted(tmp_path.glob(".acme.jsonl.*")) == []
+    for out, says in ((tmp_path / "none" / "x.jsonl", "does not exist"), (tmp_path, "is a directory")):
+        with pytest.raises(SystemExit) as bad:
+            await asyncio.to_thread(main, ["export", *data, "--tenant", "acme", "--out", str(out)])
+        assert bad.value.code == 2 and says in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        await asyncio.to_thread(main, ["export", *data, "--tenant", "acme", "--out", str(previous)])
+    assert done.value.code == 0
+    assert json.loads(previous.read_text().splitlines()[0])["format"] == "memoryd-export"
+    assert previous.stat().st_mode & 0o777 == 0o600  # it holds personal data
