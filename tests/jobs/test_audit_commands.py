@@ -133,3 +133,19 @@ def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: py
     with pytest.raises(SystemExit) as bad:
         main(["report", "--data", data, "--since", "last tuesday"])
     assert "--since" in str(bad.value.code)
+
+
+def test_report_files_that_cannot_be_written_are_one_line(
+    tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = job_settings(tmp_path, redis_url, None).storage.uri
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    for option, path, says in (
+        ("--html", tmp_path, "is a directory"),
+        ("--json", blocker / "r.json", f"{str(blocker)!r} is not a directory"),
+    ):
+        with pytest.raises(SystemExit) as bad:
+            main(["report", "--data", data, option, str(path)])
+        err = capsys.readouterr().err
+        assert bad.value.code == 2 and err.strip() == f"memoryd: {option} {str(path)!r}: {says}", err

@@ -16,8 +16,19 @@ from memoryd.app import build_app
 from memoryd.commands.reports.page import usage_page
 from memoryd.commands.reports.text import usage_text
 from memoryd.config import Settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.usage import UsageReport, report_to_dict
+
+
+def _written(path: Path, text: str, option: str) -> str:
+    """Write ``text`` to ``path``, its directories made; a path that cannot be written is one line naming ``option``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    except OSError as exc:
+        raise ConfigError(f"{option} {str(path)!r}: {exc.strerror}") from None
+    return f"wrote {path}"
 
 
 def parse_since(value: str) -> datetime:
@@ -44,6 +55,11 @@ async def run_report(
     out = out or sys.stdout  # read at call time (tests and callers may swap it)
     if agent_id and not tenant_id:
         raise InvalidRequest("--agent", "needs --tenant")
+    for option, path in (("--json", json_path), ("--html", html_path)):  # said before the work, not after it
+        if path is not None and path.is_dir():
+            raise ConfigError(f"{option} {str(path)!r}: is a directory")
+        if path is not None and path.parent.exists() and not path.parent.is_dir():
+            raise ConfigError(f"{option} {str(path)!r}: {str(path.parent)!r} is not a directory")
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
             await app.admin.directory.check(tenant_id, agent_id)
@@ -57,12 +73,8 @@ async def run_report(
         print(("\n" if i else "") + usage_text(tenant, report, agent_id), file=out)
     if json_path is not None:
         body = {"tenants": {t: report_to_dict(r) for t, r in reports}, "agent_id": agent_id or None}
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(body, indent=2, sort_keys=True))
-        print(f"wrote {json_path}", file=out)
+        print(_written(json_path, json.dumps(body, indent=2, sort_keys=True), "--json"), file=out)
     if html_path is not None:
         titles = [(f"{t} / {agent_id}" if agent_id else t, r) for t, r in reports]
-        html_path.parent.mkdir(parents=True, exist_ok=True)
-        html_path.write_text(usage_page(titles))
-        print(f"wrote {html_path}", file=out)
+        print(_written(html_path, usage_page(titles), "--html"), file=out)
     return 1 if fail_on_alarm and any(r.alarms for _, r in reports) else 0
