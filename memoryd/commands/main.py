@@ -13,6 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from memoryd.commands.paths import input_file, output_file
 from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
@@ -178,8 +179,6 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    if not args.file.is_file():
-        raise ConfigError(f"import file {str(args.file)!r}: does not exist")
     from memoryd.commands.data import run_import
 
     return _one_shot(args, lambda settings: run_import(settings, args.tenant, args.file))
@@ -243,8 +242,8 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     report.add_argument("--tenant", default="", help="only this tenant (default: every tenant)")
     report.add_argument("--agent", default="", help="only this agent's memories (needs --tenant)")
     report.add_argument("--since", default="", help="only memories created since (ISO date or time, UTC)")
-    report.add_argument("--json", type=Path, help="also write the report(s) as JSON here")
-    report.add_argument("--html", type=Path, help="also write a self-contained HTML page with charts here")
+    report.add_argument("--json", type=output_file, help="also write the report(s) as JSON here")
+    report.add_argument("--html", type=output_file, help="also write a self-contained HTML page with charts here")
     report.add_argument("--fail-on-alarm", action="store_true", help="exit 1 when a report raises an alarm")
     report.set_defaults(run=_report)
     keys = sub.add_parser("keys", help="API keys: create (token shown once), list, revoke")
@@ -270,7 +269,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     export.add_argument("--out", default="-", help="file to write (default: standard output)")
     export.set_defaults(run=_export)
     imp = sub.add_parser("import", parents=[store, stack], help="restore an export into an empty tenant")
-    imp.add_argument("file", type=Path)
+    imp.add_argument("file", type=input_file)
     imp.add_argument("--tenant", required=True)
     imp.set_defaults(run=_import)
     erase = sub.add_parser("erase", parents=[store], help="erase one contact everywhere, bytes on disk included")

@@ -135,17 +135,24 @@ def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: py
     assert "--since" in str(bad.value.code)
 
 
-def test_report_files_that_cannot_be_written_are_one_line(
+def test_files_a_command_cannot_read_or_write_are_one_line_before_any_work(
     tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # Each was a traceback: `report --html DIR` after building every report, `bench locomo --data DIR`.
     data = job_settings(tmp_path, redis_url, None).storage.uri
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    for option, path, says in (
-        ("--html", tmp_path, "is a directory"),
-        ("--json", blocker / "r.json", f"{str(blocker)!r} is not a directory"),
+    for argv, says in (
+        (["report", "--data", data, "--html", str(tmp_path)], f"argument --html: {str(tmp_path)!r} is a directory"),
+        (
+            ["report", "--data", data, "--json", str(blocker / "r.json")],
+            f"argument --json: {str(blocker / 'r.json')!r}: {str(blocker)!r} is not a directory",
+        ),
+        (["bench", "locomo", "--data", str(tmp_path)], f"argument --data: {str(tmp_path)!r} is not a file"),
+        (["import", "--tenant", "acme", str(tmp_path / "gone.jsonl")], "does not exist"),
     ):
         with pytest.raises(SystemExit) as bad:
-            main(["report", "--data", data, option, str(path)])
+            main(argv)
         err = capsys.readouterr().err
-        assert bad.value.code == 2 and err.strip() == f"memoryd: {option} {str(path)!r}: {says}", err
+        last = err.strip().splitlines()[-1]  # after argparse's usage lines
+        assert bad.value.code == 2 and "error: " in last and last.endswith(says) and "Traceback" not in err, err

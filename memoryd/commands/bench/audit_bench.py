@@ -37,6 +37,7 @@ from memoryd.adapters.lance.archive import lance_archive
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.app import App, build_app
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.paths import input_file
 from memoryd.config import Settings, load_settings
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.job_records import JobState
@@ -52,7 +53,7 @@ _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench audit`."""
     p = sub.add_parser("audit", help="review rules (precision/recall, cost), model tokens, usage report speed")
-    p.add_argument("--fixture", type=Path, help="planted archive (default: the shipped one)")
+    p.add_argument("--fixture", type=input_file, help="planted archive (default: the shipped one)")
     p.add_argument("--sizes", default="10000,100000", help="archive sizes for candidate generation")
     p.add_argument("--report-rows", type=int, default=1_000_000, help="memories in the usage-report tenant")
     p.add_argument("--report-runs", type=int, default=5)

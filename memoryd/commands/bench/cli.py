@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from memoryd.commands.bench.adversarial import register as register_adversarial
 from memoryd.commands.bench.audit_bench import register as register_audit
@@ -25,6 +24,7 @@ from memoryd.commands.bench.recall_bench import register as register_recall
 from memoryd.commands.bench.reembed_bench import register as register_reembed
 from memoryd.commands.bench.valkey_bench import register as register_valkey
 from memoryd.commands.bench.writes_bench import register as register_writes
+from memoryd.commands.paths import output_file
 
 
 def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,4 +50,4 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_compare(sub)
     register_paired(sub)
     for bench in sub.choices.values():  # every bench writes its figures with the environment and commit
-        bench.add_argument("--json", type=Path, help="write the JSON record here")
+        bench.add_argument("--json", type=output_file, help="write the JSON record here")

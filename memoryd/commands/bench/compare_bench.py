@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memoryd.commands.bench.report import percentiles, publish, table
+from memoryd.commands.paths import input_file
 
 _NAMING_FIELDS = ("agents", "mode", "concurrency")
 """Fields that name an item of a list of timed runs (``bench recall``'s shapes and modes)."""
@@ -25,8 +26,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare", help="pool the latencies of runs recorded with --keep-latencies: before and after side by side"
     )
-    p.add_argument("--before", type=Path, nargs="+", required=True, help="JSON records of the baseline's runs")
-    p.add_argument("--after", type=Path, nargs="+", required=True, help="JSON records of the change's runs")
+    p.add_argument("--before", type=input_file, nargs="+", required=True, help="JSON records of the baseline's runs")
+    p.add_argument("--after", type=input_file, nargs="+", required=True, help="JSON records of the change's runs")
     p.set_defaults(run=run)
 
 

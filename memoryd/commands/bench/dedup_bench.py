@@ -19,6 +19,7 @@ from typing import Any
 
 from memoryd.app import build_embedder
 from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.restatement import is_restatement
@@ -29,7 +30,7 @@ _DISTANCES = (0.02, 0.05, 0.10, 0.15, 0.20)
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench dedup`."""
     p = sub.add_parser("dedup", help="insert-time dedup on restatement and near-miss pairs (merge rates)")
-    p.add_argument("--pairs", type=Path, help="pairs file (default: the shipped fixture)")
+    p.add_argument("--pairs", type=input_file, help="pairs file (default: the shipped fixture)")
     p.add_argument("--config", type=Path, help="TOML config naming the embedder (default: the embedded model)")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 

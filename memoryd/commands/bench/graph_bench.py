@@ -33,6 +33,7 @@ from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_embedder
 from memoryd.commands.bench.locomo import load, parse
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.core.conversation import Conversation, Message, Role, WorkingPolicy
 from memoryd.core.graph import Entity, EntityType, Fact, GraphScope
@@ -48,7 +49,7 @@ _WORDS = ["garden", "billing", "invoice", "Lisbon", "marathon", "espresso", "che
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench graph`."""
     p = sub.add_parser("graph", help="memory graph: extraction calls/tokens per 1,000 messages, SearchGraph p50/p99")
-    p.add_argument("--locomo", type=Path, help="conversations in LoCoMo's format (default: the shipped tiny one)")
+    p.add_argument("--locomo", type=input_file, help="conversations in LoCoMo's format (default: the shipped tiny one)")
     p.add_argument("--facts", default="10000,100000", help="comma-separated fact counts (default 10000,100000)")
     p.add_argument("--queries", type=int, default=200, help="SearchGraph calls per size (default 200)")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))

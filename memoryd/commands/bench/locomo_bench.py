@@ -22,6 +22,7 @@ from memoryd.commands.bench import locomo
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.commands.bench.store_access import maintain_now, opened
+from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, ConfigServiceStub, MemoryServiceStub, gpb, pb
 from memoryd.rpc.config_values import config_value
@@ -67,7 +68,7 @@ def _variant(value: str) -> tuple[str, tuple[str, dict[str, str]]]:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench locomo`."""
     p = sub.add_parser("locomo", help="recall quality on LoCoMo (R@5, R@10, hit@10, MRR)")
-    p.add_argument("--data", type=Path, required=True, help="path to locomo10.json (or a file in its format)")
+    p.add_argument("--data", type=input_file, required=True, help="path to locomo10.json (or a file in its format)")
     p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
     p.add_argument("--with-date", action="store_true", help="prefix each memory with its session date")
     p.add_argument(

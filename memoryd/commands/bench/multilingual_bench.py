@@ -24,6 +24,7 @@ from typing import Any
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.locomo_bench import DEFAULT_VARIANTS, bench_protocol
 from memoryd.commands.bench.report import environment, table, write_json
+from memoryd.commands.paths import input_file
 
 LANGUAGES = ("es", "de", "zh")
 VARIANTS = {name: DEFAULT_VARIANTS[name] for name in ("default", "full_text arm", "vector arm")}
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("multilingual", help="recall quality in Spanish, German and Chinese, per embedder and arm")
     p.add_argument("--embedders", default="onnx,e5", help="embedding providers to compare (comma-separated)")
     p.add_argument("--languages", default=",".join(LANGUAGES), help="shipped languages to ask (comma-separated)")
-    p.add_argument("--data", type=Path, action="append", default=[], help="another set in LoCoMo's format")
+    p.add_argument("--data", type=input_file, action="append", default=[], help="another set in LoCoMo's format")
     p.add_argument("--protocol", choices=["batch", "single"], default="batch")
     p.add_argument("--concurrency", type=int, default=4)
     p.set_defaults(run=run, with_date=False)

@@ -13,17 +13,17 @@ import argparse
 import json
 import time
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
+from memoryd.commands.paths import input_file
 from memoryd.core.pii import LABELS, redact
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench pii`."""
     p = sub.add_parser("pii", help="the PII redactor: detection per type and false positives on planted text")
-    p.add_argument("--fixture", type=Path, help="items file (default: the shipped fixture)")
+    p.add_argument("--fixture", type=input_file, help="items file (default: the shipped fixture)")
     p.set_defaults(run=_main)
 
 

@@ -55,11 +55,6 @@ async def run_report(
     out = out or sys.stdout  # read at call time (tests and callers may swap it)
     if agent_id and not tenant_id:
         raise InvalidRequest("--agent", "needs --tenant")
-    for option, path in (("--json", json_path), ("--html", html_path)):  # said before the work, not after it
-        if path is not None and path.is_dir():
-            raise ConfigError(f"{option} {str(path)!r}: is a directory")
-        if path is not None and path.parent.exists() and not path.parent.is_dir():
-            raise ConfigError(f"{option} {str(path)!r}: {str(path.parent)!r} is not a directory")
     async with build_app(settings.without_maintenance()) as app:
         if tenant_id:
             await app.admin.directory.check(tenant_id, agent_id)
