@@ -8,6 +8,7 @@ from typing import TextIO
 from memoryd.app import build_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
+from memoryd.core.errors import InvalidRequest
 from memoryd.core.keys import ApiKey, KeyScope, Role
 
 
@@ -22,6 +23,10 @@ def key_table(keys: list[ApiKey]) -> str:
     """Keys as a table (never a secret)."""
     rows = [[k.key_id, k.tenant_id, k.role.label, k.scope.value, k.agent_id or "*", k.name, *_when(k)] for k in keys]
     return table(rows, ["key id", "tenant", "role", "scope", "agent", "name", "created", "last used", "revoked"])
+
+
+_FLAGS = {"x-tenant-id": "--tenant", "agent_id": "--agent", "name": "--name"}
+"""The command's option for each field the keys service names in its errors."""
 
 
 async def run_keys(
@@ -39,9 +44,12 @@ async def run_keys(
     """Create (prints the token once), list or revoke keys; returns the exit status."""
     async with build_app(settings.without_maintenance()) as app:
         if action == "create":
-            key, token = await app.admin.keys.create(
-                tenant_id, Role.parse(role), agent_id, name, scope=KeyScope.parse(scope)
-            )
+            try:
+                key, token = await app.admin.keys.create(
+                    tenant_id, Role.parse(role), agent_id, name, scope=KeyScope.parse(scope)
+                )
+            except InvalidRequest as exc:  # name the option the operator typed, not the RPC's field
+                raise InvalidRequest(_FLAGS.get(exc.field, exc.field), exc.problem) from None
             print(key_table([key]), file=out)
             print(f"\ntoken (shown once, store it now): {token}", file=out)
         elif action == "list":

@@ -45,6 +45,7 @@ class InvalidRequest(MemorydError):
     def __init__(self, field: str, problem: str) -> None:
         super().__init__(f"{field}: {problem}")
         self.field = field
+        self.problem = problem
 
 
 class Unauthenticated(MemorydError):

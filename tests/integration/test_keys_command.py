@@ -13,7 +13,7 @@ from memoryd.adapters.lance.keys import KEY_SCHEMA, KEYS_TABLE
 from memoryd.app import build_app
 from memoryd.commands.keys import run_keys
 from memoryd.config import Settings
-from memoryd.core.errors import NotFound
+from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import SYSTEM_TENANT
 from memoryd.core.keys import KeyScope
@@ -64,3 +64,16 @@ async def test_listing_the_keys_of_a_tenant_the_store_does_not_know_is_an_error(
     listing = io.StringIO()
     assert await run_keys(settings, "list", tenant_id="globex", out=listing) == 0
     assert listing.getvalue().startswith("key id") and "acme" not in listing.getvalue()
+
+
+@pytest.mark.timeout(60)
+async def test_a_key_created_with_a_bad_option_names_the_option(settings: Settings) -> None:
+    for options, says in (
+        ({"role": "agent"}, "--tenant: must be 1-64 chars"),  # said "x-tenant-id", the RPC metadata key
+        ({"tenant_id": "acme", "agent_id": "bad agent"}, "--agent: "),
+        ({"tenant_id": "acme", "name": "x" * 500}, "--name: is 500 chars"),
+    ):
+        with pytest.raises(InvalidRequest, match=f"^{says}"):
+            await run_keys(settings, "create", out=io.StringIO(), **options)
+    async with build_app(settings.without_maintenance()) as app:
+        assert await app.admin.keys.list(None) == []  # nothing stored
