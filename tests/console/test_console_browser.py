@@ -83,6 +83,27 @@ async def test_an_agent_key_sees_no_admin_action(browser: Browser, stack: Stack)
     await expect(page.locator("h1")).to_have_text("NOT_FOUND")
 
 
+async def test_a_filter_the_menus_do_not_offer_is_refused_not_ignored(browser: Browser, stack: Stack) -> None:
+    # Each of these used to show an unfiltered page (or the default limit) as if the filter held.
+    page = await sign_in(browser, stack, "admin")
+    for path, says in (
+        ("/memories?agent=a1&status=actve", "status: 'actve' is not one of active, archived, superseded, all"),
+        ("/memories?agent=a1&scope=everyone", "scope: 'everyone' is not one of"),
+        ("/graph?agent=a1&status=bogus", "status: 'bogus' is not one of pending, active, invalidated, archived"),
+        ("/jobs?state=stuck", "state: 'stuck' is not one of"),
+        ("/recall?agent=a1&q=email&arm=both-ish", "arm: 'both-ish' is not one of both, vector, full_text"),
+        ("/recall?agent=a1&q=email&limit=-1", "limit: must be in [1, 100], got -1"),
+        ("/recall?agent=a1&q=email&limit=ten", "limit: 'ten' is not a whole number"),
+        ("/recall?agent=a1&q=email&limit=99999999999", "limit: 99999999999 is out of range"),
+        ("/?days=week", "days: 'week' is not a whole number"),
+    ):
+        response = await page.goto(stack.url + path)
+        assert response is not None and response.status == 400, path
+        await expect(page.locator(".error")).to_contain_text(says)
+    await page.goto(f"{stack.url}/memories?agent=a1&status=all&scope=tenant")  # what the menus offer still works
+    await expect(page.locator("table.memories tbody tr")).to_have_count(1)
+
+
 async def test_a_forged_csrf_token_is_refused_and_changes_nothing(browser: Browser, stack: Stack) -> None:
     page = await sign_in(browser, stack, "admin")
     await page.goto(f"{stack.url}/keys")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -31,6 +31,7 @@ CSP = (
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 )
 """Only the console's own files run and load; no inline script or style, no framing, forms post home."""
+T = TypeVar("T")
 _HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -124,6 +125,28 @@ class View:
         """A query-string or form value, trimmed."""
         value = self.form.get(name, self.request.query_params.get(name, default))
         return str(value).strip()
+
+    def choice(self, name: str, options: Mapping[str, T], default: T) -> T:
+        """One of a menu's ``options`` by name (none chosen: ``default``); any other name is refused, not ignored."""
+        value = self.arg(name)
+        if not value:
+            return default
+        if value not in options:
+            raise Refused("INVALID_ARGUMENT", f"{name}: {value!r} is not one of {', '.join(options)}")
+        return options[value]
+
+    def whole(self, name: str, default: int) -> int:
+        """A whole number (none given: ``default``); its range is the daemon's to check and name."""
+        value = self.arg(name)
+        if not value:
+            return default
+        try:
+            number = int(value)
+        except ValueError:
+            raise Refused("INVALID_ARGUMENT", f"{name}: {value!r} is not a whole number") from None
+        if not -(2**31) <= number < 2**31:  # the messages' int32: protobuf would raise, not the daemon refuse
+            raise Refused("INVALID_ARGUMENT", f"{name}: {value} is out of range")
+        return number
 
     def render(self, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         """The template with the session's caller, CSRF token and the current path."""

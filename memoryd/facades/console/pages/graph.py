@@ -44,7 +44,7 @@ async def graph(view: View) -> Response:
         listing = gr.ListFactsRequest(
             agent_id=agent,
             end_user_id=contact,
-            status=STATUSES.get(view.arg("status"), 0),
+            status=view.choice("status", STATUSES, 0),
             entity_id=view.arg("entity"),
             page_token=view.arg("page"),
         )

@@ -26,10 +26,9 @@ EVENT_SECONDS = 0.5
 
 async def jobs(view: View) -> Response:
     """A page of the tenant's jobs (or the batches), filtered."""
-    state = view.arg("state")
     request = jpb.ListJobsRequest(
         kind=view.arg("kind"),
-        state=STATES.get(state, jpb.JOB_STATE_UNSPECIFIED),
+        state=view.choice("state", STATES, jpb.JOB_STATE_UNSPECIFIED),
         agent_id=view.arg("agent"),
         page_size=PAGE_SIZE,
         page_token=view.arg("page"),

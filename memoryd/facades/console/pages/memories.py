@@ -26,15 +26,14 @@ STATUSES = {
 }
 
 
+_STATUS_CHOICES = {**{name: (status,) for name, status in STATUSES.items()}, "all": tuple(STATUSES.values())}
+
+
 def _filter(view: View) -> pb.RecallFilter:
     flt = pb.RecallFilter(collection=view.arg("collection"))
-    if scope := view.arg("scope"):
-        flt.scopes.append(SCOPES.get(scope, pb.SCOPE_UNSPECIFIED))
-    if status := view.arg("status"):
-        if status == "all":
-            flt.statuses.extend(STATUSES.values())
-        else:
-            flt.statuses.append(STATUSES.get(status, pb.MEMORY_STATUS_UNSPECIFIED))
+    if (scope := view.choice("scope", SCOPES, None)) is not None:
+        flt.scopes.append(scope)
+    flt.statuses.extend(view.choice("status", _STATUS_CHOICES, ()))
     if tag := view.arg("tag"):
         flt.tags.append(tag)
     if since := view.arg("since"):

@@ -39,7 +39,7 @@ async def overview(view: View) -> Response:
     for name, state in WATCHED.items():
         reply = await view.call(view.daemon.jobs.ListJobs, jpb.ListJobsRequest(state=state, page_size=COUNTED))
         counts[name] = f"{len(reply.jobs)}+" if reply.next_page_token else str(len(reply.jobs))
-    days = int(view.arg("days")) if view.arg("days").isdigit() else 7  # out of range: the daemon says so
+    days = view.whole("days", 7)
     usage = (await view.call(view.daemon.audit.GetModelUsage, apb.GetModelUsageRequest(days=days))).days
     models = _by_model(usage)
     tokens: dict[str, int] = {}

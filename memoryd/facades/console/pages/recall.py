@@ -26,13 +26,13 @@ ARMS: dict[str, Any] = {
 async def recall(view: View) -> Response:
     """Run a Recall and show each hit's score parts."""
     agent, contact, query = view.agent, view.arg("contact"), view.arg("q")
-    limit = int(view.arg("limit")) if view.arg("limit").isdigit() else 10  # out of range: the daemon says so
+    limit = view.whole("limit", 10)
     floor = view.arg("min_score")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "limit": limit, "arms": list(ARMS)}
     values |= {"hits": None, "trace": None, "explain": view.arg("explain"), "explained": "", "min_score": floor}
     if agent and query:
         request = pb.RecallRequest(
-            agent_id=agent, end_user_id=contact, query=query, limit=limit, arms=ARMS.get(view.arg("arm"), 0)
+            agent_id=agent, end_user_id=contact, query=query, limit=limit, arms=view.choice("arm", ARMS, 0)
         )
         if floor:
             try:
