@@ -17,6 +17,8 @@ import grpc
 
 from memoryd.client import MemoryClient, MemorydError, pb
 from memoryd.client.errors import from_rpc_error
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.rpc.client import AuditServiceStub, apb
 
 if TYPE_CHECKING:
@@ -248,6 +250,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _run(args: argparse.Namespace) -> int:
     if not args.tenant:
         raise SystemExit("memoryd mcp: give --tenant (or MEMORYD_TENANT)")
+    for option, value, check in (("--tenant", args.tenant, check_tenant), ("--agent", args.agent, check_agent_id)):
+        try:  # said at the start, not by every tool call after it
+            check(value)
+        except InvalidRequest as exc:
+            raise SystemExit(f"memoryd mcp: {option} {value!r}: {exc.problem}") from None
     api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
     with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
         server = build(client, args.agent)

@@ -11,6 +11,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from memoryd.client import MemoryClient, pb
 from memoryd.commands.bench.daemon import free_port
+from memoryd.commands.main import main
 from tests.conftest import LiveServer
 from tests.mcp_stdio import facade_command, mcp_session
 
@@ -127,3 +128,17 @@ async def _listening(port: int, timeout: float = 30.0) -> None:
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.2)
+
+
+@pytest.mark.parametrize(
+    ("tenant", "agent", "said"),
+    [
+        ("acme", "bad agent", "memoryd mcp: --agent 'bad agent': required, 1-128 chars of [A-Za-z0-9._:@-]"),
+        ("ac/me", "a1", "memoryd mcp: --tenant 'ac/me': must be 1-64 chars of [A-Za-z0-9._-]"),
+    ],
+)
+def test_a_facade_for_an_agent_or_tenant_no_call_could_name_does_not_start(tenant: str, agent: str, said: str) -> None:
+    # It started and answered every tool call with the daemon's INVALID_ARGUMENT instead.
+    with pytest.raises(SystemExit) as refused:
+        main(["mcp", "--target", "127.0.0.1:1", "--tenant", tenant, "--agent", agent])
+    assert refused.value.code == said
