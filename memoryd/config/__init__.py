@@ -176,6 +176,8 @@ def load_settings(config_file: Path | None = None, **overrides: Any) -> Settings
     ``overrides`` are whole or partial sections, e.g. ``server={"port": 0}``.
     """
     path = config_file or (Path(os.environ["MEMORYD_CONFIG"]) if os.environ.get("MEMORYD_CONFIG") else None)
+    if (mistyped := config_errors.unknown_variable(os.environ, Settings)) is not None:
+        raise mistyped
     if path is not None and not path.is_file():
         raise config_errors.missing_file(path)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,3 +60,22 @@ def _known_keys(model: type[BaseModel], section: list[str]) -> list[str]:
     if isinstance(current, type) and issubclass(current, BaseModel):
         return list(current.model_fields)
     return []
+
+
+OTHER_VARIABLES = frozenset({"MEMORYD_CONFIG", "MEMORYD_API_KEY", "MEMORYD_TENANT"})
+"""``MEMORYD_`` variables that are not settings: the config file, and a client's key and tenant."""
+
+
+def unknown_variable(environ: Mapping[str, str], model: type[BaseModel]) -> ConfigError | None:
+    """A ``MEMORYD_`` variable naming no section of ``model`` (pydantic-settings would ignore it silently)."""
+    sections = {name.upper() for name in model.model_fields}
+    for name in sorted(environ):
+        upper = name.upper()
+        if not upper.startswith("MEMORYD_") or upper in OTHER_VARIABLES:
+            continue
+        section = upper.removeprefix("MEMORYD_").split("__", 1)[0]
+        if section not in sections:
+            near = difflib.get_close_matches(section, sections, n=1)
+            hint = f" (did you mean MEMORYD_{near[0]}__...?)" if near else ""
+            return ConfigError(f"environment: {name}: names no section of the configuration{hint}")
+    return None

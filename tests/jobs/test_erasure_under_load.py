@@ -4,7 +4,7 @@ Maintenance passes every few tens of milliseconds lose commits to the appends (a
 preempted by a state-row update) and leave files no version references; an optimize keeps the
 versions made while it ran. Either held the erased contact's conversation ids in index pages after
 the erasure returned. The scan runs against a control contact too: its bytes must be found, or
-the scan proves nothing. ``MEMORYD_ERASE_ROUNDS`` repeats the test (20 for the record).
+the scan proves nothing. ``ERASURE_ROUNDS`` repeats the test (20 for the record).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.timeout(240)
 GONE, KEPT = "u-gone-vellumcrane", "u-kept-cobaltlynx"
 GONE_MARK, KEPT_MARK = "zirconpelican", "basaltheron"
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-ROUNDS = int(os.environ.get("MEMORYD_ERASE_ROUNDS", "1"))
+ROUNDS = int(os.environ.get("ERASURE_ROUNDS", "1"))
 
 
 async def _write(app: App, who: str, conversation: str, stop: asyncio.Event) -> int:

@@ -71,10 +71,10 @@ def test_the_command_line_prints_a_config_mistake_as_one_line_and_exits_2(
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 2
-        lines = capsys.readouterr().err.strip().splitlines()
-        assert (
-            len(lines) == 1 and lines[0].startswith("memoryd: ") and "does not exist" in lines[0]
-        ) or "urii" in lines[0]
+        err = capsys.readouterr().err
+        last = err.strip().splitlines()[-1]  # a bad argument's line follows argparse's usage lines
+        assert "Traceback" not in err and ("does not exist" in last or "urii" in last), err
+        assert last.startswith("memoryd: ") or last.startswith("memoryd import: error: ")
 
 
 def test_no_test_can_reach_beyond_loopback() -> None:
@@ -132,3 +132,16 @@ def test_a_tenants_retention_days_override_only_what_it_sets(tmp_path: Path) -> 
     assert acme.graph_decay_days == other.graph_decay_days == 180
     with pytest.raises(ConfigError, match=r"retention.tenants.acme.tenants: unknown key"):
         load_settings(None, retention={"tenants": {"acme": {"tenants": {}}}})
+
+
+def test_a_memoryd_variable_that_names_no_section_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A typo in a section's name was read by nobody: the setting silently kept its default.
+    monkeypatch.delenv("MEMORYD_CONFIG", raising=False)
+    monkeypatch.setenv("MEMORYD_RECAL__DEFAULT_LIMIT", "5")
+    with pytest.raises(ConfigError, match=r"^environment: MEMORYD_RECAL__DEFAULT_LIMIT: names no section .*RECALL__"):
+        load_settings()
+    monkeypatch.delenv("MEMORYD_RECAL__DEFAULT_LIMIT")
+    for other in ("MEMORYD_API_KEY", "MEMORYD_TENANT"):  # read by the clients, not settings
+        monkeypatch.setenv(other, "x")
+    monkeypatch.setenv("MEMORYD_RECALL__DEFAULT_LIMIT", "5")
+    assert load_settings().recall.default_limit == 5
