@@ -350,7 +350,7 @@ class ArchiveCopy:
         min_similarity: float,
         rows: np.ndarray | None = None,
     ) -> tuple[list[int], list[float]]:
-        """The best rows meeting ``flt`` by one query's similarities, best first (ties: the earlier row), and those.
+        """The rows meeting ``flt`` most similar to one query, best first (ties: the earlier row), and their scores.
 
         Hidden rows hold -inf; ``rows``: the rows the similarities are of, ascending (default: every row of the copy).
         """
