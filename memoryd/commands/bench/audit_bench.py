@@ -36,8 +36,8 @@ from memoryd.adapters.duckdb_analytics import DuckDBAnalytics
 from memoryd.adapters.lance.archive import lance_archive
 from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.app import App, build_app
+from memoryd.commands.arg_types import input_file, positive_int, positive_ints
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
-from memoryd.commands.paths import input_file
 from memoryd.config import Settings, load_settings
 from memoryd.core.ids import content_hash, new_memory_id
 from memoryd.core.job_records import JobState
@@ -54,9 +54,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench audit`."""
     p = sub.add_parser("audit", help="review rules (precision/recall, cost), model tokens, usage report speed")
     p.add_argument("--fixture", type=input_file, help="planted archive (default: the shipped one)")
-    p.add_argument("--sizes", default="10000,100000", help="archive sizes for candidate generation")
-    p.add_argument("--report-rows", type=int, default=1_000_000, help="memories in the usage-report tenant")
-    p.add_argument("--report-runs", type=int, default=5)
+    p.add_argument("--sizes", type=positive_ints, default="10000,100000", help="archive sizes for candidate generation")
+    p.add_argument("--report-rows", type=positive_int, default=1_000_000, help="memories in the usage-report tenant")
+    p.add_argument("--report-runs", type=positive_int, default=5)
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 
@@ -100,7 +100,7 @@ def _rss_mib() -> float:
 
 async def _main(args: argparse.Namespace) -> int:
     fixture = _fixture(args.fixture)
-    sizes = [int(s) for s in args.sizes.split(",") if s]
+    sizes: list[int] = args.sizes
     with tempfile.TemporaryDirectory(prefix="memoryd-bench-audit-") as tmp, FakeProvider() as provider:
         valkey = ValkeyServer(data_dir=Path(tmp) / "valkey")
         valkey.start()

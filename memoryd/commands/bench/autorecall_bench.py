@@ -22,11 +22,11 @@ from typing import Any
 
 import grpc
 
+from memoryd.commands.arg_types import input_file, non_negative_int, positive_int
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.locomo_bench import NO_MAINTENANCE, TENANT, agent_of, load_batch, maintain
 from memoryd.commands.bench.report import environment, write_json
-from memoryd.commands.paths import input_file
 from memoryd.commands.table import table
 from memoryd.rpc.client import MemoryServiceStub, pb
 
@@ -44,10 +44,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench autorecall`."""
     p = sub.add_parser("autorecall", help="auto-recall on LoCoMo: turns injected, injections holding evidence")
     p.add_argument("--data", type=input_file, required=True, help="path to locomo10.json (or a file in its format)")
-    p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
+    p.add_argument("--conversations", type=non_negative_int, default=0, help="use only the first N conversations")
     p.add_argument("--thresholds", default="0.5,0.6,0.7,0.8", help="comma-separated thresholds to compare")
-    p.add_argument("--ordinary-every", type=int, default=10, help="ask every N-th dialog turn as an ordinary turn")
-    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument(
+        "--ordinary-every", type=positive_int, default=10, help="ask every N-th dialog turn as an ordinary turn"
+    )
+    p.add_argument("--concurrency", type=positive_int, default=4)
     p.set_defaults(run=run)
 
 

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from memoryd.app import build_embedder
+from memoryd.commands.arg_types import input_file, non_negative_int
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.report import environment, table, write_json
-from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.embed_roles import EmbedRole
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench calibrate`."""
     p = sub.add_parser("calibrate", help="an embedder's cosine scale on question/evidence and random pairs")
     p.add_argument("--data", type=input_file, required=True, help="path to locomo10.json (or a file in its format)")
-    p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
+    p.add_argument("--conversations", type=non_negative_int, default=0, help="use only the first N conversations")
     p.add_argument("--config", type=Path, help="TOML config naming the embedder (default: the embedded model)")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 

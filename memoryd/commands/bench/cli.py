@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from memoryd.commands.arg_types import output_file
 from memoryd.commands.bench.adversarial import register as register_adversarial
 from memoryd.commands.bench.audit_bench import register as register_audit
 from memoryd.commands.bench.autorecall_bench import register as register_autorecall
@@ -24,7 +25,6 @@ from memoryd.commands.bench.recall_bench import register as register_recall
 from memoryd.commands.bench.reembed_bench import register as register_reembed
 from memoryd.commands.bench.valkey_bench import register as register_valkey
 from memoryd.commands.bench.writes_bench import register as register_writes
-from memoryd.commands.paths import output_file
 
 
 def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from memoryd.commands.arg_types import input_file
 from memoryd.commands.bench.report import percentiles, publish, table
-from memoryd.commands.paths import input_file
 
 _NAMING_FIELDS = ("agents", "mode", "concurrency")
 """Fields that name an item of a list of timed runs (``bench recall``'s shapes and modes)."""

