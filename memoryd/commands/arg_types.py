@@ -1,4 +1,4 @@
-"""Argparse types for the files a command reads or writes and the counts it takes.
+"""Argparse types for the files a command reads or writes and the numbers it takes.
 
 A bad path or number is argparse's one line (exit 2), said before any work, never a traceback in it.
 """
@@ -6,6 +6,7 @@ A bad path or number is argparse's one line (exit 2), said before any work, neve
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 
@@ -52,6 +53,32 @@ def positive_ints(value: str) -> list[int]:
     if not parts:
         raise argparse.ArgumentTypeError(f"{value!r} names no count")
     return [positive_int(part) for part in parts]
+
+
+def non_negative_float(value: str) -> float:
+    """A finite amount that may be zero (seconds, a rate)."""
+    number = _float(value)
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is negative")
+    return number
+
+
+def share(value: str) -> float:
+    """A fraction from 0 to 1."""
+    number = _float(value)
+    if not 0 <= number <= 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a share from 0 to 1")
+    return number
+
+
+def _float(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number")
+    return number
 
 
 def _int(value: str) -> int:

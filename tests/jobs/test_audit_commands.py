@@ -154,6 +154,9 @@ def test_files_and_counts_a_command_cannot_take_are_one_line_before_any_work(
         (["bench", "recall", "--memories", "-1"], "argument --memories: '-1' is not a positive whole number"),
         (["bench", "recall", "--agents", "1,0"], "argument --agents: '0' is not a positive whole number"),
         (["demo", "--window", "lots"], "argument --window: 'lots' is not a whole number"),
+        (["bench", "mixed", "--recall-share", "1.5"], "argument --recall-share: '1.5' is not a share from 0 to 1"),
+        (["bench", "outage", "--outage", "-3"], "argument --outage: '-3' is negative"),
+        (["bench", "writes", "--seconds", "nan"], "argument --seconds: 'nan' is not a finite number"),
         (["up", "--run-dir", str(blocker / "run")], f"--run-dir {str(blocker / 'run')!r}: Not a directory"),
         (
             ["bench", "locomo", "--data", str(blocker), "--conversations", "-2"],

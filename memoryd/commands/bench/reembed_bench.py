@@ -23,7 +23,7 @@ import openai
 
 from memoryd.adapters.openai.embedder import OpenAIEmbedder
 from memoryd.app import App, build_app
-from memoryd.commands.arg_types import positive_int
+from memoryd.commands.arg_types import non_negative_float, positive_int
 from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import load_settings
 from memoryd.core.models import Actor, MemoryDraft, RecallQuery
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("reembed", help="re-embed an archive to another model while Recall runs: rate, latency, losses")
     p.add_argument("--memories", type=positive_int, default=10_000)
     p.add_argument("--batch", type=positive_int, default=256, help="rows per model call and commit")
-    p.add_argument("--latency", type=float, default=0.0, help="seconds the target endpoint takes per call")
+    p.add_argument("--latency", type=non_negative_float, default=0.0, help="seconds the target endpoint takes per call")
     p.set_defaults(run=run)
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import grpc
 import valkey
 
-from memoryd.commands.arg_types import positive_int
+from memoryd.commands.arg_types import non_negative_float, positive_int, share
 from memoryd.commands.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
 from memoryd.commands.bench.report import publish, table
 from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
@@ -41,10 +41,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench valkey`."""
     p = sub.add_parser("valkey", help="kill -9 Valkey mid-batch under `memoryd up`: every job once, no duplicates")
     p.add_argument("--agents", type=positive_int, default=60, help="profiles regenerated, one job each")
-    p.add_argument("--latency", type=float, default=0.3, help="seconds the provider takes per call")
-    p.add_argument("--kill-after", type=float, default=0.3, help="share of jobs succeeded when Valkey is killed")
-    p.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for every job after the kill")
-    p.add_argument("--job-timeout", type=float, default=300.0, help="jobs.model_job_timeout_seconds for the run")
+    p.add_argument("--latency", type=non_negative_float, default=0.3, help="seconds the provider takes per call")
+    p.add_argument("--kill-after", type=share, default=0.3, help="share of jobs succeeded when Valkey is killed")
+    p.add_argument(
+        "--timeout", type=non_negative_float, default=180.0, help="seconds to wait for every job after the kill"
+    )
+    p.add_argument(
+        "--job-timeout", type=non_negative_float, default=300.0, help="jobs.model_job_timeout_seconds for the run"
+    )
     p.set_defaults(run=run)
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import grpc
 
 from memoryd.app import build_embedder
+from memoryd.commands.arg_types import non_negative_float, positive_ints, share
 from memoryd.commands.bench import corpus
 from memoryd.commands.bench.daemon import Daemon
 from memoryd.commands.bench.embedder_alone import texts_per_second
@@ -35,14 +36,17 @@ _TENANT = ((TENANT_METADATA_KEY, "writes"),)
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `bench writes`."""
     p = sub.add_parser("writes", help="Memorize throughput and latency by client concurrency, local or remote embedder")
-    p.add_argument("--clients", default="1,8", help="comma-separated concurrency levels")
-    p.add_argument("--seconds", type=float, default=15.0, help="length of each level's load")
+    p.add_argument("--clients", type=positive_ints, default="1,8", help="comma-separated concurrency levels")
+    p.add_argument("--seconds", type=non_negative_float, default=15.0, help="length of each level's load")
     p.add_argument(
-        "--embedder-latency-ms", type=float, default=0.0, help="embed through a local endpoint answering after this"
+        "--embedder-latency-ms",
+        type=non_negative_float,
+        default=0.0,
+        help="embed through a local endpoint answering after this",
     )
     p.add_argument(
         "--restate-share",
-        type=float,
+        type=share,
         default=0.0,
         help="share of calls that repeat an earlier text of their level (merged into it by dedup)",
     )
@@ -70,7 +74,7 @@ async def _bench(args: argparse.Namespace, data: Path) -> dict[str, Any]:
         async with grpc.aio.insecure_channel(daemon.address) as channel:
             stub = MemoryServiceStub(channel)
             await _calls(stub, "warm-up", 1, 2.0, 0.0)
-            for n, clients in enumerate(int(c) for c in args.clients.split(",")):
+            for n, clients in enumerate(args.clients):
                 cpu = daemon.cpu_seconds()
                 level = await _calls(stub, f"writer-{n}-{clients}", clients, args.seconds, args.restate_share)
                 level["daemon_cpu_ms_per_call"] = (daemon.cpu_seconds() - cpu) * 1000 / max(1, level["calls"])
