@@ -243,8 +243,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tenant", default=os.environ.get("MEMORYD_TENANT", ""), help="or MEMORYD_TENANT")
     p.add_argument("--agent", required=True, help="the agent the tools act as")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
-    p.add_argument("--port", type=int, default=8765, help="HTTP transport: the port (path /mcp)")
+    p.add_argument("--port", type=_port, default=8765, help="HTTP transport: the port (path /mcp)")
     p.set_defaults(run=_run)
+
+
+def _port(value: str) -> int:
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a port (1-65535)")
+    return int(value)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -142,3 +142,11 @@ def test_a_facade_for_an_agent_or_tenant_no_call_could_name_does_not_start(tenan
     with pytest.raises(SystemExit) as refused:
         main(["mcp", "--target", "127.0.0.1:1", "--tenant", tenant, "--agent", agent])
     assert refused.value.code == said
+
+
+def test_an_http_facade_on_a_port_that_cannot_be_is_argparses_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # 99999 was an OverflowError traceback from bind().
+    with pytest.raises(SystemExit) as refused:
+        main(["mcp", "--tenant", "acme", "--agent", "a1", "--transport", "http", "--port", "99999"])
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.strip().endswith("argument --port: '99999' is not a port (1-65535)")
