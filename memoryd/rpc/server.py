@@ -16,6 +16,7 @@ from grpc_reflection.v1alpha import reflection
 
 from memoryd.app import App, build_app
 from memoryd.config import ServerSettings, Settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError, NotReady
 from memoryd.core.validation import is_loopback
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
@@ -75,9 +76,16 @@ def credentials(settings: ServerSettings) -> grpc.ServerCredentials | None:
     """TLS credentials from the configured PEM files (client certificates required with a CA); None: plaintext."""
     if not settings.tls:
         return None
-    key, chain = Path(settings.tls_key_file).read_bytes(), Path(settings.tls_cert_file).read_bytes()
-    roots = Path(settings.tls_client_ca_file).read_bytes() if settings.tls_client_ca_file else None
+    key, chain = _pem(settings.tls_key_file, "tls_key_file"), _pem(settings.tls_cert_file, "tls_cert_file")
+    roots = _pem(settings.tls_client_ca_file, "tls_client_ca_file") if settings.tls_client_ca_file else None
     return grpc.ssl_server_credentials([(key, chain)], root_certificates=roots, require_client_auth=roots is not None)
+
+
+def _pem(path: str, key: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:  # said before serving, as one line naming the setting
+        raise ConfigError(f"server.{key} {path!r}: {exc.strerror or exc}") from None
 
 
 def check_listener(settings: Settings, keys_required: bool) -> None:

@@ -251,6 +251,21 @@ def test_memoryd_refuses_to_listen_beyond_loopback_unprotected(
             check_listener(settings, keys_required=keys)
 
 
+def test_tls_files_that_cannot_be_read_are_one_line_naming_the_setting(tmp_path: Path) -> None:
+    from memoryd.config.errors import ConfigError
+    from memoryd.rpc.server import credentials
+
+    (tmp_path / "c.pem").write_text("a certificate")  # unreadable key, then a missing client CA: a traceback each
+    settings = make_settings(tmp_path, server={"tls_cert_file": str(tmp_path / "c.pem"), "tls_key_file": "/no/k.pem"})
+    with pytest.raises(ConfigError, match=r"^server.tls_key_file '/no/k.pem': No such file or directory$"):
+        credentials(settings.server)
+    (tmp_path / "k.pem").write_text("a key")
+    server = {"tls_cert_file": str(tmp_path / "c.pem"), "tls_key_file": str(tmp_path / "k.pem")}
+    settings = make_settings(tmp_path, server=server | {"tls_client_ca_file": str(tmp_path)})
+    with pytest.raises(ConfigError, match=r"^server.tls_client_ca_file .*: Is a directory$"):
+        credentials(settings.server)
+
+
 def test_whoami_describes_the_caller_of_every_role_and_protected_mode(live_server: LiveServer) -> None:
     with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
         stub = KeyServiceStub(ch)
