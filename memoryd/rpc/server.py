@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -78,6 +79,17 @@ def credentials(settings: ServerSettings) -> grpc.ServerCredentials | None:
         return None
     key, chain = _pem(settings.tls_key_file, "tls_key_file"), _pem(settings.tls_cert_file, "tls_cert_file")
     roots = _pem(settings.tls_client_ca_file, "tls_client_ca_file") if settings.tls_client_ca_file else None
+    # grpc takes any bytes and fails at bind, which reads as "address in use": check them with ssl first
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        tls.load_cert_chain(settings.tls_cert_file, settings.tls_key_file)
+    except ssl.SSLError as exc:
+        raise ConfigError(f"server.tls_cert_file, tls_key_file: not a certificate chain and its key ({exc})") from None
+    try:
+        if roots is not None:
+            tls.load_verify_locations(cadata=roots.decode("ascii", "replace"))
+    except ssl.SSLError as exc:
+        raise ConfigError(f"server.tls_client_ca_file: not PEM certificates ({exc})") from None
     return grpc.ssl_server_credentials([(key, chain)], root_certificates=roots, require_client_auth=roots is not None)
 
 

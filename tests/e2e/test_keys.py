@@ -264,6 +264,16 @@ def test_tls_files_that_cannot_be_read_are_one_line_naming_the_setting(tmp_path:
     settings = make_settings(tmp_path, server=server | {"tls_client_ca_file": str(tmp_path)})
     with pytest.raises(ConfigError, match=r"^server.tls_client_ca_file .*: Is a directory$"):
         credentials(settings.server)
+    # files that are not PEM: grpc took them and failed at bind, said as "address in use"
+    with pytest.raises(ConfigError, match=r"^server.tls_cert_file, tls_key_file: not a certificate chain"):
+        credentials(make_settings(tmp_path, server=server).server)
+    cert = trustme.CA().issue_cert("localhost")
+    cert.cert_chain_pems[0].write_to_path(str(tmp_path / "c.pem"))
+    cert.private_key_pem.write_to_path(str(tmp_path / "k.pem"))
+    assert credentials(make_settings(tmp_path, server=server).server) is not None
+    settings = make_settings(tmp_path, server=server | {"tls_client_ca_file": str(tmp_path / "k.pem")})
+    with pytest.raises(ConfigError, match=r"^server.tls_client_ca_file: not PEM certificates"):
+        credentials(settings.server)
 
 
 def test_whoami_describes_the_caller_of_every_role_and_protected_mode(live_server: LiveServer) -> None:
