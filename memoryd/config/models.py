@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import AfterValidator, Field, SecretStr, model_validator
 
 from memoryd.config.base import _RECALL, _Section
 from memoryd.core.embed_roles import RoleMarking, marking
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
+
+
+def _endpoint(url: str | None) -> str | None:
+    if url and not url.startswith(("http://", "https://")):  # else every model call fails later, not the start
+        raise ValueError(f"{url!r} is not an http:// or https:// URL")
+    return url
+
+
+Endpoint = Annotated[str | None, AfterValidator(_endpoint)]
+"""An OpenAI-compatible endpoint's base URL (None: not configured)."""
 
 
 class EmbeddingSettings(_Section):
@@ -22,7 +32,7 @@ class EmbeddingSettings(_Section):
     threads: int = Field(2, ge=1)
     """Threads one inference of the embedded model runs on, each on its own part of the texts (a run of
     onnxruntime is one thread: splitting one short text's operators over threads cost more CPU than it saved)."""
-    base_url: str | None = None
+    base_url: Endpoint = None
     api_key: SecretStr = SecretStr("")
     model: str = "text-embedding-3-small"
     dimension: int = Field(384, ge=1)
@@ -158,7 +168,7 @@ class ProviderSettings(_Section):
     until a worker with one starts.
     """
 
-    base_url: str | None = None
+    base_url: Endpoint = None
     """E.g. ``https://api.openai.com/v1`` or a local server's ``http://127.0.0.1:8000/v1``."""
     api_key: SecretStr = SecretStr("")
     extraction_model: str = ""

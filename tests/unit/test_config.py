@@ -145,3 +145,12 @@ def test_a_memoryd_variable_that_names_no_section_is_an_error(monkeypatch: pytes
         monkeypatch.setenv(other, "x")
     monkeypatch.setenv("MEMORYD_RECALL__DEFAULT_LIMIT", "5")
     assert load_settings().recall.default_limit == 5
+
+
+def test_an_endpoint_that_is_not_an_http_url_is_refused_at_load() -> None:
+    # It loaded, and every model call (or embedding) failed later, job by job.
+    with pytest.raises(ConfigError, match=r"provider.base_url: .*'api.openai.com/v1' is not an http:// or https://"):
+        load_settings(None, provider={"base_url": "api.openai.com/v1", "extraction_model": "m"})
+    with pytest.raises(ConfigError, match=r"embedding.base_url: .*is not an http"):
+        load_settings(None, embedding={"provider": "openai", "base_url": "localhost:8000/v1"})
+    assert load_settings(None, provider={"base_url": "http://127.0.0.1:8000/v1"}).provider.base_url
