@@ -37,6 +37,18 @@ def test_a_listener_the_console_must_not_open_is_one_clear_line(args: tuple[str,
     assert done.returncode != 0 and said in done.stderr and "Traceback" not in done.stderr, done
 
 
+def test_tls_files_that_are_not_pem_are_one_clear_line_before_serving(tmp_path: Path) -> None:
+    # A bad certificate was uvicorn's traceback at start; a bad daemon CA failed every call after it.
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate")
+    for args, said in (
+        (("--tls-cert", str(garbage), "--tls-key", str(garbage)), "--tls-cert, --tls-key: not a certificate chain"),
+        (("--daemon-ca", str(garbage)), "--daemon-ca: not PEM certificates"),
+    ):
+        done = _console("--listen", f"127.0.0.1:{free_port()}", *args)
+        assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr, done
+
+
 def test_up_with_the_console_port_taken_fails_at_once(tmp_path: Path) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken, socket.create_server(("127.0.0.1", 0)) as free:
         port, daemon_port = taken.getsockname()[1], free.getsockname()[1]

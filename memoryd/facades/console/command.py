@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ssl
 from pathlib import Path
 
 import grpc
@@ -34,6 +35,22 @@ def listen_address(value: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _check_pem(cert: Path | None, key: Path | None, daemon_ca: Path | None) -> None:
+    """Refuse files that are not PEM now: uvicorn would raise at start, grpc at every call."""
+    try:
+        if cert is not None and key is not None:
+            ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert, key)
+    except ssl.SSLError as exc:
+        raise SystemExit(
+            f"memoryd console: --tls-cert, --tls-key: not a certificate chain and its key ({exc})"
+        ) from None
+    try:
+        if daemon_ca is not None:
+            ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT).load_verify_locations(daemon_ca)
+    except ssl.SSLError as exc:
+        raise SystemExit(f"memoryd console: --daemon-ca: not PEM certificates ({exc})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
@@ -50,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     for path in (args.tls_cert, args.tls_key, args.daemon_ca):
         if path is not None and not path.is_file():
             raise SystemExit(f"memoryd console: no such file: {path}")
+    _check_pem(args.tls_cert, args.tls_key, args.daemon_ca)
     credentials = grpc.ssl_channel_credentials(args.daemon_ca.read_bytes()) if args.daemon_ca else None
     console = Console(Daemon(args.target, credentials), secure_cookies=tls)
     config = uvicorn.Config(
