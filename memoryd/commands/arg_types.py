@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import TypeVar
+
+Number = TypeVar("Number", int, float)
 
 
 def input_file(value: str) -> Path:
@@ -41,10 +44,7 @@ def positive_int(value: str) -> int:
 
 def non_negative_int(value: str) -> int:
     """A count that may be zero (zero: none, or "all" where the option says so)."""
-    number = _int(value)
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"{value!r} is negative")
-    return number
+    return _not_negative(_int(value), value)
 
 
 def positive_ints(value: str) -> list[int]:
@@ -57,10 +57,7 @@ def positive_ints(value: str) -> list[int]:
 
 def non_negative_float(value: str) -> float:
     """A finite amount that may be zero (seconds, a rate)."""
-    number = _float(value)
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"{value!r} is negative")
-    return number
+    return _not_negative(_float(value), value)
 
 
 def share(value: str) -> float:
@@ -68,6 +65,12 @@ def share(value: str) -> float:
     number = _float(value)
     if not 0 <= number <= 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a share from 0 to 1")
+    return number
+
+
+def _not_negative(number: Number, value: str) -> Number:
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is negative")
     return number
 
 
