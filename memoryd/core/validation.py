@@ -79,6 +79,19 @@ def check_memory_id(memory_id: str, field: str = "memory_id") -> str:
     return memory_id
 
 
+def check_filter_id(value: str, field: str, *, item: bool = False) -> str:
+    """An id a listing is narrowed to; empty: not narrowed.
+
+    ``item``: a memory's or a graph fact's (32 lowercase hex chars); else an agent's, a contact's or a
+    conversation's (1-128 chars of [A-Za-z0-9._:@-]).
+    """
+    if value and item and not _MEMORY_ID.fullmatch(value):
+        raise InvalidRequest(field, "must be a memory or fact id (32 lowercase hex chars)")
+    if value and not item and not _ID.fullmatch(value):
+        raise InvalidRequest(field, "must be 1-128 chars of [A-Za-z0-9._:@-]")
+    return value
+
+
 def check_content(content: str, limits: Limits, field: str = "content") -> str:
     """Non-empty, valid UTF-8 text within the size limit."""
     if not content.strip():

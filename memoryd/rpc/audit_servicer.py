@@ -6,7 +6,7 @@ from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.provenance import ServingFilter
-from memoryd.core.validation import check_range, check_text
+from memoryd.core.validation import check_filter_id, check_range, check_text
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -102,10 +102,10 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     async def ListServings(self, request: apb.ListServingsRequest, context: Ctx) -> apb.ListServingsResponse:
         """See the proto."""
         where = ServingFilter(
-            check_text(request.item_id, "item_id", 128),
-            check_text(request.agent_id, "agent_id", 256),
-            check_text(request.end_user_id, "end_user_id", 256),
-            check_text(request.conversation_id, "conversation_id", 256),
+            check_filter_id(request.item_id, "item_id", item=True),
+            check_filter_id(request.agent_id, "agent_id"),
+            check_filter_id(request.end_user_id, "end_user_id"),
+            check_filter_id(request.conversation_id, "conversation_id"),
             convert.to_datetime(request.since, "since") if request.HasField("since") else None,
             convert.to_datetime(request.until, "until") if request.HasField("until") else None,
         )

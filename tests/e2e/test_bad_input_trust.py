@@ -112,6 +112,22 @@ CASES: list[tuple[str, Callable[[World], Any], C, str]] = [
         C.INVALID_ARGUMENT,
         "since",
     ),
+    *[
+        (  # a filter no row can match was an empty page, not the field named
+            f"served log filtered by a bad {field}",
+            lambda w, field=field, value=value: w.audits.ListServings(
+                apb.ListServingsRequest(**{field: value}), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            field,
+        )
+        for field, value in (
+            ("item_id", "zz' OR 1=1"),
+            ("agent_id", "bad agent"),
+            ("end_user_id", "u" * 129),
+            ("conversation_id", "c/1"),
+        )
+    ],
     (
         "erase without contact",
         lambda w: w.data.EraseEndUser(dpb.EraseEndUserRequest(), metadata=T),
