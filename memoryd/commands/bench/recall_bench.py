@@ -75,13 +75,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--ann-min-rows",
-        type=int,
+        type=non_negative_int,
         default=StorageSettings().ann_min_rows,
         help="tables from this size get the ANN index, copies searched approximately (default: the daemon's)",
     )
     p.add_argument(
         "--copy-max-rows",
-        type=int,
+        type=non_negative_int,
         default=StorageSettings().copy_max_rows,
         help="tables up to this size are searched in memory (0: off; default: the daemon's)",
     )
