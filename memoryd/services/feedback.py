@@ -9,7 +9,7 @@ from memoryd.core.errors import InvalidRequest, NotFound, PermissionDenied
 from memoryd.core.event_log import Operation
 from memoryd.core.feedback import AUTO_SIGNALS, Signal
 from memoryd.core.ids import content_hash
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus
+from memoryd.core.models import Actor, MemoryRecord, MemoryStatus
 from memoryd.core.ports import Clock, MemoryStore, RetrievalStats
 from memoryd.core.provenance import HistoryKind
 from memoryd.core.restatement import is_restatement
@@ -140,24 +140,7 @@ class FeedbackService:
             raise PermissionDenied(refusal)
         if is_restatement(correction, record.content):
             raise InvalidRequest("correction", "restates the memory it corrects: nothing would change")
-        source_id = record.source_id
-        if source_id and not await self._memorize.visible_sources(actor, [source_id]):
-            # The annotated memory was erased or is out of the corrector's sight: the corrected
-            # memory goes unlinked (the old one keeps its link) rather than the correction failing.
-            source_id = ""
-        draft = MemoryDraft(
-            content=correction,
-            scope=record.scope,
-            memory_type=record.memory_type,
-            category=record.category,
-            subject=record.subject,
-            tags=record.tags,
-            salience=record.salience,
-            decay_factor=record.decay_factor,
-            source_context=f"correction of memory {record.memory_id}",
-            source_id=source_id,
-            collection=record.collection,
-        )
+        draft = await self._memorize.successor(actor, record, correction, f"correction of memory {record.memory_id}")
         # The request id makes a retried correction find the memory it wrote, even when deduplication
         # cannot (a write during an embedder outage is not deduplicated).
         key = f"correction.{record.memory_id}.{content_hash(correction)[:16]}"

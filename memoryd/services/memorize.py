@@ -190,19 +190,46 @@ class MemorizeService:
         wanted = sorted({d.source_id for d in drafts if d.source_id})
         if not wanted:
             return
-        found = await self.visible_sources(actor, wanted)
+        found = await self._visible_sources(actor, wanted)
         for i, draft in enumerate(drafts):
             if draft.source_id and draft.source_id not in found:
                 name = f"{field}.source_id" if single else f"{field}[{i}].source_id"
                 raise NotFound(f"{name}: no memory or graph entity {draft.source_id!r}")
 
-    async def visible_sources(self, actor: Actor, ids: Sequence[str]) -> set[str]:
+    async def _visible_sources(self, actor: Actor, ids: Sequence[str]) -> set[str]:
         """Those of the ids a memory may link to as the actor: visible memories, then visible graph entities."""
         found = set(await self._store.get_many(actor, list(ids), with_retrievals=False))
         rest = [i for i in ids if i not in found]
         if rest and self._entities is not None:
             found |= await self._entities(actor, rest)
         return found
+
+    async def successor(
+        self, actor: Actor, record: MemoryRecord, content: str, source_context: str, tags: tuple[str, ...] | None = None
+    ) -> MemoryDraft:
+        """A new text replacing ``record`` (a correction, a review's merge or update), filed as it was.
+
+        It keeps the record's scope, kind, category, subject, tags, weights and collection, so a
+        filtered Recall finds the replacement where it found the old text. Its link goes when the
+        linked memory is erased or out of the actor's sight: the old memory keeps it, and the
+        replacement is written unlinked rather than failing.
+        """
+        source_id = record.source_id
+        if source_id and not await self._visible_sources(actor, [source_id]):
+            source_id = ""
+        return MemoryDraft(
+            content=content,
+            scope=record.scope,
+            memory_type=record.memory_type,
+            category=record.category,
+            subject=record.subject,
+            tags=record.tags if tags is None else tags,
+            salience=record.salience,
+            decay_factor=record.decay_factor,
+            source_context=source_context,
+            source_id=source_id,
+            collection=record.collection,
+        )
 
     def _floored(self, actor: Actor, draft: MemoryDraft, derived: bool, field: str) -> MemoryDraft:
         """The draft with its content through the PII floor."""

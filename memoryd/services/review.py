@@ -26,7 +26,7 @@ from memoryd.core.event_log import Operation
 from memoryd.core.job_records import JobKind, JobRecord, JobResult, Outcome
 from memoryd.core.keys import Role
 from memoryd.core.model_output import Verdict, review_verdicts
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, Vector
+from memoryd.core.models import Actor, MemoryRecord, MemoryStatus, Vector
 from memoryd.core.pii import redact
 from memoryd.core.ports import ArchiveSnapshot, Clock, MemoryStore, NeighbourSearch, ReviewStore, TokenCounter
 from memoryd.core.prompts import REVIEW_PROMPT
@@ -335,15 +335,8 @@ class ReviewService:
             if tags != base.tags:
                 await self._store.replace(actor, replace(base, tags=tags, updated_at=self._clock.now()), None)
             return base.memory_id
-        draft = MemoryDraft(
-            content=f.text,
-            scope=base.scope,
-            memory_type=base.memory_type,
-            category=base.category,
-            subject=base.subject,
-            tags=tags if f.action is Action.MERGE else base.tags,
-            source_context=f"review {f.review_id}, finding {f.finding_id}",
-        )
+        source = f"review {f.review_id}, finding {f.finding_id}"
+        draft = await self._memorize.successor(actor, base, f.text, source, tags if f.action is Action.MERGE else None)
         # The request id makes a retried apply find the memory it wrote instead of writing another.
         created = await self._memorize.memorize_batch(
             actor, [draft], True, request_id=f"review.{f.finding_id}", derived=True

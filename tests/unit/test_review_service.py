@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -174,3 +175,33 @@ async def test_the_rules_policy_applies_only_certain_rule_findings() -> None:
         superseded = [w.store.rows[ids[n]][0].status for n in ("dup_a", "dup_b")]
         assert sorted(superseded) == [MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED]  # identical texts: certain
         assert w.store.rows[ids["fix_a"]][0].status is MemoryStatus.ACTIVE  # contradictions: never by rules
+
+
+async def test_a_merged_or_updated_memory_keeps_its_collection_and_weights(world: World) -> None:
+    kept = {"collection": "orders", "category": "purchases", "salience": 0.9, "decay_factor": 0.5}
+    filed = MemoryDraft("", collection="orders", category="purchases", salience=0.9, decay_factor=0.5)
+    texts = {
+        "fix_a": replace(filed, content="The customer order number is 48213 for the blue chairs"),
+        "fix_b": MemoryDraft("The customer order number is 99017 for the blue chairs"),
+        "dup_a": replace(filed, content="The VPN needs a hardware key"),
+        "dup_b": MemoryDraft("The VPN needs a hardware key"),
+    }
+    ids = {}
+    for name, draft in texts.items():
+        result = await world.app.memory.memorize.memorize_batch(ME, [draft], True)
+        ids[name] = result[0].memory.memory_id
+
+    def decide(finding: str, kind: str) -> dict[str, object]:
+        if kind == "duplicate":
+            return {"confirm": True, "action": "merge", "survivor_id": ids["dup_a"], "text": "VPN: a hardware key"}
+        return {"confirm": True, "action": "update", "memory_id": ids["fix_a"], "text": "The order is 99017"}
+
+    world.chat.script.append(judge(decide))
+    key = await review(world, with_model=True)
+    _, judged = await world.app.jobs.review.get(ME, key)
+    await world.app.jobs.review.apply(ME, key, [f.finding_id for f in judged])
+    for old in ("fix_a", "dup_a"):
+        successor = world.store.rows[world.store.rows[ids[old]][0].superseded_by][0]
+        assert {k: getattr(successor, k) for k in kept} == kept, old
+    query = RecallQuery(ME, "order number", filter=MemoryFilter(collection="orders"))
+    assert "The order is 99017" in {h.memory.content for h in await world.app.memory.recall.recall(query)}
