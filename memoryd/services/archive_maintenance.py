@@ -5,11 +5,12 @@ conversation's agent may modify, recalled for the summary and labelled M1, M2…
 short label more faithfully than an id, and cannot name a memory it was not shown. Each memory it
 answers is applied by what it names:
 
-- nothing: filed as a new memory (deduplicated as any write is);
+- nothing: filed as a new memory in the policy's collection (deduplicated as any write is);
 - ``restates`` a shown memory: merged into it when it adds nothing (``says_nothing_new``: no other
   number, date, name, sign or word), its text kept in that memory's history; otherwise filed new;
-- ``supersedes`` a shown memory: filed, and the old memory superseded with a link to it (kept,
-  restorable; a correction never deletes);
+- ``supersedes`` a shown memory: filed where the old memory was (scope, category, tags,
+  collection), and the old memory superseded with a link to it (kept, restorable; a correction
+  never deletes);
 - a label it was not shown: applied as if it named nothing, and counted (``ignored_labels``).
 
 A malformed answer fails the job before anything is written. The answer and the labels' memory ids
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from memoryd.core.answer_schemas import MAINTENANCE
 from memoryd.core.conversation import Conversation, Summary, WorkingPolicy
@@ -115,7 +117,7 @@ class ArchiveMaintenance:
             model_calls=usage["model_calls"] + 1,
         )
         out = maintenance_output(data["answer"])
-        done = await self._apply(actor, conv, summary, out.memories, data.get("labels", {}))
+        done = await self._apply(actor, conv, summary, out.memories, data.get("labels", {}), policy.collection)
         # The profile's history keeps its origin: the conversation by digest, as an erasure receipt names it.
         origin = f"compact:{digest(actor.tenant_id, conv.conversation_id)}:{summary.to_seq}"
         if out.profile is not None and current.source != f"rewrite:{origin}":
@@ -136,6 +138,7 @@ class ArchiveMaintenance:
         summary: Summary,
         memories: Sequence[ExtractedMemory],
         labels: dict[str, str],
+        collection: str,
     ) -> MaintenanceDone:
         named = {m for m in (labels.get(e.supersedes or e.restates) for e in memories) if m}
         found = await self._memories.get_many(actor, sorted(named), with_retrievals=False) if named else {}
@@ -152,7 +155,7 @@ class ArchiveMaintenance:
                 merged += self._merged(actor, usable, e.content, key)
                 continue
             filed.append((e, usable if e.supersedes else None))
-        superseded = await self._file(actor, conv, summary, filed, key)
+        superseded = await self._file(actor, conv, summary, filed, key, collection)
         return MaintenanceDone(len(filed), merged, superseded, ignored)
 
     def _merged(self, actor: Actor, target: MemoryRecord, text: str, key: str) -> int:
@@ -168,21 +171,12 @@ class ArchiveMaintenance:
         summary: Summary,
         filed: Sequence[tuple[ExtractedMemory, MemoryRecord | None]],
         key: str,
+        collection: str,
     ) -> int:
         if not filed:
             return 0
         source = f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}"
-        drafts = [
-            MemoryDraft(
-                content=e.content[:_MAX_FILED_BYTES],
-                memory_type=MemoryType(e.memory_type),
-                subject=e.subject,
-                salience=e.salience,
-                source_context=source,
-                occurred_at=summary.last_at,
-            )
-            for e, _ in filed
-        ]
+        drafts = [await self._draft(actor, e, old, source, summary.last_at, collection) for e, old in filed]
         results = await self._memorize.memorize_batch(
             actor, drafts, skip_deduplication=False, request_id=key, derived=True
         )
@@ -191,6 +185,37 @@ class ArchiveMaintenance:
             if old is not None and old.memory_id != result.memory.memory_id:
                 superseded += await self._supersede(actor, old, result.memory.memory_id, key)
         return superseded
+
+    async def _draft(
+        self,
+        actor: Actor,
+        e: ExtractedMemory,
+        old: MemoryRecord | None,
+        source: str,
+        at: datetime,
+        collection: str,
+    ) -> MemoryDraft:
+        """A new memory goes to the policy's collection; a correction is filed where the memory it replaces was.
+
+        Its scope above all: a shared or contact memory corrected into a private one would vanish for
+        the other agents that saw it. The model's kind, subject and salience win where it gave them.
+        """
+        content = e.content[:_MAX_FILED_BYTES]
+        memory_type = MemoryType(e.memory_type)
+        if old is None:
+            return MemoryDraft(
+                content, memory_type=memory_type, subject=e.subject, salience=e.salience,
+                source_context=source, occurred_at=at, collection=collection,
+            )  # fmt: skip
+        draft = await self._memorize.successor(actor, old, content, source)
+        return replace(
+            draft,
+            memory_type=memory_type,
+            subject=e.subject or old.subject,
+            salience=old.salience if e.salience is None else e.salience,
+            decay_factor=old.decay_factor if memory_type is old.memory_type else None,
+            occurred_at=at,
+        )
 
     async def _supersede(self, actor: Actor, old: MemoryRecord, successor: str, key: str) -> int:
         """Mark ``old`` superseded by ``successor`` (a retry finds it done and changes nothing)."""

@@ -141,3 +141,32 @@ async def test_a_malformed_maintenance_answer_changes_nothing(
         assert result["state"] in ("failed", "dead") and "supersedes and restates" in str(result["error"]), result
         assert await active_texts(app) == texts
         assert (await app.working.profile.get(ME)).document == profile
+
+
+async def test_a_correction_is_filed_where_the_old_memory_was_and_new_ones_in_the_policy_collection(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    def answer(prompt: str) -> list[dict[str, object]]:
+        return [
+            {"content": "The team standup is on Friday at 9:30", "supersedes": label_of(prompt, STANDUP)},
+            {"content": "Ben adopted a cat", "memory_type": "episodic", "subject": "Ben"},
+        ]
+
+    provider.answer_with(Model(answer))
+    async with running(job_settings(tmp_path, redis_url, provider, poll_seconds=0.01), onnx_embedder) as app:
+        shared = MemoryDraft(STANDUP, scope=Scope.SHARED, category="meetings", tags=("team",), collection="calendar")
+        old = await app.memory.memorize.memorize(ME, shared)
+        await app.working.configs.set_agent(Actor("acme", "ops"), "a1", {"working.collection": "support"}, (), 0)
+        result = await compact_with(app)
+        assert result["state"] == "succeeded" and result["superseded"] == 1, result
+        friday = await app.memory.archive.get(
+            ME, (await app.memory.archive.get(ME, old.memory.memory_id)).superseded_by
+        )
+        filed_as = (friday.scope, friday.category, friday.tags, friday.collection)
+        assert filed_as == (Scope.SHARED, "meetings", ("team",), "calendar")
+        planner = Actor("acme", "planner")  # saw the shared standup; sees its correction, not nothing
+        seen = {m.content for m in await app.memory.store.page(planner, MemoryFilter(), "", 100)}
+        assert seen == {"The team standup is on Friday at 9:30"}
+        support = await app.memory.store.page(ME, MemoryFilter(collection="support"), "", 100)
+        filed = {m.content for m in support}  # with the session's summary, filed by compaction itself
+        assert "Ben adopted a cat" in filed and friday.content not in filed
