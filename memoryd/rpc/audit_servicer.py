@@ -5,6 +5,7 @@ from __future__ import annotations
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
+from memoryd.core.keys import check_key_id_filter
 from memoryd.core.provenance import ServingFilter
 from memoryd.core.validation import check_filter_id, check_range, check_text
 from memoryd.rpc import convert
@@ -132,7 +133,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
             operation,
             size,
             request.page_token,
-            key_id=check_text(request.key_id, "key_id", 64),
+            key_id=check_key_id_filter(request.key_id, "key_id"),
             row_id=check_text(request.row_id, "row_id", 128),
         )
         return apb.ListAuditEventsResponse(

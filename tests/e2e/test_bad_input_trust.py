@@ -106,6 +106,12 @@ CASES: list[tuple[str, Callable[[World], Any], C, str]] = [
         C.INVALID_ARGUMENT,
         "page_token",
     ),
+    (  # a key id no key has: an empty page looked like "this key did nothing"
+        "audit log filtered by a malformed key id",
+        lambda w: w.audits.ListAuditEvents(apb.ListAuditEventsRequest(key_id="mdk_0123456789abcdef_x"), metadata=T),
+        C.INVALID_ARGUMENT,
+        "key_id",
+    ),
     (
         "audit log since out of range",
         lambda w: w.audits.ListAuditEvents(apb.ListAuditEventsRequest(since=_far_future()), metadata=T),
