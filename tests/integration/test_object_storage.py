@@ -219,3 +219,22 @@ async def test_the_vector_index_is_built_on_object_storage(
         assert any(ix.columns == ["vector"] and ix.index_type == "IvfHnswSq" for ix in indexes)
         hits = await app.memory.recall.recall(RecallQuery(ME, "the number 7 about the garden", limit=3))
         assert len(hits) == 3
+
+
+def test_a_store_that_cannot_be_opened_is_one_line_naming_it_and_why(
+    object_store: ObjectStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memoryd.commands.main import main
+
+    for key, value in object_store.settings("").items():
+        monkeypatch.setenv(f"MEMORYD_STORAGE__{key.upper()}", str(value))
+    wrong = [
+        ("s3://no-such-bucket/memoryd", "", "NoSuchBucket"),
+        (f"s3://{object_store.bucket}/memoryd", "http://127.0.0.1:1", "Connection refused"),
+    ]
+    for uri, endpoint, why in wrong:
+        if endpoint:
+            monkeypatch.setenv("MEMORYD_STORAGE__S3_ENDPOINT", endpoint)
+        with pytest.raises(SystemExit) as done:  # was a traceback ending in lancedb's nested debug dump
+            main(["keys", "list", "--data", uri])
+        assert done.value.code == f"memoryd: storage unavailable: cannot open {uri}: {why}"

@@ -169,7 +169,7 @@ class LanceDatabase:
         """
         if creation is None:
             creation = NoCreationLock() if "://" in uri else FileCreationLock(uri)
-        async with map_lance_errors():
+        async with map_lance_errors(opening=uri):
             session = lancedb.Session(
                 index_cache_size_bytes=index_cache_bytes, metadata_cache_size_bytes=metadata_cache_bytes
             )
@@ -311,7 +311,7 @@ async def recorded_embedding_model(uri: str, storage_options: dict[str, str] | N
     """The embedding model a store was built with; None for a store that has none yet (or no directory)."""
     if "://" not in uri and not os.path.isdir(uri):
         return None
-    async with map_lance_errors():
+    async with map_lance_errors(opening=uri):
         db = await lancedb.connect_async(uri, storage_options=storage_options)
         meta = await _open(db, META_TABLE)
         if meta is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -9,13 +10,20 @@ from memoryd.core.errors import Conflict, Unavailable
 
 
 @asynccontextmanager
-async def map_lance_errors() -> AsyncIterator[None]:
+async def map_lance_errors(opening: str = "") -> AsyncIterator[None]:
     """Storage I/O failures become Unavailable; a commit preempted by another writer is a Conflict.
 
-    Anything else is a bug and propagates.
+    ``opening``: the store's uri while connecting to it. Anything else is a bug and propagates.
     """
     try:
         yield
+    except ValueError as exc:
+        # lancedb reports a store it cannot reach at connect (no credentials, a refused endpoint,
+        # a missing bucket) as "Invalid input, Failed to connect to namespace: IO {...}", a nested
+        # debug dump of several hundred characters: the operator gets its innermost reason.
+        if not opening or "Failed to connect" not in str(exc):
+            raise
+        raise Unavailable(f"storage unavailable: cannot open {opening}: {unreachable_reason(str(exc))}") from exc
     except (OSError, TimeoutError, RuntimeError) as exc:
         if isinstance(exc, RuntimeError) and not _contended(exc):
             raise
@@ -42,3 +50,12 @@ _CONTENTION = (
     "Too many concurrent writers",
     "incompatible with concurrent transaction Overwrite",
 )
+
+
+def unreachable_reason(text: str) -> str:
+    """The readable cause inside an object store's nested error dump (the dump's start if none is found)."""
+    for pattern in (r'message: "([^"]+)"', r"Code>([^<]+)</Code", r'source: "([^"(]+?)(?:: \w+\(|")'):
+        found = re.findall(pattern, text)
+        if found:
+            return str(found[-1])
+    return text[:200]
