@@ -26,10 +26,11 @@ from memoryd.adapters.prometheus_metrics import MeteredEmbedder, PrometheusMetri
 from memoryd.adapters.redis.rates import RedisRateLimiter
 from memoryd.adapters.tiktoken_counter import TiktokenCounter
 from memoryd.app.parts import NO_JOB_QUEUE, AdminParts, App, JobParts, MemoryParts, WorkingParts
-from memoryd.app.providers import build_chat, build_embedder, concrete_embedding, embedders
+from memoryd.app.providers import build_chat, build_embedder, concrete_embedding, embedders, store_exists
 from memoryd.app.stores import GivenStores, JobPorts, Stores, open_stores
 from memoryd.app.wiring import Providers, wire
 from memoryd.config import Settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.runtime.loops import Step, every, maintain_forever, release_free_memory_step, stop_upkeep
 from memoryd.services.maintenance_loop import MaintenanceLoop
@@ -44,6 +45,7 @@ __all__ = [
     "build_app",
     "build_chat",
     "build_embedder",
+    "command_app",
 ]
 
 log = logging.getLogger(__name__)
@@ -146,6 +148,23 @@ async def _flush_buffers(app: App) -> None:
             await usage.flush()
         except MemorydError:
             log.warning("could not count the last model calls at shutdown", exc_info=True)
+
+
+@asynccontextmanager
+async def command_app(settings: Settings, *, create: bool = False) -> AsyncIterator[App]:
+    """``build_app`` for an operator's one-shot command: no maintenance loops, over an existing store.
+
+    Opening a store creates it, so a mistyped ``--data`` was made into an empty store and answered
+    as one with nothing in it ("no memories yet", an empty key table). Only a command that sets a
+    store up (``create``: a first key, an import) may begin one.
+    """
+    if not create and not await store_exists(settings):
+        raise ConfigError(
+            f"--data / storage.uri {settings.storage.uri!r} holds no memoryd store "
+            "(`memoryd serve` or `memoryd up` creates one there)"
+        )
+    async with build_app(settings.without_maintenance()) as app:
+        yield app
 
 
 def _periodic(settings: Settings, app: App) -> list[Step]:

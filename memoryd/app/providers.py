@@ -72,6 +72,11 @@ async def concrete_embedding(settings: Settings) -> Settings:
     return settings.model_copy(update={"embedding": embedding})
 
 
+async def store_exists(settings: Settings) -> bool:
+    """Whether the configured store was ever opened (every open records its embedding model first)."""
+    return await recorded_embedding_model(settings.storage.uri, settings.storage.storage_options()) is not None
+
+
 def build_chat(settings: ProviderSettings) -> ChatModel | None:
     """The configured chat model, or None (model-bound jobs then wait for one)."""
     if not settings.configured:

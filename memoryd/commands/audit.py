@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from typing import TextIO
 
-from memoryd.app import App, build_app
+from memoryd.app import App, command_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.errors import InvalidRequest, NotReady
@@ -67,13 +67,13 @@ async def run_audit(
     if dry_run and apply is not ApplyPolicy.NONE:
         raise InvalidRequest("--apply", "a dry run applies nothing; drop one of --apply and --dry-run")
     if dry_run:  # the rules alone: no job queue needed
-        async with build_app(settings.without_maintenance()) as app:
+        async with command_app(settings) as app:
             if tenant_id:
                 await app.admin.directory.check(tenant_id, agent_id)
             return await _dry_run(app, tenant_id, agent_id, out)
     if not settings.redis.dsn:
         raise NotReady(NO_QUEUE.format(command="audit"))
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         if tenant_id:
             await app.admin.directory.check(tenant_id, agent_id)
         jobs = app.jobs

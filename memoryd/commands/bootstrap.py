@@ -15,7 +15,7 @@ import sys
 import time
 from typing import TextIO
 
-from memoryd.app import build_app
+from memoryd.app import command_app
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
 from memoryd.core.job_records import SYSTEM_TENANT, JobRecord, JobState, bootstrap_all_key, bootstrap_done_flag
@@ -43,7 +43,7 @@ async def run_bootstrap_all(settings: Settings, *, with_worker: bool = True, out
     """Run the batch to its end; 0 when every agent succeeded or had nothing to compile."""
     if not settings.redis.dsn:
         raise NotReady(NO_QUEUE.format(command="bootstrap"))
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         jobs = app.jobs
         version = jobs.bootstrap.schema_version
         new = await jobs.bootstrap.never_compiled()

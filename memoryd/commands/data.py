@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-from memoryd.app import build_app
+from memoryd.app import command_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
@@ -38,7 +38,7 @@ async def run_export(
     """Write the tenant's (or one contact's) JSONL export to ``out``; progress and a summary to ``progress``."""
     counts: dict[str, int] = {}
     started = last = time.monotonic()
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         await app.admin.directory.check(tenant_id)
         async for record in app.admin.exports.export(_operator(tenant_id), end_user_id, embeddings):
             out.write(json_line(record) + "\n")
@@ -97,7 +97,7 @@ def _lines(path: Path) -> Iterator[dict[str, object]]:
 
 async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO = sys.stdout) -> int:
     """Restore an export into an empty tenant; prints the rows written per kind."""
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings, create=True) as app:
         counts = await app.admin.exports.import_(_operator(tenant_id), _lines(path))
     print(table([[k, n] for k, n in sorted(counts.items())], ["record", "rows"]), file=out)
     return 0
@@ -105,7 +105,7 @@ async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO
 
 async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: TextIO = sys.stdout) -> int:
     """Erase one contact and print the receipt."""
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         await app.admin.directory.check(tenant_id)
         receipt = await app.admin.erasure.erase_end_user(_operator(tenant_id), end_user_id)
     rows = [[k, n] for k, n in sorted(receipt.counts.items())]
@@ -117,7 +117,7 @@ async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: T
 
 async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: TextIO = sys.stdout) -> int:
     """Apply retention now (one tenant, or every tenant with a policy); print what was (or would be) removed."""
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         if tenant_id:
             await app.admin.directory.check(tenant_id)
         tenants = [tenant_id] if tenant_id else await app.admin.retention.tenants()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from memoryd.app import build_app
+from memoryd.app import command_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.errors import InvalidRequest
@@ -42,7 +42,7 @@ async def run_keys(
     out: TextIO = sys.stdout,
 ) -> int:
     """Create (prints the token once), list or revoke keys; returns the exit status."""
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings, create=action == "create") as app:  # a first key may begin a store
         if action == "create":
             try:
                 key, token = await app.admin.keys.create(

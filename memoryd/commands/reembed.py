@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from memoryd.app import App, build_app
+from memoryd.app import App, command_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.core.errors import NotReady
@@ -36,7 +36,7 @@ async def run_reembed(
     out: TextIO = sys.stdout,
 ) -> int:
     """``run`` (fill, then switch each complete tenant), ``switch``, ``switch-back``, ``status`` or ``finish``."""
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         job = _job(app)
         if action == "status":
             rows = await job.status(to, tenants)

@@ -1,4 +1,4 @@
-"""A mistyped --tenant or --agent is an error naming the known ones, and nothing is written for it."""
+"""A mistyped --tenant, --agent or --data is an error naming it, and nothing is written for it."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ import pytest
 
 from memoryd.app import build_app
 from memoryd.commands.audit import run_audit
-from memoryd.commands.data import run_erase, run_export, run_retention
+from memoryd.commands.data import run_erase, run_export, run_import, run_retention
+from memoryd.commands.keys import run_keys
 from memoryd.commands.reports.command import run_report
 from memoryd.config import Settings
-from memoryd.core.errors import NotFound
+from memoryd.config.errors import ConfigError
+from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.models import Actor, MemoryDraft
 
 pytestmark = pytest.mark.timeout(120)
@@ -66,3 +68,29 @@ def test_the_command_line_prints_one_line_and_exits_non_zero(settings: Settings,
     assert done.returncode == 1
     expected = "memoryd: --tenant 'acmee' is not a tenant of this store (tenants: acme)"
     assert done.stderr.strip().splitlines() == [expected]
+
+
+async def test_a_command_over_a_store_that_does_not_exist_refuses_it_and_creates_nothing(
+    settings: Settings, tmp_path: Path
+) -> None:
+    missing = tmp_path / "dta"  # a typo of the store's directory: once created empty and reported as empty
+    there = settings.model_copy(update={"storage": settings.storage.model_copy(update={"uri": str(missing)})})
+    out = io.StringIO()
+    for call in (
+        run_report(there, out=out),
+        run_keys(there, "list", out=out),
+        run_export(there, "acme", None, False, out),
+        run_erase(there, "acme", "contact-1", out),
+        run_retention(there, "", True, out),
+        run_audit(there, dry_run=True, out=out),
+    ):
+        with pytest.raises(ConfigError, match=rf"storage.uri '{missing}' holds no memoryd store"):
+            await call
+    assert not missing.exists() and out.getvalue() == ""
+    assert await run_keys(there, "create", tenant_id="acme", role="admin", out=out) == 0  # a first key begins one
+    assert await run_keys(there, "list", out=out) == 0 and out.getvalue().count("acme") == 2
+    export = tmp_path / "empty.jsonl"
+    export.write_text("")
+    fresh = there.model_copy(update={"storage": there.storage.model_copy(update={"uri": str(tmp_path / "new")})})
+    with pytest.raises(InvalidRequest, match="header"):  # an import may begin a store: it gets as far as the file
+        await run_import(fresh, "acme", export, out)

@@ -124,6 +124,15 @@ async def test_report_prints_writes_json_and_a_self_contained_page(
 def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     env = job_settings(tmp_path, redis_url, None)
     data = env.storage.uri
+    with pytest.raises(SystemExit) as nowhere:  # no store there yet: refused, not made and reported empty
+        main(["report", "--data", data, "--since", "2026-01-01"])
+    assert nowhere.value.code == 2 and "holds no memoryd store" in capsys.readouterr().err
+
+    async def open_once() -> None:
+        async with build_app(env.without_maintenance()):
+            pass
+
+    asyncio.run(open_once())
     with pytest.raises(SystemExit) as done:
         main(["report", "--data", data, "--since", "2026-01-01"])
     assert done.value.code == 0 and "the store holds no memories yet" in capsys.readouterr().out

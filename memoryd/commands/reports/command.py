@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from memoryd.app import build_app
+from memoryd.app import command_app
 from memoryd.commands.reports.page import usage_page
 from memoryd.commands.reports.text import usage_text
 from memoryd.config import Settings
@@ -55,7 +55,7 @@ async def run_report(
     out = out or sys.stdout  # read at call time (tests and callers may swap it)
     if agent_id and not tenant_id:
         raise InvalidRequest("--agent", "needs --tenant")
-    async with build_app(settings.without_maintenance()) as app:
+    async with command_app(settings) as app:
         if tenant_id:
             await app.admin.directory.check(tenant_id, agent_id)
         tenants = [tenant_id] if tenant_id else sorted({t for t, _ in await app.memory.ports.agents.agents()})
