@@ -9,7 +9,11 @@ allowed for the caller:
   private restatement of a shared memory does not hide it);
 - a merge never modifies a memory the caller may not modify (another agent's shared
   memory): it is the twin only when it already holds everything the new one adds (its
-  tags); otherwise the new memory is stored as its own row.
+  tags); otherwise the new memory is stored as its own row;
+- a memory filed elsewhere is not a twin: a collection, category or subject the new one names
+  other than the stored one's keeps them apart (a memory holds one of each, and a merge would
+  drop where the caller filed it from every Recall filtered by it); one the stored memory lacks
+  is added to it, as tags are.
 """
 
 from __future__ import annotations
@@ -37,12 +41,36 @@ def merge_into(
 
     Returns ``existing`` itself when the merge changes nothing the caller may change.
     """
-    if existing.scope not in DEDUP_POOL[draft.scope]:
+    filing = _filing(existing, draft)
+    if existing.scope not in DEDUP_POOL[draft.scope] or filing is None:
         return None
+    collection, category, subject = filing
     tags = tuple(dict.fromkeys((*existing.tags, *draft.tags)))[:max_tags]
     if not may_modify(actor, existing):
-        return existing if tags == existing.tags else None
+        unchanged = filing == (existing.collection, existing.category, existing.subject)
+        return existing if tags == existing.tags and unchanged else None
     scope = existing.scope
     if scope is Scope.PRIVATE and draft.scope is Scope.SHARED:
         scope = Scope.SHARED  # may_modify held, so the caller is the author: sharing promotes
-    return replace(existing, tags=tags, scope=scope, updated_at=now)
+    return replace(
+        existing,
+        tags=tags,
+        scope=scope,
+        collection=collection,
+        category=category,
+        subject=subject,
+        updated_at=now,
+    )
+
+
+def _filing(existing: MemoryRecord, draft: MemoryDraft) -> tuple[str, str, str] | None:
+    """The collection, category and subject after the merge; None when the draft names another than the stored."""
+    pairs = (
+        (draft.collection, existing.collection),
+        (draft.category, existing.category),
+        (draft.subject, existing.subject),
+    )
+    if any(given and held and given != held for given, held in pairs):
+        return None
+    collection, category, subject = (held or given for given, held in pairs)
+    return collection, category, subject

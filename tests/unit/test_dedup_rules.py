@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from importlib import resources
 
@@ -115,6 +116,22 @@ def test_pools_keep_tenant_and_end_user_apart() -> None:
     assert merge_into(_record("a1", Scope.PRIVATE), MemoryDraft("Sam likes tea", Scope.TENANT), A1, NOW, 32) is None
 
 
+def test_a_memory_filed_elsewhere_is_not_a_twin() -> None:
+    filed = replace(_record("a1", Scope.PRIVATE), collection="orders", category="billing", subject="Sam")
+    tea = MemoryDraft("Sam likes tea")
+    elsewhere = [replace(tea, collection="support"), replace(tea, category="drinks"), replace(tea, subject="Sam's")]
+    alike = [tea, replace(tea, collection="orders"), replace(tea, category="billing", subject="Sam")]
+    assert [merge_into(filed, draft, A1, NOW, 32) is None for draft in elsewhere] == [True, True, True]
+    assert [merge_into(filed, draft, A1, NOW, 32) is None for draft in alike] == [False, False, False]
+
+
+def test_a_restatement_files_an_unfiled_memory_where_it_was_told_if_it_may() -> None:
+    draft = MemoryDraft("Sam likes tea", collection="orders", subject="Sam")
+    merged = merge_into(_record("a1", Scope.PRIVATE), draft, A1, NOW, 32)
+    assert merged is not None and (merged.collection, merged.category, merged.subject) == ("orders", "", "Sam")
+    assert merge_into(_record("a2", Scope.SHARED), draft, A1, NOW, 32) is None  # not a1's to file
+
+
 @pytest.fixture
 def memorize() -> tuple[MemorizeService, InMemoryStore]:
     store = InMemoryStore()
@@ -175,6 +192,16 @@ async def test_memorize_private_restatement_of_another_agents_shared_memory(memo
     more = await service.memorize(A1, MemoryDraft("Sam likes tea", tags=("mine",)))
     assert not more.deduplicated and more.memory.agent_id == "a1" and more.memory.scope is Scope.PRIVATE
     assert store.rows[theirs.memory.memory_id][0] == theirs.memory  # never rewritten
+
+
+async def test_memorize_keeps_a_restatement_filed_in_another_collection(memorize) -> None:
+    service, store = memorize
+    first = await service.memorize(A1, MemoryDraft("Sam likes tea", collection="orders"))
+    batch = [MemoryDraft("Sam likes tea", collection="support"), MemoryDraft("sam likes tea!", collection="support")]
+    results = await service.memorize_batch(A1, batch, False)
+    assert [r.deduplicated for r in results] == [False, True]  # the batch's own twins still merge
+    assert results[0].memory.memory_id != first.memory.memory_id
+    assert sorted(r.collection for r, _ in store.rows.values()) == ["orders", "support"]
 
 
 async def test_a_batch_merges_its_own_restatements_before_writing(memorize) -> None:
