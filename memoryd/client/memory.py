@@ -221,7 +221,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         return cast(pb.Memory, self._call(self._stub.GetMemory, request).memory)
 
     def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
-        """Change the given fields (content, category, subject, scope, salience; tags as ``pb.TagList``)."""
+        """Change the given fields (content, category, subject, scope, salience, collection; tags as ``pb.TagList``)."""
         request = pb.UpdateMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id, **fields)
         return cast(pb.Memory, self._call(self._stub.UpdateMemory, request).memory)
 

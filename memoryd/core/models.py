@@ -168,6 +168,7 @@ class MemoryPatch:
     scope: Scope | None = None
     tags: tuple[str, ...] | None = None
     salience: float | None = None
+    collection: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

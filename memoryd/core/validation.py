@@ -165,7 +165,9 @@ def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
 def check_patch(patch: MemoryPatch, actor: Actor, limits: Limits) -> MemoryPatch:
     """Validate an update; at least one field must be set."""
     if patch == MemoryPatch():
-        raise InvalidRequest("update", "sets no field: give content, category, subject, scope, tags or salience")
+        raise InvalidRequest(
+            "update", "sets no field: give content, category, subject, scope, tags, salience or collection"
+        )
     if patch.content is not None:
         check_content(patch.content, limits)
     if patch.category is not None:
@@ -173,6 +175,8 @@ def check_patch(patch: MemoryPatch, actor: Actor, limits: Limits) -> MemoryPatch
     if patch.subject is not None:
         check_text(patch.subject, "subject", limits.max_subject_chars)
     check_unit(patch.salience, "salience")
+    if patch.collection is not None:
+        check_collection(patch.collection, "collection")
     if patch.scope is Scope.END_USER and not actor.end_user_id:
         raise InvalidRequest("end_user_id", "is required to move a memory to SCOPE_END_USER")
     if patch.tags is not None:

@@ -264,8 +264,23 @@ def test_collections_file_memories_by_purpose_and_filter_recall_and_list(stub: M
             ),
             "filter.collection",
         ),
+        (
+            lambda: stub.UpdateMemory(
+                pb.UpdateMemoryRequest(agent_id="a1", memory_id=stored[2].memory.id, collection="a b"), metadata=T
+            ),
+            "collection",
+        ),
     ):
         with pytest.raises(grpc.RpcError) as err:
             call()
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and field in (err.value.details() or "")
     assert len(stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1"), metadata=T).memories) == 3
+    # Filed where it belongs after the fact: the filter finds it, and its history says where it was.
+    moved = pb.UpdateMemoryRequest(agent_id="a1", memory_id=stored[2].memory.id, collection="support_tickets")
+    assert stub.UpdateMemory(moved, metadata=T).memory.collection == "support_tickets"
+    listed = stub.ListMemories(pb.ListMemoriesRequest(agent_id="a1", filter=support), metadata=T).memories
+    assert {m.id for m in listed} == {stored[0].memory.id, stored[2].memory.id}
+    history = stub.GetMemoryHistory(
+        pb.GetMemoryHistoryRequest(agent_id="a1", memory_id=stored[2].memory.id), metadata=T
+    )
+    assert [dict(e.detail) for e in history.events if e.kind == "updated"] == [{"collection": ""}]

@@ -166,6 +166,7 @@ def patch(msg: pb.UpdateMemoryRequest) -> MemoryPatch:
         scope=scope,
         tags=tuple(msg.tags.values) if msg.HasField("tags") else None,
         salience=msg.salience if msg.HasField("salience") else None,
+        collection=msg.collection if msg.HasField("collection") else None,
     )
 
 

@@ -527,7 +527,7 @@ class TagList(_message.Message):
     def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UpdateMemoryRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "memory_id", "content", "category", "subject", "scope", "tags", "salience")
+    __slots__ = ("agent_id", "end_user_id", "memory_id", "content", "category", "subject", "scope", "tags", "salience", "collection")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
@@ -537,6 +537,7 @@ class UpdateMemoryRequest(_message.Message):
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     TAGS_FIELD_NUMBER: _ClassVar[int]
     SALIENCE_FIELD_NUMBER: _ClassVar[int]
+    COLLECTION_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     memory_id: str
@@ -546,7 +547,8 @@ class UpdateMemoryRequest(_message.Message):
     scope: Scope
     tags: TagList
     salience: float
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., content: _Optional[str] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., tags: _Optional[_Union[TagList, _Mapping]] = ..., salience: _Optional[float] = ...) -> None: ...
+    collection: str
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., content: _Optional[str] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., tags: _Optional[_Union[TagList, _Mapping]] = ..., salience: _Optional[float] = ..., collection: _Optional[str] = ...) -> None: ...
 
 class UpdateMemoryResponse(_message.Message):
     __slots__ = ("memory",)

@@ -32,7 +32,8 @@ export interface MemoryHistoryEvent {
   'requestId'?: (string);
   /**
    * Kind-specific: source_context (created), restatement (merged), the
-   * earlier content / scope / tags (updated), review_id, finding_id and
+   * earlier content / category / subject / scope / tags / salience /
+   * collection (updated), review_id, finding_id and
    * superseded_by (superseded, archived), signal (feedback), status (the one
    * restored from), rank, score and conversation_id (served).
    */
@@ -73,7 +74,8 @@ export interface MemoryHistoryEvent__Output {
   'requestId': (string);
   /**
    * Kind-specific: source_context (created), restatement (merged), the
-   * earlier content / scope / tags (updated), review_id, finding_id and
+   * earlier content / category / subject / scope / tags / salience /
+   * collection (updated), review_id, finding_id and
    * superseded_by (superseded, archived), signal (feedback), status (the one
    * restored from), rank, score and conversation_id (served).
    */

@@ -48,11 +48,16 @@ export interface UpdateMemoryRequest {
    * New salience in [0, 1].
    */
   'salience'?: (number | string);
+  /**
+   * Files it in another collection (same rules as MemoryInput.collection; "" takes it out of any).
+   */
+  'collection'?: (string);
   '_content'?: "content";
   '_category'?: "category";
   '_subject'?: "subject";
   '_scope'?: "scope";
   '_salience'?: "salience";
+  '_collection'?: "collection";
 }
 
 /**
@@ -100,9 +105,14 @@ export interface UpdateMemoryRequest__Output {
    * New salience in [0, 1].
    */
   'salience'?: (number);
+  /**
+   * Files it in another collection (same rules as MemoryInput.collection; "" takes it out of any).
+   */
+  'collection'?: (string);
   '_content'?: "content";
   '_category'?: "category";
   '_subject'?: "subject";
   '_scope'?: "scope";
   '_salience'?: "salience";
+  '_collection'?: "collection";
 }
