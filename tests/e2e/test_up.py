@@ -193,3 +193,26 @@ def test_up_on_a_port_in_use_fails_at_once_instead_of_restarting_the_daemon(tmp_
         )
     assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done
     assert "restarting" not in done.stdout and not (tmp_path / "up.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("console", "why"),
+    [
+        ("127.0.0.1:99999", "is not HOST:PORT"),  # was bind()'s OverflowError, after Valkey had started
+        ("0.0.0.0:8080", "on loopback only"),  # the console child refused it, restarted until up gave up
+    ],
+)
+def test_up_refuses_a_console_address_it_cannot_serve_before_starting_anything(
+    tmp_path: Path, console: str, why: str
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path), "--console", console],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stderr.strip().splitlines() == [done.stderr.strip()], done
+    assert f"--console {console!r}" in done.stderr and why in done.stderr
+    assert done.stdout == "" and not (tmp_path / "up.json").exists()  # nothing was started
