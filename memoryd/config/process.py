@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import AfterValidator, Field, SecretStr, model_validator
 
 from memoryd.config.base import _Section
 
@@ -239,9 +239,16 @@ class MetricsSettings(_Section):
     turn off when tenants are too many to scrape); no other series names a tenant."""
 
 
+def _redis_url(dsn: str) -> str:
+    if dsn and not dsn.startswith(("redis://", "rediss://", "unix://")):  # else a traceback at first connect
+        # (the value is not repeated: a URL may carry a password)
+        raise ValueError("must be a redis://, rediss:// or unix:// URL (REDIS_URL sets it)")
+    return dsn
+
+
 class RedisSettings(_Section):
     """The job queue's Redis/Valkey; empty dsn means `memoryd up` starts an embedded Valkey."""
 
-    dsn: str = ""
+    dsn: Annotated[str, AfterValidator(_redis_url)] = ""
     embedded_port: int = Field(0, ge=0, le=65535)
     """The embedded Valkey's port under `memoryd up`; 0 lets the system pick a free one (logged at start)."""
