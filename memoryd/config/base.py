@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from memoryd.core.conversation import WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
@@ -19,6 +21,19 @@ _RETRY = RetryPolicy()
 
 
 _POLICY = WorkingPolicy()
+
+
+def _http_url(url: str | None) -> str | None:
+    if url and not url.startswith(("http://", "https://")):  # else every call to it fails later, not the start
+        raise ValueError(f"{url!r} is not an http:// or https:// URL")
+    return url
+
+
+Endpoint = Annotated[str | None, AfterValidator(_http_url)]
+"""An OpenAI-compatible endpoint's base URL (None: not configured)."""
+
+HttpUrl = Annotated[str, AfterValidator(_http_url)]
+"""A server's http(s) URL ("": not configured)."""
 
 
 class _Section(BaseModel):

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, model_validator
 
-from memoryd.config.base import _RECALL, _Section
+from memoryd.config.base import _RECALL, Endpoint, _Section
 from memoryd.core.embed_roles import RoleMarking, marking
 from memoryd.core.ranking import FullTextMode, FusionWeights, RecallTuning, VectorQuery
-
-
-def _endpoint(url: str | None) -> str | None:
-    if url and not url.startswith(("http://", "https://")):  # else every model call fails later, not the start
-        raise ValueError(f"{url!r} is not an http:// or https:// URL")
-    return url
-
-
-Endpoint = Annotated[str | None, AfterValidator(_endpoint)]
-"""An OpenAI-compatible endpoint's base URL (None: not configured)."""
 
 
 class EmbeddingSettings(_Section):

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, SecretStr, model_validator
 
-from memoryd.config.base import _Section
+from memoryd.config.base import HttpUrl, _Section
 
 
 class ServerSettings(_Section):
@@ -59,6 +59,13 @@ _RENAMED_STORAGE_KEYS = {
 """Keys renamed when the in-memory copies took one name; the old ones are read, with a warning, until 0.3."""
 
 
+def _store_uri(uri: str) -> str:
+    scheme, sep, rest = uri.partition("://")
+    if sep and (scheme != "s3" or not rest.strip("/")):  # lance knows more schemes; memoryd is tested on S3 only
+        raise ValueError(f"{uri!r}: give a directory or s3://bucket/prefix")
+    return uri
+
+
 class StorageSettings(_Section):
     """The LanceDB store."""
 
@@ -75,9 +82,9 @@ class StorageSettings(_Section):
                 data = {k: v for k, v in data.items() if k != old} | {new: data[new] if new in data else data[old]}
         return data
 
-    uri: str = "var/data"
+    uri: Annotated[str, AfterValidator(_store_uri)] = "var/data"
     """A directory (embedded default) or an object-store URI such as ``s3://bucket/prefix``."""
-    s3_endpoint: str = ""
+    s3_endpoint: HttpUrl = ""
     """An S3-compatible server's URL (e.g. ``http://10.0.0.5:8333``); empty: AWS itself."""
     s3_region: str = "us-east-1"
     s3_access_key_id: str = ""
