@@ -61,8 +61,10 @@ _RENAMED_STORAGE_KEYS = {
 
 def _store_uri(uri: str) -> str:
     scheme, sep, rest = uri.partition("://")
-    if sep and (scheme != "s3" or not rest.strip("/")):  # lance knows more schemes; memoryd is tested on S3 only
-        raise ValueError(f"{uri!r}: give a directory or s3://bucket/prefix")
+    # lance knows more schemes; memoryd is tested on S3 only, and a directory is a plain path (file://
+    # would skip the directory's creation lock and write path)
+    if sep and (scheme != "s3" or not rest.strip("/")):
+        raise ValueError(f"{uri!r}: give a directory's path or s3://bucket/prefix")
     return uri
 
 
@@ -181,7 +183,7 @@ class StorageSettings(_Section):
             return None
         if self.servings_spool_dir:
             return Path(self.servings_spool_dir)
-        store = Path(self.uri.removeprefix("file://")).expanduser()
+        store = Path(self.uri).expanduser()
         return store.with_name(store.name + "-spool")
 
     def read_consistency(self) -> float:
