@@ -54,9 +54,9 @@ def test_unknown_keys_and_bad_values_are_one_line_naming_the_file_and_key(tmp_pa
         load_settings(None, storage={"ann_min_rows": "lots"})
     with pytest.raises(ConfigError, match=r"missing.toml': does not exist"):
         load_settings(tmp_path / "missing.toml")
-    with pytest.raises(ConfigError, match=r"redis.dsn: .*must be a redis://, rediss:// or unix:// URL") as bad:
+    with pytest.raises(ConfigError, match=r"redis.dsn: .*must be a redis://, rediss:// or unix:// URL") as refused:
         load_settings(None, redis={"dsn": "ops:hunter2@queue.internal:6379"})
-    assert "hunter2" not in str(bad.value)
+    assert "hunter2" not in str(refused.value)
     for uri in ("ftp://host/memoryd", "gs://bucket/x", "s3://", "file:///srv/memoryd"):
         with pytest.raises(ConfigError, match=r"storage.uri: .*give a directory's path or s3://bucket/prefix"):
             load_settings(None, storage={"uri": uri})
