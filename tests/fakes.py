@@ -727,6 +727,9 @@ class InMemoryArchive:
     async def tenants(self) -> list[str]:
         return sorted({t for t, _, _ in self.stored})
 
+    def misfit(self, kind: str, rows: Sequence[dict[str, Any]], model_name: str) -> tuple[int, str] | None:
+        return next(((i, "no 'id'") for i, r in enumerate(rows) if not r.get("id")), None)
+
     async def import_rows(
         self,
         tenant_id: str,

@@ -98,7 +98,7 @@ def _lines(path: Path) -> Iterator[dict[str, object]]:
 async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO = sys.stdout) -> int:
     """Restore an export into an empty tenant; prints the rows written per kind."""
     async with command_app(settings, create=True) as app:
-        counts = await app.admin.exports.import_(_operator(tenant_id), _lines(path))
+        counts = await app.admin.exports.import_(_operator(tenant_id), lambda: _lines(path))
     print(table([[k, n] for k, n in sorted(counts.items())], ["record", "rows"]), file=out)
     return 0
 

@@ -3,14 +3,15 @@
 Each line is one JSON object: first the header (format, version, tenant, contact, time, the
 embedding model when vectors are included), then ``{"type": kind, "row": {...}}`` for every stored
 row, then ``{"type": "job", "row": {...}}`` for the ledger's records. An import checks the header,
-refuses a newer version and a tenant that holds anything, writes the rows kind by kind (memories
-without vectors of the store's model are embedded again) and restores the job records as history.
+refuses a newer version and a tenant that holds anything, checks every record against its table,
+then writes the rows kind by kind (memories without vectors of the store's model are embedded
+again) and restores the job records as history.
 Export → import → export gives the same lines but the header's time and the import's audit event.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +19,7 @@ from memoryd.core.conversation import parse_compact_key
 from memoryd.core.data_rights import EXPORT_FORMAT, EXPORT_VERSION
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 from memoryd.core.event_log import Operation
-from memoryd.core.job_records import job_from_json, job_to_json
+from memoryd.core.job_records import JobRecord, job_from_json, job_to_json
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
 from memoryd.core.validation import check_agent_id, check_tenant
@@ -83,47 +84,80 @@ class ExportService:
                 if record is not None:
                     yield {"type": "job", "row": job_to_json(record)}
 
-    async def import_(self, actor: Actor, lines: Iterable[Row]) -> dict[str, int]:
-        """Restore an export into the actor's tenant, which must be empty; rows written per kind."""
+    async def import_(self, actor: Actor, read: Callable[[], Iterable[Row]]) -> dict[str, int]:
+        """Restore an export into the actor's tenant, which must be empty; rows written per kind.
+
+        ``read`` gives the export from its first line, and is called twice: every record is checked
+        (its shape, its kind, its row against its table) before the first is written, so a truncated
+        or damaged file is refused with the tenant still empty, and the same file can be imported
+        once it is mended.
+        """
         tenant = check_tenant(actor.tenant_id)
-        it = iter(lines)
-        header = next(it, None)
-        _check_header(header)
+        await self._each(read(), self._check, _parsed_job)
         if not await self._archive.is_empty(tenant):
             raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
-        counts: dict[str, int] = {}
-        kind, batch = "", list[Row]()
-        for n, line in enumerate(it, start=2):
-            if not isinstance(line, dict) or not isinstance(line.get("row"), dict) or "type" not in line:
-                raise InvalidRequest("export", f"line {n} is not a record of this format")
-            if line["type"] == "job":
-                await self._restore_job(tenant, line["row"])
-                counts["job"] = counts.get("job", 0) + 1
-                continue
-            if line["type"] != kind or len(batch) >= _BATCH:
-                counts[kind] = counts.get(kind, 0) + await self._flush(tenant, kind, batch)
-                kind, batch = line["type"], []
-            batch.append(line["row"])
-        counts[kind] = counts.get(kind, 0) + await self._flush(tenant, kind, batch)
-        counts.pop("", None)
+
+        async def write(kind: str, rows: list[Row], _: list[int]) -> int:
+            return await self._archive.import_rows(tenant, kind, rows, self._embedder.embed, self._embedder.model_name)
+
+        async def restore(row: Row) -> None:
+            if self._ledger is not None:  # without a job queue there is no ledger: the history is dropped
+                await self._ledger.restore(replace(_job_of(row), tenant_id=tenant))
+
+        counts = await self._each(read(), write, restore)
         if self._configs is not None:
             await self._configs.settings_imported(tenant)
         await self._trail.write(tenant, Operation.IMPORT, actor, (), (), counts)
         return counts
 
-    async def _flush(self, tenant: str, kind: str, rows: list[Row]) -> int:
-        if not rows:
-            return 0
-        return await self._archive.import_rows(tenant, kind, rows, self._embedder.embed, self._embedder.model_name)
+    async def _check(self, kind: str, rows: list[Row], numbers: list[int]) -> int:
+        misfit = self._archive.misfit(kind, rows, self._embedder.model_name)
+        if misfit is not None:
+            at, why = misfit
+            raise InvalidRequest("export", f"line {numbers[at]}: a {kind!r} record does not fit its table: {why}")
+        return len(rows)
 
-    async def _restore_job(self, tenant: str, row: Row) -> None:
-        if self._ledger is None:
-            return  # without a job queue there is no ledger to restore into; the history is dropped
-        try:
-            record = job_from_json(row)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidRequest("export", f"a job record does not parse: {exc}") from None
-        await self._ledger.restore(replace(record, tenant_id=tenant))
+    async def _each(
+        self,
+        lines: Iterable[Row],
+        batch: Callable[[str, list[Row], list[int]], Awaitable[int]],
+        job: Callable[[Row], Awaitable[object]],
+    ) -> dict[str, int]:
+        """The records per kind, once the header is checked.
+
+        ``batch`` gets each run of up to ``_BATCH`` records of one kind (with their line numbers),
+        ``job`` each job record.
+        """
+        it = iter(lines)
+        _check_header(next(it, None))
+        counts: dict[str, int] = {}
+        kind, rows, numbers = "", list[Row](), list[int]()
+        for n, line in enumerate(it, start=2):
+            if not isinstance(line, dict) or not isinstance(line.get("row"), dict) or "type" not in line:
+                raise InvalidRequest("export", f"line {n} is not a record of this format")
+            if line["type"] == "job":
+                await job(line["row"])
+                counts["job"] = counts.get("job", 0) + 1
+                continue
+            if line["type"] != kind or len(rows) >= _BATCH:
+                counts[kind] = counts.get(kind, 0) + (await batch(kind, rows, numbers) if rows else 0)
+                kind, rows, numbers = line["type"], [], []
+            rows.append(line["row"])
+            numbers.append(n)
+        counts[kind] = counts.get(kind, 0) + (await batch(kind, rows, numbers) if rows else 0)
+        counts.pop("", None)
+        return counts
+
+
+async def _parsed_job(row: Row) -> JobRecord:
+    return _job_of(row)
+
+
+def _job_of(row: Row) -> JobRecord:
+    try:
+        return job_from_json(row)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidRequest("export", f"a job record does not parse: {exc}") from None
 
 
 def _check_header(header: Any) -> None:

@@ -107,12 +107,12 @@ async def test_export_import_export_gives_the_same_records(
         again = await export(app)
         restored = await app.memory.store.page(Actor("acme", "a1", "alice"), MemoryFilter(), "", 100)
         with pytest.raises(PreconditionFailed, match="empty tenant"):
-            await app.admin.exports.import_(OPERATOR, [json.loads(line) for line in lines])
+            await app.admin.exports.import_(OPERATOR, lambda: [json.loads(line) for line in lines])
         with pytest.raises(InvalidRequest, match="header"):
-            await app.admin.exports.import_(Actor("other", ""), [{"type": "memory", "row": {}}])
+            await app.admin.exports.import_(Actor("other", ""), lambda: [{"type": "memory", "row": {}}])
         newer = {**header, "version": 2}
         with pytest.raises(PreconditionFailed, match="newer"):
-            await app.admin.exports.import_(Actor("other", ""), [newer])
+            await app.admin.exports.import_(Actor("other", ""), lambda: [newer])
     imported = [json.loads(line) for line in again[1:]]
     extra = [r for r in imported if r["type"] == "audit_event" and r["row"]["operation"] == "import"]
     assert len(extra) == 1

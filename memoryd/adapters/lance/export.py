@@ -197,6 +197,32 @@ class LanceTenantArchive:
                     return False
         return True
 
+    def misfit(self, kind_name: str, rows: Sequence[Row], model_name: str) -> tuple[int, str] | None:
+        """The first of ``rows`` that ``import_rows`` could not write, and why; None when all fit.
+
+        Each row is converted to its table's schema as the import would (vectors it would compute
+        again left out) and its non-nullable columns checked, which LanceDB does only at the write.
+        """
+        kind = next((k for k in _KINDS if k.name == kind_name), None)
+        if kind is None:
+            return 0, f"unknown record type {kind_name!r}"
+        schema, text = self._schema(kind), _EMBEDDED.get(kind.name)
+        filled = {"tenant_id"} if kind.name == "memory" else set()
+        if text is not None:
+            filled |= {"vector", "embedding_model"}
+        required = [f.name for f in schema if not f.nullable and f.name not in filled]
+        for i, row in enumerate(rows):
+            missing = [name for name in required if row.get(name) is None]
+            if missing:
+                return i, f"no {missing[0]!r}"
+            if text is not None and (not row.get("vector") or row.get("embedding_model", model_name) != model_name):
+                row = {**row, "vector": None}  # embedded again by the import
+            try:
+                pa.Table.from_pylist([_typed(row, schema)], schema)
+            except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
+                return i, str(exc).splitlines()[0][:200]
+        return None
+
     async def import_rows(
         self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str
     ) -> int:

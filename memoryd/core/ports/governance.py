@@ -171,6 +171,10 @@ class TenantArchive(Protocol):
         """Every tenant with anything stored, sorted."""
         ...
 
+    def misfit(self, kind: str, rows: Sequence[Row], model_name: str) -> tuple[int, str] | None:
+        """The first of ``rows`` that ``import_rows`` could not write, and why; None when all fit."""
+        ...
+
     async def import_rows(
         self,
         tenant_id: str,

@@ -1,0 +1,61 @@
+"""An import checks the whole export before it writes: a damaged file leaves the tenant empty, and mended, imports."""
+
+from __future__ import annotations
+
+import copy
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memoryd.app import App
+from memoryd.commands.data import run_import
+from memoryd.config import Settings
+from memoryd.core.data_rights import json_line
+from memoryd.core.errors import InvalidRequest
+from memoryd.core.models import Actor, EditKind, MemoryDraft, ProfileEdit
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def _exported(app: App) -> list[dict[str, Any]]:
+    me = Actor("acme", "a1")
+    for text in ("Caroline takes her espresso without sugar", "The office closes at six", "Ben has a cat"):
+        await app.memory.memorize.memorize(me, MemoryDraft(text))
+    await app.working.profile.edit(me, 0, ProfileEdit(EditKind.APPEND, section="Style", text="- answer briefly"))
+    await app.admin.trail.flush()
+    return [r async for r in app.admin.exports.export(Actor("acme", ""), None, True)]
+
+
+async def test_a_damaged_export_is_refused_before_anything_is_written(app: App) -> None:
+    lines = await _exported(app)
+    memory_at = next(i for i, r in enumerate(lines) if r["type"] == "memory")
+    last = len(lines) - 1
+
+    def damaged(at: int, **row: Any) -> list[dict[str, Any]]:
+        broken = copy.deepcopy(lines)
+        broken[at]["row"].update(row)
+        return broken
+
+    cases = [
+        (damaged(last, id=None, event_id=None, key=None), f"line {last + 1}: a "),  # the last record: after the rest
+        (damaged(memory_at, created_at="yesterday"), f"line {memory_at + 1}: a 'memory' record"),
+        (damaged(memory_at, vector=[0.5, 0.5]), f"line {memory_at + 1}: a 'memory' record"),  # this model's, too short
+        ([*lines, {"type": "memories", "row": {}}], "unknown record type 'memories'"),
+    ]
+    for broken, why in cases:
+        with pytest.raises(InvalidRequest, match=why):
+            await app.admin.exports.import_(Actor("copy", ""), broken.copy)  # read twice, as a file is
+        assert [r async for r in app.admin.exports.export(Actor("copy", ""), None, False)][1:] == [], why
+    counts = await app.admin.exports.import_(Actor("copy", ""), lambda: lines)  # the same file, mended
+    assert counts["memory"] == 3 and counts["profile"] == 1
+
+
+async def test_a_truncated_export_file_leaves_the_tenant_empty(app: App, settings: Settings, tmp_path: Path) -> None:
+    lines = [json_line(r) for r in await _exported(app)]
+    cut = tmp_path / "acme.jsonl"
+    cut.write_text("\n".join(lines)[:-40])  # a copy that stopped short
+    with pytest.raises(InvalidRequest, match=rf"line {len(lines)} is not JSON"):
+        await run_import(settings, "copy", cut, io.StringIO())
+    assert [r async for r in app.admin.exports.export(Actor("copy", ""), None, False)][1:] == []
