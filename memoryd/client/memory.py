@@ -310,6 +310,18 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         )
         return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
 
+    def restore_profile(self, agent_id: str, revision: int, *, expected_revision: int | None = None) -> ppb.Profile:
+        """Make an earlier revision's document current again (a new revision); compare-and-swap as ``edit_profile``."""
+        stub = ProfileServiceStub(self.channel)
+        if expected_revision is None:
+            expected_revision = self.get_profile(agent_id).revision
+        request = ppb.EditProfileRequest(
+            agent_id=agent_id,
+            expected_revision=expected_revision,
+            restore_revision=ppb.RestoreRevision(revision=revision),
+        )
+        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+
     def regenerate_profile(self, agent_id: str) -> str:
         """Queue the job that compiles the agent's archive into a new profile (``## Pinned`` kept); its job id."""
         stub = ProfileServiceStub(self.channel)

@@ -348,6 +348,7 @@ class EditKind(StrEnum):
     REPLACE_SECTION = "replace_section"
     REMOVE_LINE = "remove_line"
     SET_BUDGET = "set_budget"
+    RESTORE_REVISION = "restore_revision"
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +362,8 @@ class ProfileEdit:
     """The line (append, remove_line) or the body (replace_section)."""
     pinned: bool = False
     budget_tokens: int = 0
+    revision: int = 0
+    """restore_revision: the revision whose document becomes current again."""
 
 
 @dataclass(frozen=True, slots=True)

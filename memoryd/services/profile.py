@@ -87,14 +87,20 @@ class ProfileService:
                 f"profile of {actor.agent_id!r} is at revision {current.revision}, "
                 f"not {expected_revision}; re-read it and retry"
             )
-        document, budget = self._apply(parse(current.document), current.budget_tokens, edit)
+        source = "edit"
+        if edit.kind is EditKind.RESTORE_REVISION:
+            check_range(edit.revision, "restore_revision.revision", 1, MAX_REVISION)
+            document, budget = parse((await self.revision(actor, edit.revision)).document), current.budget_tokens
+            source = f"restore:{edit.revision}"
+        else:
+            document, budget = self._apply(parse(current.document), current.budget_tokens, edit)
         text = document.render()
         tokens = self._counter.count(text)
         if tokens > budget:
             raise PreconditionFailed(
                 f"the edit would make the profile {tokens} tokens; the budget is {budget} (now {current.token_count})"
             )
-        new = Profile(actor.agent_id, text, tokens, budget, current.revision + 1, self._clock.now(), "edit")
+        new = Profile(actor.agent_id, text, tokens, budget, current.revision + 1, self._clock.now(), source)
         committed = await self._commit(actor, new, current.revision)
         self._trail.note(actor, Operation.PROFILE_EDIT, [actor.agent_id], (), {"revision": committed.revision})
         return committed
@@ -226,4 +232,6 @@ class ProfileService:
             return remove_line(doc, target, check_line(edit.text, "remove_line.line")), budget
         if edit.kind is EditKind.SET_BUDGET:
             return doc, check_range(edit.budget_tokens, "set_budget.budget_tokens", 1, MAX_BUDGET)
-        raise InvalidRequest("edit", "exactly one of append, replace_section, remove_line, set_budget is required")
+        raise InvalidRequest(
+            "edit", "exactly one of append, replace_section, remove_line, set_budget, restore_revision is required"
+        )

@@ -13,7 +13,7 @@ from memoryd.core.conversation import MessageInput
 from memoryd.core.conversation import Role as ChatRole
 from memoryd.core.graph import FactStatus, GraphScope
 from memoryd.core.keys import KeyScope, Role
-from memoryd.core.models import Actor, Scope
+from memoryd.core.models import Actor, EditKind, ProfileEdit, Scope
 from memoryd.services.graph import Assertion
 from tests.console.conftest import SCRIPT_MEMORY, Stack, sign_in
 
@@ -271,3 +271,27 @@ async def test_an_operator_lists_an_agents_conversations_and_opens_one(browser: 
     agent = await sign_in(browser, stack, "agent")  # an agent key: one contact's at a time
     await agent.goto(f"{stack.url}/conversations?agent=a1&contact=c-li")
     await expect(agent.locator("table.conversations tbody tr")).to_have_count(1)
+
+
+async def test_a_profile_revision_is_restored_after_seeing_what_changes(browser: Browser, stack: Stack) -> None:
+    app = stack.daemon.app
+    assert app is not None
+    a1 = Actor("acme", "a1")
+    for n, text in enumerate(("- likes espresso", "- drinks tea now")):
+        edit = ProfileEdit(EditKind.REPLACE_SECTION, section="Preferences", text=text)
+        stack.daemon.run(app.working.profile.edit(a1, n, edit))
+    page = await sign_in(browser, stack, "agent")
+    await page.goto(f"{stack.url}/profiles?agent=a1")
+    await page.click("table.revisions a:has-text('Restore…')")  # the one revision that is not current
+    await expect(page.locator("form.confirm")).to_contain_text("Make revision 1's document current again?")
+    await expect(page.locator("pre.diff")).to_contain_text("+- likes espresso")  # what would come back
+    assert stack.daemon.run(app.working.profile.get(a1)).revision == 2  # asked, nothing done yet
+    await page.click("form.confirm button")
+    await expect(page.locator("p.note")).to_contain_text("restored revision 1")
+    current = stack.daemon.run(app.working.profile.get(a1))
+    assert (current.revision, current.source) == (3, "restore:1") and "- likes espresso" in current.document
+    made = app.admin.keys.create("acme", Role.AGENT, "a1", "reader", scope=KeyScope.READ_ONLY)
+    stack.tokens["reader"] = stack.daemon.run(made)[1]
+    reader = await sign_in(browser, stack, "reader")
+    await reader.goto(f"{stack.url}/profiles?agent=a1")
+    await expect(reader.locator("table.revisions a:has-text('Restore…')")).to_have_count(0)

@@ -48,6 +48,12 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
         with pytest.raises(InvalidArgument) as err:
             memory.recall("a1", "")
         assert "query" in err.value.details
+        first_profile = memory.edit_profile("a1", "- likes espresso", section="Preferences")
+        memory.replace_section("a1", "Preferences", "- drinks tea now")
+        restored = memory.restore_profile("a1", first_profile.revision)
+        assert (restored.document, restored.source) == (first_profile.document, f"restore:{first_profile.revision}")
+        with pytest.raises(NotFound):
+            memory.restore_profile("a1", 99)
 
 
 def test_memorize_through_the_client_is_idempotent_by_default(live_server: LiveServer) -> None:

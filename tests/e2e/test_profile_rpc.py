@@ -89,6 +89,16 @@ def test_bad_edits_change_nothing(profiles: ProfileServiceStub) -> None:
             "set_budget.budget_tokens",
         ),
         (dict(expected_revision=2), grpc.StatusCode.INVALID_ARGUMENT, "edit"),
+        (
+            dict(expected_revision=2, restore_revision=ppb.RestoreRevision(revision=0)),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "restore_revision.revision",
+        ),
+        (
+            dict(expected_revision=2, restore_revision=ppb.RestoreRevision(revision=7)),
+            grpc.StatusCode.NOT_FOUND,
+            "no revision 7",
+        ),
         (dict(expected_revision=2, agent_id="bad agent"), grpc.StatusCode.INVALID_ARGUMENT, "agent_id"),
     ]
     before = profiles.GetProfile(ppb.GetProfileRequest(agent_id="a1"), metadata=T).profile
@@ -111,6 +121,19 @@ def test_bad_edits_change_nothing(profiles: ProfileServiceStub) -> None:
     with pytest.raises(grpc.RpcError) as err:
         profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="a1"), metadata=T)
     assert err.value.code() == grpc.StatusCode.UNAVAILABLE and "job queue" in (err.value.details() or "")
+
+
+def test_an_earlier_revision_can_be_made_current_again(profiles: ProfileServiceStub) -> None:
+    first = edit(profiles, 0, append=ppb.AppendLine(section="Preferences", line="- likes espresso"))
+    edit(profiles, 1, replace_section=ppb.ReplaceSection(section="Preferences", content="- drinks tea now"))
+    edit(profiles, 2, append=ppb.AppendLine(line="Never share API keys", pinned=True))
+    restored = edit(profiles, 3, restore_revision=ppb.RestoreRevision(revision=1))
+    assert (restored.revision, restored.document, restored.source) == (4, first.document, "restore:1")
+    assert restored.prompt_block == first.prompt_block and restored.budget_tokens == first.budget_tokens
+    again = edit(profiles, 4, restore_revision=ppb.RestoreRevision(revision=3))  # the restore is undone alike
+    assert "Never share API keys" in again.document and "- drinks tea now" in again.document
+    listed = profiles.ListProfileRevisions(ppb.ListProfileRevisionsRequest(agent_id="a1"), metadata=T).revisions
+    assert [r.revision for r in listed] == [5, 4, 3, 2, 1]  # nothing was rewritten in place
 
 
 def test_over_budget_message_names_both_counts(profiles: ProfileServiceStub) -> None:

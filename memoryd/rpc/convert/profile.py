@@ -37,6 +37,8 @@ def edit(request: ppb.EditProfileRequest) -> ProfileEdit:
         )
     if kind == "set_budget":
         return ProfileEdit(EditKind.SET_BUDGET, budget_tokens=request.set_budget.budget_tokens)
+    if kind == "restore_revision":
+        return ProfileEdit(EditKind.RESTORE_REVISION, revision=request.restore_revision.revision)
     return ProfileEdit(None)
 
 

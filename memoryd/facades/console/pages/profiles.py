@@ -1,6 +1,8 @@
-"""Profiles and conversations: a profile's revisions and a diff of two; a conversation's assembled context.
+"""Profiles and conversations: a profile's revisions, a diff of two, restoring one; a conversation's context.
 
-The context is what the model would be sent, with its token breakdown.
+Restoring asks first, showing what would change (the current revision against the one chosen), then
+makes that revision's document current as a new revision (EditProfile's restore_revision). The
+context is what the model would be sent, with its token breakdown.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from memoryd.facades.console.daemon import Refused
@@ -23,9 +25,10 @@ REVISIONS = 50
 
 
 async def profiles(view: View) -> Response:
-    """An agent's profile, its revisions and a diff of two."""
+    """An agent's profile, its revisions and a diff of two (or, asked to restore one, the current against it)."""
     agent = view.agent
     values: dict[str, Any] = {"agent": agent, "profile": None, "revisions": [], "diff": [], "pair": ()}
+    values |= {"restore": "", "done": view.arg("done")}
     if agent:
         got = await view.call(view.daemon.profiles.GetProfile, ppb.GetProfileRequest(agent_id=agent))
         values["profile"] = got.profile
@@ -33,6 +36,8 @@ async def profiles(view: View) -> Response:
         listed = await view.call(view.daemon.profiles.ListProfileRevisions, listing)
         values["revisions"] = list(listed.revisions)
         older, newer = view.arg("from"), view.arg("to")
+        if restore := view.whole("restore", 0):  # a revision it does not have: GetProfileRevision's NOT_FOUND
+            older, newer, values["restore"] = str(got.profile.revision), str(restore), restore
         if older.isdigit() and newer.isdigit():
             documents = []
             for revision in (int(older), int(newer)):
@@ -77,9 +82,22 @@ async def conversation(view: View) -> Response:
     return view.render("conversation.html", conversation_id=conversation_id, **values)
 
 
+async def restore(view: View) -> Response:
+    """Make the chosen revision's document current again, at the revision the confirmation showed."""
+    agent, revision = view.agent, view.whole("revision", 0)
+    request = ppb.EditProfileRequest(
+        agent_id=agent,
+        expected_revision=view.whole("expected", 0),
+        restore_revision=ppb.RestoreRevision(revision=revision),
+    )
+    await view.call(view.daemon.profiles.EditProfile, request)
+    return RedirectResponse(link("/profiles", agent=agent, done=f"restored revision {revision}"), 303)
+
+
 def routes(console: Console) -> list[Route]:
     """The routes of the view."""
     return [
         Route("/profiles", page(console, profiles), methods=["GET"]),
+        Route("/profiles", page(console, restore), methods=["POST"]),
         Route("/conversations", page(console, conversation), methods=["GET"]),
     ]

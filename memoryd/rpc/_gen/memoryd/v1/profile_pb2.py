@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18memoryd/v1/profile.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd3\x01\n\x07Profile\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ocument\x18\x02 \x01(\t\x12\x13\n\x0btoken_count\x18\x03 \x01(\x05\x12\x15\n\rbudget_tokens\x18\x04 \x01(\x05\x12\x10\n\x08revision\x18\x05 \x01(\x03\x12\x14\n\x0cprompt_block\x18\x06 \x01(\t\x12.\n\nupdated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x65ncoding\x18\x08 \x01(\t\x12\x0e\n\x06source\x18\t \x01(\t\"%\n\x11GetProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\":\n\x12GetProfileResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\";\n\nAppendLine\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0c\n\x04line\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\"B\n\x0eReplaceSection\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\";\n\nRemoveLine\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0c\n\x04line\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\"\"\n\tSetBudget\x12\x15\n\rbudget_tokens\x18\x01 \x01(\x05\"\x86\x02\n\x12\x45\x64itProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x19\n\x11\x65xpected_revision\x18\x02 \x01(\x03\x12(\n\x06\x61ppend\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.AppendLineH\x00\x12\x35\n\x0freplace_section\x18\x04 \x01(\x0b\x32\x1a.memoryd.v1.ReplaceSectionH\x00\x12-\n\x0bremove_line\x18\x05 \x01(\x0b\x32\x16.memoryd.v1.RemoveLineH\x00\x12+\n\nset_budget\x18\x06 \x01(\x0b\x32\x15.memoryd.v1.SetBudgetH\x00\x42\x06\n\x04\x65\x64it\";\n\x13\x45\x64itProfileResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\"V\n\x1bListProfileRevisionsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"_\n\x1cListProfileRevisionsResponse\x12&\n\trevisions\x18\x01 \x03(\x0b\x32\x13.memoryd.v1.Profile\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"?\n\x19GetProfileRevisionRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08revision\x18\x02 \x01(\x03\"B\n\x1aGetProfileRevisionResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\",\n\x18RegenerateProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"+\n\x19RegenerateProfileResponse\x12\x0e\n\x06job_id\x18\x01 \x01(\t2\xdf\x03\n\x0eProfileService\x12K\n\nGetProfile\x12\x1d.memoryd.v1.GetProfileRequest\x1a\x1e.memoryd.v1.GetProfileResponse\x12N\n\x0b\x45\x64itProfile\x12\x1e.memoryd.v1.EditProfileRequest\x1a\x1f.memoryd.v1.EditProfileResponse\x12i\n\x14ListProfileRevisions\x12\'.memoryd.v1.ListProfileRevisionsRequest\x1a(.memoryd.v1.ListProfileRevisionsResponse\x12\x63\n\x12GetProfileRevision\x12%.memoryd.v1.GetProfileRevisionRequest\x1a&.memoryd.v1.GetProfileRevisionResponse\x12`\n\x11RegenerateProfile\x12$.memoryd.v1.RegenerateProfileRequest\x1a%.memoryd.v1.RegenerateProfileResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18memoryd/v1/profile.proto\x12\nmemoryd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd3\x01\n\x07Profile\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08\x64ocument\x18\x02 \x01(\t\x12\x13\n\x0btoken_count\x18\x03 \x01(\x05\x12\x15\n\rbudget_tokens\x18\x04 \x01(\x05\x12\x10\n\x08revision\x18\x05 \x01(\x03\x12\x14\n\x0cprompt_block\x18\x06 \x01(\t\x12.\n\nupdated_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x65ncoding\x18\x08 \x01(\t\x12\x0e\n\x06source\x18\t \x01(\t\"%\n\x11GetProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\":\n\x12GetProfileResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\";\n\nAppendLine\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0c\n\x04line\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\"B\n\x0eReplaceSection\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\";\n\nRemoveLine\x12\x0f\n\x07section\x18\x01 \x01(\t\x12\x0c\n\x04line\x18\x02 \x01(\t\x12\x0e\n\x06pinned\x18\x03 \x01(\x08\"\"\n\tSetBudget\x12\x15\n\rbudget_tokens\x18\x01 \x01(\x05\"#\n\x0fRestoreRevision\x12\x10\n\x08revision\x18\x01 \x01(\x03\"\xbf\x02\n\x12\x45\x64itProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x19\n\x11\x65xpected_revision\x18\x02 \x01(\x03\x12(\n\x06\x61ppend\x18\x03 \x01(\x0b\x32\x16.memoryd.v1.AppendLineH\x00\x12\x35\n\x0freplace_section\x18\x04 \x01(\x0b\x32\x1a.memoryd.v1.ReplaceSectionH\x00\x12-\n\x0bremove_line\x18\x05 \x01(\x0b\x32\x16.memoryd.v1.RemoveLineH\x00\x12+\n\nset_budget\x18\x06 \x01(\x0b\x32\x15.memoryd.v1.SetBudgetH\x00\x12\x37\n\x10restore_revision\x18\x07 \x01(\x0b\x32\x1b.memoryd.v1.RestoreRevisionH\x00\x42\x06\n\x04\x65\x64it\";\n\x13\x45\x64itProfileResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\"V\n\x1bListProfileRevisionsRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"_\n\x1cListProfileRevisionsResponse\x12&\n\trevisions\x18\x01 \x03(\x0b\x32\x13.memoryd.v1.Profile\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"?\n\x19GetProfileRevisionRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x10\n\x08revision\x18\x02 \x01(\x03\"B\n\x1aGetProfileRevisionResponse\x12$\n\x07profile\x18\x01 \x01(\x0b\x32\x13.memoryd.v1.Profile\",\n\x18RegenerateProfileRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"+\n\x19RegenerateProfileResponse\x12\x0e\n\x06job_id\x18\x01 \x01(\t2\xdf\x03\n\x0eProfileService\x12K\n\nGetProfile\x12\x1d.memoryd.v1.GetProfileRequest\x1a\x1e.memoryd.v1.GetProfileResponse\x12N\n\x0b\x45\x64itProfile\x12\x1e.memoryd.v1.EditProfileRequest\x1a\x1f.memoryd.v1.EditProfileResponse\x12i\n\x14ListProfileRevisions\x12\'.memoryd.v1.ListProfileRevisionsRequest\x1a(.memoryd.v1.ListProfileRevisionsResponse\x12\x63\n\x12GetProfileRevision\x12%.memoryd.v1.GetProfileRevisionRequest\x1a&.memoryd.v1.GetProfileRevisionResponse\x12`\n\x11RegenerateProfile\x12$.memoryd.v1.RegenerateProfileRequest\x1a%.memoryd.v1.RegenerateProfileResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,22 +46,24 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REMOVELINE']._serialized_end=574
   _globals['_SETBUDGET']._serialized_start=576
   _globals['_SETBUDGET']._serialized_end=610
-  _globals['_EDITPROFILEREQUEST']._serialized_start=613
-  _globals['_EDITPROFILEREQUEST']._serialized_end=875
-  _globals['_EDITPROFILERESPONSE']._serialized_start=877
-  _globals['_EDITPROFILERESPONSE']._serialized_end=936
-  _globals['_LISTPROFILEREVISIONSREQUEST']._serialized_start=938
-  _globals['_LISTPROFILEREVISIONSREQUEST']._serialized_end=1024
-  _globals['_LISTPROFILEREVISIONSRESPONSE']._serialized_start=1026
-  _globals['_LISTPROFILEREVISIONSRESPONSE']._serialized_end=1121
-  _globals['_GETPROFILEREVISIONREQUEST']._serialized_start=1123
-  _globals['_GETPROFILEREVISIONREQUEST']._serialized_end=1186
-  _globals['_GETPROFILEREVISIONRESPONSE']._serialized_start=1188
-  _globals['_GETPROFILEREVISIONRESPONSE']._serialized_end=1254
-  _globals['_REGENERATEPROFILEREQUEST']._serialized_start=1256
-  _globals['_REGENERATEPROFILEREQUEST']._serialized_end=1300
-  _globals['_REGENERATEPROFILERESPONSE']._serialized_start=1302
-  _globals['_REGENERATEPROFILERESPONSE']._serialized_end=1345
-  _globals['_PROFILESERVICE']._serialized_start=1348
-  _globals['_PROFILESERVICE']._serialized_end=1827
+  _globals['_RESTOREREVISION']._serialized_start=612
+  _globals['_RESTOREREVISION']._serialized_end=647
+  _globals['_EDITPROFILEREQUEST']._serialized_start=650
+  _globals['_EDITPROFILEREQUEST']._serialized_end=969
+  _globals['_EDITPROFILERESPONSE']._serialized_start=971
+  _globals['_EDITPROFILERESPONSE']._serialized_end=1030
+  _globals['_LISTPROFILEREVISIONSREQUEST']._serialized_start=1032
+  _globals['_LISTPROFILEREVISIONSREQUEST']._serialized_end=1118
+  _globals['_LISTPROFILEREVISIONSRESPONSE']._serialized_start=1120
+  _globals['_LISTPROFILEREVISIONSRESPONSE']._serialized_end=1215
+  _globals['_GETPROFILEREVISIONREQUEST']._serialized_start=1217
+  _globals['_GETPROFILEREVISIONREQUEST']._serialized_end=1280
+  _globals['_GETPROFILEREVISIONRESPONSE']._serialized_start=1282
+  _globals['_GETPROFILEREVISIONRESPONSE']._serialized_end=1348
+  _globals['_REGENERATEPROFILEREQUEST']._serialized_start=1350
+  _globals['_REGENERATEPROFILEREQUEST']._serialized_end=1394
+  _globals['_REGENERATEPROFILERESPONSE']._serialized_start=1396
+  _globals['_REGENERATEPROFILERESPONSE']._serialized_end=1439
+  _globals['_PROFILESERVICE']._serialized_start=1442
+  _globals['_PROFILESERVICE']._serialized_end=1921
 # @@protoc_insertion_point(module_scope)

@@ -79,21 +79,29 @@ class SetBudget(_message.Message):
     budget_tokens: int
     def __init__(self, budget_tokens: _Optional[int] = ...) -> None: ...
 
+class RestoreRevision(_message.Message):
+    __slots__ = ("revision",)
+    REVISION_FIELD_NUMBER: _ClassVar[int]
+    revision: int
+    def __init__(self, revision: _Optional[int] = ...) -> None: ...
+
 class EditProfileRequest(_message.Message):
-    __slots__ = ("agent_id", "expected_revision", "append", "replace_section", "remove_line", "set_budget")
+    __slots__ = ("agent_id", "expected_revision", "append", "replace_section", "remove_line", "set_budget", "restore_revision")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_REVISION_FIELD_NUMBER: _ClassVar[int]
     APPEND_FIELD_NUMBER: _ClassVar[int]
     REPLACE_SECTION_FIELD_NUMBER: _ClassVar[int]
     REMOVE_LINE_FIELD_NUMBER: _ClassVar[int]
     SET_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    RESTORE_REVISION_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     expected_revision: int
     append: AppendLine
     replace_section: ReplaceSection
     remove_line: RemoveLine
     set_budget: SetBudget
-    def __init__(self, agent_id: _Optional[str] = ..., expected_revision: _Optional[int] = ..., append: _Optional[_Union[AppendLine, _Mapping]] = ..., replace_section: _Optional[_Union[ReplaceSection, _Mapping]] = ..., remove_line: _Optional[_Union[RemoveLine, _Mapping]] = ..., set_budget: _Optional[_Union[SetBudget, _Mapping]] = ...) -> None: ...
+    restore_revision: RestoreRevision
+    def __init__(self, agent_id: _Optional[str] = ..., expected_revision: _Optional[int] = ..., append: _Optional[_Union[AppendLine, _Mapping]] = ..., replace_section: _Optional[_Union[ReplaceSection, _Mapping]] = ..., remove_line: _Optional[_Union[RemoveLine, _Mapping]] = ..., set_budget: _Optional[_Union[SetBudget, _Mapping]] = ..., restore_revision: _Optional[_Union[RestoreRevision, _Mapping]] = ...) -> None: ...
 
 class EditProfileResponse(_message.Message):
     __slots__ = ("profile",)

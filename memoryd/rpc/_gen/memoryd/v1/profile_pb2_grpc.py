@@ -85,6 +85,8 @@ class ProfileServiceServicer:
         with ABORTED and changes nothing (re-read and retry). An edit that would
         exceed the budget fails with FAILED_PRECONDITION naming both token counts.
         `remove_line` of a line that is not there fails with NOT_FOUND.
+        `restore_revision` of a revision the profile never had fails with
+        NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
