@@ -49,6 +49,10 @@ class AuthSettings(_Section):
     """Each key's budget for write calls."""
     burst_seconds: float = Field(2.0, gt=0)
     """A bucket holds this many seconds of its rate (bursts up to that size pass)."""
+    streams_per_key: int = Field(32, ge=1)
+    """Watch streams (WatchConversation, WatchJob) each key may hold open at once on one daemon: a
+    runtime watches the conversations and jobs it is serving, a few; each open stream keeps polling,
+    so thousands from one key would be a leak or an attack."""
 
 
 _RENAMED_STORAGE_KEYS = {

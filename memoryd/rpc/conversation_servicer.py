@@ -11,6 +11,7 @@ from memoryd.rpc._gen.memoryd.v1 import conversation_pb2 as cpb
 from memoryd.rpc._gen.memoryd.v1 import conversation_pb2_grpc as cpb_grpc
 from memoryd.rpc.convert import conversation as wire
 from memoryd.rpc.identity import Ctx, actor
+from memoryd.rpc.open_streams import OpenStreams
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.conversation import ConversationService
 
@@ -18,8 +19,9 @@ from memoryd.services.conversation import ConversationService
 class ConversationServicer(cpb_grpc.ConversationServiceServicer):
     """Thin shell over ``ConversationService``."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, streams: OpenStreams) -> None:
         self._app = app
+        self._streams = streams
 
     def _svc(self) -> ConversationService:
         return self._app.working.conversations
@@ -103,5 +105,7 @@ class ConversationServicer(cpb_grpc.ConversationServiceServicer):
     ) -> AsyncIterator[cpb.WatchConversationResponse]:
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
-        async for event in self._svc().watch(who, request.conversation_id, request.from_start):
-            yield cpb.WatchConversationResponse(event=wire.event(event))
+        with self._streams.held():
+            await context.send_initial_metadata(())  # the watch is live: the caller may act and miss nothing
+            async for event in self._svc().watch(who, request.conversation_id, request.from_start):
+                yield cpb.WatchConversationResponse(event=wire.event(event))

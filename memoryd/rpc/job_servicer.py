@@ -11,6 +11,7 @@ from memoryd.rpc._gen.memoryd.v1 import jobs_pb2 as jpb
 from memoryd.rpc._gen.memoryd.v1 import jobs_pb2_grpc as jpb_grpc
 from memoryd.rpc.convert import jobs as wire
 from memoryd.rpc.identity import Ctx, job_partition
+from memoryd.rpc.open_streams import OpenStreams
 from memoryd.rpc.status import translated, translated_stream
 from memoryd.services.job_service import JobService
 
@@ -18,8 +19,9 @@ from memoryd.services.job_service import JobService
 class JobServicer(jpb_grpc.JobServiceServicer):
     """Thin shell over ``JobService``."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, streams: OpenStreams) -> None:
         self._app = app
+        self._streams = streams
 
     def _partition(self, context: Ctx, operator_batches: bool) -> str:
         return job_partition(context, operator_batches, self._app.settings.server.operator_key.get_secret_value())
@@ -60,8 +62,10 @@ class JobServicer(jpb_grpc.JobServiceServicer):
     async def WatchJob(self, request: jpb.WatchJobRequest, context: Ctx) -> AsyncIterator[jpb.WatchJobResponse]:
         """See the proto."""
         tenant = self._partition(context, request.operator_batches)
-        async for event in self._jobs().watch(tenant, request.job_id):
-            yield jpb.WatchJobResponse(event=wire.event(event))
+        with self._streams.held():
+            await context.send_initial_metadata(())  # admitted: the caller knows the stream is open
+            async for event in self._jobs().watch(tenant, request.job_id):
+                yield jpb.WatchJobResponse(event=wire.event(event))
 
     @translated
     async def RetryJob(self, request: jpb.RetryJobRequest, context: Ctx) -> jpb.RetryJobResponse:

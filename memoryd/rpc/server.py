@@ -51,6 +51,7 @@ from memoryd.rpc.graph_servicer import GraphServicer
 from memoryd.rpc.job_servicer import JobServicer
 from memoryd.rpc.key_servicer import KeyServicer
 from memoryd.rpc.memory_servicer import MemoryServicer
+from memoryd.rpc.open_streams import OpenStreams
 from memoryd.rpc.profile_servicer import ProfileServicer
 from memoryd.rpc.reembed_servicer import ReembedServicer
 from memoryd.runtime.heap import settled_heap
@@ -150,9 +151,10 @@ async def serving(
     )
     pb_grpc.add_MemoryServiceServicer_to_server(MemoryServicer(app), server)  # type: ignore[no-untyped-call]
     ppb_grpc.add_ProfileServiceServicer_to_server(ProfileServicer(app), server)  # type: ignore[no-untyped-call]
-    jpb_grpc.add_JobServiceServicer_to_server(JobServicer(app), server)  # type: ignore[no-untyped-call]
+    streams = OpenStreams(app.settings.auth.streams_per_key)
+    jpb_grpc.add_JobServiceServicer_to_server(JobServicer(app, streams), server)  # type: ignore[no-untyped-call]
     cpb_grpc.add_ConversationServiceServicer_to_server(  # type: ignore[no-untyped-call]
-        ConversationServicer(app), server
+        ConversationServicer(app, streams), server
     )
     apb_grpc.add_AuditServiceServicer_to_server(AuditServicer(app), server)  # type: ignore[no-untyped-call]
     kpb_grpc.add_KeyServiceServicer_to_server(KeyServicer(app), server)  # type: ignore[no-untyped-call]

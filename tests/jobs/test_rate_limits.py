@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -11,7 +13,7 @@ from grpc_status import rpc_status
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.core.keys import Role
-from memoryd.rpc.client import MemoryServiceStub, bearer, pb
+from memoryd.rpc.client import ConversationServiceStub, MemoryServiceStub, bearer, cpb, pb
 from tests.conftest import LiveServer, make_settings
 
 pytestmark = pytest.mark.timeout(120)
@@ -53,3 +55,44 @@ def test_a_key_spends_one_budget_across_replicas_and_is_told_when_to_retry(
     finally:
         two.stop()
         one.stop()
+
+
+def test_a_key_holds_at_most_its_watch_streams_and_gets_a_place_back_when_one_ends(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    settings = make_settings(
+        tmp_path / "data", redis={"dsn": redis_url}, jobs={"bootstrap_at_start": False}, auth={"streams_per_key": 2}
+    )
+    with LiveServer(settings, onnx_embedder) as daemon, grpc.insecure_channel(f"127.0.0.1:{daemon.port}") as channel:
+        _, token = daemon.key("acme", Role.AGENT)
+        _, other = daemon.key("acme", Role.AGENT)
+        stub = ConversationServiceStub(channel)
+        hello = cpb.MessageInput(message_id="m1", role=cpb.ROLE_USER, content="hello")
+        append = cpb.AppendMessagesRequest(agent_id="a1", conversation_id="c1", messages=[hello])
+        stub.AppendMessages(append, metadata=(bearer(token),))
+        watch = cpb.WatchConversationRequest(agent_id="a1", conversation_id="c1")
+
+        def opened(key: str) -> Any:
+            call = stub.WatchConversation(watch, metadata=(bearer(key),), timeout=30)
+            call.initial_metadata()  # sent once the daemon admitted the stream, or with its refusal
+            if call.done():
+                next(call)  # the refusal, raised
+            return call
+
+        held = [opened(token), opened(token)]
+        with pytest.raises(grpc.RpcError) as refused:
+            opened(token)  # one stream polling too many (each was 4 store reads a second, unbounded)
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "auth.streams_per_key" in (refused.value.details() or "")
+        held.append(opened(other))  # another key has places of its own
+        held[0].cancel()
+        deadline = time.monotonic() + 10
+        while True:  # the cancelled stream's place comes back once the daemon sees the cancel
+            try:
+                held.append(opened(token))
+                break
+            except grpc.RpcError:
+                assert time.monotonic() < deadline, "a cancelled stream kept its place"
+                time.sleep(0.05)
+        for call in held:
+            call.cancel()

@@ -112,6 +112,9 @@ class ConversationServiceServicer:
     def WatchConversation(self, request, context):
         """WatchConversation streams compaction events (started, finished, failed with the
         error) until the caller cancels; `from_start` replays the persisted ones first.
+        The initial metadata arrives once the watch is live (an action taken after it is
+        seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
+        daemon (RESOURCE_EXHAUSTED beyond; close one first).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -99,7 +99,9 @@ class JobServiceServicer:
 
     def WatchJob(self, request, context):
         """WatchJob streams the job's events from its first one, then live ones, and
-        ends when the job is no longer queued, running, waiting or retrying.
+        ends when the job is no longer queued, running, waiting or retrying. It counts
+        toward the key's `auth.streams_per_key` open Watch streams (RESOURCE_EXHAUSTED
+        beyond); the initial metadata arrives once it is admitted.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -121,12 +121,18 @@ export interface ConversationServiceClient extends grpc.Client {
   /**
    * WatchConversation streams compaction events (started, finished, failed with the
    * error) until the caller cancels; `from_start` replays the persisted ones first.
+   * The initial metadata arrives once the watch is live (an action taken after it is
+   * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
    */
   WatchConversation(argument: _memoryd_v1_WatchConversationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
   WatchConversation(argument: _memoryd_v1_WatchConversationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
   /**
    * WatchConversation streams compaction events (started, finished, failed with the
    * error) until the caller cancels; `from_start` replays the persisted ones first.
+   * The initial metadata arrives once the watch is live (an action taken after it is
+   * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
    */
   watchConversation(argument: _memoryd_v1_WatchConversationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
   watchConversation(argument: _memoryd_v1_WatchConversationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
@@ -177,6 +183,9 @@ export interface ConversationServiceHandlers extends grpc.UntypedServiceImplemen
   /**
    * WatchConversation streams compaction events (started, finished, failed with the
    * error) until the caller cancels; `from_start` replays the persisted ones first.
+   * The initial metadata arrives once the watch is live (an action taken after it is
+   * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
    */
   WatchConversation: grpc.handleServerStreamingCall<_memoryd_v1_WatchConversationRequest__Output, _memoryd_v1_WatchConversationResponse>;
   
