@@ -72,7 +72,7 @@ MULTI_VALUED = frozenset(
 
 MAX_NAME_CHARS, MAX_SENTENCE_CHARS, MAX_DIGEST_CHARS = 200, 1000, 600
 _PREDICATE = re.compile(r"[a-z][a-z0-9_]{0,63}")
-_NUMBERS = re.compile(r"\d+")
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def normalised_name(name: str) -> str:
@@ -82,12 +82,21 @@ def normalised_name(name: str) -> str:
 
 
 def may_name_one_entity(a: str, b: str) -> bool:
-    """Whether two different names could be one entity at all: never when their numbers differ.
+    """Whether two names that embed alike may be one entity without a person saying so.
 
-    Names that embed alike can still be different things ("Room 101" / "Room 102", "Keeper2" /
-    "Keeper23", "iPhone 14" / "iPhone 15"), so similarity alone never resolves one into the other.
+    Only when they hold the same words, in any order and with articles aside ("Smith, John" /
+    "John Smith", "The Acme Corp" / "Acme Corp"). A word, a letter or a number makes another
+    name however alike the two embed: multilingual-e5 puts "John Smith" / "Jane Smith" at cosine
+    0.93, "Mr. Brown" / "Mrs. Brown" at 0.96, "Berlin office" / "Munich office" at 0.93 ("Room
+    101" / "Room 102", "Keeper2" / "Keeper23" likewise). Resolving one into the other would file
+    one person's facts under another's name and let them end the other's; such pairs are kept
+    apart and suggested for a person to merge.
     """
-    return _NUMBERS.findall(normalised_name(a)) == _NUMBERS.findall(normalised_name(b))
+    return _words(a) == _words(b)
+
+
+def _words(name: str) -> list[str]:
+    return sorted(w for w in normalised_name(name).split() if w not in _ARTICLES)
 
 
 def normalised_predicate(predicate: str) -> str:

