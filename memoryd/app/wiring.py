@@ -86,7 +86,8 @@ class _Shared:
 
 def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None, rates: RateLimiter | None) -> App:
     """The App: every service built once over the ports, in dependency order."""
-    floor = calibration_for(p.embedder.model_name).similarity_floor
+    calibrated = calibration_for(p.embedder.model_name)
+    floor = calibrated.similarity_floor
     trail = EventLog(stores.audit_log, p.clock)
     configs = AgentConfigService(
         stores.agent_configs,
@@ -100,8 +101,9 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
     limits = Limits(max_content_bytes=settings.memorize.max_content_bytes)
     provenance = Provenance(stores.provenance, p.clock) if stores.provenance is not None else None
     shared = _Shared(trail, PiiFloor(settings.pii.policy_for), limits, configs, provenance)
+    duplicate = calibrated.entity_duplicate
     graph = (
-        GraphService(stores.graph, p.embedder, p.counter, p.clock, trail, shared.pii)
+        GraphService(stores.graph, p.embedder, p.counter, p.clock, trail, shared.pii, duplicate)
         if stores.graph is not None
         else None
     )

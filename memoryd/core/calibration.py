@@ -33,6 +33,9 @@ class EmbedderCalibration:
     """The review's contradiction candidates: at least this similar (the lexical rule decides)."""
     review_newer: float = 0.90
     """The review's stale rule: a newer memory at least this similar replaces an old one."""
+    entity_duplicate: float = 0.80
+    """Graph entity names at least this similar are possible duplicates, suggested for a person to merge
+    (and the candidates a name with the same words resolves to): the 99.9th percentile of unrelated names."""
 
 
 E5_REVIEW = (0.985, 0.88, 0.98)
@@ -43,8 +46,13 @@ one shape 0.95 ("Dmitri" / "Jonas is allergic to peanuts"); these give 100 % / 7
 CALIBRATED = {
     # Restatements the rule merges scored cosine >= 0.938 (the worst: a trailing "!"); 0.10 keeps margin.
     # Recall values: 2,360 gold and 6,144 random pairs (docs/benchmarks.md, "The similarity scale").
+    # Entity names (`memoryd bench names`: 1,653 pairs of unrelated names in seven languages): p99.9 0.687.
     "all-MiniLM-L6-v2-int8": EmbedderCalibration(
-        dedup_distance=0.10, similarity_floor=0.17, noise_similarity=0.34, strong_similarity=0.63
+        dedup_distance=0.10,
+        similarity_floor=0.17,
+        noise_similarity=0.34,
+        strong_similarity=0.63,
+        entity_duplicate=0.69,
     ),
     # e5's scale is narrow (random pairs from 0.71): the same percentiles of LoCoMo's pairs. Restatements the
     # rule merges lie within 0.027; 0.05 keeps margin. On the multilingual set (Spanish, German, Chinese) the
@@ -57,6 +65,7 @@ CALIBRATED = {
         review_duplicate=E5_REVIEW[0],
         review_contradiction=E5_REVIEW[1],
         review_newer=E5_REVIEW[2],
+        entity_duplicate=0.91,  # `memoryd bench names`: unrelated p99.9 0.906 (at 0.80, 83 % of them were suggested)
     ),
 }
 UNCALIBRATED = EmbedderCalibration(

@@ -1,9 +1,10 @@
 """GraphService: assert facts (resolving entities, invalidating what they contradict), search, curate.
 
 Resolution uses no model: the normalised name or an alias in the same scope first, then the
-nearest entity of that scope by name embedding above ``MERGE_SIMILARITY`` when its name has the
-same words (``core.graph.may_name_one_entity``), else a new entity; names from
-``DUPLICATE_SIMILARITY`` on that were not resolved come back as possible duplicates for a human.
+nearest entity of that scope by name embedding whose name has the same words
+(``core.graph.may_name_one_entity``), else a new entity; the near names it was not resolved to
+(from the embedder's calibrated ``entity_duplicate`` similarity) come back as possible duplicates
+for a person.
 ``core.graph.decide`` says what an assertion does; every write of one assertion is one commit.
 Searching is ``graph_search``'s.
 """
@@ -50,10 +51,6 @@ from memoryd.services.event_log import EventLog
 from memoryd.services.graph_search import GraphSearch
 from memoryd.services.pii_floor import PiiFloor
 
-MERGE_SIMILARITY = 0.92
-"""An unseen name this close to an entity's name (cosine, same scope) is that entity."""
-DUPLICATE_SIMILARITY = 0.80
-"""Closer than this but not merged: listed as a possible duplicate."""
 MAX_PAGE = 200
 """The most facts, entities, episodes or suggestions one page holds."""
 
@@ -94,8 +91,11 @@ class GraphService:
         clock: Clock,
         trail: EventLog,
         pii: PiiFloor,
+        duplicate_similarity: float = 0.80,
     ) -> None:
         self._store = store
+        self._duplicate_similarity = duplicate_similarity
+        """Near names from this cosine on are candidates: resolved when of the same words, else suggested."""
         self._embedder = embedder
         self._counter = counter
         self._clock = clock
@@ -211,9 +211,10 @@ class GraphService:
             return await self._in_use(tenant_id, await self._followed(tenant_id, min(named, key=lambda e: e.entity_id)))
         vector = (await self._embedder.embed([name]))[0]
         near = await self._store.nearest_entities(tenant_id, where, vector, 3)
-        close = [h for h in near if h.score >= DUPLICATE_SIMILARITY]
-        if close and close[0].score >= MERGE_SIMILARITY:
-            found = (await self._store.entities(tenant_id, [close[0].memory_id])).get(close[0].memory_id)
+        close = [h for h in near if h.score >= self._duplicate_similarity]
+        known = await self._store.entities(tenant_id, [h.memory_id for h in close]) if close else {}
+        for hit in close:  # the nearest first
+            found = known.get(hit.memory_id)
             if found is not None and may_name_one_entity(name, found.name):
                 return await self._in_use(tenant_id, await self._followed(tenant_id, found))
         entity = Entity(entity_id(where, name), name, kind, where, (), self._clock.now())

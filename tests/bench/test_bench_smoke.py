@@ -232,6 +232,14 @@ def test_bench_dedup_smoke(tmp_path: Path) -> None:
     assert record["distance_admitting_every_rule_restatement"] <= record["dedup_distance"]
 
 
+def test_bench_names_smoke(tmp_path: Path) -> None:
+    stdout, record = bench(tmp_path, "names")
+    assert "resolved into one entity without a person" in stdout
+    assert record["resolved_without_a_person"]["alike"] == 0  # a letter, word or title apart: never folded alone
+    shipped = record["suggested"][str(record["entity_duplicate"])]
+    assert shipped["unrelated"] <= 0.01 and shipped["variants"] >= 0.5  # the calibrated similarity of this embedder
+
+
 def test_bench_mixed_smoke(tmp_path: Path) -> None:
     stdout, record = bench(
         tmp_path,

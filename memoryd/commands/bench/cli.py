@@ -18,6 +18,7 @@ from memoryd.commands.bench.jobs_bench import register as register_jobs
 from memoryd.commands.bench.locomo_bench import register as register_locomo
 from memoryd.commands.bench.mixed_bench import register as register_mixed
 from memoryd.commands.bench.multilingual_bench import register as register_multilingual
+from memoryd.commands.bench.names_bench import register as register_names
 from memoryd.commands.bench.outage_bench import register as register_outage
 from memoryd.commands.bench.paired_bench import register as register_paired
 from memoryd.commands.bench.pii_bench import register as register_pii
@@ -35,6 +36,7 @@ def add_bench_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     register_autorecall(sub)
     register_jobs(sub)
     register_dedup(sub)
+    register_names(sub)
     register_mixed(sub)
     register_audit(sub)
     register_pii(sub)
