@@ -112,6 +112,12 @@ CASES: list[tuple[str, Callable[[World], Any], C, str]] = [
         C.INVALID_ARGUMENT,
         "key_id",
     ),
+    (  # no row id holds a quote or a space: an empty page hid the typo
+        "audit log filtered by a malformed row id",
+        lambda w: w.audits.ListAuditEvents(apb.ListAuditEventsRequest(row_id="m1' OR 1=1"), metadata=T),
+        C.INVALID_ARGUMENT,
+        "row_id",
+    ),
     (
         "audit log since out of range",
         lambda w: w.audits.ListAuditEvents(apb.ListAuditEventsRequest(since=_far_future()), metadata=T),
