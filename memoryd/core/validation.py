@@ -15,6 +15,8 @@ from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, S
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 _TENANT = re.compile(r"[A-Za-z0-9._-]{1,64}")
 _MEMORY_ID = re.compile(r"[0-9a-f]{32}")
+_ROW_ID = re.compile(r"[A-Za-z0-9._:@-]{1,160}")
+"""A row an audit event names: an id, or one with its kind before it (``conversation:<id>``, ``subject:…``)."""
 _COLLECTION = re.compile(COLLECTION_PATTERN)
 
 EARLIEST_TIME = datetime(1900, 1, 1, tzinfo=UTC)
@@ -89,6 +91,13 @@ def check_filter_id(value: str, field: str, *, item: bool = False) -> str:
         raise InvalidRequest(field, "must be a memory or fact id (32 lowercase hex chars)")
     if value and not item and not _ID.fullmatch(value):
         raise InvalidRequest(field, "must be 1-128 chars of [A-Za-z0-9._:@-]")
+    return value
+
+
+def check_row_id_filter(value: str, field: str = "row_id") -> str:
+    """A row id an audit-log listing is narrowed to; empty: not narrowed."""
+    if value and not _ROW_ID.fullmatch(value):
+        raise InvalidRequest(field, "must be 1-160 chars of [A-Za-z0-9._:@-], as the events name rows")
     return value
 
 

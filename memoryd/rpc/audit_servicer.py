@@ -7,7 +7,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.keys import check_key_id_filter
 from memoryd.core.provenance import ServingFilter
-from memoryd.core.validation import check_filter_id, check_range
+from memoryd.core.validation import check_filter_id, check_range, check_row_id_filter
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -134,7 +134,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
             size,
             request.page_token,
             key_id=check_key_id_filter(request.key_id, "key_id"),
-            row_id=check_filter_id(request.row_id, "row_id"),  # ids, keys, agents, settings, subject:…
+            row_id=check_row_id_filter(request.row_id),
         )
         return apb.ListAuditEventsResponse(
             events=[audit_event(e) for e in page.events], next_page_token=page.next_page_token

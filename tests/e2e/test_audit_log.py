@@ -109,3 +109,9 @@ def test_every_mutation_leaves_an_event_without_content(live_server: LiveServer)
         with pytest.raises(grpc.RpcError) as long_id:
             AuditServiceStub(ch).ListAuditEvents(apb.ListAuditEventsRequest(key_id="k" * 65), metadata=(bearer(admin),))
         assert long_id.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "key_id" in (long_id.value.details() or "")
+        # A row named with its kind (an erasure names its contact's conversations so) is a row id too.
+        long_row = "conversation:" + "c" * 128
+        named = AuditServiceStub(ch).ListAuditEvents(
+            apb.ListAuditEventsRequest(row_id=long_row), metadata=(bearer(admin),)
+        )
+        assert list(named.events) == []
