@@ -286,41 +286,29 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         Edits are compare-and-swap on the revision: without ``expected_revision`` the current one
         is read first; a concurrent edit in between raises ``Aborted`` (read again and retry).
         """
-        stub = ProfileServiceStub(self.channel)
-        if expected_revision is None:
-            expected_revision = self.get_profile(agent_id).revision
-        request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=expected_revision)
         if remove:
-            request.remove_line.CopyFrom(ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned))
-        else:
-            request.append.CopyFrom(ppb.AppendLine(section=section, line=line, pinned=pinned))
-        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+            removed = ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned)
+            return self._edit_profile(agent_id, expected_revision, remove_line=removed)
+        appended = ppb.AppendLine(section=section, line=line, pinned=pinned)
+        return self._edit_profile(agent_id, expected_revision, append=appended)
 
     def replace_section(
         self, agent_id: str, section: str, content: str, *, pinned: bool = False, expected_revision: int | None = None
     ) -> ppb.Profile:
         """Replace a section's body (or ``## Pinned``'s); compare-and-swap on the revision as ``edit_profile``."""
-        stub = ProfileServiceStub(self.channel)
-        if expected_revision is None:
-            expected_revision = self.get_profile(agent_id).revision
-        request = ppb.EditProfileRequest(
-            agent_id=agent_id,
-            expected_revision=expected_revision,
-            replace_section=ppb.ReplaceSection(section=section, content=content, pinned=pinned),
-        )
-        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+        replaced = ppb.ReplaceSection(section=section, content=content, pinned=pinned)
+        return self._edit_profile(agent_id, expected_revision, replace_section=replaced)
 
     def restore_profile(self, agent_id: str, revision: int, *, expected_revision: int | None = None) -> ppb.Profile:
         """Make an earlier revision's document current again (a new revision); compare-and-swap as ``edit_profile``."""
-        stub = ProfileServiceStub(self.channel)
+        return self._edit_profile(agent_id, expected_revision, restore_revision=ppb.RestoreRevision(revision=revision))
+
+    def _edit_profile(self, agent_id: str, expected_revision: int | None, **edit: Any) -> ppb.Profile:
+        """One EditProfile at ``expected_revision`` (the current one, read first, when None)."""
         if expected_revision is None:
             expected_revision = self.get_profile(agent_id).revision
-        request = ppb.EditProfileRequest(
-            agent_id=agent_id,
-            expected_revision=expected_revision,
-            restore_revision=ppb.RestoreRevision(revision=revision),
-        )
-        return cast(ppb.Profile, self._call(stub.EditProfile, request).profile)
+        request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=expected_revision, **edit)
+        return cast(ppb.Profile, self._call(ProfileServiceStub(self.channel).EditProfile, request).profile)
 
     def regenerate_profile(self, agent_id: str) -> str:
         """Queue the job that compiles the agent's archive into a new profile (``## Pinned`` kept); its job id."""
