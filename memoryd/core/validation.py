@@ -7,9 +7,11 @@ import math
 import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from memoryd.core.agent_config import COLLECTION_PATTERN
 from memoryd.core.errors import InvalidRequest
+from memoryd.core.keys import KEY_ID_HEX
 from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, Scope
 
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
@@ -81,23 +83,26 @@ def check_memory_id(memory_id: str, field: str = "memory_id") -> str:
     return memory_id
 
 
-def check_filter_id(value: str, field: str, *, item: bool = False) -> str:
-    """An id a listing is narrowed to; empty: not narrowed.
+FilterId = Literal["name", "item", "key", "row"]
 
-    ``item``: a memory's or a graph fact's (32 lowercase hex chars); else an agent's, a contact's or a
-    conversation's (1-128 chars of [A-Za-z0-9._:@-]).
+_FILTER_IDS: dict[FilterId, tuple[re.Pattern[str], str]] = {
+    "name": (_ID, "must be 1-128 chars of [A-Za-z0-9._:@-]"),
+    "item": (_MEMORY_ID, "must be a memory or fact id (32 lowercase hex chars)"),
+    "key": (re.compile(f"[0-9a-f]{{{KEY_ID_HEX}}}"), f"must be a key id ({KEY_ID_HEX} lowercase hex chars)"),
+    "row": (_ROW_ID, "must be 1-160 chars of [A-Za-z0-9._:@-], as the events name rows"),
+}
+"""The ids a listing may be narrowed to, by kind: a value of another shape could match no row."""
+
+
+def check_filter_id(value: str, field: str, kind: FilterId = "name") -> str:
+    """An id a listing is narrowed to (empty: not narrowed), of its kind's shape (``_FILTER_IDS``).
+
+    ``name``: an agent's, a contact's or a conversation's; ``item``: a memory's or a graph fact's;
+    ``key``: an API key's; ``row``: a row an audit event names.
     """
-    if value and item and not _MEMORY_ID.fullmatch(value):
-        raise InvalidRequest(field, "must be a memory or fact id (32 lowercase hex chars)")
-    if value and not item and not _ID.fullmatch(value):
-        raise InvalidRequest(field, "must be 1-128 chars of [A-Za-z0-9._:@-]")
-    return value
-
-
-def check_row_id_filter(value: str, field: str = "row_id") -> str:
-    """A row id an audit-log listing is narrowed to; empty: not narrowed."""
-    if value and not _ROW_ID.fullmatch(value):
-        raise InvalidRequest(field, "must be 1-160 chars of [A-Za-z0-9._:@-], as the events name rows")
+    shape, problem = _FILTER_IDS[kind]
+    if value and not shape.fullmatch(value):
+        raise InvalidRequest(field, problem)
     return value
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from memoryd.app import App
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.event_log import LogEvent, Operation
-from memoryd.core.keys import check_key_id_filter
 from memoryd.core.provenance import ServingFilter
-from memoryd.core.validation import check_filter_id, check_range, check_row_id_filter
+from memoryd.core.validation import check_filter_id, check_range
 from memoryd.rpc import convert
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2 as apb
 from memoryd.rpc._gen.memoryd.v1 import audit_pb2_grpc as apb_grpc
@@ -103,7 +102,7 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
     async def ListServings(self, request: apb.ListServingsRequest, context: Ctx) -> apb.ListServingsResponse:
         """See the proto."""
         where = ServingFilter(
-            check_filter_id(request.item_id, "item_id", item=True),
+            check_filter_id(request.item_id, "item_id", "item"),
             check_filter_id(request.agent_id, "agent_id"),
             check_filter_id(request.end_user_id, "end_user_id"),
             check_filter_id(request.conversation_id, "conversation_id"),
@@ -133,8 +132,8 @@ class AuditServicer(apb_grpc.AuditServiceServicer):
             operation,
             size,
             request.page_token,
-            key_id=check_key_id_filter(request.key_id, "key_id"),
-            row_id=check_row_id_filter(request.row_id),
+            key_id=check_filter_id(request.key_id, "key_id", "key"),
+            row_id=check_filter_id(request.row_id, "row_id", "row"),
         )
         return apb.ListAuditEventsResponse(
             events=[audit_event(e) for e in page.events], next_page_token=page.next_page_token
