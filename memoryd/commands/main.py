@@ -18,6 +18,7 @@ from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
+from memoryd.core.validation import host_port
 from memoryd.facades.console.command import register as register_console
 from memoryd.facades.mcp import register as register_mcp
 from memoryd.runtime import logs
@@ -25,10 +26,10 @@ from memoryd.runtime.allocator import limit_blas_threads, limit_malloc_arenas
 
 
 def _listen(value: str) -> tuple[str, int]:
-    host, _, port = value.rpartition(":")
-    if not host or not (port.isascii() and port.isdigit()):
+    found = host_port(value, any_port=True)
+    if found is None:
         raise argparse.ArgumentTypeError("expected HOST:PORT, e.g. 127.0.0.1:50051")
-    return host, int(port)
+    return found
 
 
 def _store_options() -> argparse.ArgumentParser:

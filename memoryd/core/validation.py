@@ -233,6 +233,18 @@ def check_range(value: int, field: str, low: int, high: int) -> int:
     return value
 
 
+def host_port(value: str, *, any_port: bool = False) -> tuple[str, int] | None:
+    """``HOST:PORT`` as (host, port), the brackets of an IPv6 host dropped; None when it is not one.
+
+    The port is ASCII digits ("²" and "٣" are digits to ``str.isdigit``), 1-65535 (0 too with
+    ``any_port``: the system picks one).
+    """
+    host, _, port = value.rpartition(":")
+    if not host or not (port.isascii() and port.isdigit()) or not (0 if any_port else 1) <= int(port) < 1 << 16:
+        return None
+    return host.strip("[]"), int(port)
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` names this machine only (a listener there may trust its callers: protected mode)."""
     if host == "localhost":

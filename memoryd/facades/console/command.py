@@ -8,7 +8,7 @@ from pathlib import Path
 
 import grpc
 
-from memoryd.core.validation import is_loopback
+from memoryd.core.validation import host_port, is_loopback
 from memoryd.facades.console.app import build
 from memoryd.facades.console.daemon import Daemon
 from memoryd.facades.console.web import Console
@@ -29,10 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def listen_address(value: str) -> tuple[str, int]:
     """HOST:PORT, checked (a clear line, not a traceback, when it is not one)."""
-    host, _, port = value.rpartition(":")
-    if not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
+    found = host_port(value)
+    if found is None:
         raise SystemExit(f"memoryd console: --listen {value!r} is not HOST:PORT (e.g. {DEFAULT_LISTEN})")
-    return host.strip("[]"), int(port)
+    return found
 
 
 def _check_pem(cert: Path | None, key: Path | None, daemon_ca: Path | None) -> None:
