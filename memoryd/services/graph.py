@@ -91,7 +91,7 @@ class GraphService:
         clock: Clock,
         trail: EventLog,
         pii: PiiFloor,
-        duplicate_similarity: float = 0.80,
+        duplicate_similarity: float,
     ) -> None:
         self._store = store
         self._duplicate_similarity = duplicate_similarity

@@ -35,6 +35,7 @@ from memoryd.commands.arg_types import input_file, positive_int, positive_ints
 from memoryd.commands.bench.locomo import load, parse
 from memoryd.commands.bench.report import environment, percentiles, table, write_json
 from memoryd.config import load_settings
+from memoryd.core.calibration import calibration_for
 from memoryd.core.conversation import Conversation, Message, Role, WorkingPolicy
 from memoryd.core.graph import Entity, EntityType, Fact, GraphScope
 from memoryd.core.models import Actor, Scope
@@ -196,7 +197,8 @@ def _service(store: LanceGraphStore, embedder: Any, counter: TiktokenCounter) ->
             return None
 
     trail = EventLog(_NoLog(), SystemClock())  # type: ignore[arg-type]  # search writes no audit event
-    return GraphService(store, embedder, counter, SystemClock(), trail, PiiFloor(lambda _: PiiPolicy.OFF))
+    duplicate = calibration_for(embedder.model_name).entity_duplicate
+    return GraphService(store, embedder, counter, SystemClock(), trail, PiiFloor(lambda _: PiiPolicy.OFF), duplicate)
 
 
 async def _main(args: argparse.Namespace) -> int:
