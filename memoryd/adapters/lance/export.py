@@ -112,6 +112,15 @@ def _typed(row: Row, schema: pa.Schema) -> Row:
     return out
 
 
+def _misconverted(rows: Sequence[Row], schema: pa.Schema) -> str | None:
+    """Why ``rows`` do not convert to ``schema`` as an import writes them (None: they do)."""
+    try:
+        pa.Table.from_pylist([_typed(r, schema) for r in rows], schema)
+    except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
+        return str(exc).splitlines()[0][:200]
+    return None
+
+
 class LanceTenantArchive:
     """Exports and imports whole tenants (or one contact's rows) of a LanceDB database."""
 
@@ -211,17 +220,21 @@ class LanceTenantArchive:
         if text is not None:
             filled |= {"vector", "embedding_model"}
         required = [f.name for f in schema if not f.nullable and f.name not in filled]
+        prepared = []
         for i, row in enumerate(rows):
             missing = [name for name in required if row.get(name) is None]
             if missing:
                 return i, f"no {missing[0]!r}"
             if text is not None and (not row.get("vector") or row.get("embedding_model", model_name) != model_name):
                 row = {**row, "vector": None}  # embedded again by the import
-            try:
-                pa.Table.from_pylist([_typed(row, schema)], schema)
-            except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
-                return i, str(exc).splitlines()[0][:200]
-        return None
+            prepared.append(row)
+        failed = _misconverted(prepared, schema)
+        if failed is None:
+            return None
+        for i, row in enumerate(prepared):  # one conversion of the batch; row by row only to name the one
+            if (why := _misconverted([row], schema)) is not None:
+                return i, why
+        return 0, failed
 
     async def import_rows(
         self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str
