@@ -40,6 +40,7 @@ from memoryd.rpc.client import (
     DataServiceStub,
     GraphServiceStub,
     MemoryServiceStub,
+    ProfileServiceStub,
     ReembedServiceStub,
     apb,
     cpb,
@@ -47,6 +48,7 @@ from memoryd.rpc.client import (
     gpb,
     gr,
     pb,
+    ppb,
     rpb,
 )
 from memoryd.testing.provider import FakeProvider
@@ -236,6 +238,7 @@ class MutableWorld:
     conversations: ConversationServiceStub
     graph: GraphServiceStub
     reembed: ReembedServiceStub
+    profiles: ProfileServiceStub
     archives: set[str] = field(default_factory=set)
     """Tenants that ever had a memory (their archive table exists)."""
     spaces: dict[str, str] = field(default_factory=dict)
@@ -342,6 +345,7 @@ def _mutable_world(
             ConversationServiceStub(channel),
             GraphServiceStub(channel),
             ReembedServiceStub(channel),
+            ProfileServiceStub(channel),
         )
     server.stop()
 
@@ -415,6 +419,41 @@ def _rewrite(w, t, a, c, memory_id, seen, scope) -> None:
         is not None
     ):
         w.rows[memory_id].content = text
+
+
+def _refile(w, t, a, c, memory_id, seen, scope) -> None:
+    """UpdateMemory's collection moves the caller's own memory only, as any update does."""
+    collection = f"c{next(SERIAL)}"
+    request = pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, collection=collection)
+    reply = _expect(w.stub.UpdateMemory, request, tenant(t), _owner_code(w.rows.get(memory_id), seen, a))
+    assert reply is None or reply.memory.collection == collection
+
+
+def _restore_profile(w, t, a, c, memory_id, seen, scope) -> None:
+    """A profile edit and the restore of the revision before it change the caller's own profile only."""
+
+    def documents() -> dict[tuple[str, str], str]:
+        return {
+            (o, g): w.profiles.GetProfile(ppb.GetProfileRequest(agent_id=g), metadata=tenant(o)).profile.document
+            for o in {*TENANTS, t}
+            for g in {*AGENTS, a}
+        }
+
+    before = documents()
+    read = w.profiles.GetProfile(ppb.GetProfileRequest(agent_id=a), metadata=tenant(t)).profile
+    line = ppb.AppendLine(section="Notes", line=f"note {next(SERIAL)}")
+    edit = ppb.EditProfileRequest(agent_id=a, expected_revision=read.revision, append=line)
+    edited = _expect(w.profiles.EditProfile, edit, tenant(t), C.OK)
+    assert edited is not None
+    restore = ppb.EditProfileRequest(
+        agent_id=a,
+        expected_revision=edited.profile.revision,
+        restore_revision=ppb.RestoreRevision(revision=read.revision),
+    )
+    _expect(w.profiles.EditProfile, restore, tenant(t), C.OK if read.revision else C.INVALID_ARGUMENT)
+    after = documents()
+    changed = {k for k in after if after[k] != before[k]}
+    assert changed <= {(t, a)} and (read.revision == 0) is ((t, a) in changed), (t, a, changed)
 
 
 def _forget(w, t, a, c, memory_id, seen, scope) -> None:
@@ -786,6 +825,8 @@ OPS = {
     "memorize": _memorize,
     "rescope": _rescope,
     "rewrite": _rewrite,
+    "refile": _refile,
+    "restore_profile": _restore_profile,
     "forget": _forget,
     "get": _get,
     "list": _list,
