@@ -460,6 +460,10 @@ class GraphService:
             )
         if source.merged_into:
             raise PreconditionFailed(f"source_entity_id: already merged into {source.merged_into}")
+        if target.merged_into:  # facts moved onto a folded entity would leave every listing
+            raise PreconditionFailed(
+                f"target_entity_id: merged into {target.merged_into}; merge into that entity instead"
+            )
         aliases = tuple(dict.fromkeys([*target.aliases, source.name, *source.aliases]))
         vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         merged = replace(target, aliases=aliases)

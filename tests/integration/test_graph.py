@@ -377,3 +377,17 @@ async def test_a_context_without_the_embedder_says_what_it_left_out(
     async with build_app(settings, embedder=FailingEmbedder(onnx_embedder)) as down:
         poorer = await down.working.conversations.context(me, "c1", 4000)
     assert "auto-recall:" in poorer.degraded and "graph block left out:" in poorer.degraded
+
+
+async def test_an_entity_merges_only_into_one_no_merge_folded_away(app: App) -> None:
+    """Facts moved onto a folded entity would vanish from every listing: the caller is sent to where it went."""
+    a = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Acme Corp", "located_in", "Berlin", "Acme is in Berlin.")
+    )
+    b = await app.graph.assert_human(ADMIN, CONTACT, Assertion("ACME GmbH", "ceo", "Ida", "Ida runs ACME GmbH."))
+    c = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Acme Inc", "founded", "1999", "Acme Inc was founded."))
+    await app.graph.merge_entities(ADMIN, b.fact.subject_id, a.fact.subject_id)
+    with pytest.raises(PreconditionFailed, match=f"target_entity_id: .*merged into {a.fact.subject_id}"):
+        await app.graph.merge_entities(ADMIN, c.fact.subject_id, b.fact.subject_id)
+    facts = await app.graph.list_facts(Actor("acme", "a1", "u1"), None, c.fact.subject_id, 10, "")
+    assert [f.fact_id for f in facts[0]] == [c.fact.fact_id]  # nothing moved
