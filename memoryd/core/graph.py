@@ -171,6 +171,18 @@ _MICROSECOND = timedelta(microseconds=1)
 
 
 @dataclass(frozen=True, slots=True)
+class MergeRecord:
+    """What one merge changed, kept on the entity it folded away so that a person can undo it."""
+
+    subject_of: tuple[str, ...] = ()
+    """The facts whose subject the merge moved to the target."""
+    object_of: tuple[str, ...] = ()
+    """The facts whose object the merge moved to the target."""
+    aliases: tuple[str, ...] = ()
+    """The names the merge added to the target's aliases."""
+
+
+@dataclass(frozen=True, slots=True)
 class Entity:
     """A typed node."""
 
@@ -185,6 +197,9 @@ class Entity:
     archived_at: datetime | None = None
     """Set by the decay pass when no fact in force named it any more: out of listings and search until
     a fact names it again."""
+    merge_record: MergeRecord | None = None
+    """Set with ``merged_into``: what to move back to undo the merge (None also for merges made before
+    merges were recorded)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,7 @@ DESTRUCTIVE = frozenset(
         "AuditService/ApplyFindings",
         "GraphService/ForgetFact",
         "GraphService/MergeEntities",
+        "GraphService/UnmergeEntity",
     }
 )
 """The methods a non-destructive key may not call: each deletes, erases, revokes or rewrites many rows."""
@@ -151,6 +152,7 @@ METHOD_RULES: dict[str, Rule] = {
     "GraphService/AssertFact": Rule(_D, _W),
     "GraphService/UpdateFact": Rule(_D, _W),
     "GraphService/MergeEntities": Rule(_D, _W),
+    "GraphService/UnmergeEntity": Rule(_D, _W),
     "GraphService/RenameEntity": Rule(_D, _W),
     "GraphService/ForgetFact": Rule(_D, _W),
     "GraphService/ListFacts": Rule(_A, _R),

@@ -109,6 +109,14 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         return gr.MergeEntitiesResponse(entity=wire.entity(merged))
 
     @translated
+    async def UnmergeEntity(self, request: gr.UnmergeEntityRequest, context: Ctx) -> gr.UnmergeEntityResponse:
+        """See the proto."""
+        undone = await self._app.graph.unmerge_entity(caller(context), request.entity_id)
+        return gr.UnmergeEntityResponse(
+            entity=wire.entity(undone.entity), target=wire.entity(undone.target), facts_moved=undone.facts_moved
+        )
+
+    @translated
     async def RenameEntity(self, request: gr.RenameEntityRequest, context: Ctx) -> gr.RenameEntityResponse:
         """See the proto."""
         renamed = await self._app.graph.rename_entity(caller(context), request.entity_id, request.name)

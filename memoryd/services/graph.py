@@ -31,7 +31,6 @@ from memoryd.core.graph import (
     FactStatus,
     GraphScope,
     MergeSuggestion,
-    SuggestionStatus,
     confirmed,
     decide,
     entity_id,
@@ -47,11 +46,11 @@ from memoryd.core.paging import cursor_parts, cursor_token, offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
 from memoryd.core.visibility import sees
+from memoryd.services.entity_curation import MAX_PAGE, EntityCuration, open_to
 from memoryd.services.event_log import EventLog
 from memoryd.services.graph_search import GraphSearch
 from memoryd.services.pii_floor import PiiFloor
 
-MAX_PAGE = 200
 """The most facts, entities, episodes or suggestions one page holds."""
 
 
@@ -103,6 +102,11 @@ class GraphService:
         self._pii = pii
         self.search = GraphSearch(store, embedder, counter, clock).search
         """SearchGraph: hybrid seeds, a k-hop expansion, the validity filter, a blended rerank, the prompt block."""
+        curation = EntityCuration(store, embedder, clock, trail, pii)
+        self.rename_entity, self.merge_entities = curation.rename_entity, curation.merge_entities
+        self.unmerge_entity = curation.unmerge_entity
+        self.list_suggestions, self.dismiss_suggestion = curation.list_suggestions, curation.dismiss_suggestion
+        """A person's edits of entities and the merge suggestions they decide (``entity_curation``)."""
 
     # -- asserting ------------------------------------------------------------
 
@@ -300,7 +304,7 @@ class GraphService:
     async def visible_entity_ids(self, actor: Actor, entity_ids: Sequence[str]) -> set[str]:
         """Those of the ids that name an entity the actor sees and no merge folded away (memories' links)."""
         found = await self._store.entities(actor.tenant_id, list(entity_ids)) if entity_ids else {}
-        return {i for i, e in found.items() if _open_to(actor, e)}
+        return {i for i, e in found.items() if open_to(actor, e)}
 
     async def visible_entity(self, actor: Actor, entity_id_: str) -> Entity:
         """An entity the actor sees (NOT_FOUND otherwise, as a fact)."""
@@ -413,123 +417,11 @@ class GraphService:
         await self._trail.write(by.tenant_id, Operation.GRAPH_FORGET, by, (fact.fact_id,), (fact.where.scope.value,))
         return fact.fact_id
 
-    async def rename_entity(self, by: Actor, entity_id_: str, name: str) -> Entity:
-        """Give an entity a new name; the old one stays an alias.
-
-        A name another active entity of the scope holds is refused (ENTITY_NAME_TAKEN): merge the two instead.
-        """
-        check_tenant(by.tenant_id)
-        entity = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_)
-        if entity is None or entity.merged_into:
-            raise NotFound(f"entity_id: entity {entity_id_!r} not found")
-        name = name.strip()
-        if not normalised_name(name) or len(name) > MAX_NAME_CHARS:
-            raise InvalidRequest("name", f"must hold a word and at most {MAX_NAME_CHARS} chars")
-        name = self._pii.direct(by.tenant_id, name, "name")
-        taken = [
-            e for e in await self._store.entities_named(by.tenant_id, entity.where, [name]) if e.entity_id != entity_id_
-        ]
-        if any(not e.merged_into for e in taken):
-            raise PreconditionFailed(
-                f"ENTITY_NAME_TAKEN: another {entity.where.scope.value}-scoped entity is named {name!r}; merge instead"
-            )
-        aliases = tuple(dict.fromkeys([*entity.aliases, entity.name]))
-        renamed = replace(
-            entity, name=name, aliases=tuple(a for a in aliases if normalised_name(a) != normalised_name(name))
-        )
-        vector = (await self._embedder.embed([name]))[0]
-        await self._store.put_entities(by.tenant_id, [(renamed, vector)])
-        await self._trail.write(by.tenant_id, Operation.GRAPH_UPDATE, by, (entity_id_,), (entity.where.scope.value,))
-        return renamed
-
-    async def merge_entities(self, by: Actor, source_id: str, target_id: str) -> Entity:
-        """Fold ``source`` into ``target``: its facts move, its name becomes an alias; scopes must match."""
-        check_tenant(by.tenant_id)
-        found = await self._store.entities(by.tenant_id, [source_id, target_id])
-        source, target = found.get(source_id), found.get(target_id)
-        for name, entity in (("source_entity_id", source), ("target_entity_id", target)):
-            if entity is None:
-                raise NotFound(f"{name}: entity not found")
-        assert source is not None and target is not None  # checked above
-        if source_id == target_id:
-            raise InvalidRequest("target_entity_id", "is the source entity")
-        if source.where != target.where:
-            raise PreconditionFailed(
-                f"SCOPE_MISMATCH: the source is {source.where.scope.value}-scoped and the target "
-                f"{target.where.scope.value}-scoped; only entities of one scope merge"
-            )
-        if source.merged_into:
-            raise PreconditionFailed(f"source_entity_id: already merged into {source.merged_into}")
-        if target.merged_into:  # facts moved onto a folded entity would leave every listing
-            raise PreconditionFailed(
-                f"target_entity_id: merged into {target.merged_into}; merge into that entity instead"
-            )
-        aliases = tuple(dict.fromkeys([*target.aliases, source.name, *source.aliases]))
-        vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
-        merged = replace(target, aliases=aliases)
-        await self._store.put_entities(
-            by.tenant_id,
-            [(merged, vectors[target_id]), (replace(source, merged_into=target_id), vectors[source_id])],
-        )
-        moved = [
-            replace(
-                f,
-                subject_id=target_id if f.subject_id == source_id else f.subject_id,
-                object_id=target_id if f.object_id == source_id else f.object_id,
-            )
-            for f in await self._store.facts_touching(by.tenant_id, [source_id])
-        ]
-        await self._write(by.tenant_id, moved, fresh=set())
-        await self._store.drop_suggestions(by.tenant_id, [source_id])  # decided: the pair is one entity now
-        await self._trail.write(
-            by.tenant_id, Operation.GRAPH_MERGE, by, (source_id, target_id), (target.where.scope.value,)
-        )
-        return merged
-
     async def list_episodes(self, actor: Actor, size: int, page_token: str) -> tuple[list[Episode], str]:
         """A page of the episodes (extractions, assertions) the actor sees, the newest first."""
         check_actor(actor)
         check_range(size, "page_size", 1, MAX_PAGE)
         return offset_page(await self._store.listed_episodes(actor), size, page_token)
-
-    async def list_suggestions(
-        self, actor: Actor, size: int, page_token: str
-    ) -> tuple[list[tuple[MergeSuggestion, Entity, Entity]], str]:
-        """Open merge suggestions whose two entities the actor sees (neither merged away), the newest first."""
-        check_actor(actor)
-        check_range(size, "page_size", 1, MAX_PAGE)
-        found = await self._store.suggestions(actor.tenant_id, SuggestionStatus.OPEN)
-        named = await self._store.entities(
-            actor.tenant_id, [e for s in found for e in (s.entity_id, s.similar_entity_id)]
-        )
-        shown = []
-        for s in found:
-            a, b = named.get(s.entity_id), named.get(s.similar_entity_id)
-            if a is not None and b is not None and _open_to(actor, a) and _open_to(actor, b):
-                shown.append((s, a, b))
-        return offset_page(shown, size, page_token)
-
-    async def dismiss_suggestion(self, by: Actor, suggestion_id_: str) -> MergeSuggestion:
-        """A person judged the pair two entities: the suggestion is kept dismissed (not suggested again)."""
-        check_tenant(by.tenant_id)
-        found = next(
-            (s for s in await self._store.suggestions(by.tenant_id, None) if s.suggestion_id == suggestion_id_), None
-        )
-        if found is None:
-            raise NotFound(f"suggestion_id: merge suggestion {suggestion_id_!r} not found")
-        dismissed = replace(found, status=SuggestionStatus.DISMISSED)
-        await self._store.set_suggestion(by.tenant_id, dismissed)
-        ids = (found.entity_id, found.similar_entity_id)
-        await self._trail.write(
-            by.tenant_id, Operation.GRAPH_UPDATE, by, ids, (found.where.scope.value,), {"dismissed": 1}
-        )
-        return dismissed
-
-
-def _open_to(actor: Actor, entity: Entity) -> bool:
-    """Whether the actor sees the entity and no merge folded it away."""
-    where = entity.where
-    return not entity.merged_into and sees(actor, where.scope, where.agent_id, where.end_user_id)
 
 
 def _with_judged(decision: Decision, known: Sequence[Fact], judged: set[str]) -> Decision:

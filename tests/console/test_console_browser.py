@@ -219,6 +219,11 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(".entities")).not_to_contain_text("ACME Corp")
     porto = page.locator("tr", has_text="ACME Corp has an office in Porto.")
     await expect(porto.locator("td").first).to_have_text("Acme")
+    # a merge made by mistake is undone from the note it leaves: the fact and the name go back
+    await page.locator("form.undo button", has_text="Undo the merge").click()
+    await expect(page.locator(".note")).to_contain_text("ACME Corp is apart from Acme again (facts moved back: 1)")
+    await expect(page.locator(".entities")).to_contain_text("ACME Corp")
+    await expect(porto.locator("td").first).to_have_text("ACME Corp")
     # names that came close but were not folded: suggested, with the evidence, until a person decides
     for name in ("Keeper232", "Keeper23"):
         keeps = Assertion(name, "keeps", "the keys", f"{name} keeps the keys.")

@@ -215,3 +215,30 @@ def test_a_retried_assertion_with_its_request_id_counts_one_mention(live_server:
         bad.request_id = "no spaces allowed"
         code, details = _code(lambda: graph.AssertFact(bad, metadata=T))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details
+
+
+def test_an_unmerge_reaches_its_own_tenant_only_and_says_what_it_moved(live_server: LiveServer) -> None:
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        graph = GraphServiceStub(ch)
+        day = datetime(2026, 9, 1, tzinfo=UTC)
+        jane = graph.AssertFact(_billing("Jane Smith", day, "Jane Smith handles billing at Acme."), metadata=T).fact
+        john = gr.AssertFactRequest(subject="John Smith", predicate="likes", object="tea", fact="John likes tea.")
+        john_id = graph.AssertFact(john, metadata=T).fact.subject_id
+        code, message = _code(
+            lambda: graph.MergeEntities(
+                gr.MergeEntitiesRequest(source_entity_id=jane.object_id, target_entity_id=john_id), metadata=T
+            )
+        )
+        assert code == grpc.StatusCode.FAILED_PRECONDITION and "SCOPE_MISMATCH" in message  # contact vs tenant
+        plain = gr.AssertFactRequest(subject="Jane Smith", predicate="likes", object="coffee", fact="Jane: coffee.")
+        jane_id = graph.AssertFact(plain, metadata=T).fact.subject_id
+        graph.MergeEntities(gr.MergeEntitiesRequest(source_entity_id=jane_id, target_entity_id=john_id), metadata=T)
+        undo = gr.UnmergeEntityRequest(entity_id=jane_id)
+        assert _code(lambda: graph.UnmergeEntity(undo, metadata=OTHER))[0] == grpc.StatusCode.NOT_FOUND
+        still = graph.GetEntity(gr.GetEntityRequest(agent_id="a1", entity_id=john_id), metadata=T)
+        assert "Jane Smith" in still.entity.aliases  # the other tenant's call changed nothing
+        undone = graph.UnmergeEntity(undo, metadata=T)
+        assert (undone.entity.name, undone.target.name, undone.facts_moved) == ("Jane Smith", "John Smith", 1)
+        assert "Jane Smith" not in undone.target.aliases
+        code, message = _code(lambda: graph.UnmergeEntity(undo, metadata=T))
+        assert code == grpc.StatusCode.FAILED_PRECONDITION and "entity_id" in message

@@ -254,8 +254,8 @@ class MutableWorld:
     """Findings applied so far."""
     entities: dict[str, tuple[str, str, tuple[int, str, str]]] = field(default_factory=dict)
     """Entity id → its (tenant, contact, scope as (scope, agent, contact))."""
-    merged: set[str] = field(default_factory=set)
-    """Entities folded into another by MergeEntities."""
+    merged: dict[str, str] = field(default_factory=dict)
+    """Entities folded into another by MergeEntities → the entity each was folded into."""
 
 
 @dataclass
@@ -609,7 +609,7 @@ def _erase(w, t, a, c, memory_id, seen, scope) -> None:
         del w.facts[fact_id]
     for entity_id in [i for i, owner in w.entities.items() if owner[:2] == (t, c)]:
         del w.entities[entity_id]
-        w.merged.discard(entity_id)
+        w.merged.pop(entity_id, None)
 
 
 def _configure(w, t, a, c, memory_id, seen, scope) -> None:
@@ -731,13 +731,13 @@ def _search_graph(w, t, a, c, memory_id, seen, scope) -> None:
 
 
 def _curate(w, t, a, c, memory_id, seen, scope) -> None:
-    """Curation (pin, rename, merge, dismiss a suggestion, forget) reaches its own tenant's rows only."""
+    """Curation (pin, rename, merge, unmerge, dismiss a suggestion, forget) reaches its own tenant's rows only."""
     if not w.facts:
         return
     fact_id = sorted(w.facts)[_pick(memory_id, len(w.facts))]
     f = w.facts[fact_id]
     code = C.OK if f.tenant == t else C.NOT_FOUND
-    action = _pick(memory_id + t, 5)
+    action = _pick(memory_id + t, 6)
     mine = {i for i, (owner, _, _) in w.entities.items() if owner == t}
     if action == 0:
         _expect(w.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, pinned=True), tenant(t), code)
@@ -745,21 +745,8 @@ def _curate(w, t, a, c, memory_id, seen, scope) -> None:
         request = gr.RenameEntityRequest(entity_id=f.subject_id, name=f"Renamed{next(SERIAL)}")
         renamable = f.subject_id in mine and f.subject_id not in w.merged
         _expect(w.graph.RenameEntity, request, tenant(t), C.OK if renamable else C.NOT_FOUND)
-    elif action == 2:
-        # Fold the fact's subject into another fact's subject: both must be this tenant's, one scope.
-        other = w.facts[sorted(w.facts)[_pick(memory_id[::-1], len(w.facts))]]
-        source, target = f.subject_id, other.subject_id
-        if source not in mine or target not in mine:
-            code = C.NOT_FOUND
-        elif source == target:
-            code = C.INVALID_ARGUMENT
-        elif w.entities[source][2] != w.entities[target][2] or source in w.merged:
-            code = C.FAILED_PRECONDITION
-        else:
-            code = C.OK
-        merge = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
-        if _expect(w.graph.MergeEntities, merge, tenant(t), code) is not None:
-            w.merged.add(source)
+    elif action in (2, 4):
+        _fold(w, t, f, memory_id, mine, undo=action == 4)
     elif action == 3:
         # Dismiss one of the owner's merge suggestions (close names such as Keeper12 and Keeper123).
         owner = gr.ListMergeSuggestionsRequest(agent_id=f.agent, end_user_id=f.contact, page_size=200)
@@ -777,6 +764,35 @@ def _curate(w, t, a, c, memory_id, seen, scope) -> None:
     owner_code = C.OK if fact_id in w.facts else C.NOT_FOUND
     explain = gr.ExplainFactRequest(agent_id=f.agent, end_user_id=f.contact, fact_id=fact_id)
     _expect(w.graph.ExplainFact, explain, tenant(f.tenant), owner_code)
+
+
+def _fold(w, t, f, memory_id, mine, *, undo: bool) -> None:
+    """MergeEntities folds the fact's subject into another fact's subject (this tenant's, one scope);
+    UnmergeEntity undoes the merge that folded it away (the latest merge first)."""
+    source = f.subject_id
+    if undo:
+        target = w.merged.get(source, "")
+        if source not in mine or (target and target not in w.entities):
+            code = C.NOT_FOUND
+        elif not target or target in w.merged:
+            code = C.FAILED_PRECONDITION
+        else:
+            code = C.OK
+        if _expect(w.graph.UnmergeEntity, gr.UnmergeEntityRequest(entity_id=source), tenant(t), code) is not None:
+            del w.merged[source]
+        return
+    target = w.facts[sorted(w.facts)[_pick(memory_id[::-1], len(w.facts))]].subject_id
+    if source not in mine or target not in mine:
+        code = C.NOT_FOUND
+    elif source == target:
+        code = C.INVALID_ARGUMENT
+    elif w.entities[source][2] != w.entities[target][2] or source in w.merged or target in w.merged:
+        code = C.FAILED_PRECONDITION
+    else:
+        code = C.OK
+    merge = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
+    if _expect(w.graph.MergeEntities, merge, tenant(t), code) is not None:
+        w.merged[source] = target
 
 
 def _spaces_of(w, caller: str) -> dict[str, tuple[int, int, str]]:

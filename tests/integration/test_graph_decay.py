@@ -9,7 +9,8 @@ import pyarrow as pa
 import pytest
 
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.graph import ADDED_FACT_FIELDS, FACTS, LanceGraphStore, fact_schema
+from memoryd.adapters.lance.graph import FACTS, LanceGraphStore
+from memoryd.adapters.lance.graph_rows import ADDED_FACT_FIELDS, fact_schema
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.errors import InvalidRequest

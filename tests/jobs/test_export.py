@@ -51,7 +51,10 @@ async def seed(app: App) -> None:
         ("", Assertion("The office", "closes_at", "six", "The office closes at six.")),
     ):
         where = GraphScope(Scope.END_USER, "", contact) if contact else GraphScope(Scope.TENANT)
-        await app.graph.assert_human(OPERATOR, where, claim)
+        office = (await app.graph.assert_human(OPERATOR, where, claim)).fact.subject_id
+    head = Assertion("Head office", "opens_at", "nine", "The head office opens at nine.")
+    twin = (await app.graph.assert_human(OPERATOR, GraphScope(Scope.TENANT), head)).fact.subject_id
+    await app.graph.merge_entities(OPERATOR, twin, office)  # an export keeps what the merge moved: undoable
     for i in range(30):
         await app.working.conversations.append(alice, "chat-alice", [turn(i, "alice")], context_window=1000)
         await app.working.conversations.append(bob, "chat-bob", [turn(i, "bob")], context_window=1000)
@@ -118,6 +121,8 @@ async def test_export_import_export_gives_the_same_records(
     assert len(extra) == 1
     assert [r for r in imported if r not in extra] == records
     assert {m.content for m in restored} >= {"Alice prefers morning calls", "Office closes at six"}
+    folded = [r["row"] for r in records if r["type"] == "graph_entity" and r["row"]["merged_into"]]
+    assert [r["merge_record"]["aliases"] for r in folded] == [["Head office"]]
 
 
 async def test_the_export_command_reports_progress_and_what_it_wrote(

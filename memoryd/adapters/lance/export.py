@@ -25,16 +25,8 @@ from memoryd.adapters.lance.db import LanceDatabase
 from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.event_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance.filters import ids_in, literal, of_end_user
-from memoryd.adapters.lance.graph import (
-    ENTITIES,
-    ENTITY_INDEXES,
-    EPISODE_SCHEMA,
-    EPISODES,
-    FACT_INDEXES,
-    FACTS,
-    entity_schema,
-    fact_schema,
-)
+from memoryd.adapters.lance.graph_retention import ENTITIES, EPISODES, FACTS
+from memoryd.adapters.lance.graph_rows import ENTITY_INDEXES, EPISODE_SCHEMA, FACT_INDEXES, entity_schema, fact_schema
 from memoryd.adapters.lance.graph_suggestions import SUGGESTION_INDEXES, SUGGESTION_SCHEMA, SUGGESTIONS
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance.provenance import (

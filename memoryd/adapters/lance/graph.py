@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
 import pyarrow as pa
-from lancedb.index import FTS, BTree
+from lancedb.index import BTree
 from lancedb.query import BooleanQuery, ColumnOrdering, FullTextOperator, MatchQuery, Occur
 
 from memoryd.adapters.lance.copies.cache import CopyCache
@@ -27,162 +28,34 @@ from memoryd.adapters.lance.graph_retention import ENTITIES as ENTITIES  # the t
 from memoryd.adapters.lance.graph_retention import EPISODES as EPISODES
 from memoryd.adapters.lance.graph_retention import FACTS as FACTS
 from memoryd.adapters.lance.graph_retention import LanceGraphRetention
-from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
-from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
-from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactCursor, FactStatus, GraphScope, normalised_name
-from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Scope, Vector
-
-ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
-FACT_INDEXES = [
-    ("id", BTree()),
-    ("subject_id", BTree()),
-    ("object_id", BTree()),
-    ("sentence", FTS(with_position=False)),
-]
-_ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
-
-
-def _scope_fields() -> list[pa.Field]:
-    return [
-        pa.field("scope", pa.string(), nullable=False),
-        pa.field("agent_id", pa.string(), nullable=False),
-        pa.field("end_user_id", pa.string(), nullable=False),
-    ]
-
-
-def entity_schema(dimension: int) -> pa.Schema:
-    """Entities: a name, its normalised form, aliases, a type, the scope, the name's embedding."""
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-            pa.field("name", pa.string(), nullable=False),
-            pa.field("norm_name", pa.string(), nullable=False),
-            pa.field("aliases", pa.list_(pa.string()), nullable=False),
-            pa.field("entity_type", pa.string(), nullable=False),
-            *_scope_fields(),
-            pa.field("created_at", TIMESTAMP, nullable=False),
-            pa.field("merged_into", pa.string(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
-            *ADDED_ENTITY_FIELDS,
-        ]
-    )
-
-
-def fact_schema(dimension: int) -> pa.Schema:
-    """Facts: the edge, its sentence and windows, provenance, the sentence's embedding."""
-    return pa.schema(
-        [
-            pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-            pa.field("subject_id", pa.string(), nullable=False),
-            pa.field("predicate", pa.string(), nullable=False),
-            pa.field("object_id", pa.string(), nullable=False),
-            pa.field("sentence", pa.string(), nullable=False),
-            *_scope_fields(),
-            pa.field("valid_from", TIMESTAMP, nullable=True),
-            pa.field("valid_to", TIMESTAMP, nullable=True),
-            pa.field("created_at", TIMESTAMP, nullable=False),
-            pa.field("invalidated_at", TIMESTAMP, nullable=True),
-            pa.field("status", pa.string(), nullable=False),
-            pa.field("invalidated_by", pa.string(), nullable=False),
-            pa.field("mention_count", pa.int64(), nullable=False),
-            pa.field("sources", pa.list_(pa.string()), nullable=False),
-            pa.field("pinned", pa.bool_(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
-            *ADDED_FACT_FIELDS,
-        ]
-    )
-
-
-ADDED_FACT_FIELDS = [
-    pa.field("confidence", pa.float32(), nullable=True),
-    pa.field("last_seen_at", TIMESTAMP, nullable=True),
-]
-"""Columns added since the graph's first release: null reads as confidence 1 and "seen when created"."""
-ADDED_ENTITY_FIELDS = [pa.field("archived_at", TIMESTAMP, nullable=True)]
-"""Set by the decay pass on an entity no fact in force names any more (null: in use)."""
-_ADDED = {FACTS: ADDED_FACT_FIELDS, ENTITIES: ADDED_ENTITY_FIELDS}
-
-
-EPISODE_SCHEMA = pa.schema(
-    [
-        pa.field("id", pa.string(), nullable=False, metadata=PRIMARY_KEY),
-        pa.field("kind", pa.string(), nullable=False),
-        *_scope_fields(),
-        pa.field("source", pa.string(), nullable=False),
-        pa.field("created_at", TIMESTAMP, nullable=False),
-        pa.field("facts", pa.int64(), nullable=False),
-        pa.field("entities", pa.int64(), nullable=False),
-        pa.field("model", pa.string(), nullable=False),
-        pa.field("tokens_in", pa.int64(), nullable=False),
-        pa.field("tokens_out", pa.int64(), nullable=False),
-        pa.field("digest", pa.string(), nullable=False),
-    ]
+from memoryd.adapters.lance.graph_rows import (
+    ADDED_FIELDS,
+    ENTITY_COLUMNS,
+    ENTITY_INDEXES,
+    EPISODE_SCHEMA,
+    FACT_COLUMNS,
+    FACT_INDEXES,
+    entity_of,
+    entity_schema,
+    episode_of,
+    fact_of,
+    fact_schema,
+    same_scope,
+    scope_columns,
 )
-_FACT_COLUMNS = [n for n in fact_schema(1).names if n != "vector"]
-_ENTITY_COLUMNS = [n for n in entity_schema(1).names if n != "vector"]
+from memoryd.adapters.lance.graph_suggestions import LanceMergeSuggestions
+from memoryd.core.graph import (
+    Entity,
+    Episode,
+    Fact,
+    FactCursor,
+    FactStatus,
+    GraphScope,
+    normalised_name,
+)
+from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Vector
 
-
-def _where(where: GraphScope) -> dict[str, str]:
-    return {"scope": where.scope.value, "agent_id": where.agent_id, "end_user_id": where.end_user_id}
-
-
-def _same_scope(where: GraphScope) -> str:
-    return " AND ".join(f"{k} = {literal(v)}" for k, v in _where(where).items())
-
-
-def _scope_of(row: dict[str, Any]) -> GraphScope:
-    return GraphScope(Scope(row["scope"]), row["agent_id"], row["end_user_id"])
-
-
-def _fact(row: dict[str, Any]) -> Fact:
-    return Fact(
-        row["id"],
-        row["subject_id"],
-        row["predicate"],
-        row["object_id"],
-        row["sentence"],
-        _scope_of(row),
-        as_utc_or_none(row["valid_from"]),
-        as_utc_or_none(row["valid_to"]),
-        row["created_at"].astimezone(UTC),
-        FactStatus(row["status"]),
-        as_utc_or_none(row["invalidated_at"]),
-        row["invalidated_by"],
-        row["mention_count"],
-        tuple(row["sources"] or ()),
-        row["pinned"],
-        1.0 if row.get("confidence") is None else float(row["confidence"]),
-        as_utc_or_none(row.get("last_seen_at")),
-    )
-
-
-def _episode(row: dict[str, Any]) -> Episode:
-    return Episode(
-        row["id"],
-        row["kind"],
-        _scope_of(row),
-        row["source"],
-        row["created_at"].astimezone(UTC),
-        row["facts"],
-        row["entities"],
-        row["model"],
-        row["tokens_in"],
-        row["tokens_out"],
-        row["digest"],
-    )
-
-
-def _entity(row: dict[str, Any]) -> Entity:
-    return Entity(
-        row["id"],
-        row["name"],
-        EntityType(row["entity_type"]),
-        _scope_of(row),
-        tuple(row["aliases"] or ()),
-        row["created_at"].astimezone(UTC),
-        row["merged_into"],
-        as_utc_or_none(row.get("archived_at")),
-    )
+_ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
 
 
 def _words_query(words: Sequence[str], column: str) -> Any:
@@ -193,7 +66,7 @@ def _words_query(words: Sequence[str], column: str) -> Any:
 
 
 def _hot_facts(version: int, data: pa.Table) -> FactsCopy:
-    return FactsCopy.from_arrow(version, data, _fact)
+    return FactsCopy.from_arrow(version, data, fact_of)
 
 
 async def _upsert(table: Any, rows: list[dict[str, Any]], schema: pa.Schema) -> None:
@@ -239,8 +112,8 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         return await self._copies.copy(
             tenant_id,
             table,
-            [*_FACT_COLUMNS, "vector"],
-            lambda version, data: FactsCopy.from_arrow(version, data, _fact),
+            [*FACT_COLUMNS, "vector"],
+            lambda version, data: FactsCopy.from_arrow(version, data, fact_of),
         )
 
     async def _select(
@@ -254,7 +127,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             table = await self._graph_table(prefix, tenant_id)
             if table is None:
                 return []
-            query = table.query().where(where).select(_FACT_COLUMNS if prefix == FACTS else _ENTITY_COLUMNS)
+            query = table.query().where(where).select(FACT_COLUMNS if prefix == FACTS else ENTITY_COLUMNS)
             if order:
                 query = query.order_by([ColumnOrdering(column_name=c, ascending=up) for c, up in order])
             rows: list[dict[str, Any]] = (await (query.limit(limit) if limit else query).to_arrow()).to_pylist()
@@ -273,7 +146,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         else:
             table = await self._db.table_if_exists(name)
         if table is not None and name not in self._upgraded:
-            for field in _ADDED.get(prefix, ()):
+            for field in ADDED_FIELDS.get(prefix, ()):
                 await add_column(table, field)
             self._upgraded.add(name)
         return table
@@ -289,11 +162,12 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 "norm_name": normalised_name(e.name),
                 "aliases": list(e.aliases),
                 "entity_type": e.entity_type.value,
-                **_where(e.where),
+                **scope_columns(e.where),
                 "created_at": e.created_at or datetime.now(UTC),
                 "merged_into": e.merged_into,
                 "vector": list(v),
                 "archived_at": e.archived_at,
+                "merge_record": asdict(e.merge_record) if e.merge_record else None,
             }
             for e, v in rows
         ]
@@ -312,7 +186,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 "predicate": f.predicate,
                 "object_id": f.object_id,
                 "sentence": f.sentence,
-                **_where(f.where),
+                **scope_columns(f.where),
                 "valid_from": f.valid_from,
                 "valid_to": f.valid_to,
                 "created_at": f.created_at,
@@ -358,7 +232,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             return []
         listed = ", ".join(literal(e) for e in entity_ids)
         return [
-            _fact(r)
+            fact_of(r)
             for r in await self._select(FACTS, tenant_id, f"subject_id IN ({listed}) OR object_id IN ({listed})")
         ]
 
@@ -416,7 +290,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             if table is None:
                 return []
             rows = (await table.query().where(visible_where(actor, _ANY)).to_arrow()).to_pylist()
-        found = [_episode(r) for r in rows]
+        found = [episode_of(r) for r in rows]
         return sorted(found, key=lambda e: (e.created_at, e.episode_id), reverse=True)
 
     async def put_episode(self, tenant_id: str, episode: Episode) -> None:
@@ -424,7 +298,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         row = {
             "id": episode.episode_id,
             "kind": episode.kind,
-            **_where(episode.where),
+            **scope_columns(episode.where),
             "source": episode.source,
             "created_at": episode.created_at,
             "facts": episode.facts,
@@ -449,13 +323,13 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             return []
         listed = "[" + ", ".join(literal(n) for n in norms) + "]"
         cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(aliases, {listed}))"
-        return [_entity(r) for r in await self._select(ENTITIES, tenant_id, f"{_same_scope(where)} AND {cond}")]
+        return [entity_of(r) for r in await self._select(ENTITIES, tenant_id, f"{same_scope(where)} AND {cond}")]
 
     async def entities(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Entity]:
         """Entities by id (operator reads; callers check visibility)."""
         if not entity_ids:
             return {}
-        return {r["id"]: _entity(r) for r in await self._select(ENTITIES, tenant_id, ids_in(entity_ids))}
+        return {r["id"]: entity_of(r) for r in await self._select(ENTITIES, tenant_id, ids_in(entity_ids))}
 
     async def nearest_entities(self, tenant_id: str, where: GraphScope, vector: Vector, limit: int) -> list[ArmHit]:
         """The closest entities of exactly this scope (resolution by embedding)."""
@@ -463,20 +337,20 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             table = await self._graph_table(ENTITIES, tenant_id)
             if table is None:
                 return []
-            query = cosine_nearest(table, vector, limit).where(_same_scope(where))
+            query = cosine_nearest(table, vector, limit).where(same_scope(where))
             rows = await query.select(["id", "_distance"]).to_arrow()
         return [ArmHit(r["id"], 1.0 - float(r["_distance"]), datetime.now(UTC)) for r in rows.to_pylist()]
 
     async def facts_of(self, tenant_id: str, where: GraphScope, subject_id: str) -> list[Fact]:
         """Every fact of one subject in exactly this scope (the contradiction check's candidates)."""
-        cond = f"{_same_scope(where)} AND subject_id = {literal(subject_id)}"
-        return [_fact(r) for r in await self._select(FACTS, tenant_id, cond)]
+        cond = f"{same_scope(where)} AND subject_id = {literal(subject_id)}"
+        return [fact_of(r) for r in await self._select(FACTS, tenant_id, cond)]
 
     async def facts(self, tenant_id: str, fact_ids: Sequence[str]) -> dict[str, Fact]:
         """Facts by id (operator reads; callers check visibility)."""
         if not fact_ids:
             return {}
-        return {r["id"]: _fact(r) for r in await self._select(FACTS, tenant_id, ids_in(fact_ids))}
+        return {r["id"]: fact_of(r) for r in await self._select(FACTS, tenant_id, ids_in(fact_ids))}
 
     async def facts_page(
         self, actor: Actor, status: FactStatus | None, entity_id: str, after: FactCursor | None, limit: int
@@ -496,7 +370,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 cond.append(f"(created_at < {at} OR (created_at = {at} AND id > {fact}))")
             order = [("created_at", False), ("id", True)]
             rows = await self._select(FACTS, actor.tenant_id, " AND ".join(cond), order, limit - len(out))
-            out += [_fact(r) for r in rows]
+            out += [fact_of(r) for r in rows]
             if len(out) >= limit:
                 break
         return out
@@ -508,7 +382,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             name, entity = literal(after[0]), literal(after[1])
             cond += f" AND (norm_name > {name} OR (norm_name = {name} AND id > {entity}))"
         rows = await self._select(ENTITIES, actor.tenant_id, cond, [("norm_name", True), ("id", True)], limit)
-        return [_entity(r) for r in rows]
+        return [entity_of(r) for r in rows]
 
     async def visible_facts_touching(self, actor: Actor, entity_ids: Sequence[str], limit: int) -> list[Fact]:
         """Visible facts whose subject or object is one of ``entity_ids`` (a hop of the expansion).
@@ -530,14 +404,14 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 *(
                     table.query()
                     .where(f"{column} IN ({listed}) AND {visible}")
-                    .select(_FACT_COLUMNS)
+                    .select(FACT_COLUMNS)
                     .limit(limit)
                     .to_arrow()
                     for column in ("subject_id", "object_id")
                 )
             )
         found = {r["id"]: r for r in [*by_subject.to_pylist(), *by_object.to_pylist()]}
-        return [_fact(r) for _, r in sorted(found.items())][:limit]
+        return [fact_of(r) for _, r in sorted(found.items())][:limit]
 
     async def fact_seeds(
         self, actor: Actor, vector: Vector, words: Sequence[str], limit: int
@@ -556,14 +430,14 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 _rows(copy.nearest(actor, vector, limit))
                 if copy is not None
                 else (
-                    cosine_nearest(table, vector, limit).where(visible).select([*_FACT_COLUMNS, "_distance"]).to_arrow()
+                    cosine_nearest(table, vector, limit).where(visible).select([*FACT_COLUMNS, "_distance"]).to_arrow()
                 )
             )
             text_query = (
                 table.query()
                 .nearest_to_text(_words_query(words, "sentence"))
                 .where(visible)
-                .select([*_FACT_COLUMNS, "_score"])
+                .select([*FACT_COLUMNS, "_score"])
                 .limit(limit)
                 .to_arrow()
                 if words
@@ -571,9 +445,9 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             )
             near, text = await asyncio.gather(near_query, text_query)
         by_vector = (
-            near if isinstance(near, list) else [(_fact(r), 1.0 - float(r["_distance"])) for r in near.to_pylist()]
+            near if isinstance(near, list) else [(fact_of(r), 1.0 - float(r["_distance"])) for r in near.to_pylist()]
         )
-        by_text = [(_fact(r), float(r["_score"])) for r in text.to_pylist()] if text is not None else []
+        by_text = [(fact_of(r), float(r["_score"])) for r in text.to_pylist()] if text is not None else []
         return by_vector, by_text
 
     async def entity_seeds(self, actor: Actor, words: Sequence[str], limit: int) -> list[str]:

@@ -2,7 +2,7 @@
 
 Also a search's facts and block, one fact's explanation, and approving or rejecting a pending fact
 (admins: UpdateFact). At most three calls a page (ListFacts, ListEntities and ListMergeSuggestions, or
-SearchGraph); admins merge a suggested pair or dismiss it.
+SearchGraph); admins merge a suggested pair or dismiss it, and may undo a merge they just made.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ async def graph(view: View) -> Response:
     agent, contact, query = view.agent, view.arg("contact"), view.arg("q")
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
     values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done"), "timeline": ""}
+    values["undo"] = view.arg("undo")
     values["suggestions"] = []
     if agent and query:
         request = gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=query)
@@ -94,10 +95,17 @@ async def merge(view: View) -> Response:
         raise Refused("INVALID_ARGUMENT", "source_entity_id: choose two different entities")
     request = gr.MergeEntitiesRequest(source_entity_id=source, target_entity_id=target)
     merged = await view.call(view.daemon.graph.MergeEntities, request)
-    back = link(
-        "/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=f"merged into {merged.entity.name}"
-    )
+    done = f"merged into {merged.entity.name}"
+    back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=done, undo=source)
     return RedirectResponse(back, 303)
+
+
+async def unmerge(view: View) -> Response:
+    """Undo the merge that folded an entity away (admins: UnmergeEntity): its facts and names go back."""
+    request = gr.UnmergeEntityRequest(entity_id=view.arg("entity"))
+    undone = await view.call(view.daemon.graph.UnmergeEntity, request)
+    done = f"{undone.entity.name} is apart from {undone.target.name} again (facts moved back: {undone.facts_moved})"
+    return RedirectResponse(link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=done), 303)
 
 
 async def dismiss(view: View) -> Response:
@@ -128,5 +136,6 @@ def routes(console: Console) -> list[Route]:
         Route("/graph/facts/{fact_id}", page(console, fact), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, decide, role="admin"), methods=["POST"]),
         Route("/graph/merge", page(console, merge, role="admin"), methods=["POST"]),
+        Route("/graph/unmerge", page(console, unmerge, role="admin"), methods=["POST"]),
         Route("/graph/dismiss", page(console, dismiss, role="admin"), methods=["POST"]),
     ]

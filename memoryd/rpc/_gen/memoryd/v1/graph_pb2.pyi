@@ -397,6 +397,22 @@ class MergeEntitiesResponse(_message.Message):
     entity: GraphEntity
     def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ...) -> None: ...
 
+class UnmergeEntityRequest(_message.Message):
+    __slots__ = ("entity_id",)
+    ENTITY_ID_FIELD_NUMBER: _ClassVar[int]
+    entity_id: str
+    def __init__(self, entity_id: _Optional[str] = ...) -> None: ...
+
+class UnmergeEntityResponse(_message.Message):
+    __slots__ = ("entity", "target", "facts_moved")
+    ENTITY_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    FACTS_MOVED_FIELD_NUMBER: _ClassVar[int]
+    entity: GraphEntity
+    target: GraphEntity
+    facts_moved: int
+    def __init__(self, entity: _Optional[_Union[GraphEntity, _Mapping]] = ..., target: _Optional[_Union[GraphEntity, _Mapping]] = ..., facts_moved: _Optional[int] = ...) -> None: ...
+
 class RenameEntityRequest(_message.Message):
     __slots__ = ("entity_id", "name")
     ENTITY_ID_FIELD_NUMBER: _ClassVar[int]

@@ -61,6 +61,11 @@ class GraphServiceStub:
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.SerializeToString,
                 response_deserializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.FromString,
                 _registered_method=True)
+        self.UnmergeEntity = channel.unary_unary(
+                '/memoryd.v1.GraphService/UnmergeEntity',
+                request_serializer=memoryd_dot_v1_dot_graph__pb2.UnmergeEntityRequest.SerializeToString,
+                response_deserializer=memoryd_dot_v1_dot_graph__pb2.UnmergeEntityResponse.FromString,
+                _registered_method=True)
         self.RenameEntity = channel.unary_unary(
                 '/memoryd.v1.GraphService/RenameEntity',
                 request_serializer=memoryd_dot_v1_dot_graph__pb2.RenameEntityRequest.SerializeToString,
@@ -144,6 +149,18 @@ class GraphServiceServicer:
     def MergeEntities(self, request, context):
         """MergeEntities folds one entity into another of the same scope (FAILED_PRECONDITION naming
         SCOPE_MISMATCH otherwise): its facts move, its name becomes an alias.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UnmergeEntity(self, request, context):
+        """UnmergeEntity undoes the MergeEntities that folded `entity_id` away: the facts that merge moved
+        go back to it and its names leave the target's aliases; facts written since stay where they
+        were written, and the pair is kept as a dismissed merge suggestion. Merges undo in the reverse
+        order they were made (FAILED_PRECONDITION naming TARGET_MERGED otherwise); an entity no merge
+        folded, or one merged before merges were recorded, is FAILED_PRECONDITION. Calling it again
+        finishes an undo cut short.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -242,6 +259,11 @@ def add_GraphServiceServicer_to_server(servicer, server):
                     servicer.MergeEntities,
                     request_deserializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.FromString,
                     response_serializer=memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.SerializeToString,
+            ),
+            'UnmergeEntity': grpc.unary_unary_rpc_method_handler(
+                    servicer.UnmergeEntity,
+                    request_deserializer=memoryd_dot_v1_dot_graph__pb2.UnmergeEntityRequest.FromString,
+                    response_serializer=memoryd_dot_v1_dot_graph__pb2.UnmergeEntityResponse.SerializeToString,
             ),
             'RenameEntity': grpc.unary_unary_rpc_method_handler(
                     servicer.RenameEntity,
@@ -421,6 +443,33 @@ class GraphService:
             '/memoryd.v1.GraphService/MergeEntities',
             memoryd_dot_v1_dot_graph__pb2.MergeEntitiesRequest.SerializeToString,
             memoryd_dot_v1_dot_graph__pb2.MergeEntitiesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UnmergeEntity(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoryd.v1.GraphService/UnmergeEntity',
+            memoryd_dot_v1_dot_graph__pb2.UnmergeEntityRequest.SerializeToString,
+            memoryd_dot_v1_dot_graph__pb2.UnmergeEntityResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,124 @@
+"""Undoing a merge on real LanceDB: the facts it moved and the names it added go back, nothing else does."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from memoryd.app import App
+from memoryd.core.errors import NotFound, PreconditionFailed, Unavailable
+from memoryd.core.graph import EntityType, GraphScope
+from memoryd.core.models import Actor, Scope
+from memoryd.services.graph import Assertion
+
+ADMIN = Actor("acme", "ops")
+CONTACT = GraphScope(Scope.END_USER, "", "u1")
+READER = Actor("acme", "a1", "u1")
+PERSON, ORG = EntityType.PERSON, EntityType.ORGANIZATION
+
+
+async def _facts_of(app: App, entity_id: str) -> set[str]:
+    return {f.sentence for f in (await app.graph.list_facts(READER, None, entity_id, 50, ""))[0]}
+
+
+async def test_an_accepted_suggestion_is_undone_and_each_person_keeps_their_facts(app: App) -> None:
+    """Two alike names ("Jane Smith" / "John Smith") merged by mistake, then unmerged."""
+    jane = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Jane Smith", "works_at", "Acme", "Jane Smith works at Acme.", PERSON, ORG)
+    )
+    john = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("John Smith", "works_at", "Globex", "John Smith works at Globex.", PERSON, ORG)
+    )
+    ceo = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Initech", "ceo", "Jane Smith", "Jane Smith runs Initech.", ORG, PERSON)
+    )
+    jane_id, john_id = jane.fact.subject_id, john.fact.subject_id
+    assert ceo.fact.object_id == jane_id
+    merged = await app.graph.merge_entities(ADMIN, jane_id, john_id)
+    assert "Jane Smith" in merged.aliases
+    assert await _facts_of(app, john_id) == {
+        "Jane Smith works at Acme.",
+        "John Smith works at Globex.",
+        "Jane Smith runs Initech.",
+    }
+    since = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Jane Smith", "likes", "tea", "Jane likes tea."))
+    assert since.fact.subject_id == john_id  # the alias resolves to the merged entity meanwhile
+
+    undone = await app.graph.unmerge_entity(ADMIN, jane_id)
+
+    assert (undone.entity.entity_id, undone.entity.merged_into, undone.facts_moved) == (jane_id, "", 2)
+    assert "Jane Smith" not in undone.target.aliases
+    assert await _facts_of(app, jane_id) == {"Jane Smith works at Acme.", "Jane Smith runs Initech."}
+    assert await _facts_of(app, john_id) == {"John Smith works at Globex.", "Jane likes tea."}  # written since
+    listed = {e.entity_id for e in (await app.graph.list_entities(READER, 50, ""))[0]}
+    assert {jane_id, john_id} <= listed
+    answer = await app.graph.search(READER, "Where does Jane Smith work?")
+    assert next(h for h in answer.hits if h.object == "Acme").subject == "Jane Smith"
+    later = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Jane Smith", "lives_in", "Oslo", "Jane: Oslo."))
+    assert later.fact.subject_id == jane_id  # the name is hers again
+    assert not [
+        s
+        for s, _, _ in (await app.graph.list_suggestions(READER, 50, ""))[0]
+        if {jane_id, john_id}
+        == {
+            s.entity_id,
+            s.similar_entity_id,
+        }
+    ]  # judged two entities: not suggested again
+    with pytest.raises(PreconditionFailed, match="entity_id: 'Jane Smith' is not merged"):
+        await app.graph.unmerge_entity(ADMIN, jane_id)
+    with pytest.raises(NotFound, match="entity_id"):
+        await app.graph.unmerge_entity(ADMIN, "0" * 32)
+
+
+async def test_merges_undo_in_reverse_order(app: App) -> None:
+    names = ["Acme Corp", "ACME GmbH", "Acme Group"]
+    ids = [
+        (
+            await app.graph.assert_human(ADMIN, CONTACT, Assertion(n, "founded", str(1990 + i), f"{n} was founded."))
+        ).fact.subject_id
+        for i, n in enumerate(names)
+    ]
+    await app.graph.merge_entities(ADMIN, ids[0], ids[1])
+    await app.graph.merge_entities(ADMIN, ids[1], ids[2])
+    assert await _facts_of(app, ids[2]) == {f"{n} was founded." for n in names}
+    with pytest.raises(PreconditionFailed, match="TARGET_MERGED: 'ACME GmbH'"):
+        await app.graph.unmerge_entity(ADMIN, ids[0])
+    assert (await app.graph.unmerge_entity(ADMIN, ids[1])).facts_moved == 2  # its own and the one it took in
+    assert (await app.graph.unmerge_entity(ADMIN, ids[0])).facts_moved == 1
+    for entity_id, name in zip(ids, names, strict=True):
+        assert await _facts_of(app, entity_id) == {f"{name} was founded."}
+    kept = (await app.graph.visible_entity(READER, ids[2])).aliases
+    assert not {"Acme Corp", "ACME GmbH"} & set(kept)
+
+
+async def test_an_undo_cut_short_is_finished_by_calling_it_again(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    a = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Nadia Ali", "speaks", "Urdu", "Nadia speaks Urdu."))
+    b = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Nadia Alvi", "speaks", "Farsi", "Nadia: Farsi."))
+    await app.graph.merge_entities(ADMIN, a.fact.subject_id, b.fact.subject_id)
+    store = app.graph._store
+    real = store.put_entities
+
+    async def lost(*_: object) -> None:
+        raise Unavailable("storage unavailable: the disk went away")
+
+    monkeypatch.setattr(store, "put_entities", lost)  # the facts went back; the entities' commit did not
+    with pytest.raises(Unavailable):
+        await app.graph.unmerge_entity(ADMIN, a.fact.subject_id)
+    monkeypatch.setattr(store, "put_entities", real)
+    assert (await app.graph.unmerge_entity(ADMIN, a.fact.subject_id)).entity.merged_into == ""
+    assert await _facts_of(app, a.fact.subject_id) == {"Nadia speaks Urdu."}
+    assert await _facts_of(app, b.fact.subject_id) == {"Nadia: Farsi."}
+
+
+async def test_a_merge_made_before_merges_were_recorded_is_refused_by_name(app: App) -> None:
+    a = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Omar Haddad", "speaks", "Arabic", "Omar: Arabic."))
+    b = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Omar Hadad", "speaks", "French", "Omar: French."))
+    store = app.graph._store
+    found = await store.entities("acme", [a.fact.subject_id])
+    vectors = await store.entity_vectors("acme", [a.fact.subject_id])
+    old = replace(found[a.fact.subject_id], merged_into=b.fact.subject_id)  # as an earlier release left it
+    await store.put_entities("acme", [(old, vectors[a.fact.subject_id])])
+    with pytest.raises(PreconditionFailed, match="entity_id: merged before merges were recorded"):
+        await app.graph.unmerge_entity(ADMIN, a.fact.subject_id)
