@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from memoryd.core.conversation import (
     CONVERSATION_OPTIONS,
@@ -56,6 +56,8 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_MESSAGES = 500
 MAX_MESSAGE_BYTES = 256 * 1024
 _SWAP_ATTEMPTS = 16
+LATE_EVENTS = timedelta(seconds=60)
+"""How much earlier than the newest event a watch still reads: an event stamped before it may commit after."""
 
 
 async def swap_state(
@@ -283,12 +285,17 @@ class ConversationService:
         _check_conversation_id(conversation_id)
         await self._visible(actor, conversation_id)
         after: datetime | None = None if from_start else self._clock.now()
-        seen: set[str] = set()
+        seen: dict[str, datetime] = {}
         while True:
             for event in await self._store.events(actor.tenant_id, conversation_id, after):
                 if event.event_id not in seen:
-                    seen.add(event.event_id)
+                    seen[event.event_id] = event.at
                     yield event
+            # Read on from a while before the newest event sent: an event stamped earlier may commit
+            # later (another worker, another clock), and what is older is never read again.
+            floor = max(seen.values()) - LATE_EVENTS if seen else after
+            if floor is not None and (after is None or floor > after):
+                after, seen = floor, {k: at for k, at in seen.items() if at > floor}
             await asyncio.sleep(poll_seconds)
 
     # -- helpers ----------------------------------------------------------------

@@ -500,14 +500,14 @@ class LanceConversationStore:
         )
 
     async def events(self, tenant_id: str, conversation_id: str, after: datetime | None) -> list[ConversationEvent]:
-        """Oldest first."""
+        """Oldest first (those stamped after ``after``: a watch's polls read what is new, not the whole log)."""
         where = f"conversation_id = {literal(conversation_id)} AND kind = 'event'"
+        if after is not None:
+            where += f" AND at > {timestamp(after)}"
         rows = await self._query_items(tenant_id, where)
         out = []
         for r in sorted(rows, key=lambda r: (r["at"], r["id"])):
             at = as_utc(r["at"])
-            if after is not None and at <= after:
-                continue
             d = json.loads(r["data"])
             out.append(
                 ConversationEvent(

@@ -114,7 +114,8 @@ class ConversationServiceServicer:
         error) until the caller cancels; `from_start` replays the persisted ones first.
         The initial metadata arrives once the watch is live (an action taken after it is
         seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
-        daemon (RESOURCE_EXHAUSTED beyond; close one first).
+        daemon (RESOURCE_EXHAUSTED beyond; close one first). An event stamped up to a minute
+        before the newest one sent (another worker's clock) is still sent when it commits.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
