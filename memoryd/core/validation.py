@@ -55,8 +55,7 @@ def check_tenant(tenant_id: str) -> str:
 def check_actor(actor: Actor) -> Actor:
     """Validate the agent and contact ids (they end up in filters: keep them plain)."""
     check_tenant(actor.tenant_id)
-    if not _ID.fullmatch(actor.agent_id):
-        raise InvalidRequest("agent_id", "required, 1-128 chars of [A-Za-z0-9._:@-]")
+    check_agent_id(actor.agent_id)
     if actor.end_user_id and not _ID.fullmatch(actor.end_user_id):
         raise InvalidRequest("end_user_id", "must be 1-128 chars of [A-Za-z0-9._:@-]")
     return actor
