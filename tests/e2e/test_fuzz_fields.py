@@ -18,7 +18,8 @@ from google.protobuf.message_factory import GetMessageClass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoryd.rpc.client import apb, cpb, dpb, jpb, kpb, pb, ppb
+from memoryd.core.keys import METHOD_RULES
+from memoryd.rpc.client import apb, cpb, dpb, gpb, gr, jpb, kpb, pb, ppb, rpb
 from tests.conftest import LiveServer, tenant
 from tests.e2e.helpers import fuzz_target, snapshot
 
@@ -132,7 +133,7 @@ def message_of(descriptor: Descriptor, depth: int = 0) -> st.SearchStrategy[Any]
 
 def _methods() -> list[tuple[str, str, Descriptor, bool]]:
     out = []
-    for module in (pb, ppb, jpb, cpb, apb, kpb, dpb):
+    for module in (pb, ppb, jpb, cpb, apb, kpb, dpb, gr, gpb, rpb):
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
                 out.append(
@@ -142,6 +143,11 @@ def _methods() -> list[tuple[str, str, Descriptor, bool]]:
 
 
 METHODS = _methods()
+
+
+def test_every_method_is_generated() -> None:
+    """A service added is fuzzed too: the list above names every method that has a rule."""
+    assert {m[0] for m in METHODS} == {f"/memoryd.v1.{method}" for method in METHOD_RULES}
 
 
 @pytest.fixture(scope="module")
