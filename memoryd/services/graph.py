@@ -213,6 +213,9 @@ class GraphService:
         named = await self._store.entities_named(tenant_id, where, [name])
         if named:
             return await self._in_use(tenant_id, await self._followed(tenant_id, min(named, key=lambda e: e.entity_id)))
+        born = (await self._store.entities(tenant_id, [entity_id(where, name)])).get(entity_id(where, name))
+        if born is not None:  # made under this name, renamed since: its row is never overwritten by a new one
+            return await self._in_use(tenant_id, await self._followed(tenant_id, born))
         vector = (await self._embedder.embed([name]))[0]
         near = await self._store.nearest_entities(tenant_id, where, vector, 3)
         close = [h for h in near if h.score >= self._duplicate_similarity]

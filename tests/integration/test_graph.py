@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -391,3 +392,29 @@ async def test_an_entity_merges_only_into_one_no_merge_folded_away(app: App) -> 
         await app.graph.merge_entities(ADMIN, c.fact.subject_id, b.fact.subject_id)
     facts = await app.graph.list_facts(Actor("acme", "a1", "u1"), None, c.fact.subject_id, 10, "")
     assert [f.fact_id for f in facts[0]] == [c.fact.fact_id]  # nothing moved
+
+
+async def test_a_renamed_entity_is_found_by_every_earlier_name_and_never_overwritten(app: App) -> None:
+    """Aliases compare as names do (case, punctuation aside); the old name is never a new row over the entity."""
+    first = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Globex", "located_in", "Paris", "Globex: Paris."))
+    entity_id = first.fact.subject_id
+    await app.graph.rename_entity(ADMIN, entity_id, "Northwind")
+    await app.graph.rename_entity(ADMIN, entity_id, "Initech Ltd")
+    for name in ("Globex", "NORTHWIND", "northwind.", "initech ltd"):
+        again = await app.graph.assert_human(ADMIN, CONTACT, Assertion(name, "ceo", "Ana", f"Ana runs {name}."))
+        assert again.fact.subject_id == entity_id, name
+    kept = (await app.graph._store.entities("acme", [entity_id]))[entity_id]
+    assert (kept.name, set(kept.aliases)) == ("Initech Ltd", {"Globex", "Northwind"})
+    listed = [e.name for e in (await app.graph.list_entities(Actor("acme", "a1", "u1"), 50, ""))[0]]
+    assert sorted(listed) == ["Ana", "Initech Ltd", "Paris"]
+
+
+async def test_a_row_whose_birth_name_is_no_alias_is_resolved_not_overwritten(app: App) -> None:
+    """An entity made as "Globex" holds that name's id whatever it is called now (an import may drop aliases)."""
+    first = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Globex", "located_in", "Paris", "Globex: Paris."))
+    store, entity_id = app.graph._store, first.fact.subject_id
+    renamed = replace((await store.entities("acme", [entity_id]))[entity_id], name="Northwind", aliases=())
+    await store.put_entities("acme", [(renamed, (await store.entity_vectors("acme", [entity_id]))[entity_id])])
+    again = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Globex", "ceo", "Ana", "Ana runs Globex."))
+    assert again.fact.subject_id == entity_id
+    assert (await store.entities("acme", [entity_id]))[entity_id].name == "Northwind"

@@ -9,8 +9,8 @@ import pyarrow as pa
 import pytest
 
 from memoryd.adapters.lance.db import LanceDatabase
-from memoryd.adapters.lance.graph import FACTS, LanceGraphStore
-from memoryd.adapters.lance.graph_rows import ADDED_FACT_FIELDS, fact_schema
+from memoryd.adapters.lance.graph import ENTITIES, FACTS, LanceGraphStore
+from memoryd.adapters.lance.graph_rows import ADDED_FACT_FIELDS, entity_schema, fact_schema
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.errors import InvalidRequest
@@ -118,3 +118,20 @@ async def test_a_facts_table_written_before_confidences_is_upgraded_and_its_fact
     table = await db.table_if_exists(FACTS + "acme")
     assert table is not None
     assert {f.name for f in ADDED_FACT_FIELDS} <= set((await table.schema()).names)
+
+
+async def test_aliases_written_before_they_were_compared_as_names_are_found_after_the_upgrade(
+    tmp_path: Path,
+) -> None:
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    old_schema = pa.schema([f for f in entity_schema(8) if f.name not in {"merge_record", "norm_aliases"}])
+    row = {
+        "id": "e1", "name": "Initech Ltd", "norm_name": "initech ltd", "aliases": ["Globex", "Northwind Co."],
+        "entity_type": "organization", "scope": "end_user", "agent_id": "", "end_user_id": "u1",
+        "created_at": datetime(2020, 1, 1, tzinfo=UTC), "merged_into": "", "vector": [0.1] * 8, "archived_at": None,
+    }  # fmt: skip
+    await db.connection.create_table(ENTITIES + "acme", pa.Table.from_pylist([row], old_schema))
+    store = LanceGraphStore(db, 8)
+    found = await store.entities_named("acme", CONTACT, ["NORTHWIND CO"])
+    assert [e.entity_id for e in found] == ["e1"]
+    assert [e.entity_id for e in await store.entities_named("acme", CONTACT, ["globex"])] == ["e1"]

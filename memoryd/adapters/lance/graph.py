@@ -58,6 +58,19 @@ from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Vecto
 _ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
 
 
+def normalised_aliases(aliases: Sequence[str]) -> list[str]:
+    """The aliases as names are compared, for ``entities_named``."""
+    return sorted({n for n in map(normalised_name, aliases) if n})
+
+
+async def _fill_norm_aliases(table: Any) -> None:
+    """Give the entities written before ``norm_aliases`` theirs (an alias "Globex Ltd" is found as "GLOBEX LTD.")."""
+    old = await table.query().where("norm_aliases IS NULL AND array_length(aliases) > 0").to_arrow()
+    if old.num_rows:
+        rows = [{**r, "norm_aliases": normalised_aliases(r["aliases"])} for r in old.to_pylist()]
+        await _upsert(table, rows, await table.schema())
+
+
 def _words_query(words: Sequence[str], column: str) -> Any:
     """Query objects, never a query string: user text cannot become syntax."""
     return BooleanQuery(
@@ -148,6 +161,8 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if table is not None and name not in self._upgraded:
             for field in ADDED_FIELDS.get(prefix, ()):
                 await add_column(table, field)
+            if prefix == ENTITIES:
+                await _fill_norm_aliases(table)
             self._upgraded.add(name)
         return table
 
@@ -168,6 +183,7 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 "vector": list(v),
                 "archived_at": e.archived_at,
                 "merge_record": asdict(e.merge_record) if e.merge_record else None,
+                "norm_aliases": normalised_aliases(e.aliases),
             }
             for e, v in rows
         ]
@@ -322,7 +338,8 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
         if not norms:
             return []
         listed = "[" + ", ".join(literal(n) for n in norms) + "]"
-        cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(aliases, {listed}))"
+        cond = f"(norm_name IN ({', '.join(literal(n) for n in norms)}) OR array_has_any(norm_aliases, {listed})"
+        cond += f" OR array_has_any(aliases, {listed}))"  # rows an older release wrote meanwhile
         return [entity_of(r) for r in await self._select(ENTITIES, tenant_id, f"{same_scope(where)} AND {cond}")]
 
     async def entities(self, tenant_id: str, entity_ids: Sequence[str]) -> dict[str, Entity]:

@@ -87,9 +87,12 @@ _NAMES = pa.list_(pa.string())
 ADDED_ENTITY_FIELDS = [
     pa.field("archived_at", TIMESTAMP, nullable=True),
     pa.field("merge_record", pa.struct([("subject_of", _NAMES), ("object_of", _NAMES), ("aliases", _NAMES)])),
+    pa.field("norm_aliases", _NAMES),
 ]
 """``archived_at``: set by the decay pass on an entity no fact in force names any more (null: in use);
-``merge_record``: what a merge moved off this entity (null: none recorded)."""
+``merge_record``: what a merge moved off this entity (null: none recorded); ``norm_aliases``: the
+aliases as names are compared (``normalised_name``; null on rows written before it: filled when the
+table is upgraded)."""
 ADDED_FIELDS = {FACTS: ADDED_FACT_FIELDS, ENTITIES: ADDED_ENTITY_FIELDS}
 
 
