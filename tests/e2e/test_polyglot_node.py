@@ -37,8 +37,9 @@ def run_node(script: str, *args: str) -> Any:
         capture_output=True,
         text=True,
         timeout=60,
-        check=True,
+        check=False,
     )
+    assert out.returncode == 0, out.stderr  # the script's own error, not only its exit status
     return json.loads(out.stdout)
 
 
@@ -141,6 +142,10 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
     assert result["hits"][0][0] == result["stored"]["id"] and 0 < result["hits"][0][1] <= 1
     assert len(result["listed"]) == 2  # two pages of one, followed by the async iterator
     assert result["seqs"] == [1] and result["context"][-1] == "hello from node"
+    assert (result["updated"]["tags"], result["updated"]["collection"]) == (["infra"], "ops")
+    superseded, text, collection = result["correction"]
+    assert (superseded, text, collection) == ("MEMORY_STATUS_SUPERSEDED", "The staging host is db-4", "ops")
+    assert len(result["forgotten"]) == 32
     assert result["invalid"] == {
         "class": "InvalidArgument",
         "details": result["invalid"]["details"],

@@ -19,6 +19,11 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     const appended = await memory.appendMessages("agent", "c1", [{ messageId: "m1", role: "ROLE_USER", content: "hello from node" }]);
     out.seqs = appended.seqs;
     out.context = (await memory.getContext("agent", "c1", 2000)).messages.map((m) => m.content);
+    const draft = (await memory.memorize("agent", "The staging host is db-3")).memory;
+    out.updated = await memory.update("agent", draft.id, { tags: { values: ["infra"] }, collection: "ops" });
+    const fixed = await memory.feedback("agent", draft.id, "FEEDBACK_SIGNAL_CORRECTION", { correction: "The staging host is db-4" });
+    out.correction = [fixed.memory.status, fixed.correction.content, fixed.correction.collection];
+    out.forgotten = await memory.forget("agent", fixed.correction.id);
     for (const [name, attempt] of [
       ["invalid", () => memory.recall("agent", "")],
       ["missing", () => memory.get("agent", "0".repeat(32))],

@@ -18,6 +18,8 @@ import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
 import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
 import type { ConversationServiceClient } from "./gen/memoryd/v1/ConversationService";
+import type { FeedbackResponse__Output } from "./gen/memoryd/v1/FeedbackResponse";
+import type { FeedbackSignal } from "./gen/memoryd/v1/FeedbackSignal";
 import type { GetContextResponse__Output } from "./gen/memoryd/v1/GetContextResponse";
 import type { Memory__Output } from "./gen/memoryd/v1/Memory";
 import type { MemoryInput } from "./gen/memoryd/v1/MemoryInput";
@@ -26,6 +28,7 @@ import type { MemoryServiceClient } from "./gen/memoryd/v1/MemoryService";
 import type { MessageInput } from "./gen/memoryd/v1/MessageInput";
 import type { RecallHit__Output } from "./gen/memoryd/v1/RecallHit";
 import type { RecallRequest } from "./gen/memoryd/v1/RecallRequest";
+import type { UpdateMemoryRequest } from "./gen/memoryd/v1/UpdateMemoryRequest";
 
 export type { Memory__Output as Memory, RecallHit__Output as RecallHit, MemoryInput, MessageInput };
 
@@ -183,6 +186,43 @@ export class MemoryClient {
       yield* page.memories;
       pageToken = page.nextPageToken;
     } while (pageToken);
+  }
+
+  /** Change a memory the agent may modify (`fields`: UpdateMemoryRequest's optional ones; unset ones stay). */
+  async update(
+    agentId: string,
+    memoryId: string,
+    fields: Omit<UpdateMemoryRequest, "agentId" | "memoryId" | "endUserId">,
+    endUserId = "",
+  ): Promise<Memory__Output> {
+    const request = { ...fields, agentId, memoryId, endUserId };
+    const reply = await this.call(this.memory.UpdateMemory.bind(this.memory) as Unary<typeof request, { memory: Memory__Output }>, request);
+    return reply.memory;
+  }
+
+  /** Delete a memory for good (the caller must be allowed to modify it); resolves to its id. */
+  async forget(agentId: string, memoryId: string, endUserId = ""): Promise<string> {
+    const request = { agentId, memoryId, endUserId };
+    const reply = await this.call(this.memory.Forget.bind(this.memory) as Unary<typeof request, { memoryId: string }>, request);
+    return reply.memoryId;
+  }
+
+  /** Say whether a memory helped; with CORRECTION, `correction` is stored as the right fact and supersedes it. */
+  feedback(
+    agentId: string,
+    memoryId: string,
+    signal: FeedbackSignal,
+    opts: { correction?: string; endUserId?: string; requestId?: string } = {},
+  ): Promise<FeedbackResponse__Output> {
+    const request = {
+      agentId,
+      memoryId,
+      signal,
+      correction: opts.correction ?? "",
+      endUserId: opts.endUserId ?? "",
+      requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // a retried correction must not store twice
+    };
+    return this.call(this.memory.Feedback.bind(this.memory) as Unary<typeof request, FeedbackResponse__Output>, request);
   }
 
   /** Append turns to a conversation (idempotent per message id). */

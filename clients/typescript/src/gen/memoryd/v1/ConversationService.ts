@@ -123,7 +123,8 @@ export interface ConversationServiceClient extends grpc.Client {
    * error) until the caller cancels; `from_start` replays the persisted ones first.
    * The initial metadata arrives once the watch is live (an action taken after it is
    * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
-   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first). An event stamped up to a minute
+   * before the newest one sent (another worker's clock) is still sent when it commits.
    */
   WatchConversation(argument: _memoryd_v1_WatchConversationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
   WatchConversation(argument: _memoryd_v1_WatchConversationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
@@ -132,7 +133,8 @@ export interface ConversationServiceClient extends grpc.Client {
    * error) until the caller cancels; `from_start` replays the persisted ones first.
    * The initial metadata arrives once the watch is live (an action taken after it is
    * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
-   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first). An event stamped up to a minute
+   * before the newest one sent (another worker's clock) is still sent when it commits.
    */
   watchConversation(argument: _memoryd_v1_WatchConversationRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
   watchConversation(argument: _memoryd_v1_WatchConversationRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_memoryd_v1_WatchConversationResponse__Output>;
@@ -185,7 +187,8 @@ export interface ConversationServiceHandlers extends grpc.UntypedServiceImplemen
    * error) until the caller cancels; `from_start` replays the persisted ones first.
    * The initial metadata arrives once the watch is live (an action taken after it is
    * seen). Each key holds at most `auth.streams_per_key` Watch streams open on one
-   * daemon (RESOURCE_EXHAUSTED beyond; close one first).
+   * daemon (RESOURCE_EXHAUSTED beyond; close one first). An event stamped up to a minute
+   * before the newest one sent (another worker's clock) is still sent when it commits.
    */
   WatchConversation: grpc.handleServerStreamingCall<_memoryd_v1_WatchConversationRequest__Output, _memoryd_v1_WatchConversationResponse>;
   
