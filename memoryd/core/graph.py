@@ -293,7 +293,7 @@ class Decision:
     """Invalidated facts older than the new one that a later fact invalidated: the new one now ends them."""
 
 
-def _competes(new: Fact, old: Fact) -> bool:
+def competes(new: Fact, old: Fact) -> bool:
     """Whether ``old`` and ``new`` cannot both hold: one triple at two dates, or one single-valued slot."""
     if (old.subject_id, old.predicate) != (new.subject_id, new.predicate):
         return False
@@ -312,7 +312,7 @@ def decide(new: Fact, same_subject: Sequence[Fact]) -> Decision:
     for old in same_subject:
         if old.fact_id == new.fact_id or (_same_assertion(new, old) and is_restatement(new.sentence, old.sentence)):
             return Decision(Action.RESTATE, new, restated=old)
-    rivals = [old for old in same_subject if _competes(new, old)]
+    rivals = [old for old in same_subject if competes(new, old)]
     by_id = {f.fact_id: f for f in same_subject}
     # History as if the assertions had come in date order: an older fact that a fact later than
     # the new one invalidated is now ended by the new one.

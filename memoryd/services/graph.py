@@ -31,6 +31,7 @@ from memoryd.core.graph import (
     FactStatus,
     GraphScope,
     MergeSuggestion,
+    competes,
     confirmed,
     decide,
     entity_id,
@@ -401,7 +402,7 @@ class GraphService:
         elif status is FactStatus.ARCHIVED:
             raise InvalidRequest("status", "only the decay pass archives a fact; invalidate it to end it")
         elif status is FactStatus.ACTIVE and fact.status is FactStatus.INVALIDATED:
-            raise PreconditionFailed(f"fact {fact_id_!r} was invalidated; assert it again to make it current")
+            fact = await self._restored(by.tenant_id, fact, now)
         if valid_to is not None and status is not FactStatus.INVALIDATED:
             if fact.valid_from is not None and valid_to <= fact.valid_from:
                 raise InvalidRequest("valid_to", "must be after the fact's valid_from")
@@ -411,6 +412,26 @@ class GraphService:
             fact = replace(fact, pinned=pinned)
             await self._write(by.tenant_id, [fact], fresh=set())
         await self._trail.write(by.tenant_id, Operation.GRAPH_UPDATE, by, (fact.fact_id,), (fact.where.scope.value,))
+        return fact
+
+    async def _restored(self, tenant_id: str, fact: Fact, now: datetime) -> Fact:
+        """An invalidated fact current again (a model's or a person's invalidation undone), its end cleared.
+
+        Refused while a fact that cannot hold beside it does (FACT_SUPERSEDED naming it): end that one first.
+        """
+        stored = await self._store.facts_of(tenant_id, fact.where, fact.subject_id)
+        rival = next(
+            (f for f in stored if f.status is FactStatus.ACTIVE and f.fact_id != fact.fact_id and competes(fact, f)),
+            None,
+        )
+        if rival is not None:
+            raise PreconditionFailed(
+                f"FACT_SUPERSEDED: fact {rival.fact_id} holds now ({rival.sentence!r}); invalidate it first"
+            )
+        fact = replace(
+            fact, status=FactStatus.ACTIVE, valid_to=None, invalidated_at=None, invalidated_by="", last_seen_at=now
+        )
+        await self._write(tenant_id, [fact], fresh=set())
         return fact
 
     async def forget_fact(self, by: Actor, fact_id_: str) -> str:

@@ -418,3 +418,27 @@ async def test_a_row_whose_birth_name_is_no_alias_is_resolved_not_overwritten(ap
     again = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Globex", "ceo", "Ana", "Ana runs Globex."))
     assert again.fact.subject_id == entity_id
     assert (await store.entities("acme", [entity_id]))[entity_id].name == "Northwind"
+
+
+async def test_an_invalidation_is_undone_by_restoring_the_fact_once_nothing_rivals_it(app: App) -> None:
+    """A model judged a person's fact ended; the person restores it. A rival that holds must be ended first."""
+    reader = Actor("acme", "a1", "u1")
+    diet = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Nadia", "diet", "vegetarian", "Nadia: vegetarian."))
+    claim = app.graph.checked_extraction("acme", Assertion("Nadia", "ordered", "steak", "Nadia ordered a steak."))
+    wrong = await app.graph.assert_fact(
+        "acme", CONTACT, claim, "episode-1", FactStatus.ACTIVE, judged=(diet.fact.fact_id,)
+    )
+    assert wrong.invalidated == (diet.fact.fact_id,)
+    restored = await app.graph.update_fact(ADMIN, diet.fact.fact_id, status=FactStatus.ACTIVE)
+    assert (restored.status, restored.valid_to, restored.invalidated_by) == (FactStatus.ACTIVE, None, "")
+    found = await app.graph.search(reader, "What does Nadia eat?")
+    assert "Nadia: vegetarian." in found.block
+    # a single-valued slot: Omar holds it since October, so Nadia comes back only once Omar is ended
+    nadia = await app.graph.assert_human(ADMIN, CONTACT, billing("Nadia", SEP))
+    omar = await app.graph.assert_human(ADMIN, CONTACT, billing("Omar", OCT, "Omar handles billing at Acme now."))
+    with pytest.raises(PreconditionFailed, match=f"FACT_SUPERSEDED: fact {omar.fact.fact_id} holds now"):
+        await app.graph.update_fact(ADMIN, nadia.fact.fact_id, status=FactStatus.ACTIVE)
+    await app.graph.update_fact(ADMIN, omar.fact.fact_id, status=FactStatus.INVALIDATED)
+    back = await app.graph.update_fact(ADMIN, nadia.fact.fact_id, status=FactStatus.ACTIVE)
+    assert back.status is FactStatus.ACTIVE
+    assert [h.object for h in (await app.graph.search(reader, "who handles billing at Acme")).hits][:1] == ["Nadia"]

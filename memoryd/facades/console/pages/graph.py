@@ -78,7 +78,7 @@ async def graph(view: View) -> Response:
 
 
 async def decide(view: View) -> Response:
-    """Approve (active) or reject (invalidated) a pending fact; restore (active) an archived one."""
+    """Approve (active) or reject (invalidated) a pending fact; restore (active) an archived or invalidated one."""
     status = DECISIONS.get(view.arg("decision"))
     if status is None:
         raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not approve, reject or restore")
