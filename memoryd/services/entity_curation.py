@@ -88,7 +88,8 @@ class EntityCuration:
     async def merge_entities(self, by: Actor, source_id: str, target_id: str) -> Entity:
         """Fold ``source`` into ``target``: its facts move, its name becomes an alias; scopes must match.
 
-        The source keeps what moved (its ``merge_record``) for ``unmerge_entity``.
+        The source keeps what moved (its ``merge_record``) for ``unmerge_entity``. The entities are
+        written first, the facts after: the same merge again (a client's retry) moves what is left.
         """
         check_tenant(by.tenant_id)
         found = await self._store.entities(by.tenant_id, [source_id, target_id])
@@ -104,6 +105,11 @@ class EntityCuration:
                 f"SCOPE_MISMATCH: the source is {source.where.scope.value}-scoped and the target "
                 f"{target.where.scope.value}-scoped; only entities of one scope merge"
             )
+        if source.merged_into == target_id and source.merge_record is not None:  # a retry, or a merge cut short
+            record = source.merge_record
+            stored = await self._store.facts(by.tenant_id, [*record.subject_of, *record.object_of])
+            await self._rewrite(by.tenant_id, _moved(list(stored.values()), source_id, target_id, record))
+            return target
         if source.merged_into:
             raise PreconditionFailed(f"source_entity_id: already merged into {source.merged_into}")
         if target.merged_into:  # facts moved onto a folded entity would leave every listing

@@ -786,6 +786,8 @@ def _fold(w, t, f, memory_id, mine, *, undo: bool) -> None:
         code = C.NOT_FOUND
     elif source == target:
         code = C.INVALID_ARGUMENT
+    elif w.merged.get(source) == target:  # the same merge again: a retry, answered as done
+        code = C.OK
     elif w.entities[source][2] != w.entities[target][2] or source in w.merged or target in w.merged:
         code = C.FAILED_PRECONDITION
     else:

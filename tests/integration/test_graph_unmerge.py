@@ -122,3 +122,29 @@ async def test_a_merge_made_before_merges_were_recorded_is_refused_by_name(app: 
     await store.put_entities("acme", [(old, vectors[a.fact.subject_id])])
     with pytest.raises(PreconditionFailed, match="entity_id: merged before merges were recorded"):
         await app.graph.unmerge_entity(ADMIN, a.fact.subject_id)
+
+
+async def test_a_merge_cut_short_or_retried_is_finished_by_the_same_merge(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Lena Berg", "speaks", "Swedish", "Lena: Swedish."))
+    b = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Lena Borg", "speaks", "Danish", "Lena: Danish."))
+    source, target = a.fact.subject_id, b.fact.subject_id
+    store = app.graph._store
+    real = store.put_facts
+
+    async def lost(*_: object) -> None:
+        raise Unavailable("storage unavailable: the disk went away")
+
+    monkeypatch.setattr(store, "put_facts", lost)  # the entities' commit landed; the facts' did not
+    with pytest.raises(Unavailable):
+        await app.graph.merge_entities(ADMIN, source, target)
+    monkeypatch.setattr(store, "put_facts", real)
+    assert await _facts_of(app, target) == {"Lena: Danish."}  # the Swedish fact sits on the folded entity
+    await app.graph.merge_entities(ADMIN, source, target)
+    assert await _facts_of(app, target) == {"Lena: Swedish.", "Lena: Danish."}
+    assert (await app.graph.merge_entities(ADMIN, source, target)).entity_id == target  # a lost reply's retry
+    with pytest.raises(PreconditionFailed, match="source_entity_id: already merged into"):
+        other = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Lena Bergh", "speaks", "Dutch", "Lena: NL."))
+        await app.graph.merge_entities(ADMIN, source, other.fact.subject_id)
+    assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 1
