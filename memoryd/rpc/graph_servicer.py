@@ -144,7 +144,7 @@ class GraphServicer(gr_grpc.GraphServiceServicer):
         """See the proto."""
         who = actor(context, request.agent_id, request.end_user_id)
         size = request.page_size or 50
-        entities, token = await self._app.graph.list_entities(who, size, request.page_token)
+        entities, token = await self._app.graph.list_entities(who, size, request.page_token, merged=request.merged)
         return gr.ListEntitiesResponse(entities=[wire.entity(e) for e in entities], next_page_token=token)
 
     @translated

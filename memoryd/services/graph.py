@@ -335,13 +335,15 @@ class GraphService:
         found = await self._store.facts_page(actor, status, entity_id, FactCursor.from_token(page_token), size + 1)
         return found[:size], FactCursor.of(found[size - 1]).token() if len(found) > size else ""
 
-    async def list_entities(self, actor: Actor, size: int, page_token: str) -> tuple[list[Entity], str]:
-        """A page of the entities the actor sees that no merge folded away, by name, and the next token."""
+    async def list_entities(
+        self, actor: Actor, size: int, page_token: str, *, merged: bool = False
+    ) -> tuple[list[Entity], str]:
+        """A page of the entities the actor sees that no merge folded away (``merged``: that one did), by name."""
         check_actor(actor)
         check_range(size, "page_size", 1, MAX_PAGE)
         parts = cursor_parts(page_token, (str, str))
         after = None if parts is None else (str(parts[0]), str(parts[1]))
-        found = await self._store.entities_page(actor, after, size + 1)
+        found = await self._store.entities_page(actor, after, size + 1, merged=merged)
         if len(found) <= size:
             return found, ""
         last = found[size - 1]  # the store orders by the normalised name it wrote with the entity

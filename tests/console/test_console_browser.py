@@ -224,6 +224,16 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(".note")).to_contain_text("ACME Corp is apart from Acme again (facts moved back: 1)")
     await expect(page.locator(".entities")).to_contain_text("ACME Corp")
     await expect(porto.locator("td").first).to_have_text("ACME Corp")
+    # later, from the list of merged entities
+    await page.select_option("form.merge select[name=source]", value=source)
+    await page.select_option("form.merge select[name=target]", value=target)
+    await page.click("form.merge button")
+    await page.goto(f"{stack.url}/graph?agent=a1")
+    folded = page.locator(f"table.merged tr[data-entity='{source}']")
+    await expect(folded).to_contain_text("Acme")
+    await folded.locator("button", has_text="Undo the merge").click()
+    await expect(page.locator(".note")).to_contain_text("ACME Corp is apart from Acme again")
+    await expect(page.locator("table.merged")).to_have_count(0)
     # names that came close but were not folded: suggested, with the evidence, until a person decides
     for name in ("Keeper232", "Keeper23"):
         keeps = Assertion(name, "keeps", "the keys", f"{name} keeps the keys.")

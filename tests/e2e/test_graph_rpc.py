@@ -233,6 +233,9 @@ def test_an_unmerge_reaches_its_own_tenant_only_and_says_what_it_moved(live_serv
         plain = gr.AssertFactRequest(subject="Jane Smith", predicate="likes", object="coffee", fact="Jane: coffee.")
         jane_id = graph.AssertFact(plain, metadata=T).fact.subject_id
         graph.MergeEntities(gr.MergeEntitiesRequest(source_entity_id=jane_id, target_entity_id=john_id), metadata=T)
+        folded = gr.ListEntitiesRequest(agent_id="a1", merged=True)
+        assert [(e.id, e.merged_into) for e in graph.ListEntities(folded, metadata=T).entities] == [(jane_id, john_id)]
+        assert not graph.ListEntities(folded, metadata=OTHER).entities
         undo = gr.UnmergeEntityRequest(entity_id=jane_id)
         assert _code(lambda: graph.UnmergeEntity(undo, metadata=OTHER))[0] == grpc.StatusCode.NOT_FOUND
         still = graph.GetEntity(gr.GetEntityRequest(agent_id="a1", entity_id=john_id), metadata=T)
@@ -240,5 +243,6 @@ def test_an_unmerge_reaches_its_own_tenant_only_and_says_what_it_moved(live_serv
         undone = graph.UnmergeEntity(undo, metadata=T)
         assert (undone.entity.name, undone.target.name, undone.facts_moved) == ("Jane Smith", "John Smith", 1)
         assert "Jane Smith" not in undone.target.aliases
+        assert not graph.ListEntities(folded, metadata=T).entities
         code, message = _code(lambda: graph.UnmergeEntity(undo, metadata=T))
         assert code == grpc.StatusCode.FAILED_PRECONDITION and "entity_id" in message

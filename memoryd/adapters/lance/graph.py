@@ -392,9 +392,12 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
                 break
         return out
 
-    async def entities_page(self, actor: Actor, after: tuple[str, str] | None, limit: int) -> list[Entity]:
-        """The actor's entities in use after ``after`` (normalised name, id), by normalised name and id."""
-        cond = f"{visible_where(actor, _ANY)} AND merged_into = '' AND archived_at IS NULL"
+    async def entities_page(
+        self, actor: Actor, after: tuple[str, str] | None, limit: int, *, merged: bool = False
+    ) -> list[Entity]:
+        """The actor's entities in use (``merged``: folded away) after ``after`` (normalised name, id), in order."""
+        folded = "merged_into != ''" if merged else "merged_into = ''"
+        cond = f"{visible_where(actor, _ANY)} AND {folded} AND archived_at IS NULL"
         if after is not None:
             name, entity = literal(after[0]), literal(after[1])
             cond += f" AND (norm_name > {name} OR (norm_name = {name} AND id > {entity}))"

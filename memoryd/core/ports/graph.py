@@ -75,7 +75,9 @@ class GraphStore(Protocol):
         """
         ...
 
-    async def entities_page(self, actor: Actor, after: tuple[str, str] | None, limit: int) -> list[Entity]:
+    async def entities_page(
+        self, actor: Actor, after: tuple[str, str] | None, limit: int, *, merged: bool = False
+    ) -> list[Entity]:
         """Entities in use the actor sees after ``after`` (a normalised name and id), at most ``limit``.
 
         In use: no merge folded them away, no decay archived them; by normalised name, then id.

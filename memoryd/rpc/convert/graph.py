@@ -76,6 +76,7 @@ def entity(entity: Entity) -> gr.GraphEntity:
         scope=convert.SCOPE_PB[entity.where.scope],
         agent_id=entity.where.agent_id,
         end_user_id=entity.where.end_user_id,
+        merged_into=entity.merged_into,
     )
 
 

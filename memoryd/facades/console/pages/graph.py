@@ -2,7 +2,8 @@
 
 Also a search's facts and block, one fact's explanation, and approving or rejecting a pending fact
 (admins: UpdateFact). At most three calls a page (ListFacts, ListEntities and ListMergeSuggestions, or
-SearchGraph); admins merge a suggested pair or dismiss it, and may undo a merge they just made.
+SearchGraph), and for admins the merged entities (ListEntities again): they merge a suggested pair or
+dismiss it, and undo a merge.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ async def graph(view: View) -> Response:
     values: dict[str, Any] = {"agent": agent, "contact": contact, "q": query, "found": None, "facts": []}
     values |= {"entities": [], "statuses": list(STATUSES), "next_link": "", "done": view.arg("done"), "timeline": ""}
     values["undo"] = view.arg("undo")
-    values["suggestions"] = []
+    values["suggestions"], values["merged"] = [], []
     if agent and query:
         request = gr.SearchGraphRequest(agent_id=agent, end_user_id=contact, query=query)
         values["found"] = await view.call(view.daemon.graph.SearchGraph, request)
@@ -59,6 +60,11 @@ async def graph(view: View) -> Response:
         )
         values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
         values["suggestions"] = list(suggestions.suggestions)
+        if view.caller.may("admin", destroys=True):  # who may undo a merge sees what was merged
+            merged = gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200, merged=True)
+            into = {e.id: e.name for e in entities.entities}
+            folded = (await view.call(view.daemon.graph.ListEntities, merged)).entities
+            values["merged"] = [(e, into.get(e.merged_into, e.merged_into)) for e in folded]
         values["timeline"] = charts.timeline(
             [
                 (

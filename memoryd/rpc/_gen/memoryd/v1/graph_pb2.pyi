@@ -182,16 +182,18 @@ class ListFactsResponse(_message.Message):
     def __init__(self, facts: _Optional[_Iterable[_Union[GraphFact, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ListEntitiesRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "page_size", "page_token")
+    __slots__ = ("agent_id", "end_user_id", "page_size", "page_token", "merged")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    MERGED_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     page_size: int
     page_token: str
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    merged: bool
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., merged: _Optional[bool] = ...) -> None: ...
 
 class ListEntitiesResponse(_message.Message):
     __slots__ = ("entities", "next_page_token")
@@ -374,7 +376,7 @@ class MergeEntitiesRequest(_message.Message):
     def __init__(self, source_entity_id: _Optional[str] = ..., target_entity_id: _Optional[str] = ...) -> None: ...
 
 class GraphEntity(_message.Message):
-    __slots__ = ("id", "name", "entity_type", "aliases", "scope", "agent_id", "end_user_id")
+    __slots__ = ("id", "name", "entity_type", "aliases", "scope", "agent_id", "end_user_id", "merged_into")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     ENTITY_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -382,6 +384,7 @@ class GraphEntity(_message.Message):
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
+    MERGED_INTO_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     entity_type: EntityType
@@ -389,7 +392,8 @@ class GraphEntity(_message.Message):
     scope: _memory_pb2.Scope
     agent_id: str
     end_user_id: str
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., entity_type: _Optional[_Union[EntityType, str]] = ..., aliases: _Optional[_Iterable[str]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ...) -> None: ...
+    merged_into: str
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., entity_type: _Optional[_Union[EntityType, str]] = ..., aliases: _Optional[_Iterable[str]] = ..., scope: _Optional[_Union[_memory_pb2.Scope, str]] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., merged_into: _Optional[str] = ...) -> None: ...
 
 class MergeEntitiesResponse(_message.Message):
     __slots__ = ("entity",)

@@ -148,7 +148,8 @@ class GraphServiceServicer:
 
     def MergeEntities(self, request, context):
         """MergeEntities folds one entity into another of the same scope (FAILED_PRECONDITION naming
-        SCOPE_MISMATCH otherwise): its facts move, its name becomes an alias.
+        SCOPE_MISMATCH otherwise): its facts move, its name becomes an alias. The same merge again
+        (a retry) finishes one cut short and answers as done; a target merged away is refused.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -191,7 +192,8 @@ class GraphServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListEntities(self, request, context):
-        """ListEntities pages the entities the caller sees that no merge folded away, by name.
+        """ListEntities pages the entities the caller sees that no merge folded away (`merged`: those
+        one did), by name.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
