@@ -115,6 +115,19 @@ class _ClientCore(Generic[ChannelT]):
         )
 
     @staticmethod
+    def _feedback_request(
+        agent_id: str, memory_id: str, signal: Any, correction: str, end_user_id: str, request_id: str
+    ) -> pb.FeedbackRequest:
+        return pb.FeedbackRequest(
+            agent_id=agent_id,
+            end_user_id=end_user_id,
+            memory_id=memory_id,
+            signal=signal,
+            correction=correction,
+            request_id=request_id or uuid.uuid4().hex,  # a retry after a lost reply counts once
+        )
+
+    @staticmethod
     def _list_request(
         agent_id: str, end_user_id: str, page_size: int, token: str, where: pb.RecallFilter | None
     ) -> pb.ListMemoriesRequest:
@@ -235,19 +248,21 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         return memory_id
 
     def feedback(
-        self, agent_id: str, memory_id: str, signal: Any, *, correction: str = "", request_id: str = ""
+        self,
+        agent_id: str,
+        memory_id: str,
+        signal: Any,
+        *,
+        correction: str = "",
+        end_user_id: str = "",
+        request_id: str = "",
     ) -> pb.FeedbackResponse:
         """One feedback signal (``pb.FEEDBACK_SIGNAL_*``); a correction needs its text.
 
-        A request id is sent (a new one unless given), so a retry after a lost reply counts once.
+        ``end_user_id``: the contact served (a contact's memories are seen only serving them). A request
+        id is sent (a new one unless given), so a retry after a lost reply counts once.
         """
-        request = pb.FeedbackRequest(
-            agent_id=agent_id,
-            memory_id=memory_id,
-            signal=signal,
-            correction=correction,
-            request_id=request_id or uuid.uuid4().hex,
-        )
+        request = self._feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
         return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
 
     def auto_feedback(
@@ -403,6 +418,25 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """One visible memory."""
         request = pb.GetMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
         return cast(pb.Memory, (await self._call(self._stub.GetMemory, request)).memory)
+
+    async def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
+        """Change the given fields (see ``MemoryClient.update``)."""
+        request = pb.UpdateMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id, **fields)
+        return cast(pb.Memory, (await self._call(self._stub.UpdateMemory, request)).memory)
+
+    async def feedback(
+        self,
+        agent_id: str,
+        memory_id: str,
+        signal: Any,
+        *,
+        correction: str = "",
+        end_user_id: str = "",
+        request_id: str = "",
+    ) -> pb.FeedbackResponse:
+        """One feedback signal (see ``MemoryClient.feedback``)."""
+        request = self._feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
+        return cast(pb.FeedbackResponse, await self._call(self._stub.Feedback, request))
 
     async def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
         """Delete one memory for good; its id (a retry finding it gone is the lost reply's success)."""

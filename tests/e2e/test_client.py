@@ -42,6 +42,14 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
         reply = memory.feedback("a1", first.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
         assert reply.memory.feedback.useful == 1
         assert memory.update("a1", first.memory.id, salience=0.9).salience == pytest.approx(0.9)
+        contact = memory.memorize("a1", "Ida's door code is 4471", end_user_id="ida", scope=pb.SCOPE_END_USER).memory
+        fixed = memory.feedback(
+            "a1", contact.id, pb.FEEDBACK_SIGNAL_CORRECTION, correction="Ida's door code is 4472", end_user_id="ida"
+        )  # a contact's memory is seen only serving that contact
+        assert (fixed.memory.status, fixed.correction.content) == (
+            pb.MEMORY_STATUS_SUPERSEDED,
+            "Ida's door code is 4472",
+        )
         assert memory.forget("a1", first.memory.id) == first.memory.id
         with pytest.raises(NotFound):
             memory.get("a1", first.memory.id)
@@ -84,6 +92,9 @@ def test_async_client(live_server: LiveServer) -> None:
             hits = await memory.recall("a1", "sunset painting")
             assert hits[0].memory.id == stored.memory.id
             assert (await memory.get("a1", stored.memory.id)).content == stored.memory.content
+            assert (await memory.update("a1", stored.memory.id, salience=0.8)).salience == pytest.approx(0.8)
+            liked = await memory.feedback("a1", stored.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
+            assert liked.memory.feedback.useful == 1
             return [m.id async for m in memory.list("a1", page_size=1)]
 
     assert len(asyncio.run(run())) == 1
