@@ -90,30 +90,54 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
-    @server.tool(description="Change a memory's content (re-embedded), tags or salience.")
-    def update_memory(memory_id: str, content: str | None = None, salience: float | None = None) -> dict[str, Any]:
+    _curation_tools(server, client, agent_id)
+    _profile_tools(server, client, agent_id)
+    _graph_tools(server, client, agent_id)
+    return server
+
+
+def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+    """Changing, rating, correcting, forgetting and listing memories."""
+
+    @server.tool(
+        description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
+        "text). A contact's memory needs their end_user_id."
+    )
+    def update_memory(
+        memory_id: str, content: str | None = None, salience: float | None = None, end_user_id: str = ""
+    ) -> dict[str, Any]:
         fields: dict[str, Any] = {}
         if content is not None:
             fields["content"] = content
         if salience is not None:
             fields["salience"] = salience
-        memory = _call(client.update, agent_id, memory_id, **fields)
+        memory = _call(client.update, agent_id, memory_id, end_user_id=end_user_id, **fields)
         return {"id": memory.id, "content": memory.content, "salience": memory.salience}
 
-    @server.tool(description="Delete one memory for good (by its full id).")
-    def forget(memory_id: str) -> str:
-        return str(_call(client.forget, agent_id, memory_id))
-
-    @server.tool(description="Page through the visible archive, oldest first.")
-    def list_memories(limit: int = 50) -> list[dict[str, Any]]:
-        out = []
-        for memory in _call(lambda: list(_first(client.list(agent_id, page_size=min(limit, 500)), limit))):
-            out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags)})
+    @server.tool(
+        description=f"Say how a recalled memory did ({', '.join(SIGNALS)}), or give its correction: the right "
+        "text, stored as a new memory that supersedes this one (kept, not deleted). A contact's memory needs "
+        "their end_user_id."
+    )
+    def feedback(memory_id: str, signal: str = "", correction: str = "", end_user_id: str = "") -> dict[str, Any]:
+        said = _signal(signal or ("correction" if correction else ""))
+        reply = _call(client.feedback, agent_id, memory_id, said, correction=correction, end_user_id=end_user_id)
+        out: dict[str, Any] = {"id": reply.memory.id, "salience": round(reply.memory.salience, 4)}
+        if reply.HasField("correction"):
+            out["correction_id"] = reply.correction.id
         return out
 
-    _profile_tools(server, client, agent_id)
-    _graph_tools(server, client, agent_id)
-    return server
+    @server.tool(description="Delete one memory for good (by its full id). A contact's needs their end_user_id.")
+    def forget(memory_id: str, end_user_id: str = "") -> str:
+        return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
+
+    @server.tool(description="Page through the visible archive, oldest first (serving end_user_id, if given).")
+    def list_memories(limit: int = 50, end_user_id: str = "") -> list[dict[str, Any]]:
+        pages = client.list(agent_id, end_user_id=end_user_id, page_size=min(limit, 500))
+        out = []
+        for memory in _call(lambda: list(_first(pages, limit))):
+            out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags)})
+        return out
 
 
 def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
@@ -208,6 +232,12 @@ _SCOPES = {
     "tenant": pb.SCOPE_TENANT,
 }
 SCOPE_NAMES = ", ".join(_SCOPES)
+SIGNALS = {
+    "useful": pb.FEEDBACK_SIGNAL_USEFUL,
+    "not_useful": pb.FEEDBACK_SIGNAL_NOT_USEFUL,
+    "wrong": pb.FEEDBACK_SIGNAL_WRONG,
+    "correction": pb.FEEDBACK_SIGNAL_CORRECTION,
+}
 
 
 def _scope(name: str, field: str) -> Any:
@@ -216,6 +246,14 @@ def _scope(name: str, field: str) -> Any:
     if name not in _SCOPES:
         raise ToolError(f"INVALID_ARGUMENT: {field}: {name!r} is not one of {SCOPE_NAMES}")
     return _SCOPES[name]
+
+
+def _signal(name: str) -> Any:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    if name not in SIGNALS:
+        raise ToolError(f"INVALID_ARGUMENT: signal: {name!r} is not one of {', '.join(SIGNALS)}")
+    return SIGNALS[name]
 
 
 def _first(items: Any, n: int) -> Any:

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.timeout(120)
 async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
     async with mcp_session(live_server.port) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        expected = {"recall", "memorize", "update_memory", "forget", "list_memories", "get_profile", "edit_profile"}
+        expected = {"recall", "memorize", "update_memory", "feedback", "forget", "list_memories", "get_profile"}
         assert expected | {"review_memories"} <= set(tools)
         assert "Routing rule" in (tools["memorize"].description or "")
 
@@ -44,6 +44,19 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         listed = await session.call_tool("list_memories", {})
         assert "Caroline prefers espresso" in str(listed.structured_content)
 
+        # a contact's memory, corrected serving them: the correction supersedes it, both kept
+        code = {"content": "Ida's door code is 4471", "scope": "end_user", "end_user_id": "ida"}
+        door = (await session.call_tool("memorize", code)).structured_content["id"]
+        fixed = await session.call_tool(
+            "feedback", {"memory_id": door, "correction": "Ida's door code is 4472", "end_user_id": "ida"}
+        )
+        assert not fixed.is_error and fixed.structured_content["correction_id"] != door
+        served = await session.call_tool("list_memories", {"end_user_id": "ida"})
+        assert "Ida's door code is 4472" in str(served.structured_content)
+        liked = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "useful"})
+        assert not liked.is_error and "correction_id" not in liked.structured_content
+        odd = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "great"})
+        assert odd.is_error and "signal" in str(odd.content)
         bad = await session.call_tool("forget", {"memory_id": "not-an-id"})  # the daemon's refusal, kept
         assert bad.is_error and "INVALID_ARGUMENT" in str(bad.content) and "memory_id" in str(bad.content)
         gone = await session.call_tool("forget", {"memory_id": memory_id})
