@@ -334,7 +334,7 @@ def _mutable_world(
             for r, (text, scope) in zip(reply.results, items, strict=True):
                 rows[r.memory.id] = Row(t, a, "", scope, text)
         reviews = asyncio.run(_review_everyone(env, embedder))
-        yield MutableWorld(
+        world = MutableWorld(
             stub,
             AuditServiceStub(channel),
             DataServiceStub(channel),
@@ -347,6 +347,10 @@ def _mutable_world(
             ReembedServiceStub(channel),
             ProfileServiceStub(channel),
         )
+        # Facts in each tenant from the start, two per scope: curation draws have entities to merge.
+        for t, s, _ in itertools.product(TENANTS[:2], (pb.SCOPE_TENANT, pb.SCOPE_SHARED), range(2)):
+            _assert_fact(world, t, AGENTS[0], "", "", True, s)
+        yield world
     server.stop()
 
 
@@ -732,9 +736,12 @@ def _search_graph(w, t, a, c, memory_id, seen, scope) -> None:
 
 def _curate(w, t, a, c, memory_id, seen, scope) -> None:
     """Curation (pin, rename, merge, unmerge, dismiss a suggestion, forget) reaches its own tenant's rows only."""
-    if not w.facts:
+    # Half the time aim at the caller's own facts (where merges and undos succeed), else at any.
+    own = sorted(i for i, f in w.facts.items() if f.tenant == t)
+    pool = own if own and _pick(memory_id + "own", 2) else sorted(w.facts)
+    if not pool:
         return
-    fact_id = sorted(w.facts)[_pick(memory_id, len(w.facts))]
+    fact_id = pool[_pick(memory_id, len(pool))]
     f = w.facts[fact_id]
     code = C.OK if f.tenant == t else C.NOT_FOUND
     action = _pick(memory_id + t, 6)
@@ -781,7 +788,8 @@ def _fold(w, t, f, memory_id, mine, *, undo: bool) -> None:
         if _expect(w.graph.UnmergeEntity, gr.UnmergeEntityRequest(entity_id=source), tenant(t), code) is not None:
             del w.merged[source]
         return
-    target = w.facts[sorted(w.facts)[_pick(memory_id[::-1], len(w.facts))]].subject_id
+    own = sorted(i for i, other in w.facts.items() if other.tenant == f.tenant)
+    target = w.facts[own[_pick(memory_id[::-1], len(own))]].subject_id
     if source not in mine or target not in mine:
         code = C.NOT_FOUND
     elif source == target:
