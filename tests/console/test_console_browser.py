@@ -244,11 +244,12 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await suggested.locator("button", has_text="Different").click()
     await expect(page.locator(".note")).to_contain_text("dismissed")
     await expect(page.locator("table.suggestions tr", has_text="Keeper232")).to_have_count(0)
-    # a fact ended by mistake is restored from its row
+    # a fact ended by mistake from its row is restored from it
     founded = Assertion("Acme", "founded_in", "1999", "Acme was founded in 1999.")
     ended = stack.daemon.run(app.graph.assert_human(admin, GraphScope(Scope.TENANT), founded)).fact
-    stack.daemon.run(app.graph.update_fact(admin, ended.fact_id, status=FactStatus.INVALIDATED))
     await page.goto(f"{stack.url}/graph?agent=a1")
+    await page.locator(f"tr[data-fact='{ended.fact_id}'] button[value=end]").click()
+    await expect(page.locator(".note")).to_contain_text("ended")
     row = page.locator(f"tr[data-fact='{ended.fact_id}']")
     await expect(row).to_have_attribute("data-status", "invalidated")
     await row.locator("button[value=restore]").click()

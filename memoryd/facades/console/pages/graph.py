@@ -25,11 +25,13 @@ STATUSES: dict[str, Any] = {
     "invalidated": gr.FACT_STATUS_INVALIDATED,
     "archived": gr.FACT_STATUS_ARCHIVED,
 }
-DECISIONS: dict[str, Any] = {
-    "approve": gr.FACT_STATUS_ACTIVE,
-    "reject": gr.FACT_STATUS_INVALIDATED,
-    "restore": gr.FACT_STATUS_ACTIVE,
+DECISIONS: dict[str, tuple[Any, str]] = {
+    "approve": (gr.FACT_STATUS_ACTIVE, "approved"),
+    "reject": (gr.FACT_STATUS_INVALIDATED, "rejected"),
+    "restore": (gr.FACT_STATUS_ACTIVE, "restored"),
+    "end": (gr.FACT_STATUS_INVALIDATED, "ended"),
 }
+"""What each button on a fact asks UpdateFact for, and the note it leaves."""
 
 
 async def graph(view: View) -> Response:
@@ -84,13 +86,14 @@ async def graph(view: View) -> Response:
 
 
 async def decide(view: View) -> Response:
-    """Approve (active) or reject (invalidated) a pending fact; restore (active) an archived or invalidated one."""
-    status = DECISIONS.get(view.arg("decision"))
-    if status is None:
-        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not approve, reject or restore")
+    """Approve or reject a pending fact; end an active one; restore an archived or invalidated one."""
+    found = DECISIONS.get(view.arg("decision"))
+    if found is None:
+        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not {', '.join(DECISIONS)}")
+    status, done = found
     fact_id = view.request.path_params["fact_id"]
     await view.call(view.daemon.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, status=status))
-    back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=f"{view.arg('decision')}d")
+    back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=done)
     return RedirectResponse(back, 303)
 
 
