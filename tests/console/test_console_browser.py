@@ -255,6 +255,21 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await row.locator("button[value=restore]").click()
     await expect(page.locator(".note")).to_contain_text("restored")
     await expect(page.locator(f"tr[data-fact='{ended.fact_id}']")).to_have_attribute("data-status", "active")
+    # a person's fact from the form: the right one after ending a wrong one; a bad field is named
+    form = page.locator("form.assert")
+    for name, value in (("subject", "Acme"), ("predicate", "ceo"), ("object", "Ida"), ("fact", "Ida runs Acme.")):
+        await form.locator(f"input[name={name}]").fill(value)
+    await form.locator("input[name=valid_from]").fill("2026-01-05")
+    await form.locator("button").click()
+    await expect(page.locator(".note")).to_contain_text("add: Ida runs Acme.")
+    ida = page.locator("tr", has_text="Ida runs Acme.")
+    await expect(ida).to_have_attribute("data-status", "active")
+    await expect(ida.locator("td").nth(5)).to_contain_text("2026-01-05")
+    form = page.locator("form.assert")
+    for name, value in (("subject", "Acme"), ("predicate", "!!"), ("object", "Bo"), ("fact", "Bo runs Acme.")):
+        await form.locator(f"input[name={name}]").fill(value)
+    await form.locator("button").click()
+    await expect(page.locator(".error")).to_contain_text("predicate")
 
 
 async def test_a_read_only_key_is_offered_no_action(browser: Browser, stack: Stack) -> None:

@@ -135,6 +135,16 @@ class View:
             raise Refused("INVALID_ARGUMENT", f"{name}: {value!r} is not one of {', '.join(options)}")
         return options[value]
 
+    def day(self, name: str) -> datetime | None:
+        """A date (YYYY-MM-DD, midnight UTC; none given: None); any other text is refused naming the field."""
+        value = self.arg(name)
+        if not value:
+            return None
+        try:
+            return datetime.fromisoformat(value).replace(tzinfo=UTC)
+        except ValueError:
+            raise Refused("INVALID_ARGUMENT", f"{name}: {value!r} is not a date (YYYY-MM-DD)") from None
+
     def whole(self, name: str, default: int) -> int:
         """A whole number (none given: ``default``); its range is the daemon's to check and name."""
         value = self.arg(name)

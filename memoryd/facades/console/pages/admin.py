@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
@@ -53,24 +51,15 @@ async def revoke(view: View) -> Response:
     return RedirectResponse("/keys", 303)
 
 
-def _day(value: str, field: str) -> datetime | None:
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(value).replace(tzinfo=UTC)
-    except ValueError:
-        raise Refused("INVALID_ARGUMENT", f"{field}: {value!r} is not a date (YYYY-MM-DD)") from None
-
-
 async def events(view: View) -> Response:
     """The event log, filtered by operation, key, row and days."""
     request = apb.ListAuditEventsRequest(
         operation=view.arg("operation"), key_id=view.arg("key"), row_id=view.arg("row"), page_token=view.arg("page")
     )
     request.page_size = 100
-    if since := _day(view.arg("since"), "since"):
+    if since := view.day("since"):
         request.since.FromDatetime(since)
-    if until := _day(view.arg("until"), "until"):
+    if until := view.day("until"):
         request.until.FromDatetime(until)
     reply = await view.call(view.daemon.audit.ListAuditEvents, request)
     next_link = (

@@ -8,6 +8,7 @@ dismiss it, and undo a merge.
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from starlette.routing import Route
 from memoryd.facades.console import charts
 from memoryd.facades.console.daemon import Refused
 from memoryd.facades.console.web import Console, View, link, page
-from memoryd.rpc.client import gr
+from memoryd.rpc.client import gr, pb
 
 STATUSES: dict[str, Any] = {
     "pending": gr.FACT_STATUS_PENDING,
@@ -62,6 +63,7 @@ async def graph(view: View) -> Response:
         )
         values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
         values["suggestions"] = list(suggestions.suggestions)
+        values["request_id"] = uuid.uuid4().hex  # the assert form's: a double submit asserts once
         if view.caller.may("admin", destroys=True):  # who may undo a merge sees what was merged
             merged = gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200, merged=True)
             into = {e.id: e.name for e in entities.entities}
@@ -109,6 +111,36 @@ async def merge(view: View) -> Response:
     return RedirectResponse(back, 303)
 
 
+WHERE: dict[str, Any] = {
+    "tenant": pb.SCOPE_TENANT,
+    "shared": pb.SCOPE_SHARED,
+    "private": pb.SCOPE_PRIVATE,
+    "contact": pb.SCOPE_END_USER,
+}
+"""Where an asserted fact is filed: the tenant, every agent, the page's agent, or the page's contact."""
+
+
+async def assert_fact(view: View) -> Response:
+    """A person's fact (admins: AssertFact), e.g. the right one after ending a wrong one; what it contradicts ends."""
+    agent, contact = view.arg("agent"), view.arg("contact")
+    scope = view.choice("where", WHERE, pb.SCOPE_TENANT)
+    request = gr.AssertFactRequest(
+        subject=view.arg("subject"),
+        predicate=view.arg("predicate"),
+        object=view.arg("object"),
+        fact=view.arg("fact"),
+        scope=scope,
+        agent_id=agent if scope == pb.SCOPE_PRIVATE else "",
+        end_user_id=contact if scope == pb.SCOPE_END_USER else "",
+        request_id=view.arg("request_id"),  # the form's own: sent twice, counted once
+    )
+    if since := view.day("valid_from"):
+        request.valid_from.FromDatetime(since)
+    asserted = await view.call(view.daemon.graph.AssertFact, request)
+    done = f"{asserted.action}: {asserted.fact.fact}"
+    return RedirectResponse(link("/graph", agent=agent, contact=contact, done=done), 303)
+
+
 async def unmerge(view: View) -> Response:
     """Undo the merge that folded an entity away (admins: UnmergeEntity): its facts and names go back."""
     request = gr.UnmergeEntityRequest(entity_id=view.arg("entity"))
@@ -144,6 +176,7 @@ def routes(console: Console) -> list[Route]:
         Route("/graph", page(console, graph), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, fact), methods=["GET"]),
         Route("/graph/facts/{fact_id}", page(console, decide, role="admin"), methods=["POST"]),
+        Route("/graph/facts", page(console, assert_fact, role="admin"), methods=["POST"]),
         Route("/graph/merge", page(console, merge, role="admin"), methods=["POST"]),
         Route("/graph/unmerge", page(console, unmerge, role="admin"), methods=["POST"]),
         Route("/graph/dismiss", page(console, dismiss, role="admin"), methods=["POST"]),
