@@ -26,7 +26,14 @@ from memoryd.adapters.lance.errors import map_lance_errors
 from memoryd.adapters.lance.event_log import EVENT_INDEXES, EVENT_SCHEMA
 from memoryd.adapters.lance.filters import ids_in, literal, of_end_user
 from memoryd.adapters.lance.graph_retention import ENTITIES, EPISODES, FACTS
-from memoryd.adapters.lance.graph_rows import ENTITY_INDEXES, EPISODE_SCHEMA, FACT_INDEXES, entity_schema, fact_schema
+from memoryd.adapters.lance.graph_rows import (
+    ENTITY_INDEXES,
+    EPISODE_SCHEMA,
+    FACT_INDEXES,
+    entity_schema,
+    fact_schema,
+    normalised_aliases,
+)
 from memoryd.adapters.lance.graph_suggestions import SUGGESTION_INDEXES, SUGGESTION_SCHEMA, SUGGESTIONS
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance.provenance import (
@@ -252,6 +259,9 @@ class LanceTenantArchive:
         if kind.name == "memory":
             for row in typed:
                 row["tenant_id"] = tenant_id
+        if kind.name == "graph_entity":  # derived: an export from before it was kept has none
+            for row in typed:
+                row["norm_aliases"] = normalised_aliases(row.get("aliases") or ())
         async with map_lance_errors():
             table = await self._db.table(kind.prefix + tenant_id, schema, kind.indexes, write=True)
             await table.add(pa.Table.from_pylist(typed, schema))

@@ -40,6 +40,7 @@ from memoryd.adapters.lance.graph_rows import (
     episode_of,
     fact_of,
     fact_schema,
+    normalised_aliases,
     same_scope,
     scope_columns,
 )
@@ -56,11 +57,6 @@ from memoryd.core.graph import (
 from memoryd.core.models import ALL_STATUSES, Actor, ArmHit, MemoryFilter, Vector
 
 _ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows have their own statuses
-
-
-def normalised_aliases(aliases: Sequence[str]) -> list[str]:
-    """The aliases as names are compared, for ``entities_named``."""
-    return sorted({n for n in map(normalised_name, aliases) if n})
 
 
 async def _fill_norm_aliases(table: Any) -> None:

@@ -6,6 +6,7 @@ Columns added since the graph's first release are nullable and added to older ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC
 from typing import Any
 
@@ -15,7 +16,7 @@ from lancedb.index import FTS, BTree
 from memoryd.adapters.lance.filters import literal
 from memoryd.adapters.lance.graph_retention import ENTITIES, FACTS
 from memoryd.adapters.lance.rows import PRIMARY_KEY, TIMESTAMP, as_utc_or_none
-from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, MergeRecord
+from memoryd.core.graph import Entity, EntityType, Episode, Fact, FactStatus, GraphScope, MergeRecord, normalised_name
 from memoryd.core.models import Scope
 
 ENTITY_INDEXES = [("id", BTree()), ("name", FTS(with_position=False))]
@@ -183,3 +184,8 @@ def entity_of(row: dict[str, Any]) -> Entity:
         as_utc_or_none(row.get("archived_at")),
         MergeRecord(**{k: tuple(v or ()) for k, v in row["merge_record"].items()}) if row.get("merge_record") else None,
     )
+
+
+def normalised_aliases(aliases: Sequence[str]) -> list[str]:
+    """The aliases as names are compared (``norm_aliases``, which ``entities_named`` matches)."""
+    return sorted({n for n in map(normalised_name, aliases) if n})
