@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memoryd.adapters.lance.errors import map_lance_errors
+from memoryd.adapters.lance.errors import map_lance_errors, unreachable_reason
 from memoryd.core.errors import Conflict, Unavailable
 
 
@@ -34,3 +34,23 @@ async def test_lance_io_failure_is_unavailable_and_anything_else_propagates() ->
     with pytest.raises(RuntimeError, match="schema mismatch"):
         async with map_lance_errors():
             raise RuntimeError("lance error: schema mismatch")
+
+
+@pytest.mark.parametrize(
+    ("dump", "reason"),
+    [
+        # lancedb 0.x on S3 without credentials (and no instance to ask), as connect_async raised it
+        (
+            'Invalid input, Failed to connect to namespace: IO { source: Generic { store: "N/A", source: IO { source: '
+            '"Failed to get AWS credentials: CredentialsNotLoaded(CredentialsNotLoaded { source: Some(\\"no '
+            'providers in chain provided credentials\\") })", location: Location { file: "/root/.cargo/registry/src/'
+            'lance-io-13.0.0/src/object_store/providers/aws.rs", line: 607, column: 30 }, backtrace: MaybeBacktrace '
+            '} }, location: Location { file: "object_store.rs", line: 1506, column: 92 }, backtrace: MaybeBacktrace }',
+            "Failed to get AWS credentials",
+        ),
+        ('Generic { store: "S3", source: ... <Code>NoSuchBucket</Code><Message>x</Message> }', "NoSuchBucket"),
+        ("something else entirely", "something else entirely"),
+    ],
+)
+def test_an_object_stores_dump_is_read_down_to_its_cause(dump: str, reason: str) -> None:
+    assert unreachable_reason(dump) == reason
