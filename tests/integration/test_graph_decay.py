@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -135,3 +136,49 @@ async def test_aliases_written_before_they_were_compared_as_names_are_found_afte
     found = await store.entities_named("acme", CONTACT, ["NORTHWIND CO"])
     assert [e.entity_id for e in found] == ["e1"]
     assert [e.entity_id for e in await store.entities_named("acme", CONTACT, ["globex"])] == ["e1"]
+
+
+async def test_filling_old_aliases_never_brings_back_an_erased_row_nor_undoes_a_rename(tmp_path: Path) -> None:
+    """Another process erases one row and renames another between the fill's read and its write."""
+    from memoryd.adapters.lance import graph as lance_graph
+
+    db = await LanceDatabase.open(str(tmp_path / "data"), "m", 8)
+    schema = entity_schema(8)
+    old_schema = pa.schema([f for f in schema if f.name not in {"merge_record", "norm_aliases"}])
+    base = {
+        "entity_type": "other", "scope": "tenant", "agent_id": "", "end_user_id": "",
+        "created_at": datetime(2020, 1, 1, tzinfo=UTC), "merged_into": "", "vector": [0.1] * 8, "archived_at": None,
+    }  # fmt: skip
+    rows = [
+        {**base, "id": f"e{i}", "name": name, "norm_name": name.lower(), "aliases": [alias]}
+        for i, (name, alias) in enumerate((("Initech", "Globex"), ("Umbrella", "Northwind Co.")))
+    ]
+    await db.connection.create_table(ENTITIES + "acme", pa.Table.from_pylist(rows, old_schema))
+    found = await db.table_if_exists(ENTITIES + "acme")
+    assert found is not None
+    table: Any = found  # the class below reads it
+    for field in entity_schema(8):
+        if field.name not in old_schema.names:
+            await table.add_columns(field)
+
+    class Racing:
+        """The table, with another process's writes landing after the fill has read its rows."""
+
+        def query(self) -> object:
+            return table.query()
+
+        def merge_insert(self, on: str) -> object:
+            return table.merge_insert(on)
+
+        async def schema(self) -> pa.Schema:
+            await table.delete("id = 'e1'")  # erased
+            renamed = {**rows[0], "name": "Initech Group", "aliases": ["Globex", "Initech"]}
+            renamed["norm_aliases"] = ["globex", "initech"]
+            merge = table.merge_insert("id").when_matched_update_all().when_not_matched_insert_all()
+            await merge.execute(pa.Table.from_pylist([{**renamed, "merge_record": None}], await table.schema()))
+            return await table.schema()
+
+    await lance_graph._fill_norm_aliases(Racing())
+    left = {r["id"]: r for r in (await table.query().to_arrow()).to_pylist()}
+    assert sorted(left) == ["e0"] and left["e0"]["name"] == "Initech Group"
+    assert left["e0"]["norm_aliases"] == ["globex", "initech"]

@@ -60,11 +60,16 @@ _ANY = MemoryFilter(statuses=ALL_STATUSES)  # the scope rule alone: graph rows h
 
 
 async def _fill_norm_aliases(table: Any) -> None:
-    """Give the entities written before ``norm_aliases`` theirs (an alias "Globex Ltd" is found as "GLOBEX LTD.")."""
+    """Give the entities written before ``norm_aliases`` theirs (an alias "Globex Ltd" is found as "GLOBEX LTD.").
+
+    Only rows still without them are updated and none is inserted: a row another process renamed or
+    erased since this read keeps what that process wrote.
+    """
     old = await table.query().where("norm_aliases IS NULL AND array_length(aliases) > 0").to_arrow()
     if old.num_rows:
         rows = [{**r, "norm_aliases": normalised_aliases(r["aliases"])} for r in old.to_pylist()]
-        await _upsert(table, rows, await table.schema())
+        filled = pa.Table.from_pylist(rows, await table.schema())
+        await table.merge_insert("id").when_matched_update_all(where="target.norm_aliases IS NULL").execute(filled)
 
 
 def _words_query(words: Sequence[str], column: str) -> Any:
