@@ -180,8 +180,9 @@ class GraphService:
             confidence=claim.confidence,
         )
         stored = await self._store.facts_of(tenant_id, where, subject.entity_id)
-        if source and (again := next((f for f in stored if source in f.sources), None)) is not None:
-            # this episode was asserted already (a retried request, a re-run extraction): nothing twice
+        if source and (again := next((f for f in stored if f.fact_id == new.fact_id and source in f.sources), None)):
+            # this episode asserted this very fact already (a retried request, a re-run extraction): nothing
+            # twice. Only this fact: one extraction asserts several facts of one subject under one episode.
             return Asserted(again, Action.RESTATE, (), tuple(dupes))
         known = [f for f in stored if f.status is not FactStatus.PENDING]
         if status is FactStatus.PENDING:  # waits for approval: nothing is invalidated yet

@@ -442,3 +442,19 @@ async def test_an_invalidation_is_undone_by_restoring_the_fact_once_nothing_riva
     back = await app.graph.update_fact(ADMIN, nadia.fact.fact_id, status=FactStatus.ACTIVE)
     assert back.status is FactStatus.ACTIVE
     assert [h.object for h in (await app.graph.search(reader, "who handles billing at Acme")).hits][:1] == ["Nadia"]
+
+
+async def test_an_extraction_keeps_every_fact_of_one_subject_and_a_rerun_adds_none(app: App) -> None:
+    """One episode asserts several facts of one subject; running the episode again changes nothing."""
+    said = [
+        Assertion("Nadia", "likes", "tea", "Nadia likes tea."),
+        Assertion("Nadia", "lives_in", "Oslo", "Nadia lives in Oslo."),
+        Assertion("Nadia", "works_at", "Acme", "Nadia works at Acme."),
+    ]
+    claims = [app.graph.checked_extraction("acme", c) for c in said]
+    first = [await app.graph.assert_fact("acme", CONTACT, c, "episode-1", FactStatus.ACTIVE) for c in claims]
+    assert [d.action for d in first] == [Action.ADD] * 3
+    again = [await app.graph.assert_fact("acme", CONTACT, c, "episode-1", FactStatus.ACTIVE) for c in claims]
+    assert [d.fact.fact_id for d in again] == [d.fact.fact_id for d in first]
+    facts, _ = await app.graph.list_facts(Actor("acme", "a1", "u1"), None, "", 50, "")
+    assert sorted((f.sentence, f.mention_count) for f in facts) == sorted((c.sentence, 1) for c in said)
