@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from memoryd.core.errors import InvalidRequest, NotFound, PreconditionFailed
+from memoryd.core.errors import AlreadyExists, InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.event_log import Operation
 from memoryd.core.graph import (
     MAX_NAME_CHARS,
@@ -125,8 +125,14 @@ class GraphService:
         now = self._clock.now()
         who = by.key_id or by.agent_id or "operator"
         once = ("request", who, request_id) if request_id else (claim.sentence, now.isoformat())
+        episode_id = _id("human", by.tenant_id, where.key, *once)
+        earlier = await self._store.episode(by.tenant_id, episode_id) if request_id else None
+        if earlier is not None and earlier.digest != claim.sentence[:600]:
+            raise AlreadyExists(
+                f"request_id {request_id!r} was used for another assertion; use a new request_id for a new one"
+            )
         episode = Episode(
-            _id("human", by.tenant_id, where.key, *once),
+            episode_id,
             "human",
             where,
             by.key_id or by.agent_id or "operator",

@@ -215,6 +215,12 @@ def test_a_retried_assertion_with_its_request_id_counts_one_mention(live_server:
         bad.request_id = "no spaces allowed"
         code, details = _code(lambda: graph.AssertFact(bad, metadata=T))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "request_id" in details
+        other = _billing("Omar", day, "Omar handles billing at Acme.")
+        other.request_id = "assert-1"  # the key of an earlier, different assertion: refused, nothing written
+        code, details = _code(lambda: graph.AssertFact(other, metadata=T))
+        assert code == grpc.StatusCode.ALREADY_EXISTS and "request_id" in details
+        listed = graph.ListFacts(gr.ListFactsRequest(agent_id="a1", end_user_id="u1"), metadata=T).facts
+        assert "Omar" not in {f.object for f in listed}
 
 
 def test_an_unmerge_reaches_its_own_tenant_only_and_says_what_it_moved(live_server: LiveServer) -> None:

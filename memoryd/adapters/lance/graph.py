@@ -300,6 +300,15 @@ class LanceGraphStore(LanceGraphRetention, LanceMergeSuggestions):
             self._db.written.add(name)
         return counts, touched
 
+    async def episode(self, tenant_id: str, episode_id: str) -> Episode | None:
+        """One episode by id (None: none, or no table yet)."""
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(EPISODES + tenant_id)
+            if table is None:
+                return None
+            rows = (await table.query().where(f"id = {literal(episode_id)}").to_arrow()).to_pylist()
+        return episode_of(rows[0]) if rows else None
+
     async def listed_episodes(self, actor: Actor) -> list[Episode]:
         """Every episode the actor sees (by its scope), the newest first."""
         async with map_lance_errors():

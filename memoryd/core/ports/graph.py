@@ -102,6 +102,10 @@ class GraphStore(Protocol):
         """Insert an episode once."""
         ...
 
+    async def episode(self, tenant_id: str, episode_id: str) -> Episode | None:
+        """One episode by id."""
+        ...
+
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> dict[str, int]:
         """Delete (or count) non-pinned facts and episodes created before ``before``, then the orphaned entities."""
         ...
