@@ -222,6 +222,22 @@ def fit_budget(doc: Document, count: Callable[[str], int], budget: int) -> tuple
     return replace(doc, sections=tuple(sections)), dropped
 
 
+def vanished_lines(before: Document, after: Document) -> list[tuple[str, str]]:
+    """The lines of ``before`` that ``after`` holds nowhere (any section, bullets aside), with their heading.
+
+    What an automatic rewrite left out without demoting it: it is filed into the archive as a
+    demoted line is, never simply gone (a reworded line is filed too; words make texts different).
+    """
+    held = {_bare(line) for s in after.sections for line in s.lines} | {_bare(line) for line in after.preamble}
+    out = [("", line) for line in before.preamble if _bare(line) and _bare(line) not in held]
+    out += [(s.heading, line) for s in before.sections for line in s.lines if _bare(line) and _bare(line) not in held]
+    return out
+
+
+def _bare(line: str) -> str:
+    return line.strip().lstrip("-*").strip()
+
+
 def prompt_block(document: str) -> str:
     """The exact text for the cached system-prompt prefix: a pure function of the document."""
     if not document.strip():

@@ -13,7 +13,6 @@ from memoryd.core.profile_doc import (
     PINNED,
     Document,
     MalformedProfile,
-    Section,
     append_line,
     apply_changes,
     check_generated,
@@ -25,6 +24,7 @@ from memoryd.core.profile_doc import (
     reinstate_pinned,
     remove_line,
     replace_section,
+    vanished_lines,
 )
 from memoryd.core.validation import MAX_REVISION, check_actor, check_range
 from memoryd.services.event_log import EventLog
@@ -160,7 +160,9 @@ class ProfileService:
             if current.revision != base.revision:
                 doc = apply_changes(doc, manual_changes(parse(base.document), parse(current.document)))
             doc, dropped = fit_budget(doc, self._counter.count, current.budget_tokens)
-            filed = await self._file(actor, demoted, dropped, current.revision)
+            leaving = [(s.heading, line) for s in dropped for line in s.lines]
+            leaving += vanished_lines(parse(current.document), doc)  # demoted or not, nothing leaves unfiled
+            filed = await self._file(actor, demoted, leaving, current.revision)
             text = doc.render()
             new = Profile(
                 actor.agent_id,
@@ -198,21 +200,27 @@ class ProfileService:
         await self._store.log_revision(actor.tenant_id, new)
         return new
 
-    async def _file(self, actor: Actor, demoted: Sequence[str], dropped: Sequence[Section], revision: int) -> int:
-        """File lines leaving the profile into the archive (deduplicated, so re-filing is harmless)."""
-        lines: list[tuple[str, str]] = [("", line) for line in demoted if line.strip()]
-        lines += [(s.heading, line) for s in dropped for line in s.lines if line.strip()]
+    async def _file(
+        self, actor: Actor, demoted: Sequence[str], leaving: Sequence[tuple[str, str]], revision: int
+    ) -> int:
+        """File lines leaving the profile (demoted, dropped over budget, left out) into the archive.
+
+        One draft per text (a demoted line is also one the rewrite left out); the archive's
+        deduplication makes filing again harmless.
+        """
+        lines = {_content(line): heading for heading, line in leaving if _content(line)}
+        lines |= {_content(line): "" for line in demoted if _content(line) and _content(line) not in lines}
         if not lines:
             return 0
         drafts = [
             MemoryDraft(
-                content=line.strip().lstrip("-* ").strip() or line.strip(),
+                content=content,
                 memory_type=MemoryType.SEMANTIC,
                 category="profile",
                 subject=heading,
                 source_context=f"profile revision {revision}",
             )
-            for heading, line in lines
+            for content, heading in lines.items()
         ]
         await self._memorize.memorize_batch(actor, drafts, skip_deduplication=False, derived=True)
         return len(drafts)
@@ -235,3 +243,8 @@ class ProfileService:
         raise InvalidRequest(
             "edit", "exactly one of append, replace_section, remove_line, set_budget, restore_revision is required"
         )
+
+
+def _content(line: str) -> str:
+    """A profile line as an archive memory's text (its bullet aside)."""
+    return line.strip().lstrip("-* ").strip() or line.strip()

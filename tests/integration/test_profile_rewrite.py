@@ -72,9 +72,22 @@ async def test_over_budget_rewrite_drops_trailing_sections_and_files_their_lines
     provenance = f"profile revision {current.revision}"
     assert ("Sam's dog is called Biscuit and is afraid of the vacuum cleaner", provenance, MemoryType.SEMANTIC) in filed
     assert ("used to drink green tea every morning", provenance, MemoryType.SEMANTIC) in filed
-    assert len(filed) == 3
+    assert ("ships memoryd", provenance, MemoryType.SEMANTIC) in filed  # left out of the rewrite, not demoted
+    assert len(filed) == 4
     again = await app.working.profile.rewrite(ME, generated, ["- used to drink green tea every morning"], "compaction")
-    assert again.applied and len(await archive_lines(app)) == 3  # filing is deduplicated: re-runs converge
+    assert again.applied and len(await archive_lines(app)) == 4  # filing is deduplicated: re-runs converge
+
+
+async def test_a_line_a_rewrite_leaves_out_unsaid_is_filed_never_gone(app: App) -> None:
+    """A person's line the model dropped or reworded goes to the archive; a line it moved does not."""
+    current = await seed(app)
+    await app.working.profile.edit(ME, current.revision, ProfileEdit(EditKind.APPEND, "Work", "- on call 2-4 May"))
+    generated = "## Preferences\n- prefers tea\n\n## Team\n- ships memoryd\n"  # no demoted list at all
+    result = await app.working.profile.rewrite(ME, generated, [], "compaction")
+    assert result.applied and result.filed_memories == 2
+    filed = {content for content, _, _ in await archive_lines(app)}
+    assert filed == {"likes espresso", "on call 2-4 May"}  # reworded, and dropped; "ships memoryd" moved
+    assert "Always answer in English" in result.profile.document  # Pinned is reinstated, never filed
 
 
 @pytest.mark.parametrize("generated", [None, "", "no sections at all", "## A\nx\n## A\ny\n"])
