@@ -8,6 +8,7 @@ dismiss it, and undo a merge.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -53,22 +54,22 @@ async def graph(view: View) -> Response:
             entity_id=view.arg("entity"),
             page_token=view.arg("page"),
         )
-        facts = await view.call(view.daemon.graph.ListFacts, listing)
-        entities = await view.call(
-            view.daemon.graph.ListEntities, gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200)
-        )
-        suggestions = await view.call(
-            view.daemon.graph.ListMergeSuggestions,
-            gr.ListMergeSuggestionsRequest(agent_id=agent, end_user_id=contact, page_size=50),
-        )
+        graph = view.daemon.graph
+        suggested = gr.ListMergeSuggestionsRequest(agent_id=agent, end_user_id=contact, page_size=50)
+        calls = [
+            view.call(graph.ListFacts, listing),
+            view.call(graph.ListEntities, gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200)),
+            view.call(graph.ListMergeSuggestions, suggested),
+        ]
+        if view.caller.may("admin", destroys=True):  # who may undo a merge sees what was merged
+            folded = gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200, merged=True)
+            calls.append(view.call(graph.ListEntities, folded))
+        facts, entities, suggestions, *merged = await asyncio.gather(*calls)  # independent reads: at once
         values["facts"], values["entities"] = list(facts.facts), list(entities.entities)
         values["suggestions"] = list(suggestions.suggestions)
         values["request_id"] = uuid.uuid4().hex  # the assert form's: a double submit asserts once
-        if view.caller.may("admin", destroys=True):  # who may undo a merge sees what was merged
-            merged = gr.ListEntitiesRequest(agent_id=agent, end_user_id=contact, page_size=200, merged=True)
-            into = {e.id: e.name for e in entities.entities}
-            folded = (await view.call(view.daemon.graph.ListEntities, merged)).entities
-            values["merged"] = [(e, into.get(e.merged_into, e.merged_into)) for e in folded]
+        into = {e.id: e.name for e in entities.entities}
+        values["merged"] = [(e, into.get(e.merged_into, e.merged_into)) for m in merged for e in m.entities]
         values["timeline"] = charts.timeline(
             [
                 (
