@@ -28,7 +28,7 @@ from memoryd.client.errors import (
 )
 from memoryd.client.memory import AsyncMemoryClient, ClientClosed, MemoryClient
 from memoryd.client.namespaces import JobUpdate
-from memoryd.rpc.client import pb
+from memoryd.rpc.client import gr, pb
 
 __all__ = [
     "Aborted",
@@ -45,5 +45,6 @@ __all__ = [
     "ResourceExhausted",
     "Unauthenticated",
     "Unavailable",
+    "gr",
     "pb",
 ]

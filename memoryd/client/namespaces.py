@@ -187,3 +187,36 @@ class Graph:
         request = gr.ExplainFactRequest(agent_id=agent_id, end_user_id=end_user_id, fact_id=fact_id)
         stub = GraphServiceStub(self._client.channel)
         return cast(gr.ExplainFactResponse, self._client.call(stub.ExplainFact, request))
+
+    def update_fact(
+        self, fact_id: str, *, status: Any = gr.FACT_STATUS_UNSPECIFIED, valid_to: datetime | None = None, **fields: Any
+    ) -> gr.GraphFact:
+        """Approve, end or restore a fact (``gr.FACT_STATUS_*``), date its end, pin it (admin role)."""
+        request = gr.UpdateFactRequest(fact_id=fact_id, status=status, valid_to=_timestamp(valid_to), **fields)
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.GraphFact, self._client.call(stub.UpdateFact, request).fact)
+
+    def merge(self, source_entity_id: str, target_entity_id: str) -> gr.GraphEntity:
+        """Fold one entity into another of its scope (admin role); ``unmerge`` undoes it."""
+        request = gr.MergeEntitiesRequest(source_entity_id=source_entity_id, target_entity_id=target_entity_id)
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.GraphEntity, self._client.call(stub.MergeEntities, request).entity)
+
+    def unmerge(self, entity_id: str) -> gr.UnmergeEntityResponse:
+        """Undo the merge that folded ``entity_id`` away: its facts and names go back (admin role)."""
+        request = gr.UnmergeEntityRequest(entity_id=entity_id)
+        stub = GraphServiceStub(self._client.channel)
+        return cast(gr.UnmergeEntityResponse, self._client.call(stub.UnmergeEntity, request))
+
+    def entities(self, agent_id: str, *, end_user_id: str = "", merged: bool = False) -> Iterator[gr.GraphEntity]:
+        """The entities the agent sees (``merged``: those merges folded away), by name, a page at a time."""
+        stub, token = GraphServiceStub(self._client.channel), ""
+        while True:
+            request = gr.ListEntitiesRequest(
+                agent_id=agent_id, end_user_id=end_user_id, page_size=200, page_token=token, merged=merged
+            )
+            page = self._client.call(stub.ListEntities, request)
+            yield from page.entities
+            token = page.next_page_token
+            if not token:
+                return

@@ -19,6 +19,7 @@ from memoryd.client import (
     MemoryClient,
     NotFound,
     Unavailable,
+    gr,
     pb,
 )
 from memoryd.core.keys import Role
@@ -181,3 +182,23 @@ def test_a_key_names_its_tenant_so_the_client_needs_no_tenant(live_server: LiveS
         assert memory.get("a1", stored.memory.id).content == "Keys carry their tenant"
     with pytest.raises(ValueError, match="tenant is required without an api_key"):
         MemoryClient(f"127.0.0.1:{live_server.port}")
+
+
+def test_the_graph_namespace_curates_and_undoes(live_server: LiveServer) -> None:
+    """An admin script in Python: end a wrong fact and restore it, merge two entities and undo the merge."""
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        tea = memory.graph.assert_fact("Nadia Ali", "likes", "tea", "Nadia likes tea.").fact
+        coffee = memory.graph.assert_fact("Nadia Aly", "likes", "coffee", "Nadia likes coffee.").fact
+        ended = memory.graph.update_fact(tea.id, status=gr.FACT_STATUS_INVALIDATED)
+        assert ended.status == gr.FACT_STATUS_INVALIDATED
+        assert memory.graph.update_fact(tea.id, status=gr.FACT_STATUS_ACTIVE).status == gr.FACT_STATUS_ACTIVE
+        merged = memory.graph.merge(coffee.subject_id, tea.subject_id)
+        assert "Nadia Aly" in merged.aliases
+        folded = list(memory.graph.entities("a1", merged=True))
+        assert [(e.id, e.merged_into) for e in folded] == [(coffee.subject_id, tea.subject_id)]
+        undone = memory.graph.unmerge(coffee.subject_id)
+        assert (undone.entity.name, undone.facts_moved) == ("Nadia Aly", 1)
+        assert not list(memory.graph.entities("a1", merged=True))
+        assert {"Nadia Ali", "Nadia Aly"} <= {e.name for e in memory.graph.entities("a1")}
+        with pytest.raises(FailedPrecondition):
+            memory.graph.unmerge(coffee.subject_id)
