@@ -228,14 +228,14 @@ def vanished_lines(before: Document, after: Document) -> list[tuple[str, str]]:
     What an automatic rewrite left out without demoting it: it is filed into the archive as a
     demoted line is, never simply gone (a reworded line is filed too; words make texts different).
     """
-    held = {_bare(line) for s in after.sections for line in s.lines} | {_bare(line) for line in after.preamble}
-    out = [("", line) for line in before.preamble if _bare(line) and _bare(line) not in held]
-    out += [(s.heading, line) for s in before.sections for line in s.lines if _bare(line) and _bare(line) not in held]
-    return out
+    held = {bare_line(line) for s in after.sections for line in s.lines} | set(map(bare_line, after.preamble))
+    lines = [("", line) for line in before.preamble] + [(s.heading, line) for s in before.sections for line in s.lines]
+    return [(heading, line) for heading, line in lines if (text := bare_line(line)) and text not in held]
 
 
-def _bare(line: str) -> str:
-    return line.strip().lstrip("-*").strip()
+def bare_line(line: str) -> str:
+    """A line's text, its bullet aside ("- likes tea" → "likes tea"; a bare bullet → "")."""
+    return line.strip().lstrip("-* ").strip()
 
 
 def prompt_block(document: str) -> str:

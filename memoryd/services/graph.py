@@ -221,7 +221,8 @@ class GraphService:
         named = await self._store.entities_named(tenant_id, where, [name])
         if named:
             return await self._in_use(tenant_id, await self._followed(tenant_id, min(named, key=lambda e: e.entity_id)))
-        born = (await self._store.entities(tenant_id, [entity_id(where, name)])).get(entity_id(where, name))
+        birth_id = entity_id(where, name)
+        born = (await self._store.entities(tenant_id, [birth_id])).get(birth_id)
         if born is not None:  # made under this name, renamed since: its row is never overwritten by a new one
             return await self._in_use(tenant_id, await self._followed(tenant_id, born))
         vector = (await self._embedder.embed([name]))[0]
@@ -232,7 +233,7 @@ class GraphService:
             found = known.get(hit.memory_id)
             if found is not None and may_name_one_entity(name, found.name):
                 return await self._in_use(tenant_id, await self._followed(tenant_id, found))
-        entity = Entity(entity_id(where, name), name, kind, where, (), self._clock.now())
+        entity = Entity(birth_id, name, kind, where, (), self._clock.now())
         await self._store.put_entities(tenant_id, [(entity, vector)])
         close_names.extend((entity, h.memory_id, h.score) for h in close)
         return entity

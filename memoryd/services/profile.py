@@ -15,6 +15,7 @@ from memoryd.core.profile_doc import (
     MalformedProfile,
     append_line,
     apply_changes,
+    bare_line,
     check_generated,
     check_heading,
     check_line,
@@ -208,8 +209,10 @@ class ProfileService:
         One draft per text (a demoted line is also one the rewrite left out); the archive's
         deduplication makes filing again harmless.
         """
-        lines = {_content(line): heading for heading, line in leaving if _content(line)}
-        lines |= {_content(line): "" for line in demoted if _content(line) and _content(line) not in lines}
+        lines: dict[str, str] = {}  # text → the heading it left (a demoted line's own when it left one)
+        for heading, line in [*leaving, *(("", line) for line in demoted)]:
+            if text := bare_line(line):
+                lines.setdefault(text, heading)
         if not lines:
             return 0
         drafts = [
@@ -243,8 +246,3 @@ class ProfileService:
         raise InvalidRequest(
             "edit", "exactly one of append, replace_section, remove_line, set_budget, restore_revision is required"
         )
-
-
-def _content(line: str) -> str:
-    """A profile line as an archive memory's text (its bullet aside)."""
-    return line.strip().lstrip("-* ").strip() or line.strip()
