@@ -12,8 +12,9 @@ from typing import Any, Generic, TypeVar, cast
 
 import grpc
 
+from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
-from memoryd.client.namespaces import Conversations, Graph, Jobs
+from memoryd.client.namespaces import Graph, Jobs
 from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
@@ -155,7 +156,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
     @cached_property
     def conversations(self) -> Conversations:
-        """AppendMessages, GetContext, Compact: the working memory."""
+        """The working memory: AppendMessages, GetContext, Compact, EndSession, ListConversations, watch."""
         return Conversations(self)
 
     @cached_property
@@ -387,6 +388,15 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """Close the channel."""
         self._closed = True
         await self._channel.close(None)
+
+    @cached_property
+    def conversations(self) -> AsyncConversations:
+        """The working memory (see ``MemoryClient.conversations``)."""
+        return AsyncConversations(self)
+
+    async def call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Any:
+        """One call with this client's metadata, deadline and retries (``conversations`` goes through it)."""
+        return await self._call(method, request)
 
     async def _call(self, method: Callable[..., Awaitable[Any]], request: Any, *, gone_is_done: bool = False) -> Any:
         options = self._call_options()

@@ -1,4 +1,4 @@
-"""The working memory's, the jobs' and the graph's calls, as namespaces of ``MemoryClient``.
+"""The jobs' and the graph's calls, as namespaces of ``MemoryClient`` (the working memory's: ``conversations``).
 
 Each goes through its client's ``call`` (metadata, deadline, retries on UNAVAILABLE only) and asks
 for the channel at each call, so a closed client raises ``ClientClosed`` instead of making a stub
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, cast
@@ -18,19 +18,22 @@ import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from memoryd.client.errors import from_rpc_error
-from memoryd.rpc.client import ConversationServiceStub, GraphServiceStub, JobServiceStub, cpb, gr, jpb, pb
-
-_ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
+from memoryd.rpc.client import GraphServiceStub, JobServiceStub, gr, jpb, pb
 
 
-class _Client(Protocol):
-    @property
-    def channel(self) -> grpc.Channel: ...
+class Caller(Protocol):
+    """What a namespace needs of its blocking client."""
 
     @property
-    def metadata(self) -> tuple[tuple[str, str], ...]: ...
+    def channel(self) -> grpc.Channel:
+        """The open channel (ClientClosed once closed)."""
 
-    def call(self, method: Callable[..., Any], request: Any) -> Any: ...
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """What every call carries: the tenant, the key."""
+
+    def call(self, method: Callable[..., Any], request: Any) -> Any:
+        """One call with the client's metadata, deadline and retries."""
 
 
 def _timestamp(when: datetime | None) -> Timestamp | None:
@@ -39,46 +42,6 @@ def _timestamp(when: datetime | None) -> Timestamp | None:
     stamp = Timestamp()
     stamp.FromDatetime(when)
     return stamp
-
-
-class Conversations:
-    """A conversation's turns in, the context to send the model out."""
-
-    def __init__(self, client: _Client) -> None:
-        self._client = client
-
-    def append(
-        self,
-        agent_id: str,
-        conversation_id: str,
-        messages: Sequence[tuple[str, str, str]],
-        *,
-        end_user_id: str = "",
-        context_window_tokens: int = 0,
-    ) -> cpb.AppendMessagesResponse:
-        """Append ``(message_id, role, content)`` turns (role: user, assistant, system); idempotent per id."""
-        request = cpb.AppendMessagesRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            conversation_id=conversation_id,
-            context_window_tokens=context_window_tokens,
-            messages=[cpb.MessageInput(message_id=i, role=_ROLES[role], content=text) for i, role, text in messages],
-        )
-        stub = ConversationServiceStub(self._client.channel)
-        return cast(cpb.AppendMessagesResponse, self._client.call(stub.AppendMessages, request))
-
-    def context(
-        self, agent_id: str, conversation_id: str, context_window_tokens: int, *, end_user_id: str = ""
-    ) -> cpb.GetContextResponse:
-        """What to send the model now: profile, dated summaries, kept messages, recalled memories, within the window."""
-        request = cpb.GetContextRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            conversation_id=conversation_id,
-            context_window_tokens=context_window_tokens,
-        )
-        stub = ConversationServiceStub(self._client.channel)
-        return cast(cpb.GetContextResponse, self._client.call(stub.GetContext, request))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +60,7 @@ def _state(value: int) -> str:
 class Jobs:
     """Background jobs: their records and their events."""
 
-    def __init__(self, client: _Client) -> None:
+    def __init__(self, client: Caller) -> None:
         self._client = client
 
     def get(self, job_id: str) -> jpb.Job:
@@ -138,7 +101,7 @@ class Jobs:
 class Graph:
     """The memory graph: dated facts between entities."""
 
-    def __init__(self, client: _Client) -> None:
+    def __init__(self, client: Caller) -> None:
         self._client = client
 
     def assert_fact(

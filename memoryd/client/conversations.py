@@ -1,0 +1,233 @@
+"""The working memory's calls for both clients: turns in, the context out, compactions and their events.
+
+Each request is built once here; ``Conversations`` waits on the blocking client, ``AsyncConversations``
+on the asyncio one. Every call goes through its client's ``call`` (metadata, deadline, retries on
+UNAVAILABLE only; Compact and EndSession name their job by the conversation's last message, so a
+retry queues nothing twice). ``watch`` streams a conversation's compaction events until ``timeout``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from typing import Any, Protocol, cast
+
+import grpc
+
+from memoryd.client.errors import from_rpc_error
+from memoryd.client.namespaces import Caller
+from memoryd.rpc.client import ConversationServiceStub, cpb
+
+ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
+"""The roles ``append`` takes by name."""
+
+
+class AsyncCaller(Protocol):
+    """What a namespace needs of its asyncio client."""
+
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        """The open channel (ClientClosed once closed)."""
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """What every call carries: the tenant, the key."""
+
+    def call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Awaitable[Any]:
+        """One call with the client's metadata, deadline and retries."""
+
+
+def _append(
+    agent_id: str,
+    conversation_id: str,
+    messages: Sequence[tuple[str, str, str]],
+    end_user_id: str,
+    context_window_tokens: int,
+) -> cpb.AppendMessagesRequest:
+    unknown = [role for _, role, _ in messages if role not in ROLES]
+    if unknown:  # a typo would otherwise go out as ROLE_UNSPECIFIED and come back as the server's refusal
+        raise ValueError(f"role {unknown[0]!r} is not one of {', '.join(ROLES)}")
+    return cpb.AppendMessagesRequest(
+        agent_id=agent_id,
+        end_user_id=end_user_id,
+        conversation_id=conversation_id,
+        context_window_tokens=context_window_tokens,
+        messages=[cpb.MessageInput(message_id=i, role=ROLES[role], content=text) for i, role, text in messages],
+    )
+
+
+def _context(
+    agent_id: str, conversation_id: str, context_window_tokens: int, end_user_id: str
+) -> cpb.GetContextRequest:
+    return cpb.GetContextRequest(
+        agent_id=agent_id,
+        end_user_id=end_user_id,
+        conversation_id=conversation_id,
+        context_window_tokens=context_window_tokens,
+    )
+
+
+def _listing(
+    agent_id: str, end_user_id: str, all_contacts: bool, page_size: int, token: str
+) -> cpb.ListConversationsRequest:
+    return cpb.ListConversationsRequest(
+        agent_id=agent_id, end_user_id=end_user_id, all_contacts=all_contacts, page_size=page_size, page_token=token
+    )
+
+
+def _watching(agent_id: str, conversation_id: str, end_user_id: str, from_start: bool) -> cpb.WatchConversationRequest:
+    return cpb.WatchConversationRequest(
+        agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id, from_start=from_start
+    )
+
+
+def _watch_ended(err: grpc.RpcError) -> None:
+    """A watch's deadline is how it ends; any other status is the caller's to handle."""
+    if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+        raise from_rpc_error(err) from None
+
+
+class Conversations:
+    """AppendMessages, GetContext, Compact, EndSession, ListConversations, WatchConversation."""
+
+    def __init__(self, client: Caller) -> None:
+        self._client = client
+
+    def _stub(self) -> ConversationServiceStub:
+        return ConversationServiceStub(self._client.channel)
+
+    def append(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        messages: Sequence[tuple[str, str, str]],
+        *,
+        end_user_id: str = "",
+        context_window_tokens: int = 0,
+    ) -> cpb.AppendMessagesResponse:
+        """Append ``(message_id, role, content)`` turns (role: user, assistant, system, tool); idempotent per id."""
+        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens)
+        return cast(cpb.AppendMessagesResponse, self._client.call(self._stub().AppendMessages, request))
+
+    def context(
+        self, agent_id: str, conversation_id: str, context_window_tokens: int, *, end_user_id: str = ""
+    ) -> cpb.GetContextResponse:
+        """What to send the model now: profile, dated summaries, kept messages, recalled memories, within the window."""
+        request = _context(agent_id, conversation_id, context_window_tokens, end_user_id)
+        return cast(cpb.GetContextResponse, self._client.call(self._stub().GetContext, request))
+
+    def compact(self, agent_id: str, conversation_id: str, *, end_user_id: str = "") -> str:
+        """Summarise what the keep-window leaves now, whatever the threshold; the job's id (``jobs``)."""
+        request = cpb.CompactRequest(agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id)
+        return str(self._client.call(self._stub().Compact, request).job_id)
+
+    def end_session(self, agent_id: str, conversation_id: str, *, end_user_id: str = "") -> str:
+        """The session is over: summarise the whole tail and file it into the archive; the job's id."""
+        request = cpb.EndSessionRequest(agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id)
+        return str(self._client.call(self._stub().EndSession, request).job_id)
+
+    def list(
+        self, agent_id: str, *, end_user_id: str = "", all_contacts: bool = False, page_size: int = 50
+    ) -> Iterator[cpb.ConversationSummary]:
+        """The agent's conversations (with the contact, or every contact's), the most recently updated first."""
+        token = ""
+        while True:
+            request = _listing(agent_id, end_user_id, all_contacts, page_size, token)
+            page = self._client.call(self._stub().ListConversations, request)
+            yield from page.conversations
+            token = page.next_page_token
+            if not token:
+                return
+
+    def watch(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        *,
+        end_user_id: str = "",
+        from_start: bool = False,
+        timeout: float | None = None,
+    ) -> Iterator[cpb.ConversationEvent]:
+        """The conversation's compaction events (``from_start``: the stored ones first), live, until ``timeout``."""
+        request = _watching(agent_id, conversation_id, end_user_id, from_start)
+        stream = self._stub().WatchConversation(request, metadata=self._client.metadata, timeout=timeout)
+        try:
+            for reply in stream:
+                yield reply.event
+        except grpc.RpcError as err:
+            _watch_ended(err)
+        finally:
+            stream.cancel()
+
+
+class AsyncConversations:
+    """The same calls for ``AsyncMemoryClient`` (see ``Conversations``)."""
+
+    def __init__(self, client: AsyncCaller) -> None:
+        self._client = client
+
+    def _stub(self) -> ConversationServiceStub:
+        return ConversationServiceStub(self._client.channel)
+
+    async def append(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        messages: Sequence[tuple[str, str, str]],
+        *,
+        end_user_id: str = "",
+        context_window_tokens: int = 0,
+    ) -> cpb.AppendMessagesResponse:
+        """Append ``(message_id, role, content)`` turns; idempotent per id."""
+        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens)
+        return cast(cpb.AppendMessagesResponse, await self._client.call(self._stub().AppendMessages, request))
+
+    async def context(
+        self, agent_id: str, conversation_id: str, context_window_tokens: int, *, end_user_id: str = ""
+    ) -> cpb.GetContextResponse:
+        """What to send the model now, within the window."""
+        request = _context(agent_id, conversation_id, context_window_tokens, end_user_id)
+        return cast(cpb.GetContextResponse, await self._client.call(self._stub().GetContext, request))
+
+    async def compact(self, agent_id: str, conversation_id: str, *, end_user_id: str = "") -> str:
+        """Compact now; the job's id."""
+        request = cpb.CompactRequest(agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id)
+        return str((await self._client.call(self._stub().Compact, request)).job_id)
+
+    async def end_session(self, agent_id: str, conversation_id: str, *, end_user_id: str = "") -> str:
+        """The session is over: summarise and file it; the job's id."""
+        request = cpb.EndSessionRequest(agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id)
+        return str((await self._client.call(self._stub().EndSession, request)).job_id)
+
+    async def list(
+        self, agent_id: str, *, end_user_id: str = "", all_contacts: bool = False, page_size: int = 50
+    ) -> AsyncIterator[cpb.ConversationSummary]:
+        """The agent's conversations, the most recently updated first."""
+        token = ""
+        while True:
+            request = _listing(agent_id, end_user_id, all_contacts, page_size, token)
+            page = await self._client.call(self._stub().ListConversations, request)
+            for summary in page.conversations:
+                yield summary
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def watch(
+        self,
+        agent_id: str,
+        conversation_id: str,
+        *,
+        end_user_id: str = "",
+        from_start: bool = False,
+        timeout: float | None = None,
+    ) -> AsyncIterator[cpb.ConversationEvent]:
+        """The conversation's compaction events, live, until ``timeout``."""
+        request = _watching(agent_id, conversation_id, end_user_id, from_start)
+        stream = self._stub().WatchConversation(request, metadata=self._client.metadata, timeout=timeout)
+        try:
+            async for reply in stream:
+                yield reply.event
+        except grpc.RpcError as err:
+            _watch_ended(err)
+        finally:
+            stream.cancel()
