@@ -113,6 +113,33 @@ async def test_node_operator_tool_reviews_applies_restores_and_reports(
     assert r["bad"]["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0] and "agent_id" in r["bad"]["details"]
 
 
+async def test_the_typescript_client_compacts_ends_and_watches_a_conversation(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    assert (ROOT / "clients" / "typescript" / "dist" / "index.js").exists(), "run `make install` (it builds it)"
+    env = job_settings(tmp_path, redis_url, None)
+    server = LiveServer(env, onnx_embedder)
+    server.start()
+    try:
+        async with build_app(env, embedder=onnx_embedder) as app, running_workers(env, app):
+            proc = await asyncio.create_subprocess_exec(
+                node(),
+                str(ROOT / "tests" / "polyglot" / "ts_conversation.js"),
+                f"127.0.0.1:{server.port}",
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            out, err = await asyncio.wait_for(proc.communicate(), timeout=90)
+        assert proc.returncode == 0, err.decode()
+    finally:
+        server.stop()
+    r = json.loads(out)
+    assert (r["compact"], r["compacted"]) == ("compact:c1:12:force", "compaction_finished")
+    assert (r["end"], r["ended"]) == ("compact:c1:12:end", "compaction_finished")
+    assert r["listed"] == [["c1", 12, 12]] and r["quiet"] == []
+    assert r["missing"] == {"class": "NotFound", "isNotFound": True}
+
+
 def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveServer) -> None:
     result = run_node("graph.js", f"127.0.0.1:{live_server.port}")
     assert result["omar"]["ok"]["action"] == "supersede"

@@ -17,7 +17,9 @@ import * as protoLoader from "@grpc/proto-loader";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
 import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
+import type { ConversationEvent__Output } from "./gen/memoryd/v1/ConversationEvent";
 import type { ConversationServiceClient } from "./gen/memoryd/v1/ConversationService";
+import type { ConversationSummary__Output } from "./gen/memoryd/v1/ConversationSummary";
 import type { FeedbackResponse__Output } from "./gen/memoryd/v1/FeedbackResponse";
 import type { FeedbackSignal } from "./gen/memoryd/v1/FeedbackSignal";
 import type { GetContextResponse__Output } from "./gen/memoryd/v1/GetContextResponse";
@@ -30,7 +32,14 @@ import type { RecallHit__Output } from "./gen/memoryd/v1/RecallHit";
 import type { RecallRequest } from "./gen/memoryd/v1/RecallRequest";
 import type { UpdateMemoryRequest } from "./gen/memoryd/v1/UpdateMemoryRequest";
 
-export type { Memory__Output as Memory, RecallHit__Output as RecallHit, MemoryInput, MessageInput };
+export type {
+  ConversationEvent__Output as ConversationEvent,
+  ConversationSummary__Output as ConversationSummary,
+  Memory__Output as Memory,
+  RecallHit__Output as RecallHit,
+  MemoryInput,
+  MessageInput,
+};
 
 /** How the protos are loaded: the generated types assume exactly these options. */
 export const LOADER_OPTIONS: protoLoader.Options = {
@@ -240,6 +249,59 @@ export class MemoryClient {
   getContext(agentId: string, conversationId: string, contextWindowTokens: number, endUserId = ""): Promise<GetContextResponse__Output> {
     const request = { agentId, conversationId, contextWindowTokens, endUserId };
     return this.call(this.conversations.GetContext.bind(this.conversations) as Unary<typeof request, GetContextResponse__Output>, request);
+  }
+
+  /** Compact now, whatever the threshold; resolves to the job's id (the same state gives the same job). */
+  async compact(agentId: string, conversationId: string, endUserId = ""): Promise<string> {
+    const request = { agentId, conversationId, endUserId };
+    const reply = await this.call(this.conversations.Compact.bind(this.conversations) as Unary<typeof request, { jobId: string }>, request);
+    return reply.jobId;
+  }
+
+  /** The session is over: summarise the whole tail and file it into the archive; resolves to the job's id. */
+  async endSession(agentId: string, conversationId: string, endUserId = ""): Promise<string> {
+    const request = { agentId, conversationId, endUserId };
+    const reply = await this.call(this.conversations.EndSession.bind(this.conversations) as Unary<typeof request, { jobId: string }>, request);
+    return reply.jobId;
+  }
+
+  /** The agent's conversations with the contact (`allContacts`: every contact's, operator keys), latest first. */
+  async *listConversations(
+    agentId: string,
+    opts: { endUserId?: string; allContacts?: boolean; pageSize?: number } = {},
+  ): AsyncGenerator<ConversationSummary__Output> {
+    let pageToken = "";
+    do {
+      const request = { agentId, endUserId: opts.endUserId ?? "", allContacts: opts.allContacts ?? false, pageSize: opts.pageSize ?? 50, pageToken };
+      const page = await this.call(
+        this.conversations.ListConversations.bind(this.conversations) as Unary<
+          typeof request,
+          { conversations: ConversationSummary__Output[]; nextPageToken: string }
+        >,
+        request,
+      );
+      yield* page.conversations;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** A conversation's compaction events (`fromStart`: the stored ones first), live, until `timeoutMs` passes. */
+  async *watchConversation(
+    agentId: string,
+    conversationId: string,
+    opts: { endUserId?: string; fromStart?: boolean; timeoutMs?: number } = {},
+  ): AsyncGenerator<ConversationEvent__Output> {
+    const request = { agentId, conversationId, endUserId: opts.endUserId ?? "", fromStart: opts.fromStart ?? false };
+    const deadline = new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs));
+    const stream = this.conversations.WatchConversation(request, this.metadata, { deadline });
+    try {
+      for await (const reply of stream) yield (reply as { event: ConversationEvent__Output }).event;
+    } catch (err) {
+      const failed = err as grpc.ServiceError;
+      if (failed.code !== grpc.status.DEADLINE_EXCEEDED) throw fromServiceError(failed); // the deadline ends a watch
+    } finally {
+      stream.cancel();
+    }
   }
 
   /** Close the channel. */
