@@ -104,6 +104,25 @@ async def test_a_filter_the_menus_do_not_offer_is_refused_not_ignored(browser: B
     await expect(page.locator("table.memories tbody tr")).to_have_count(1)
 
 
+async def test_a_mistyped_agent_is_named_not_shown_the_tenants_memories_as_its_own(
+    browser: Browser, stack: Stack
+) -> None:
+    page = await sign_in(browser, stack, "operator")
+    await page.goto(f"{stack.url}/memories?agent=a11")  # a1 mistyped: it still sees what the tenant shares
+    await expect(page.locator("table.memories")).to_contain_text("The office closes at 18:00 on Fridays")
+    await expect(page.locator(".error")).to_have_text(re.compile(r"Agent a11 has no memories of its own"))
+    await page.goto(f"{stack.url}/memories?agent=a11&scope=private")
+    await expect(page.locator(".error")).to_contain_text("Agent a11 has no memories of its own in this tenant")
+    await page.goto(f"{stack.url}/recall?agent=a11&q=office+hours")  # the Recall debugger says so too
+    await expect(page.locator("table.hits")).to_contain_text("The office closes at 18:00 on Fridays")
+    await expect(page.locator(".error")).to_contain_text("Agent a11 has no memories of its own")
+    await page.goto(f"{stack.url}/memories?agent=a1&scope=end_user")  # a1 is known: nothing of that scope
+    await expect(page.locator(".empty")).to_have_text("No memory matches.")
+    await page.goto(f"{stack.url}/memories?agent=a1")
+    await expect(page.locator("table.memories tbody tr").first).to_be_visible()
+    assert await page.locator(".error").count() == 0
+
+
 async def test_a_forged_csrf_token_is_refused_and_changes_nothing(browser: Browser, stack: Stack) -> None:
     page = await sign_in(browser, stack, "admin")
     await page.goto(f"{stack.url}/keys")

@@ -121,6 +121,22 @@ class View:
         """One call to the daemon with the session's credentials (counted)."""
         return await self.calls(method, request)
 
+    async def owns_nothing(self, agent: str, authors: list[str]) -> bool:
+        """Whether ``agent`` has no memory of its own in the tenant (most likely a mistyped id).
+
+        Any agent id is valid and sees what the tenant shares, so a typo showed the tenant's memories
+        as that agent's view. A page showing one of the agent's own memories (``authors``) answers
+        without a call; otherwise one agent-scoped usage count does (operators and admins: a pinned
+        key's agent is its own, and a caller who may not count is told nothing).
+        """
+        if self.caller.agent_id or agent in authors:
+            return False
+        try:
+            report = await self.call(self.daemon.audit.GetUsageReport, apb.GetUsageReportRequest(agent_id=agent))
+        except Refused:
+            return False
+        return bool(report.report.memories == 0)
+
     def arg(self, name: str, default: str = "") -> str:
         """A query-string or form value, trimmed."""
         value = self.form.get(name, self.request.query_params.get(name, default))

@@ -67,6 +67,7 @@ async def browse(view: View) -> Response:
         values["memories"] = list(reply.memories)
         if reply.next_page_token:
             values["next_link"] = link("/memories", **{**view.request.query_params, "page": reply.next_page_token})
+    values["stranger"] = await view.owns_nothing(agent, [m.agent_id for m in values["memories"]])
     return view.render("memories.html", **values)
 
 

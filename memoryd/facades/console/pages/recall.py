@@ -47,6 +47,7 @@ async def recall(view: View) -> Response:
         values["hits"] = list(reply.hits)
         values["trace"] = reply.trace if reply.HasField("trace") else None
         values["explained"] = reply.trace.explained[0].outcome if reply.trace.explained else ""
+        values["stranger"] = await view.owns_nothing(agent, [h.memory.agent_id for h in reply.hits])
 
     return view.render("recall.html", **values)
 
