@@ -11,7 +11,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from memoryd.facades.console.pages import account, admin, graph, jobs, memories, overview, profiles, recall, reviews
-from memoryd.facades.console.web import Console, SecurityHeaders
+from memoryd.facades.console.web import Console, HostCheck, SecurityHeaders
 
 PAGES = (account, overview, memories, recall, reviews, jobs, profiles, graph, admin)
 
@@ -29,4 +29,5 @@ def build(console: Console) -> Starlette:
     routes = [route for module in PAGES for route in module.routes(console)]
     app = Starlette(routes=[*routes, Mount("/static", static, name="static")], lifespan=lifespan)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HostCheck, hosts=console.hosts)  # added last: runs first, before any page
     return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import ssl
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import grpc
 from memoryd.core.validation import host_port, is_loopback
 from memoryd.facades.console.app import build
 from memoryd.facades.console.daemon import Daemon
-from memoryd.facades.console.web import Console
+from memoryd.facades.console.web import LOOPBACK_HOSTS, Console
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 
@@ -24,6 +25,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tls-cert", type=Path, help="serve HTTPS with this certificate (PEM); needed beyond loopback")
     p.add_argument("--tls-key", type=Path, help="the certificate's private key (PEM)")
     p.add_argument("--daemon-ca", type=Path, help="call the daemon over TLS, trusting this CA (PEM)")
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a Host name browsers reach the console by (repeat; on loopback 127.0.0.1, localhost and [::1] are "
+        "always allowed; behind TLS with none given, any)",
+    )
     p.set_defaults(run=run)
 
 
@@ -33,6 +42,22 @@ def listen_address(value: str) -> tuple[str, int]:
     if found is None:
         raise SystemExit(f"memoryd console: --listen {value!r} is not HOST:PORT (e.g. {DEFAULT_LISTEN})")
     return found
+
+
+def allowed_hosts(listen_host: str, names: list[str]) -> frozenset[str]:
+    """The Host names to serve: those given, and on loopback the loopback names (empty: any host).
+
+    Plain HTTP listens on loopback only, where a rebinding page reaches it; behind TLS a page under
+    another name fails the certificate check, so a TLS console checks only the names it is given.
+    """
+    given = {name.strip().lower() for name in names if name.strip()}
+    for name in given:
+        if not re.fullmatch(r"[a-z0-9.-]+|\[[0-9a-f:.]+\]", name):
+            raise SystemExit(f"memoryd console: --allowed-host {name!r} is not a host name (no port, no scheme)")
+    if not is_loopback(listen_host):
+        return frozenset(given)
+    listening = f"[{listen_host}]" if ":" in listen_host else listen_host.lower()  # e.g. 127.0.0.2
+    return frozenset(given | LOOPBACK_HOSTS | {listening})
 
 
 def _check_pem(cert: Path | None, key: Path | None, daemon_ca: Path | None) -> None:
@@ -69,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit(f"memoryd console: no such file: {path}")
     _check_pem(args.tls_cert, args.tls_key, args.daemon_ca)
     credentials = grpc.ssl_channel_credentials(args.daemon_ca.read_bytes()) if args.daemon_ca else None
-    console = Console(Daemon(args.target, credentials), secure_cookies=tls)
+    hosts = allowed_hosts(host, args.allowed_host)
+    console = Console(Daemon(args.target, credentials), secure_cookies=tls, hosts=hosts)
     config = uvicorn.Config(
         build(console),
         host=host,

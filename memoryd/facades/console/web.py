@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memoryd.facades.console.daemon import Calls, Daemon, Refused
@@ -53,6 +53,45 @@ _STATUS = {
 """The daemon's status as the page's HTTP status (others: 502, the daemon failed)."""
 
 
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
+"""The names a console listening on loopback answers to unless told more (``--allowed-host``)."""
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without its port, lower case (``[::1]:8080`` → ``[::1]``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[: header.find("]") + 1]
+    return header.split(":", 1)[0]
+
+
+class HostCheck:
+    """ASGI middleware: answer only requests naming a host this console serves.
+
+    A web page anywhere can point a name of its own at 127.0.0.1 (DNS rebinding) and then call the
+    console from the victim's browser as its own origin: cookies, CSRF tokens and all. On a daemon in
+    protected mode that was an admin session for whoever asked. The Host header still carries the
+    attacker's name, so a console that knows its own names refuses the request before any page.
+    """
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse an HTTP request whose Host is not one of ``hosts`` (none given: every host)."""
+        if scope["type"] == "http" and self.hosts:
+            header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.hosts:
+                said = (
+                    f"Host {header!r} is not a name this console answers to ({', '.join(sorted(self.hosts))}); "
+                    "start it with --allowed-host NAME to add one\n"
+                )
+                await PlainTextResponse(said, 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class SecurityHeaders:
     """ASGI middleware: the security headers on every response, pages and files alike."""
 
@@ -80,6 +119,8 @@ class Console:
     daemon: Daemon
     sessions: Sessions = field(default_factory=Sessions)
     secure_cookies: bool = False
+    hosts: frozenset[str] = LOOPBACK_HOSTS
+    """The Host names pages are served for (``HostCheck``); empty: any."""
     templates: Environment = field(
         default_factory=lambda: Environment(
             loader=PackageLoader("memoryd.facades.console", "templates"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from memoryd.core.validation import is_loopback
 from memoryd.facades.console.daemon import Calls, Refused
 from memoryd.facades.console.sessions import Caller
 from memoryd.facades.console.web import Console, View, page
@@ -30,6 +31,11 @@ async def signin(view: View) -> Response:
     token, tenant, target = view.arg("key"), view.arg("tenant"), _next(view.arg("next"))
     if not token and not tenant:
         return view.render("signin.html", 400, next=target, note="", error="Paste an API key (or name a tenant).")
+    if not token and not is_loopback(view.request.client.host if view.request.client else ""):
+        # Naming a tenant works only in protected mode, which trusts callers on the daemon's machine: the
+        # console is one, so it extends that trust to browsers on this machine only, not to its listeners.
+        error = "Naming a tenant signs in only from this machine (protected mode); paste an API key."
+        return view.render("signin.html", 403, next=target, note="", error=error)
     probe = Calls(view.daemon, token, tenant)
     try:
         who = await probe(view.daemon.keys.WhoAmI, kpb.WhoAmIRequest())
