@@ -147,7 +147,23 @@ def statement_key(text: str) -> tuple[str, ...]:
 def is_restatement(new: str, existing: str) -> bool:
     """Whether ``new`` says nothing ``existing`` does not (and the other way round)."""
     key = statement_key(new)
-    return bool(key) and key == statement_key(existing)
+    return bool(key) and key == statement_key(existing) and cased_codes(new) == cased_codes(existing)
+
+
+_RUN = re.compile(r"\w+(?:[-.:/]\w+)*")
+
+
+def cased_codes(text: str) -> tuple[str, ...]:
+    """The runs whose case is content, as written and in order: those mixing digits with upper- and
+    lower-case letters (keys, passwords, booking codes: "Xk9p-2Lm").
+
+    The statement key lower-cases ("Bob" and "bob" are one word), so a correction that changes only
+    the case of a code ("the door code is xK9p") would otherwise restate the memory it corrects.
+    """
+    runs = _RUN.findall(unicodedata.normalize("NFC", text))
+    return tuple(
+        r for r in runs if any(c.isdigit() for c in r) and any(c.isupper() for c in r) and any(c.islower() for c in r)
+    )
 
 
 _NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without"})
@@ -157,7 +173,7 @@ _TIME_WORDS = frozenset({
     "november", "december", "today", "tomorrow", "yesterday", "tonight", "morning", "afternoon", "evening",
     "night", "noon", "midnight", "spring", "summer", "autumn", "fall", "winter", "weekend", "weekday",
 })  # fmt: skip
-_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+_CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*")  # the runs starting with a letter; capitals kept below
 _POSSESSIVE = re.compile(r"['’]s$")
 # Capitalised only because they open a sentence: not names.
 _SENTENCE_WORDS = frozenset({
@@ -184,10 +200,14 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
         "negation": frozenset({str(sum(1 for w in key if w in _NEGATIONS))}),
         # In order, as one string: "> = 3" and "= > 3" are different conditions.
         "symbol": frozenset({" ".join(w for w in key if _is_symbol(w))}),
+        # A capitalised run's words as the statement key has them ("Mary-Jane" → "maryjane", "Bob's" → "bob",
+        # "Room4B" → "room", "b"), so a text never differs from itself in a name.
         "name": frozenset(
             w
-            for w in (_POSSESSIVE.sub("", m.lower()) for m in _CAPITALISED.findall(text))
-            if w not in _SENTENCE_WORDS and w not in _TIME_WORDS  # "Monday" is a time, not a name
+            for run in _CAPITALISED.findall(text)
+            if run[0].isupper()
+            for w in statement_key(run)
+            if _kind(w[0]) == _WORD and w not in _SENTENCE_WORDS and w not in _TIME_WORDS  # "Monday": a time
         ),
     }
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memoryd.core.feedback import FeedbackSummary, Signal
 from memoryd.core.ids import content_hash
 from memoryd.core.models import MemoryRecord, Scope
-from memoryd.core.restatement import conflicting_markers
+from memoryd.core.restatement import conflicting_markers, differing_markers, says_nothing_new
 from memoryd.core.review import Action, Finding, FindingKind, ReviewLimits
 from memoryd.core.review_rules import clutter_reason, find, survivor
 from memoryd.testing.provider import hashed_embedding
@@ -53,6 +55,21 @@ def test_a_correction_is_a_contradiction_never_a_duplicate() -> None:
     contradictions = kinds(found, FindingKind.CONTRADICTION)
     assert {a.memory_id, b.memory_id} in contradictions and {c.memory_id, d.memory_id} in contradictions
     assert all(f.action is Action.KEEP for f in found if f.kind is FindingKind.CONTRADICTION)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Mary-Jane", "O'Brien", "Élodie", "Room4B", "I'm Ann and I", "X-ray", "Tr0ub4dor", "Ann'll say"],
+)
+def test_a_text_never_differs_from_itself_in_a_name(name: str) -> None:
+    """Hyphens, apostrophes, digits and accented capitals in a name made a text differ from itself."""
+    text = f"{name} booked the blue room for Friday"
+    assert differing_markers(text, text) == [] and says_nothing_new(text, text)
+    a, b = mem(1, text), mem(2, text + ".")  # the same words: a certain duplicate, never a contradiction
+    found = run([a, b], duplicate_similarity=0.5)
+    assert kinds(found, FindingKind.CONTRADICTION) == [] and {a.memory_id, b.memory_id} in kinds(
+        found, FindingKind.DUPLICATE
+    )
 
 
 def test_a_sign_correction_is_a_contradiction_never_a_duplicate() -> None:

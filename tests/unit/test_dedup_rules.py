@@ -49,6 +49,8 @@ A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
         ("Use ½ cup of sugar", "Use ¼ cup of sugar"),
         ("The rate is .5", "The rate is 5"),
         ("वह कि बोला", "वह की बोला"),  # a vowel sign is part of the word
+        ("The door code is Xk9p-2Lm", "The door code is xK9p-2lM"),  # a code's case is its content
+        ("The Wi-Fi key is Tr0ub4dor", "The Wi-Fi key is tr0uB4dor"),
     ],
 )
 def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
@@ -70,6 +72,8 @@ def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
         ("Jordan ordered a café au lait", "Jordan ordered a cafe\u0301 au lait"),  # one text, two encodings
         ("Use `ruff` for linting", "Use ruff for linting"),  # Markdown's code marks
         ("Paris - London is the route", "Paris London is the route"),  # a spaced dash is punctuation
+        ("The door code is Xk9p", "the door code is Xk9p."),  # a code as written, the rest in any case
+        ("The meeting is at 3PM", "the meeting is at 3pm"),  # no code: one case of letters only
     ],
 )
 def test_restatements_differ_only_in_form(old: str, new: str) -> None:
