@@ -78,17 +78,16 @@ def test_node_client_uses_an_api_key_over_tls(tmp_path: Path, onnx_embedder: Onn
     assert result["forged"]["code"] == grpc.StatusCode.UNAUTHENTICATED.value[0]
 
 
-async def test_node_operator_tool_reviews_applies_restores_and_reports(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
-) -> None:
+async def run_node_with_workers(script: str, tmp_path: Path, redis_url: str, embedder: OnnxMiniLMEmbedder) -> Any:
+    """Run ``tests/polyglot/<script>`` against a daemon whose jobs run (workers in this loop); its JSON."""
     env = job_settings(tmp_path, redis_url, None)
-    server = LiveServer(env, onnx_embedder)
+    server = LiveServer(env, embedder)
     server.start()
     try:
-        async with build_app(env, embedder=onnx_embedder) as app, running_workers(env, app):
+        async with build_app(env, embedder=embedder) as app, running_workers(env, app):
             proc = await asyncio.create_subprocess_exec(
                 node(),
-                str(ROOT / "tests" / "polyglot" / "audit.js"),
+                str(ROOT / "tests" / "polyglot" / script),
                 f"127.0.0.1:{server.port}",
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -97,7 +96,13 @@ async def test_node_operator_tool_reviews_applies_restores_and_reports(
         assert proc.returncode == 0, err.decode()
     finally:
         server.stop()
-    r = json.loads(out)
+    return json.loads(out)
+
+
+async def test_node_operator_tool_reviews_applies_restores_and_reports(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    r = await run_node_with_workers("audit.js", tmp_path, redis_url, onnx_embedder)
     ids = [x["memory"]["id"] for x in r["planted"]["ok"]["results"]]
     assert r["states"][-1] == "JOB_STATE_SUCCEEDED"
     kinds = sorted(f["kind"] for f in r["got"]["ok"]["findings"])
@@ -117,23 +122,7 @@ async def test_the_typescript_client_compacts_ends_and_watches_a_conversation(
     tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     assert (ROOT / "clients" / "typescript" / "dist" / "index.js").exists(), "run `make install` (it builds it)"
-    env = job_settings(tmp_path, redis_url, None)
-    server = LiveServer(env, onnx_embedder)
-    server.start()
-    try:
-        async with build_app(env, embedder=onnx_embedder) as app, running_workers(env, app):
-            proc = await asyncio.create_subprocess_exec(
-                node(),
-                str(ROOT / "tests" / "polyglot" / "ts_conversation.js"),
-                f"127.0.0.1:{server.port}",
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-            out, err = await asyncio.wait_for(proc.communicate(), timeout=90)
-        assert proc.returncode == 0, err.decode()
-    finally:
-        server.stop()
-    r = json.loads(out)
+    r = await run_node_with_workers("ts_conversation.js", tmp_path, redis_url, onnx_embedder)
     assert (r["compact"], r["compacted"]) == ("compact:c1:12:force", "compaction_finished")
     assert (r["end"], r["ended"]) == ("compact:c1:12:end", "compaction_finished")
     assert r["listed"] == [["c1", 12, 12]] and r["quiet"] == []
