@@ -17,7 +17,7 @@ from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.data_rights import json_line
-from memoryd.core.errors import InvalidRequest
+from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor
 
@@ -49,6 +49,8 @@ async def run_export(
                 print(f"exporting {tenant_id}: {sum(counts.values()) - 1} records ({kind})", file=progress, flush=True)
         queue = app.job_parts is not None
     counts.pop("header", None)
+    if end_user_id is not None and not counts:
+        raise NotFound(_nothing_of(end_user_id, tenant_id, "exported"))
     rows = [[k, n] for k, n in sorted(counts.items())]
     seconds = time.monotonic() - started
     print(f"exported {sum(counts.values())} records of {tenant_id} in {seconds:.1f} s", file=progress)
@@ -108,11 +110,19 @@ async def run_erase(settings: Settings, tenant_id: str, end_user_id: str, out: T
     async with command_app(settings) as app:
         await app.admin.directory.check(tenant_id)
         receipt = await app.admin.erasure.erase_end_user(_operator(tenant_id), end_user_id)
+    if not any(receipt.counts.values()):  # a mistyped id: the contact's data would stay while this said "erased"
+        raise NotFound(_nothing_of(end_user_id, tenant_id, "erased"))
     rows = [[k, n] for k, n in sorted(receipt.counts.items())]
     rows += [["versions purged", receipt.versions_purged], ["seconds", receipt.seconds]]
     print(f"erased contact {receipt.subject} of tenant {receipt.tenant_id}", file=out)
     print(table(rows, ["removed", "count"]), file=out)
     return 0
+
+
+def _nothing_of(end_user_id: str, tenant_id: str, done: str) -> str:
+    return (
+        f"--end-user {end_user_id!r}: tenant {tenant_id!r} holds nothing of this contact; nothing {done} (check the id)"
+    )
 
 
 async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: TextIO = sys.stdout) -> int:

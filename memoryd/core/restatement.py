@@ -154,11 +154,11 @@ _RUN = re.compile(r"\w+(?:[-.:/]\w+)*")
 
 
 def cased_codes(text: str) -> tuple[str, ...]:
-    """The runs whose case is content, as written and in order: those mixing digits with upper- and
-    lower-case letters (keys, passwords, booking codes: "Xk9p-2Lm").
+    """The runs whose case is content, as written and in order (keys, passwords, booking codes).
 
-    The statement key lower-cases ("Bob" and "bob" are one word), so a correction that changes only
-    the case of a code ("the door code is xK9p") would otherwise restate the memory it corrects.
+    Those are the runs mixing digits with upper- and lower-case letters ("Xk9p-2Lm"). The statement
+    key lower-cases ("Bob" and "bob" are one word), so a correction that changes only the case of a
+    code ("the door code is xK9p") would otherwise restate the memory it corrects.
     """
     runs = _RUN.findall(unicodedata.normalize("NFC", text))
     return tuple(

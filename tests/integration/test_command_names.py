@@ -18,7 +18,7 @@ from memoryd.commands.reports.command import run_report
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
 from memoryd.core.errors import InvalidRequest, NotFound
-from memoryd.core.models import Actor, MemoryDraft
+from memoryd.core.models import Actor, MemoryDraft, Scope
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -51,6 +51,24 @@ async def test_every_command_refuses_a_tenant_or_agent_the_store_does_not_know(s
         with pytest.raises(NotFound):
             await app.admin.directory.check("acmee")  # the refused erase wrote no event that would create the name
     assert out.getvalue() == ""
+
+
+async def test_a_contact_the_tenant_holds_nothing_of_is_named_not_erased_or_exported_in_silence(
+    settings: Settings,
+) -> None:
+    """A mistyped contact id answered "erased" with zero rows while the real contact's data stayed."""
+    async with build_app(settings.without_maintenance()) as app:
+        draft = MemoryDraft("Maria prefers email", scope=Scope.END_USER)
+        await app.memory.memorize.memorize(Actor("acme", "assistant", "maria"), draft)
+    out = io.StringIO()
+    said = r"--end-user 'mariaa': tenant 'acme' holds nothing of this contact; nothing {} \(check the id\)"
+    with pytest.raises(NotFound, match=said.format("exported")):
+        await run_export(settings, "acme", "mariaa", False, out, out)
+    with pytest.raises(NotFound, match=said.format("erased")):
+        await run_erase(settings, "acme", "mariaa", out)
+    assert await run_export(settings, "acme", "maria", False, out, io.StringIO()) == 0
+    assert '"content":"Maria prefers email"' in out.getvalue()
+    assert await run_erase(settings, "acme", "maria", out) == 0 and "memories                  1" in out.getvalue()
 
 
 def test_the_command_line_prints_one_line_and_exits_non_zero(settings: Settings, tmp_path: Path) -> None:
