@@ -168,9 +168,9 @@ class View:
         Any agent id is valid and sees what the tenant shares, so a typo showed the tenant's memories
         as that agent's view. A page showing one of the agent's own memories (``authors``) answers
         without a call; otherwise one agent-scoped usage count does (operators and admins: a pinned
-        key's agent is its own, and a caller who may not count is told nothing).
+        key's agent is its own, and an agent key may not count usage).
         """
-        if self.caller.agent_id or agent in authors:
+        if self.caller.agent_id or agent in authors or not self.caller.reads("operator"):
             return False
         try:
             report = await self.call(self.daemon.audit.GetUsageReport, apb.GetUsageReportRequest(agent_id=agent))
