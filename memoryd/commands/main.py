@@ -300,6 +300,13 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     up = sub.add_parser("up", parents=[store, listen], help="the embedded default: daemon + worker + Valkey")
     up.add_argument("--run-dir", type=Path, default=Path("var"), help="where data, Valkey files and logs go")
     up.add_argument("--console", default="127.0.0.1:8080", help="HOST:PORT of the operator console, or 'off'")
+    up.add_argument(
+        "--console-allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another Host name browsers reach the console by (repeat; e.g. a forwarded port's name)",
+    )
     up.set_defaults(run=_up)
     from memoryd.commands.demo import register as register_demo
 

@@ -67,8 +67,9 @@ def _daemon_command(args: argparse.Namespace, data: str) -> list[str]:
     return cmd
 
 
-def _console_command(console: str, listen: str) -> list[str]:
-    return [sys.executable, "-m", "memoryd", "console", "--listen", console, "--target", listen]
+def _console_command(console: str, listen: str, hosts: list[str]) -> list[str]:
+    named = [part for name in hosts for part in ("--allowed-host", name)]
+    return [sys.executable, "-m", "memoryd", "console", "--listen", console, "--target", listen, *named]
 
 
 def _worker_command(args: argparse.Namespace, data: str) -> list[str]:
@@ -260,6 +261,12 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
                 f"the network run `memoryd console --listen {console} --tls-cert F --tls-key F` beside it"
             )
         _check_free(host, port, "--console HOST:PORT (or --console off)")
+        from memoryd.facades.console.command import allowed_hosts
+
+        try:  # a name the console child would refuse, said now rather than by its restarts
+            allowed_hosts(host, args.console_allowed_host)
+        except ValueError as exc:
+            raise NotReady(f"--console-allowed-host {exc}") from None
     data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []
@@ -275,7 +282,7 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
     commands = [("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))]
     if console:
         stack["console"] = f"http://{console}/"
-        commands.append(("console", _console_command(console, listen)))
+        commands.append(("console", _console_command(console, listen, args.console_allowed_host)))
         _say(f"console at http://{console}/ (sign in with an API key; none exists yet: name a tenant)")
     _announce(run_dir, stack)
     for name, command in commands:

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -119,3 +120,13 @@ async def _sign_in_from(app: Any) -> None:
         fields = urllib.parse.urlencode({"csrf": token.group(1), "tenant": "acme"}).encode()
         answer = await _asgi(app, "POST", "/signin", peer, form["cookie"], fields)
         assert answer["status"] == status and said in answer["body"], (peer, answer)
+
+
+def test_up_says_a_console_host_that_is_not_a_name_before_starting_anything(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "memoryd", "up", "--run-dir", str(tmp_path)]
+    command += ["--listen", f"127.0.0.1:{free_port()}"]
+    command += ["--console", f"127.0.0.1:{free_port()}", "--console-allowed-host", "https://codespace.example"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    said = "--console-allowed-host 'https://codespace.example' is not a host name"
+    assert done.returncode == 1 and said in done.stderr and "Traceback" not in done.stderr, done
+    assert not (tmp_path / "valkey").exists()  # nothing was started

@@ -47,13 +47,15 @@ def listen_address(value: str) -> tuple[str, int]:
 def allowed_hosts(listen_host: str, names: list[str]) -> frozenset[str]:
     """The Host names to serve: those given, and on loopback the loopback names (empty: any host).
 
+    ValueError names a given name that is not one.
+
     Plain HTTP listens on loopback only, where a rebinding page reaches it; behind TLS a page under
     another name fails the certificate check, so a TLS console checks only the names it is given.
     """
     given = {name.strip().lower() for name in names if name.strip()}
     for name in given:
         if not re.fullmatch(r"[a-z0-9.-]+|\[[0-9a-f:.]+\]", name):
-            raise SystemExit(f"memoryd console: --allowed-host {name!r} is not a host name (no port, no scheme)")
+            raise ValueError(f"{name!r} is not a host name (no port, no scheme)")
     if not is_loopback(listen_host):
         return frozenset(given)
     listening = f"[{listen_host}]" if ":" in listen_host else listen_host.lower()  # e.g. 127.0.0.2
@@ -94,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
             raise SystemExit(f"memoryd console: no such file: {path}")
     _check_pem(args.tls_cert, args.tls_key, args.daemon_ca)
     credentials = grpc.ssl_channel_credentials(args.daemon_ca.read_bytes()) if args.daemon_ca else None
-    hosts = allowed_hosts(host, args.allowed_host)
+    try:
+        hosts = allowed_hosts(host, args.allowed_host)
+    except ValueError as exc:
+        raise SystemExit(f"memoryd console: --allowed-host {exc}") from None
     console = Console(Daemon(args.target, credentials), secure_cookies=tls, hosts=hosts)
     config = uvicorn.Config(
         build(console),
