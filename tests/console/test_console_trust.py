@@ -41,6 +41,7 @@ def _get(port: int, host: str) -> tuple[int, str]:
         with urllib.request.urlopen(request, timeout=10) as reply:
             return reply.status, reply.read().decode()
     except urllib.error.HTTPError as err:
+        assert err.headers["x-content-type-options"] == "nosniff"  # the refusal, too, is never read as a page
         return err.code, err.read().decode()
 
 

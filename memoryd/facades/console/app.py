@@ -28,6 +28,6 @@ def build(console: Console) -> Starlette:
     static = StaticFiles(directory=str(resources.files("memoryd.facades.console") / "static"))
     routes = [route for module in PAGES for route in module.routes(console)]
     app = Starlette(routes=[*routes, Mount("/static", static, name="static")], lifespan=lifespan)
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(HostCheck, hosts=console.hosts)  # added last: runs first, before any page
+    app.add_middleware(HostCheck, hosts=console.hosts)  # before any page
+    app.add_middleware(SecurityHeaders)  # added last: outermost, so a refused Host's answer has them too
     return app
