@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
+from google.rpc import error_details_pb2, status_pb2
 
 
 class MemorydError(Exception):
-    """A call failed; ``code`` is the gRPC status, ``details`` the server's message (it names the field)."""
+    """A call failed; ``code`` is the gRPC status, ``details`` the server's message (it names the field).
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+    From the status's standard details: ``field``, the request field an INVALID_ARGUMENT is about;
+    ``reason``, the code a refusal opens with (``"ENTITY_NAME_TAKEN"``, ``"FACT_SUPERSEDED"``…) to
+    switch on; ``retry_after``, the seconds to wait before a retry when the server said.
+    """
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        details: str,
+        *,
+        field: str | None = None,
+        reason: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(f"{code.name}: {details}")
         self.code = code
         self.details = details
+        self.field = field
+        self.reason = reason
+        self.retry_after = retry_after
 
 
 class InvalidArgument(MemorydError):
@@ -36,8 +55,6 @@ class FailedPrecondition(MemorydError):
 
 class ResourceExhausted(MemorydError):
     """A rate limit or a size limit; ``retry_after`` says how long to wait when the server said."""
-
-    retry_after: float | None = None
 
 
 class Unauthenticated(MemorydError):
@@ -65,8 +82,28 @@ _BY_CODE: dict[grpc.StatusCode, type[MemorydError]] = {
 }
 
 
+_DETAILS_KEY = "grpc-status-details-bin"
+
+
 def from_rpc_error(err: grpc.RpcError) -> MemorydError:
     """The exception for a failed call (other codes: the base class, ``code`` tells which)."""
     code: grpc.StatusCode = err.code()
     details: str = err.details() or ""
-    return _BY_CODE.get(code, MemorydError)(code, details)
+    found: dict[str, Any] = {}
+    trailing: Any = err.trailing_metadata() if hasattr(err, "trailing_metadata") else None
+    raw = next((item[1] for item in trailing or () if item[0] == _DETAILS_KEY), None)
+    if isinstance(raw, bytes):
+        for detail in status_pb2.Status.FromString(raw).details:
+            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad = error_details_pb2.BadRequest()
+                detail.Unpack(bad)
+                found["field"] = bad.field_violations[0].field if bad.field_violations else None
+            elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+                info = error_details_pb2.ErrorInfo()
+                detail.Unpack(info)
+                found["reason"] = info.reason
+            elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                retry = error_details_pb2.RetryInfo()
+                detail.Unpack(retry)
+                found["retry_after"] = retry.retry_delay.ToMilliseconds() / 1000
+    return _BY_CODE.get(code, MemorydError)(code, details, **found)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
@@ -56,21 +58,46 @@ def status_for(exc: MemorydError) -> grpc.StatusCode:
     return grpc.StatusCode.INTERNAL
 
 
-async def abort_with(context: grpc.aio.ServicerContext[Any, Any], exc: MemorydError) -> None:
-    """Abort the call with the error's status; a retry delay travels as ``google.rpc.RetryInfo``.
+ERROR_DOMAIN = "memoryd"
+"""``google.rpc.ErrorInfo.domain`` of memoryd's reasons."""
+_REASON = re.compile(r"([A-Z][A-Z0-9_]{2,}): ")
 
-    Clients of any language read the delay from the standard details (``grpc-status-details-bin``);
-    the message states it too, for people.
+
+def status_details(exc: MemorydError) -> list[any_pb2.Any]:
+    """The standard details a client of any language reads without parsing the message.
+
+    ``google.rpc.BadRequest`` names the field of an INVALID_ARGUMENT; ``google.rpc.ErrorInfo`` carries
+    the reason a refusal opens with (``ENTITY_NAME_TAKEN: …``, ``FACT_SUPERSEDED: …``) to switch on;
+    ``google.rpc.RetryInfo`` says how long to wait before a retry.
+    """
+    found: list[Message] = []
+    if isinstance(exc, InvalidRequest):
+        violation = error_details_pb2.BadRequest.FieldViolation(field=exc.field, description=exc.problem)
+        found.append(error_details_pb2.BadRequest(field_violations=[violation]))
+    if reason := _REASON.match(str(exc)):
+        found.append(error_details_pb2.ErrorInfo(reason=reason.group(1), domain=ERROR_DOMAIN))
+    if exc.retry_after is not None and exc.retry_after > 0:
+        info = error_details_pb2.RetryInfo()
+        info.retry_delay.FromMilliseconds(max(1, round(exc.retry_after * 1000)))
+        found.append(info)
+    packed = []
+    for message in found:
+        detail = any_pb2.Any()
+        detail.Pack(message)
+        packed.append(detail)
+    return packed
+
+
+async def abort_with(context: grpc.aio.ServicerContext[Any, Any], exc: MemorydError) -> None:
+    """Abort the call with the error's status and its standard details (``status_details``).
+
+    The details travel as ``grpc-status-details-bin``; the message states the same for people.
     """
     code = status_for(exc)
-    delay = exc.retry_after
-    if delay is None or delay <= 0:
+    details = status_details(exc)
+    if not details:
         await context.abort(code, str(exc))
-    info = error_details_pb2.RetryInfo()
-    info.retry_delay.FromMilliseconds(max(1, round(delay * 1000)))
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=str(exc), details=[detail])
+    status = status_pb2.Status(code=getattr(code_pb2, code.name), message=str(exc), details=details)
     await context.abort(code, str(exc), trailing_metadata=rpc_status.to_status(status).trailing_metadata)
 
 

@@ -56,7 +56,7 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
             memory.get("a1", first.memory.id)
         with pytest.raises(InvalidArgument) as err:
             memory.recall("a1", "")
-        assert "query" in err.value.details
+        assert "query" in err.value.details and err.value.field == "query"  # the status's BadRequest detail
         first_profile = memory.edit_profile("a1", "- likes espresso", section="Preferences")
         memory.replace_section("a1", "Preferences", "- drinks tea now")
         restored = memory.restore_profile("a1", first_profile.revision)
@@ -102,13 +102,14 @@ def test_async_client(live_server: LiveServer) -> None:
 
 
 @pytest.mark.timeout(240)
-def test_a_bare_virtualenv_with_grpcio_and_protobuf_can_use_the_client(live_server: LiveServer, tmp_path: Path) -> None:
-    """Only the client's files and its two dependencies: none of the server's packages."""
-    pins = {
-        line.split("==")[0].strip(' "'): line.strip(' ",')
+def test_a_bare_virtualenv_with_the_clients_three_packages_can_use_it(live_server: LiveServer, tmp_path: Path) -> None:
+    """Only the client's files and grpcio, protobuf and googleapis-common-protos: none of the server's packages."""
+    pins = [
+        line.split('"')[1]  # the pin itself, without a comment after it
         for line in (ROOT / "pyproject.toml").read_text().splitlines()
-        if line.strip().startswith(('"grpcio==', '"protobuf=='))
-    }
+        if line.strip().startswith(('"grpcio==', '"protobuf==', '"googleapis-common-protos=='))
+    ]
+    assert len(pins) == 3, pins
     site = tmp_path / "src" / "memoryd"
     for part in ("__init__.py", "client", "rpc/__init__.py", "rpc/client.py", "rpc/config_values.py", "rpc/_gen"):
         source, target = ROOT / "memoryd" / part, site / part
@@ -117,14 +118,20 @@ def test_a_bare_virtualenv_with_grpcio_and_protobuf_can_use_the_client(live_serv
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *pins.values()], check=True, timeout=200)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *pins], check=True, timeout=200)
     script = textwrap.dedent(
         f"""
         import sys
-        from memoryd.client import MemoryClient
+        from memoryd.client import InvalidArgument, MemoryClient
         with MemoryClient("127.0.0.1:{live_server.port}", tenant="acme") as memory:
             memory.memorize("a1", "written from a bare virtualenv")
             print(memory.recall("a1", "bare virtualenv")[0].memory.content)
+            try:
+                memory.recall("a1", "")
+            except InvalidArgument as err:
+                assert err.field == "query", err.field
+            else:
+                raise SystemExit("an empty query was not refused")
         assert "lancedb" not in sys.modules and "onnxruntime" not in sys.modules
         """
     )
@@ -202,3 +209,22 @@ def test_the_graph_namespace_curates_and_undoes(live_server: LiveServer) -> None
         assert {"Nadia Ali", "Nadia Aly"} <= {e.name for e in memory.graph.entities("a1")}
         with pytest.raises(FailedPrecondition):
             memory.graph.unmerge(coffee.subject_id)
+        mine = memory.graph.assert_fact(
+            "Nadia", "drinks", "mate", "Nadia drinks mate.", scope=pb.SCOPE_PRIVATE, agent_id="a1"
+        )
+        with pytest.raises(FailedPrecondition) as refused:  # a reason to switch on, without reading the message
+            memory.graph.merge(mine.fact.subject_id, tea.subject_id)
+        assert (refused.value.reason, refused.value.field) == ("SCOPE_MISMATCH", None)
+
+
+def test_the_async_client_reads_the_same_status_details(live_server: LiveServer) -> None:
+    async def refused() -> InvalidArgument:
+        async with AsyncMemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+            try:
+                await memory.get("a1", "not an id")
+            except InvalidArgument as err:
+                return err
+        raise AssertionError("not refused")
+
+    err = asyncio.run(refused())
+    assert err.field == "memory_id" and err.reason is None and err.retry_after is None

@@ -18,6 +18,7 @@ from google.protobuf.message_factory import GetMessageClass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memoryd.client.errors import from_rpc_error
 from memoryd.core.keys import METHOD_RULES
 from memoryd.rpc.client import apb, cpb, dpb, gpb, gr, jpb, kpb, pb, ppb, rpb
 from tests.conftest import LiveServer, tenant
@@ -178,6 +179,9 @@ def test_generated_requests_are_answered_precisely(
                 code = grpc.StatusCode.OK
             except grpc.RpcError as err:
                 code = err.code()
+                if code == grpc.StatusCode.INVALID_ARGUMENT:  # the field, for a program as well as a person
+                    field = from_rpc_error(err).field
+                    assert field and (err.details() or "").startswith(f"{field}: "), (name, request, err.details())
         waiting = code == grpc.StatusCode.DEADLINE_EXCEEDED and name in STREAMING_WAITS and received
         assert code not in BAD or waiting, (name, request, code)
         if code != grpc.StatusCode.OK and not waiting:

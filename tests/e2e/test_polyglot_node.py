@@ -165,11 +165,13 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
     assert result["invalid"] == {
         "class": "InvalidArgument",
         "details": result["invalid"]["details"],
+        "field": "query",
         "isInvalid": True,
         "isNotFound": False,
     }
     assert "query" in result["invalid"]["details"]
     assert result["missing"]["class"] == "NotFound" and result["missing"]["isNotFound"]
+    assert result["missing"]["field"] is None  # a NOT_FOUND carries no field violation
     assert result["retriedOnRefusals"] == 0
     assert result["down"] == {"class": "Unavailable", "isUnavailable": True, "retries": 2}
     assert "tenant is required" in result["noTenant"]

@@ -12,6 +12,8 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.client import ResourceExhausted
+from memoryd.client.errors import from_rpc_error
 from memoryd.core.keys import Role
 from memoryd.rpc.client import ConversationServiceStub, MemoryServiceStub, bearer, cpb, pb
 from tests.conftest import LiveServer, make_settings
@@ -47,6 +49,9 @@ def test_a_key_spends_one_budget_across_replicas_and_is_told_when_to_retry(
             assert status is not None
             info = error_details_pb2.RetryInfo()
             assert status.details[0].Unpack(info) and 1000 <= info.retry_delay.ToMilliseconds() <= 2100
+            spent = from_rpc_error(err)  # the Python client reads the same detail
+            assert isinstance(spent, ResourceExhausted) and spent.retry_after is not None
+            assert 1.0 <= spent.retry_after <= 2.1
             # Reads have their own budget; another key has its own buckets.
             recall = pb.RecallRequest(agent_id="a1", query="note")
             for stub in stubs:

@@ -32,7 +32,13 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
         await attempt();
         out[name] = "no error";
       } catch (err) {
-        out[name] = { class: err.constructor.name, details: err.details, isInvalid: err instanceof InvalidArgument, isNotFound: err instanceof NotFound };
+        out[name] = {
+          class: err.constructor.name,
+          details: err.details,
+          field: err.field ?? null, // from the status's google.rpc.BadRequest
+          isInvalid: err instanceof InvalidArgument,
+          isNotFound: err instanceof NotFound,
+        };
       }
     }
     out.retriedOnRefusals = retried; // a refusal is never retried

@@ -13,6 +13,7 @@ import * as path from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
+import * as protobuf from "protobufjs";
 
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
@@ -50,14 +51,32 @@ export const LOADER_OPTIONS: protoLoader.Options = {
   oneofs: true,
 };
 
+/** What a refusal's standard status details say (`grpc-status-details-bin`), read for the caller. */
+export interface StatusDetails {
+  /** The request field an INVALID_ARGUMENT is about (`google.rpc.BadRequest`). */
+  field?: string;
+  /** The code a refusal opens with, e.g. "SCOPE_MISMATCH" (`google.rpc.ErrorInfo`, domain "memoryd"). */
+  reason?: string;
+  /** How long to wait before a retry, when the server said (`google.rpc.RetryInfo`). */
+  retryAfterMs?: number;
+}
+
 /** A call failed; `code` is the gRPC status, `details` the server's message (it names the field). */
 export class MemorydError extends Error {
+  readonly field?: string;
+  readonly reason?: string;
+  readonly retryAfterMs?: number;
+
   constructor(
     readonly code: grpc.status,
     readonly details: string,
+    found: StatusDetails = {},
   ) {
     super(`${grpc.status[code]}: ${details}`);
     this.name = new.target.name;
+    this.field = found.field;
+    this.reason = found.reason;
+    this.retryAfterMs = found.retryAfterMs;
   }
 }
 /** The request was wrong; `details` names the field. Nothing was stored. */
@@ -79,7 +98,7 @@ export class Unauthenticated extends MemorydError {}
 /** The daemon (or what it needs) cannot answer now: retried by the client before it reaches you. */
 export class Unavailable extends MemorydError {}
 
-const BY_STATUS: Partial<Record<grpc.status, new (code: grpc.status, details: string) => MemorydError>> = {
+const BY_STATUS: Partial<Record<grpc.status, new (code: grpc.status, details: string, found?: StatusDetails) => MemorydError>> = {
   [grpc.status.INVALID_ARGUMENT]: InvalidArgument,
   [grpc.status.NOT_FOUND]: NotFound,
   [grpc.status.PERMISSION_DENIED]: PermissionDenied,
@@ -91,10 +110,62 @@ const BY_STATUS: Partial<Record<grpc.status, new (code: grpc.status, details: st
   [grpc.status.UNAVAILABLE]: Unavailable,
 };
 
-/** The error class of a failed call's status. */
+/** google.rpc's status and the three details memoryd sends, as protobufjs reads them (from google/rpc/*.proto). */
+const RPC = protobuf.Root.fromJSON({
+  nested: {
+    google: {
+      nested: {
+        protobuf: {
+          nested: {
+            Any: { fields: { type_url: { type: "string", id: 1 }, value: { type: "bytes", id: 2 } } },
+            Duration: { fields: { seconds: { type: "int64", id: 1 }, nanos: { type: "int32", id: 2 } } },
+          },
+        },
+        rpc: {
+          nested: {
+            Status: {
+              fields: {
+                code: { type: "int32", id: 1 },
+                message: { type: "string", id: 2 },
+                details: { rule: "repeated", type: "google.protobuf.Any", id: 3 },
+              },
+            },
+            BadRequest: {
+              fields: { field_violations: { rule: "repeated", type: "FieldViolation", id: 1 } },
+              nested: { FieldViolation: { fields: { field: { type: "string", id: 1 }, description: { type: "string", id: 2 } } } },
+            },
+            ErrorInfo: { fields: { reason: { type: "string", id: 1 }, domain: { type: "string", id: 2 } } },
+            RetryInfo: { fields: { retry_delay: { type: "google.protobuf.Duration", id: 1 } } },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The status details a failed call carries (none: an empty object). */
+export function statusDetails(err: grpc.ServiceError): StatusDetails {
+  const raw = err.metadata?.get("grpc-status-details-bin")[0];
+  if (!(raw instanceof Buffer)) return {};
+  const found: StatusDetails = {};
+  const options = { longs: Number, defaults: true };
+  const status = RPC.lookupType("google.rpc.Status").toObject(RPC.lookupType("google.rpc.Status").decode(raw), options);
+  for (const detail of status.details as { type_url: string; value: Uint8Array }[]) {
+    const kind = detail.type_url.slice(detail.type_url.lastIndexOf("/") + 1);
+    if (!["google.rpc.BadRequest", "google.rpc.ErrorInfo", "google.rpc.RetryInfo"].includes(kind)) continue;
+    const type = RPC.lookupType(kind);
+    const message = type.toObject(type.decode(detail.value), options);
+    if (kind === "google.rpc.BadRequest") found.field = message.field_violations[0]?.field;
+    if (kind === "google.rpc.ErrorInfo") found.reason = message.reason;
+    if (kind === "google.rpc.RetryInfo") found.retryAfterMs = message.retry_delay.seconds * 1000 + message.retry_delay.nanos / 1e6;
+  }
+  return found;
+}
+
+/** The error class of a failed call's status, with its details read. */
 export function fromServiceError(err: grpc.ServiceError): MemorydError {
   const Kind = BY_STATUS[err.code] ?? MemorydError;
-  return new Kind(err.code, err.details);
+  return new Kind(err.code, err.details, statusDetails(err));
 }
 
 export interface ClientOptions {
