@@ -22,8 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
@@ -291,6 +291,12 @@ class Decision:
     """For SUPERSEDED: the later fact that already holds."""
     repoint: tuple[Fact, ...] = ()
     """Invalidated facts older than the new one that a later fact invalidated: the new one now ends them."""
+
+
+def with_ends_moved(fact: Fact, moves: Mapping[str, str]) -> Fact:
+    """The fact with each end ``moves`` names replaced by the entity it moved to (a merge's target)."""
+    subject, obj = moves.get(fact.subject_id, fact.subject_id), moves.get(fact.object_id, fact.object_id)
+    return replace(fact, subject_id=subject, object_id=obj)
 
 
 def competes(new: Fact, old: Fact) -> bool:

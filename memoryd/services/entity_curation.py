@@ -127,6 +127,15 @@ class EntityCuration:
         vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         await self._store.put_entities(by.tenant_id, [(merged, vectors[target_id]), (folded, vectors[source_id])])
         await self._rewrite(by.tenant_id, _moved(touching, source_id, target_id, record))
+        late = await self._store.facts_touching(by.tenant_id, [source_id])
+        if late:  # asserted on the source while it was being folded: they follow, and an undo takes them back
+            record = MergeRecord(
+                tuple(dict.fromkeys([*record.subject_of, *(f.fact_id for f in late if f.subject_id == source_id)])),
+                tuple(dict.fromkeys([*record.object_of, *(f.fact_id for f in late if f.object_id == source_id)])),
+                record.aliases,
+            )
+            await self._store.put_entities(by.tenant_id, [(replace(folded, merge_record=record), vectors[source_id])])
+            await self._rewrite(by.tenant_id, _moved(late, source_id, target_id, record))
         await self._store.drop_suggestions(by.tenant_id, [source_id])  # decided: the pair is one entity now
         await self._trail.write(
             by.tenant_id, Operation.GRAPH_MERGE, by, (source_id, target_id), (target.where.scope.value,)

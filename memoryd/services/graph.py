@@ -41,6 +41,7 @@ from memoryd.core.graph import (
     normalised_predicate,
     suggestion_id,
     valid_predicate,
+    with_ends_moved,
 )
 from memoryd.core.models import Actor, Scope
 from memoryd.core.paging import cursor_parts, cursor_token, offset_page
@@ -195,20 +196,34 @@ class GraphService:
             already = next((f for f in stored if f.fact_id == new.fact_id), None)
             if already is not None:
                 return Asserted(already, Action.RESTATE, (), tuple(dupes))
-            await self._write(tenant_id, [new], fresh={new.fact_id})
-            return Asserted(new, Action.ADD, (), tuple(dupes))
+            [waiting] = await self._write(tenant_id, [new], fresh={new.fact_id})
+            return Asserted(waiting, Action.ADD, (), tuple(dupes))
         decision = _with_judged(decide(new, known), known, set(judged))
         written, invalidated = _outcome(decision, now)
-        await self._write(tenant_id, written, fresh={new.fact_id} if decision.action is not Action.RESTATE else set())
-        return Asserted(written[0], decision.action, invalidated, tuple(dupes))
+        fresh = {new.fact_id} if decision.action is not Action.RESTATE else set()
+        stored_facts = await self._write(tenant_id, written, fresh=fresh)
+        return Asserted(stored_facts[0], decision.action, invalidated, tuple(dupes))
 
-    async def _write(self, tenant_id: str, facts: Sequence[Fact], fresh: set[str]) -> None:
-        """Upsert the facts; only new ones are embedded (an update keeps the stored vector)."""
+    async def _write(self, tenant_id: str, facts: Sequence[Fact], fresh: set[str]) -> list[Fact]:
+        """Upsert the facts; only new ones are embedded (an update keeps the stored vector). The facts as stored.
+
+        Their entities were resolved before the write. A merge that committed meanwhile moved the facts
+        it found and folded its source away, so a fact written on that source would sit where no listing
+        shows it: such facts follow the merge (the merge, for its part, looks again once it has folded).
+        """
         kept = await self._store.fact_vectors(tenant_id, [f.fact_id for f in facts if f.fact_id not in fresh])
         needed = [f for f in facts if f.fact_id not in kept]
         vectors = await self._embedder.embed([f.sentence for f in needed]) if needed else []
-        fresh_vectors = {f.fact_id: list(v) for f, v in zip(needed, vectors, strict=True)}
-        await self._store.put_facts(tenant_id, [(f, kept.get(f.fact_id) or fresh_vectors[f.fact_id]) for f in facts])
+        by_id = kept | {f.fact_id: list(v) for f, v in zip(needed, vectors, strict=True)}
+        await self._store.put_facts(tenant_id, [(f, by_id[f.fact_id]) for f in facts])
+        ends = await self._store.entities(tenant_id, list({e for f in facts for e in (f.subject_id, f.object_id)}))
+        folded = {i: (await self._followed(tenant_id, e)).entity_id for i, e in ends.items() if e.merged_into}
+        if not folded:
+            return list(facts)
+        stored = [with_ends_moved(f, folded) for f in facts]
+        moved = [f for f, was in zip(stored, facts, strict=True) if f != was]
+        await self._store.put_facts(tenant_id, [(f, by_id[f.fact_id]) for f in moved])
+        return stored
 
     async def _resolve(
         self,
@@ -441,8 +456,8 @@ class GraphService:
         fact = replace(
             fact, status=FactStatus.ACTIVE, valid_to=None, invalidated_at=None, invalidated_by="", last_seen_at=now
         )
-        await self._write(tenant_id, [fact], fresh=set())
-        return fact
+        [restored] = await self._write(tenant_id, [fact], fresh=set())
+        return restored
 
     async def forget_fact(self, by: Actor, fact_id_: str) -> str:
         """The administrator's compliance delete of one fact."""

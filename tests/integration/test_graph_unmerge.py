@@ -148,3 +148,50 @@ async def test_a_merge_cut_short_or_retried_is_finished_by_the_same_merge(
         other = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Lena Bergh", "speaks", "Dutch", "Lena: NL."))
         await app.graph.merge_entities(ADMIN, source, other.fact.subject_id)
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 1
+
+
+async def test_a_fact_asserted_while_its_subject_is_merged_away_follows_the_merge(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The assertion resolved "Mia Park" before the merge folded her and wrote after it: never hidden."""
+    mia = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "speaks", "Korean", "Mia: Korean."))
+    mya = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mya Park", "speaks", "Thai", "Mya: Thai."))
+    source, target = mia.fact.subject_id, mya.fact.subject_id
+    store = app.graph._store
+    real = store.put_facts
+    merged_once: list[bool] = []
+
+    async def merge_first(tenant_id: str, facts: list[object]) -> None:
+        if not merged_once:  # the merge commits between the resolution and the fact's write
+            merged_once.append(True)
+            monkeypatch.setattr(store, "put_facts", real)
+            await app.graph.merge_entities(ADMIN, source, target)
+        await real(tenant_id, facts)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "put_facts", merge_first)
+    late = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "likes", "tea", "Mia likes tea."))
+    assert late.fact.subject_id == target
+    assert await _facts_of(app, target) == {"Mia: Korean.", "Mya: Thai.", "Mia likes tea."}
+    assert await _facts_of(app, source) == set()
+
+
+async def test_a_fact_asserted_while_a_merge_reads_its_facts_is_moved_and_undone_with_them(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written on the source after the merge listed its facts, before it folded it: the merge takes it too."""
+    ravi = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Rao", "speaks", "Tamil", "Ravi: Tamil."))
+    rav = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Raoo", "speaks", "Hindi", "Ravi: Hindi."))
+    source, target = ravi.fact.subject_id, rav.fact.subject_id
+    store = app.graph._store
+    real = store.put_entities
+
+    async def assert_first(tenant_id: str, entities: list[object]) -> None:
+        monkeypatch.setattr(store, "put_entities", real)
+        await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Rao", "likes", "chess", "Ravi likes chess."))
+        await real(tenant_id, entities)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "put_entities", assert_first)
+    await app.graph.merge_entities(ADMIN, source, target)
+    assert await _facts_of(app, target) == {"Ravi: Tamil.", "Ravi: Hindi.", "Ravi likes chess."}
+    assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 2
+    assert await _facts_of(app, source) == {"Ravi: Tamil.", "Ravi likes chess."}
