@@ -126,7 +126,9 @@ class EntityCuration:
         folded = replace(source, merged_into=target_id, merge_record=record)
         vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         await self._store.put_entities(by.tenant_id, [(merged, vectors[target_id]), (folded, vectors[source_id])])
-        await self._rewrite(by.tenant_id, _moved(touching, source_id, target_id, record))
+        now_stored = await self._store.facts(by.tenant_id, [f.fact_id for f in touching])  # as they are now: a
+        # status another writer changed since the listing is kept, not written back as it was
+        await self._rewrite(by.tenant_id, _moved(list(now_stored.values()), source_id, target_id, record))
         late = await self._store.facts_touching(by.tenant_id, [source_id])
         if late:  # asserted on the source while it was being folded: they follow, and an undo takes them back
             record = MergeRecord(

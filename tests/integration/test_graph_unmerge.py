@@ -8,7 +8,7 @@ import pytest
 
 from memoryd.app import App
 from memoryd.core.errors import NotFound, PreconditionFailed, Unavailable
-from memoryd.core.graph import EntityType, GraphScope
+from memoryd.core.graph import EntityType, FactStatus, GraphScope
 from memoryd.core.models import Actor, Scope
 from memoryd.services.graph import Assertion
 
@@ -195,3 +195,21 @@ async def test_a_fact_asserted_while_a_merge_reads_its_facts_is_moved_and_undone
     assert await _facts_of(app, target) == {"Ravi: Tamil.", "Ravi: Hindi.", "Ravi likes chess."}
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 2
     assert await _facts_of(app, source) == {"Ravi: Tamil.", "Ravi likes chess."}
+
+
+async def test_a_fact_ended_while_a_merge_moves_it_stays_ended(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The merge listed the fact active; a person ended it before the merge wrote it back moved."""
+    kim = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kim Lee", "lives_in", "Seoul", "Kim: Seoul."))
+    kym = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kym Lee", "speaks", "Korean", "Kym: Korean."))
+    store = app.graph._store
+    real = store.put_entities
+
+    async def end_first(tenant_id: str, entities: list[object]) -> None:
+        monkeypatch.setattr(store, "put_entities", real)
+        await app.graph.update_fact(ADMIN, kim.fact.fact_id, status=FactStatus.INVALIDATED)
+        await real(tenant_id, entities)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store, "put_entities", end_first)
+    await app.graph.merge_entities(ADMIN, kim.fact.subject_id, kym.fact.subject_id)
+    moved = (await store.facts("acme", [kim.fact.fact_id]))[kim.fact.fact_id]
+    assert (moved.subject_id, moved.status) == (kym.fact.subject_id, FactStatus.INVALIDATED)
