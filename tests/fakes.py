@@ -106,7 +106,9 @@ class InMemoryStore:
             self.rows[record.memory_id] = (record, list(vector))
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
-        old = sorted(m for m, (r, _) in self.rows.items() if r.tenant_id == tenant_id and r.created_at < before)
+        old = sorted(
+            m for m, (r, _) in self.rows.items() if r.tenant_id == tenant_id and r.created_at < before and not r.pinned
+        )
         if not dry_run:
             for memory_id in old:
                 del self.rows[memory_id]

@@ -215,7 +215,7 @@ class RetentionDays(_Section):
     """How long things are kept, in days (0 keeps forever): the section's defaults, or one tenant's."""
 
     memories_days: float = Field(0.0, ge=0)
-    """Memories created longer ago are deleted; 0 (default) keeps them forever."""
+    """Memories created longer ago are deleted (pinned ones never); 0 (default) keeps them forever."""
     conversations_days: float = Field(0.0, ge=0)
     """Conversations untouched for longer are deleted with every item; 0 keeps them forever."""
     servings_days: float = Field(30.0, ge=0)

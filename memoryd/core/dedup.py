@@ -10,6 +10,8 @@ allowed for the caller:
 - a merge never modifies a memory the caller may not modify (another agent's shared
   memory): it is the twin only when it already holds everything the new one adds (its
   tags); otherwise the new memory is stored as its own row;
+- a pinned restatement pins the memory it merges into (a caller asked to keep it); if the caller
+  may not modify that memory and it is not pinned, the new one is stored as its own, pinned, row;
 - a memory filed elsewhere is not a twin: a collection, category or subject the new one names
   other than the stored one's keeps them apart (a memory holds one of each, and a merge would
   drop where the caller filed it from every Recall filtered by it); one the stored memory lacks
@@ -46,9 +48,10 @@ def merge_into(
         return None
     collection, category, subject = filing
     tags = tuple(dict.fromkeys((*existing.tags, *draft.tags)))[:max_tags]
+    pinned = existing.pinned or draft.pinned
     if not may_modify(actor, existing):
         unchanged = filing == (existing.collection, existing.category, existing.subject)
-        return existing if tags == existing.tags and unchanged else None
+        return existing if tags == existing.tags and unchanged and pinned == existing.pinned else None
     scope = existing.scope
     if scope is Scope.PRIVATE and draft.scope is Scope.SHARED:
         scope = Scope.SHARED  # may_modify held, so the caller is the author: sharing promotes
@@ -59,6 +62,7 @@ def merge_into(
         collection=collection,
         category=category,
         subject=subject,
+        pinned=pinned,
         updated_at=now,
     )
 

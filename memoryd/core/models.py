@@ -131,6 +131,8 @@ class MemoryRecord:
     """Signals from Feedback and AutoFeedback (read with the retrieval statistics)."""
     collection: str = ""
     """The named collection it was filed in (a purpose, e.g. "support_tickets"); "" for none."""
+    pinned: bool = False
+    """Kept whatever its age: retention never deletes it, reviews never propose it stale or clutter."""
 
     @property
     def embedding_pending(self) -> bool:
@@ -156,6 +158,7 @@ class MemoryDraft:
     embedding: tuple[float, ...] | None = None
     """A caller-supplied vector (bulk import); None means the server embeds."""
     collection: str = ""
+    pinned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +172,7 @@ class MemoryPatch:
     tags: tuple[str, ...] | None = None
     salience: float | None = None
     collection: str | None = None
+    pinned: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

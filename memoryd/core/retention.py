@@ -11,7 +11,7 @@ class RetentionPolicy:
     """Days kept; 0 keeps forever. Profiles are never expired (their Pinned lines least of all)."""
 
     memories_days: float = 0.0
-    """Memories created longer ago than this are deleted."""
+    """Memories created longer ago than this are deleted, but pinned ones."""
     conversations_days: float = 0.0
     """Conversations untouched for longer than this are deleted with every item."""
     servings_days: float = 0.0

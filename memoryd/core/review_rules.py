@@ -4,7 +4,8 @@ Input: the agent's visible active memories and, for each, its nearest neighbours
 similarity (computed by a ``NeighbourSearch`` adapter). Output: findings with a proposed
 action; ``certain`` marks the ones the rules may apply on their own (identical texts, clutter,
 old memories nobody ever used). Nothing here merges a correction: two texts that differ in a
-number, a date, a name or a negation are a contradiction candidate, never duplicates.
+number, a date, a name or a negation are a contradiction candidate, never duplicates. A pinned
+memory is never clutter or stale, and a duplicate group keeps a pinned member.
 """
 
 from __future__ import annotations
@@ -50,10 +51,16 @@ def clutter_reason(content: str) -> str:
 
 
 def survivor(records: Sequence[MemoryRecord]) -> MemoryRecord:
-    """The memory a merge keeps: the widest visibility, then the most used, then the oldest."""
+    """The memory a merge keeps: a pinned one, then the widest visibility, then the most used, then the oldest."""
     return min(
         records,
-        key=lambda r: (_WIDEST_FIRST[r.scope], -(r.retrieval_count + r.injection_count), r.created_at, r.memory_id),
+        key=lambda r: (
+            not r.pinned,
+            _WIDEST_FIRST[r.scope],
+            -(r.retrieval_count + r.injection_count),
+            r.created_at,
+            r.memory_id,
+        ),
     )
 
 
@@ -63,7 +70,7 @@ def find(
     """Every candidate finding, in a deterministic order."""
     out: list[Finding] = []
     for r in records:
-        reason = clutter_reason(r.content)
+        reason = "" if r.pinned else clutter_reason(r.content)
         if reason:
             out.append(_finding(review_id, FindingKind.CLUTTER, [r], reason, Action.ARCHIVE, certain=True))
     grouped = _exact_duplicates(review_id, records, out)
@@ -213,8 +220,8 @@ def _stale(
 ) -> None:
     for r in records:
         age = (now - r.occurred_at).total_seconds() / 86400.0
-        unused = r.retrieval_count == 0 and r.injection_count == 0
-        if age >= limits.stale_days and unused and r.salience * math.exp(-r.decay_factor * age) < limits.faded:
+        expendable = not r.pinned and r.retrieval_count == 0 and r.injection_count == 0  # unused, not kept
+        if age >= limits.stale_days and expendable and r.salience * math.exp(-r.decay_factor * age) < limits.faded:
             reason = f"{age:.0f} days old, never retrieved or injected, salience faded below {limits.faded}"
             out.append(_finding(review_id, FindingKind.STALE, [r], reason, Action.ARCHIVE, certain=True))
     stale = {f.memory_ids[0] for f in out if f.kind is FindingKind.STALE}
@@ -227,7 +234,7 @@ def _stale(
         if differing_markers(a.content, b.content):
             continue
         older, newer = sorted((a, b), key=lambda m: (m.occurred_at, m.memory_id))
-        if older.occurred_at < newer.occurred_at and older.memory_id not in stale:
+        if older.occurred_at < newer.occurred_at and older.memory_id not in stale and not older.pinned:
             stale.add(older.memory_id)
             reason = f"a newer similar memory exists ({newer.memory_id}, cosine {similarity:.2f})"
             out.append(_finding(review_id, FindingKind.STALE, [older], reason, Action.ARCHIVE))

@@ -179,7 +179,7 @@ def check_patch(patch: MemoryPatch, actor: Actor, limits: Limits) -> MemoryPatch
     """Validate an update; at least one field must be set."""
     if patch == MemoryPatch():
         raise InvalidRequest(
-            "update", "sets no field: give content, category, subject, scope, tags, salience or collection"
+            "update", "sets no field: give content, category, subject, scope, tags, salience, collection or pinned"
         )
     if patch.content is not None:
         check_content(patch.content, limits)

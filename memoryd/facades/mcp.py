@@ -66,7 +66,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
     @server.tool(
         description="Store one memory in the archive (deduplicated; corrections are kept). scope: private (the "
         "default: this agent's), shared (every agent's), end_user (the contact's; give end_user_id) or tenant "
-        f"(admin keys). {ROUTING_RULE}"
+        f"(admin keys). pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}"
     )
     def memorize(
         content: str,
@@ -75,6 +75,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
         end_user_id: str = "",
         collection: str = "",
         scope: str = "",
+        pinned: bool = False,
     ) -> dict[str, Any]:
         kind = pb.MEMORY_TYPE_SEMANTIC if semantic else pb.MEMORY_TYPE_EPISODIC
         where = {"scope": _scope(scope, "scope")} if scope else {}
@@ -86,6 +87,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
             memory_type=kind,
             end_user_id=end_user_id,
             collection=collection,
+            pinned=pinned,
             **where,
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
@@ -101,18 +103,19 @@ def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> N
 
     @server.tool(
         description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
-        "text). A contact's memory needs their end_user_id."
+        "text), or pin it (kept whatever its age) or unpin it. A contact's memory needs their end_user_id."
     )
     def update_memory(
-        memory_id: str, content: str | None = None, salience: float | None = None, end_user_id: str = ""
+        memory_id: str,
+        content: str | None = None,
+        salience: float | None = None,
+        end_user_id: str = "",
+        pinned: bool | None = None,
     ) -> dict[str, Any]:
-        fields: dict[str, Any] = {}
-        if content is not None:
-            fields["content"] = content
-        if salience is not None:
-            fields["salience"] = salience
+        given = {"content": content, "salience": salience, "pinned": pinned}
+        fields = {name: value for name, value in given.items() if value is not None}
         memory = _call(client.update, agent_id, memory_id, end_user_id=end_user_id, **fields)
-        return {"id": memory.id, "content": memory.content, "salience": memory.salience}
+        return {"id": memory.id, "content": memory.content, "salience": memory.salience, "pinned": memory.pinned}
 
     @server.tool(
         description=f"Say how a recalled memory did ({', '.join(SIGNALS)}), or give its correction: the right "

@@ -165,7 +165,7 @@ def _earlier(record: MemoryRecord, updated: MemoryRecord) -> dict[str, str]:
     """What an update changed, as it was before (the history keeps the earlier text)."""
     earlier = {
         name: str(getattr(record, name))
-        for name in ("content", "category", "subject", "salience", "collection")
+        for name in ("content", "category", "subject", "salience", "collection", "pinned")
         if getattr(record, name) != getattr(updated, name)
     }
     if record.scope is not updated.scope:
@@ -182,7 +182,7 @@ def _apply(record: MemoryRecord, patch: MemoryPatch, actor: Actor, now: datetime
     if patch.content is not None:
         changes["content"] = patch.content
         changes["content_hash"] = content_hash(patch.content)
-    for name in ("category", "subject", "scope", "tags", "salience", "collection"):
+    for name in ("category", "subject", "scope", "tags", "salience", "collection", "pinned"):
         value = getattr(patch, name)
         if value is not None:
             changes[name] = value

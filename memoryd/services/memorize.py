@@ -209,7 +209,7 @@ class MemorizeService:
     ) -> MemoryDraft:
         """A new text replacing ``record`` (a correction, a review's merge or update), filed as it was.
 
-        It keeps the record's scope, kind, category, subject, tags, weights and collection, so a
+        It keeps the record's scope, kind, category, subject, tags, weights, collection and pin, so a
         filtered Recall finds the replacement where it found the old text. Its link goes when the
         linked memory is erased or out of the actor's sight: the old memory keeps it, and the
         replacement is written unlinked rather than failing.
@@ -229,6 +229,7 @@ class MemorizeService:
             source_context=source_context,
             source_id=source_id,
             collection=record.collection,
+            pinned=record.pinned,  # a pinned memory's correction is kept as the memory was
         )
 
     def _floored(self, actor: Actor, draft: MemoryDraft, derived: bool, field: str) -> MemoryDraft:
@@ -560,6 +561,7 @@ class MemorizeService:
             source_context=draft.source_context,
             source_id=draft.source_id,
             collection=draft.collection,
+            pinned=draft.pinned,
             content_hash=content_hash(draft.content),
             embedding_model=self._embedder.model_name,
             created_at=at,

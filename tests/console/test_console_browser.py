@@ -176,6 +176,19 @@ async def test_forget_asks_first_then_the_memory_is_gone_and_logged(browser: Bro
     await expect(forgotten).to_contain_text("admin")  # by the admin's key, through the console
 
 
+async def test_an_agent_pins_a_memory_and_unpins_it(browser: Browser, stack: Stack) -> None:
+    page = await sign_in(browser, stack, "agent")
+    await page.goto(f"{stack.url}/memories/{stack.ids['script']}")
+    await expect(page.locator("dd.pinned")).to_have_text("no")
+    await page.click("button:text-is('Pin')")
+    await expect(page.locator("dd.pinned")).to_contain_text("yes: kept by retention and reviews")
+    assert stack.daemon.app is not None
+    stored = stack.daemon.run(stack.daemon.app.memory.archive.get(Actor("acme", "a1"), stack.ids["script"]))
+    assert stored.pinned
+    await page.click("button:text-is('Unpin')")
+    await expect(page.locator("dd.pinned")).to_have_text("no")
+
+
 async def test_the_recall_debugger_explains_a_hit_and_a_memory_left_out(
     browser: Browser, stack: Stack, shots: Path
 ) -> None:

@@ -43,6 +43,8 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
         reply = memory.feedback("a1", first.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
         assert reply.memory.feedback.useful == 1
         assert memory.update("a1", first.memory.id, salience=0.9).salience == pytest.approx(0.9)
+        assert memory.update("a1", first.memory.id, pinned=True).pinned  # kept by retention and reviews
+        assert memory.memorize("a1", "The VPN key rotates on Mondays", pinned=True).memory.pinned
         contact = memory.memorize("a1", "Ida's door code is 4471", end_user_id="ida", scope=pb.SCOPE_END_USER).memory
         fixed = memory.feedback(
             "a1", contact.id, pb.FEEDBACK_SIGNAL_CORRECTION, correction="Ida's door code is 4472", end_user_id="ida"

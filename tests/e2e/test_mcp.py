@@ -53,6 +53,12 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert not fixed.is_error and fixed.structured_content["correction_id"] != door
         served = await session.call_tool("list_memories", {"end_user_id": "ida"})
         assert "Ida's door code is 4472" in str(served.structured_content)
+        allergy = await session.call_tool("memorize", {"content": "Ida is allergic to peanuts", "pinned": True})
+        allergy_id = allergy.structured_content["id"]
+        unpinned = await session.call_tool("update_memory", {"memory_id": allergy_id, "pinned": False})
+        assert not unpinned.is_error and unpinned.structured_content["pinned"] is False
+        pinned = await session.call_tool("update_memory", {"memory_id": allergy_id, "pinned": True})
+        assert pinned.structured_content["pinned"] is True
         liked = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "useful"})
         assert not liked.is_error and "correction_id" not in liked.structured_content
         odd = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "great"})

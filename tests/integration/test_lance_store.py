@@ -450,13 +450,15 @@ async def test_a_memory_is_also_found_by_the_words_of_the_one_before_it_in_its_b
     store.close()
 
 
-async def test_an_older_table_gains_request_keys_collections_and_its_later_indexes_in_place(tmp_path: Path) -> None:
+async def test_an_older_table_gains_request_keys_collections_pins_and_its_later_indexes_in_place(
+    tmp_path: Path,
+) -> None:
     from memoryd.adapters.lance.rows import memory_schema, to_table
 
     store = await open_store(str(tmp_path), "m", 8)
     store.close()
     new_schema = memory_schema(8)
-    later = ["request_key", "collection"]
+    later = ["request_key", "collection", "pinned"]
     old_schema = pa.schema([f for f in new_schema if f.name not in later])
     old_rows = to_table([(record(1, "an old memory"), unit(1))], new_schema).drop_columns(later)
     db = await lancedb.connect_async(str(tmp_path))
@@ -464,7 +466,7 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     store = await open_store(str(tmp_path), "m", 8)
     me = Actor("t1", "a1")
     old = await store.get(me, f"{1:032x}")
-    assert old is not None and old.request_key == ""
+    assert old is not None and old.request_key == "" and not old.pinned
     upgraded = await db.open_table("memories_t1")
     indexed = {tuple(ix.columns) for ix in await upgraded.list_indices()}
     assert {("request_key",), ("status",), ("source_id",)} <= indexed  # Recall's arms name status; GetMemory source_id
@@ -479,6 +481,9 @@ async def test_an_older_table_gains_request_keys_collections_and_its_later_index
     filed = await store.page(me, MemoryFilter(collection="support"), "", 10)
     assert [m.memory_id for m in filed] == [f"{3:032x}"] and filed[0].collection == "support"
     assert len(await store.page(me, MemoryFilter(), "", 10)) == 4
+    await store.insert("t1", [(replace(record(5, "a pinned memory"), pinned=True), unit(5))])
+    assert (await store.get(me, f"{5:032x}")).pinned
+    assert await store.expire("t1", NOW + timedelta(days=1), dry_run=True) == [f"{i:032x}" for i in (1, 2, 3, 4)]
     store.close()
 
 

@@ -13,7 +13,7 @@ from memoryd.adapters.lance.conversations import LanceConversationStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.conversation import MessageInput, Role
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch
 from tests.conftest import make_settings
 from tests.fakes import FrozenClock
 
@@ -55,6 +55,23 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(app: App, clock: F
     assert [m.content for m in left] == ["written in February"]
     assert await app.working.conversation_store.state("acme", "old-chat") is None
     assert await app.working.conversation_store.state("acme", "new-chat") is not None
+
+
+async def test_a_pinned_memory_outlives_retention_and_a_restatement_can_pin_one(app: App, clock: FrozenClock) -> None:
+    """retention.memories_days deletes by age; what a caller pinned stays, however old and unused."""
+    kept = await app.memory.memorize.memorize(ME, MemoryDraft("Ida is allergic to peanuts", pinned=True))
+    later = await app.memory.memorize.memorize(ME, MemoryDraft("The office moved to the third floor"))
+    again = await app.memory.memorize.memorize(ME, MemoryDraft("The office moved to the third floor.", pinned=True))
+    assert again.memory.memory_id == later.memory.memory_id and again.memory.pinned  # the restatement pinned it
+    await app.memory.memorize.memorize(ME, MemoryDraft("Lunch is at noon today"))
+    clock.advance(days=40)
+    done = await app.admin.retention.purge("acme", dry_run=False)
+    assert done.counts["memories"] == 1
+    left = {m.memory_id for m in await app.memory.store.page(ME, MemoryFilter(), "", 10)}
+    assert left == {kept.memory.memory_id, later.memory.memory_id}
+    unpinned = await app.memory.archive.update(ME, kept.memory.memory_id, MemoryPatch(pinned=False))
+    assert not unpinned.pinned
+    assert (await app.admin.retention.purge("acme", dry_run=True)).counts["memories"] == 1  # now it would go
 
 
 async def test_a_conversation_appended_to_while_retention_deletes_it_keeps_what_was_acknowledged(

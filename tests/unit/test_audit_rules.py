@@ -115,6 +115,20 @@ def test_old_unused_faded_memories_and_replaced_ones_are_stale() -> None:
     assert stale[0].action is Action.ARCHIVE
 
 
+def test_a_pinned_memory_is_never_stale_or_clutter_and_a_duplicate_group_keeps_it() -> None:
+    """A pinned memory is kept on purpose: rules that archive on their own (``certain``) pass it by."""
+    old = mem(1, "Ida's peanut allergy is severe", days=400, pinned=True)
+    noise = mem(2, "thanks!", pinned=True)
+    replaced = mem(3, "The team standup happens every morning", days=10, pinned=True)
+    newer = mem(4, "The team standup happens every morning now", days=2)
+    twin = mem(5, "Ida's peanut allergy is severe", days=1, scope=Scope.TENANT, retrieval_count=9)
+    found = run([old, noise, replaced, newer, twin], newer_similarity=0.0, duplicate_similarity=1.01)
+    assert kinds(found, FindingKind.STALE) == [] and kinds(found, FindingKind.CLUTTER) == []
+    [dup] = [f for f in found if f.kind is FindingKind.DUPLICATE]
+    assert dup.survivor_id == old.memory_id  # the pinned one, though the twin is wider and used
+    assert survivor([twin, old]) is old
+
+
 def test_a_memory_with_several_newer_neighbours_is_one_stale_finding_naming_the_closest() -> None:
     old = mem(1, "The team standup happens every morning", days=10)
     newer = [mem(2, "The team standup happens every morning now", days=5)]

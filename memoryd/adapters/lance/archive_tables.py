@@ -279,6 +279,7 @@ async def _upgrade(table: Any) -> None:
     """
     for column in _ADDED_COLUMNS:
         await add_column(table, pa.field(column, pa.string(), nullable=True))
+    await add_column(table, pa.field("pinned", pa.bool_(), nullable=True))  # null: not pinned
     await ensure_indexes(table, _ADDED_INDEXES)
 
 

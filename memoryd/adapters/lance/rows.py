@@ -49,6 +49,7 @@ RECORD_COLUMNS = [
     "superseded_by",
     "request_key",
     "collection",
+    "pinned",
 ]
 
 # Retrieval statistics live in a side table per tenant: a LanceDB update
@@ -111,6 +112,7 @@ def memory_schema(dimension: int) -> pa.Schema:
             pa.field("superseded_by", text, nullable=True),
             pa.field("request_key", text, nullable=True),
             pa.field("collection", text, nullable=True),
+            pa.field("pinned", pa.bool_(), nullable=True),
             pa.field("vector", pa.list_(pa.float32(), dimension), nullable=False),
         ]
     )
@@ -243,6 +245,7 @@ def to_record(row: dict[str, Any], stats: dict[str, Any] | None = None) -> Memor
         status=MemoryStatus(row["status"]),
         superseded_by=row.get("superseded_by") or "",
         collection=row.get("collection") or "",
+        pinned=bool(row.get("pinned")),
         request_key=row.get("request_key") or "",
         **_usage(stats),
     )

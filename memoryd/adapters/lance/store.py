@@ -149,12 +149,12 @@ class LanceMemoryStore:
         return ids, [ARCHIVE_PREFIX + tenant_id, STATS_PREFIX + tenant_id]
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
-        """Delete every memory created before ``before`` (retention; any scope); the ids (only counted when dry)."""
+        """Delete every unpinned memory created before ``before`` (retention; any scope); the ids (counted when dry)."""
         async with map_lance_errors():
             table = await self._tables.table(tenant_id)
             if table is None:
                 return []
-            where = f"created_at < {timestamp(before)}"
+            where = f"created_at < {timestamp(before)} AND (pinned IS NULL OR NOT pinned)"
             ids = sorted((await table.query().where(where).select(["id"]).to_arrow()).column("id").to_pylist())
             if ids and not dry_run:
                 self._tables.db.written.add(ARCHIVE_PREFIX + tenant_id)

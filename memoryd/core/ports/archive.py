@@ -103,7 +103,7 @@ class MemoryStore(Protocol):
         ...
 
     async def expire(self, tenant_id: str, before: datetime, dry_run: bool) -> list[str]:
-        """Delete memories created before ``before`` (retention); their ids (nothing deleted when dry)."""
+        """Delete unpinned memories created before ``before`` (retention); their ids (nothing deleted when dry)."""
         ...
 
     async def erase_end_user(self, tenant_id: str, end_user_id: str) -> tuple[list[str], list[str]]:

@@ -124,6 +124,7 @@ def draft(msg: pb.MemoryInput, field: str) -> MemoryDraft:
         occurred_at=to_datetime(msg.occurred_at, f"{field}.occurred_at") if msg.HasField("occurred_at") else None,
         embedding=_floats(msg.embedding) if msg.embedding else None,
         collection=msg.collection,
+        pinned=msg.pinned,
     )
 
 
@@ -167,6 +168,7 @@ def patch(msg: pb.UpdateMemoryRequest) -> MemoryPatch:
         tags=tuple(msg.tags.values) if msg.HasField("tags") else None,
         salience=msg.salience if msg.HasField("salience") else None,
         collection=msg.collection if msg.HasField("collection") else None,
+        pinned=msg.pinned if msg.HasField("pinned") else None,
     )
 
 
@@ -180,7 +182,7 @@ def memory(record: MemoryRecord) -> pb.Memory:
 _SAME_NAMED_MEMORY_FIELDS = (
     *("agent_id", "end_user_id", "content", "category", "subject", "salience", "decay_factor"),
     *("source_context", "source_id", "collection", "content_hash", "embedding_model"),
-    *("retrieval_count", "superseded_by", "injection_count", "embedding_pending"),
+    *("retrieval_count", "superseded_by", "injection_count", "embedding_pending", "pinned"),
 )
 """A MemoryRecord's fields that a Memory message holds under the same name, as they are."""
 

@@ -103,7 +103,7 @@ async def memory(view: View) -> Response:
 
 
 async def act(view: View) -> Response:
-    """Forget, restore or edit one memory (the form says which; the page asked to confirm first)."""
+    """Forget, restore, edit, pin or unpin one memory (the form says which; forgetting was confirmed first)."""
     agent, contact = view.agent, view.arg("contact")
     memory_id, action = view.request.path_params["memory_id"], view.arg("action")
     if action == "forget":
@@ -120,8 +120,12 @@ async def act(view: View) -> Response:
             agent_id=agent, end_user_id=contact, memory_id=memory_id, content=view.arg("content")
         )
         await view.call(view.daemon.memory.UpdateMemory, request)
+    elif action in ("pin", "unpin"):
+        pin = action == "pin"
+        pinning = pb.UpdateMemoryRequest(agent_id=agent, end_user_id=contact, memory_id=memory_id, pinned=pin)
+        await view.call(view.daemon.memory.UpdateMemory, pinning)
     else:
-        raise Refused("INVALID_ARGUMENT", f"action: {action!r} is not forget, restore or edit")
+        raise Refused("INVALID_ARGUMENT", f"action: {action!r} is not forget, restore, edit, pin or unpin")
     target = link(f"/memories/{memory_id}", agent=agent, contact=contact, done=action)
     return RedirectResponse(target, 303)
 

@@ -168,7 +168,7 @@ class AutoFeedbackResponse(_message.Message):
     def __init__(self, recorded: _Optional[int] = ...) -> None: ...
 
 class Memory(_message.Message):
-    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status", "superseded_by", "injection_count", "feedback", "embedding_pending", "collection")
+    __slots__ = ("id", "agent_id", "end_user_id", "scope", "content", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "content_hash", "embedding_model", "created_at", "updated_at", "occurred_at", "retrieval_count", "last_retrieved_at", "status", "superseded_by", "injection_count", "feedback", "embedding_pending", "collection", "pinned")
     ID_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
@@ -195,6 +195,7 @@ class Memory(_message.Message):
     FEEDBACK_FIELD_NUMBER: _ClassVar[int]
     EMBEDDING_PENDING_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
     id: str
     agent_id: str
     end_user_id: str
@@ -221,10 +222,11 @@ class Memory(_message.Message):
     feedback: FeedbackSummary
     embedding_pending: bool
     collection: str
-    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ..., superseded_by: _Optional[str] = ..., injection_count: _Optional[int] = ..., feedback: _Optional[_Union[FeedbackSummary, _Mapping]] = ..., embedding_pending: _Optional[bool] = ..., collection: _Optional[str] = ...) -> None: ...
+    pinned: bool
+    def __init__(self, id: _Optional[str] = ..., agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., content: _Optional[str] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., content_hash: _Optional[str] = ..., embedding_model: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., retrieval_count: _Optional[int] = ..., last_retrieved_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., status: _Optional[_Union[MemoryStatus, str]] = ..., superseded_by: _Optional[str] = ..., injection_count: _Optional[int] = ..., feedback: _Optional[_Union[FeedbackSummary, _Mapping]] = ..., embedding_pending: _Optional[bool] = ..., collection: _Optional[str] = ..., pinned: _Optional[bool] = ...) -> None: ...
 
 class MemoryInput(_message.Message):
-    __slots__ = ("content", "scope", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "occurred_at", "embedding", "collection")
+    __slots__ = ("content", "scope", "memory_type", "category", "subject", "tags", "salience", "decay_factor", "source_context", "source_id", "occurred_at", "embedding", "collection", "pinned")
     CONTENT_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     MEMORY_TYPE_FIELD_NUMBER: _ClassVar[int]
@@ -238,6 +240,7 @@ class MemoryInput(_message.Message):
     OCCURRED_AT_FIELD_NUMBER: _ClassVar[int]
     EMBEDDING_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
     content: str
     scope: Scope
     memory_type: MemoryType
@@ -251,7 +254,8 @@ class MemoryInput(_message.Message):
     occurred_at: _timestamp_pb2.Timestamp
     embedding: _containers.RepeatedScalarFieldContainer[float]
     collection: str
-    def __init__(self, content: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., embedding: _Optional[_Iterable[float]] = ..., collection: _Optional[str] = ...) -> None: ...
+    pinned: bool
+    def __init__(self, content: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., salience: _Optional[float] = ..., decay_factor: _Optional[float] = ..., source_context: _Optional[str] = ..., source_id: _Optional[str] = ..., occurred_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., embedding: _Optional[_Iterable[float]] = ..., collection: _Optional[str] = ..., pinned: _Optional[bool] = ...) -> None: ...
 
 class MemorizeRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "memory", "request_id")
@@ -527,7 +531,7 @@ class TagList(_message.Message):
     def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class UpdateMemoryRequest(_message.Message):
-    __slots__ = ("agent_id", "end_user_id", "memory_id", "content", "category", "subject", "scope", "tags", "salience", "collection")
+    __slots__ = ("agent_id", "end_user_id", "memory_id", "content", "category", "subject", "scope", "tags", "salience", "collection", "pinned")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     END_USER_ID_FIELD_NUMBER: _ClassVar[int]
     MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
@@ -538,6 +542,7 @@ class UpdateMemoryRequest(_message.Message):
     TAGS_FIELD_NUMBER: _ClassVar[int]
     SALIENCE_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_FIELD_NUMBER: _ClassVar[int]
+    PINNED_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     end_user_id: str
     memory_id: str
@@ -548,7 +553,8 @@ class UpdateMemoryRequest(_message.Message):
     tags: TagList
     salience: float
     collection: str
-    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., content: _Optional[str] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., tags: _Optional[_Union[TagList, _Mapping]] = ..., salience: _Optional[float] = ..., collection: _Optional[str] = ...) -> None: ...
+    pinned: bool
+    def __init__(self, agent_id: _Optional[str] = ..., end_user_id: _Optional[str] = ..., memory_id: _Optional[str] = ..., content: _Optional[str] = ..., category: _Optional[str] = ..., subject: _Optional[str] = ..., scope: _Optional[_Union[Scope, str]] = ..., tags: _Optional[_Union[TagList, _Mapping]] = ..., salience: _Optional[float] = ..., collection: _Optional[str] = ..., pinned: _Optional[bool] = ...) -> None: ...
 
 class UpdateMemoryResponse(_message.Message):
     __slots__ = ("memory",)

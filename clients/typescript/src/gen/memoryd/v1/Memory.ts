@@ -126,6 +126,11 @@ export interface Memory {
    * The named collection it was filed in; empty for none.
    */
   'collection'?: (string);
+  /**
+   * Kept whatever its age: retention.memories_days never deletes it, and a
+   * review never proposes it as stale or clutter (Forget still removes it).
+   */
+  'pinned'?: (boolean);
 }
 
 /**
@@ -247,4 +252,9 @@ export interface Memory__Output {
    * The named collection it was filed in; empty for none.
    */
   'collection': (string);
+  /**
+   * Kept whatever its age: retention.memories_days never deletes it, and a
+   * review never proposes it as stale or clutter (Forget still removes it).
+   */
+  'pinned': (boolean);
 }

@@ -66,6 +66,11 @@ export interface MemoryInput {
    * [A-Za-z0-9._-]; empty for none. Recall and ListMemories select one with filter.collection.
    */
   'collection'?: (string);
+  /**
+   * Keep it whatever its age (see Memory.pinned); default false. A restatement
+   * merged into a stored memory pins that memory.
+   */
+  'pinned'?: (boolean);
   '_salience'?: "salience";
   '_decayFactor'?: "decayFactor";
 }
@@ -132,6 +137,11 @@ export interface MemoryInput__Output {
    * [A-Za-z0-9._-]; empty for none. Recall and ListMemories select one with filter.collection.
    */
   'collection': (string);
+  /**
+   * Keep it whatever its age (see Memory.pinned); default false. A restatement
+   * merged into a stored memory pins that memory.
+   */
+  'pinned': (boolean);
   '_salience'?: "salience";
   '_decayFactor'?: "decayFactor";
 }

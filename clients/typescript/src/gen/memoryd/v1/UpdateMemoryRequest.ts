@@ -52,12 +52,17 @@ export interface UpdateMemoryRequest {
    * Files it in another collection (same rules as MemoryInput.collection; "" takes it out of any).
    */
   'collection'?: (string);
+  /**
+   * Pins it (kept by retention and reviews, see Memory.pinned) or unpins it.
+   */
+  'pinned'?: (boolean);
   '_content'?: "content";
   '_category'?: "category";
   '_subject'?: "subject";
   '_scope'?: "scope";
   '_salience'?: "salience";
   '_collection'?: "collection";
+  '_pinned'?: "pinned";
 }
 
 /**
@@ -109,10 +114,15 @@ export interface UpdateMemoryRequest__Output {
    * Files it in another collection (same rules as MemoryInput.collection; "" takes it out of any).
    */
   'collection'?: (string);
+  /**
+   * Pins it (kept by retention and reviews, see Memory.pinned) or unpins it.
+   */
+  'pinned'?: (boolean);
   '_content'?: "content";
   '_category'?: "category";
   '_subject'?: "subject";
   '_scope'?: "scope";
   '_salience'?: "salience";
   '_collection'?: "collection";
+  '_pinned'?: "pinned";
 }
