@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import pytest
@@ -150,6 +151,20 @@ async def test_a_merge_cut_short_or_retried_is_finished_by_the_same_merge(
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 1
 
 
+def _first_comes(
+    monkeypatch: pytest.MonkeyPatch, store: object, method: str, writer: Callable[[], Awaitable[object]]
+) -> None:
+    """Make ``writer`` (another caller's write) commit just before the store's next ``method`` call."""
+    real = getattr(store, method)
+
+    async def after_the_other(*args: object) -> object:
+        monkeypatch.setattr(store, method, real)
+        await writer()
+        return await real(*args)
+
+    monkeypatch.setattr(store, method, after_the_other)
+
+
 async def test_a_fact_asserted_while_its_subject_is_merged_away_follows_the_merge(
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -157,18 +172,7 @@ async def test_a_fact_asserted_while_its_subject_is_merged_away_follows_the_merg
     mia = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "speaks", "Korean", "Mia: Korean."))
     mya = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mya Park", "speaks", "Thai", "Mya: Thai."))
     source, target = mia.fact.subject_id, mya.fact.subject_id
-    store = app.graph._store
-    real = store.put_facts
-    merged_once: list[bool] = []
-
-    async def merge_first(tenant_id: str, facts: list[object]) -> None:
-        if not merged_once:  # the merge commits between the resolution and the fact's write
-            merged_once.append(True)
-            monkeypatch.setattr(store, "put_facts", real)
-            await app.graph.merge_entities(ADMIN, source, target)
-        await real(tenant_id, facts)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "put_facts", merge_first)
+    _first_comes(monkeypatch, app.graph._store, "put_facts", lambda: app.graph.merge_entities(ADMIN, source, target))
     late = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "likes", "tea", "Mia likes tea."))
     assert late.fact.subject_id == target
     assert await _facts_of(app, target) == {"Mia: Korean.", "Mya: Thai.", "Mia likes tea."}
@@ -182,15 +186,8 @@ async def test_a_fact_asserted_while_a_merge_reads_its_facts_is_moved_and_undone
     ravi = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Rao", "speaks", "Tamil", "Ravi: Tamil."))
     rav = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Raoo", "speaks", "Hindi", "Ravi: Hindi."))
     source, target = ravi.fact.subject_id, rav.fact.subject_id
-    store = app.graph._store
-    real = store.put_entities
-
-    async def assert_first(tenant_id: str, entities: list[object]) -> None:
-        monkeypatch.setattr(store, "put_entities", real)
-        await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Rao", "likes", "chess", "Ravi likes chess."))
-        await real(tenant_id, entities)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "put_entities", assert_first)
+    chess = Assertion("Ravi Rao", "likes", "chess", "Ravi likes chess.")
+    _first_comes(monkeypatch, app.graph._store, "put_entities", lambda: app.graph.assert_human(ADMIN, CONTACT, chess))
     await app.graph.merge_entities(ADMIN, source, target)
     assert await _facts_of(app, target) == {"Ravi: Tamil.", "Ravi: Hindi.", "Ravi likes chess."}
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 2
@@ -201,15 +198,13 @@ async def test_a_fact_ended_while_a_merge_moves_it_stays_ended(app: App, monkeyp
     """The merge listed the fact active; a person ended it before the merge wrote it back moved."""
     kim = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kim Lee", "lives_in", "Seoul", "Kim: Seoul."))
     kym = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kym Lee", "speaks", "Korean", "Kym: Korean."))
-    store = app.graph._store
-    real = store.put_entities
-
-    async def end_first(tenant_id: str, entities: list[object]) -> None:
-        monkeypatch.setattr(store, "put_entities", real)
-        await app.graph.update_fact(ADMIN, kim.fact.fact_id, status=FactStatus.INVALIDATED)
-        await real(tenant_id, entities)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(store, "put_entities", end_first)
+    ended = kim.fact.fact_id
+    _first_comes(
+        monkeypatch,
+        app.graph._store,
+        "put_entities",
+        lambda: app.graph.update_fact(ADMIN, ended, status=FactStatus.INVALIDATED),
+    )
     await app.graph.merge_entities(ADMIN, kim.fact.subject_id, kym.fact.subject_id)
-    moved = (await store.facts("acme", [kim.fact.fact_id]))[kim.fact.fact_id]
+    moved = (await app.graph._store.facts("acme", [ended]))[ended]
     assert (moved.subject_id, moved.status) == (kym.fact.subject_id, FactStatus.INVALIDATED)
