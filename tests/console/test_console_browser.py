@@ -185,6 +185,10 @@ async def test_an_agent_pins_a_memory_and_unpins_it(browser: Browser, stack: Sta
     assert stack.daemon.app is not None
     stored = stack.daemon.run(stack.daemon.app.memory.archive.get(Actor("acme", "a1"), stack.ids["script"]))
     assert stored.pinned
+    await page.goto(f"{stack.url}/memories")  # the list marks it
+    row = page.locator("table.memories tbody tr", has_text="is a test")
+    await expect(row.locator(".tag.pinned")).to_have_text("pinned")
+    await page.goto(f"{stack.url}/memories/{stack.ids['script']}")
     await page.click("button:text-is('Unpin')")
     await expect(page.locator("dd.pinned")).to_have_text("no")
 
