@@ -248,6 +248,16 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         self._call(self._stub.Forget, request, gone_is_done=True)
         return memory_id
 
+    def restore(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
+        """Make an archived or superseded memory active again (operator keys): the undo of a review or correction."""
+        request = pb.RestoreMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.Memory, self._call(self._stub.RestoreMemory, request).memory)
+
+    def history(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.GetMemoryHistoryResponse:
+        """Every event on one visible memory in order (created, merged, updated, superseded…, its latest servings)."""
+        request = pb.GetMemoryHistoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.GetMemoryHistoryResponse, self._call(self._stub.GetMemoryHistory, request))
+
     def feedback(
         self,
         agent_id: str,
@@ -453,6 +463,16 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         request = pb.ForgetRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
         await self._call(self._stub.Forget, request, gone_is_done=True)
         return memory_id
+
+    async def restore(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
+        """Make an archived or superseded memory active again (see ``MemoryClient.restore``)."""
+        request = pb.RestoreMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.Memory, (await self._call(self._stub.RestoreMemory, request)).memory)
+
+    async def history(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.GetMemoryHistoryResponse:
+        """Every event on one visible memory in order (see ``MemoryClient.history``)."""
+        request = pb.GetMemoryHistoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
+        return cast(pb.GetMemoryHistoryResponse, await self._call(self._stub.GetMemoryHistory, request))
 
     async def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (see ``MemoryClient.effective_config``)."""

@@ -53,6 +53,10 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
             pb.MEMORY_STATUS_SUPERSEDED,
             "Ida's door code is 4472",
         )
+        back = memory.restore("a1", contact.id, end_user_id="ida")  # the correction undone, both kept
+        assert back.status == pb.MEMORY_STATUS_ACTIVE
+        told = [e.kind for e in memory.history("a1", contact.id, end_user_id="ida").events]
+        assert told[0] == "created" and {"superseded", "restored"} <= set(told), told
         assert memory.forget("a1", first.memory.id) == first.memory.id
         with pytest.raises(NotFound):
             memory.get("a1", first.memory.id)
@@ -98,6 +102,9 @@ def test_async_client(live_server: LiveServer) -> None:
             assert (await memory.update("a1", stored.memory.id, salience=0.8)).salience == pytest.approx(0.8)
             liked = await memory.feedback("a1", stored.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
             assert liked.memory.feedback.useful == 1
+            assert (await memory.restore("a1", stored.memory.id)).status == pb.MEMORY_STATUS_ACTIVE  # nothing to undo
+            told = [e.kind for e in (await memory.history("a1", stored.memory.id)).events]
+            assert told[0] == "created" and "feedback" in told and "updated" in told, told
             return [m.id async for m in memory.list("a1", page_size=1)]
 
     assert len(asyncio.run(run())) == 1
