@@ -15,6 +15,7 @@ import grpc
 
 from memoryd.client.errors import from_rpc_error
 from memoryd.client.namespaces import Caller
+from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import ConversationServiceStub, cpb
 
 ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
@@ -129,14 +130,12 @@ class Conversations:
         self, agent_id: str, *, end_user_id: str = "", all_contacts: bool = False, page_size: int = 50
     ) -> Iterator[cpb.ConversationSummary]:
         """The agent's conversations (with the contact, or every contact's), the most recently updated first."""
-        token = ""
-        while True:
-            request = _listing(agent_id, end_user_id, all_contacts, page_size, token)
-            page = self._client.call(self._stub().ListConversations, request)
-            yield from page.conversations
-            token = page.next_page_token
-            if not token:
-                return
+        return pages(
+            lambda token: self._client.call(
+                self._stub().ListConversations, _listing(agent_id, end_user_id, all_contacts, page_size, token)
+            ),
+            "conversations",
+        )
 
     def watch(
         self,
@@ -198,19 +197,16 @@ class AsyncConversations:
         request = cpb.EndSessionRequest(agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id)
         return str((await self._client.call(self._stub().EndSession, request)).job_id)
 
-    async def list(
+    def list(
         self, agent_id: str, *, end_user_id: str = "", all_contacts: bool = False, page_size: int = 50
     ) -> AsyncIterator[cpb.ConversationSummary]:
         """The agent's conversations, the most recently updated first."""
-        token = ""
-        while True:
-            request = _listing(agent_id, end_user_id, all_contacts, page_size, token)
-            page = await self._client.call(self._stub().ListConversations, request)
-            for summary in page.conversations:
-                yield summary
-            token = page.next_page_token
-            if not token:
-                return
+        return async_pages(
+            lambda token: self._client.call(
+                self._stub().ListConversations, _listing(agent_id, end_user_id, all_contacts, page_size, token)
+            ),
+            "conversations",
+        )
 
     async def watch(
         self,

@@ -15,6 +15,7 @@ import grpc
 from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
 from memoryd.client.namespaces import Graph, Jobs
+from memoryd.client.paging import async_pages, pages
 from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
@@ -371,14 +372,12 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
     ) -> Iterator[pb.Memory]:
         """Every visible memory, oldest first, fetched a page at a time."""
-        token = ""
-        while True:
-            request = self._list_request(agent_id, end_user_id, page_size, token, where)
-            page = self._call(self._stub.ListMemories, request)
-            yield from page.memories
-            token = page.next_page_token
-            if not token:
-                return
+        return pages(
+            lambda token: self._call(
+                self._stub.ListMemories, self._list_request(agent_id, end_user_id, page_size, token, where)
+            ),
+            "memories",
+        )
 
 
 class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
@@ -480,16 +479,13 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         request = gpb.GetEffectiveConfigRequest(agent_id=agent_id)
         return effective_values(await self._call(stub.GetEffectiveConfig, request))
 
-    async def list(
+    def list(
         self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
     ) -> AsyncIterator[pb.Memory]:
         """Every visible memory, oldest first, a page at a time."""
-        token = ""
-        while True:
-            request = self._list_request(agent_id, end_user_id, page_size, token, where)
-            page = await self._call(self._stub.ListMemories, request)
-            for memory in page.memories:
-                yield memory
-            token = page.next_page_token
-            if not token:
-                return
+        return async_pages(
+            lambda token: self._call(
+                self._stub.ListMemories, self._list_request(agent_id, end_user_id, page_size, token, where)
+            ),
+            "memories",
+        )

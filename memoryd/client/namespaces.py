@@ -18,6 +18,7 @@ import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from memoryd.client.errors import from_rpc_error
+from memoryd.client.paging import pages
 from memoryd.rpc.client import GraphServiceStub, JobServiceStub, gr, jpb, pb
 
 
@@ -173,13 +174,13 @@ class Graph:
 
     def entities(self, agent_id: str, *, end_user_id: str = "", merged: bool = False) -> Iterator[gr.GraphEntity]:
         """The entities the agent sees (``merged``: those merges folded away), by name, a page at a time."""
-        stub, token = GraphServiceStub(self._client.channel), ""
-        while True:
-            request = gr.ListEntitiesRequest(
-                agent_id=agent_id, end_user_id=end_user_id, page_size=200, page_token=token, merged=merged
-            )
-            page = self._client.call(stub.ListEntities, request)
-            yield from page.entities
-            token = page.next_page_token
-            if not token:
-                return
+        stub = GraphServiceStub(self._client.channel)
+        return pages(
+            lambda token: self._client.call(
+                stub.ListEntities,
+                gr.ListEntitiesRequest(
+                    agent_id=agent_id, end_user_id=end_user_id, page_size=200, page_token=token, merged=merged
+                ),
+            ),
+            "entities",
+        )

@@ -9,7 +9,7 @@ import pytest
 
 from memoryd.app import App
 from memoryd.core.errors import NotFound, PreconditionFailed, Unavailable
-from memoryd.core.graph import EntityType, FactStatus, GraphScope
+from memoryd.core.graph import EntityType, Fact, FactStatus, GraphScope
 from memoryd.core.models import Actor, Scope
 from memoryd.services.graph import Assertion
 
@@ -151,6 +151,11 @@ async def test_a_merge_cut_short_or_retried_is_finished_by_the_same_merge(
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 1
 
 
+async def _says(app: App, subject: str, predicate: str, obj: str, sentence: str) -> Fact:
+    """A person's assertion about the contact; the fact stored."""
+    return (await app.graph.assert_human(ADMIN, CONTACT, Assertion(subject, predicate, obj, sentence))).fact
+
+
 def _first_comes(
     monkeypatch: pytest.MonkeyPatch, store: object, method: str, writer: Callable[[], Awaitable[object]]
 ) -> None:
@@ -169,12 +174,10 @@ async def test_a_fact_asserted_while_its_subject_is_merged_away_follows_the_merg
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The assertion resolved "Mia Park" before the merge folded her and wrote after it: never hidden."""
-    mia = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "speaks", "Korean", "Mia: Korean."))
-    mya = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mya Park", "speaks", "Thai", "Mya: Thai."))
-    source, target = mia.fact.subject_id, mya.fact.subject_id
+    source = (await _says(app, "Mia Park", "speaks", "Korean", "Mia: Korean.")).subject_id
+    target = (await _says(app, "Mya Park", "speaks", "Thai", "Mya: Thai.")).subject_id
     _first_comes(monkeypatch, app.graph._store, "put_facts", lambda: app.graph.merge_entities(ADMIN, source, target))
-    late = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Mia Park", "likes", "tea", "Mia likes tea."))
-    assert late.fact.subject_id == target
+    assert (await _says(app, "Mia Park", "likes", "tea", "Mia likes tea.")).subject_id == target
     assert await _facts_of(app, target) == {"Mia: Korean.", "Mya: Thai.", "Mia likes tea."}
     assert await _facts_of(app, source) == set()
 
@@ -183,28 +186,28 @@ async def test_a_fact_asserted_while_a_merge_reads_its_facts_is_moved_and_undone
     app: App, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Written on the source after the merge listed its facts, before it folded it: the merge takes it too."""
-    ravi = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Rao", "speaks", "Tamil", "Ravi: Tamil."))
-    rav = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Ravi Raoo", "speaks", "Hindi", "Ravi: Hindi."))
-    source, target = ravi.fact.subject_id, rav.fact.subject_id
-    chess = Assertion("Ravi Rao", "likes", "chess", "Ravi likes chess.")
-    _first_comes(monkeypatch, app.graph._store, "put_entities", lambda: app.graph.assert_human(ADMIN, CONTACT, chess))
+    source = (await _says(app, "Ravi Rao", "speaks", "Tamil", "Ravi: Tamil.")).subject_id
+    target = (await _says(app, "Ravi Raoo", "speaks", "Hindi", "Ravi: Hindi.")).subject_id
+    _first_comes(
+        monkeypatch, app.graph._store, "put_entities", lambda: _says(app, "Ravi Rao", "likes", "chess", "Ravi: chess.")
+    )
     await app.graph.merge_entities(ADMIN, source, target)
-    assert await _facts_of(app, target) == {"Ravi: Tamil.", "Ravi: Hindi.", "Ravi likes chess."}
+    assert await _facts_of(app, target) == {"Ravi: Tamil.", "Ravi: Hindi.", "Ravi: chess."}
     assert (await app.graph.unmerge_entity(ADMIN, source)).facts_moved == 2
-    assert await _facts_of(app, source) == {"Ravi: Tamil.", "Ravi likes chess."}
+    assert await _facts_of(app, source) == {"Ravi: Tamil.", "Ravi: chess."}
 
 
 async def test_a_fact_ended_while_a_merge_moves_it_stays_ended(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """The merge listed the fact active; a person ended it before the merge wrote it back moved."""
-    kim = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kim Lee", "lives_in", "Seoul", "Kim: Seoul."))
-    kym = await app.graph.assert_human(ADMIN, CONTACT, Assertion("Kym Lee", "speaks", "Korean", "Kym: Korean."))
-    ended = kim.fact.fact_id
+    kim = await _says(app, "Kim Lee", "lives_in", "Seoul", "Kim: Seoul.")
+    kym = await _says(app, "Kym Lee", "speaks", "Korean", "Kym: Korean.")
+    ended = kim.fact_id
     _first_comes(
         monkeypatch,
         app.graph._store,
         "put_entities",
         lambda: app.graph.update_fact(ADMIN, ended, status=FactStatus.INVALIDATED),
     )
-    await app.graph.merge_entities(ADMIN, kim.fact.subject_id, kym.fact.subject_id)
+    await app.graph.merge_entities(ADMIN, kim.subject_id, kym.subject_id)
     moved = (await app.graph._store.facts("acme", [ended]))[ended]
-    assert (moved.subject_id, moved.status) == (kym.fact.subject_id, FactStatus.INVALIDATED)
+    assert (moved.subject_id, moved.status) == (kym.subject_id, FactStatus.INVALIDATED)
