@@ -225,6 +225,22 @@ async def test_a_batch_merges_its_own_restatements_before_writing(memorize) -> N
     assert row.scope is Scope.SHARED and row.tags == ("a", "b") and len(store.rows) == 2
 
 
+async def test_a_pinned_restatement_pins_what_it_merges_into_in_a_batch_and_after(memorize) -> None:
+    service, store = memorize
+    first, again = await service.memorize_batch(
+        A1, [MemoryDraft("Sam is allergic to nuts"), MemoryDraft("sam is allergic to nuts.", pinned=True)], False
+    )
+    assert again.deduplicated and store.rows[first.memory.memory_id][0].pinned
+    kept = (await service.memorize(A1, MemoryDraft("Sam is allergic to nuts!"))).memory  # unpinned: pins stay
+    assert kept.memory_id == first.memory.memory_id and kept.pinned
+    shared = (await service.memorize(A1, MemoryDraft("Ana works remotely", Scope.SHARED))).memory
+    pinned = await service.memorize(A2, MemoryDraft("ana works remotely", pinned=True))
+    assert not pinned.deduplicated and pinned.memory.pinned  # A1's shared memory is not A2's to pin: a row of its own
+    assert not store.rows[shared.memory_id][0].pinned
+    unpinned = await service.memorize(A2, MemoryDraft("Ana works remotely."))
+    assert unpinned.deduplicated  # without a pin to add, A1's shared memory holds it
+
+
 async def test_a_request_id_is_honoured_for_its_ttl(memorize) -> None:
     service, store = memorize
     clock = service._clock
