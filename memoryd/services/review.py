@@ -331,12 +331,16 @@ class ReviewService:
         """merge: the survivor (tags united) or a new memory with the merged text; update: the corrected memory."""
         base = records[f.survivor_id or f.memory_ids[0]]  # merge: the survivor; update: the corrected one
         tags = tuple(dict.fromkeys(t for r in records.values() for t in r.tags))[: self._memorize.max_tags]
+        # A merge keeps what any of its memories held, a pin too: the pinned one is superseded by what it merged into.
+        pinned = base.pinned or (f.action is Action.MERGE and any(r.pinned for r in records.values()))
         if f.action is Action.MERGE and (not f.text or f.text == base.content):
-            if tags != base.tags:
-                await self._store.replace(actor, replace(base, tags=tags, updated_at=self._clock.now()), None)
+            if (tags, pinned) != (base.tags, base.pinned):
+                kept = replace(base, tags=tags, pinned=pinned, updated_at=self._clock.now())
+                await self._store.replace(actor, kept, None)
             return base.memory_id
         source = f"review {f.review_id}, finding {f.finding_id}"
         draft = await self._memorize.successor(actor, base, f.text, source, tags if f.action is Action.MERGE else None)
+        draft = replace(draft, pinned=pinned)
         # The request id makes a retried apply find the memory it wrote instead of writing another.
         created = await self._memorize.memorize_batch(
             actor, [draft], True, request_id=f"review.{f.finding_id}", derived=True

@@ -205,3 +205,23 @@ async def test_a_merged_or_updated_memory_keeps_its_collection_and_weights(world
         assert {k: getattr(successor, k) for k in kept} == kept, old
     query = RecallQuery(ME, "order number", filter=MemoryFilter(collection="orders"))
     assert "The order is 99017" in {h.memory.content for h in await world.app.memory.recall.recall(query)}
+
+
+@pytest.mark.parametrize("text", ["", "VPN: a hardware key"], ids=["the survivor kept", "a merged text"])
+async def test_a_merge_that_supersedes_a_pinned_memory_keeps_the_pin(world: World, text: str) -> None:
+    """The model keeps the unpinned twin: what the merge keeps is pinned, or retention could delete the fact."""
+    ids = {}
+    for name, pinned in (("dup_a", False), ("dup_b", True)):
+        draft = MemoryDraft("The VPN needs a hardware key", pinned=pinned)
+        ids[name] = (await world.app.memory.memorize.memorize_batch(ME, [draft], True))[0].memory.memory_id
+
+    def decide(finding: str, kind: str) -> dict[str, object]:
+        return {"confirm": True, "action": "merge", "survivor_id": ids["dup_a"], "text": text}
+
+    world.chat.script.append(judge(decide))
+    key = await review(world, with_model=True)
+    _, judged = await world.app.jobs.review.get(ME, key)
+    await world.app.jobs.review.apply(ME, key, [f.finding_id for f in judged])
+    pinned = world.store.rows[ids["dup_b"]][0]
+    assert pinned.status is MemoryStatus.SUPERSEDED
+    assert world.store.rows[pinned.superseded_by][0].pinned
