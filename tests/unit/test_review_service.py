@@ -222,6 +222,6 @@ async def test_a_merge_that_supersedes_a_pinned_memory_keeps_the_pin(world: Worl
     key = await review(world, with_model=True)
     _, judged = await world.app.jobs.review.get(ME, key)
     await world.app.jobs.review.apply(ME, key, [f.finding_id for f in judged])
-    pinned = world.store.rows[ids["dup_b"]][0]
-    assert pinned.status is MemoryStatus.SUPERSEDED
-    assert world.store.rows[pinned.superseded_by][0].pinned
+    merged_away = world.store.rows[ids["dup_b"]][0]
+    assert merged_away.status is MemoryStatus.SUPERSEDED
+    assert world.store.rows[merged_away.superseded_by][0].pinned
