@@ -195,6 +195,8 @@ class MemoryFilter:
     """Only memories annotating this memory id ("" means any)."""
     collection: str = ""
     """Only memories of this named collection ("" means any)."""
+    pinned_only: bool = False
+    """Only pinned memories."""
 
     @property
     def narrows(self) -> bool:
@@ -215,6 +217,7 @@ class MemoryFilter:
             or self.tags
             or self.min_salience
             or self.collection
+            or self.pinned_only
         )
 
 

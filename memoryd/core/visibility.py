@@ -53,6 +53,8 @@ def matches_filter(record: MemoryRecord, flt: MemoryFilter) -> bool:
         return False
     if flt.collection and record.collection != flt.collection:
         return False
+    if flt.pinned_only and not record.pinned:
+        return False
     if flt.tags:
         have = set(record.tags)
         return set(flt.tags) <= have if flt.tag_mode is TagMode.ALL else bool(have & set(flt.tags))

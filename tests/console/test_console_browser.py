@@ -188,6 +188,9 @@ async def test_an_agent_pins_a_memory_and_unpins_it(browser: Browser, stack: Sta
     await page.goto(f"{stack.url}/memories")  # the list marks it
     row = page.locator("table.memories tbody tr", has_text="is a test")
     await expect(row.locator(".tag.pinned")).to_have_text("pinned")
+    await page.check("input[name=pinned]")
+    await page.click("form.filters button")  # and lists the pinned ones alone
+    await expect(page.locator("table.memories tbody tr")).to_have_count(1)
     await page.goto(f"{stack.url}/memories/{stack.ids['script']}")
     await page.click("button:text-is('Unpin')")
     await expect(page.locator("dd.pinned")).to_have_text("no")

@@ -483,6 +483,8 @@ async def test_an_older_table_gains_request_keys_collections_pins_and_its_later_
     assert len(await store.page(me, MemoryFilter(), "", 10)) == 4
     await store.insert("t1", [(replace(record(5, "a pinned memory"), pinned=True), unit(5))])
     assert (await store.get(me, f"{5:032x}")).pinned
+    pinned_only = MemoryFilter(pinned_only=True)  # the rows from before pins hold null: not pinned
+    assert [m.memory_id for m in await store.page(me, pinned_only, "", 10)] == [f"{5:032x}"]
     assert await store.expire("t1", NOW + timedelta(days=1), dry_run=True) == [f"{i:032x}" for i in (1, 2, 3, 4)]
     store.close()
 

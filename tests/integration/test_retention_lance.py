@@ -13,7 +13,7 @@ from memoryd.adapters.lance.conversations import LanceConversationStore
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.app import App, build_app
 from memoryd.core.conversation import MessageInput, Role
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, RecallQuery
 from tests.conftest import make_settings
 from tests.fakes import FrozenClock
 
@@ -69,6 +69,9 @@ async def test_a_pinned_memory_outlives_retention_and_a_restatement_can_pin_one(
     assert done.counts["memories"] == 1
     left = {m.memory_id for m in await app.memory.store.page(ME, MemoryFilter(), "", 10)}
     assert left == {kept.memory.memory_id, later.memory.memory_id}
+    await app.memory.memorize.memorize(ME, MemoryDraft("The office kitchen has peanuts"))  # new, not pinned
+    asked = RecallQuery(ME, "peanuts in the office", filter=MemoryFilter(pinned_only=True), min_score=0.0)
+    assert {h.memory.memory_id for h in await app.memory.recall.recall(asked)} == left  # the pinned two only
     unpinned = await app.memory.archive.update(ME, kept.memory.memory_id, MemoryPatch(pinned=False))
     assert not unpinned.pinned
     assert (await app.admin.retention.purge("acme", dry_run=True)).counts["memories"] == 1  # now it would go

@@ -59,24 +59,29 @@ def visible_where(actor: Actor, flt: MemoryFilter | None = None, *, col: str = "
         if not flt.statuses:
             return "false"
         parts.append(f"{col}status IN (" + ", ".join(literal(s.value) for s in sorted(flt.statuses)) + ")")
-    if flt.subject:
-        parts.append(f"{col}subject = {literal(flt.subject)}")
-    if flt.category:
-        parts.append(f"{col}category = {literal(flt.category)}")
-    if flt.memory_type is not None:
-        parts.append(f"{col}memory_type = {literal(flt.memory_type.value)}")
+    return " AND ".join([*parts, *_conditions(flt, col)])
+
+
+def _conditions(flt: MemoryFilter, col: str) -> list[str]:
+    """The filter's conditions beyond visibility and status, one predicate each."""
+    equal = {
+        "subject": flt.subject,
+        "category": flt.category,
+        "memory_type": flt.memory_type.value if flt.memory_type is not None else "",
+        "source_id": flt.source_id,
+        "collection": flt.collection,
+    }
+    parts = [f"{col}{name} = {literal(value)}" for name, value in equal.items() if value]
     if flt.since is not None:
         parts.append(f"{col}occurred_at >= {timestamp(flt.since)}")
     if flt.min_salience:
         parts.append(f"{col}salience >= {float(flt.min_salience)!r}")
-    if flt.source_id:
-        parts.append(f"{col}source_id = {literal(flt.source_id)}")
-    if flt.collection:
-        parts.append(f"{col}collection = {literal(flt.collection)}")
+    if flt.pinned_only:  # null (a row from before pins) is not pinned
+        parts.append(f"{col}pinned = true")
     if flt.tags:
         fn = "array_has_all" if flt.tag_mode is TagMode.ALL else "array_has_any"
         parts.append(f"{fn}({col}tags, {_list(flt.tags)})")
-    return " AND ".join(parts)
+    return parts
 
 
 def ids_in(ids: Iterable[str]) -> str:

@@ -150,6 +150,7 @@ def memory_filter(msg: pb.RecallFilter, field: str = "filter") -> MemoryFilter:
         statuses=statuses or frozenset({MemoryStatus.ACTIVE}),
         source_id=msg.source_id,
         collection=msg.collection,
+        pinned_only=msg.pinned_only,
     )
 
 

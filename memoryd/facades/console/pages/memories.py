@@ -30,7 +30,7 @@ _STATUS_CHOICES = {**{name: (status,) for name, status in STATUSES.items()}, "al
 
 
 def _filter(view: View) -> pb.RecallFilter:
-    flt = pb.RecallFilter(collection=view.arg("collection"))
+    flt = pb.RecallFilter(collection=view.arg("collection"), pinned_only=view.choice("pinned", {"1": True}, False))
     if (scope := view.choice("scope", SCOPES, None)) is not None:
         flt.scopes.append(scope)
     flt.statuses.extend(view.choice("status", _STATUS_CHOICES, ()))

@@ -298,7 +298,7 @@ class MemorizeBatchResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[MemorizeResponse, _Mapping]]] = ...) -> None: ...
 
 class RecallFilter(_message.Message):
-    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes", "statuses", "source_id", "collection")
+    __slots__ = ("subject", "category", "since", "memory_type", "tags", "tag_mode", "scopes", "statuses", "source_id", "collection", "pinned_only")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     CATEGORY_FIELD_NUMBER: _ClassVar[int]
     SINCE_FIELD_NUMBER: _ClassVar[int]
@@ -309,6 +309,7 @@ class RecallFilter(_message.Message):
     STATUSES_FIELD_NUMBER: _ClassVar[int]
     SOURCE_ID_FIELD_NUMBER: _ClassVar[int]
     COLLECTION_FIELD_NUMBER: _ClassVar[int]
+    PINNED_ONLY_FIELD_NUMBER: _ClassVar[int]
     subject: str
     category: str
     since: _timestamp_pb2.Timestamp
@@ -319,7 +320,8 @@ class RecallFilter(_message.Message):
     statuses: _containers.RepeatedScalarFieldContainer[MemoryStatus]
     source_id: str
     collection: str
-    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ..., source_id: _Optional[str] = ..., collection: _Optional[str] = ...) -> None: ...
+    pinned_only: bool
+    def __init__(self, subject: _Optional[str] = ..., category: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., memory_type: _Optional[_Union[MemoryType, str]] = ..., tags: _Optional[_Iterable[str]] = ..., tag_mode: _Optional[_Union[TagMode, str]] = ..., scopes: _Optional[_Iterable[_Union[Scope, str]]] = ..., statuses: _Optional[_Iterable[_Union[MemoryStatus, str]]] = ..., source_id: _Optional[str] = ..., collection: _Optional[str] = ..., pinned_only: _Optional[bool] = ...) -> None: ...
 
 class RecallRequest(_message.Message):
     __slots__ = ("agent_id", "end_user_id", "query", "limit", "filter", "ranking", "min_score", "min_salience", "query_embedding", "arms", "explain", "explain_ids")

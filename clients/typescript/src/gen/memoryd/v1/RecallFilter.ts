@@ -53,6 +53,10 @@ export interface RecallFilter {
    * Only memories of this named collection; empty means any.
    */
   'collection'?: (string);
+  /**
+   * Only pinned memories (Memory.pinned); false: pinned or not.
+   */
+  'pinnedOnly'?: (boolean);
 }
 
 /**
@@ -102,4 +106,8 @@ export interface RecallFilter__Output {
    * Only memories of this named collection; empty means any.
    */
   'collection': (string);
+  /**
+   * Only pinned memories (Memory.pinned); false: pinned or not.
+   */
+  'pinnedOnly': (boolean);
 }
