@@ -45,7 +45,7 @@ def _append(
     context_window_tokens: int,
 ) -> cpb.AppendMessagesRequest:
     unknown = [role for _, role, _ in messages if role not in ROLES]
-    if unknown:  # a typo would otherwise go out as ROLE_UNSPECIFIED and come back as the server's refusal
+    if unknown:  # said before any call, naming the roles a caller may use
         raise ValueError(f"role {unknown[0]!r} is not one of {', '.join(ROLES)}")
     return cpb.AppendMessagesRequest(
         agent_id=agent_id,
