@@ -328,6 +328,7 @@ async def test_a_read_only_key_is_offered_no_action(browser: Browser, stack: Sta
     await expect(page.locator("#content")).to_have_text("The office closes at 18:00 on Fridays")
     assert await page.locator("p.actions a", has_text="Forget").count() == 0
     assert await page.locator("p.actions a", has_text="Edit").count() == 0
+    assert await page.locator("p.actions button", has_text="Pin").count() == 0
     # a form posted anyway is the daemon's refusal, shown, and nothing changes
     await page.goto(f"{stack.url}/memories/{stack.ids['office']}?agent=a1&action=forget")
     await page.click("form.confirm button.danger")
