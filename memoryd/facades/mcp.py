@@ -134,12 +134,16 @@ def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> N
     def forget(memory_id: str, end_user_id: str = "") -> str:
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
 
-    @server.tool(description="Page through the visible archive, oldest first (serving end_user_id, if given).")
-    def list_memories(limit: int = 50, end_user_id: str = "") -> list[dict[str, Any]]:
-        pages = client.list(agent_id, end_user_id=end_user_id, page_size=min(limit, 500))
+    @server.tool(
+        description="Page through the visible archive, oldest first (serving end_user_id, if given; pinned_only: "
+        "the memories kept whatever their age)."
+    )
+    def list_memories(limit: int = 50, end_user_id: str = "", pinned_only: bool = False) -> list[dict[str, Any]]:
+        where = pb.RecallFilter(pinned_only=pinned_only)
+        pages = client.list(agent_id, end_user_id=end_user_id, page_size=min(limit, 500), where=where)
         out = []
         for memory in _call(lambda: list(_first(pages, limit))):
-            out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags)})
+            out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags), "pinned": memory.pinned})
         return out
 
 

@@ -59,6 +59,8 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert not unpinned.is_error and unpinned.structured_content["pinned"] is False
         pinned = await session.call_tool("update_memory", {"memory_id": allergy_id, "pinned": True})
         assert pinned.structured_content["pinned"] is True
+        kept = await session.call_tool("list_memories", {"pinned_only": True})
+        assert [m["id"] for m in kept.structured_content["result"]] == [allergy_id]
         liked = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "useful"})
         assert not liked.is_error and "correction_id" not in liked.structured_content
         odd = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "great"})
