@@ -76,11 +76,13 @@ class EntityCuration:
             raise PreconditionFailed(
                 f"ENTITY_NAME_TAKEN: another {entity.where.scope.value}-scoped entity is named {name!r}; merge instead"
             )
+        vector = (await self._embedder.embed([name]))[0]
+        # The row as it is now, not as read before the embedding call: aliases a merge added meanwhile stay.
+        entity = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_) or entity
         aliases = tuple(dict.fromkeys([*entity.aliases, entity.name]))
         renamed = replace(
             entity, name=name, aliases=tuple(a for a in aliases if normalised_name(a) != normalised_name(name))
         )
-        vector = (await self._embedder.embed([name]))[0]
         await self._store.put_entities(by.tenant_id, [(renamed, vector)])
         await self._trail.write(by.tenant_id, Operation.GRAPH_UPDATE, by, (entity_id_,), (entity.where.scope.value,))
         return renamed
@@ -115,6 +117,9 @@ class EntityCuration:
         if target.merged_into:  # facts moved onto a folded entity would leave every listing
             raise PreconditionFailed(f"target_entity_id: merged into {target.merged_into}; merge into that one")
         touching = await self._store.facts_touching(by.tenant_id, [source_id])
+        vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
+        now = await self._store.entities(by.tenant_id, [source_id, target_id])  # as they are now: a rename or
+        source, target = now.get(source_id, source), now.get(target_id, target)  # alias made meanwhile stays
         held = {normalised_name(a) for a in (target.name, *target.aliases)}
         added = tuple(dict.fromkeys(a for a in (source.name, *source.aliases) if normalised_name(a) not in held))
         record = MergeRecord(
@@ -124,7 +129,6 @@ class EntityCuration:
         )
         merged = replace(target, aliases=(*target.aliases, *added))
         folded = replace(source, merged_into=target_id, merge_record=record)
-        vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         await self._store.put_entities(by.tenant_id, [(merged, vectors[target_id]), (folded, vectors[source_id])])
         now_stored = await self._store.facts(by.tenant_id, [f.fact_id for f in touching])  # as they are now: a
         # status another writer changed since the listing is kept, not written back as it was

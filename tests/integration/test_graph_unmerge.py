@@ -211,3 +211,25 @@ async def test_a_fact_ended_while_a_merge_moves_it_stays_ended(app: App, monkeyp
     await app.graph.merge_entities(ADMIN, kim.subject_id, kym.subject_id)
     moved = (await app.graph._store.facts("acme", [ended]))[ended]
     assert (moved.subject_id, moved.status) == (kym.subject_id, FactStatus.INVALIDATED)
+
+
+async def test_a_rename_and_a_merge_made_at_once_both_hold(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read the target, then wrote it whole: the later write undid the other's name or alias."""
+    anna = await _says(app, "Anna Berg", "speaks", "Swedish", "Anna: Swedish.")
+    anne = await _says(app, "Anne Berg", "speaks", "Danish", "Anne: Danish.")
+    hanna = await _says(app, "Hanna Berg", "speaks", "Norwegian", "Hanna: Norwegian.")
+    target = anna.subject_id
+    _first_comes(  # the rename commits while the merge reads the vectors
+        monkeypatch, app.graph._store, "entity_vectors", lambda: app.graph.rename_entity(ADMIN, target, "Anna B. Berg")
+    )
+    await app.graph.merge_entities(ADMIN, anne.subject_id, target)
+    first = (await app.graph._store.entities("acme", [target]))[target]
+    assert first.name == "Anna B. Berg" and {"Anna Berg", "Anne Berg"} <= set(first.aliases)
+    embedder = app.graph._embedder
+    _first_comes(  # a merge commits while the rename embeds the new name
+        monkeypatch, embedder, "embed", lambda: app.graph.merge_entities(ADMIN, hanna.subject_id, target)
+    )
+    await app.graph.rename_entity(ADMIN, target, "Anna Berg-Lund")
+    after = (await app.graph._store.entities("acme", [target]))[target]
+    assert after.name == "Anna Berg-Lund" and {"Anne Berg", "Hanna Berg", "Anna B. Berg"} <= set(after.aliases)
+    assert (await app.graph.unmerge_entity(ADMIN, hanna.subject_id)).facts_moved == 1
