@@ -294,6 +294,12 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await row.locator("button[value=restore]").click()
     await expect(page.locator(".note")).to_contain_text("restored")
     await expect(page.locator(f"tr[data-fact='{ended.fact_id}']")).to_have_attribute("data-status", "active")
+    await page.locator(f"tr[data-fact='{ended.fact_id}'] button[value=pin]").click()  # kept whatever its age
+    await expect(page.locator(".note")).to_contain_text("pinned")
+    await expect(page.locator(f"tr[data-fact='{ended.fact_id}']")).to_contain_text("active · pinned")
+    assert stack.daemon.run(app.graph._store.facts("acme", [ended.fact_id]))[ended.fact_id].pinned
+    await page.locator(f"tr[data-fact='{ended.fact_id}'] button[value=unpin]").click()
+    await expect(page.locator(f"tr[data-fact='{ended.fact_id}']")).not_to_contain_text("pinned")
     # a person's fact from the form: the right one after ending a wrong one; a bad field is named
     form = page.locator("form.assert")
     for name, value in (("subject", "Acme"), ("predicate", "ceo"), ("object", "Ida"), ("fact", "Ida runs Acme.")):

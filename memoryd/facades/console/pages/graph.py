@@ -34,6 +34,8 @@ DECISIONS: dict[str, tuple[Any, str]] = {
     "end": (gr.FACT_STATUS_INVALIDATED, "ended"),
 }
 """What each button on a fact asks UpdateFact for, and the note it leaves."""
+PINS = {"pin": (True, "pinned"), "unpin": (False, "unpinned")}
+"""The pin buttons: kept by retention and the decay pass, or not."""
 
 
 async def graph(view: View) -> Response:
@@ -89,13 +91,17 @@ async def graph(view: View) -> Response:
 
 
 async def decide(view: View) -> Response:
-    """Approve or reject a pending fact; end an active one; restore an archived or invalidated one."""
-    found = DECISIONS.get(view.arg("decision"))
-    if found is None:
-        raise Refused("INVALID_ARGUMENT", f"decision: {view.arg('decision')!r} is not {', '.join(DECISIONS)}")
-    status, done = found
-    fact_id = view.request.path_params["fact_id"]
-    await view.call(view.daemon.graph.UpdateFact, gr.UpdateFactRequest(fact_id=fact_id, status=status))
+    """Approve or reject a pending fact; end, pin or unpin an active one; restore an archived or invalidated one."""
+    decision, fact_id = view.arg("decision"), view.request.path_params["fact_id"]
+    if decision in PINS:
+        pinned, done = PINS[decision]
+        request = gr.UpdateFactRequest(fact_id=fact_id, pinned=pinned)
+    elif decision in DECISIONS:
+        status, done = DECISIONS[decision]
+        request = gr.UpdateFactRequest(fact_id=fact_id, status=status)
+    else:
+        raise Refused("INVALID_ARGUMENT", f"decision: {decision!r} is not {', '.join([*DECISIONS, *PINS])}")
+    await view.call(view.daemon.graph.UpdateFact, request)
     back = link("/graph", agent=view.arg("agent"), contact=view.arg("contact"), done=done)
     return RedirectResponse(back, 303)
 
