@@ -433,6 +433,18 @@ def _refile(w, t, a, c, memory_id, seen, scope) -> None:
     assert reply is None or reply.memory.collection == collection
 
 
+def _pin(w, t, a, c, memory_id, seen, scope) -> None:
+    """UpdateMemory's pin, like any update, changes the caller's own memory only; a list sees what it pinned."""
+    request = pb.UpdateMemoryRequest(agent_id=a, end_user_id=c, memory_id=memory_id, pinned=True)
+    reply = _expect(w.stub.UpdateMemory, request, tenant(t), _owner_code(w.rows.get(memory_id), seen, a))
+    if reply is not None:
+        assert reply.memory.pinned
+        every = [pb.MEMORY_STATUS_ACTIVE, pb.MEMORY_STATUS_ARCHIVED, pb.MEMORY_STATUS_SUPERSEDED]
+        pins = pb.RecallFilter(pinned_only=True, statuses=every)
+        pinned = pb.ListMemoriesRequest(agent_id=a, end_user_id=c, filter=pins, page_size=200)
+        assert memory_id in {m.id for m in w.stub.ListMemories(pinned, metadata=tenant(t)).memories}
+
+
 def _restore_profile(w, t, a, c, memory_id, seen, scope) -> None:
     """A profile edit and the restore of the revision before it change the caller's own profile only."""
 
@@ -852,6 +864,7 @@ OPS = {
     "rescope": _rescope,
     "rewrite": _rewrite,
     "refile": _refile,
+    "pin": _pin,
     "restore_profile": _restore_profile,
     "forget": _forget,
     "get": _get,
