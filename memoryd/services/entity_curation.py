@@ -77,8 +77,12 @@ class EntityCuration:
                 f"ENTITY_NAME_TAKEN: another {entity.where.scope.value}-scoped entity is named {name!r}; merge instead"
             )
         vector = (await self._embedder.embed([name]))[0]
-        # The row as it is now, not as read before the embedding call: aliases a merge added meanwhile stay.
-        entity = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_) or entity
+        # The row as it is now, not as read before the embedding call: aliases a merge added meanwhile stay,
+        # and a row erased or merged away meanwhile is not written back.
+        now = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_)
+        if now is None or now.merged_into:
+            raise NotFound(f"entity_id: entity {entity_id_!r} not found")
+        entity = now
         aliases = tuple(dict.fromkeys([*entity.aliases, entity.name]))
         renamed = replace(
             entity, name=name, aliases=tuple(a for a in aliases if normalised_name(a) != normalised_name(name))
@@ -119,7 +123,9 @@ class EntityCuration:
         touching = await self._store.facts_touching(by.tenant_id, [source_id])
         vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         now = await self._store.entities(by.tenant_id, [source_id, target_id])  # as they are now: a rename or
-        source, target = now.get(source_id, source), now.get(target_id, target)  # alias made meanwhile stays
+        if source_id not in now or target_id not in now:  # alias made meanwhile stays; an erased row stays gone
+            raise NotFound("source_entity_id, target_entity_id: an entity was erased meanwhile")
+        source, target = now[source_id], now[target_id]
         held = {normalised_name(a) for a in (target.name, *target.aliases)}
         added = tuple(dict.fromkeys(a for a in (source.name, *source.aliases) if normalised_name(a) not in held))
         record = MergeRecord(

@@ -233,3 +233,25 @@ async def test_a_rename_and_a_merge_made_at_once_both_hold(app: App, monkeypatch
     after = (await app.graph._store.entities("acme", [target]))[target]
     assert after.name == "Anna Berg-Lund" and {"Anne Berg", "Hanna Berg", "Anna B. Berg"} <= set(after.aliases)
     assert (await app.graph.unmerge_entity(ADMIN, hanna.subject_id)).facts_moved == 1
+
+
+async def test_a_contacts_entity_erased_while_it_is_renamed_stays_erased(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rename re-reads the row before writing it: an erasure made meanwhile is not undone."""
+    olga = (await _says(app, "Olga Ivanova", "speaks", "Russian", "Olga: Russian.")).subject_id
+    _first_comes(monkeypatch, app.graph._embedder, "embed", lambda: app.admin.erasure.erase_end_user(ADMIN, "u1"))
+    with pytest.raises(NotFound, match="entity_id"):
+        await app.graph.rename_entity(ADMIN, olga, "Olga Petrova")
+    assert await app.graph._store.entities("acme", [olga]) == {}
+
+
+async def test_a_contacts_entities_erased_while_they_are_merged_stay_erased(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ivan = (await _says(app, "Ivan Orlov", "speaks", "Russian", "Ivan: Russian.")).subject_id
+    iwan = (await _says(app, "Iwan Orlov", "speaks", "Polish", "Iwan: Polish.")).subject_id
+    _first_comes(monkeypatch, app.graph._store, "entity_vectors", lambda: app.admin.erasure.erase_end_user(ADMIN, "u1"))
+    with pytest.raises(NotFound, match="erased meanwhile"):
+        await app.graph.merge_entities(ADMIN, ivan, iwan)
+    assert await app.graph._store.entities("acme", [ivan, iwan]) == {}

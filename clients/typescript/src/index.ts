@@ -149,7 +149,8 @@ export function statusDetails(err: grpc.ServiceError): StatusDetails {
   if (!(raw instanceof Buffer)) return {};
   const found: StatusDetails = {};
   const options = { longs: Number, defaults: true };
-  const status = RPC.lookupType("google.rpc.Status").toObject(RPC.lookupType("google.rpc.Status").decode(raw), options);
+  const Status = RPC.lookupType("google.rpc.Status");
+  const status = Status.toObject(Status.decode(raw), options);
   for (const detail of status.details as { type_url: string; value: Uint8Array }[]) {
     const kind = detail.type_url.slice(detail.type_url.lastIndexOf("/") + 1);
     if (!["google.rpc.BadRequest", "google.rpc.ErrorInfo", "google.rpc.RetryInfo"].includes(kind)) continue;
