@@ -14,6 +14,7 @@ import grpc
 
 from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
+from memoryd.client.fields import build
 from memoryd.client.namespaces import Graph, Jobs
 from memoryd.client.paging import async_pages, pages
 from memoryd.client.settings import effective_values, set_request
@@ -111,9 +112,21 @@ class _ClientCore(Generic[ChannelT]):
         return pb.MemorizeRequest(
             agent_id=agent_id,
             end_user_id=end_user_id,
-            memory=pb.MemoryInput(content=content, **fields),
+            memory=build(pb.MemoryInput, {"content": content, **fields}),
             # A retried Memorize must not store twice: the server keeps the first result under this key.
             request_id=request_id or uuid.uuid4().hex,
+        )
+
+    @staticmethod
+    def _recall_request(agent_id: str, query: str, limit: int, fields: dict[str, Any]) -> pb.RecallRequest:
+        return build(pb.RecallRequest, {"agent_id": agent_id, "query": query, "limit": limit, **fields})
+
+    @staticmethod
+    def _update_request(
+        agent_id: str, memory_id: str, end_user_id: str, fields: dict[str, Any]
+    ) -> pb.UpdateMemoryRequest:
+        return build(
+            pb.UpdateMemoryRequest, {"agent_id": agent_id, "end_user_id": end_user_id, "memory_id": memory_id, **fields}
         )
 
     @staticmethod
@@ -226,9 +239,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
         ``limit`` 0 and an unset ``min_score`` take the agent's settings (``effective_config``).
         """
-        return list(
-            self._call(self._stub.Recall, pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)).hits
-        )
+        return list(self._call(self._stub.Recall, self._recall_request(agent_id, query, limit, fields)).hits)
 
     def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
         """One visible memory."""
@@ -236,8 +247,8 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         return cast(pb.Memory, self._call(self._stub.GetMemory, request).memory)
 
     def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
-        """Change the given fields (content, category, subject, scope, salience, collection; tags as ``pb.TagList``)."""
-        request = pb.UpdateMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id, **fields)
+        """Change the given fields (content, category, subject, scope, salience, collection, pinned, tags)."""
+        request = self._update_request(agent_id, memory_id, end_user_id, fields)
         return cast(pb.Memory, self._call(self._stub.UpdateMemory, request).memory)
 
     def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
@@ -430,7 +441,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
 
     async def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
         """The best hits, best first."""
-        request = pb.RecallRequest(agent_id=agent_id, query=query, limit=limit, **fields)
+        request = self._recall_request(agent_id, query, limit, fields)
         return list((await self._call(self._stub.Recall, request)).hits)
 
     async def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
@@ -440,7 +451,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
 
     async def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
         """Change the given fields (see ``MemoryClient.update``)."""
-        request = pb.UpdateMemoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id, **fields)
+        request = self._update_request(agent_id, memory_id, end_user_id, fields)
         return cast(pb.Memory, (await self._call(self._stub.UpdateMemory, request)).memory)
 
     async def feedback(

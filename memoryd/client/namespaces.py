@@ -18,6 +18,7 @@ import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from memoryd.client.errors import from_rpc_error
+from memoryd.client.fields import build
 from memoryd.client.paging import pages
 from memoryd.rpc.client import GraphServiceStub, JobServiceStub, gr, jpb, pb
 
@@ -122,16 +123,19 @@ class Graph:
 
         ``request_id`` (default: a fresh one) makes the client's retries count one mention only.
         """
-        request = gr.AssertFactRequest(
-            subject=subject,
-            predicate=predicate,
-            object=object,
-            fact=fact,
-            valid_from=_timestamp(valid_from),
-            scope=scope,
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            request_id=request_id or uuid.uuid4().hex,
+        request = build(
+            gr.AssertFactRequest,
+            {
+                "subject": subject,
+                "predicate": predicate,
+                "object": object,
+                "fact": fact,
+                "valid_from": _timestamp(valid_from),
+                "scope": scope,
+                "agent_id": agent_id,
+                "end_user_id": end_user_id,
+                "request_id": request_id or uuid.uuid4().hex,
+            },
         )
         stub = GraphServiceStub(self._client.channel)
         return cast(gr.AssertFactResponse, self._client.call(stub.AssertFact, request))
@@ -156,7 +160,9 @@ class Graph:
         self, fact_id: str, *, status: Any = gr.FACT_STATUS_UNSPECIFIED, valid_to: datetime | None = None, **fields: Any
     ) -> gr.GraphFact:
         """Approve, end or restore a fact (``gr.FACT_STATUS_*``), date its end, pin it (admin role)."""
-        request = gr.UpdateFactRequest(fact_id=fact_id, status=status, valid_to=_timestamp(valid_to), **fields)
+        request = build(
+            gr.UpdateFactRequest, {"fact_id": fact_id, "status": status, "valid_to": _timestamp(valid_to), **fields}
+        )
         stub = GraphServiceStub(self._client.channel)
         return cast(gr.GraphFact, self._client.call(stub.UpdateFact, request).fact)
 

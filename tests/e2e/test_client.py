@@ -71,6 +71,18 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
             memory.restore_profile("a1", 99)
 
 
+def test_keyword_mistakes_are_refused_before_anything_is_stored(live_server: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+        with pytest.raises(TypeError, match="tags: a list is wanted"):
+            memory.memorize("a1", "Caroline prefers espresso", tags="preferences")  # not eleven one-letter tags
+        assert list(memory.list("a1")) == []
+        shared = memory.memorize("a1", "The office opens at 8", scope="shared", tags=["office"]).memory
+        assert shared.scope == pb.SCOPE_SHARED and [h.memory.id for h in memory.recall("a2", "office hours")] == [
+            shared.id
+        ]
+        assert list(memory.update("a1", shared.id, tags=["office", "hours"]).tags) == ["office", "hours"]
+
+
 def test_memorize_through_the_client_is_idempotent_by_default(live_server: LiveServer) -> None:
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
         once = memory.memorize("a1", "the deploy window is Friday", request_id="call-7")

@@ -1,0 +1,57 @@
+"""The client's requests from keyword arguments: what protobuf would store wrongly or refuse cryptically."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memoryd.client import gr, pb
+from memoryd.client.fields import build
+
+
+def test_one_string_for_a_list_is_refused_not_stored_letter_by_letter() -> None:
+    with pytest.raises(TypeError, match=r"tags: a list is wanted, not one string: tags=\['prefs'\]"):
+        build(pb.MemoryInput, {"content": "x", "tags": "prefs"})
+    with pytest.raises(TypeError, match=r"filter\.tags: a list"):
+        build(pb.RecallRequest, {"query": "x", "filter": {"tags": "prefs"}})
+    with pytest.raises(TypeError, match="tags: a list is wanted, not a string"):
+        build(pb.UpdateMemoryRequest, {"memory_id": "m", "tags": "prefs"})
+
+
+def test_enums_take_their_short_names_in_any_case() -> None:
+    assert build(pb.MemoryInput, {"scope": "shared"}).scope == pb.SCOPE_SHARED
+    assert build(pb.MemoryInput, {"scope": "End-User", "memory_type": "SEMANTIC"}).scope == pb.SCOPE_END_USER
+    assert build(pb.MemoryInput, {"scope": "SCOPE_TENANT"}).scope == pb.SCOPE_TENANT
+    assert build(pb.MemoryInput, {"scope": pb.SCOPE_PRIVATE}).scope == pb.SCOPE_PRIVATE
+    assert list(build(pb.RecallRequest, {"filter": {"scopes": ["shared", "tenant"]}}).filter.scopes) == [
+        pb.SCOPE_SHARED,
+        pb.SCOPE_TENANT,
+    ]
+    assert build(gr.UpdateFactRequest, {"status": "invalidated"}).status == gr.FACT_STATUS_INVALIDATED
+
+
+def test_an_unknown_enum_name_lists_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"memory_type: 'fact' is not one of episodic, semantic$"):
+        build(pb.MemoryInput, {"memory_type": "fact"})
+    with pytest.raises(ValueError, match=r"scope: 'unspecified' is not one of private, shared, tenant, end_user$"):
+        build(pb.MemoryInput, {"scope": "unspecified"})  # the proto's default is no choice to spell out
+
+
+def test_an_unknown_field_names_the_message_and_its_fields() -> None:
+    with pytest.raises(TypeError, match="MemoryInput has no field 'colour'; its fields: category, collection"):
+        build(pb.MemoryInput, {"colour": "red"})
+    with pytest.raises(TypeError, match=r"RecallFilter has no field 'filter\.tag'"):
+        build(pb.RecallRequest, {"filter": {"tag": ["x"]}})
+
+
+def test_a_wrapper_of_one_list_takes_the_list() -> None:
+    assert list(build(pb.UpdateMemoryRequest, {"tags": ["a", "b"]}).tags.values) == ["a", "b"]
+    assert build(pb.UpdateMemoryRequest, {"tags": []}).HasField("tags")  # an empty list clears them
+    assert list(build(pb.UpdateMemoryRequest, {"tags": pb.TagList(values=["c"])}).tags.values) == ["c"]
+
+
+def test_what_protobuf_already_takes_passes_through() -> None:
+    when = datetime(2024, 5, 3, tzinfo=UTC)
+    item = build(pb.MemoryInput, {"content": "x", "occurred_at": when, "salience": 0.5, "tags": ("a",)})
+    assert (item.occurred_at.ToDatetime(tzinfo=UTC), item.salience, list(item.tags)) == (when, 0.5, ["a"])
