@@ -162,6 +162,14 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
     superseded, text, collection = result["correction"]
     assert (superseded, text, collection) == ("MEMORY_STATUS_SUPERSEDED", "The staging host is db-4", "ops")
     assert len(result["forgotten"]) == 32
+    assert result["shared"] == ["SCOPE_SHARED", ["office"]]
+    assert result["mistakes"] == [
+        "TypeError: scope: 'team' is not one of private, shared, tenant, end_user",  # not sent as a private memory
+        'TypeError: tags: a list is wanted, not "prefs"',
+        "TypeError: MemoryInput has no field 'colour'; its fields: category, collection, content, decayFactor, "
+        "embedding, memoryType, occurredAt, pinned, salience, scope, sourceContext, sourceId, subject, tags",
+    ]
+    assert result["neverStored"] == 0
     assert result["invalid"] == {
         "class": "InvalidArgument",
         "details": result["invalid"]["details"],

@@ -24,6 +24,19 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     const fixed = await memory.feedback("agent", draft.id, "FEEDBACK_SIGNAL_CORRECTION", { correction: "The staging host is db-4" });
     out.correction = [fixed.memory.status, fixed.correction.content, fixed.correction.collection];
     out.forgotten = await memory.forget("agent", fixed.correction.id);
+    // Plain JavaScript: an enum's short name is its label, a list for a one-list wrapper is the wrapper.
+    const shared = (await memory.memorize("agent", "The office opens at 8", { scope: "shared" })).memory;
+    out.shared = [shared.scope, (await memory.update("agent", shared.id, { tags: ["office"] })).tags];
+    out.mistakes = [];
+    for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }]) {
+      try {
+        await memory.memorize("agent", "never stored", fields);
+        out.mistakes.push("stored");
+      } catch (err) {
+        out.mistakes.push(`${err.constructor.name}: ${err.message}`);
+      }
+    }
+    out.neverStored = (await memory.recall("agent", "never stored", { limit: 10 })).filter((h) => h.memory.content === "never stored").length;
     for (const [name, attempt] of [
       ["invalid", () => memory.recall("agent", "")],
       ["missing", () => memory.get("agent", "0".repeat(32))],

@@ -15,6 +15,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import * as protobuf from "protobufjs";
 
+import { checked } from "./fields";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
 import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
@@ -198,6 +199,7 @@ type Unary<Req, Res> = (
 export class MemoryClient {
   private readonly memory: MemoryServiceClient;
   private readonly conversations: ConversationServiceClient;
+  private readonly definition: protoLoader.PackageDefinition;
   private readonly metadata = new grpc.Metadata();
   private readonly timeoutMs: number;
   private readonly retries: number;
@@ -217,6 +219,7 @@ export class MemoryClient {
     const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
     const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto"];
     const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
+    this.definition = definition;
     const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto;
     const credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
@@ -226,7 +229,7 @@ export class MemoryClient {
   }
 
   /** Store one memory (`fields`: MemoryInput's others, e.g. tags, scope, salience). */
-  memorize(
+  async memorize(
     agentId: string,
     content: string,
     fields: Omit<MemoryInput, "content"> = {},
@@ -235,7 +238,7 @@ export class MemoryClient {
     const request = {
       agentId,
       endUserId: opts.endUserId ?? "",
-      memory: { ...fields, content },
+      memory: checked(this.definition, "MemoryInput", { ...fields, content }),
       requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // a retry must not store twice
     };
     return this.call(this.memory.Memorize.bind(this.memory) as Unary<typeof request, MemorizeResponse__Output>, request);
@@ -243,7 +246,7 @@ export class MemoryClient {
 
   /** The best hits, best first (`fields`: RecallRequest's others, e.g. endUserId, filter, minScore). */
   async recall(agentId: string, query: string, fields: Omit<RecallRequest, "agentId" | "query"> = {}): Promise<RecallHit__Output[]> {
-    const request = { ...fields, agentId, query };
+    const request = checked(this.definition, "RecallRequest", { ...fields, agentId, query });
     const reply = await this.call(this.memory.Recall.bind(this.memory) as Unary<RecallRequest, { hits: RecallHit__Output[] }>, request);
     return reply.hits;
   }
@@ -276,7 +279,7 @@ export class MemoryClient {
     fields: Omit<UpdateMemoryRequest, "agentId" | "memoryId" | "endUserId">,
     endUserId = "",
   ): Promise<Memory__Output> {
-    const request = { ...fields, agentId, memoryId, endUserId };
+    const request = checked(this.definition, "UpdateMemoryRequest", { ...fields, agentId, memoryId, endUserId });
     const reply = await this.call(this.memory.UpdateMemory.bind(this.memory) as Unary<typeof request, { memory: Memory__Output }>, request);
     return reply.memory;
   }

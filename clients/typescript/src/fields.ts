@@ -1,0 +1,76 @@
+/**
+ * Requests checked against the protos before they are sent, for callers in plain JavaScript.
+ *
+ * proto-loader drops what it does not know without a word: `scope: "shared"` is sent as no scope
+ * (a private memory), `colour: "red"` as nothing; one string where a list is wanted fails as an
+ * INTERNAL status. TypeScript's types catch these at build time; this catches them at run time.
+ */
+
+import type * as protoLoader from "@grpc/proto-loader";
+
+interface FieldDescriptor {
+  name: string;
+  label: string;
+  type: string;
+  typeName: string;
+}
+
+const PACKAGE = "memoryd.v1.";
+
+/**
+ * `fields` for the message `typeName` of `definition`, with enum short names ("shared") spelled as
+ * their labels; a TypeError names an unknown field, one string given for a list, or an unknown enum name.
+ */
+export function checked(
+  definition: protoLoader.PackageDefinition,
+  typeName: string,
+  fields: Record<string, unknown>,
+  within = "",
+): Record<string, unknown> {
+  const message = definition[PACKAGE + typeName] as { type: { field: FieldDescriptor[] } };
+  const byName = new Map(message.type.field.map((f) => [f.name, f]));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const field = byName.get(key);
+    const name = within + key;
+    if (!field) {
+      throw new TypeError(`${typeName} has no field '${name}'; its fields: ${[...byName.keys()].sort().join(", ")}`);
+    }
+    out[key] = value === undefined || value === null ? value : checkedValue(definition, field, value, name);
+  }
+  return out;
+}
+
+function checkedValue(definition: protoLoader.PackageDefinition, field: FieldDescriptor, value: unknown, name: string): unknown {
+  if (field.label === "LABEL_REPEATED") {
+    if (!Array.isArray(value)) throw new TypeError(`${name}: a list is wanted, not ${JSON.stringify(value)}`);
+    return field.type === "TYPE_ENUM" ? value.map((item) => enumLabel(definition, field.typeName, item, name)) : value;
+  }
+  if (field.type === "TYPE_ENUM") return enumLabel(definition, field.typeName, value, name);
+  if (field.type === "TYPE_MESSAGE" && definition[PACKAGE + field.typeName]) {
+    const only = listWrapped(definition, field.typeName);
+    const wrapped = Array.isArray(value) && only ? { [only]: value } : value;
+    if (typeof wrapped !== "object") {
+      throw new TypeError(`${name}: ${only ? "a list" : `a ${field.typeName}`} is wanted, not ${JSON.stringify(value)}`);
+    }
+    return checked(definition, field.typeName, wrapped as Record<string, unknown>, name + ".");
+  }
+  return value;
+}
+
+/** The list's name when the message wraps one list (TagList), which takes the list itself. */
+function listWrapped(definition: protoLoader.PackageDefinition, typeName: string): string | undefined {
+  const fields = (definition[PACKAGE + typeName] as { type: { field: FieldDescriptor[] } }).type.field;
+  return fields.length === 1 && fields[0].label === "LABEL_REPEATED" ? fields[0].name : undefined;
+}
+
+function enumLabel(definition: protoLoader.PackageDefinition, typeName: string, value: unknown, name: string): unknown {
+  const labels = (definition[PACKAGE + typeName] as { type: { value: { name: string; number: number }[] } }).type.value;
+  if (typeof value !== "string" || labels.some((l) => l.name === value)) return value;
+  const prefix = typeName.replace(/(?<!^)(?=[A-Z])/g, "_").toUpperCase() + "_";
+  const label = prefix + value.trim().toUpperCase().replace(/[- ]/g, "_");
+  const chosen = labels.filter((l) => !l.name.endsWith("_UNSPECIFIED"));
+  if (chosen.some((l) => l.name === label)) return label;
+  const choices = chosen.map((l) => l.name.slice(prefix.length).toLowerCase()).join(", ");
+  throw new TypeError(`${name}: '${value}' is not one of ${choices}`);
+}
