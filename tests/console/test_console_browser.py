@@ -116,6 +116,15 @@ async def test_a_mistyped_agent_is_named_not_shown_the_tenants_memories_as_its_o
     await page.goto(f"{stack.url}/recall?agent=a11&q=office+hours")  # the Recall debugger says so too
     await expect(page.locator("table.hits")).to_contain_text("The office closes at 18:00 on Fridays")
     await expect(page.locator(".error")).to_contain_text("Agent a11 has no memories of its own")
+    await page.goto(f"{stack.url}/profiles?agent=a11")  # not an empty revision 0 shown as its profile
+    await expect(page.locator(".error")).to_contain_text("Agent a11 has no memories of its own in this tenant and no")
+    await expect(page.locator("pre.document")).to_have_count(0)
+    await page.goto(f"{stack.url}/conversations?agent=a11")
+    await expect(page.locator(".error")).to_contain_text("Agent a11 has no memories of its own")
+    await page.goto(f"{stack.url}/profiles?agent=a1")  # known, no profile written yet
+    await expect(page.locator(".empty")).to_have_text(
+        "No profile yet: a bootstrap, a compaction or an edit writes revision 1."
+    )
     await page.goto(f"{stack.url}/memories?agent=a1&scope=end_user")  # a1 is known: nothing of that scope
     await expect(page.locator(".empty")).to_have_text("No memory matches.")
     await page.goto(f"{stack.url}/memories?agent=a1")

@@ -32,6 +32,7 @@ async def profiles(view: View) -> Response:
     if agent:
         got = await view.call(view.daemon.profiles.GetProfile, ppb.GetProfileRequest(agent_id=agent))
         values["profile"] = got.profile
+        values["stranger"] = got.profile.revision == 0 and await view.owns_nothing(agent, [])
         listing = ppb.ListProfileRevisionsRequest(agent_id=agent, page_size=REVISIONS)
         listed = await view.call(view.daemon.profiles.ListProfileRevisions, listing)
         values["revisions"] = list(listed.revisions)
@@ -53,7 +54,7 @@ async def profiles(view: View) -> Response:
 async def conversation(view: View) -> Response:
     """An agent's conversations, latest first (operators: every contact's); one's context as GetContext assembles it."""
     agent, contact, conversation_id = view.agent, view.arg("contact"), view.arg("id")
-    context, listed, next_link = None, None, ""
+    context, listed, next_link, stranger = None, None, "", False
     window = view.arg("window") or str(DEFAULT_WINDOW)
     if agent and conversation_id:
         if not window.isdigit() or len(window) > 8:
@@ -69,6 +70,7 @@ async def conversation(view: View) -> Response:
         )
         reply = await view.call(view.daemon.conversations.ListConversations, wanted)
         listed = list(reply.conversations)
+        stranger = not listed and await view.owns_nothing(agent, [])
         if reply.next_page_token:
             next_link = link("/conversations", agent=agent, contact=contact, page=reply.next_page_token)
     values: dict[str, Any] = {
@@ -78,6 +80,7 @@ async def conversation(view: View) -> Response:
         "conversations": listed,
         "next_link": next_link,
         "window": window,
+        "stranger": stranger,
     }
     return view.render("conversation.html", conversation_id=conversation_id, **values)
 
