@@ -12,7 +12,7 @@ from typing import Literal
 from memoryd.core.agent_config import COLLECTION_PATTERN
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.keys import KEY_ID_HEX
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, Scope
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryPatch, MemoryRecord, Scope
 
 _ID = re.compile(r"[A-Za-z0-9._:@-]{1,128}")
 _TENANT = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -173,6 +173,26 @@ def check_draft(draft: MemoryDraft, actor: Actor, limits: Limits, now: datetime,
     if draft.embedding is not None and not math.isfinite(sum(draft.embedding)):
         raise InvalidRequest(f"{field}.embedding", "must hold finite numbers")
     return draft if tags == draft.tags else replace(draft, tags=tags)
+
+
+def check_stored(record: MemoryRecord) -> MemoryRecord:
+    """A memory written as it is (an import): one the API can address, list and serve as the writes make them.
+
+    A row the writes could not have made is reachable by no call: an id of another shape can be
+    listed but never read, updated or forgotten; an end_user memory without its contact is seen by no one.
+    """
+    check_memory_id(record.memory_id, "id")
+    check_agent_id(record.agent_id)
+    if record.end_user_id:
+        check_agent_id(record.end_user_id, "end_user_id")
+    if record.scope is Scope.END_USER and not record.end_user_id:
+        raise InvalidRequest("end_user_id", "is required for an end_user memory")
+    if record.superseded_by:
+        check_memory_id(record.superseded_by, "superseded_by")
+    if record.source_id:
+        check_memory_id(record.source_id, "source_id")
+    check_collection(record.collection, "collection")
+    return record
 
 
 def check_patch(patch: MemoryPatch, actor: Actor, limits: Limits) -> MemoryPatch:

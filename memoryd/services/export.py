@@ -93,7 +93,7 @@ class ExportService:
         once it is mended.
         """
         tenant = check_tenant(actor.tenant_id)
-        await self._each(read(), self._check, _parsed_job)
+        await self._each(read(), _once_each(self._check), _parsed_job)
         if not await self._archive.is_empty(tenant):
             raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
 
@@ -147,6 +147,23 @@ class ExportService:
         counts[kind] = counts.get(kind, 0) + (await batch(kind, rows, numbers) if rows else 0)
         counts.pop("", None)
         return counts
+
+
+def _once_each(
+    check: Callable[[str, list[Row], list[int]], Awaitable[int]],
+) -> Callable[[str, list[Row], list[int]], Awaitable[int]]:
+    """``check``, also refusing a memory id seen before: two rows of one id are one memory no call can tell apart."""
+    seen: set[str] = set()
+
+    async def checked(kind: str, rows: list[Row], numbers: list[int]) -> int:
+        if kind == "memory":
+            for row, number in zip(rows, numbers, strict=True):
+                if row.get("id") in seen:
+                    raise InvalidRequest("export", f"line {number}: memory {row['id']!r} is in the export twice")
+                seen.add(row["id"])
+        return await check(kind, rows, numbers)
+
+    return checked
 
 
 async def _parsed_job(row: Row) -> JobRecord:

@@ -43,6 +43,13 @@ async def test_a_damaged_export_is_refused_before_anything_is_written(app: App) 
         (damaged(memory_at, created_at="yesterday"), f"line {memory_at + 1}: a 'memory' record"),
         (damaged(memory_at, vector=[0.5, 0.5]), f"line {memory_at + 1}: a 'memory' record"),  # this model's, too short
         ([*lines, {"type": "memories", "row": {}}], "unknown record type 'memories'"),
+        # Rows the writes could not have made, which no call could then read, forget or see:
+        (damaged(memory_at, id="not-an-id"), f"line {memory_at + 1}: .*id: must be a memory id"),
+        (damaged(memory_at, scope="everyone"), "'everyone' is not a valid Scope"),  # listed by no one
+        (damaged(memory_at, status="gone"), "'gone' is not a valid MemoryStatus"),
+        (damaged(memory_at, scope="end_user", end_user_id=""), "end_user_id: is required for an end_user memory"),
+        (damaged(memory_at, agent_id="a b"), "agent_id: required, 1-128 chars"),
+        (damaged(memory_at + 1, id=lines[memory_at]["row"]["id"]), f"line {memory_at + 2}: memory '.*' is in the"),
     ]
     for broken, why in cases:
         with pytest.raises(InvalidRequest, match=why):

@@ -45,8 +45,9 @@ from memoryd.adapters.lance.provenance import (
     SERVINGS_PREFIX,
 )
 from memoryd.adapters.lance.reviews import TABLES as REVIEW_TABLES
-from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema
-from memoryd.core.errors import PreconditionFailed
+from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema, to_record
+from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.validation import check_stored
 
 Row = dict[str, Any]
 Embed = Callable[[list[str]], Awaitable[list[list[float]]]]
@@ -117,6 +118,17 @@ def _misconverted(rows: Sequence[Row], schema: pa.Schema) -> str | None:
         pa.Table.from_pylist([_typed(r, schema) for r in rows], schema)
     except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
         return str(exc).splitlines()[0][:200]
+    return None
+
+
+def _unaddressable(row: Row, schema: pa.Schema) -> str | None:
+    """Why the API could not read this memory row once written, as the writes would have made it (None: it could)."""
+    try:
+        check_stored(to_record({**_typed(row, schema), "tenant_id": ""}))
+    except InvalidRequest as exc:
+        return str(exc)
+    except ValueError as exc:  # a scope, type or status the enums do not hold
+        return str(exc)
     return None
 
 
@@ -228,12 +240,16 @@ class LanceTenantArchive:
                 row = {**row, "vector": None}  # embedded again by the import
             prepared.append(row)
         failed = _misconverted(prepared, schema)
-        if failed is None:
-            return None
-        for i, row in enumerate(prepared):  # one conversion of the batch; row by row only to name the one
-            if (why := _misconverted([row], schema)) is not None:
-                return i, why
-        return 0, failed
+        if failed is not None:
+            for i, row in enumerate(prepared):  # one conversion of the batch; row by row only to name the one
+                if (why := _misconverted([row], schema)) is not None:
+                    return i, why
+            return 0, failed
+        if kind.name == "memory":
+            for i, row in enumerate(prepared):
+                if (why := _unaddressable(row, schema)) is not None:
+                    return i, why
+        return None
 
     async def import_rows(
         self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str
