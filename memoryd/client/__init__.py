@@ -26,8 +26,8 @@ from memoryd.client.errors import (
     Unauthenticated,
     Unavailable,
 )
+from memoryd.client.jobs import JobUpdate
 from memoryd.client.memory import AsyncMemoryClient, ClientClosed, MemoryClient
-from memoryd.client.namespaces import JobUpdate
 from memoryd.rpc.client import gr, pb
 
 __all__ = [

@@ -81,7 +81,7 @@ def _watching(agent_id: str, conversation_id: str, end_user_id: str, from_start:
     )
 
 
-def _watch_ended(err: grpc.RpcError) -> None:
+def watch_ended(err: grpc.RpcError) -> None:
     """A watch's deadline is how it ends; any other status is the caller's to handle."""
     if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
         raise from_rpc_error(err) from None
@@ -153,7 +153,7 @@ class Conversations:
             for reply in stream:
                 yield reply.event
         except grpc.RpcError as err:
-            _watch_ended(err)
+            watch_ended(err)
         finally:
             stream.cancel()
 
@@ -224,6 +224,6 @@ class AsyncConversations:
             async for reply in stream:
                 yield reply.event
         except grpc.RpcError as err:
-            _watch_ended(err)
+            watch_ended(err)
         finally:
             stream.cancel()

@@ -15,7 +15,8 @@ import grpc
 from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
 from memoryd.client.fields import build
-from memoryd.client.namespaces import Graph, Jobs
+from memoryd.client.jobs import AsyncJobs, Jobs
+from memoryd.client.namespaces import Graph
 from memoryd.client.paging import async_pages, pages
 from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
@@ -408,6 +409,11 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """Close the channel."""
         self._closed = True
         await self._channel.close(None)
+
+    @cached_property
+    def jobs(self) -> AsyncJobs:
+        """GetJob, WatchJob, RetryJob, awaited (``Compact`` and ``EndSession`` answer with a job's id)."""
+        return AsyncJobs(self)
 
     @cached_property
     def conversations(self) -> AsyncConversations:

@@ -1,4 +1,4 @@
-"""The jobs' and the graph's calls, as namespaces of ``MemoryClient`` (the working memory's: ``conversations``).
+"""The graph's calls, as a namespace of ``MemoryClient`` (the working memory's: ``conversations``; jobs': ``jobs``).
 
 Each goes through its client's ``call`` (metadata, deadline, retries on UNAVAILABLE only) and asks
 for the channel at each call, so a closed client raises ``ClientClosed`` instead of making a stub
@@ -7,20 +7,17 @@ on a closed channel.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, cast
 
 import grpc
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from memoryd.client.errors import from_rpc_error
 from memoryd.client.fields import build
 from memoryd.client.paging import pages
-from memoryd.rpc.client import GraphServiceStub, JobServiceStub, gr, jpb, pb
+from memoryd.rpc.client import GraphServiceStub, gr, pb
 
 
 class Caller(Protocol):
@@ -44,60 +41,6 @@ def _timestamp(when: datetime | None) -> Timestamp | None:
     stamp = Timestamp()
     stamp.FromDatetime(when)
     return stamp
-
-
-@dataclass(frozen=True, slots=True)
-class JobUpdate:
-    """One event of a job, its state by name ("queued", "running", "succeeded", "failed"…)."""
-
-    state: str
-    message: str
-    attempts: int
-
-
-def _state(value: int) -> str:
-    return str(jpb.JobState.Name(value)).removeprefix("JOB_STATE_").lower()
-
-
-class Jobs:
-    """Background jobs: their records and their events."""
-
-    def __init__(self, client: Caller) -> None:
-        self._client = client
-
-    def get(self, job_id: str) -> jpb.Job:
-        """The job's record (state, attempts, last error, progress, result)."""
-        stub = JobServiceStub(self._client.channel)
-        return cast(jpb.Job, self._client.call(stub.GetJob, jpb.GetJobRequest(job_id=job_id)).job)
-
-    def state(self, job_id: str) -> str:
-        """The job's state by name."""
-        return _state(self.get(job_id).state)
-
-    def watch(self, job_id: str, *, timeout: float | None = None) -> Iterator[JobUpdate]:
-        """Every event of the job, then live ones, until it settles or ``timeout`` seconds pass.
-
-        Without a worker running (``memoryd up`` starts one) a job stays queued: the timeout ends
-        the watch, and ``state`` tells where it stands.
-        """
-        stub = JobServiceStub(self._client.channel)
-        stream = stub.WatchJob(jpb.WatchJobRequest(job_id=job_id), metadata=self._client.metadata, timeout=timeout)
-        try:
-            for reply in stream:
-                event = reply.event
-                yield JobUpdate(_state(event.state), event.message, event.attempts)
-        except grpc.RpcError as err:
-            if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-                raise from_rpc_error(err) from None
-
-    def wait(self, job_id: str, *, timeout: float, poll: float = 0.2) -> str:
-        """The job's state once it settles, or when ``timeout`` seconds passed."""
-        deadline = time.monotonic() + timeout
-        state = self.state(job_id)
-        while state in ("queued", "running", "retrying", "waiting_for_provider") and time.monotonic() < deadline:
-            time.sleep(poll)
-            state = self.state(job_id)
-        return state
 
 
 class Graph:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.client import (
     Aborted,
     AsyncMemoryClient,
@@ -26,6 +27,7 @@ from memoryd.core.keys import Role
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
+from tests.jobs.conftest import job_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -249,3 +251,30 @@ def test_the_async_client_reads_the_same_status_details(live_server: LiveServer)
 
     err = asyncio.run(refused())
     assert err.field == "memory_id" and err.reason is None and err.retry_after is None
+
+
+def test_both_clients_follow_and_retry_jobs(
+    tmp_path: Path, valkey_server: str, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """Compact answers with a job's id; the asyncio client follows it as the blocking one does."""
+    with LiveServer(job_settings(tmp_path, valkey_server, None), onnx_embedder) as server:  # a queue, no worker
+        target = f"127.0.0.1:{server.port}"
+
+        async def follow() -> tuple[str, str, list[str]]:
+            async with AsyncMemoryClient(target, tenant="acme") as memory:
+                await memory.conversations.append("a1", "c1", [("m1", "user", "I moved to Oslo in May")])
+                job_id = await memory.conversations.compact("a1", "c1")
+                waited = await memory.jobs.wait(job_id, timeout=0.3, poll=0.05)  # nothing runs it
+                seen = [u.state async for u in memory.jobs.watch(job_id, timeout=0.5)]
+                with pytest.raises(FailedPrecondition, match="queued"):
+                    await memory.jobs.retry(job_id)  # only a failed or dead job runs again
+                return job_id, waited, seen
+
+        job_id, waited, seen = asyncio.run(follow())
+        assert (waited, seen) == ("queued", ["queued"])
+        with MemoryClient(target, tenant="acme") as memory:
+            assert memory.jobs.get(job_id).job_id == job_id and memory.jobs.state(job_id) == "queued"
+            with pytest.raises(FailedPrecondition):
+                memory.jobs.retry(job_id)
+            with pytest.raises(NotFound):
+                memory.jobs.retry("compact:nope:1:force")
