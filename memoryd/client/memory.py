@@ -43,6 +43,9 @@ _CLOSED = "the client is closed: make calls inside its `with` block, before clos
 
 ChannelT = TypeVar("ChannelT", grpc.Channel, grpc.aio.Channel)
 
+Where = pb.RecallFilter | Mapping[str, Any] | None
+"""A listing's filter: the message, or its fields by name (``{"pinned_only": True}``)."""
+
 
 class _ClientCore(Generic[ChannelT]):
     """What both clients share; each adds only how it waits.
@@ -145,10 +148,17 @@ class _ClientCore(Generic[ChannelT]):
 
     @staticmethod
     def _list_request(
-        agent_id: str, end_user_id: str, page_size: int, token: str, where: pb.RecallFilter | None
+        agent_id: str, end_user_id: str, page_size: int, token: str, where: Where
     ) -> pb.ListMemoriesRequest:
-        return pb.ListMemoriesRequest(
-            agent_id=agent_id, end_user_id=end_user_id, page_size=page_size, page_token=token, filter=where
+        return build(
+            pb.ListMemoriesRequest,
+            {
+                "agent_id": agent_id,
+                "end_user_id": end_user_id,
+                "page_size": page_size,
+                "page_token": token,
+                "filter": where,
+            },
         )
 
 
@@ -381,9 +391,9 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         return int(self._call(method, set_request(agent_id, values, unset, expected_version)).config.version)
 
     def list(
-        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
+        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: Where = None
     ) -> Iterator[pb.Memory]:
-        """Every visible memory, oldest first, fetched a page at a time."""
+        """Every visible memory, oldest first, fetched a page at a time (``where``: a RecallFilter or its fields)."""
         return pages(
             lambda token: self._call(
                 self._stub.ListMemories, self._list_request(agent_id, end_user_id, page_size, token, where)
@@ -497,7 +507,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         return effective_values(await self._call(stub.GetEffectiveConfig, request))
 
     def list(
-        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: pb.RecallFilter | None = None
+        self, agent_id: str, *, end_user_id: str = "", page_size: int = 100, where: Where = None
     ) -> AsyncIterator[pb.Memory]:
         """Every visible memory, oldest first, a page at a time."""
         return async_pages(

@@ -83,6 +83,10 @@ def test_keyword_mistakes_are_refused_before_anything_is_stored(live_server: Liv
             shared.id
         ]
         assert list(memory.update("a1", shared.id, tags=["office", "hours"]).tags) == ["office", "hours"]
+        memory.memorize("a1", "The canteen opens at 12")
+        assert [m.id for m in memory.list("a1", where={"tags": ["hours"], "scopes": ["shared"]})] == [shared.id]
+        with pytest.raises(TypeError, match=r"filter\.tags: a list"):
+            list(memory.list("a1", where={"tags": "hours"}))
 
 
 def test_memorize_through_the_client_is_idempotent_by_default(live_server: LiveServer) -> None:
