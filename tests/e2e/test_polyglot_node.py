@@ -162,6 +162,9 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
     superseded, text, collection = result["correction"]
     assert (superseded, text, collection) == ("MEMORY_STATUS_SUPERSEDED", "The staging host is db-4", "ops")
     assert len(result["forgotten"]) == 32
+    assert result["restored"] == "MEMORY_STATUS_ACTIVE"
+    assert result["history"][0] == "created" and {"updated", "superseded", "restored"} <= set(result["history"])
+    assert result["pinnedOnly"] == [True]
     assert result["shared"] == ["SCOPE_SHARED", ["office"]]
     assert result["mistakes"] == [
         "TypeError: scope: 'team' is not one of private, shared, tenant, end_user",  # not sent as a private memory

@@ -24,6 +24,11 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     const fixed = await memory.feedback("agent", draft.id, "FEEDBACK_SIGNAL_CORRECTION", { correction: "The staging host is db-4" });
     out.correction = [fixed.memory.status, fixed.correction.content, fixed.correction.collection];
     out.forgotten = await memory.forget("agent", fixed.correction.id);
+    out.restored = (await memory.restore("agent", draft.id)).status; // the correction gone, the draft back
+    out.history = (await memory.history("agent", draft.id)).map((e) => e.kind);
+    const pinned = (await memory.memorize("agent", "The backup runs at 02:00", { pinned: true })).memory;
+    out.pinnedOnly = [];
+    for await (const m of memory.list("agent", 100, "", { pinnedOnly: true })) out.pinnedOnly.push(m.id === pinned.id);
     // Plain JavaScript: an enum's short name is its label, a list for a one-list wrapper is the wrapper.
     const shared = (await memory.memorize("agent", "The office opens at 8", { scope: "shared" })).memory;
     out.shared = [shared.scope, (await memory.update("agent", shared.id, { tags: ["office"] })).tags];

@@ -26,10 +26,12 @@ import type { FeedbackResponse__Output } from "./gen/memoryd/v1/FeedbackResponse
 import type { FeedbackSignal } from "./gen/memoryd/v1/FeedbackSignal";
 import type { GetContextResponse__Output } from "./gen/memoryd/v1/GetContextResponse";
 import type { Memory__Output } from "./gen/memoryd/v1/Memory";
+import type { MemoryHistoryEvent__Output } from "./gen/memoryd/v1/MemoryHistoryEvent";
 import type { MemoryInput } from "./gen/memoryd/v1/MemoryInput";
 import type { MemorizeResponse__Output } from "./gen/memoryd/v1/MemorizeResponse";
 import type { MemoryServiceClient } from "./gen/memoryd/v1/MemoryService";
 import type { MessageInput } from "./gen/memoryd/v1/MessageInput";
+import type { RecallFilter } from "./gen/memoryd/v1/RecallFilter";
 import type { RecallHit__Output } from "./gen/memoryd/v1/RecallHit";
 import type { RecallRequest } from "./gen/memoryd/v1/RecallRequest";
 import type { UpdateMemoryRequest } from "./gen/memoryd/v1/UpdateMemoryRequest";
@@ -38,6 +40,7 @@ export type {
   ConversationEvent__Output as ConversationEvent,
   ConversationSummary__Output as ConversationSummary,
   Memory__Output as Memory,
+  MemoryHistoryEvent__Output as MemoryHistoryEvent,
   RecallHit__Output as RecallHit,
   MemoryInput,
   MessageInput,
@@ -258,11 +261,11 @@ export class MemoryClient {
     return reply.memory;
   }
 
-  /** Every visible memory, oldest first, fetched a page at a time. */
-  async *list(agentId: string, pageSize = 100, endUserId = ""): AsyncGenerator<Memory__Output> {
+  /** Every visible memory, oldest first, fetched a page at a time (`filter`: e.g. `{ pinnedOnly: true }`). */
+  async *list(agentId: string, pageSize = 100, endUserId = "", filter: RecallFilter = {}): AsyncGenerator<Memory__Output> {
     let pageToken = "";
     do {
-      const request = { agentId, endUserId, pageSize, pageToken };
+      const request = checked(this.definition, "ListMemoriesRequest", { agentId, endUserId, pageSize, pageToken, filter });
       const page = await this.call(
         this.memory.ListMemories.bind(this.memory) as Unary<typeof request, { memories: Memory__Output[]; nextPageToken: string }>,
         request,
@@ -289,6 +292,23 @@ export class MemoryClient {
     const request = { agentId, memoryId, endUserId };
     const reply = await this.call(this.memory.Forget.bind(this.memory) as Unary<typeof request, { memoryId: string }>, request);
     return reply.memoryId;
+  }
+
+  /** Make a superseded or archived memory active again (operators; what superseded it stays, both kept). */
+  async restore(agentId: string, memoryId: string, endUserId = ""): Promise<Memory__Output> {
+    const request = { agentId, memoryId, endUserId };
+    const reply = await this.call(this.memory.RestoreMemory.bind(this.memory) as Unary<typeof request, { memory: Memory__Output }>, request);
+    return reply.memory;
+  }
+
+  /** A visible memory's history, oldest first: created, updated (with what changed), merged, superseded, restored, feedback. */
+  async history(agentId: string, memoryId: string, endUserId = ""): Promise<MemoryHistoryEvent__Output[]> {
+    const request = { agentId, memoryId, endUserId };
+    const reply = await this.call(
+      this.memory.GetMemoryHistory.bind(this.memory) as Unary<typeof request, { events: MemoryHistoryEvent__Output[] }>,
+      request,
+    );
+    return reply.events;
   }
 
   /** Say whether a memory helped; with CORRECTION, `correction` is stored as the right fact and supersedes it. */
