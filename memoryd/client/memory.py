@@ -5,16 +5,26 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, Generic, TypeVar, cast
 
 import grpc
 
+from memoryd.client.archive_requests import (
+    Item,
+    Where,
+    auto_feedback_request,
+    batch_request,
+    feedback_request,
+    line_edit,
+    list_request,
+    memorize_request,
+    recall_request,
+    update_request,
+)
 from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
-from memoryd.client.fields import build
 from memoryd.client.jobs import AsyncJobs, Jobs
 from memoryd.client.namespaces import Graph
 from memoryd.client.paging import async_pages, pages
@@ -42,9 +52,6 @@ class ClientClosed(RuntimeError):
 _CLOSED = "the client is closed: make calls inside its `with` block, before close()"
 
 ChannelT = TypeVar("ChannelT", grpc.Channel, grpc.aio.Channel)
-
-Where = pb.RecallFilter | Mapping[str, Any] | None
-"""A listing's filter: the message, or its fields by name (``{"pinned_only": True}``)."""
 
 
 class _ClientCore(Generic[ChannelT]):
@@ -109,58 +116,6 @@ class _ClientCore(Generic[ChannelT]):
         self._check_open()
         return {"metadata": self._metadata, "timeout": self._timeout}
 
-    @staticmethod
-    def _memorize_request(
-        agent_id: str, content: str, end_user_id: str, request_id: str, fields: dict[str, Any]
-    ) -> pb.MemorizeRequest:
-        return pb.MemorizeRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            memory=build(pb.MemoryInput, {"content": content, **fields}),
-            # A retried Memorize must not store twice: the server keeps the first result under this key.
-            request_id=request_id or uuid.uuid4().hex,
-        )
-
-    @staticmethod
-    def _recall_request(agent_id: str, query: str, limit: int, fields: dict[str, Any]) -> pb.RecallRequest:
-        return build(pb.RecallRequest, {"agent_id": agent_id, "query": query, "limit": limit, **fields})
-
-    @staticmethod
-    def _update_request(
-        agent_id: str, memory_id: str, end_user_id: str, fields: dict[str, Any]
-    ) -> pb.UpdateMemoryRequest:
-        return build(
-            pb.UpdateMemoryRequest, {"agent_id": agent_id, "end_user_id": end_user_id, "memory_id": memory_id, **fields}
-        )
-
-    @staticmethod
-    def _feedback_request(
-        agent_id: str, memory_id: str, signal: Any, correction: str, end_user_id: str, request_id: str
-    ) -> pb.FeedbackRequest:
-        return pb.FeedbackRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            memory_id=memory_id,
-            signal=signal,
-            correction=correction,
-            request_id=request_id or uuid.uuid4().hex,  # a retry after a lost reply counts once
-        )
-
-    @staticmethod
-    def _list_request(
-        agent_id: str, end_user_id: str, page_size: int, token: str, where: Where
-    ) -> pb.ListMemoriesRequest:
-        return build(
-            pb.ListMemoriesRequest,
-            {
-                "agent_id": agent_id,
-                "end_user_id": end_user_id,
-                "page_size": page_size,
-                "page_token": token,
-                "filter": where,
-            },
-        )
-
 
 def _raise_unless_retried(err: grpc.RpcError, last: bool) -> None:
     """Raise ``err`` as memoryd's error unless it is worth another attempt."""
@@ -223,26 +178,20 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
     ) -> pb.MemorizeResponse:
         """Store one memory (``fields``: MemoryInput's other fields, e.g. tags, scope, salience, source_id)."""
-        request = self._memorize_request(agent_id, content, end_user_id, request_id, fields)
+        request = memorize_request(agent_id, content, end_user_id, request_id, fields)
         return cast(pb.MemorizeResponse, self._call(self._stub.Memorize, request))
 
     def memorize_batch(
         self,
         agent_id: str,
-        items: Sequence[pb.MemoryInput],
+        items: Sequence[Item],
         *,
         end_user_id: str = "",
         skip_deduplication: bool = False,
         request_id: str = "",
     ) -> list[pb.MemorizeResponse]:
-        """Store up to 1,000 memories, all or nothing; one result per item."""
-        request = pb.MemorizeBatchRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            items=list(items),
-            skip_deduplication=skip_deduplication,
-            request_id=request_id or uuid.uuid4().hex,
-        )
+        """Store up to 1,000 memories (MemoryInput messages or their fields), all or nothing; one result per item."""
+        request = batch_request(agent_id, items, end_user_id, skip_deduplication, request_id)
         return list(self._call(self._stub.MemorizeBatch, request).results)
 
     def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
@@ -250,7 +199,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
         ``limit`` 0 and an unset ``min_score`` take the agent's settings (``effective_config``).
         """
-        return list(self._call(self._stub.Recall, self._recall_request(agent_id, query, limit, fields)).hits)
+        return list(self._call(self._stub.Recall, recall_request(agent_id, query, limit, fields)).hits)
 
     def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
         """One visible memory."""
@@ -259,7 +208,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
     def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
         """Change the given fields (content, category, subject, scope, salience, collection, pinned, tags)."""
-        request = self._update_request(agent_id, memory_id, end_user_id, fields)
+        request = update_request(agent_id, memory_id, end_user_id, fields)
         return cast(pb.Memory, self._call(self._stub.UpdateMemory, request).memory)
 
     def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
@@ -296,19 +245,14 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         ``end_user_id``: the contact served (a contact's memories are seen only serving them). A request
         id is sent (a new one unless given), so a retry after a lost reply counts once.
         """
-        request = self._feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
+        request = feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
         return cast(pb.FeedbackResponse, self._call(self._stub.Feedback, request))
 
     def auto_feedback(
         self, agent_id: str, used: Mapping[str, bool], *, end_user_id: str = "", request_id: str = ""
     ) -> int:
         """Which recalled memories (id → used) the runtime used; how many signals were recorded (once)."""
-        request = pb.AutoFeedbackRequest(
-            agent_id=agent_id,
-            end_user_id=end_user_id,
-            results=[pb.UsedResult(id=i, used=u) for i, u in used.items()],
-            request_id=request_id or uuid.uuid4().hex,
-        )
+        request = auto_feedback_request(agent_id, used, end_user_id, request_id)
         return int(self._call(self._stub.AutoFeedback, request).recorded)
 
     def call(self, method: Callable[..., Any], request: Any) -> Any:
@@ -335,11 +279,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         Edits are compare-and-swap on the revision: without ``expected_revision`` the current one
         is read first; a concurrent edit in between raises ``Aborted`` (read again and retry).
         """
-        if remove:
-            removed = ppb.RemoveLine(section="" if pinned else section, line=line, pinned=pinned)
-            return self._edit_profile(agent_id, expected_revision, remove_line=removed)
-        appended = ppb.AppendLine(section=section, line=line, pinned=pinned)
-        return self._edit_profile(agent_id, expected_revision, append=appended)
+        return self._edit_profile(agent_id, expected_revision, **line_edit(line, section, pinned, remove))
 
     def replace_section(
         self, agent_id: str, section: str, content: str, *, pinned: bool = False, expected_revision: int | None = None
@@ -396,7 +336,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         """Every visible memory, oldest first, fetched a page at a time (``where``: a RecallFilter or its fields)."""
         return pages(
             lambda token: self._call(
-                self._stub.ListMemories, self._list_request(agent_id, end_user_id, page_size, token, where)
+                self._stub.ListMemories, list_request(agent_id, end_user_id, page_size, token, where)
             ),
             "memories",
         )
@@ -452,12 +392,63 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         self, agent_id: str, content: str, *, end_user_id: str = "", request_id: str = "", **fields: Any
     ) -> pb.MemorizeResponse:
         """Store one memory (see ``MemoryClient.memorize``)."""
-        request = self._memorize_request(agent_id, content, end_user_id, request_id, fields)
+        request = memorize_request(agent_id, content, end_user_id, request_id, fields)
         return cast(pb.MemorizeResponse, await self._call(self._stub.Memorize, request))
+
+    async def memorize_batch(
+        self,
+        agent_id: str,
+        items: Sequence[Item],
+        *,
+        end_user_id: str = "",
+        skip_deduplication: bool = False,
+        request_id: str = "",
+    ) -> list[pb.MemorizeResponse]:
+        """Store up to 1,000 memories, all or nothing (see ``MemoryClient.memorize_batch``)."""
+        request = batch_request(agent_id, items, end_user_id, skip_deduplication, request_id)
+        return list((await self._call(self._stub.MemorizeBatch, request)).results)
+
+    async def auto_feedback(
+        self, agent_id: str, used: Mapping[str, bool], *, end_user_id: str = "", request_id: str = ""
+    ) -> int:
+        """Which recalled memories the runtime used; how many signals were recorded (once)."""
+        request = auto_feedback_request(agent_id, used, end_user_id, request_id)
+        return int((await self._call(self._stub.AutoFeedback, request)).recorded)
+
+    async def get_profile(self, agent_id: str) -> ppb.Profile:
+        """The agent's current profile."""
+        stub = ProfileServiceStub(self.channel)
+        return cast(ppb.Profile, (await self._call(stub.GetProfile, ppb.GetProfileRequest(agent_id=agent_id))).profile)
+
+    async def edit_profile(
+        self,
+        agent_id: str,
+        line: str,
+        *,
+        section: str = "Notes",
+        pinned: bool = False,
+        remove: bool = False,
+        expected_revision: int | None = None,
+    ) -> ppb.Profile:
+        """Append or remove a line, compare-and-swap on the revision (see ``MemoryClient.edit_profile``)."""
+        return await self._edit_profile(agent_id, expected_revision, **line_edit(line, section, pinned, remove))
+
+    async def replace_section(
+        self, agent_id: str, section: str, content: str, *, pinned: bool = False, expected_revision: int | None = None
+    ) -> ppb.Profile:
+        """Replace a section's body; compare-and-swap on the revision."""
+        replaced = ppb.ReplaceSection(section=section, content=content, pinned=pinned)
+        return await self._edit_profile(agent_id, expected_revision, replace_section=replaced)
+
+    async def _edit_profile(self, agent_id: str, expected_revision: int | None, **edit: Any) -> ppb.Profile:
+        if expected_revision is None:
+            expected_revision = (await self.get_profile(agent_id)).revision
+        request = ppb.EditProfileRequest(agent_id=agent_id, expected_revision=expected_revision, **edit)
+        return cast(ppb.Profile, (await self._call(ProfileServiceStub(self.channel).EditProfile, request)).profile)
 
     async def recall(self, agent_id: str, query: str, *, limit: int = 0, **fields: Any) -> list[pb.RecallHit]:
         """The best hits, best first."""
-        request = self._recall_request(agent_id, query, limit, fields)
+        request = recall_request(agent_id, query, limit, fields)
         return list((await self._call(self._stub.Recall, request)).hits)
 
     async def get(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> pb.Memory:
@@ -467,7 +458,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
 
     async def update(self, agent_id: str, memory_id: str, *, end_user_id: str = "", **fields: Any) -> pb.Memory:
         """Change the given fields (see ``MemoryClient.update``)."""
-        request = self._update_request(agent_id, memory_id, end_user_id, fields)
+        request = update_request(agent_id, memory_id, end_user_id, fields)
         return cast(pb.Memory, (await self._call(self._stub.UpdateMemory, request)).memory)
 
     async def feedback(
@@ -481,7 +472,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         request_id: str = "",
     ) -> pb.FeedbackResponse:
         """One feedback signal (see ``MemoryClient.feedback``)."""
-        request = self._feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
+        request = feedback_request(agent_id, memory_id, signal, correction, end_user_id, request_id)
         return cast(pb.FeedbackResponse, await self._call(self._stub.Feedback, request))
 
     async def forget(self, agent_id: str, memory_id: str, *, end_user_id: str = "") -> str:
@@ -512,7 +503,7 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """Every visible memory, oldest first, a page at a time."""
         return async_pages(
             lambda token: self._call(
-                self._stub.ListMemories, self._list_request(agent_id, end_user_id, page_size, token, where)
+                self._stub.ListMemories, list_request(agent_id, end_user_id, page_size, token, where)
             ),
             "memories",
         )

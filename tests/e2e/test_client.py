@@ -123,9 +123,23 @@ def test_async_client(live_server: LiveServer) -> None:
             assert (await memory.restore("a1", stored.memory.id)).status == pb.MEMORY_STATUS_ACTIVE  # nothing to undo
             told = [e.kind for e in (await memory.history("a1", stored.memory.id)).events]
             assert told[0] == "created" and "feedback" in told and "updated" in told, told
+            batch = await memory.memorize_batch(
+                "a1", [{"content": "The lake froze in January", "tags": ["lake"]}, pb.MemoryInput(content="Ice")]
+            )
+            assert [r.memory.content for r in batch] == ["The lake froze in January", "Ice"]
+            used = {batch[0].memory.id: True, batch[1].memory.id: False}
+            assert await memory.auto_feedback("a1", used, request_id="turn-1") == 2
+            assert await memory.auto_feedback("a1", used, request_id="turn-1") == 2  # a retry: the same answer
+            assert (await memory.get("a1", batch[0].memory.id)).feedback.used == 1  # and counted once
+            edited = await memory.edit_profile("a1", "- paints at dawn", section="Habits")
+            assert "- paints at dawn" in edited.document and edited.revision == 1
+            await memory.replace_section("a1", "Habits", "- paints at dusk now", expected_revision=1)
+            with pytest.raises(Aborted):  # compare-and-swap: revision 1 is no longer current
+                await memory.edit_profile("a1", "- stale", expected_revision=1)
+            assert (await memory.get_profile("a1")).document.count("paints at dusk") == 1
             return [m.id async for m in memory.list("a1", page_size=1)]
 
-    assert len(asyncio.run(run())) == 1
+    assert len(asyncio.run(run())) == 3
 
 
 @pytest.mark.timeout(240)
