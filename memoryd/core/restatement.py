@@ -166,7 +166,21 @@ def cased_codes(text: str) -> tuple[str, ...]:
     )
 
 
-_NEGATIONS = frozenset({"not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without"})
+# Whole words only: a language that negates inside a word (Turkish "-me", Japanese "-nai") or writes no
+# spaces (Chinese "不") differs from the affirmative in that word or run anyway, so no merge rule is fooled.
+_NEGATIONS = frozenset({
+    "not", "no", "never", "none", "nobody", "nothing", "nowhere", "neither", "nor", "without",  # en
+    "nicht", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nie", "niemals", "nichts", "niemand",  # de
+    "ne", "pas", "jamais", "aucun", "aucune", "rien",  # fr
+    "nunca", "jamás", "ninguno", "ninguna", "ningún", "nada", "nadie", "tampoco",  # es
+    "non", "nessuno", "nessuna", "niente", "nulla",  # it ("mai", never, is French for May)
+    "não", "nenhum", "nenhuma", "ninguém",  # pt
+    "niet", "geen", "nooit", "niets",  # nl ("niemand" above)
+    "inte", "ej", "aldrig", "ingen", "inget", "inga", "ikke", "aldri",  # sv, da, no
+    "nigdy", "żaden", "żadna", "żadne", "nikt",  # pl ("nie" above)
+    "не", "нет", "никогда", "ничего", "никто", "ні", "ніколи",  # ru, uk
+    "değil", "asla",  # tr
+})  # fmt: skip
 _TIME_WORDS = frozenset({
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -224,15 +238,17 @@ def differing_markers(a: str, b: str) -> list[str]:
 
 
 def says_nothing_new(new: str, existing: str) -> bool:
-    """Whether ``new`` holds no fact marker ``existing`` lacks and no word beyond it but common ones.
+    """Whether the two texts differ in no fact marker and in no word but common ones, either way.
 
-    A model may call a text a restatement of a memory; it is merged only when this holds, so what
-    differs ("dislikes" for "likes", another day, another name) is kept as a memory of its own.
+    A model may call a text a restatement (or a correction) of a memory; it is merged only when this
+    holds, so what differs ("dislikes" for "likes", another day, another name) is kept as a memory of
+    its own. Both ways: a correction may take a word out ("Ich wohne in Berlin" for "Ich wohne nicht
+    in Berlin", "lives in Oslo" for "used to live in Oslo"), and the shorter text is then the news.
     """
     if differing_markers(new, existing):
         return False
-    have = {_plain(w) for w in statement_key(existing)}
-    return all(w in _SENTENCE_WORDS or _plain(w) in have for w in statement_key(new))
+    words_new, words_old = ({_plain(w) for w in statement_key(t)} - _SENTENCE_WORDS for t in (new, existing))
+    return words_new == words_old
 
 
 def _plain(word: str) -> str:

@@ -125,6 +125,38 @@ async def test_a_restatement_that_adds_a_word_is_kept_as_a_memory_of_its_own(
         assert {ESPRESSO, "Caroline's espresso is a decaf double"} <= set(await active_texts(app))
 
 
+async def test_a_correction_that_takes_a_word_out_is_filed_not_merged_away(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """The shorter text is the news when the word it drops was the fact: "nicht", "used to"."""
+    stored = {"de": "Ida wohnt nicht in Berlin", "en": "Ida used to live in Oslo"}
+    fixed = {"de": "Ida wohnt in Berlin", "en": "Ida lives in Oslo"}
+    model = Model(
+        lambda p: [
+            {"content": fixed["de"], "supersedes": label_of(p, stored["de"])},
+            {"content": fixed["en"], "restates": label_of(p, stored["en"])},
+        ]
+    )
+    provider.answer_with(model)
+    async with running(job_settings(tmp_path, redis_url, provider, poll_seconds=0.01), onnx_embedder) as app:
+        drafts = [MemoryDraft(t, memory_type=MemoryType.SEMANTIC) for t in stored.values()]
+        before = await app.memory.memorize.memorize_batch(ME, drafts, skip_deduplication=True)
+        said = ("Ida wohnt doch in Berlin.", "Sie lebt jetzt in Berlin.", "And Ida lives in Oslo as well?")
+        for i, text in enumerate(said):
+            role = Role.USER if i % 2 == 0 else Role.ASSISTANT
+            await app.working.conversations.append(ME, "c1", [MessageInput(f"m{i}", role, text, START)])
+        job = await app.working.conversations.end_session(ME, "c1")
+        await settle(app)
+        done = await app.jobs.service.record("acme", job.key)
+        assert done is not None and done.state.value == "succeeded", done
+        assert all(label_of(model.prompts[0], t) for t in stored.values())  # both were shown to the model
+        assert done.result.get("merged_restatements") == 0, done.result
+        texts = await active_texts(app)
+        assert {fixed["de"], fixed["en"], stored["en"]} <= set(texts) and stored["de"] not in texts
+        old = await app.memory.archive.get(ME, before[0].memory.memory_id)
+        assert old.status is MemoryStatus.SUPERSEDED  # undone by a restore, as any correction
+
+
 async def test_a_malformed_maintenance_answer_changes_nothing(
     tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:

@@ -93,10 +93,31 @@ def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> No
         ("The weekly design review is at 14:00", "The weekly incident review is at 16:00", []),  # two meetings
         ("The account balance is $200", "The account balance is -$200", ["symbol"]),
         ("The project requires Python >= 3.11", "The project requires Python < 3.11", ["symbol"]),
+        # Negations of other languages: before them, these were near-duplicates "with no fact changed".
+        ("Sofia ist allergisch gegen Erdnüsse", "Sofia ist nicht allergisch gegen Erdnüsse", ["negation"]),
+        ("Sofia est allergique aux arachides", "Sofia n'est pas allergique aux arachides", ["negation"]),
+        ("Sofia è allergica alle arachidi", "Sofia non è allergica alle arachidi", ["negation"]),
+        ("Sofia är allergisk mot jordnötter", "Sofia är inte allergisk mot jordnötter", ["negation"]),
+        ("Sofia lubi kawę", "Sofia nie lubi kawę", ["negation"]),
+        ("Софья любит кофе", "Софья не любит кофе", ["negation"]),
+        ("Sofia drinkt koffie", "Sofia drinkt geen koffie", ["negation"]),
     ]
     for a, b, expected in cases:
         assert conflicting_markers(a, b) == expected, (a, b)
         assert conflicting_markers(b, a) == expected, (b, a)
+
+
+def test_a_text_says_something_new_when_it_adds_or_takes_out_a_word() -> None:
+    """A model's restatement is merged only when neither text holds a word the other lacks."""
+    for new, old in [
+        ("Caroline's espresso is a decaf double", "Caroline's espresso is a double"),  # a word added
+        ("Ida wohnt in Berlin", "Ida wohnt nicht in Berlin"),  # the negation taken out: the news
+        ("Ida lives in Oslo", "Ida used to live in Oslo"),
+        ("Ida likes tea", "Ida likes green tea"),
+    ]:
+        assert not says_nothing_new(new, old) and not says_nothing_new(old, new), (new, old)
+    for new, old in [("I'm vegan.", "I am vegan"), ("Bob's allergic to cats", "bob is allergic to cat")]:
+        assert says_nothing_new(new, old) and says_nothing_new(old, new), (new, old)
 
 
 def test_memories_about_one_subject_that_differ_in_a_fact_are_contradictions() -> None:
