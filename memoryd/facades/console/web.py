@@ -162,15 +162,20 @@ class View:
         """One call to the daemon with the session's credentials (counted)."""
         return await self.calls(method, request)
 
-    async def owns_nothing(self, agent: str, authors: list[str]) -> bool:
+    async def owns_nothing(self, agent: str, authors: list[str] | None = None) -> bool:
         """Whether ``agent`` has no memory of its own in the tenant (most likely a mistyped id).
 
         Any agent id is valid and sees what the tenant shares, so a typo showed the tenant's memories
         as that agent's view. A page showing one of the agent's own memories (``authors``) answers
-        without a call; otherwise one agent-scoped usage count does (operators and admins: a pinned
-        key's agent is its own, and an agent key may not count usage).
+        without a call; otherwise one private memory is looked for (only ever its author's), and only
+        an agent without one is counted by an agent-scoped usage report, which scans the tenant
+        (operators and admins: a pinned key's agent is its own, and an agent key may not count usage).
         """
-        if self.caller.agent_id or agent in authors or not self.caller.reads("operator"):
+        if self.caller.agent_id or agent in (authors or ()) or not self.caller.reads("operator"):
+            return False
+        private = pb.RecallFilter(scopes=[pb.SCOPE_PRIVATE])
+        mine = pb.ListMemoriesRequest(agent_id=agent, page_size=1, filter=private)
+        if (await self.call(self.daemon.memory.ListMemories, mine)).memories:
             return False
         try:
             report = await self.call(self.daemon.audit.GetUsageReport, apb.GetUsageReportRequest(agent_id=agent))

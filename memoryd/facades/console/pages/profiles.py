@@ -32,7 +32,7 @@ async def profiles(view: View) -> Response:
     if agent:
         got = await view.call(view.daemon.profiles.GetProfile, ppb.GetProfileRequest(agent_id=agent))
         values["profile"] = got.profile
-        values["stranger"] = got.profile.revision == 0 and await view.owns_nothing(agent, [])
+        values["stranger"] = got.profile.revision == 0 and await view.owns_nothing(agent)
         listing = ppb.ListProfileRevisionsRequest(agent_id=agent, page_size=REVISIONS)
         listed = await view.call(view.daemon.profiles.ListProfileRevisions, listing)
         values["revisions"] = list(listed.revisions)
@@ -70,7 +70,7 @@ async def conversation(view: View) -> Response:
         )
         reply = await view.call(view.daemon.conversations.ListConversations, wanted)
         listed = list(reply.conversations)
-        stranger = not listed and await view.owns_nothing(agent, [])
+        stranger = not listed and await view.owns_nothing(agent)
         if reply.next_page_token:
             next_link = link("/conversations", agent=agent, contact=contact, page=reply.next_page_token)
     values: dict[str, Any] = {
