@@ -101,6 +101,10 @@ def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> No
         ("Sofia lubi kawę", "Sofia nie lubi kawę", ["negation"]),
         ("Софья любит кофе", "Софья не любит кофе", ["negation"]),
         ("Sofia drinkt koffie", "Sofia drinkt geen koffie", ["negation"]),
+        ("La réunion est le lundi", "La réunion est le mardi", ["time"]),  # lower-case days: not names
+        ("La reunión es en mayo", "La reunión es en junio", ["time"]),
+        ("A reunião é na segunda-feira", "A reunião é na terça-feira", ["time"]),
+        ("De vergadering is op maandag", "De vergadering is op dinsdag", ["time"]),
     ]
     for a, b, expected in cases:
         assert conflicting_markers(a, b) == expected, (a, b)
