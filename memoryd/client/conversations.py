@@ -8,33 +8,18 @@ retry queues nothing twice). ``watch`` streams a conversation's compaction event
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from typing import Any, Protocol, cast
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import cast
 
 import grpc
 
 from memoryd.client.errors import from_rpc_error
-from memoryd.client.namespaces import Caller
+from memoryd.client.namespaces import AsyncCaller, Caller
 from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import ConversationServiceStub, cpb
 
 ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
 """The roles ``append`` takes by name."""
-
-
-class AsyncCaller(Protocol):
-    """What a namespace needs of its asyncio client."""
-
-    @property
-    def channel(self) -> grpc.aio.Channel:
-        """The open channel (ClientClosed once closed)."""
-
-    @property
-    def metadata(self) -> tuple[tuple[str, str], ...]:
-        """What every call carries: the tenant, the key."""
-
-    def call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Awaitable[Any]:
-        """One call with the client's metadata, deadline and retries."""
 
 
 def _append(

@@ -25,8 +25,8 @@ from memoryd.client.archive_requests import (
 )
 from memoryd.client.conversations import AsyncConversations, Conversations
 from memoryd.client.errors import from_rpc_error
+from memoryd.client.graph import AsyncGraph, Graph
 from memoryd.client.jobs import AsyncJobs, Jobs
-from memoryd.client.namespaces import Graph
 from memoryd.client.paging import async_pages, pages
 from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
@@ -146,7 +146,7 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
     @cached_property
     def graph(self) -> Graph:
-        """AssertFact, SearchGraph, ExplainFact."""
+        """AssertFact, SearchGraph, ExplainFact, UpdateFact, MergeEntities, UnmergeEntity, ListEntities."""
         return Graph(self)
 
     def __enter__(self) -> MemoryClient:
@@ -359,6 +359,11 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """Close the channel."""
         self._closed = True
         await self._channel.close(None)
+
+    @cached_property
+    def graph(self) -> AsyncGraph:
+        """The memory graph's calls, awaited (see ``MemoryClient.graph``)."""
+        return AsyncGraph(self)
 
     @cached_property
     def jobs(self) -> AsyncJobs:

@@ -258,6 +258,25 @@ def test_the_graph_namespace_curates_and_undoes(live_server: LiveServer) -> None
         assert (refused.value.reason, refused.value.field) == ("SCOPE_MISMATCH", None)
 
 
+def test_the_async_client_searches_and_curates_the_graph(live_server: LiveServer) -> None:
+    """An asyncio runtime asserts, searches and explains facts; an admin task ends one and merges two names."""
+
+    async def run() -> None:
+        async with AsyncMemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
+            tea = (await memory.graph.assert_fact("Nadia Ali", "likes", "tea", "Nadia likes tea.")).fact
+            coffee = (await memory.graph.assert_fact("Nadia Aly", "drinks", "coffee", "Nadia drinks coffee.")).fact
+            found = await memory.graph.search("a1", "what does Nadia like")
+            assert tea.id in [f.id for f in found.facts] and "Nadia likes tea." in found.block
+            assert (await memory.graph.explain("a1", tea.id)).fact.id == tea.id
+            ended = await memory.graph.update_fact(tea.id, status="invalidated")  # a short name, as everywhere
+            assert ended.status == gr.FACT_STATUS_INVALIDATED
+            assert (await memory.graph.merge(coffee.subject_id, tea.subject_id)).id == tea.subject_id
+            assert [e.id async for e in memory.graph.entities("a1", merged=True)] == [coffee.subject_id]
+            assert (await memory.graph.unmerge(coffee.subject_id)).facts_moved == 1
+
+    asyncio.run(run())
+
+
 def test_the_async_client_reads_the_same_status_details(live_server: LiveServer) -> None:
     async def refused() -> InvalidArgument:
         async with AsyncMemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as memory:
