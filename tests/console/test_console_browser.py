@@ -311,11 +311,20 @@ async def test_a_pending_fact_is_listed_first_and_approved(browser: Browser, sta
     await expect(page.locator(f"tr[data-fact='{ended.fact_id}']")).not_to_contain_text("pinned")
     # a person's fact from the form: the right one after ending a wrong one; a bad field is named
     form = page.locator("form.assert")
+    sent_as = await form.locator("input[name=request_id]").get_attribute("value")
     for name, value in (("subject", "Acme"), ("predicate", "ceo"), ("object", "Ida"), ("fact", "Ida runs Acme.")):
         await form.locator(f"input[name={name}]").fill(value)
     await form.locator("input[name=valid_from]").fill("2026-01-05")
     await form.locator("button").click()
     await expect(page.locator(".note")).to_contain_text("add: Ida runs Acme.")
+    stale = await page.context.new_page()  # the form as a page kept since (another tab, the back button) has it
+    await stale.goto(f"{stack.url}/graph?agent=a1")
+    await stale.locator("form.assert input[name=request_id]").evaluate("(e, v) => e.value = v", sent_as)
+    for name, value in (("subject", "Acme"), ("predicate", "cfo"), ("object", "Bo"), ("fact", "Bo keeps the books.")):
+        await stale.locator(f"form.assert input[name={name}]").fill(value)
+    await stale.locator("form.assert button").click()
+    await expect(stale.locator(".error")).to_contain_text("this form already asserted another fact")
+    await stale.close()
     ida = page.locator("tr", has_text="Ida runs Acme.")
     await expect(ida).to_have_attribute("data-status", "active")
     await expect(ida.locator("td").nth(5)).to_contain_text("2026-01-05")

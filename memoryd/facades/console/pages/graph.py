@@ -143,7 +143,15 @@ async def assert_fact(view: View) -> Response:
     )
     if since := view.day("valid_from"):
         request.valid_from.FromDatetime(since)
-    asserted = await view.call(view.daemon.graph.AssertFact, request)
+    try:
+        asserted = await view.call(view.daemon.graph.AssertFact, request)
+    except Refused as refused:
+        if refused.code != "ALREADY_EXISTS":
+            raise
+        # The form's id with another fact: a page the back button brought back, sent again after an edit.
+        raise Refused(
+            "ALREADY_EXISTS", "this form already asserted another fact: open the graph page again to assert a new one"
+        ) from None
     done = f"{asserted.action}: {asserted.fact.fact}"
     return RedirectResponse(link("/graph", agent=agent, contact=contact, done=done), 303)
 
