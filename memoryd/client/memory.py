@@ -41,6 +41,9 @@ from memoryd.rpc.client import (
 )
 from memoryd.rpc.config_values import Setting
 
+_JITTER = random.Random()
+"""Backoff jitter from a generator of its own: a runtime's seeded global ``random`` stays its own."""
+
 RETRIED = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The only status worth retrying as is: the others need the caller to change something."""
 
@@ -110,7 +113,7 @@ class _ClientCore(Generic[ChannelT]):
     def _attempts(self) -> Iterator[tuple[bool, float]]:
         """Per attempt: whether it is the last, and the full-jitter backoff to sleep before the next."""
         for attempt in range(self._retries + 1):
-            yield attempt == self._retries, random.uniform(0, self._backoff * 2**attempt)  # jitter, not secrecy
+            yield attempt == self._retries, _JITTER.uniform(0, self._backoff * 2**attempt)  # jitter, not secrecy
 
     def _call_options(self) -> dict[str, Any]:
         self._check_open()

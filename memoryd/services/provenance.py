@@ -33,6 +33,9 @@ from memoryd.core.provenance import (
     served_call_line,
 )
 
+_IDS = random.Random()
+"""Call ids' random part, from a generator of its own: the global one is the host program's (seeded tests' too)."""
+
 SERVINGS_IN_HISTORY = 200
 """A history lists a memory's latest servings up to this many (ListServings pages through all)."""
 OWN_WORK = "memoryd"
@@ -89,7 +92,7 @@ async def _turn() -> None:
 
 
 def _call_id(at: datetime) -> str:
-    return new_memory_id(int(at.timestamp() * 1000), random.getrandbits(74))  # unique, not secret
+    return new_memory_id(int(at.timestamp() * 1000), _IDS.getrandbits(74))  # unique, not secret
 
 
 def _stable_id(*parts: str) -> str:

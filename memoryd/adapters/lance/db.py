@@ -30,6 +30,9 @@ from memoryd.adapters.lance.filters import literal
 from memoryd.adapters.lance.rows import PRIMARY_KEY
 from memoryd.core.errors import NotReady
 
+_JITTER = random.Random()
+"""Backoff jitter from a generator of its own: the global one is the host program's (seeded tests' too)."""
+
 log = logging.getLogger(__name__)
 
 _REFINE_FACTOR = 2
@@ -105,7 +108,7 @@ async def add_column(table: Any, field: pa.Field) -> bool:
                 if field.name in (await table.schema()).names:
                     return False
                 raise
-        await asyncio.sleep(min(0.005 * 2**attempt, 0.2) * random.uniform(0.5, 1.0))
+        await asyncio.sleep(min(0.005 * 2**attempt, 0.2) * _JITTER.uniform(0.5, 1.0))
         await table.checkout_latest()
     return False
 
