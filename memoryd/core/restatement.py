@@ -186,17 +186,19 @@ _TIME_WORDS = frozenset({
     "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
     "november", "december", "today", "tomorrow", "yesterday", "tonight", "morning", "afternoon", "evening",
     "night", "noon", "midnight", "spring", "summer", "autumn", "fall", "winter", "weekend", "weekday",
-    # Weekdays and months in lower case elsewhere (German's are capitalised, so names already):
-    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "janvier", "février", "mars",
-    "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",  # fr
-    "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo", "enero", "febrero", "marzo",
-    "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",  # es
-    "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica", "gennaio", "febbraio",
+    # Weekdays and months in lower case elsewhere (German's are capitalised, so names already), but those
+    # that are also names or words ("Mei", "Mai", "Julio", "Domingo", "Avril", "Mars", "mayo"): a person
+    # taken for a date would make two people's facts one fact that changed.
+    "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "janvier", "février",
+    "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",  # fr
+    "lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "enero", "febrero", "marzo",
+    "junio", "septiembre", "octubre", "noviembre", "diciembre",  # es
+    "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "gennaio", "febbraio",
     "aprile", "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre",  # it
     "segundafeira", "terçafeira", "quartafeira", "quintafeira", "sextafeira", "janeiro", "fevereiro", "março",
-    "maio", "junho", "julho", "setembro", "outubro", "dezembro",  # pt (weekdays as the key joins them)
+    "junho", "julho", "setembro", "outubro", "dezembro",  # pt (weekdays as the key joins them)
     "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag", "januari", "februari",
-    "maart", "mei", "juni", "juli", "augustus", "oktober",  # nl
+    "maart", "oktober",  # nl
 })  # fmt: skip
 _CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_][\w'’-]*")  # the runs starting with a letter; capitals kept below
 _POSSESSIVE = re.compile(r"['’]s$")

@@ -102,7 +102,8 @@ def test_a_contradiction_is_one_fact_said_differently_not_a_similar_fact() -> No
         ("Софья любит кофе", "Софья не любит кофе", ["negation"]),
         ("Sofia drinkt koffie", "Sofia drinkt geen koffie", ["negation"]),
         ("La réunion est le lundi", "La réunion est le mardi", ["time"]),  # lower-case days: not names
-        ("La reunión es en mayo", "La reunión es en junio", ["time"]),
+        ("La reunión es en marzo", "La reunión es en junio", ["time"]),
+        ("Mei is allergic to kiwi", "Sofia is allergic to kiwi", []),  # "mei" is May in Dutch: a name here
         ("A reunião é na segunda-feira", "A reunião é na terça-feira", ["time"]),
         ("De vergadering is op maandag", "De vergadering is op dinsdag", ["time"]),
     ]
