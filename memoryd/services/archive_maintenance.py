@@ -6,8 +6,9 @@ short label more faithfully than an id, and cannot name a memory it was not show
 answers is applied by what it names:
 
 - nothing: filed as a new memory in the policy's collection (deduplicated as any write is);
-- ``restates`` a shown memory: merged into it when it adds nothing (``says_nothing_new``: no other
-  number, date, name, sign or word), its text kept in that memory's history; otherwise filed new;
+- ``restates`` a shown memory: merged into it when the two say the same (``says_nothing_new``: no
+  number, date, name, sign or word the other lacks, either way: a correction may drop "not"), its
+  text kept in that memory's history; otherwise filed new (a ``supersedes`` that says the same too);
 - ``supersedes`` a shown memory: filed where the old memory was (scope, category, tags,
   collection), and the old memory superseded with a link to it (kept, restorable; a correction
   never deletes);
