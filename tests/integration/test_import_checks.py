@@ -12,9 +12,14 @@ import pytest
 from memoryd.app import App
 from memoryd.commands.data import run_import
 from memoryd.config import Settings
+from memoryd.core.conversation import MessageInput
+from memoryd.core.conversation import Role as ConvRole
 from memoryd.core.data_rights import json_line
 from memoryd.core.errors import InvalidRequest
-from memoryd.core.models import Actor, EditKind, MemoryDraft, ProfileEdit
+from memoryd.core.graph import GraphScope
+from memoryd.core.keys import Role
+from memoryd.core.models import Actor, EditKind, MemoryDraft, ProfileEdit, Scope
+from memoryd.services.graph import Assertion
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -66,3 +71,36 @@ async def test_a_truncated_export_file_leaves_the_tenant_empty(app: App, setting
     with pytest.raises(InvalidRequest, match=rf"line {len(lines)} is not JSON"):
         await run_import(settings, "copy", cut, io.StringIO())
     assert [r async for r in app.admin.exports.export(Actor("copy", ""), None, False)][1:] == []
+
+
+async def test_a_row_no_read_could_parse_is_refused_before_anything_is_written(app: App) -> None:
+    """A graph fact of an unknown status made every SearchGraph of the tenant INTERNAL; an item of an
+    unknown role every GetContext of its conversation; a setting the API would refuse every call."""
+    admin = Actor("acme", "", "", Role.ADMIN)
+    claim = Assertion("Acme", "ceo", "Ida", "Ida runs Acme.")
+    await app.graph.assert_human(admin, GraphScope(Scope.TENANT), claim)
+    await app.working.conversations.append(Actor("acme", "a1"), "c1", [MessageInput("m1", ConvRole.USER, "hi")])
+    await app.working.configs.set_tenant(admin, {"recall.limit": 7}, (), 0)
+    lines = await _exported(app)
+
+    def at(kind: str) -> int:
+        return next(i for i, r in enumerate(lines) if r["type"] == kind)
+
+    cases = [
+        (at("graph_fact"), {"status": "maybe"}, "'maybe' is not a valid FactStatus"),
+        (at("graph_entity"), {"scope": "everyone"}, "'everyone' is not a valid Scope"),
+        (at("conversation_item"), {"role": "wizard"}, "'wizard' is not a valid Role"),
+        (at("conversation_item"), {"kind": "note"}, "kind: 'note' is not one of message, summary, event, blob"),
+        (at("settings"), {"values": '{"recall.limit": "ten"}'}, r"values\[recall.limit\]"),
+        (at("settings"), {"values": '{"recall.colour": 1}'}, "unknown setting 'recall.colour'"),
+    ]
+    for line, row, why in cases:
+        broken = copy.deepcopy(lines)
+        broken[line]["row"].update(row)
+        with pytest.raises(InvalidRequest, match=f"line {line + 1}: .*{why}"):
+            await app.admin.exports.import_(Actor("copy", ""), broken.copy)
+        assert [r async for r in app.admin.exports.export(Actor("copy", ""), None, False)][1:] == [], why
+    counts = await app.admin.exports.import_(Actor("copy", ""), lambda: lines)
+    assert counts["graph_fact"] == 1 and counts["conversation_item"] == 1 and counts["settings"] == 1
+    found = await app.graph.search(Actor("copy", "a1"), "who runs Acme")
+    assert [h.object for h in found.hits] == ["Ida"]

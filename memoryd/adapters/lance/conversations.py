@@ -10,7 +10,7 @@ a retried append or a re-run compaction finds its rows already there.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -87,7 +87,7 @@ async def _upgrade_states(table: Any) -> None:
     await add_column(table, pa.field("filed_through", pa.int64(), nullable=True))
 
 
-def _conversation(r: dict[str, Any]) -> Conversation:
+def conversation_of(r: dict[str, Any]) -> Conversation:
     """A state row as the service sees it."""
     return Conversation(
         r["conversation_id"],
@@ -105,7 +105,7 @@ def _conversation(r: dict[str, Any]) -> Conversation:
     )
 
 
-def _message(r: dict[str, Any]) -> Message:
+def message_of(r: dict[str, Any]) -> Message:
     """A message row as the service sees it."""
     return Message(
         r["seq"],
@@ -119,12 +119,52 @@ def _message(r: dict[str, Any]) -> Message:
     )
 
 
+def summary_of(r: dict[str, Any]) -> Summary:
+    """A conversation item row of kind ``summary``, as the reads parse it."""
+    return Summary(
+        r["id"],
+        r["seq"],
+        r["to_seq"],
+        as_utc(r["first_at"]),
+        as_utc(r["at"]),
+        r["content"],
+        r["token_count"],
+        r["level"],
+        bool(r["data"] and json.loads(r["data"]).get("fallback")),
+    )
+
+
+def event_item_of(r: dict[str, Any]) -> ConversationEvent:
+    """A conversation item row of kind ``event`` (its kind in ``role``, its figures in ``data``)."""
+    d = json.loads(r["data"])
+    return ConversationEvent(
+        r["id"],
+        r["role"],
+        d["job_id"],
+        r["content"],
+        as_utc(r["at"]),
+        d["path"],
+        d["summarized"],
+        d["tokens_in"],
+        d["tokens_out"],
+    )
+
+
+ITEM_KINDS: dict[str, Callable[[dict[str, Any]], object]] = {
+    "message": message_of,
+    "summary": summary_of,
+    "event": event_item_of,
+    "blob": lambda r: str(r["data"]),  # a model's output, kept as it is
+}
+"""How the reads parse an item row of each kind."""
+
+
 def _seq(message: Message) -> int:
     return message.seq
 
 
-_BUILD = KeyedCopy.builder("conversation_id", _conversation)
-_FOLLOW = KeyedCopy.follower("conversation_id", STATE_SCHEMA.names, _conversation)
+_BUILD = KeyedCopy.builder("conversation_id", conversation_of)
+_FOLLOW = KeyedCopy.follower("conversation_id", STATE_SCHEMA.names, conversation_of)
 _COPY_MAX_ROWS = 20_000
 """A tenant's conversation states are kept in memory up to this many (a few hundred bytes each); more are queried."""
 _COPY_TOTAL_ROWS = 100_000
@@ -203,7 +243,7 @@ class LanceConversationStore:
             if states is None:
                 return []
             rows = (await states.query().where(where).to_arrow()).to_pylist()
-        return [_conversation(r) for r in rows]
+        return [conversation_of(r) for r in rows]
 
     async def of_end_user(self, tenant_id: str, end_user_id: str) -> list[str]:
         """The ids of the contact's conversations (from the table: an erasure must not miss one)."""
@@ -317,7 +357,7 @@ class LanceConversationStore:
             rows = (
                 await table.query().where(f"conversation_id = {literal(conversation_id)}").limit(1).to_arrow()
             ).to_pylist()
-        return _conversation(rows[0]) if rows else None
+        return conversation_of(rows[0]) if rows else None
 
     async def swap_state(self, tenant_id: str, conv: Conversation, expected_revision: int) -> bool:
         """Compare-and-swap on revision (insert when ``expected_revision`` is 0); ``conv.revision`` follows it.
@@ -339,7 +379,7 @@ class LanceConversationStore:
                 async with self._copies.writing(tenant_id), map_lance_errors():
                     table = await self._states(tenant_id, write=True)
                     swapped = await swap_rows(
-                        self._copies, tenant_id, table, rows, STATE_SCHEMA, "conversation_id", _conversation
+                        self._copies, tenant_id, table, rows, STATE_SCHEMA, "conversation_id", conversation_of
                     )
                 return [c.conversation_id in swapped for c in convs]
             except Conflict:  # nothing committed: the same compare-and-swap again is the same write
@@ -357,7 +397,7 @@ class LanceConversationStore:
             return {}
         ids = ", ".join(literal(_message_row_id(conversation_id, m)) for m in message_ids)
         rows = await self._query_items(tenant_id, f"id IN ({ids})")
-        return {r["message_id"]: _message(r) for r in rows}
+        return {r["message_id"]: message_of(r) for r in rows}
 
     async def add_messages(self, tenant_id: str, conversation_id: str, messages: Sequence[Message]) -> None:
         """Insert-if-absent by client message id (the tails read from this table follow: ``MessageTails``)."""
@@ -395,7 +435,7 @@ class LanceConversationStore:
                 if attempt == _WRITE_ATTEMPTS - 1:
                     raise
         if result.num_inserted_rows == len(rows):
-            self._tails.added(tenant_id, result.version, {c: [_message(r) for r in part] for c, part in calls})
+            self._tails.added(tenant_id, result.version, {c: [message_of(r) for r in part] for c, part in calls})
         else:  # some were there already (a concurrent retry): which rows the table kept is not known here
             self._tails.drop(tenant_id)
         return [None] * len(calls)
@@ -420,7 +460,7 @@ class LanceConversationStore:
             cached = self._tails.get(tenant_id, version, conversation_id, after_seq)
             if cached is not None:
                 return cached
-            found = sorted(map(_message, (await table.query().where(where).to_arrow()).to_pylist()), key=_seq)
+            found = sorted(map(message_of, (await table.query().where(where).to_arrow()).to_pylist()), key=_seq)
             if await self._item_versions.latest(tenant_id, table) == version:  # nothing committed during the read
                 self._tails.put(tenant_id, version, conversation_id, after_seq, found)
         return found
@@ -455,21 +495,7 @@ class LanceConversationStore:
             return []
         ids = ", ".join(literal(s) for s in summary_ids)
         rows = {r["id"]: r for r in await self._query_items(tenant_id, f"id IN ({ids})")}
-        return [
-            Summary(
-                r["id"],
-                r["seq"],
-                r["to_seq"],
-                as_utc(r["first_at"]),
-                as_utc(r["at"]),
-                r["content"],
-                r["token_count"],
-                r["level"],
-                bool(r["data"] and json.loads(r["data"]).get("fallback")),
-            )
-            for s in summary_ids
-            if (r := rows.get(s)) is not None
-        ]
+        return [summary_of(r) for s in summary_ids if (r := rows.get(s)) is not None]
 
     async def add_event(self, tenant_id: str, conversation_id: str, event: ConversationEvent) -> None:
         """Insert-if-absent by event id."""
@@ -505,24 +531,7 @@ class LanceConversationStore:
         if after is not None:
             where += f" AND at > {timestamp(after)}"
         rows = await self._query_items(tenant_id, where)
-        out = []
-        for r in sorted(rows, key=lambda r: (r["at"], r["id"])):
-            at = as_utc(r["at"])
-            d = json.loads(r["data"])
-            out.append(
-                ConversationEvent(
-                    r["id"],
-                    r["role"],
-                    d["job_id"],
-                    r["content"],
-                    at,
-                    d["path"],
-                    d["summarized"],
-                    d["tokens_in"],
-                    d["tokens_out"],
-                )
-            )
-        return out
+        return [event_item_of(r) for r in sorted(rows, key=lambda r: (r["at"], r["id"]))]
 
     async def put_blob(self, tenant_id: str, conversation_id: str, blob_id: str, data: str) -> None:
         """Insert-if-absent."""

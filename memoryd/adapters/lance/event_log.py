@@ -62,7 +62,8 @@ def _row(e: LogEvent) -> dict[str, Any]:
     }
 
 
-def _event(tenant_id: str, row: dict[str, Any]) -> LogEvent:
+def event_of(tenant_id: str, row: dict[str, Any]) -> LogEvent:
+    """An event-log row of ``tenant_id`` as the reads parse it."""
     return LogEvent(
         row["event_id"],
         row["at"].astimezone(UTC),
@@ -135,4 +136,4 @@ class LanceEventLog:
             if query.limit:
                 scan = scan.limit(query.limit)
             rows = (await scan.to_arrow()).to_pylist()
-        return [_event(tenant_id, r) for r in rows]
+        return [event_of(tenant_id, r) for r in rows]

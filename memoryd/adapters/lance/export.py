@@ -35,6 +35,7 @@ from memoryd.adapters.lance.graph_rows import (
     normalised_aliases,
 )
 from memoryd.adapters.lance.graph_suggestions import SUGGESTION_INDEXES, SUGGESTION_SCHEMA, SUGGESTIONS
+from memoryd.adapters.lance.import_checks import unreadable
 from memoryd.adapters.lance.profiles import FAILURE_SCHEMA, PROFILE_SCHEMA, REVISION_SCHEMA
 from memoryd.adapters.lance.provenance import (
     HISTORY_INDEXES,
@@ -45,9 +46,8 @@ from memoryd.adapters.lance.provenance import (
     SERVINGS_PREFIX,
 )
 from memoryd.adapters.lance.reviews import TABLES as REVIEW_TABLES
-from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema, to_record
-from memoryd.core.errors import InvalidRequest, PreconditionFailed
-from memoryd.core.validation import check_stored
+from memoryd.adapters.lance.rows import RETRIEVAL_SCHEMA, memory_schema
+from memoryd.core.errors import PreconditionFailed
 
 Row = dict[str, Any]
 Embed = Callable[[list[str]], Awaitable[list[list[float]]]]
@@ -118,17 +118,6 @@ def _misconverted(rows: Sequence[Row], schema: pa.Schema) -> str | None:
         pa.Table.from_pylist([_typed(r, schema) for r in rows], schema)
     except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
         return str(exc).splitlines()[0][:200]
-    return None
-
-
-def _unaddressable(row: Row, schema: pa.Schema) -> str | None:
-    """Why the API could not read this memory row once written, as the writes would have made it (None: it could)."""
-    try:
-        check_stored(to_record({**_typed(row, schema), "tenant_id": ""}))
-    except InvalidRequest as exc:
-        return str(exc)
-    except ValueError as exc:  # a scope, type or status the enums do not hold
-        return str(exc)
     return None
 
 
@@ -221,7 +210,8 @@ class LanceTenantArchive:
         """The first of ``rows`` that ``import_rows`` could not write, and why; None when all fit.
 
         Each row is converted to its table's schema as the import would (vectors it would compute
-        again left out) and its non-nullable columns checked, which LanceDB does only at the write.
+        again left out) and its non-nullable columns checked, which LanceDB does only at the write;
+        then parsed as the table's reads parse it (``import_checks``).
         """
         kind = next((k for k in _KINDS if k.name == kind_name), None)
         if kind is None:
@@ -245,11 +235,8 @@ class LanceTenantArchive:
                 if (why := _misconverted([row], schema)) is not None:
                     return i, why
             return 0, failed
-        if kind.name == "memory":
-            for i, row in enumerate(prepared):
-                if (why := _unaddressable(row, schema)) is not None:
-                    return i, why
-        return None
+        as_read = pa.Table.from_pylist([_typed(r, schema) for r in prepared], schema).to_pylist()
+        return unreadable(kind.name, as_read)
 
     async def import_rows(
         self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str

@@ -55,7 +55,8 @@ def _row(s: MergeSuggestion) -> dict[str, Any]:
     }
 
 
-def _suggestion(row: dict[str, Any]) -> MergeSuggestion:
+def suggestion_of(row: dict[str, Any]) -> MergeSuggestion:
+    """A merge-suggestion row as the reads parse it."""
     return MergeSuggestion(
         row["id"],
         row["entity_id"],
@@ -97,7 +98,7 @@ class LanceMergeSuggestions:
             if status is not None:
                 query = query.where(f"status = {literal(status.value)}")
             rows = (await query.to_arrow()).to_pylist()
-        return sorted((_suggestion(r) for r in rows), key=lambda s: (s.created_at, s.suggestion_id), reverse=True)
+        return sorted((suggestion_of(r) for r in rows), key=lambda s: (s.created_at, s.suggestion_id), reverse=True)
 
     async def set_suggestion(self, tenant_id: str, suggestion: MergeSuggestion) -> None:
         """Store a suggestion's new status."""

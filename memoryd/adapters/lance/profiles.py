@@ -58,7 +58,8 @@ def _row(profile: Profile, key: str) -> dict[str, Any]:
     return row_of(profile, key=key, updated_at=profile.updated_at or datetime.now(UTC))
 
 
-def _profile(row: dict[str, Any]) -> Profile:
+def profile_of(row: dict[str, Any]) -> Profile:
+    """A profile (or revision) row as the reads parse it."""
     return record_of(Profile, row, updated_at=as_utc(row["updated_at"]))
 
 
@@ -72,8 +73,8 @@ _COPY_TENANTS = 256
 (``docs/benchmarks.md``, session 39)."""
 
 
-_BUILD = KeyedCopy.builder("key", _profile)
-_FOLLOW = KeyedCopy.follower("key", PROFILE_SCHEMA.names, _profile)
+_BUILD = KeyedCopy.builder("key", profile_of)
+_FOLLOW = KeyedCopy.follower("key", PROFILE_SCHEMA.names, profile_of)
 _BATCH_ROWS = 64
 """Profiles of a tenant committed together at most (a bootstrap runs a few dozen jobs at once)."""
 
@@ -99,7 +100,7 @@ class LanceProfileStore:
             if copy is not None:
                 return copy.get(agent_id)
             rows = (await table.query().where(f"key = {literal(agent_id)}").limit(1).to_arrow()).to_pylist()
-        return _profile(rows[0]) if rows else None
+        return profile_of(rows[0]) if rows else None
 
     async def swap(self, tenant_id: str, profile: Profile, expected_revision: int) -> bool:
         """Compare-and-swap: update only if the stored revision is ``expected_revision``; insert if 0.
@@ -119,7 +120,7 @@ class LanceProfileStore:
         # (16 concurrent bootstraps of one tenant made every read's load fail on the next swap: ~0.5 s a read)
         async with self._copies.writing(tenant_id), map_lance_errors():
             table = await self._db.table(f"profiles_{tenant_id}", PROFILE_SCHEMA, write=True)
-            swapped = await swap_rows(self._copies, tenant_id, table, rows, PROFILE_SCHEMA, "key", _profile)
+            swapped = await swap_rows(self._copies, tenant_id, table, rows, PROFILE_SCHEMA, "key", profile_of)
         return [p.agent_id in swapped for p in profiles]
 
     async def log_revision(self, tenant_id: str, profile: Profile) -> None:
@@ -150,7 +151,7 @@ class LanceProfileStore:
                 return []
             keys = ", ".join(literal(f"{agent_id}:{r:012d}") for r in wanted)
             found = {r["key"]: r for r in (await table.query().where(f"key IN ({keys})").to_arrow()).to_pylist()}
-        return sorted((_profile(r) for r in found.values()), key=lambda p: -p.revision)
+        return sorted((profile_of(r) for r in found.values()), key=lambda p: -p.revision)
 
     async def log_failure(self, tenant_id: str, agent_id: str, base_revision: int, source: str, reason: str) -> None:
         """Append a refused rewrite."""

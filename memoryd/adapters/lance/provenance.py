@@ -83,7 +83,8 @@ def _history_row(e: HistoryEvent) -> dict[str, Any]:
     }
 
 
-def _history_event(row: dict[str, Any]) -> HistoryEvent:
+def history_event_of(row: dict[str, Any]) -> HistoryEvent:
+    """A history row as the reads parse it."""
     return HistoryEvent(
         row["id"],
         row["at"].astimezone(UTC),
@@ -150,7 +151,8 @@ def serving_columns(lines: bytes) -> pa.Table:
     return pa.table(columns).select(SERVING_SCHEMA.names).cast(SERVING_SCHEMA)
 
 
-def _serving(row: dict[str, Any]) -> Serving:
+def serving_of(row: dict[str, Any]) -> Serving:
+    """A served-log row as the reads parse it."""
     return Serving(
         row["id"],
         row["at"].astimezone(UTC),
@@ -201,7 +203,7 @@ class LanceProvenance:
                 return []
             rows = (await table.query().where(f"memory_id = {literal(memory_id)}").to_arrow()).to_pylist()
         once = {r["id"]: r for r in sorted(rows, key=lambda r: r["at"], reverse=True)}  # one id once: the first
-        return sorted((_history_event(r) for r in once.values()), key=lambda e: (e.at, e.event_id))
+        return sorted((history_event_of(r) for r in once.values()), key=lambda e: (e.at, e.event_id))
 
     async def append_servings(self, tenant_id: str, lines: bytes) -> None:
         """Store servings (one append: their ids are new, and an upsert would join the whole table each second)."""
@@ -234,7 +236,7 @@ class LanceProvenance:
                 if len(once) >= limit or len(rows) < fetch:
                     break
                 fetch *= 2  # doubles took places: read further
-        found = sorted((_serving(r) for r in once.values()), key=lambda s: s.serving_id, reverse=newest)
+        found = sorted((serving_of(r) for r in once.values()), key=lambda s: s.serving_id, reverse=newest)
         return found[:limit]
 
     async def count_servings(self, tenant_id: str, where: ServingFilter) -> int:

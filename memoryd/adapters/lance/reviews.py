@@ -81,7 +81,8 @@ def _review_row(r: Review) -> dict[str, Any]:
     return row_of(r, counts=json.dumps(r.counts, sort_keys=True))
 
 
-def _review(row: dict[str, Any]) -> Review:
+def review_of(row: dict[str, Any]) -> Review:
+    """A review row as the reads parse it."""
     return record_of(
         Review,
         row,
@@ -96,7 +97,8 @@ def _finding_row(f: Finding) -> dict[str, Any]:
     return row_of(f, memory_ids=list(f.memory_ids), content_hashes=list(f.content_hashes), **enums)
 
 
-def _finding(row: dict[str, Any]) -> Finding:
+def finding_of(row: dict[str, Any]) -> Finding:
+    """A finding row as the reads parse it."""
     return record_of(
         Finding,
         row,
@@ -138,7 +140,7 @@ class LanceReviewStore:
             if table is None:
                 return None
             rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
-        return _review(rows[0]) if rows else None
+        return review_of(rows[0]) if rows else None
 
     async def reviews(self, tenant_id: str, agent_id: str, limit: int) -> list[Review]:
         """Newest first."""
@@ -147,7 +149,7 @@ class LanceReviewStore:
             if table is None:
                 return []
             rows = (await table.query().where(f"agent_id = {literal(agent_id)}").to_arrow()).to_pylist()
-        found = [_review(r) for r in rows]
+        found = [review_of(r) for r in rows]
         found.sort(key=lambda r: (r.created_at or datetime.min.replace(tzinfo=UTC), r.review_id), reverse=True)
         return found[:limit]
 
@@ -168,7 +170,7 @@ class LanceReviewStore:
             if table is None:
                 return []
             rows = (await table.query().where(f"review_id = {literal(review_id)}").to_arrow()).to_pylist()
-        return sorted((_finding(r) for r in rows), key=lambda f: (f.kind.value, f.finding_id))
+        return sorted((finding_of(r) for r in rows), key=lambda f: (f.kind.value, f.finding_id))
 
     async def erase_findings(self, tenant_id: str, memory_ids: Sequence[str]) -> tuple[int, list[str]]:
         """Delete the findings that name any of these memories (their texts quote them)."""
