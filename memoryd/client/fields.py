@@ -41,6 +41,8 @@ def _value(descriptor: Descriptor, key: str, value: Any, name: str) -> Any:
             raise TypeError(f"{name}: a list is wanted, not one string: {name}=[{value!r}]")
         if field.enum_type is not None:
             return [_enum(field.enum_type, name, item) for item in value]
+        if field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            return [_message(field.message_type, f"{name}[{i}]", item) for i, item in enumerate(value)]
         return value
     if field.enum_type is not None:
         return _enum(field.enum_type, name, value)

@@ -171,7 +171,10 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
         'TypeError: tags: a list is wanted, not "prefs"',
         "TypeError: MemoryInput has no field 'colour'; its fields: category, collection, content, decayFactor, "
         "embedding, memoryType, occurredAt, pinned, salience, scope, sourceContext, sourceId, subject, tags",
+        'TypeError: items[1].tags: a list is wanted, not "x"',  # the whole batch refused, nothing sent
     ]
+    assert result["batch"] == [["Deploys freeze on Fridays", "SCOPE_SHARED"], ["Ops rota is weekly", "SCOPE_PRIVATE"]]
+    assert result["recorded"] == [2, 2] and result["usedOnce"] == 1  # a retry gets the answer, counted once
     assert result["neverStored"] == 0
     assert result["invalid"] == {
         "class": "InvalidArgument",

@@ -32,6 +32,11 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     // Plain JavaScript: an enum's short name is its label, a list for a one-list wrapper is the wrapper.
     const shared = (await memory.memorize("agent", "The office opens at 8", { scope: "shared" })).memory;
     out.shared = [shared.scope, (await memory.update("agent", shared.id, { tags: ["office"] })).tags];
+    const batch = await memory.memorizeBatch("agent", [{ content: "Deploys freeze on Fridays", scope: "shared" }, { content: "Ops rota is weekly" }]);
+    out.batch = batch.map((r) => [r.memory.content, r.memory.scope]);
+    const used = { [batch[0].memory.id]: true, [batch[1].memory.id]: false };
+    out.recorded = [await memory.autoFeedback("agent", used, { requestId: "turn-1" }), await memory.autoFeedback("agent", used, { requestId: "turn-1" })];
+    out.usedOnce = (await memory.get("agent", batch[0].memory.id)).feedback.used;
     out.mistakes = [];
     for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }]) {
       try {
@@ -40,6 +45,11 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
       } catch (err) {
         out.mistakes.push(`${err.constructor.name}: ${err.message}`);
       }
+    }
+    try {
+      await memory.memorizeBatch("agent", [{ content: "never stored" }, { content: "never stored", tags: "x" }]);
+    } catch (err) {
+      out.mistakes.push(`${err.constructor.name}: ${err.message}`);
     }
     out.neverStored = (await memory.recall("agent", "never stored", { limit: 10 })).filter((h) => h.memory.content === "never stored").length;
     for (const [name, attempt] of [

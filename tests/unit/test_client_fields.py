@@ -45,6 +45,15 @@ def test_an_unknown_field_names_the_message_and_its_fields() -> None:
         build(pb.RecallRequest, {"filter": {"tag": ["x"]}})
 
 
+def test_each_item_of_a_list_of_messages_is_checked_with_its_index() -> None:
+    batch = build(
+        pb.MemorizeBatchRequest, {"items": [{"content": "a", "scope": "shared"}, pb.MemoryInput(content="b")]}
+    )
+    assert [(i.content, i.scope) for i in batch.items] == [("a", pb.SCOPE_SHARED), ("b", pb.SCOPE_UNSPECIFIED)]
+    with pytest.raises(TypeError, match=r"items\[1\]\.tags: a list is wanted"):
+        build(pb.MemorizeBatchRequest, {"items": [{"content": "a"}, {"content": "b", "tags": "x"}]})
+
+
 def test_a_wrapper_of_one_list_takes_the_list() -> None:
     assert list(build(pb.UpdateMemoryRequest, {"tags": ["a", "b"]}).tags.values) == ["a", "b"]
     assert build(pb.UpdateMemoryRequest, {"tags": []}).HasField("tags")  # an empty list clears them

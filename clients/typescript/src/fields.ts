@@ -44,7 +44,11 @@ export function checked(
 function checkedValue(definition: protoLoader.PackageDefinition, field: FieldDescriptor, value: unknown, name: string): unknown {
   if (field.label === "LABEL_REPEATED") {
     if (!Array.isArray(value)) throw new TypeError(`${name}: a list is wanted, not ${JSON.stringify(value)}`);
-    return field.type === "TYPE_ENUM" ? value.map((item) => enumLabel(definition, field.typeName, item, name)) : value;
+    if (field.type === "TYPE_ENUM") return value.map((item) => enumLabel(definition, field.typeName, item, name));
+    if (field.type === "TYPE_MESSAGE" && definition[PACKAGE + field.typeName]) {
+      return value.map((item, i) => checkedValue(definition, { ...field, label: "LABEL_OPTIONAL" }, item, `${name}[${i}]`));
+    }
+    return value;
   }
   if (field.type === "TYPE_ENUM") return enumLabel(definition, field.typeName, value, name);
   if (field.type === "TYPE_MESSAGE" && definition[PACKAGE + field.typeName]) {

@@ -247,6 +247,42 @@ export class MemoryClient {
     return this.call(this.memory.Memorize.bind(this.memory) as Unary<typeof request, MemorizeResponse__Output>, request);
   }
 
+  /** Store up to 1,000 memories (`items`: MemoryInput each), all or nothing; one result per item. */
+  async memorizeBatch(
+    agentId: string,
+    items: MemoryInput[],
+    opts: { endUserId?: string; requestId?: string; skipDeduplication?: boolean } = {},
+  ): Promise<MemorizeResponse__Output[]> {
+    const request = checked(this.definition, "MemorizeBatchRequest", {
+      agentId,
+      endUserId: opts.endUserId ?? "",
+      items,
+      skipDeduplication: opts.skipDeduplication ?? false,
+      requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // all or nothing, and once
+    });
+    const reply = await this.call(
+      this.memory.MemorizeBatch.bind(this.memory) as Unary<typeof request, { results: MemorizeResponse__Output[] }>,
+      request,
+    );
+    return reply.results;
+  }
+
+  /** Which recalled memories (id → used) the runtime used; how many signals were recorded (a retry counts once). */
+  async autoFeedback(
+    agentId: string,
+    used: Record<string, boolean>,
+    opts: { endUserId?: string; requestId?: string } = {},
+  ): Promise<number> {
+    const request = {
+      agentId,
+      endUserId: opts.endUserId ?? "",
+      results: Object.entries(used).map(([id, wasUsed]) => ({ id, used: wasUsed })),
+      requestId: opts.requestId ?? randomUUID().replace(/-/g, ""),
+    };
+    const reply = await this.call(this.memory.AutoFeedback.bind(this.memory) as Unary<typeof request, { recorded: number }>, request);
+    return reply.recorded;
+  }
+
   /** The best hits, best first (`fields`: RecallRequest's others, e.g. endUserId, filter, minScore). */
   async recall(agentId: string, query: string, fields: Omit<RecallRequest, "agentId" | "query"> = {}): Promise<RecallHit__Output[]> {
     const request = checked(this.definition, "RecallRequest", { ...fields, agentId, query });
