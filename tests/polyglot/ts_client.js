@@ -37,6 +37,9 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     const used = { [batch[0].memory.id]: true, [batch[1].memory.id]: false };
     out.recorded = [await memory.autoFeedback("agent", used, { requestId: "turn-1" }), await memory.autoFeedback("agent", used, { requestId: "turn-1" })];
     out.usedOnce = (await memory.get("agent", batch[0].memory.id)).feedback.used;
+    const omar = await memory.assertFact("Acme", "billing_contact", "Omar", "Omar handles billing at Acme.", { scope: "tenant" });
+    const found = await memory.searchGraph("agent", "who handles billing at Acme");
+    out.graph = [omar.action, found.facts.map((f) => f.object), (await memory.explainFact("agent", omar.fact.id)).fact.id === omar.fact.id];
     out.mistakes = [];
     for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }]) {
       try {

@@ -17,6 +17,13 @@ import * as protobuf from "protobufjs";
 
 import { checked } from "./fields";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
+import type { ProtoGrpcType as GraphProto } from "./gen/graph";
+import type { AssertFactRequest } from "./gen/memoryd/v1/AssertFactRequest";
+import type { AssertFactResponse__Output } from "./gen/memoryd/v1/AssertFactResponse";
+import type { ExplainFactResponse__Output } from "./gen/memoryd/v1/ExplainFactResponse";
+import type { GraphServiceClient } from "./gen/memoryd/v1/GraphService";
+import type { SearchGraphRequest } from "./gen/memoryd/v1/SearchGraphRequest";
+import type { SearchGraphResponse__Output } from "./gen/memoryd/v1/SearchGraphResponse";
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
 import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
 import type { ConversationEvent__Output } from "./gen/memoryd/v1/ConversationEvent";
@@ -202,6 +209,7 @@ type Unary<Req, Res> = (
 export class MemoryClient {
   private readonly memory: MemoryServiceClient;
   private readonly conversations: ConversationServiceClient;
+  private readonly graph: GraphServiceClient;
   private readonly definition: protoLoader.PackageDefinition;
   private readonly metadata = new grpc.Metadata();
   private readonly timeoutMs: number;
@@ -220,13 +228,16 @@ export class MemoryClient {
     this.backoffMs = options.backoffMs ?? 200;
     this.onRetry = options.onRetry;
     const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
-    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto"];
+    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto", "memoryd/v1/graph.proto"];
     const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
     this.definition = definition;
-    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto;
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto & GraphProto;
     const credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
     this.conversations = new loaded.memoryd.v1.ConversationService(target, credentials, {
+      channelOverride: this.memory.getChannel() as grpc.Channel,
+    });
+    this.graph = new loaded.memoryd.v1.GraphService(target, credentials, {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
   }
@@ -436,6 +447,41 @@ export class MemoryClient {
   }
 
   /** Close the channel. */
+  /** Assert `subject —predicate→ object` with its sentence (admin role); an earlier fact it contradicts ends. */
+  assertFact(
+    subject: string,
+    predicate: string,
+    object: string,
+    fact: string,
+    fields: Omit<AssertFactRequest, "subject" | "predicate" | "object" | "fact"> = {},
+  ): Promise<AssertFactResponse__Output> {
+    const request = checked(this.definition, "AssertFactRequest", {
+      ...fields,
+      subject,
+      predicate,
+      object,
+      fact,
+      requestId: fields.requestId || randomUUID().replace(/-/g, ""), // a retry counts one mention
+    });
+    return this.call(this.graph.AssertFact.bind(this.graph) as Unary<typeof request, AssertFactResponse__Output>, request);
+  }
+
+  /** The graph's facts valid now (or `asOf`), best first, and the block the agent would see. */
+  searchGraph(
+    agentId: string,
+    query: string,
+    fields: Omit<SearchGraphRequest, "agentId" | "query"> = {},
+  ): Promise<SearchGraphResponse__Output> {
+    const request = checked(this.definition, "SearchGraphRequest", { ...fields, agentId, query });
+    return this.call(this.graph.SearchGraph.bind(this.graph) as Unary<typeof request, SearchGraphResponse__Output>, request);
+  }
+
+  /** A visible fact with its sources, the facts it replaced and the one that replaced it. */
+  explainFact(agentId: string, factId: string, endUserId = ""): Promise<ExplainFactResponse__Output> {
+    const request = { agentId, factId, endUserId };
+    return this.call(this.graph.ExplainFact.bind(this.graph) as Unary<typeof request, ExplainFactResponse__Output>, request);
+  }
+
   close(): void {
     this.memory.close();
   }

@@ -1,0 +1,8 @@
+// Original file: ../../proto/memoryd/v1/graph.proto
+
+
+export interface DismissMergeSuggestionResponse {
+}
+
+export interface DismissMergeSuggestionResponse__Output {
+}

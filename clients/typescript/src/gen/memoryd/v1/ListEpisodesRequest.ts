@@ -1,0 +1,22 @@
+// Original file: ../../proto/memoryd/v1/graph.proto
+
+
+export interface ListEpisodesRequest {
+  'agentId'?: (string);
+  'endUserId'?: (string);
+  /**
+   * 1-200; 0 means 50.
+   */
+  'pageSize'?: (number);
+  'pageToken'?: (string);
+}
+
+export interface ListEpisodesRequest__Output {
+  'agentId': (string);
+  'endUserId': (string);
+  /**
+   * 1-200; 0 means 50.
+   */
+  'pageSize': (number);
+  'pageToken': (string);
+}
