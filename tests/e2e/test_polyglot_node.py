@@ -174,6 +174,7 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
         'TypeError: items[1].tags: a list is wanted, not "x"',  # the whole batch refused, nothing sent
     ]
     assert result["graph"] == ["add", ["Omar"], True]
+    assert result["profile"] == [1, True, "Aborted", 2, False]
     assert result["batch"] == [["Deploys freeze on Fridays", "SCOPE_SHARED"], ["Ops rota is weekly", "SCOPE_PRIVATE"]]
     assert result["recorded"] == [2, 2] and result["usedOnce"] == 1  # a retry gets the answer, counted once
     assert result["neverStored"] == 0

@@ -40,6 +40,16 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     const omar = await memory.assertFact("Acme", "billing_contact", "Omar", "Omar handles billing at Acme.", { scope: "tenant" });
     const found = await memory.searchGraph("agent", "who handles billing at Acme");
     out.graph = [omar.action, found.facts.map((f) => f.object), (await memory.explainFact("agent", omar.fact.id)).fact.id === omar.fact.id];
+    const edited = await memory.editProfile("agent", "- answers in TypeScript", { section: "Style" });
+    let stale = "no error";
+    try {
+      await memory.editProfile("agent", "- a stale edit", { expectedRevision: 0 }); // compare-and-swap
+    } catch (err) {
+      stale = err.constructor.name;
+    }
+    const removed = await memory.editProfile("agent", "- answers in TypeScript", { section: "Style", remove: true });
+    out.profile = [edited.revision, edited.document.includes("- answers in TypeScript"), stale, removed.revision,
+      (await memory.getProfile("agent")).document.includes("TypeScript")];
     out.mistakes = [];
     for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }]) {
       try {

@@ -18,6 +18,9 @@ import * as protobuf from "protobufjs";
 import { checked } from "./fields";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as GraphProto } from "./gen/graph";
+import type { ProtoGrpcType as ProfileProto } from "./gen/profile";
+import type { Profile__Output } from "./gen/memoryd/v1/Profile";
+import type { ProfileServiceClient } from "./gen/memoryd/v1/ProfileService";
 import type { AssertFactRequest } from "./gen/memoryd/v1/AssertFactRequest";
 import type { AssertFactResponse__Output } from "./gen/memoryd/v1/AssertFactResponse";
 import type { ExplainFactResponse__Output } from "./gen/memoryd/v1/ExplainFactResponse";
@@ -210,6 +213,7 @@ export class MemoryClient {
   private readonly memory: MemoryServiceClient;
   private readonly conversations: ConversationServiceClient;
   private readonly graph: GraphServiceClient;
+  private readonly profiles: ProfileServiceClient;
   private readonly definition: protoLoader.PackageDefinition;
   private readonly metadata = new grpc.Metadata();
   private readonly timeoutMs: number;
@@ -228,16 +232,19 @@ export class MemoryClient {
     this.backoffMs = options.backoffMs ?? 200;
     this.onRetry = options.onRetry;
     const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
-    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto", "memoryd/v1/graph.proto"];
+    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto", "memoryd/v1/graph.proto", "memoryd/v1/profile.proto"];
     const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
     this.definition = definition;
-    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto & GraphProto;
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto & GraphProto & ProfileProto;
     const credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
     this.conversations = new loaded.memoryd.v1.ConversationService(target, credentials, {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
     this.graph = new loaded.memoryd.v1.GraphService(target, credentials, {
+      channelOverride: this.memory.getChannel() as grpc.Channel,
+    });
+    this.profiles = new loaded.memoryd.v1.ProfileService(target, credentials, {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
   }
@@ -447,6 +454,33 @@ export class MemoryClient {
   }
 
   /** Close the channel. */
+  /** The agent's current profile (document, revision, token count, the prompt block to cache). */
+  async getProfile(agentId: string): Promise<Profile__Output> {
+    const request = { agentId };
+    const reply = await this.call(this.profiles.GetProfile.bind(this.profiles) as Unary<typeof request, { profile: Profile__Output }>, request);
+    return reply.profile;
+  }
+
+  /**
+   * Append a line to a section (or `## Pinned`), or remove one; the profile after the edit. Compare-and-swap on
+   * the revision: without `expectedRevision` the current one is read first; a concurrent edit is `Aborted`.
+   */
+  async editProfile(
+    agentId: string,
+    line: string,
+    opts: { section?: string; pinned?: boolean; remove?: boolean; expectedRevision?: number } = {},
+  ): Promise<Profile__Output> {
+    const section = opts.section ?? "Notes";
+    const pinned = opts.pinned ?? false;
+    const edit = opts.remove
+      ? { removeLine: { section: pinned ? "" : section, line, pinned } }
+      : { append: { section, line, pinned } };
+    const expectedRevision = opts.expectedRevision ?? (await this.getProfile(agentId)).revision;
+    const request = { agentId, expectedRevision, ...edit };
+    const reply = await this.call(this.profiles.EditProfile.bind(this.profiles) as Unary<typeof request, { profile: Profile__Output }>, request);
+    return reply.profile;
+  }
+
   /** Assert `subject —predicate→ object` with its sentence (admin role); an earlier fact it contradicts ends. */
   assertFact(
     subject: string,
