@@ -156,12 +156,13 @@ def _once_each(
     seen: set[str] = set()
 
     async def checked(kind: str, rows: list[Row], numbers: list[int]) -> int:
+        count = await check(kind, rows, numbers)  # first: a row without an id is refused as such
         if kind == "memory":
             for row, number in zip(rows, numbers, strict=True):
-                if row.get("id") in seen:
+                if row["id"] in seen:
                     raise InvalidRequest("export", f"line {number}: memory {row['id']!r} is in the export twice")
                 seen.add(row["id"])
-        return await check(kind, rows, numbers)
+        return count
 
     return checked
 

@@ -43,6 +43,11 @@ async def test_a_damaged_export_is_refused_before_anything_is_written(app: App) 
         broken[at]["row"].update(row)
         return broken
 
+    def without(at: int, column: str) -> list[dict[str, Any]]:
+        broken = copy.deepcopy(lines)
+        del broken[at]["row"][column]
+        return broken
+
     cases = [
         (damaged(last, id=None, event_id=None, key=None), f"line {last + 1}: a "),  # the last record: after the rest
         (damaged(memory_at, created_at="yesterday"), f"line {memory_at + 1}: a 'memory' record"),
@@ -50,6 +55,7 @@ async def test_a_damaged_export_is_refused_before_anything_is_written(app: App) 
         ([*lines, {"type": "memories", "row": {}}], "unknown record type 'memories'"),
         # Rows the writes could not have made, which no call could then read, forget or see:
         (damaged(memory_at, id="not-an-id"), f"line {memory_at + 1}: .*id: must be a memory id"),
+        (without(memory_at + 1, "id"), f"line {memory_at + 2}: a 'memory' record does not fit its table: no 'id'"),
         (damaged(memory_at, scope="everyone"), "'everyone' is not a valid Scope"),  # listed by no one
         (damaged(memory_at, status="gone"), "'gone' is not a valid MemoryStatus"),
         (damaged(memory_at, scope="end_user", end_user_id=""), "end_user_id: is required for an end_user memory"),
