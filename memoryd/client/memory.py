@@ -346,7 +346,12 @@ class MemoryClient(_ClientCore[grpc.Channel]):
 
 
 class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
-    """The same calls on ``grpc.aio``; ``async with`` it, or ``await close()``."""
+    """A runtime's calls on ``grpc.aio``; ``async with`` it, or ``await close()``.
+
+    The archive's, the profile's reads and edits, the effective settings, and the ``conversations``,
+    ``jobs`` and ``graph`` namespaces, as ``MemoryClient`` has them; an operator's profile restores,
+    regenerations and settings changes are the blocking client's.
+    """
 
     @staticmethod
     def _open(target: str, credentials: grpc.ChannelCredentials | None) -> grpc.aio.Channel:
