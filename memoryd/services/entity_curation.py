@@ -116,16 +116,14 @@ class EntityCuration:
             stored = await self._store.facts(by.tenant_id, [*record.subject_of, *record.object_of])
             await self._rewrite(by.tenant_id, _moved(list(stored.values()), source_id, target_id, record))
             return target
-        if source.merged_into:
-            raise PreconditionFailed(f"source_entity_id: already merged into {source.merged_into}")
-        if target.merged_into:  # facts moved onto a folded entity would leave every listing
-            raise PreconditionFailed(f"target_entity_id: merged into {target.merged_into}; merge into that one")
+        _foldable(source, target)
         touching = await self._store.facts_touching(by.tenant_id, [source_id])
         vectors = await self._store.entity_vectors(by.tenant_id, [source_id, target_id])
         now = await self._store.entities(by.tenant_id, [source_id, target_id])  # as they are now: a rename or
         if source_id not in now or target_id not in now:  # alias made meanwhile stays; an erased row stays gone
             raise NotFound("source_entity_id, target_entity_id: an entity was erased meanwhile")
         source, target = now[source_id], now[target_id]
+        _foldable(source, target)  # a merge made meanwhile stays as it was made
         held = {normalised_name(a) for a in (target.name, *target.aliases)}
         added = tuple(dict.fromkeys(a for a in (source.name, *source.aliases) if normalised_name(a) not in held))
         record = MergeRecord(
@@ -266,3 +264,11 @@ def _moved(facts: Sequence[Fact], from_id: str, to_id: str, record: MergeRecord)
         for f in facts
     ]
     return [m for m, f in zip(moved, facts, strict=True) if m != f]
+
+
+def _foldable(source: Entity, target: Entity) -> None:
+    """PreconditionFailed unless ``source`` may be folded into ``target``: neither is folded already."""
+    if source.merged_into:
+        raise PreconditionFailed(f"source_entity_id: already merged into {source.merged_into}")
+    if target.merged_into:  # facts moved onto a folded entity would leave every listing
+        raise PreconditionFailed(f"target_entity_id: merged into {target.merged_into}; merge into that one")

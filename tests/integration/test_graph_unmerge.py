@@ -255,3 +255,16 @@ async def test_a_contacts_entities_erased_while_they_are_merged_stay_erased(
     with pytest.raises(NotFound, match="erased meanwhile"):
         await app.graph.merge_entities(ADMIN, ivan, iwan)
     assert await app.graph._store.entities("acme", [ivan, iwan]) == {}
+
+
+async def test_two_merges_of_one_source_at_once_keep_the_first(app: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second merge re-reads the rows before writing them: a source folded meanwhile is not folded again."""
+    ada = (await _says(app, "Ada Lind", "speaks", "Finnish", "Ada: Finnish.")).subject_id
+    adah = (await _says(app, "Adah Lind", "speaks", "Estonian", "Adah: Estonian.")).subject_id
+    adda = (await _says(app, "Adda Lind", "speaks", "Latvian", "Adda: Latvian.")).subject_id
+    _first_comes(monkeypatch, app.graph._store, "entity_vectors", lambda: app.graph.merge_entities(ADMIN, ada, adah))
+    with pytest.raises(PreconditionFailed, match="source_entity_id: already merged into"):
+        await app.graph.merge_entities(ADMIN, ada, adda)
+    assert (await app.graph._store.entities("acme", [ada]))[ada].merged_into == adah
+    assert await _facts_of(app, adah) == {"Ada: Finnish.", "Adah: Estonian."}
+    assert (await app.graph.unmerge_entity(ADMIN, ada)).facts_moved == 1  # the first merge's record, whole
