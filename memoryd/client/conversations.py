@@ -13,8 +13,7 @@ from typing import cast
 
 import grpc
 
-from memoryd.client.errors import from_rpc_error
-from memoryd.client.namespaces import AsyncCaller, Caller
+from memoryd.client.namespaces import AsyncCaller, Caller, watch_ended
 from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import ConversationServiceStub, cpb
 
@@ -64,12 +63,6 @@ def _watching(agent_id: str, conversation_id: str, end_user_id: str, from_start:
     return cpb.WatchConversationRequest(
         agent_id=agent_id, end_user_id=end_user_id, conversation_id=conversation_id, from_start=from_start
     )
-
-
-def watch_ended(err: grpc.RpcError) -> None:
-    """A watch's deadline is how it ends; any other status is the caller's to handle."""
-    if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-        raise from_rpc_error(err) from None
 
 
 class Conversations:

@@ -14,8 +14,7 @@ from typing import cast
 
 import grpc
 
-from memoryd.client.conversations import watch_ended
-from memoryd.client.namespaces import AsyncCaller, Caller
+from memoryd.client.namespaces import AsyncCaller, Caller, watch_ended
 from memoryd.rpc.client import JobServiceStub, jpb
 
 UNSETTLED = frozenset({"queued", "running", "retrying", "waiting_for_provider"})

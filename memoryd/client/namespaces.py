@@ -1,4 +1,4 @@
-"""What a client's namespace (``conversations``, ``jobs``, ``graph``) needs of the client it belongs to.
+"""What a client's namespace (``conversations``, ``jobs``, ``graph``) needs of its client, and how its watches end.
 
 Each namespace goes through its client's ``call`` (metadata, deadline, retries on UNAVAILABLE only)
 and asks for the channel at each call, so a closed client raises ``ClientClosed`` instead of making
@@ -11,6 +11,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 import grpc
+
+from memoryd.client.errors import from_rpc_error
 
 
 class Caller(Protocol):
@@ -41,3 +43,9 @@ class AsyncCaller(Protocol):
 
     def call(self, method: Callable[..., Awaitable[Any]], request: Any) -> Awaitable[Any]:
         """One call with the client's metadata, deadline and retries."""
+
+
+def watch_ended(err: grpc.RpcError) -> None:
+    """A watch stream's deadline is how it ends; any other status is the caller's to handle."""
+    if err.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+        raise from_rpc_error(err) from None
