@@ -127,6 +127,11 @@ async def test_the_typescript_client_compacts_ends_and_watches_a_conversation(
     assert (r["end"], r["ended"]) == ("compact:c1:12:end", "compaction_finished")
     assert r["listed"] == [["c1", 12, 12]] and r["quiet"] == []
     assert r["missing"] == {"class": "NotFound", "isNotFound": True}
+    assert r["endEvents"][-1] == "JOB_STATE_SUCCEEDED" and r["endEvents"][0] == "JOB_STATE_QUEUED"
+    assert r["job"] == ["compact:c1:12:force", "compact", "agent", "JOB_STATE_SUCCEEDED"]
+    assert sorted(r["jobs"]) == sorted(["compact:c1:12:force", "compact:c1:12:end"])  # pages of one, followed
+    assert r["succeeded"].count("compact") == 2
+    assert (r["retry"], r["unknown"], r["badState"]) == ("FailedPrecondition", "NotFound", "TypeError")
 
 
 def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveServer) -> None:

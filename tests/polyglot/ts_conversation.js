@@ -1,5 +1,6 @@
 // The TypeScript client's working memory against a daemon with workers: append, compact, end the
-// session, list, and the event stream that says when each compaction finished. Prints JSON.
+// session, list, the event stream that says when each compaction finished, and the jobs behind them.
+// Prints JSON.
 // Usage: ts_conversation.js HOST:PORT
 const { MemoryClient, NotFound } = require("@memoryd/client");
 
@@ -26,6 +27,26 @@ async function finished(memory, jobId) {
     out.compacted = await finished(memory, out.compact);
     out.end = await memory.endSession("agent", "c1");
     out.ended = await finished(memory, out.end);
+    out.endEvents = [];
+    for await (const e of memory.watchJob(out.end, { timeoutMs: 30000 })) out.endEvents.push(e.state);
+    const job = await memory.getJob(out.compact);
+    out.job = [job.jobId, job.kind, job.agentId, job.state];
+    out.jobs = [];
+    for await (const j of memory.listJobs({ kind: "compact", pageSize: 1 })) out.jobs.push(j.jobId);
+    out.succeeded = [];
+    for await (const j of memory.listJobs({ state: "JOB_STATE_SUCCEEDED", agentId: "agent" })) out.succeeded.push(j.kind);
+    for (const [name, call] of [
+      ["retry", () => memory.retryJob(out.compact)], // succeeded: nothing to re-drive
+      ["unknown", () => memory.getJob("compact:no-such-job")],
+      ["badState", () => memory.listJobs({ state: "JOB_STATE_BOGUS" }).next()],
+    ]) {
+      try {
+        await call();
+        out[name] = "no error";
+      } catch (err) {
+        out[name] = err.constructor.name;
+      }
+    }
     out.listed = [];
     for await (const c of memory.listConversations("agent")) out.listed.push([c.conversationId, c.messages, c.compactedThrough]);
     out.quiet = [];

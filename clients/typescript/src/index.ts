@@ -18,6 +18,11 @@ import * as protobuf from "protobufjs";
 import { checked } from "./fields";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as GraphProto } from "./gen/graph";
+import type { ProtoGrpcType as JobsProto } from "./gen/jobs";
+import type { Job__Output } from "./gen/memoryd/v1/Job";
+import type { JobEvent__Output } from "./gen/memoryd/v1/JobEvent";
+import type { JobServiceClient } from "./gen/memoryd/v1/JobService";
+import type { JobState } from "./gen/memoryd/v1/JobState";
 import type { ProtoGrpcType as ProfileProto } from "./gen/profile";
 import type { Profile__Output } from "./gen/memoryd/v1/Profile";
 import type { ProfileServiceClient } from "./gen/memoryd/v1/ProfileService";
@@ -49,6 +54,8 @@ import type { UpdateMemoryRequest } from "./gen/memoryd/v1/UpdateMemoryRequest";
 export type {
   ConversationEvent__Output as ConversationEvent,
   ConversationSummary__Output as ConversationSummary,
+  Job__Output as Job,
+  JobEvent__Output as JobEvent,
   Memory__Output as Memory,
   MemoryHistoryEvent__Output as MemoryHistoryEvent,
   RecallHit__Output as RecallHit,
@@ -214,6 +221,7 @@ export class MemoryClient {
   private readonly conversations: ConversationServiceClient;
   private readonly graph: GraphServiceClient;
   private readonly profiles: ProfileServiceClient;
+  private readonly jobs: JobServiceClient;
   private readonly definition: protoLoader.PackageDefinition;
   private readonly metadata = new grpc.Metadata();
   private readonly timeoutMs: number;
@@ -232,10 +240,20 @@ export class MemoryClient {
     this.backoffMs = options.backoffMs ?? 200;
     this.onRetry = options.onRetry;
     const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
-    const files = ["memoryd/v1/memory.proto", "memoryd/v1/conversation.proto", "memoryd/v1/graph.proto", "memoryd/v1/profile.proto"];
+    const files = [
+      "memoryd/v1/memory.proto",
+      "memoryd/v1/conversation.proto",
+      "memoryd/v1/graph.proto",
+      "memoryd/v1/profile.proto",
+      "memoryd/v1/jobs.proto",
+    ];
     const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
     this.definition = definition;
-    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto & ConversationProto & GraphProto & ProfileProto;
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as MemoryProto &
+      ConversationProto &
+      GraphProto &
+      ProfileProto &
+      JobsProto;
     const credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
     this.conversations = new loaded.memoryd.v1.ConversationService(target, credentials, {
@@ -245,6 +263,9 @@ export class MemoryClient {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
     this.profiles = new loaded.memoryd.v1.ProfileService(target, credentials, {
+      channelOverride: this.memory.getChannel() as grpc.Channel,
+    });
+    this.jobs = new loaded.memoryd.v1.JobService(target, credentials, {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
   }
@@ -453,7 +474,6 @@ export class MemoryClient {
     }
   }
 
-  /** Close the channel. */
   /** The agent's current profile (document, revision, token count, the prompt block to cache). */
   async getProfile(agentId: string): Promise<Profile__Output> {
     const request = { agentId };
@@ -516,6 +536,58 @@ export class MemoryClient {
     return this.call(this.graph.ExplainFact.bind(this.graph) as Unary<typeof request, ExplainFactResponse__Output>, request);
   }
 
+  /** A background job's record (Compact, EndSession and the reviews answer with its id): state, attempts, result. */
+  async getJob(jobId: string): Promise<Job__Output> {
+    const request = { jobId };
+    const reply = await this.call(this.jobs.GetJob.bind(this.jobs) as Unary<typeof request, { job: Job__Output }>, request);
+    return reply.job;
+  }
+
+  /** The tenant's jobs, newest first (`kind` e.g. "compact", `state` e.g. "JOB_STATE_FAILED", `agentId`). */
+  async *listJobs(opts: { kind?: string; state?: JobState; agentId?: string; pageSize?: number } = {}): AsyncGenerator<Job__Output> {
+    let pageToken = "";
+    do {
+      const request = checked(this.definition, "ListJobsRequest", {
+        kind: opts.kind ?? "",
+        state: opts.state ?? "JOB_STATE_UNSPECIFIED",
+        agentId: opts.agentId ?? "",
+        pageSize: opts.pageSize ?? 50,
+        pageToken,
+      });
+      const page = await this.call(
+        this.jobs.ListJobs.bind(this.jobs) as Unary<typeof request, { jobs: Job__Output[]; nextPageToken: string }>,
+        request,
+      );
+      yield* page.jobs;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /**
+   * A job's events from its first one, then live ones, until it settles (succeeded, failed, dead) or `timeoutMs`
+   * passes: without a running worker a job stays queued, and `getJob` tells where it stands.
+   */
+  async *watchJob(jobId: string, opts: { timeoutMs?: number } = {}): AsyncGenerator<JobEvent__Output> {
+    const deadline = new Date(Date.now() + (opts.timeoutMs ?? this.timeoutMs));
+    const stream = this.jobs.WatchJob({ jobId }, this.metadata, { deadline });
+    try {
+      for await (const reply of stream) yield (reply as { event: JobEvent__Output }).event;
+    } catch (err) {
+      const failed = err as grpc.ServiceError;
+      if (failed.code !== grpc.status.DEADLINE_EXCEEDED) throw fromServiceError(failed); // the deadline ends a watch
+    } finally {
+      stream.cancel();
+    }
+  }
+
+  /** Run a failed or dead job again from attempt 1 (operators); `FailedPrecondition` in any other state. */
+  async retryJob(jobId: string): Promise<Job__Output> {
+    const request = { jobId };
+    const reply = await this.call(this.jobs.RetryJob.bind(this.jobs) as Unary<typeof request, { job: Job__Output }>, request);
+    return reply.job;
+  }
+
+  /** Close the channel (every service shares it). */
   close(): void {
     this.memory.close();
   }
