@@ -262,25 +262,40 @@ def fact_markers(text: str) -> dict[str, frozenset[str]]:
 
 
 def differing_markers(a: str, b: str) -> list[str]:
-    """Which kinds of fact marker differ between two texts, in a fixed order ([] when none)."""
+    """Which kinds of fact marker differ between two texts, in a fixed order ([] when none).
+
+    Beside ``fact_markers``' kinds: ``case``, a run whose case is content (``cased_codes``: "ABC" /
+    "abc", "5 MW" / "5 mW"), and ``question``, one text asking what the other states ("Is the launch
+    on Friday?"). A question differs from its statement but contradicts nothing: ``conflicting_markers``
+    and ``contradicting`` leave it out.
+    """
     left, right = fact_markers(a), fact_markers(b)
     differ = [kind for kind in ("number", "time", "negation", "symbol") if left[kind] != right[kind]]
+    if set(cased_codes(a)) != set(cased_codes(b)):
+        differ.append("case")
     # A name differs only when the other text lacks the word altogether ("Dune" and "dune" are one name).
     words_a, words_b = set(statement_key(a)), set(statement_key(b))
     if (left["name"] - words_b) | (right["name"] - words_a):
         differ.append("name")
+    if ("?" in words_a) != ("?" in words_b):
+        differ.append("question")
     return differ
 
 
+def contradicting(differ: list[str]) -> list[str]:
+    """The marker kinds that make two statements of one fact contradict: all but a question's."""
+    return [kind for kind in differ if kind != "question"]
+
+
 def says_nothing_new(new: str, existing: str) -> bool:
-    """Whether the two texts differ in no fact marker, no written capital and no word but common ones, either way.
+    """Whether the two texts differ in no fact marker and in no word but common ones, either way.
 
     A model may call a text a restatement (or a correction) of a memory; it is merged only when this
     holds, so what differs ("dislikes" for "likes", another day, another name) is kept as a memory of
     its own. Both ways: a correction may take a word out ("Ich wohne in Berlin" for "Ich wohne nicht
     in Berlin", "lives in Oslo" for "used to live in Oslo"), and the shorter text is then the news.
     """
-    if differing_markers(new, existing) or set(cased_codes(new)) != set(cased_codes(existing)):
+    if differing_markers(new, existing):
         return False
     words_new, words_old = ({_plain(w) for w in statement_key(t)} - _SENTENCE_WORDS for t in (new, existing))
     return words_new == words_old
@@ -301,7 +316,7 @@ def conflicting_markers(a: str, b: str) -> list[str]:
     name opening both texts is a different subject, not a contradiction ("Sofia is allergic to
     peanuts" and "Ingrid is allergic to peanuts" are two facts).
     """
-    differ = differing_markers(a, b)
+    differ = contradicting(differing_markers(a, b))
     if not differ:
         return []
     key_a, key_b = statement_key(a), statement_key(b)

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from memoryd.core.feedback import Signal
 from memoryd.core.models import MemoryRecord, Scope
-from memoryd.core.restatement import conflicting_markers, differing_markers
+from memoryd.core.restatement import conflicting_markers, contradicting, differing_markers
 from memoryd.core.review import Action, Finding, FindingKind, ReviewLimits, finding_id
 
 Neighbours = Sequence[Sequence[tuple[int, float]]]
@@ -202,7 +202,7 @@ def _contradictions(
         a, b = records[i], records[j]
         same_subject = bool(a.subject) and a.subject.lower() == b.subject.lower()
         # Stated subjects vouch for "one fact"; otherwise the texts must say one thing differently.
-        differ = (differing_markers if same_subject else conflicting_markers)(a.content, b.content)
+        differ = contradicting((differing_markers if same_subject else conflicting_markers)(a.content, b.content))
         if not differ or a.content_hash == b.content_hash:
             continue
         basis = f"cosine {similarity:.2f}" if similarity else f"the same subject {a.subject!r}"

@@ -131,6 +131,17 @@ def test_a_text_says_something_new_when_it_adds_or_takes_out_a_word() -> None:
         assert says_nothing_new(new, old) and says_nothing_new(old, new), (new, old)
 
 
+@pytest.mark.parametrize("duplicate_similarity", [0.95, 1.0])  # 1.0: the pair falls to the stale rule's band
+def test_a_question_or_a_written_capital_is_no_duplicate_and_retires_nothing(duplicate_similarity: float) -> None:
+    """Their texts embed alike: the review called them "near-identical with no fact changed", or archived the older."""
+    statement, question = mem(1, "The launch is on Friday", days=30), mem(2, "Is the launch on Friday?")
+    code, corrected = mem(3, "The gate code is ABC", days=30), mem(4, "The gate code is abc")
+    found = run([statement, question, code, corrected], duplicate_similarity=duplicate_similarity)
+    assert kinds(found, FindingKind.DUPLICATE) == [] and kinds(found, FindingKind.STALE) == []
+    # A changed code is reported as one fact stated two ways; a question contradicts nothing.
+    assert kinds(found, FindingKind.CONTRADICTION) == [{code.memory_id, corrected.memory_id}]
+
+
 def test_memories_about_one_subject_that_differ_in_a_fact_are_contradictions() -> None:
     a = mem(1, "Weekly sync happens at 10am", subject="sync")
     b = mem(2, "Planning moved to Thursdays", subject="sync")
