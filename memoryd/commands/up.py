@@ -18,6 +18,9 @@ whole process group).
 
 One ``memoryd up`` per run directory: a second would start a second Valkey on the same AOF files
 (``<run-dir>/up.lock`` is held for the launcher's life; the system drops it when the process ends).
+One with an embedded Valkey per local store too (``<data>/.memoryd-up.lock``): processes sharing a
+store share one Redis (its job ledger and leases), and a second launcher's own Valkey would be a
+second queue over the same tables, each running maintenance blind to the other's leases.
 While it runs, ``<run-dir>/up.json`` names its Redis URL, store and listen address: commands run
 with the same run directory (``memoryd audit``, ``bootstrap``) find the embedded Valkey there,
 whose port changes at every start (``running_stack``).
@@ -26,6 +29,7 @@ whose port changes at every start (``running_stack``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import json
 import os
@@ -190,14 +194,38 @@ def _valkey_child(run_dir: Path, port: int) -> tuple[Child, str]:
 
 def _hold(run_dir: Path) -> IO[bytes]:
     """The run directory's lock, held while the returned file stays open; NotReady if another launcher holds it."""
-    lock = (run_dir / "up.lock").open("ab")
+    return _locked(
+        run_dir / "up.lock",
+        f"another `memoryd up` runs in {run_dir}: stop it first, or give this one another --run-dir",
+    )
+
+
+def _hold_store(data: str, settings: Settings) -> IO[bytes] | None:
+    """The local store's launcher lock when this launcher brings its own Valkey; None otherwise.
+
+    With ``REDIS_URL`` set, launchers on one store share that Redis; on object storage there is
+    no file to lock (replicas there are started as ``serve`` and ``worker`` with one Redis).
+    """
+    if settings.redis.dsn or "://" in data:
+        return None
+    try:
+        Path(data).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--data {data!r}: {exc.strerror or exc}") from None
+    return _locked(
+        Path(data) / ".memoryd-up.lock",
+        f"another `memoryd up` serves {data} with its own Valkey: stop it first, give this one another "
+        "--data, or set REDIS_URL for both (processes sharing a store share one job queue)",
+    )
+
+
+def _locked(path: Path, taken: str) -> IO[bytes]:
+    lock = path.open("ab")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         lock.close()
-        raise NotReady(
-            f"another `memoryd up` runs in {run_dir}: stop it first, or give this one another --run-dir"
-        ) from None
+        raise NotReady(taken) from None
     return lock
 
 
@@ -232,8 +260,9 @@ def run_up(args: argparse.Namespace, settings: Settings) -> int:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"--run-dir {str(run_dir)!r}: {exc.strerror or exc}") from None
-    with _hold(run_dir):
-        return _run_children(args, settings, run_dir)
+    data = args.data or str(run_dir / "data")
+    with _hold(run_dir), _hold_store(data, settings) or contextlib.nullcontext():
+        return _run_children(args, settings, run_dir, data)
 
 
 def _check_free(host: str, port: int, instead: str = "--listen HOST:PORT") -> None:
@@ -246,7 +275,7 @@ def _check_free(host: str, port: int, instead: str = "--listen HOST:PORT") -> No
         ) from None
 
 
-def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -> int:
+def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path, data: str) -> int:
     listen_host, listen_port = args.listen if args.listen else (settings.server.host, settings.server.port)
     _check_free(listen_host, listen_port)
     console = "" if args.console == "off" else args.console
@@ -267,7 +296,6 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path) -
             allowed_hosts(host, args.console_allowed_host)
         except ValueError as exc:
             raise NotReady(f"--console-allowed-host {exc}") from None
-    data = args.data or str(run_dir / "data")
     env = dict(os.environ)
     children: list[Child] = []
     if not settings.redis.dsn:

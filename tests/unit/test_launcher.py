@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import itertools
+import socket
 from pathlib import Path
 
 import pytest
@@ -72,3 +73,21 @@ def test_a_second_launcher_on_one_run_directory_refuses_to_start(tmp_path: Path)
         assert not (tmp_path / "valkey").exists()  # nothing started
     finally:
         held.close()
+
+
+def test_a_second_launcher_on_one_store_with_its_own_valkey_refuses_to_start(tmp_path: Path) -> None:
+    # Two embedded Valkeys over one store are two job queues: maintenance twice, each blind to the other's leases.
+    data = tmp_path / "data"
+    data.mkdir()
+    held = (data / ".memoryd-up.lock").open("ab")
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a `memoryd up` with another run directory holds it
+    second = tmp_path / "second"
+    taken = socket.create_server(("127.0.0.1", 0))  # the first launcher's daemon: said after the store
+    args = argparse.Namespace(run_dir=second, data=str(data), listen=taken.getsockname()[:2], config=None)
+    try:
+        with pytest.raises(NotReady, match=f"another `memoryd up` serves {data} with its own Valkey"):
+            run_up(args, make_settings(data))
+        assert not (second / "valkey").exists()  # nothing started
+    finally:
+        held.close()
+        taken.close()
