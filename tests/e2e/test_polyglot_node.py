@@ -209,3 +209,43 @@ def test_the_typescript_client_types_are_those_of_the_protos(tmp_path: Path) -> 
     fresh = {p.relative_to(tmp_path): p.read_text() for p in tmp_path.rglob("*.ts")}
     committed = {p.relative_to(client / "src" / "gen"): p.read_text() for p in (client / "src" / "gen").rglob("*.ts")}
     assert fresh == committed, "run `npm run gen` in clients/typescript"
+
+
+def test_a_packed_typescript_client_carries_its_protos(tmp_path: Path, live_server: LiveServer) -> None:
+    """`npm pack`, installed in another project: it found its protos only beside the repository's `proto/`."""
+    npm = shutil.which("npm")
+    assert npm, "run `make install` (it needs Node.js and npm)"
+    client = ROOT / "clients" / "typescript"
+    subprocess.run([npm, "pack", "--pack-destination", str(tmp_path)], cwd=client, check=True, capture_output=True)
+    [tarball] = tmp_path.glob("memoryd-client-*.tgz")
+    assert not (client / "proto").exists()  # the copy is the package's, not left in the repository
+    project = tmp_path / "project"
+    installed = project / "node_modules" / "@memoryd"
+    installed.mkdir(parents=True)
+    subprocess.run(["tar", "xzf", str(tarball), "-C", str(installed)], check=True)
+    (installed / "package").rename(installed / "client")
+    script = project / "main.js"
+    script.write_text(
+        'const { MemoryClient } = require("@memoryd/client");\n'
+        "(async () => {\n"
+        '  const memory = new MemoryClient(process.argv[2], { tenant: "packed" });\n'
+        '  const stored = await memory.memorize("agent", "A packed client stores memories");\n'
+        '  const hits = await memory.recall("agent", "What does a packed client do?");\n'
+        "  console.log(JSON.stringify([stored.memory.id, hits.map((h) => h.memory.id)]));\n"
+        "  memory.close();\n"
+        "})();\n"
+    )
+    # Its dependencies (grpc-js, proto-loader, protobufjs) from the repository's install: nothing downloads.
+    env = {"PATH": str(Path(node()).parent), "NODE_PATH": str(ROOT / "node_modules")}
+    out = subprocess.run(
+        [node(), str(script), f"127.0.0.1:{live_server.port}"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    stored, hits = json.loads(out.stdout)
+    assert hits[0] == stored

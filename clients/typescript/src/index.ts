@@ -9,6 +9,7 @@
  */
 
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import * as path from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
@@ -100,7 +101,7 @@ export interface ClientOptions {
   backoffMs?: number;
   /** TLS (default: plaintext, as a loopback daemon serves). */
   credentials?: grpc.ChannelCredentials;
-  /** Where `memoryd/v1/*.proto` live (default: the repository's `proto/`). */
+  /** Where `memoryd/v1/*.proto` live (default: those a packed client carries, else the repository's `proto/`). */
   protoRoot?: string;
   /** Called before each retry (attempt 1, 2…) with the UNAVAILABLE error: for logs and metrics. */
   onRetry?: (attempt: number, error: MemorydError) => void;
@@ -137,7 +138,7 @@ export class MemoryClient {
     this.retries = options.retries ?? 3;
     this.backoffMs = options.backoffMs ?? 200;
     this.onRetry = options.onRetry;
-    const root = options.protoRoot ?? path.resolve(__dirname, "..", "..", "..", "proto");
+    const root = options.protoRoot ?? defaultProtoRoot();
     const files = [
       "memoryd/v1/memory.proto",
       "memoryd/v1/conversation.proto",
@@ -492,6 +493,12 @@ export class MemoryClient {
       }
     }
   }
+}
+
+/** The protos a packed client carries (`npm pack` copies them in), else the repository's beside it. */
+function defaultProtoRoot(): string {
+  const packed = path.resolve(__dirname, "..", "proto");
+  return existsSync(packed) ? packed : path.resolve(__dirname, "..", "..", "..", "proto");
 }
 
 /** A watch stream's events until it ends; its deadline ends it quietly, any other failure is thrown as memoryd's. */
