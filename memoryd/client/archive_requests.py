@@ -26,7 +26,7 @@ def memorize_request(
     return pb.MemorizeRequest(
         agent_id=agent_id,
         end_user_id=end_user_id,
-        memory=build(pb.MemoryInput, {"content": content, **fields}),
+        memory=build(pb.MemoryInput, {"content": content, **fields}, keywords=("end_user_id", "request_id")),
         # A retried Memorize must not store twice: the server keeps the first result under this key.
         request_id=request_id or uuid.uuid4().hex,
     )

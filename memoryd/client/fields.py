@@ -7,8 +7,9 @@ Protobuf's constructors take a string where a list of strings is wanted and keep
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
@@ -17,25 +18,37 @@ from google.protobuf.message import Message
 M = TypeVar("M", bound=Message)
 
 
-def build(message_type: type[M], fields: Mapping[str, Any]) -> M:
+def build(message_type: type[M], fields: Mapping[str, Any], keywords: Sequence[str] = ()) -> M:
     """``message_type(**fields)``, after checking each field the caller named.
 
     An enum takes its full label, its short name in any case (``"shared"`` for ``SCOPE_SHARED``)
-    or its number; a wrapper of one list (``TagList``) takes the list itself.
+    or its number; a wrapper of one list (``TagList``) takes the list itself. ``keywords``: the
+    calling method's own keyword arguments, offered when a mistyped field is close to one
+    (``end_user=`` for ``memorize(..., end_user_id=)``).
     """
-    return message_type(**_checked(cast(Descriptor, message_type.DESCRIPTOR), fields))
+    descriptor = cast(Descriptor, message_type.DESCRIPTOR)
+    for name in fields:
+        if name not in descriptor.fields_by_name:
+            raise TypeError(_unknown(descriptor, name, keywords))
+    return message_type(**_checked(descriptor, fields))
 
 
 def _checked(descriptor: Descriptor, fields: Mapping[str, Any], within: str = "") -> dict[str, Any]:
     return {name: _value(descriptor, name, value, within + name) for name, value in fields.items()}
 
 
+def _unknown(descriptor: Descriptor, name: str, keywords: Sequence[str] = ()) -> str:
+    fields = sorted(descriptor.fields_by_name)
+    close = difflib.get_close_matches(name.rsplit(".", 1)[-1], [*fields, *keywords], n=1, cutoff=0.75)
+    hint = f"did you mean {close[0]!r}{' (a keyword of the call)' if close[0] in keywords else ''}? " if close else ""
+    return f"{descriptor.name} has no field {name!r}; {hint}its fields: {', '.join(fields)}"
+
+
 def _value(descriptor: Descriptor, key: str, value: Any, name: str) -> Any:
     """``value`` for the field ``key`` of ``descriptor``; ``name`` is its path from the request, for messages."""
     field = descriptor.fields_by_name.get(key)
     if field is None:
-        known = ", ".join(sorted(descriptor.fields_by_name))
-        raise TypeError(f"{descriptor.name} has no field {name!r}; its fields: {known}")
+        raise TypeError(_unknown(descriptor, name))
     if field.is_repeated:
         if isinstance(value, str | bytes):
             raise TypeError(f"{name}: a list is wanted, not one string: {name}=[{value!r}]")

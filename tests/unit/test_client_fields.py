@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memoryd.client import gr, pb
+from memoryd.client.archive_requests import memorize_request
 from memoryd.client.fields import build
 
 
@@ -41,8 +42,14 @@ def test_an_unknown_enum_name_lists_the_choices() -> None:
 def test_an_unknown_field_names_the_message_and_its_fields() -> None:
     with pytest.raises(TypeError, match="MemoryInput has no field 'colour'; its fields: category, collection"):
         build(pb.MemoryInput, {"colour": "red"})
-    with pytest.raises(TypeError, match=r"RecallFilter has no field 'filter\.tag'"):
+    with pytest.raises(TypeError, match=r"RecallFilter has no field 'filter\.tag'; did you mean 'tags'\? its fields"):
         build(pb.RecallRequest, {"filter": {"tag": ["x"]}})
+
+
+def test_a_mistyped_keyword_of_the_call_is_named() -> None:
+    """``memorize(..., end_user="u1")`` listed MemoryInput's fields, none of which was the one meant."""
+    with pytest.raises(TypeError, match=r"no field 'end_user'; did you mean 'end_user_id' \(a keyword of the call\)\?"):
+        memorize_request("a1", "Ida likes tea", "", "", {"end_user": "u1"})
 
 
 def test_each_item_of_a_list_of_messages_is_checked_with_its_index() -> None:
