@@ -365,48 +365,61 @@ class CompactionService:
     ) -> int:
         """What the messages after ``filed_through`` up to ``through`` leave in the archive (``storage_scope``).
 
-        Deduplicated, and keyed by the stretch: a re-run of the job gets the first filing back.
+        Deduplicated, and keyed by the stretch: a re-run of the job gets the first filing back. Under
+        ``session``, a stretch an extractive summary covers (no model) also files what the user said
+        in it, as said: the summary quotes at most a fifth of the messages, and the rest would be in
+        no memory Recall finds.
         """
         scope = policy.storage_scope
         covering = [s for s in live if s.to_seq > conv.filed_through]
+        stretch = f"{conv.conversation_id}:{conv.filed_through}-{through}"
         if scope == StorageScope.SESSION and covering:
             first, last = covering[0], covering[-1]
-            drafts = [
-                MemoryDraft(
-                    content="\n".join(s.render() for s in covering)[:_MAX_FILED_BYTES],
-                    memory_type=MemoryType.EPISODIC,
-                    occurred_at=last.last_at,
-                    category="conversation summary",
-                    collection=policy.collection,
-                    source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
-                )
-            ]
-        elif scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
-            pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
+            summary = MemoryDraft(
+                content="\n".join(s.render() for s in covering)[:_MAX_FILED_BYTES],
+                memory_type=MemoryType.EPISODIC,
+                occurred_at=last.last_at,
+                category="conversation summary",
+                collection=policy.collection,
+                source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
+            )
+            # A summary is memoryd's text (always redacted); messages filed as they are remain the
+            # caller's words, under the tenant's PII policy like every other text the caller wrote.
+            filed = await self._file_batch(actor, [summary], f"file:{stretch}", derived=True)
+            if any(s.fallback for s in covering):
+                said = await self._said(actor, conv, through, (Role.USER,), policy)
+                filed += await self._file_batch(actor, said, f"file:{stretch}:said", derived=False)
+            return filed
+        if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
             wanted = (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
-            drafts = [
-                MemoryDraft(
-                    content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
-                    memory_type=MemoryType.EPISODIC,
-                    occurred_at=m.created_at,
-                    source_context=f"conversation {conv.conversation_id} message {m.seq}",
-                    collection=policy.collection,
-                )
-                for m in pending
-                if m.seq <= through and m.role in wanted and m.content.strip()
-            ]
-        else:
-            drafts = []
-        if drafts:
-            # A summary is memoryd's text (always redacted); dropped messages filed as they are remain
-            # the caller's words, under the tenant's PII policy like every other text the caller wrote.
-            derived = scope == StorageScope.SESSION
+            said = await self._said(actor, conv, through, wanted, policy)
+            return await self._file_batch(actor, said, f"file:{stretch}", derived=False)
+        return 0
+
+    async def _said(
+        self, actor: Actor, conv: Conversation, through: int, roles: tuple[Role, ...], policy: WorkingPolicy
+    ) -> list[MemoryDraft]:
+        """The messages of ``roles`` after ``filed_through`` up to ``through``, each a memory of its words."""
+        pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
+        return [
+            MemoryDraft(
+                content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
+                memory_type=MemoryType.EPISODIC,
+                occurred_at=m.created_at,
+                source_context=f"conversation {conv.conversation_id} message {m.seq}",
+                collection=policy.collection,
+            )
+            for m in pending
+            if m.seq <= through and m.role in roles and m.content.strip()
+        ]
+
+    async def _file_batch(self, actor: Actor, drafts: list[MemoryDraft], request_id: str, *, derived: bool) -> int:
+        """File ``drafts`` in batches the memorize service takes, each keyed by its place in the stretch."""
+        size = self._memorize.max_batch_items
+        for at in range(0, len(drafts), size):
+            key = request_id if at == 0 else f"{request_id}:{at // size}"  # the first keeps the stretch's key
             await self._memorize.memorize_batch(
-                actor,
-                drafts,
-                skip_deduplication=False,
-                derived=derived,
-                request_id=f"file:{conv.conversation_id}:{conv.filed_through}-{through}",
+                actor, drafts[at : at + size], skip_deduplication=False, derived=derived, request_id=key
             )
         return len(drafts)
 

@@ -107,6 +107,11 @@ class MemorizeService:
         self._lanes: dict[str, Lane] = {}
 
     @property
+    def max_batch_items(self) -> int:
+        """Memories one batch may hold (a longer list is written in several)."""
+        return self._limits.max_batch_items
+
+    @property
     def max_tags(self) -> int:
         """Tags a memory may carry (a merge of tags is cut to it)."""
         return self._limits.max_tags

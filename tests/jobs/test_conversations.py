@@ -145,6 +145,10 @@ async def test_without_a_model_summaries_accumulate_merge_and_the_context_always
         # session scope: compaction summaries were filed into the archive (near-duplicates merged by dedup)
         filed = [m for m in state["memories"] if "Excerpts of" in m]
         assert 1 <= len(filed) <= len(done) and len(set(filed)) == len(filed)
+        # ...beside what the user said in the compacted stretch, as said: an extractive summary quotes at
+        # most a fifth of its messages, and the rest was in no memory Recall could find.
+        said = {m for m in state["memories"] if m.startswith("user: ")}
+        assert said == {f"user: {message(i).content}" for i in range(0, state["through"], 2)}
         events = await app.working.conversation_store.events("acme", "c1", None)
         phases = [e.kind for e in events]
         assert phases.count("compaction_started") == phases.count("compaction_finished") == len(done)

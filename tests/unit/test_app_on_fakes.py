@@ -9,7 +9,7 @@ from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
-from memoryd.core.models import Actor, MemoryDraft
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
 from tests.fakes import HashEmbedder, InMemoryStore
 from tests.unit.conftest import World, fake_world, runner
 
@@ -88,6 +88,27 @@ async def test_compaction_without_a_model_takes_the_extractive_path(world: World
     assert done.state == JobState.SUCCEEDED and done.result["path"] == "extractive"
     context = await app.working.conversations.context(ME, "c1", 1024)
     assert context.tokens() <= 1024 and context.tokens(PartKind.SUMMARY) > 0
+
+
+async def test_an_extractive_compaction_files_every_user_message_in_batches(world: World) -> None:
+    """Over 1,000 user messages in one stretch: one MemorizeBatch would be refused, failing the job for good."""
+    app = world.app
+    run = runner(world, with_model=False)
+    for start in range(0, 2100, 500):
+        turns = [
+            MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i} of the long session")
+            for i in range(start, min(start + 500, 2100))
+        ]
+        result = await app.working.conversations.append(ME, "c1", turns, context_window=1024)
+    assert result.compaction is not None
+    await run.run("acme", result.compaction.key, app.jobs.compaction.run)
+    done = await app.jobs.service.get("acme", result.compaction.key)
+    assert done.state == JobState.SUCCEEDED, done.last_error
+    filed = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 5000)}
+    state = await app.working.conversation_store.state("acme", "c1")
+    assert state is not None
+    through = state.compacted_through
+    assert through > 2000 and {f"user: turn {i} of the long session" for i in range(1, through, 2)} <= filed
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:
