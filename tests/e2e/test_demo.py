@@ -51,6 +51,27 @@ def test_demo_replays_a_locomo_conversation(tmp_path: Path) -> None:
     assert record["conversation"] and record["turns"] > 0 and record["final_context_tokens"] <= 256
 
 
+def test_what_the_user_said_before_a_compaction_is_recalled_after_it(tmp_path: Path) -> None:
+    """Without a model an extractive summary quotes a fifth of its messages; the user's others were lost to Recall."""
+    topics = ["the garden", "a trip to Lisbon", "the chess club", "the quarterly report", "marathon training"]
+    turns = [{"speaker": "Ida", "dia_id": "D1:1", "text": "I keep the spare key under the blue flowerpot by the door."}]
+    for i in range(2, 41):
+        speaker = "Ida" if i % 2 else "Bo"
+        text = f"Turn {i} on {topics[i % 5]}: we went over what happened, what comes next and who does each part."
+        turns.append({"speaker": speaker, "dia_id": f"D1:{i}", "text": text})
+    sample = {
+        "sample_id": "key",
+        "conversation": {"speaker_a": "Ida", "speaker_b": "Bo", "session_1_date_time": "1:00 pm on 8 May, 2023"}
+        | {"session_1": turns},
+        "qa": [{"question": "Where does Ida keep the spare key?", "category": 4, "evidence": ["D1:1"]}],
+    }
+    path = tmp_path / "key.json"
+    path.write_text(json.dumps([sample]))
+    _, record = _demo(tmp_path, "--locomo", str(path), "--window", "256")
+    assert record["compactions"] >= 1 and record["paths"] == ["extractive"]
+    assert (record["questions_on_compacted_turns"], record["evidence_recalled"]) == (1, 1.0)
+
+
 JOINS = "Maya's sister Lena joins her in Tokyo for the first four days"
 CANCELLED = "Lena cancelled: Maya travels solo the whole trip"
 

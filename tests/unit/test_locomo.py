@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from memoryd.commands.bench import locomo
 from memoryd.commands.bench.locomo import Scores, clean_evidence, load
+from memoryd.config.errors import ConfigError
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "locomo_tiny.json"
 
@@ -43,3 +45,20 @@ def test_scores() -> None:
     s.add(["z"] * 10, ("a",))
     m = s.means()
     assert m["R@5"] == pytest.approx(0.5) and m["hit@10"] == pytest.approx(0.5) and m["MRR@10"] == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("{not json", r"bad\.json: not JSON \(Expecting property name"),
+        ('{"x": 1}', r"bad\.json: not LoCoMo's format: a list of samples is wanted"),
+        ('[{"conversation": {"session_1": [{"speaker": "A"}]}}]', r"bad\.json: sample 1: no 'dia_id'"),
+        ('[{"conversation": {"session_1": []}, "qa": [{"question": "Who?"}]}]', r"bad\.json: sample 1: no 'category'"),
+        ('[{"conversation": {"session_1": "x"}}]', r"bad\.json: sample 1: not LoCoMo's format \(string indices"),
+    ],
+)
+def test_a_file_not_in_locomo_format_is_one_clear_error(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=said):
+        locomo.load(path)

@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memoryd.config.errors import ConfigError
+
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 _SESSION = re.compile(r"session_(\d+)$")
@@ -84,35 +86,59 @@ def _turn_text(turn: dict[str, Any]) -> str:
 
 def load(path: Path) -> list[Conversation]:
     """Conversations with their turns in session order and their answerable questions."""
-    return parse(json.loads(path.read_text()))
+    return parse(read(path), str(path))
 
 
-def parse(samples: list[dict[str, Any]]) -> list[Conversation]:
-    """``load`` on data already read (the demo's shipped conversation is in this format too)."""
+def parse(samples: list[dict[str, Any]], source: str = "the data", first: int = 1) -> list[Conversation]:
+    """``load`` on data already read (the demo's shipped conversation is in this format too).
+
+    A sample not in LoCoMo's format is a ConfigError naming ``source``, the sample (numbered from
+    ``first``) and the key it lacks.
+    """
     out = []
-    for index, sample in enumerate(samples, start=1):
-        conv = sample["conversation"]
-        sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)))
-        turns = [
-            Turn(
-                _normal_id(t["dia_id"]),
-                _turn_text(t),
-                _session_time(conv.get(f"{key}_date_time")),
-                t["speaker"],
-                t["text"],
-                position,
-            )
-            for _, key in sessions
-            for position, t in enumerate(conv[key])
-        ]
-        known = {t.dia_id for t in turns}
-        questions = []
-        for qa in sample.get("qa", []):
-            evidence = clean_evidence(qa.get("evidence", []), known)
-            if qa["category"] in CATEGORIES and evidence:
-                questions.append(Question(qa["question"], qa["category"], evidence))
-        out.append(Conversation(str(sample.get("sample_id", index)), tuple(turns), tuple(questions)))
+    for index, sample in enumerate(samples, start=first):
+        try:
+            out.append(_conversation(index, sample))
+        except KeyError as exc:
+            raise ConfigError(f"{source}: sample {index}: no {exc.args[0]!r} (not LoCoMo's format)") from None
+        except (TypeError, AttributeError, ValueError) as exc:
+            raise ConfigError(f"{source}: sample {index}: not LoCoMo's format ({exc})") from None
     return out
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    """A LoCoMo file's samples, as JSON; a ConfigError naming the file when it is not JSON or not a list."""
+    try:
+        samples = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(samples, list):
+        raise ConfigError(f"{path}: not LoCoMo's format: a list of samples is wanted")
+    return samples
+
+
+def _conversation(index: int, sample: dict[str, Any]) -> Conversation:
+    conv = sample["conversation"]
+    sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)))
+    turns = [
+        Turn(
+            _normal_id(t["dia_id"]),
+            _turn_text(t),
+            _session_time(conv.get(f"{key}_date_time")),
+            t["speaker"],
+            t["text"],
+            position,
+        )
+        for _, key in sessions
+        for position, t in enumerate(conv[key])
+    ]
+    known = {t.dia_id for t in turns}
+    questions = []
+    for qa in sample.get("qa", []):
+        evidence = clean_evidence(qa.get("evidence", []), known)
+        if qa["category"] in CATEGORIES and evidence:
+            questions.append(Question(qa["question"], qa["category"], evidence))
+    return Conversation(str(sample.get("sample_id", index)), tuple(turns), tuple(questions))
 
 
 def _normal_id(dia_id: str) -> str:

@@ -9,7 +9,9 @@ get, the dated summaries, the memories filed into the archive and those a later
 turn corrected (superseded, with what superseded them), with counts and
 GetContext latency. With a model configured (``provider`` settings) the model
 path is used instead of the extractive one: only it reads corrections ("Lena
-cancelled") out of the conversation.
+cancelled") out of the conversation. With ``--locomo``, the conversation's
+questions whose evidence compaction took out of the context are asked of Recall:
+how many find an evidence turn in the archive (top 10) says what compaction kept.
 """
 
 from __future__ import annotations
@@ -64,26 +66,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def load_turns(path: Path | None, index: int) -> tuple[str, list[Turn]]:
-    """The conversation's turns in session order; the first speaker is the user."""
+def load_turns(path: Path | None, index: int) -> tuple[str, list[Turn], tuple[locomo.Question, ...]]:
+    """The conversation's turns in session order (the first speaker is the user) and its questions."""
     if path is None:
         raw = json.loads(resources.files("memoryd.commands.demo").joinpath("conversation.json").read_text())
     else:
-        raw = json.loads(path.read_text())
+        raw = locomo.read(path)
     if not 1 <= index <= len(raw):
         raise SystemExit(f"memoryd demo: --conversation must be 1 to {len(raw)}")
-    conversation = locomo.parse([raw[index - 1]])[0]
+    conversation = locomo.parse([raw[index - 1]], str(path or "the demo's conversation"), first=index)[0]
     turns = []
     for t in conversation.turns:
         # Two turns a minute within a session, so summaries carry plausible spans.
         at = t.occurred_at.replace(minute=min(59, t.occurred_at.minute + t.position // 2)) if t.occurred_at else None
         turns.append(Turn(t.dia_id, t.speaker, t.text, at))
-    return str(raw[index - 1].get("sample_id", index)), turns
+    return str(raw[index - 1].get("sample_id", index)), turns, conversation.questions
 
 
 def run(args: argparse.Namespace) -> int:
     """Start everything, replay, print."""
-    name, turns = load_turns(args.locomo, args.conversation)
+    name, turns, questions = load_turns(args.locomo, args.conversation)
     with tempfile.TemporaryDirectory(prefix="memoryd-demo-") as tmp:
         external = os.environ.get("REDIS_URL")
         valkey = None if external else ValkeyServer(data_dir=Path(tmp) / "valkey")
@@ -97,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 jobs={"bootstrap_at_start": False},
                 log={"level": "WARNING"},
             )
-            record = asyncio.run(_replay(settings, turns, args.window))
+            record = asyncio.run(_replay(settings, turns, questions, args.window))
         finally:
             if valkey is not None:
                 valkey.stop()
@@ -106,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[str, Any]:
+async def _replay(
+    settings: Settings, turns: list[Turn], questions: tuple[locomo.Question, ...], window: int
+) -> dict[str, Any]:
     user = turns[0].speaker
     async with (
         build_app(settings) as app,
@@ -156,8 +160,31 @@ async def _replay(settings: Settings, turns: list[Turn], window: int) -> dict[st
         superseded = await archive.ListMemories(
             pb.ListMemoriesRequest(agent_id=AGENT, page_size=500, filter=corrected), metadata=TENANT
         )
-    report = _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window)
+        kept = await _evidence_kept(archive, turns, questions, context)
+    report = _report(turns, jobs, context, memories, latencies, at_rest, replay_seconds, window) | kept
     return report | _corrections(superseded.memories, {m.id: m.content for m in memories.memories}, report["paths"])
+
+
+async def _evidence_kept(
+    archive: Any, turns: list[Turn], questions: tuple[locomo.Question, ...], context: Any
+) -> dict[str, Any]:
+    """Of the questions whose evidence left the context, how many Recall answers with an evidence turn (top 10).
+
+    A hit holds a turn when its text holds the turn's opening words (a summary quotes a turn cut to
+    300 characters; a message filed as said holds all of it).
+    """
+    in_context = {m.content for m in context.messages if m.kind == "message"}
+    said = {t.message_id: f"{t.speaker}: {t.text}" for t in turns}
+    asked = [q for q in questions if all(said.get(e) not in in_context for e in q.evidence)]
+    found = 0
+    for q in asked:
+        hits = (await archive.Recall(pb.RecallRequest(agent_id=AGENT, query=q.text, limit=10), metadata=TENANT)).hits
+        openings = [said[e][:80] for e in q.evidence if e in said]
+        found += any(opening in h.memory.content for h in hits for opening in openings)
+    if not asked:
+        return {}
+    print(f"\n=== questions on compacted turns: {found} of {len(asked)} find an evidence turn in the archive ===")
+    return {"questions_on_compacted_turns": len(asked), "evidence_recalled": found / len(asked)}
 
 
 def _corrections(superseded: Any, active: dict[str, str], paths: list[str]) -> dict[str, Any]:
@@ -167,7 +194,8 @@ def _corrections(superseded: Any, active: dict[str, str], paths: list[str]) -> d
         new = active.get(old.superseded_by, old.superseded_by)
         print(f"- {old.content[:100]}\n    → {new[:100]}")
     if not superseded and "model" not in paths:
-        print("(none: without a model the extractive path files summaries; a correction waits for a review)")
+        print("(none: without a model the extractive path files summaries and what the user said as said;")
+        print(" a correction waits for a review)")
     return {"superseded_memories": len(superseded)}
 
 
