@@ -13,7 +13,8 @@ export const StorageScope = {
    */
   STORAGE_SCOPE_ALL: 'STORAGE_SCOPE_ALL',
   /**
-   * Each compaction's summary becomes one memory.
+   * Each compaction's summary becomes one memory; an extractive summary (made
+   * without a model, it quotes a few messages) files the dropped user messages too.
    */
   STORAGE_SCOPE_SESSION: 'STORAGE_SCOPE_SESSION',
   /**
@@ -41,7 +42,8 @@ export type StorageScope =
   | 'STORAGE_SCOPE_ALL'
   | 1
   /**
-   * Each compaction's summary becomes one memory.
+   * Each compaction's summary becomes one memory; an extractive summary (made
+   * without a model, it quotes a few messages) files the dropped user messages too.
    */
   | 'STORAGE_SCOPE_SESSION'
   | 2
