@@ -176,6 +176,9 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
         'TypeError: tags: a list is wanted, not "prefs"',
         "TypeError: MemoryInput has no field 'colour'; its fields: category, collection, content, decayFactor, "
         "embedding, memoryType, occurredAt, pinned, salience, scope, sourceContext, sourceId, subject, tags",
+        "TypeError: MemoryInput has no field 'endUser'; did you mean 'endUserId' (an option of the call)? its "
+        "fields: category, collection, content, decayFactor, embedding, memoryType, occurredAt, pinned, salience, "
+        "scope, sourceContext, sourceId, subject, tags",
         'TypeError: items[1].tags: a list is wanted, not "x"',  # the whole batch refused, nothing sent
     ]
     assert result["graph"] == ["add", ["Omar"], True]

@@ -51,7 +51,7 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     out.profile = [edited.revision, edited.document.includes("- answers in TypeScript"), stale, removed.revision,
       (await memory.getProfile("agent")).document.includes("TypeScript")];
     out.mistakes = [];
-    for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }]) {
+    for (const fields of [{ scope: "team" }, { tags: "prefs" }, { colour: "red" }, { endUser: "u1" }]) {
       try {
         await memory.memorize("agent", "never stored", fields);
         out.mistakes.push("stored");

@@ -19,13 +19,15 @@ const PACKAGE = "memoryd.v1.";
 
 /**
  * `fields` for the message `typeName` of `definition`, with enum short names ("shared") spelled as
- * their labels; a TypeError names an unknown field, one string given for a list, or an unknown enum name.
+ * their labels; a TypeError names an unknown field (and the closest name, among the fields and the
+ * call's own `options`), one string given for a list, or an unknown enum name.
  */
 export function checked(
   definition: protoLoader.PackageDefinition,
   typeName: string,
   fields: Record<string, unknown>,
   within = "",
+  options: string[] = [],
 ): Record<string, unknown> {
   const message = definition[PACKAGE + typeName] as { type: { field: FieldDescriptor[] } };
   const byName = new Map(message.type.field.map((f) => [f.name, f]));
@@ -34,7 +36,9 @@ export function checked(
     const field = byName.get(key);
     const name = within + key;
     if (!field) {
-      throw new TypeError(`${typeName} has no field '${name}'; its fields: ${[...byName.keys()].sort().join(", ")}`);
+      const close = closest(key, [...byName.keys(), ...options]);
+      const hint = close ? `did you mean '${close}'${options.includes(close) ? " (an option of the call)" : ""}? ` : "";
+      throw new TypeError(`${typeName} has no field '${name}'; ${hint}its fields: ${[...byName.keys()].sort().join(", ")}`);
     }
     out[key] = value === undefined || value === null ? value : checkedValue(definition, field, value, name);
   }
@@ -77,4 +81,27 @@ function enumLabel(definition: protoLoader.PackageDefinition, typeName: string, 
   if (chosen.some((l) => l.name === label)) return label;
   const choices = chosen.map((l) => l.name.slice(prefix.length).toLowerCase()).join(", ");
   throw new TypeError(`${name}: '${value}' is not one of ${choices}`);
+}
+
+/** The name most like `key` (edit distance within a quarter of the longer name), or undefined. */
+function closest(key: string, names: string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = 0.75;
+  for (const name of names) {
+    const score = 1 - distance(key.toLowerCase(), name.toLowerCase()) / Math.max(key.length, name.length);
+    if (score >= bestScore) [best, bestScore] = [name, score];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
 }

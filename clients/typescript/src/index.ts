@@ -179,7 +179,7 @@ export class MemoryClient {
     const request = {
       agentId,
       endUserId: opts.endUserId ?? "",
-      memory: checked(this.definition, "MemoryInput", { ...fields, content }),
+      memory: checked(this.definition, "MemoryInput", { ...fields, content }, "", ["endUserId", "requestId"]),
       requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // a retry must not store twice
     };
     return this.call(this.memory.Memorize.bind(this.memory) as Unary<typeof request, MemorizeResponse__Output>, request);
