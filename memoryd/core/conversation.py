@@ -15,6 +15,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from memoryd.core.data_rights import digest
+from memoryd.core.models import Scope
 
 Count = Callable[[str], int]
 Options = dict[str, str | int | float | bool]
@@ -183,6 +184,15 @@ class Conversation:
     """The last seq whose messages (or summary) went to the archive per ``storage_scope``; it trails
     ``compacted_through`` while fewer than ``batch_size`` compacted messages wait (``batch_size`` 0:
     until EndSession)."""
+
+    @property
+    def filing_scope(self) -> Scope:
+        """Where what compaction files from it goes: a contact's conversation is that contact's.
+
+        The agent's private rows are seen whichever contact it serves; filed there, one contact's
+        words came back to another's session.
+        """
+        return Scope.END_USER if self.end_user_id else Scope.PRIVATE
 
 
 def filing_due(conv: Conversation, through: int, batch_size: int, *, end: bool) -> bool:

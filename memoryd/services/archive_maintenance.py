@@ -177,7 +177,7 @@ class ArchiveMaintenance:
         if not filed:
             return 0
         source = f"conversation {conv.conversation_id} summary {summary.from_seq}-{summary.to_seq}"
-        drafts = [await self._draft(actor, e, old, source, summary.last_at, collection) for e, old in filed]
+        drafts = [await self._draft(actor, conv, e, old, source, summary.last_at, collection) for e, old in filed]
         results = await self._memorize.memorize_batch(
             actor, drafts, skip_deduplication=False, request_id=key, derived=True
         )
@@ -190,6 +190,7 @@ class ArchiveMaintenance:
     async def _draft(
         self,
         actor: Actor,
+        conv: Conversation,
         e: ExtractedMemory,
         old: MemoryRecord | None,
         source: str,
@@ -198,14 +199,16 @@ class ArchiveMaintenance:
     ) -> MemoryDraft:
         """A new memory goes to the policy's collection; a correction is filed where the memory it replaces was.
 
-        Its scope above all: a shared or contact memory corrected into a private one would vanish for
-        the other agents that saw it. The model's kind, subject and salience win where it gave them.
+        A new memory of a contact's conversation is the contact's (``Conversation.filing_scope``). A
+        correction keeps its scope above all: a shared or contact memory corrected into a private one
+        would vanish for the other agents that saw it. The model's kind, subject and salience win where
+        it gave them.
         """
         content = e.content[:_MAX_FILED_BYTES]
         memory_type = MemoryType(e.memory_type)
         if old is None:
             return MemoryDraft(
-                content, memory_type=memory_type, subject=e.subject, salience=e.salience,
+                content, scope=conv.filing_scope, memory_type=memory_type, subject=e.subject, salience=e.salience,
                 source_context=source, occurred_at=at, collection=collection,
             )  # fmt: skip
         draft = await self._memorize.successor(actor, old, content, source)

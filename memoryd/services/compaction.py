@@ -377,6 +377,7 @@ class CompactionService:
             first, last = covering[0], covering[-1]
             summary = MemoryDraft(
                 content="\n".join(s.render() for s in covering)[:_MAX_FILED_BYTES],
+                scope=conv.filing_scope,
                 memory_type=MemoryType.EPISODIC,
                 occurred_at=last.last_at,
                 category="conversation summary",
@@ -404,6 +405,7 @@ class CompactionService:
         return [
             MemoryDraft(
                 content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
+                scope=conv.filing_scope,
                 memory_type=MemoryType.EPISODIC,
                 occurred_at=m.created_at,
                 source_context=f"conversation {conv.conversation_id} message {m.seq}",

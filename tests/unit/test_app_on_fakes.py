@@ -9,7 +9,7 @@ from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
 from tests.fakes import HashEmbedder, InMemoryStore
 from tests.unit.conftest import World, fake_world, runner
 
@@ -109,6 +109,33 @@ async def test_an_extractive_compaction_files_every_user_message_in_batches(worl
     assert state is not None
     through = state.compacted_through
     assert through > 2000 and {f"user: turn {i} of the long session" for i in range(1, through, 2)} <= filed
+
+
+async def test_what_a_conversation_with_a_contact_files_is_that_contact_s(world: World) -> None:
+    """Filed as the agent's private memories, one contact's words came back while the agent served another."""
+    app = world.app
+    alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
+    turns = [
+        MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i}: my locker code is {4700 + i}. " * 12)
+        for i in range(40)
+    ]
+    said: dict[str, object] = {
+        "summary": "Alice gave her locker codes.",
+        "memories": [{"content": "Alice's locker code is 4711"}],
+    }
+    world.chat.script += [said, said]
+    for conversation, with_model in (("extractive", False), ("model", True)):
+        result = await app.working.conversations.append(alice, conversation, turns, context_window=1024)
+        assert result.compaction is not None
+        await runner(world, with_model=with_model).run("acme", result.compaction.key, app.jobs.compaction.run)
+        done = await app.jobs.service.get("acme", result.compaction.key)
+        assert done.state == JobState.SUCCEEDED and done.result["path"] == conversation
+    filed = await app.memory.store.page(alice, MemoryFilter(), "", 500)
+    assert "Alice's locker code is 4711" in {m.content for m in filed} and any(
+        m.content.startswith("user: turn 1:") for m in filed
+    )
+    assert all(m.scope is Scope.END_USER and m.end_user_id == "alice" for m in filed)
+    assert await app.memory.store.page(bob, MemoryFilter(), "", 500) == []
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:
