@@ -252,6 +252,22 @@ async def test_buffer_window_files_dropped_user_messages_for_the_conversational_
     assert {m.occurred_at for m in memories} == {message(i).created_at for i in range(0, 6, 2)}
 
 
+async def test_what_a_conversation_with_a_contact_files_stays_with_that_contact(app: App) -> None:
+    """Filed as the agent's private memories, Alice's summaries and words were Recall's hits while it served Bob."""
+    assert app.working.conversations is not None
+    alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
+    for i in range(30):
+        await app.working.conversations.append(alice, "c1", [message(i)], context_window=1500)
+        await settle(app)
+    filed = await app.memory.store.page(alice, MemoryFilter(), "", 500)
+    assert any(m.content.startswith("user: ") for m in filed) and any("Excerpts of" in m.content for m in filed)
+    assert all(m.scope is Scope.END_USER and m.end_user_id == "alice" for m in filed)
+    assert await app.memory.store.page(bob, MemoryFilter(), "", 500) == []
+    assert await app.memory.store.page(ME, MemoryFilter(), "", 500) == []  # nor without a contact
+    hits = await app.memory.recall.recall(RecallQuery(bob, message(0).content, limit=10))
+    assert hits == []
+
+
 async def test_auto_recall_adds_archive_memories_above_the_threshold(idle_app: App) -> None:
     await idle_app.memory.memorize.memorize_batch(
         ME,
