@@ -176,13 +176,13 @@ async def _evidence_kept(
     in_context = {m.content for m in context.messages if m.kind == "message"}
     said = {t.message_id: f"{t.speaker}: {t.text}" for t in turns}
     asked = [q for q in questions if all(said.get(e) not in in_context for e in q.evidence)]
+    if not asked:
+        return {}
     found = 0
     for q in asked:
         hits = (await archive.Recall(pb.RecallRequest(agent_id=AGENT, query=q.text, limit=10), metadata=TENANT)).hits
         openings = [said[e][:80] for e in q.evidence if e in said]
         found += any(opening in h.memory.content for h in hits for opening in openings)
-    if not asked:
-        return {}
     print(f"\n=== questions on compacted turns: {found} of {len(asked)} find an evidence turn in the archive ===")
     return {"questions_on_compacted_turns": len(asked), "evidence_recalled": found / len(asked)}
 
