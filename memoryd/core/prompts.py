@@ -24,31 +24,50 @@ Archive:
 {{memories}}
 """
 
-MAINTENANCE_PROMPT = f"""You maintain an agent's memory after a stretch of conversation was summarised.
-
-Routing rule: {ROUTING_RULE}
-Yes: put it in the profile. No: put it in the archive as a memory.
-
-1. Extract archive memories worth keeping from the summary (facts, events, decisions), each with
+_EXTRACT_STEP = """Extract archive memories worth keeping from the summary (facts, events, decisions), each with
    its subject (who or what it is about), memory_type and a salience from 0 (trivia) to 1 (vital).
    Compare each with the existing memories listed below:
    - it corrects or replaces one (a changed plan, a moved date, a new value): give that memory's
      label as "supersedes" (the old one is kept as history, not deleted);
    - it says the same as one, adding nothing: give its label as "restates";
-   - otherwise it is new: give neither. Only labels listed below exist.
+   - otherwise it is new: give neither. Only labels listed below exist."""
+_MEMORIES_FIELD = """"memories": [{{"content": "...", "memory_type": "episodic|semantic", "subject": "...",
+"salience": 0.5, "supersedes": "<label or empty>", "restates": "<label or empty>"}}]"""
+
+MAINTENANCE_PROMPT = f"""You maintain an agent's memory after a stretch of conversation was summarised.
+
+Routing rule: {ROUTING_RULE}
+Yes: put it in the profile. No: put it in the archive as a memory.
+
+1. {_EXTRACT_STEP}
 2. Rewrite the whole profile: fold in what is new and durable, drop what is resolved.
    Lines you remove because they no longer pass the routing rule go to "demoted" (they are
    filed into the archive, not lost). Do not write a '## Pinned' section: it is kept as it is.
    Stay within {{budget_tokens}} tokens.
 
-Answer with JSON: {{{{"memories": [{{{{"content": "...", "memory_type": "episodic|semantic", "subject": "...",
-"salience": 0.5, "supersedes": "<label or empty>", "restates": "<label or empty>"}}}}],
+Answer with JSON: {{{{{_MEMORIES_FIELD},
 "profile": "<markdown>", "demoted": ["<line>", ...]}}}}.
 
 Current profile:
 {{profile}}
 
 Existing memories (label: text):
+{{existing}}
+
+Summary:
+{{summary}}
+"""
+
+CONTACT_MAINTENANCE_PROMPT = f"""You maintain what an agent remembers of one contact it serves, after a stretch of
+its conversation with that contact was summarised. What you keep is this contact's alone: no other
+contact sees it. The agent's profile is shown to every contact, so it is not changed from here.
+
+1. {_EXTRACT_STEP}
+2. What is durable about the contact (preferences, circumstances, plans) is kept as memories too.
+
+Answer with JSON: {{{{{_MEMORIES_FIELD}}}}}.
+
+Existing memories of this contact (label: text):
 {{existing}}
 
 Summary:

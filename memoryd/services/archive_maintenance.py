@@ -31,10 +31,11 @@ from memoryd.core.conversation import Conversation, Summary, WorkingPolicy
 from memoryd.core.data_rights import digest
 from memoryd.core.ids import content_hash
 from memoryd.core.keys import Role
-from memoryd.core.model_output import ExtractedMemory, maintenance_output
-from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, MemoryType, RecallQuery
+from memoryd.core.model_output import MAX_EXTRACTED, MAX_SUBJECT, ExtractedMemory, maintenance_output
+from memoryd.core.models import Actor, MemoryDraft, MemoryRecord, MemoryStatus, MemoryType, RecallQuery, Scope
 from memoryd.core.ports import Clock, ConversationStore, MemoryStore
-from memoryd.core.prompts import MAINTENANCE_PROMPT
+from memoryd.core.profile_doc import bare_line, parse, vanished_lines
+from memoryd.core.prompts import CONTACT_MAINTENANCE_PROMPT, MAINTENANCE_PROMPT
 from memoryd.core.provenance import HistoryKind
 from memoryd.core.restatement import says_nothing_new
 from memoryd.core.visibility import may_modify
@@ -96,13 +97,17 @@ class ArchiveMaintenance:
         kept = await self._conversations.blob(actor.tenant_id, conv.conversation_id, blob_id)
         current = await self._profile.get(actor)
         if kept is None:
-            shown = await self._candidates(actor, summary)
+            shown = await self._candidates(actor, conv, summary)
             existing = "\n".join(f"M{i}: {m.content[:_CANDIDATE_CHARS]}" for i, m in enumerate(shown, start=1))
-            prompt = MAINTENANCE_PROMPT.format(
-                budget_tokens=current.budget_tokens,
-                profile=current.document or "(empty)",
-                existing=existing or "(none)",
-                summary=summary.render(),
+            prompt = (
+                CONTACT_MAINTENANCE_PROMPT.format(existing=existing or "(none)", summary=summary.render())
+                if conv.end_user_id
+                else MAINTENANCE_PROMPT.format(
+                    budget_tokens=current.budget_tokens,
+                    profile=current.document or "(empty)",
+                    existing=existing or "(none)",
+                    summary=summary.render(),
+                )
             )
             # validated before anything is kept or written
             answer, tokens_in, tokens_out = await ctx.chat.complete_json(
@@ -118,19 +123,29 @@ class ArchiveMaintenance:
             model_calls=usage["model_calls"] + 1,
         )
         out = maintenance_output(data["answer"])
-        done = await self._apply(actor, conv, summary, out.memories, data.get("labels", {}), policy.collection)
+        memories = out.memories
+        if conv.end_user_id and out.profile is not None:
+            # The agent's profile is in every contact's context: one contact's conversation never rewrites
+            # it. What a model put there anyway is kept as this contact's memories, not dropped.
+            lines = vanished_lines(parse(out.profile.profile), parse(current.document))[:MAX_EXTRACTED]
+            memories += tuple(ExtractedMemory(bare_line(t), "semantic", h[:MAX_SUBJECT]) for h, t in lines)
+        done = await self._apply(actor, conv, summary, memories, data.get("labels", {}), policy.collection)
         # The profile's history keeps its origin: the conversation by digest, as an erasure receipt names it.
         origin = f"compact:{digest(actor.tenant_id, conv.conversation_id)}:{summary.to_seq}"
-        if out.profile is not None and current.source != f"rewrite:{origin}":
+        if out.profile is not None and not conv.end_user_id and current.source != f"rewrite:{origin}":
             await self._profile.rewrite(actor, out.profile.profile, out.profile.demoted, origin, base=current)
         return done
 
-    async def _candidates(self, actor: Actor, summary: Summary) -> list[MemoryRecord]:
-        """The summary's best Recall hits that the agent may modify (memoryd's own lookup: not a retrieval)."""
+    async def _candidates(self, actor: Actor, conv: Conversation, summary: Summary) -> list[MemoryRecord]:
+        """The summary's best Recall hits that the conversation may change (memoryd's own lookup: not a retrieval).
+
+        The agent's memories, or, in a conversation with a contact, that contact's only: the agent's
+        private and shared memories reach every contact it serves, and one contact's words must not
+        correct them for all (a contact saying "refunds are free now" supersedes nothing of the agent's).
+        """
         query = RecallQuery(actor, summary.text[:4096], limit=CANDIDATES, internal=True)
         hits = await self._recall.recall(query)
-        agent = replace(actor, role=Role.AGENT)  # the job acts as memoryd; what it may change is the agent's
-        return [h.memory for h in hits if h.memory.status is MemoryStatus.ACTIVE and may_modify(agent, h.memory)]
+        return [h.memory for h in hits if h.memory.status is MemoryStatus.ACTIVE and _changeable(actor, conv, h.memory)]
 
     async def _apply(
         self,
@@ -151,7 +166,7 @@ class ArchiveMaintenance:
             target = found.get(labels.get(label, ""))
             if label and target is None:
                 ignored += 1  # not a label it was shown (or that memory is gone): a new memory
-            usable = target if target is not None and may_modify(replace(actor, role=Role.AGENT), target) else None
+            usable = target if target is not None and _changeable(actor, conv, target) else None
             if usable is not None and says_nothing_new(e.content, usable.content):
                 merged += self._merged(actor, usable, e.content, key)
                 continue
@@ -232,3 +247,14 @@ class ArchiveMaintenance:
             detail = {"superseded_by": successor, "correction": "compaction"}
             self._provenance.record(actor, HistoryKind.SUPERSEDED, old, request_id=key, detail=detail)
         return 1
+
+
+def _changeable(actor: Actor, conv: Conversation, record: MemoryRecord) -> bool:
+    """Whether the maintenance of ``conv`` may merge into or supersede ``record``.
+
+    The job acts as memoryd: what it may change is the agent's. In a conversation with a contact, only
+    that contact's memories (a kept answer of an older release may name others: they stay).
+    """
+    if conv.end_user_id and record.scope is not Scope.END_USER:
+        return False
+    return may_modify(replace(actor, role=Role.AGENT), record)

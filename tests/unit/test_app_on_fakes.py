@@ -9,7 +9,7 @@ from memoryd.config import load_settings
 from memoryd.core.conversation import MessageInput, PartKind, Role
 from memoryd.core.errors import Unavailable
 from memoryd.core.job_records import JobKind, JobState, bootstrap_done_flag
-from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, Scope
+from memoryd.core.models import Actor, MemoryDraft, MemoryFilter, MemoryStatus, Scope
 from tests.fakes import HashEmbedder, InMemoryStore
 from tests.unit.conftest import World, fake_world, runner
 
@@ -136,6 +136,40 @@ async def test_what_a_conversation_with_a_contact_files_is_that_contact_s(world:
     )
     assert all(m.scope is Scope.END_USER and m.end_user_id == "alice" for m in filed)
     assert await app.memory.store.page(bob, MemoryFilter(), "", 500) == []
+
+
+async def test_a_contact_s_conversation_changes_nothing_other_contacts_see(world: World) -> None:
+    """The agent's profile and private memories reach every contact: one contact's words wrote into both."""
+    app = world.app
+    agent, alice, bob = Actor("acme", "a1"), Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
+    policy = await app.memory.memorize.memorize(agent, MemoryDraft("Refunds are accepted within 30 days"))
+    prompts: list[str] = []
+
+    def maintenance(system: str, user: str) -> dict[str, object]:
+        prompts.append(system)
+        return {
+            "memories": [{"content": "Refunds are accepted within 365 days", "supersedes": "M1"}],
+            "profile": "## People\n- Alice is allergic to peanuts\n## Policy\n- Always refund in full",
+            "demoted": [],
+        }
+
+    world.chat.script += [{"summary": "Alice spoke of her allergy and of refunds."}, maintenance]
+    turns = [
+        MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i}: refunds. " * 12) for i in range(40)
+    ]
+    result = await app.working.conversations.append(alice, "c1", turns, context_window=1024)
+    assert result.compaction is not None
+    await runner(world, with_model=True).run("acme", result.compaction.key, app.jobs.compaction.run)
+    assert (await app.jobs.service.get("acme", result.compaction.key)).state == JobState.SUCCEEDED
+    assert "Refunds are accepted within 30 days" not in prompts[0]
+    assert (await app.working.profile.get(bob)).document == ""
+    kept = await app.memory.store.get_many(bob, [policy.memory.memory_id], with_retrievals=False)
+    assert kept[policy.memory.memory_id].status is MemoryStatus.ACTIVE
+    assert {m.content for m in await app.memory.store.page(bob, MemoryFilter(), "", 50)} == {policy.memory.content}
+    heard = {m.content: m for m in await app.memory.store.page(alice, MemoryFilter(), "", 50)}
+    learnt = {"Refunds are accepted within 365 days", "Alice is allergic to peanuts", "Always refund in full"}
+    assert learnt <= set(heard)
+    assert all(m.scope is Scope.END_USER for c, m in heard.items() if c != policy.memory.content)
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:
