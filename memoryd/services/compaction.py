@@ -19,6 +19,7 @@ already wrote it, and the state row's compare-and-swap is the commit point.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -368,7 +369,9 @@ class CompactionService:
         Deduplicated, and keyed by the stretch: a re-run of the job gets the first filing back. Under
         ``session``, a stretch an extractive summary covers (no model) also files what the user said
         in it, as said: the summary quotes at most a fifth of the messages, and the rest would be in
-        no memory Recall finds.
+        no memory Recall finds. So does a stretch compressed before it was filed (``batch_size`` other
+        than 1): its own summaries are no longer live, and "[compressed] …" keeps what still mattered
+        to the context, not to the archive.
         """
         scope = policy.storage_scope
         covering = [s for s in live if s.to_seq > conv.filed_through]
@@ -387,8 +390,9 @@ class CompactionService:
             # A summary is memoryd's text (always redacted); messages filed as they are remain the
             # caller's words, under the tenant's PII policy like every other text the caller wrote.
             filed = await self._file_batch(actor, [summary], f"file:{stretch}", derived=True)
-            if any(s.fallback for s in covering):
-                said = await self._said(actor, conv, through, (Role.USER,), policy)
+            lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
+            if lossy:
+                said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
                 filed += await self._file_batch(actor, said, f"file:{stretch}:said", derived=False)
             return filed
         if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
@@ -398,9 +402,15 @@ class CompactionService:
         return 0
 
     async def _said(
-        self, actor: Actor, conv: Conversation, through: int, roles: tuple[Role, ...], policy: WorkingPolicy
+        self,
+        actor: Actor,
+        conv: Conversation,
+        through: int,
+        roles: tuple[Role, ...],
+        policy: WorkingPolicy,
+        within: Sequence[tuple[int, int]] = ((0, sys.maxsize),),
     ) -> list[MemoryDraft]:
-        """The messages of ``roles`` after ``filed_through`` up to ``through``, each a memory of its words."""
+        """The messages of ``roles`` after ``filed_through`` up to ``through`` (and in a ``within`` span), as said."""
         pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
         return [
             MemoryDraft(
@@ -412,7 +422,7 @@ class CompactionService:
                 collection=policy.collection,
             )
             for m in pending
-            if m.seq <= through and m.role in roles and m.content.strip()
+            if m.seq <= through and m.role in roles and m.content.strip() and any(a <= m.seq <= b for a, b in within)
         ]
 
     async def _file_batch(self, actor: Actor, drafts: list[MemoryDraft], request_id: str, *, derived: bool) -> int:

@@ -184,3 +184,30 @@ async def test_stores_and_job_ports_come_all_or_none() -> None:
     with pytest.raises(ValueError, match="every store"):
         async with build_app(load_settings(None), store=InMemoryStore(), embedder=HashEmbedder()):
             pass
+
+
+async def test_a_stretch_compressed_before_it_was_filed_files_what_the_user_said() -> None:
+    """Held back until EndSession, the first summaries were compressed away: only "[compressed] …" was filed."""
+    async with fake_world(working={"default": {"batch_size": 0}}) as world:
+        app, summaries = world.app, iter(range(1, 1000))
+
+        def summary(system: str, user: str) -> dict[str, object]:
+            return {"summary": f"the code is {1000 + next(summaries)}", "compressed": "codes were given"}
+
+        world.chat.script += [summary] * 100
+        for start in range(0, 120, 10):
+            said = [
+                MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i}: my code. " * 12)
+                for i in range(start, start + 10)
+            ]
+            result = await app.working.conversations.append(ME, "c1", said, context_window=1024)
+            if result.compaction is not None:
+                await runner(world).run("acme", result.compaction.key, app.jobs.compaction.run)
+        job = await app.working.conversations.end_session(ME, "c1")
+        await runner(world).run("acme", job.key, app.jobs.compaction.run)
+        done = await app.jobs.service.get("acme", job.key)
+        assert done.state == JobState.SUCCEEDED and done.result["merged_summaries"] == 2
+        filed = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 500)}
+        assert any(text.startswith("[compressed]") for text in filed)
+        assert {"user: " + f"turn {i}: my code. " * 12 for i in range(1, 52, 2)} <= filed
+        assert not any(text.startswith("user: turn 53:") for text in filed)  # its own summary was filed
