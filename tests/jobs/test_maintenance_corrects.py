@@ -202,3 +202,38 @@ async def test_a_correction_is_filed_where_the_old_memory_was_and_new_ones_in_th
         support = await app.memory.store.page(ME, MemoryFilter(collection="support"), "", 100)
         filed = {m.content for m in support}  # with the session's summary, filed by compaction itself
         assert "Ben adopted a cat" in filed and friday.content not in filed
+
+
+async def test_a_contact_s_conversation_corrects_only_that_contact_s_memories(
+    tmp_path: Path, redis_url: str, provider: FakeProvider, onnx_embedder: OnnxMiniLMEmbedder
+) -> None:
+    """The agent's memories and profile reach every contact: one contact's conversation changes neither."""
+    alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
+    mug = "Alice's mug is the blue one"
+
+    def answer(prompt: str) -> list[dict[str, object]]:
+        return [
+            {"content": "The team standup is on Friday at 9:30", "supersedes": label_of(prompt, STANDUP)},
+            {"content": "Alice's mug is the green one", "supersedes": label_of(prompt, mug)},
+        ]
+
+    model = Model(answer)
+    provider.answer_with(model)
+    async with running(job_settings(tmp_path, redis_url, provider, poll_seconds=0.01), onnx_embedder) as app:
+        before = await seeded(app)
+        hers = await app.memory.memorize.memorize(alice, MemoryDraft(mug, scope=Scope.END_USER))
+        for i, text in enumerate(("The standup moves to Friday.", "Noted.", "My mug is the green one now.")):
+            role = Role.USER if i % 2 == 0 else Role.ASSISTANT
+            await app.working.conversations.append(alice, "c1", [MessageInput(f"m{i}", role, text, START)])
+        job = await app.working.conversations.end_session(alice, "c1")
+        await settle(app)
+        done = await app.jobs.service.record("acme", job.key)
+        assert done is not None and done.state.value == "succeeded" and done.result["superseded"] == 1, done
+        assert label_of(model.prompts[0], mug) and not label_of(model.prompts[0], STANDUP)
+        assert (await app.memory.archive.get(bob, before[STANDUP].memory_id)).status is MemoryStatus.ACTIVE
+        assert (await app.memory.archive.get(alice, hers.memory.memory_id)).status is MemoryStatus.SUPERSEDED
+        assert (await app.working.profile.get(bob)).document == ""  # the model's "likes espresso" is hers
+        theirs = {m.content: m.scope for m in await app.memory.store.page(alice, MemoryFilter(), "", 100)}
+        assert theirs["likes espresso"] is theirs["The team standup is on Friday at 9:30"] is Scope.END_USER
+        seen_by_bob = {m.content for m in await app.memory.store.page(bob, MemoryFilter(), "", 100)}
+        assert seen_by_bob == {STANDUP, ESPRESSO, OFFICE, POLICY}
