@@ -8,11 +8,12 @@ retry queues nothing twice). ``watch`` streams a conversation's compaction event
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import cast
 
 import grpc
 
+from memoryd.client.fields import build
 from memoryd.client.namespaces import AsyncCaller, Caller, watch_ended
 from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import ConversationServiceStub, cpb
@@ -27,6 +28,7 @@ def _append(
     messages: Sequence[tuple[str, str, str]],
     end_user_id: str,
     context_window_tokens: int,
+    options: Mapping[str, object] | None,
 ) -> cpb.AppendMessagesRequest:
     unknown = [role for _, role, _ in messages if role not in ROLES]
     if unknown:  # said before any call, naming the roles a caller may use
@@ -37,6 +39,7 @@ def _append(
         conversation_id=conversation_id,
         context_window_tokens=context_window_tokens,
         messages=[cpb.MessageInput(message_id=i, role=ROLES[role], content=text) for i, role, text in messages],
+        options=build(cpb.ConversationOptions, options or {}),
     )
 
 
@@ -82,9 +85,15 @@ class Conversations:
         *,
         end_user_id: str = "",
         context_window_tokens: int = 0,
+        options: Mapping[str, object] | None = None,
     ) -> cpb.AppendMessagesResponse:
-        """Append ``(message_id, role, content)`` turns (role: user, assistant, system, tool); idempotent per id."""
-        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens)
+        """Append ``(message_id, role, content)`` turns (role: user, assistant, system, tool); idempotent per id.
+
+        ``options`` overrides the agent's policy for this conversation from now on (``ConversationOptions``:
+        ``strategy``, ``window_messages``, ``budget_tokens``, ``storage_scope``, ``auto_recall``; enums
+        by short name, e.g. ``{"strategy": "buffer_window", "window_messages": 4}``).
+        """
+        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens, options)
         return cast(cpb.AppendMessagesResponse, self._client.call(self._stub().AppendMessages, request))
 
     def context(
@@ -153,9 +162,10 @@ class AsyncConversations:
         *,
         end_user_id: str = "",
         context_window_tokens: int = 0,
+        options: Mapping[str, object] | None = None,
     ) -> cpb.AppendMessagesResponse:
-        """Append ``(message_id, role, content)`` turns; idempotent per id."""
-        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens)
+        """Append ``(message_id, role, content)`` turns; idempotent per id; ``options`` as ``Conversations``."""
+        request = _append(agent_id, conversation_id, messages, end_user_id, context_window_tokens, options)
         return cast(cpb.AppendMessagesResponse, await self._client.call(self._stub().AppendMessages, request))
 
     async def context(

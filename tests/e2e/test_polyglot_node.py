@@ -132,6 +132,10 @@ async def test_the_typescript_client_compacts_ends_and_watches_a_conversation(
     assert sorted(r["jobs"]) == sorted(["compact:c1:12:force", "compact:c1:12:end"])  # pages of one, followed
     assert r["succeeded"].count("compact") == 2
     assert (r["retry"], r["unknown"], r["badState"]) == ("FailedPrecondition", "NotFound", "TypeError")
+    assert r["windowed"] == [
+        f"turn {i} about the garden and the raised beds we plan to build this spring" for i in range(8, 12)
+    ]
+    assert r["mistyped"].startswith("TypeError: ConversationOptions has no field 'options.windowMessage'; did you mean")
 
 
 def test_node_runtime_asserts_and_searches_the_memory_graph(live_server: LiveServer) -> None:

@@ -61,13 +61,29 @@ async def test_the_sync_client_compacts_ends_lists_and_watches_a_conversation(
         assert [m.kind for m in context.messages if m.kind in ("message", "summary")] == ["summary", "summary"]
 
 
+def test_a_conversation_s_options_are_set_with_its_first_append(daemon: LiveServer) -> None:
+    with MemoryClient(f"127.0.0.1:{daemon.port}", tenant="acme") as memory:
+        talk = memory.conversations
+        window = {"strategy": "buffer_window", "window_messages": 4}
+        talk.append("a1", "short", _turns("short", 12), context_window_tokens=4000, options=window)
+        talk.append("a1", "long", _turns("long", 12), context_window_tokens=4000)
+        kept = [m.content for m in talk.context("a1", "short", 4000).messages if m.kind == "message"]
+        assert kept == [text for _, _, text in _turns("short", 12)[-4:]]
+        assert len([m for m in talk.context("a1", "long", 4000).messages if m.kind == "message"]) == 12
+        with pytest.raises(TypeError, match="has no field 'window_message'; did you mean 'window_messages'"):
+            talk.append("a1", "short", _turns("short", 1), options={"window_message": 4})
+        with pytest.raises(ValueError, match=r"strategy: 'forever' is not one of buffer_window"):
+            talk.append("a1", "short", _turns("short", 1), options={"strategy": "forever"})
+
+
 async def test_the_async_client_has_the_same_working_memory(
     daemon: LiveServer, job_env: Settings, onnx_embedder: OnnxMiniLMEmbedder
 ) -> None:
     async with AsyncMemoryClient(f"127.0.0.1:{daemon.port}", tenant="acme") as memory:
         talk = memory.conversations
         for contact in ("ida", "omar"):
-            await talk.append("a1", f"with-{contact}", _turns(contact, 6), end_user_id=contact)
+            options = {"auto_recall": True, "storage_scope": "conversational"}
+            await talk.append("a1", f"with-{contact}", _turns(contact, 6), end_user_id=contact, options=options)
         with pytest.raises(NotFound):  # a contact's conversation is found only serving that contact
             await talk.end_session("a1", "with-ida")
         async with running(job_env, onnx_embedder) as app:
@@ -80,3 +96,5 @@ async def test_the_async_client_has_the_same_working_memory(
         assert sorted(everyone) == ["ida", "omar"]
         context = await talk.context("a1", "with-ida", 2000, end_user_id="ida")
         assert [m.kind for m in context.messages if m.kind in ("message", "summary")] == ["summary"]
+        filed = [m.content async for m in memory.list("a1", end_user_id="ida")]  # storage_scope conversational
+        assert sorted(filed) == sorted(f"user: {text}" for _, role, text in _turns("ida", 6) if role == "user")

@@ -57,6 +57,16 @@ async function finished(memory, jobId) {
     } catch (err) {
       out.missing = { class: err.constructor.name, isNotFound: err instanceof NotFound };
     }
+    const windowed = { strategy: "buffer_window", windowMessages: 4 };
+    await memory.appendMessages("agent2", "short", turns, { contextWindowTokens: 4000, options: windowed });
+    const context = await memory.getContext("agent2", "short", 4000);
+    out.windowed = context.messages.filter((m) => m.kind === "message").map((m) => m.content);
+    try {
+      await memory.appendMessages("agent2", "short", turns, { options: { windowMessage: 4 } });
+      out.mistyped = "no error";
+    } catch (err) {
+      out.mistyped = `${err.constructor.name}: ${err.message}`;
+    }
   } finally {
     memory.close();
   }

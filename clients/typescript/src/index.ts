@@ -36,6 +36,7 @@ import type { SearchGraphResponse__Output } from "./gen/memoryd/v1/SearchGraphRe
 import type { ProtoGrpcType as MemoryProto } from "./gen/memory";
 import type { AppendMessagesResponse__Output } from "./gen/memoryd/v1/AppendMessagesResponse";
 import type { ConversationEvent__Output } from "./gen/memoryd/v1/ConversationEvent";
+import type { ConversationOptions } from "./gen/memoryd/v1/ConversationOptions";
 import type { ConversationServiceClient } from "./gen/memoryd/v1/ConversationService";
 import type { ConversationSummary__Output } from "./gen/memoryd/v1/ConversationSummary";
 import type { FeedbackResponse__Output } from "./gen/memoryd/v1/FeedbackResponse";
@@ -303,14 +304,21 @@ export class MemoryClient {
     return this.call(this.memory.Feedback.bind(this.memory) as Unary<typeof request, FeedbackResponse__Output>, request);
   }
 
-  /** Append turns to a conversation (idempotent per message id). */
+  /** Append turns to a conversation (idempotent per message id); `options` overrides the agent's policy for it. */
   appendMessages(
     agentId: string,
     conversationId: string,
     messages: MessageInput[],
-    opts: { endUserId?: string; contextWindowTokens?: number } = {},
+    opts: { endUserId?: string; contextWindowTokens?: number; options?: ConversationOptions } = {},
   ): Promise<AppendMessagesResponse__Output> {
-    const request = { agentId, conversationId, messages, endUserId: opts.endUserId ?? "", contextWindowTokens: opts.contextWindowTokens ?? 0 };
+    const request = checked(this.definition, "AppendMessagesRequest", {
+      agentId,
+      conversationId,
+      messages,
+      endUserId: opts.endUserId ?? "",
+      contextWindowTokens: opts.contextWindowTokens ?? 0,
+      options: opts.options,
+    });
     return this.call(this.conversations.AppendMessages.bind(this.conversations) as Unary<typeof request, AppendMessagesResponse__Output>, request);
   }
 
