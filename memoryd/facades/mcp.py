@@ -10,7 +10,10 @@ the field.
 from __future__ import annotations
 
 import argparse
+import functools
+import inspect
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -24,19 +27,28 @@ from memoryd.rpc.client import AuditServiceStub, apb
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+Registrar = Callable[..., Callable[[Callable[..., Any]], Any]]
+"""``server.tool`` as the tool groups call it: ``@tool(description=...)``."""
 ROUTING_RULE = (
     "Routing rule: should this influence the agent's behaviour in most future conversations, without "
     "anyone mentioning it? Yes: it belongs in the profile (edit_profile). No: memorize it in the archive."
 )
 
 
-def build(client: MemoryClient, agent_id: str) -> MCPServer:
-    """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``."""
+def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServer:
+    """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``.
+
+    With ``end_user_id`` every tool serves that contact and none takes an ``end_user_id``: a tool's
+    arguments are the model's choice, and one contact's conversation could otherwise have it read
+    or write another's memories by naming them.
+    """
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
-    server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}. {ROUTING_RULE}")
+    serving = f" serving contact {end_user_id}" if end_user_id else ""
+    server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{serving}. {ROUTING_RULE}")
+    tool = _tools(server, end_user_id)
 
-    @server.tool(
+    @tool(
         description=f"Search the archive (hybrid: meaning and words); optionally only some scopes ({SCOPE_NAMES}), "
         f"memories carrying any of the tags, or one collection. {ROUTING_RULE}"
     )
@@ -63,7 +75,7 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
             out.append(hit)
         return out
 
-    @server.tool(
+    @tool(
         description="Store one memory in the archive (deduplicated; corrections are kept). scope: private (the "
         "default: this agent's), shared (every agent's), end_user (the contact's; give end_user_id) or tenant "
         f"(admin keys). pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}"
@@ -92,16 +104,16 @@ def build(client: MemoryClient, agent_id: str) -> MCPServer:
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
-    _curation_tools(server, client, agent_id)
-    _profile_tools(server, client, agent_id)
-    _graph_tools(server, client, agent_id)
+    _curation_tools(tool, client, agent_id)
+    _profile_tools(tool, client, agent_id)
+    _graph_tools(tool, client, agent_id)
     return server
 
 
-def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
     """Changing, rating, correcting, forgetting and listing memories."""
 
-    @server.tool(
+    @tool(
         description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
         "text), or pin it (kept whatever its age) or unpin it. A contact's memory needs their end_user_id."
     )
@@ -117,7 +129,7 @@ def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> N
         memory = _call(client.update, agent_id, memory_id, end_user_id=end_user_id, **fields)
         return {"id": memory.id, "content": memory.content, "salience": memory.salience, "pinned": memory.pinned}
 
-    @server.tool(
+    @tool(
         description=f"Say how a recalled memory did ({', '.join(SIGNALS)}), or give its correction: the right "
         "text, stored as a new memory that supersedes this one (kept, not deleted). A contact's memory needs "
         "their end_user_id."
@@ -130,11 +142,11 @@ def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> N
             out["correction_id"] = reply.correction.id
         return out
 
-    @server.tool(description="Delete one memory for good (by its full id). A contact's needs their end_user_id.")
+    @tool(description="Delete one memory for good (by its full id). A contact's needs their end_user_id.")
     def forget(memory_id: str, end_user_id: str = "") -> str:
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
 
-    @server.tool(
+    @tool(
         description="Page through the visible archive, oldest first (serving end_user_id, if given; pinned_only: "
         "the memories kept whatever their age)."
     )
@@ -147,14 +159,14 @@ def _curation_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> N
         return out
 
 
-def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
     """The profile and review tools (their stubs on the memory client's channel and metadata)."""
 
-    @server.tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
+    @tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
     def get_profile() -> str:
         return str(_call(client.get_profile, agent_id).document)
 
-    @server.tool(
+    @tool(
         description="Add a line to a profile section (or to Pinned), or remove one (remove=true). The edit is "
         f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}"
     )
@@ -162,7 +174,7 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
         profile = _call(client.edit_profile, agent_id, line, section=section, pinned=pinned, remove=remove)
         return {"revision": profile.revision, "document": profile.document}
 
-    @server.tool(
+    @tool(
         description="Replace a whole profile section's body (or Pinned's) with the given lines; empty content "
         f"clears it. Based on the current revision like edit_profile. {ROUTING_RULE}"
     )
@@ -170,7 +182,7 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
         profile = _call(client.replace_section, agent_id, section, content, pinned=pinned)
         return {"revision": profile.revision, "document": profile.document}
 
-    @server.tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
+    @tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
     def review_memories() -> str:
         stub = AuditServiceStub(client.channel)
 
@@ -181,15 +193,15 @@ def _profile_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> No
         return str(_call(ask))
 
 
-def _graph_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None:
+def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
     """The memory graph: search it, explain a fact, assert one."""
 
-    @server.tool(description="Search the memory graph: dated facts about people and things, and the block to use.")
+    @tool(description="Search the memory graph: dated facts about people and things, and the block to use.")
     def search_graph(query: str, end_user_id: str = "") -> dict[str, Any]:
         found = _call(client.graph.search, agent_id, query, end_user_id=end_user_id)
         return {"block": found.block, "facts": [_fact(f) for f in found.facts]}
 
-    @server.tool(description="Why a graph fact holds: its sources, what it replaced and what replaced it.")
+    @tool(description="Why a graph fact holds: its sources, what it replaced and what replaced it.")
     def explain_fact(fact_id: str, end_user_id: str = "") -> dict[str, Any]:
         found = _call(client.graph.explain, agent_id, fact_id, end_user_id=end_user_id)
         out = {"fact": _fact(found.fact), "superseded": [_fact(f) for f in found.superseded]}
@@ -197,7 +209,7 @@ def _graph_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None
             out["superseded_by"] = _fact(found.superseded_by)
         return out
 
-    @server.tool(
+    @tool(
         description="Record a fact in the memory graph: subject, predicate (a word: works_at), object and the fact "
         "as one sentence. scope: private (the default: this agent's), shared, end_user (give end_user_id) or tenant "
         "(admin keys). A fact it contradicts is ended, not deleted."
@@ -221,6 +233,33 @@ def _graph_tools(server: MCPServer, client: MemoryClient, agent_id: str) -> None
             end_user_id=end_user_id,
         )
         return {"action": reply.action, "fact": _fact(reply.fact), "invalidated": list(reply.invalidated_fact_ids)}
+
+
+def _tools(server: MCPServer, contact: str) -> Registrar:
+    """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it."""
+
+    def tool(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+        def register(fn: Callable[..., Any]) -> Any:
+            return server.tool(**options)(_serving(fn, contact) if contact else fn)
+
+        return register
+
+    return tool
+
+
+def _serving(fn: Callable[..., Any], contact: str) -> Callable[..., Any]:
+    """``fn`` without its ``end_user_id`` parameter (the SDK builds the tool's schema from the signature)."""
+    signature = inspect.signature(fn, eval_str=True)
+    if "end_user_id" not in signature.parameters:
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **{**kwargs, "end_user_id": contact})
+
+    kept = [p for p in signature.parameters.values() if p.name != "end_user_id"]
+    call.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
+    return call
 
 
 def _fact(f: Any) -> dict[str, Any]:
@@ -287,6 +326,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--target", default="127.0.0.1:50051", help="the daemon's HOST:PORT")
     p.add_argument("--tenant", default=os.environ.get("MEMORYD_TENANT", ""), help="or MEMORYD_TENANT")
     p.add_argument("--agent", required=True, help="the agent the tools act as")
+    p.add_argument("--end-user", default="", help="the one contact the tools serve (no tool may name another)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     p.add_argument("--port", type=_port, default=8765, help="HTTP transport: the port (path /mcp)")
     p.set_defaults(run=_run)
@@ -301,14 +341,20 @@ def _port(value: str) -> int:
 def _run(args: argparse.Namespace) -> int:
     if not args.tenant:
         raise SystemExit("memoryd mcp: give --tenant (or MEMORYD_TENANT)")
-    for option, value, check in (("--tenant", args.tenant, check_tenant), ("--agent", args.agent, check_agent_id)):
+    checks: list[tuple[str, str, Callable[[str], str]]] = [
+        ("--tenant", args.tenant, check_tenant),
+        ("--agent", args.agent, check_agent_id),
+    ]
+    if args.end_user:
+        checks.append(("--end-user", args.end_user, check_agent_id))
+    for option, value, check in checks:
         try:  # said at the start, not by every tool call after it
             check(value)
         except InvalidRequest as exc:
             raise SystemExit(f"memoryd mcp: {option} {value!r}: {exc.problem}") from None
     api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
     with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
-        server = build(client, args.agent)
+        server = build(client, args.agent, args.end_user)
         if args.transport == "stdio":
             server.run("stdio")
         else:

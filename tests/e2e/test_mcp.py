@@ -151,6 +151,32 @@ async def _listening(port: int, timeout: float = 30.0) -> None:
             await asyncio.sleep(0.2)
 
 
+async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_server: LiveServer) -> None:
+    """The model chooses a tool's arguments: told to, it read and wrote any contact's memories by naming them."""
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
+        runtime.memorize("a1", "Omar's door code is 9911", scope=pb.SCOPE_END_USER, end_user_id="omar")
+    async with mcp_session(live_server.port, "", "--end-user", "ida") as session:
+        tools = (await session.list_tools()).tools
+        assert tools and not [t.name for t in tools if "end_user_id" in t.input_schema.get("properties", {})]
+        mine = {"content": "Ida's door code is 4471", "scope": "end_user"}
+        stored = await session.call_tool("memorize", mine)
+        assert not stored.is_error, stored.content
+        asked = await session.call_tool("recall", {"query": "door code", "end_user_id": "omar"})
+        found = [h["content"] for h in asked.structured_content["result"]]
+        assert found == ["Ida's door code is 4471"]  # the extra argument changes nothing
+        listed = await session.call_tool("list_memories", {"end_user_id": "omar"})
+        assert "9911" not in str(listed.structured_content) and "4471" in str(listed.structured_content)
+    with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
+        [ida] = list(runtime.list("a1", end_user_id="ida"))
+        assert (ida.content, ida.end_user_id) == ("Ida's door code is 4471", "ida")
+
+
+def test_a_facade_for_a_contact_no_call_could_name_does_not_start() -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["mcp", "--target", "127.0.0.1:1", "--tenant", "acme", "--agent", "a1", "--end-user", "ida lee"])
+    assert refused.value.code == "memoryd mcp: --end-user 'ida lee': required, 1-128 chars of [A-Za-z0-9._:@-]"
+
+
 @pytest.mark.parametrize(
     ("tenant", "agent", "said"),
     [
