@@ -27,6 +27,16 @@ from memoryd.rpc.client import AuditServiceStub, apb
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
+SCOPE_HELP = "<scopes>"
+"""Where a tool's description lists the scopes: the registrar puts the facade's default first."""
+_SCOPES_FOR_ANY = (
+    "private (the default: this agent's, seen serving any contact), shared (every agent's), "
+    "end_user (the contact's; give end_user_id) or tenant (admin keys)"
+)
+_SCOPES_SERVING = (
+    "end_user (the default: this contact's), private (this agent's, seen serving any contact), "
+    "shared (every agent's) or tenant (admin keys)"
+)
 Registrar = Callable[..., Callable[[Callable[..., Any]], Any]]
 """``server.tool`` as the tool groups call it: ``@tool(description=...)``."""
 ROUTING_RULE = (
@@ -76,9 +86,8 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
         return out
 
     @tool(
-        description="Store one memory in the archive (deduplicated; corrections are kept). scope: private (the "
-        "default: this agent's), shared (every agent's), end_user (the contact's; give end_user_id) or tenant "
-        f"(admin keys). pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}"
+        description=f"Store one memory in the archive (deduplicated; corrections are kept). scope: {SCOPE_HELP}. "
+        f"pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}"
     )
     def memorize(
         content: str,
@@ -211,15 +220,14 @@ def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
 
     @tool(
         description="Record a fact in the memory graph: subject, predicate (a word: works_at), object and the fact "
-        "as one sentence. scope: private (the default: this agent's), shared, end_user (give end_user_id) or tenant "
-        "(admin keys). A fact it contradicts is ended, not deleted."
+        f"as one sentence. scope: {SCOPE_HELP}. A fact it contradicts is ended, not deleted."
     )
     def assert_fact(
         subject: str,
         predicate: str,
         object: str,  # noqa: A002  # the tool's argument name, as the proto and the design call it
         fact: str,
-        scope: str = "private",
+        scope: str = "",
         end_user_id: str = "",
     ) -> dict[str, Any]:
         reply = _call(
@@ -228,7 +236,7 @@ def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
             predicate,
             object,
             fact,
-            scope=_scope(scope, "scope"),
+            scope=_scope(scope or "private", "scope"),
             agent_id=agent_id,
             end_user_id=end_user_id,
         )
@@ -239,6 +247,9 @@ def _tools(server: MCPServer, contact: str) -> Registrar:
     """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it."""
 
     def tool(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+        said = options.get("description", "")
+        options["description"] = said.replace(SCOPE_HELP, _SCOPES_SERVING if contact else _SCOPES_FOR_ANY)
+
         def register(fn: Callable[..., Any]) -> Any:
             return server.tool(**options)(_serving(fn, contact) if contact else fn)
 
@@ -253,11 +264,19 @@ def _serving(fn: Callable[..., Any], contact: str) -> Callable[..., Any]:
     if "end_user_id" not in signature.parameters:
         return fn
 
+    scoped = "scope" in signature.parameters
+
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
+        if scoped and not kwargs.get("scope"):
+            kwargs["scope"] = "end_user"
         return fn(*args, **{**kwargs, "end_user_id": contact})
 
-    kept = [p for p in signature.parameters.values() if p.name != "end_user_id"]
+    kept = [  # what it writes is the contact's unless the model says otherwise
+        p.replace(default="end_user") if p.name == "scope" else p
+        for p in signature.parameters.values()
+        if p.name != "end_user_id"
+    ]
     call.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
     return call
 

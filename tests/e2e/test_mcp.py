@@ -158,8 +158,9 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
     async with mcp_session(live_server.port, "", "--end-user", "ida") as session:
         tools = (await session.list_tools()).tools
         assert tools and not [t.name for t in tools if "end_user_id" in t.input_schema.get("properties", {})]
-        mine = {"content": "Ida's door code is 4471", "scope": "end_user"}
-        stored = await session.call_tool("memorize", mine)
+        said = {t.name: t.description or "" for t in tools}
+        assert all("scope: end_user (the default: this contact's)" in said[t] for t in ("memorize", "assert_fact"))
+        stored = await session.call_tool("memorize", {"content": "Ida's door code is 4471"})  # hers by default
         assert not stored.is_error, stored.content
         asked = await session.call_tool("recall", {"query": "door code", "end_user_id": "omar"})
         found = [h["content"] for h in asked.structured_content["result"]]
@@ -168,7 +169,7 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         assert "9911" not in str(listed.structured_content) and "4471" in str(listed.structured_content)
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
         [ida] = list(runtime.list("a1", end_user_id="ida"))
-        assert (ida.content, ida.end_user_id) == ("Ida's door code is 4471", "ida")
+        assert (ida.content, ida.end_user_id, ida.scope) == ("Ida's door code is 4471", "ida", pb.SCOPE_END_USER)
 
 
 def test_a_facade_for_a_contact_no_call_could_name_does_not_start() -> None:
