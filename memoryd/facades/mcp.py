@@ -43,6 +43,10 @@ ROUTING_RULE = (
     "Routing rule: should this influence the agent's behaviour in most future conversations, without "
     "anyone mentioning it? Yes: it belongs in the profile (edit_profile). No: memorize it in the archive."
 )
+CONTACT_RULE = (
+    "Serving one contact: the agent's profile, in every contact's context, is not edited from here; "
+    "memorize what is worth keeping (this contact's by default)."
+)
 
 
 def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServer:
@@ -54,8 +58,8 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
     """
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
-    serving = f" serving contact {end_user_id}" if end_user_id else ""
-    server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{serving}. {ROUTING_RULE}")
+    rule = f" serving contact {end_user_id}. {CONTACT_RULE}" if end_user_id else f". {ROUTING_RULE}"
+    server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{rule}")
     tool = _tools(server, end_user_id)
 
     @tool(
@@ -176,16 +180,18 @@ def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None
         return str(_call(client.get_profile, agent_id).document)
 
     @tool(
+        edits_profile=True,
         description="Add a line to a profile section (or to Pinned), or remove one (remove=true). The edit is "
-        f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}"
+        f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}",
     )
     def edit_profile(line: str, section: str = "Notes", pinned: bool = False, remove: bool = False) -> dict[str, Any]:
         profile = _call(client.edit_profile, agent_id, line, section=section, pinned=pinned, remove=remove)
         return {"revision": profile.revision, "document": profile.document}
 
     @tool(
+        edits_profile=True,
         description="Replace a whole profile section's body (or Pinned's) with the given lines; empty content "
-        f"clears it. Based on the current revision like edit_profile. {ROUTING_RULE}"
+        f"clears it. Based on the current revision like edit_profile. {ROUTING_RULE}",
     )
     def replace_section(section: str, content: str, pinned: bool = False) -> dict[str, Any]:
         profile = _call(client.replace_section, agent_id, section, content, pinned=pinned)
@@ -246,11 +252,13 @@ def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
 def _tools(server: MCPServer, contact: str) -> Registrar:
     """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it."""
 
-    def tool(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-        said = options.get("description", "")
-        options["description"] = said.replace(SCOPE_HELP, _SCOPES_SERVING if contact else _SCOPES_FOR_ANY)
+    def tool(*, edits_profile: bool = False, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+        said = options.get("description", "").replace(SCOPE_HELP, _SCOPES_SERVING if contact else _SCOPES_FOR_ANY)
+        options["description"] = said.replace(ROUTING_RULE, CONTACT_RULE) if contact else said
 
         def register(fn: Callable[..., Any]) -> Any:
+            if contact and edits_profile:  # every contact's context carries the profile: not edited from one
+                return fn
             return server.tool(**options)(_serving(fn, contact) if contact else fn)
 
         return register

@@ -159,6 +159,8 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         tools = (await session.list_tools()).tools
         assert tools and not [t.name for t in tools if "end_user_id" in t.input_schema.get("properties", {})]
         said = {t.name: t.description or "" for t in tools}
+        assert "get_profile" in said and not {"edit_profile", "replace_section"} & set(said)  # every contact's
+        assert not [name for name, text in said.items() if "edit_profile" in text]
         assert all("scope: end_user (the default: this contact's)" in said[t] for t in ("memorize", "assert_fact"))
         stored = await session.call_tool("memorize", {"content": "Ida's door code is 4471"})  # hers by default
         assert not stored.is_error, stored.content
