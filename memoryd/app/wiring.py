@@ -31,6 +31,7 @@ from memoryd.services.erasure import ErasureService
 from memoryd.services.event_log import EventLog
 from memoryd.services.export import ExportService
 from memoryd.services.feedback import FeedbackService
+from memoryd.services.filing import ConversationFiling
 from memoryd.services.graph import GraphService
 from memoryd.services.graph_extraction import GraphExtraction
 from memoryd.services.job_runner import JobRunner
@@ -139,7 +140,7 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         provenance=provenance,
     )
     working = WorkingParts(profile, stores.profiles, conversations, stores.conversations, configs)
-    admin = _admin(settings, stores, p, shared, jobs, usage, rates)
+    admin = _admin(settings, stores, p, shared, jobs, usage, rates, memory.memorize)
     return App(settings, p.embedder, p.clock, p.metrics, memory, working, admin, parts, graph, stores.maintenance)
 
 
@@ -251,8 +252,7 @@ def _jobs(
     )
     compaction = CompactionService(
         stores.conversations,
-        memory.memorize,
-        profile,
+        ConversationFiling(stores.conversations, memory.memorize, shared.configs),
         p.embedder,
         p.counter,
         p.clock,
@@ -307,17 +307,12 @@ def _runner(
             usage.observe(tenant_id, model, outcome, tokens_in, tokens_out)
 
     return JobRunner(
-        service,
-        jobs.gate,
-        jobs.leases,
-        p.chat,
-        p.clock,
-        settings.jobs.retry_policy(),
+        service, jobs.gate, jobs.leases, p.chat, p.clock, settings.jobs.retry_policy(),
         on_call=on_call,
         worker_id=f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}",
         model_calls=settings.jobs.model_concurrency,
         on_finish=lambda record: _finished(p.metrics, record),
-    )
+    )  # fmt: skip
 
 
 def _finished(metrics: PrometheusMetrics, record: JobRecord) -> None:
@@ -344,9 +339,10 @@ def _admin(
     jobs: JobPorts | None,
     usage: UsageService,
     rates: RateLimiter | None,
+    memorize: MemorizeService,
 ) -> AdminParts:
     au, hold = settings.auth, settings.jobs.model_job_timeout_seconds + 10
-    leases = jobs.leases if jobs is not None else None
+    leases, calibrated = jobs.leases if jobs is not None else None, calibration_for(p.embedder.model_name)
     erasure = ErasureService(
         stores.memories.store,
         stores.conversations,
@@ -373,6 +369,7 @@ def _admin(
         hold_seconds=hold,
         provenance=shared.provenance,
         graph=stores.graph,
+        filing=ConversationFiling(stores.conversations, memorize, shared.configs),
     )
     ledger = jobs.ledger if jobs else None
     return AdminParts(
@@ -384,12 +381,7 @@ def _admin(
         retention=retention,
         usage=usage,
         reviews=stores.reviews,
-        review_rules=ReviewRules(
-            stores.memories.snapshot,
-            p.neighbours,
-            p.clock,
-            settings.audits.limits(calibration_for(p.embedder.model_name)),
-        ),
+        review_rules=ReviewRules(stores.memories.snapshot, p.neighbours, p.clock, settings.audits.limits(calibrated)),
         directory=Directory(stores.exports, stores.memories.agents),
         trail=shared.trail,
         pii=shared.pii,

@@ -132,12 +132,11 @@ async def run_retention(settings: Settings, tenant_id: str, dry_run: bool, out: 
             await app.admin.directory.check(tenant_id)
         tenants = [tenant_id] if tenant_id else await app.admin.retention.tenants()
         receipts = [await app.admin.retention.purge(t, dry_run=dry_run) for t in tenants]
-    rows = [
-        [r.tenant_id, r.counts["memories"], r.counts["conversations"], r.counts["conversation_items"]] for r in receipts
-    ]
+    kinds = ["memories", "conversations", "conversation_items", "filed_from_conversations"]
+    rows = [[r.tenant_id, *(r.counts[k] for k in kinds)] for r in receipts]
     print(
         ("dry run: nothing removed\n" if dry_run else "")
-        + table(rows, ["tenant", "memories", "conversations", "items"]),
+        + table(rows, ["tenant", "memories", "conversations", "items", "filed first"]),
         file=out,
     )
     return 0

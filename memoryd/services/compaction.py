@@ -19,7 +19,6 @@ already wrote it, and the state row's compare-and-swap is the commit point.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -32,7 +31,6 @@ from memoryd.core.conversation import (
     ConversationEvent,
     Message,
     Role,
-    StorageScope,
     Summary,
     WorkingPolicy,
     compaction_lease,
@@ -42,7 +40,7 @@ from memoryd.core.conversation import (
 from memoryd.core.errors import MemorydError
 from memoryd.core.job_records import JobKind, JobResult, Outcome
 from memoryd.core.model_output import summary_output
-from memoryd.core.models import Actor, MemoryDraft, MemoryType
+from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, ConversationStore, Embedder, TokenCounter
 from memoryd.core.prompts import COMPRESS_INSTRUCTION, SUMMARY_PROMPT
 from memoryd.core.working import (
@@ -58,14 +56,12 @@ from memoryd.core.working import (
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.archive_maintenance import ArchiveMaintenance
 from memoryd.services.conversation import swap_state
+from memoryd.services.filing import ConversationFiling
 from memoryd.services.graph_extraction import graph_key
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
-from memoryd.services.memorize import MemorizeService
 from memoryd.services.pii_floor import PiiFloor
-from memoryd.services.profile import ProfileService
 
-_MAX_FILED_BYTES = 8 * 1024
 _REDO_PER_JOB = 3
 """Extractive summaries a compaction rewrites with the model at most (one call each)."""
 _USER_TURN = "Answer with the JSON object only."
@@ -77,8 +73,7 @@ class CompactionService:
     def __init__(
         self,
         store: ConversationStore,
-        memorize: MemorizeService,
-        profile: ProfileService,
+        filing: ConversationFiling,
         embedder: Embedder,
         counter: TokenCounter,
         clock: Clock,
@@ -92,8 +87,7 @@ class CompactionService:
         self._jobs = jobs
         self._store = store
         self._pii = pii
-        self._memorize = memorize
-        self._profile = profile
+        self._filing = filing
         self._embedder = embedder
         self._counter = counter
         self._clock = clock
@@ -122,7 +116,7 @@ class CompactionService:
         plan = plan_compaction(conv, raw, summaries, policy, force=mode is not CompactMode.AUTO, end=end)
         if plan is None:
             if end and filing_due(conv, conv.compacted_through, policy.batch_size, end=True):
-                filed = await self._file(actor, conv, policy, conv.compacted_through, summaries)
+                filed = await self._filing.compacted(actor, conv, policy, conv.compacted_through, summaries)
                 await self._commit(actor, conv, conv.compacted_through, conv.summary_ids, conv.compacted_through)
                 return {"outcome": Outcome.FILED, "filed_memories": filed, "compacted_through": conv.compacted_through}
             result: JobResult = {"outcome": Outcome.NOTHING_TO_COMPACT, "compacted_through": conv.compacted_through}
@@ -215,7 +209,7 @@ class CompactionService:
             live.append(new_summary)
         filed_through = conv.filed_through
         if filing_due(conv, plan.through, policy.batch_size, end=end):
-            filed += await self._file(actor, conv, policy, plan.through, live)
+            filed += await self._filing.compacted(actor, conv, policy, plan.through, live)
             filed_through = plan.through
         await self._commit(actor, conv, plan.through, tuple(s.summary_id for s in live), filed_through)
         redone = 0
@@ -360,80 +354,6 @@ class CompactionService:
         keep = min(8, max(2, len(speech) // 5))
         vectors = await self._embedder.embed([m.content[:2000] for m in speech])
         return extractive_summary(dropped, central_messages(speech, vectors, keep), self._counter.count, cap)
-
-    async def _file(
-        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, through: int, live: Sequence[Summary]
-    ) -> int:
-        """What the messages after ``filed_through`` up to ``through`` leave in the archive (``storage_scope``).
-
-        Deduplicated, and keyed by the stretch: a re-run of the job gets the first filing back. Under
-        ``session``, a stretch an extractive summary covers (no model) also files what the user said
-        in it, as said: the summary quotes at most a fifth of the messages, and the rest would be in
-        no memory Recall finds. So does a stretch compressed before it was filed (``batch_size`` other
-        than 1): its own summaries are no longer live, and "[compressed] …" keeps what still mattered
-        to the context, not to the archive.
-        """
-        scope = policy.storage_scope
-        covering = [s for s in live if s.to_seq > conv.filed_through]
-        stretch = f"{conv.conversation_id}:{conv.filed_through}-{through}"
-        if scope == StorageScope.SESSION and covering:
-            first, last = covering[0], covering[-1]
-            summary = MemoryDraft(
-                content="\n".join(s.render() for s in covering)[:_MAX_FILED_BYTES],
-                scope=conv.filing_scope,
-                memory_type=MemoryType.EPISODIC,
-                occurred_at=last.last_at,
-                category="conversation summary",
-                collection=policy.collection,
-                source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
-            )
-            # A summary is memoryd's text (always redacted); messages filed as they are remain the
-            # caller's words, under the tenant's PII policy like every other text the caller wrote.
-            filed = await self._file_batch(actor, [summary], f"file:{stretch}", derived=True)
-            lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
-            if lossy:
-                said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
-                filed += await self._file_batch(actor, said, f"file:{stretch}:said", derived=False)
-            return filed
-        if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
-            wanted = (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
-            said = await self._said(actor, conv, through, wanted, policy)
-            return await self._file_batch(actor, said, f"file:{stretch}", derived=False)
-        return 0
-
-    async def _said(
-        self,
-        actor: Actor,
-        conv: Conversation,
-        through: int,
-        roles: tuple[Role, ...],
-        policy: WorkingPolicy,
-        within: Sequence[tuple[int, int]] = ((0, sys.maxsize),),
-    ) -> list[MemoryDraft]:
-        """The messages of ``roles`` after ``filed_through`` up to ``through`` (and in a ``within`` span), as said."""
-        pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
-        return [
-            MemoryDraft(
-                content=f"{m.role.value}: {m.content}"[:_MAX_FILED_BYTES],
-                scope=conv.filing_scope,
-                memory_type=MemoryType.EPISODIC,
-                occurred_at=m.created_at,
-                source_context=f"conversation {conv.conversation_id} message {m.seq}",
-                collection=policy.collection,
-            )
-            for m in pending
-            if m.seq <= through and m.role in roles and m.content.strip() and any(a <= m.seq <= b for a, b in within)
-        ]
-
-    async def _file_batch(self, actor: Actor, drafts: list[MemoryDraft], request_id: str, *, derived: bool) -> int:
-        """File ``drafts`` in batches the memorize service takes, each keyed by its place in the stretch."""
-        size = self._memorize.max_batch_items
-        for at in range(0, len(drafts), size):
-            key = request_id if at == 0 else f"{request_id}:{at // size}"  # the first keeps the stretch's key
-            await self._memorize.memorize_batch(
-                actor, drafts[at : at + size], skip_deduplication=False, derived=derived, request_id=key
-            )
-        return len(drafts)
 
     def _summary(
         self,

@@ -8,7 +8,9 @@ deleted rows leave the disk with the next purge of deleted rows (``storage.forge
 A compaction or graph extraction may be under way on an idle conversation (a session ended late, a
 retry): it read the messages and writes what it made of them after its model call. Retention holds
 those jobs' leases while it deletes a conversation, and leaves one whose job holds them to the next
-pass, so nothing is written under a conversation that is gone.
+pass, so nothing is written under a conversation that is gone. Under those leases it first files
+what the conversation holds unfiled, as its ``storage_scope`` says (``ConversationFiling``): a
+session never ended would otherwise take its last messages with it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from memoryd.core.ports import AgentDirectory, Clock, ConversationStore, GraphSt
 from memoryd.core.retention import RetentionPolicy, RetentionReceipt, retention_key
 from memoryd.core.validation import check_tenant
 from memoryd.services.event_log import EventLog
+from memoryd.services.filing import ConversationFiling
 from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 from memoryd.services.provenance import Provenance
@@ -48,7 +51,10 @@ class RetentionService:
         hold_seconds: float = 300.0,
         provenance: Provenance | None = None,
         graph: GraphStore | None = None,
+        filing: ConversationFiling | None = None,
     ) -> None:
+        self._filing = filing
+        """Files what an idle conversation holds unfiled before it is deleted (``storage_scope``)."""
         self._graph = graph
         """The memory graph, whose non-pinned facts and episodes expire after ``graph_days``."""
         self._provenance = provenance
@@ -70,13 +76,16 @@ class RetentionService:
         policy, now = await self._policy_for(tenant_id), self._clock.now()
         memory_ids: list[str] = []
         conversations: list[str] = []
-        items = 0
+        items = filed = 0
         if policy.memories_days > 0:
             memory_ids = await self._store.expire(tenant_id, now - timedelta(days=policy.memories_days), dry_run)
         if policy.conversations_days > 0:
             before = now - timedelta(days=policy.conversations_days)
             idle = await self._conversations.idle(tenant_id, before)
             async with self._quiet(tenant_id, idle, dry_run) as quiet:
+                for conversation in quiet:  # what it says stays: filed as its storage_scope says, then gone
+                    if self._filing is not None:
+                        filed += await self._filing.before_expiry(tenant_id, conversation, dry_run=dry_run)
                 conversations, items = await self._conversations.expire(tenant_id, quiet, before, dry_run)
         servings = 0
         if self._provenance is not None:
@@ -89,6 +98,7 @@ class RetentionService:
             "memories": len(memory_ids),
             "conversations": len(conversations),
             "conversation_items": items,
+            "filed_from_conversations": filed,
             "servings": servings,
         }
         if self._graph is not None and policy.graph_days > 0:

@@ -44,6 +44,7 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(app: App, clock: F
         "memories": 1,
         "conversations": 1,
         "conversation_items": 1,
+        "filed_from_conversations": 1,
         "servings": 0,
         "graph_archived": 0,
         "graph_entities_archived": 0,
@@ -52,7 +53,7 @@ async def test_lance_expires_by_age_and_a_dry_run_only_counts(app: App, clock: F
     done = await app.admin.retention.purge("acme", dry_run=False)
     assert done.counts == dry.counts
     left = await app.memory.store.page(ME, MemoryFilter(), "", 10)
-    assert [m.content for m in left] == ["written in February"]
+    assert [m.content for m in left] == ["written in February", "user: hello in January"]  # said before it went
     assert await app.working.conversation_store.state("acme", "old-chat") is None
     assert await app.working.conversation_store.state("acme", "new-chat") is not None
 

@@ -211,3 +211,44 @@ async def test_a_stretch_compressed_before_it_was_filed_files_what_the_user_said
         assert any(text.startswith("[compressed]") for text in filed)
         assert {"user: " + f"turn {i}: my code. " * 12 for i in range(1, 52, 2)} <= filed
         assert not any(text.startswith("user: turn 53:") for text in filed)  # its own summary was filed
+
+
+async def test_an_idle_conversation_files_what_it_holds_before_retention_deletes_it() -> None:
+    """Never compacted and never ended, its messages went with it: nothing reached the archive."""
+    async with fake_world(retention={"conversations_days": 7}) as world:
+        app = world.app
+        alice, bob = Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
+        said = [MessageInput("m1", Role.USER, "My locker code is 4711"), MessageInput("m2", Role.ASSISTANT, "Noted.")]
+        await app.working.conversations.append(alice, "kept", said)
+        await app.working.conversations.append(alice, "brief", said, options={"storage_scope": "summaries_only"})
+        world.clock.advance(days=8)
+        dry = await app.admin.retention.purge("acme", dry_run=True)
+        assert (dry.counts["conversations"], dry.counts["filed_from_conversations"]) == (2, 1)
+        assert await app.memory.store.page(alice, MemoryFilter(), "", 10) == []
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts == dry.counts
+        [filed] = await app.memory.store.page(alice, MemoryFilter(), "", 10)
+        assert (filed.content, filed.scope, filed.end_user_id) == (
+            "user: My locker code is 4711",
+            Scope.END_USER,
+            "alice",
+        )
+        assert await app.memory.store.page(bob, MemoryFilter(), "", 10) == []
+        assert await app.working.conversation_store.state("acme", "kept") is None
+
+
+async def test_a_compacted_stretch_held_back_is_filed_before_retention_deletes_it() -> None:
+    async with fake_world(retention={"conversations_days": 7}, working={"default": {"batch_size": 0}}) as world:
+        app = world.app
+        turns = [MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i}. " * 30) for i in range(40)]
+        result = await app.working.conversations.append(ME, "c1", turns, context_window=1024)
+        assert result.compaction is not None
+        await runner(world, with_model=False).run("acme", result.compaction.key, app.jobs.compaction.run)
+        state = await app.working.conversation_store.state("acme", "c1")
+        assert state is not None and state.compacted_through > 0 and state.filed_through == 0  # held back
+        world.clock.advance(days=8)
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts["conversations"] == 1
+        filed = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 100)}
+        assert {"user: " + f"turn {i}. " * 30 for i in range(1, 40, 2)} <= filed
+        assert any(text.startswith("[extractive]") for text in filed)  # the summary, as a compaction files it

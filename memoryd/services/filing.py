@@ -1,0 +1,132 @@
+"""ConversationFiling: what a conversation leaves in the archive, per its ``storage_scope``.
+
+Compaction files each compacted stretch (at once, or once ``batch_size`` messages wait, or at
+EndSession). Retention files what a conversation still holds unfiled before it deletes it: a
+runtime that never calls EndSession would otherwise lose its last messages, never compacted, with
+the conversation. Everything is deduplicated and keyed by its stretch, so a re-run finds the first
+filing instead of filing twice; what a conversation with a contact files is that contact's.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from memoryd.core.conversation import Conversation, Role, StorageScope, Summary, WorkingPolicy
+from memoryd.core.models import Actor, MemoryDraft, MemoryType
+from memoryd.core.ports import ConversationStore
+from memoryd.services.agent_config import AgentConfigService
+from memoryd.services.memorize import MemorizeService
+
+MAX_FILED_BYTES = 8 * 1024
+_EVERYTHING = ((0, sys.maxsize),)
+
+
+class ConversationFiling:
+    """Files a conversation's stretches into the archive (the caller holds its compaction lease)."""
+
+    def __init__(self, store: ConversationStore, memorize: MemorizeService, configs: AgentConfigService) -> None:
+        self._store = store
+        self._memorize = memorize
+        self._configs = configs
+
+    async def compacted(
+        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, through: int, live: Sequence[Summary]
+    ) -> int:
+        """What the messages after ``filed_through`` up to ``through`` leave in the archive (``storage_scope``).
+
+        Under ``session``, a stretch an extractive summary covers (no model) also files what the user
+        said in it, as said: the summary quotes at most a fifth of the messages, and the rest would be
+        in no memory Recall finds. So does a stretch compressed before it was filed (``batch_size``
+        other than 1): its own summaries are no longer live, and "[compressed] …" keeps what still
+        mattered to the context, not to the archive.
+        """
+        scope = policy.storage_scope
+        covering = [s for s in live if s.to_seq > conv.filed_through]
+        stretch = f"{conv.conversation_id}:{conv.filed_through}-{through}"
+        if scope == StorageScope.SESSION and covering:
+            first, last = covering[0], covering[-1]
+            summary = MemoryDraft(
+                content="\n".join(s.render() for s in covering)[:MAX_FILED_BYTES],
+                scope=conv.filing_scope,
+                memory_type=MemoryType.EPISODIC,
+                occurred_at=last.last_at,
+                category="conversation summary",
+                collection=policy.collection,
+                source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
+            )
+            # A summary is memoryd's text (always redacted); messages filed as they are remain the
+            # caller's words, under the tenant's PII policy like every other text the caller wrote.
+            filed = await self._batches(actor, [summary], f"file:{stretch}", derived=True)
+            lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
+            if lossy:
+                said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
+                filed += await self._batches(actor, said, f"file:{stretch}:said", derived=False)
+            return filed
+        if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
+            said = await self._said(actor, conv, through, _roles(scope), policy)
+            return await self._batches(actor, said, f"file:{stretch}", derived=False)
+        return 0
+
+    async def before_expiry(self, tenant_id: str, conversation_id: str, *, dry_run: bool = False) -> int:
+        """File what the conversation holds unfiled, as EndSession would without a model; the count.
+
+        The compacted stretches not yet filed go as a compaction files them; the messages never
+        compacted have no summary, so under ``session`` what the user said in them is filed as said
+        (``all`` and ``conversational`` file them as they always do; ``summaries_only`` files nothing).
+        """
+        conv = await self._store.state(tenant_id, conversation_id)
+        if conv is None or conv.filed_through >= conv.next_seq - 1:
+            return 0
+        actor = Actor(tenant_id, conv.agent_id, conv.end_user_id, via="job:retention")
+        policy = await self._configs.for_conversation(tenant_id, conv)
+        filed = 0
+        if conv.compacted_through > conv.filed_through and not dry_run:
+            live = await self._store.summaries(tenant_id, conversation_id, conv.summary_ids)
+            filed = await self.compacted(actor, conv, policy, conv.compacted_through, live)
+        if policy.storage_scope in (StorageScope.SESSION, StorageScope.ALL, StorageScope.CONVERSATIONAL):
+            start, last = max(conv.compacted_through, conv.filed_through), conv.next_seq - 1
+            roles = (Role.USER,) if policy.storage_scope == StorageScope.SESSION else _roles(policy.storage_scope)
+            said = await self._said(actor, conv, last, roles, policy, within=((start + 1, last),))
+            if dry_run:  # the messages never compacted; a compacted stretch's filing is counted when done
+                return len(said)
+            filed += await self._batches(actor, said, f"expire:{conversation_id}:{start}-{last}", derived=False)
+        return filed
+
+    async def _said(
+        self,
+        actor: Actor,
+        conv: Conversation,
+        through: int,
+        roles: tuple[Role, ...],
+        policy: WorkingPolicy,
+        within: Sequence[tuple[int, int]] = _EVERYTHING,
+    ) -> list[MemoryDraft]:
+        """The messages of ``roles`` after ``filed_through`` up to ``through`` (and in a ``within`` span), as said."""
+        pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
+        return [
+            MemoryDraft(
+                content=f"{m.role.value}: {m.content}"[:MAX_FILED_BYTES],
+                scope=conv.filing_scope,
+                memory_type=MemoryType.EPISODIC,
+                occurred_at=m.created_at,
+                source_context=f"conversation {conv.conversation_id} message {m.seq}",
+                collection=policy.collection,
+            )
+            for m in pending
+            if m.seq <= through and m.role in roles and m.content.strip() and any(a <= m.seq <= b for a, b in within)
+        ]
+
+    async def _batches(self, actor: Actor, drafts: list[MemoryDraft], request_id: str, *, derived: bool) -> int:
+        """File ``drafts`` in batches the memorize service takes, each keyed by its place in the stretch."""
+        size = self._memorize.max_batch_items
+        for at in range(0, len(drafts), size):
+            key = request_id if at == 0 else f"{request_id}:{at // size}"  # the first keeps the stretch's key
+            await self._memorize.memorize_batch(
+                actor, drafts[at : at + size], skip_deduplication=False, derived=derived, request_id=key
+            )
+        return len(drafts)
+
+
+def _roles(scope: StorageScope) -> tuple[Role, ...]:
+    return (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
