@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from memoryd.core.conversation import Conversation, Role, StorageScope, Summary, WorkingPolicy
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
@@ -20,6 +21,15 @@ from memoryd.services.memorize import MemorizeService
 
 MAX_FILED_BYTES = 8 * 1024
 _EVERYTHING = ((0, sys.maxsize),)
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """Drafts filed under one request id (a re-run finds them); ``derived``: memoryd's text, not the caller's."""
+
+    drafts: list[MemoryDraft]
+    request_id: str
+    derived: bool = False
 
 
 class ConversationFiling:
@@ -33,6 +43,15 @@ class ConversationFiling:
     async def compacted(
         self, actor: Actor, conv: Conversation, policy: WorkingPolicy, through: int, live: Sequence[Summary]
     ) -> int:
+        """File what the messages after ``filed_through`` up to ``through`` leave in the archive; the count."""
+        filed = 0
+        for batch in await self._compacted(actor, conv, policy, through, live):
+            filed += await self._batches(actor, batch)
+        return filed
+
+    async def _compacted(
+        self, actor: Actor, conv: Conversation, policy: WorkingPolicy, through: int, live: Sequence[Summary]
+    ) -> list[_Batch]:
         """What the messages after ``filed_through`` up to ``through`` leave in the archive (``storage_scope``).
 
         Under ``session``, a stretch an extractive summary covers (no model) also files what the user
@@ -57,16 +76,15 @@ class ConversationFiling:
             )
             # A summary is memoryd's text (always redacted); messages filed as they are remain the
             # caller's words, under the tenant's PII policy like every other text the caller wrote.
-            filed = await self._batches(actor, [summary], f"file:{stretch}", derived=True)
+            batches = [_Batch([summary], f"file:{stretch}", derived=True)]
             lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
             if lossy:
                 said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
-                filed += await self._batches(actor, said, f"file:{stretch}:said", derived=False)
-            return filed
+                batches.append(_Batch(said, f"file:{stretch}:said"))
+            return batches
         if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
-            said = await self._said(actor, conv, through, _roles(scope), policy)
-            return await self._batches(actor, said, f"file:{stretch}", derived=False)
-        return 0
+            return [_Batch(await self._said(actor, conv, through, _roles(scope), policy), f"file:{stretch}")]
+        return []
 
     async def before_expiry(self, tenant_id: str, conversation_id: str, *, dry_run: bool = False) -> int:
         """File what the conversation holds unfiled, as EndSession would without a model; the count.
@@ -80,18 +98,18 @@ class ConversationFiling:
             return 0
         actor = Actor(tenant_id, conv.agent_id, conv.end_user_id, via="job:retention")
         policy = await self._configs.for_conversation(tenant_id, conv)
-        filed = 0
-        if conv.compacted_through > conv.filed_through and not dry_run:
+        batches: list[_Batch] = []
+        if conv.compacted_through > conv.filed_through:
             live = await self._store.summaries(tenant_id, conversation_id, conv.summary_ids)
-            filed = await self.compacted(actor, conv, policy, conv.compacted_through, live)
+            batches += await self._compacted(actor, conv, policy, conv.compacted_through, live)
         if policy.storage_scope in (StorageScope.SESSION, StorageScope.ALL, StorageScope.CONVERSATIONAL):
             start, last = max(conv.compacted_through, conv.filed_through), conv.next_seq - 1
             roles = (Role.USER,) if policy.storage_scope == StorageScope.SESSION else _roles(policy.storage_scope)
             said = await self._said(actor, conv, last, roles, policy, within=((start + 1, last),))
-            if dry_run:  # the messages never compacted; a compacted stretch's filing is counted when done
-                return len(said)
-            filed += await self._batches(actor, said, f"expire:{conversation_id}:{start}-{last}", derived=False)
-        return filed
+            batches.append(_Batch(said, f"expire:{conversation_id}:{start}-{last}"))
+        if dry_run:
+            return sum(len(b.drafts) for b in batches)
+        return sum([await self._batches(actor, b) for b in batches])
 
     async def _said(
         self,
@@ -117,13 +135,13 @@ class ConversationFiling:
             if m.seq <= through and m.role in roles and m.content.strip() and any(a <= m.seq <= b for a, b in within)
         ]
 
-    async def _batches(self, actor: Actor, drafts: list[MemoryDraft], request_id: str, *, derived: bool) -> int:
-        """File ``drafts`` in batches the memorize service takes, each keyed by its place in the stretch."""
-        size = self._memorize.max_batch_items
+    async def _batches(self, actor: Actor, batch: _Batch) -> int:
+        """File a batch in the memorize service's batches, each keyed by its place in the stretch."""
+        size, drafts = self._memorize.max_batch_items, batch.drafts
         for at in range(0, len(drafts), size):
-            key = request_id if at == 0 else f"{request_id}:{at // size}"  # the first keeps the stretch's key
+            key = batch.request_id if at == 0 else f"{batch.request_id}:{at // size}"  # the first keeps the key
             await self._memorize.memorize_batch(
-                actor, drafts[at : at + size], skip_deduplication=False, derived=derived, request_id=key
+                actor, drafts[at : at + size], skip_deduplication=False, derived=batch.derived, request_id=key
             )
         return len(drafts)
 

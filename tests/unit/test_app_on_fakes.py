@@ -247,8 +247,10 @@ async def test_a_compacted_stretch_held_back_is_filed_before_retention_deletes_i
         state = await app.working.conversation_store.state("acme", "c1")
         assert state is not None and state.compacted_through > 0 and state.filed_through == 0  # held back
         world.clock.advance(days=8)
+        dry = await app.admin.retention.purge("acme", dry_run=True)
         done = await app.admin.retention.purge("acme", dry_run=False)
-        assert done.counts["conversations"] == 1
+        assert done.counts["conversations"] == 1 and done.counts == dry.counts
         filed = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 100)}
+        assert done.counts["filed_from_conversations"] == len(filed)
         assert {"user: " + f"turn {i}. " * 30 for i in range(1, 40, 2)} <= filed
         assert any(text.startswith("[extractive]") for text in filed)  # the summary, as a compaction files it
