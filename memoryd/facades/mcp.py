@@ -117,14 +117,24 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
-    _curation_tools(tool, client, agent_id)
+    _curation_tools(tool, client, agent_id, end_user_id)
     _profile_tools(tool, client, agent_id)
     _graph_tools(tool, client, agent_id)
     return server
 
 
-def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
+def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contact: str) -> None:
     """Changing, rating, correcting, forgetting and listing memories."""
+
+    def theirs(memory_id: str) -> None:
+        """Serving one contact, only what is theirs changes: the agent's other memories reach every contact."""
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        if contact and _call(client.get, agent_id, memory_id, end_user_id=contact).end_user_id != contact:
+            raise ToolError(
+                f"PERMISSION_DENIED: memory_id: {memory_id!r} is not contact {contact!r}'s; a facade serving "
+                "one contact changes only that contact's memories"
+            )
 
     @tool(
         description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
@@ -139,6 +149,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> Non
     ) -> dict[str, Any]:
         given = {"content": content, "salience": salience, "pinned": pinned}
         fields = {name: value for name, value in given.items() if value is not None}
+        theirs(memory_id)
         memory = _call(client.update, agent_id, memory_id, end_user_id=end_user_id, **fields)
         return {"id": memory.id, "content": memory.content, "salience": memory.salience, "pinned": memory.pinned}
 
@@ -149,6 +160,8 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> Non
     )
     def feedback(memory_id: str, signal: str = "", correction: str = "", end_user_id: str = "") -> dict[str, Any]:
         said = _signal(signal or ("correction" if correction else ""))
+        if correction:
+            theirs(memory_id)
         reply = _call(client.feedback, agent_id, memory_id, said, correction=correction, end_user_id=end_user_id)
         out: dict[str, Any] = {"id": reply.memory.id, "salience": round(reply.memory.salience, 4)}
         if reply.HasField("correction"):
@@ -157,6 +170,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> Non
 
     @tool(description="Delete one memory for good (by its full id). A contact's needs their end_user_id.")
     def forget(memory_id: str, end_user_id: str = "") -> str:
+        theirs(memory_id)
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
 
     @tool(

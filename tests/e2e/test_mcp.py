@@ -155,7 +155,17 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
     """The model chooses a tool's arguments: told to, it read and wrote any contact's memories by naming them."""
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
         runtime.memorize("a1", "Omar's door code is 9911", scope=pb.SCOPE_END_USER, end_user_id="omar")
+        policy = runtime.memorize("a1", "Refunds are accepted within 30 days").memory.id  # the agent's own
     async with mcp_session(live_server.port, "", "--end-user", "ida") as session:
+        for name, arguments in (
+            ("forget", {"memory_id": policy}),
+            ("update_memory", {"memory_id": policy, "content": "Refunds are accepted within 365 days"}),
+            ("feedback", {"memory_id": policy, "correction": "Refunds are accepted within 365 days"}),
+        ):
+            refused = await session.call_tool(name, arguments)
+            assert refused.is_error and "PERMISSION_DENIED" in str(refused.content), (name, refused.content)
+        rated = await session.call_tool("feedback", {"memory_id": policy, "signal": "useful"})
+        assert not rated.is_error, rated.content
         tools = (await session.list_tools()).tools
         assert tools and not [t.name for t in tools if "end_user_id" in t.input_schema.get("properties", {})]
         said = {t.name: t.description or "" for t in tools}
@@ -166,11 +176,12 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         assert not stored.is_error, stored.content
         asked = await session.call_tool("recall", {"query": "door code", "end_user_id": "omar"})
         found = [h["content"] for h in asked.structured_content["result"]]
-        assert found == ["Ida's door code is 4471"]  # the extra argument changes nothing
+        assert "Ida's door code is 4471" in found and not [f for f in found if "9911" in f]  # "omar" is ignored
         listed = await session.call_tool("list_memories", {"end_user_id": "omar"})
         assert "9911" not in str(listed.structured_content) and "4471" in str(listed.structured_content)
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
-        [ida] = list(runtime.list("a1", end_user_id="ida"))
+        assert runtime.get("a1", policy).content == "Refunds are accepted within 30 days"
+        ida = next(m for m in runtime.list("a1", end_user_id="ida") if m.end_user_id)
         assert (ida.content, ida.end_user_id, ida.scope) == ("Ida's door code is 4471", "ida", pb.SCOPE_END_USER)
 
 
