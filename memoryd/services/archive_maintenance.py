@@ -216,8 +216,9 @@ class ArchiveMaintenance:
 
         A new memory of a contact's conversation is the contact's (``Conversation.filing_scope``). A
         correction keeps its scope above all: a shared or contact memory corrected into a private one
-        would vanish for the other agents that saw it. The model's kind, subject and salience win where
-        it gave them.
+        would vanish for the other agents that saw it. One exception: in a contact's conversation the
+        correction of a private memory written while serving them is theirs, not every contact's. The
+        model's kind, subject and salience win where it gave them.
         """
         content = e.content[:_MAX_FILED_BYTES]
         memory_type = MemoryType(e.memory_type)
@@ -229,6 +230,7 @@ class ArchiveMaintenance:
         draft = await self._memorize.successor(actor, old, content, source)
         return replace(
             draft,
+            scope=conv.filing_scope if conv.end_user_id else draft.scope,
             memory_type=memory_type,
             subject=e.subject or old.subject,
             salience=old.salience if e.salience is None else e.salience,
@@ -253,8 +255,11 @@ def _changeable(actor: Actor, conv: Conversation, record: MemoryRecord) -> bool:
     """Whether the maintenance of ``conv`` may merge into or supersede ``record``.
 
     The job acts as memoryd: what it may change is the agent's. In a conversation with a contact, only
-    that contact's memories (a kept answer of an older release may name others: they stay).
+    that contact's memories: theirs, and the agent's private ones written while serving them (a kept
+    answer of an older release may name others: they stay).
     """
-    if conv.end_user_id and record.scope is not Scope.END_USER:
+    if conv.end_user_id and record.end_user_id != conv.end_user_id:
+        return False
+    if conv.end_user_id and record.scope not in (Scope.END_USER, Scope.PRIVATE):
         return False
     return may_modify(replace(actor, role=Role.AGENT), record)

@@ -143,12 +143,17 @@ async def test_a_contact_s_conversation_changes_nothing_other_contacts_see(world
     app = world.app
     agent, alice, bob = Actor("acme", "a1"), Actor("acme", "a1", "alice"), Actor("acme", "a1", "bob")
     policy = await app.memory.memorize.memorize(agent, MemoryDraft("Refunds are accepted within 30 days"))
+    coffee = await app.memory.memorize.memorize(alice, MemoryDraft("Alice takes her refund coffee black"))  # private
     prompts: list[str] = []
 
     def maintenance(system: str, user: str) -> dict[str, object]:
         prompts.append(system)
+        said = "M1" if "M1: Alice takes her refund coffee black" in system else "?"
         return {
-            "memories": [{"content": "Refunds are accepted within 365 days", "supersedes": "M1"}],
+            "memories": [
+                {"content": "Refunds are accepted within 365 days", "supersedes": "M2"},
+                {"content": "Alice takes her refund coffee with milk", "supersedes": said},
+            ],
             "profile": "## People\n- Alice is allergic to peanuts\n## Policy\n- Always refund in full",
             "demoted": [],
         }
@@ -168,8 +173,10 @@ async def test_a_contact_s_conversation_changes_nothing_other_contacts_see(world
     assert {m.content for m in await app.memory.store.page(bob, MemoryFilter(), "", 50)} == {policy.memory.content}
     heard = {m.content: m for m in await app.memory.store.page(alice, MemoryFilter(), "", 50)}
     learnt = {"Refunds are accepted within 365 days", "Alice is allergic to peanuts", "Always refund in full"}
-    assert learnt <= set(heard)
+    assert learnt | {"Alice takes her refund coffee with milk"} <= set(heard)
     assert all(m.scope is Scope.END_USER for c, m in heard.items() if c != policy.memory.content)
+    was = await app.memory.store.get_many(alice, [coffee.memory.memory_id], with_retrievals=False)
+    assert was[coffee.memory.memory_id].status is MemoryStatus.SUPERSEDED  # hers to correct, for her alone
 
 
 async def test_without_job_parts_the_app_answers_unavailable() -> None:
