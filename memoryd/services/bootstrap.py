@@ -32,7 +32,7 @@ from memoryd.core.job_records import (
     tally_batch,
 )
 from memoryd.core.model_output import profile_proposal
-from memoryd.core.models import Actor, MemoryFilter
+from memoryd.core.models import Actor, MemoryFilter, MemoryRecord
 from memoryd.core.ports import AgentDirectory, MemoryStore, TokenCounter
 from memoryd.core.prompts import BOOTSTRAP_PROMPT
 from memoryd.core.validation import check_actor
@@ -175,12 +175,16 @@ class BootstrapService:
         return summary
 
     async def _archive_lines(self, actor: Actor) -> list[str]:
-        """The agent's visible memories, newest first, as dated lines within the prompt's token share."""
-        records = []
+        """The agent's visible memories, newest first, as dated lines within the prompt's token share.
+
+        Not those written while serving a contact (private rows carry their end_user_id): the profile
+        is in every contact's context, and what was said serving one is not every contact's.
+        """
+        records: list[MemoryRecord] = []
         after = ""
         while True:
             page = await self._store.page(actor, MemoryFilter(), after, _PAGE)
-            records.extend(page)
+            records.extend(r for r in page if not r.end_user_id)
             if len(page) < _PAGE:
                 break
             after = page[-1].memory_id

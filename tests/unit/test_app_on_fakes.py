@@ -20,10 +20,18 @@ PROFILE: dict[str, object] = {"profile": "## Preferences\n- likes green tea", "d
 async def test_build_app_on_fakes_runs_a_regeneration_end_to_end(world: World) -> None:
     app = world.app
     await app.memory.memorize.memorize(ME, MemoryDraft("a1 likes green tea"))
+    await app.memory.memorize.memorize(Actor("acme", "a1", "ida"), MemoryDraft("Ida is allergic to peanuts"))
     job = await app.jobs.bootstrap.regenerate(ME)
     assert job.kind == JobKind.REGENERATE and world.queue.submitted == [(job.message_id, 0)]
-    world.chat.script.append(PROFILE)
+    prompts: list[str] = []
+
+    def compile_profile(system: str, user: str) -> dict[str, object]:
+        prompts.append(system)
+        return PROFILE
+
+    world.chat.script.append(compile_profile)
     assert await runner(world).run("acme", job.key, app.jobs.bootstrap.compile) is None
+    assert "green tea" in prompts[0] and "peanuts" not in prompts[0]  # written serving a contact: not every one's
     done = await app.jobs.service.get("acme", job.key)
     assert done.state == JobState.SUCCEEDED and done.result["outcome"] == "compiled"
     assert "likes green tea" in (await app.working.profile.get(ME)).document
