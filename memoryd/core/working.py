@@ -229,3 +229,22 @@ def summary_cap(policy: WorkingPolicy, window: int, ceiling: int = 400) -> int:
 def summary_id(conversation_id: str, from_seq: int, to_seq: int, level: int) -> str:
     """Deterministic: a re-run of the same compaction writes the same summary row."""
     return f"{conversation_id}:summary:{from_seq}-{to_seq}:L{level}"
+
+
+def byte_pieces(text: str, max_bytes: int) -> list[str]:
+    """``text`` cut into pieces of at most ``max_bytes`` of UTF-8 each, joined back they are ``text``.
+
+    A cut falls after the last whitespace of a piece when there is one in its second half, else on a
+    character boundary (never inside a character: a slice by characters, not bytes, let a message in
+    Chinese through at twice the archive's limit). Filing a long message whole, piece by piece, keeps
+    what a truncation would drop.
+    """
+    pieces: list[str] = []
+    rest = text
+    while len(rest.encode()) > max_bytes:
+        head = rest.encode()[:max_bytes].decode(errors="ignore")  # a character cut in two is left out
+        space = max(head.rfind(" "), head.rfind("\n"), head.rfind("\t"))
+        cut = space + 1 if space >= len(head) // 2 else max(len(head), 1)  # a limit under one character: one
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    return [*pieces, rest] if rest or not pieces else pieces

@@ -39,6 +39,7 @@ from memoryd.core.prompts import CONTACT_MAINTENANCE_PROMPT, MAINTENANCE_PROMPT
 from memoryd.core.provenance import HistoryKind
 from memoryd.core.restatement import says_nothing_new
 from memoryd.core.visibility import may_modify
+from memoryd.core.working import byte_pieces
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
@@ -220,7 +221,7 @@ class ArchiveMaintenance:
         correction of a private memory written while serving them is theirs, not every contact's. The
         model's kind, subject and salience win where it gave them.
         """
-        content = e.content[:_MAX_FILED_BYTES]
+        content = byte_pieces(e.content, min(_MAX_FILED_BYTES, self._memorize.max_content_bytes))[0]
         memory_type = MemoryType(e.memory_type)
         if old is None:
             return MemoryDraft(

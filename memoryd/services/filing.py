@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from memoryd.core.conversation import Conversation, Role, StorageScope, Summary, WorkingPolicy
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import ConversationStore
+from memoryd.core.working import byte_pieces
 from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.memorize import MemorizeService
 
@@ -65,18 +66,22 @@ class ConversationFiling:
         stretch = f"{conv.conversation_id}:{conv.filed_through}-{through}"
         if scope == StorageScope.SESSION and covering:
             first, last = covering[0], covering[-1]
-            summary = MemoryDraft(
-                content="\n".join(s.render() for s in covering)[:MAX_FILED_BYTES],
-                scope=conv.filing_scope,
-                memory_type=MemoryType.EPISODIC,
-                occurred_at=last.last_at,
-                category="conversation summary",
-                collection=policy.collection,
-                source_context=f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}",
-            )
+            source = f"conversation {conv.conversation_id} summary {first.from_seq}-{last.to_seq}"
+            summaries = [
+                MemoryDraft(
+                    content=piece,
+                    scope=conv.filing_scope,
+                    memory_type=MemoryType.EPISODIC,
+                    occurred_at=last.last_at,
+                    category="conversation summary",
+                    collection=policy.collection,
+                    source_context=source + part,
+                )
+                for piece, part in self._pieces("\n".join(s.render() for s in covering))
+            ]
             # A summary is memoryd's text (always redacted); messages filed as they are remain the
             # caller's words, under the tenant's PII policy like every other text the caller wrote.
-            batches = [_Batch([summary], f"file:{stretch}", derived=True)]
+            batches = [_Batch(summaries, f"file:{stretch}", derived=True)]
             lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
             if lossy:
                 said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
@@ -124,16 +129,28 @@ class ConversationFiling:
         pending = await self._store.messages(actor.tenant_id, conv.conversation_id, conv.filed_through)
         return [
             MemoryDraft(
-                content=f"{m.role.value}: {m.content}"[:MAX_FILED_BYTES],
+                content=piece,
                 scope=conv.filing_scope,
                 memory_type=MemoryType.EPISODIC,
                 occurred_at=m.created_at,
-                source_context=f"conversation {conv.conversation_id} message {m.seq}",
+                source_context=f"conversation {conv.conversation_id} message {m.seq}{part}",
                 collection=policy.collection,
             )
             for m in pending
             if m.seq <= through and m.role in roles and m.content.strip() and any(a <= m.seq <= b for a, b in within)
+            for piece, part in self._pieces(m.content, f"{m.role.value}: ")
         ]
+
+    def _pieces(self, text: str, lead: str = "") -> list[tuple[str, str]]:
+        """``text`` as memories the archive takes whole: (content, source suffix) per piece, each led by ``lead``.
+
+        A long message is filed in parts rather than cut: what a truncation drops is what the user said.
+        """
+        room = min(MAX_FILED_BYTES, self._memorize.max_content_bytes) - len(lead.encode())
+        pieces = [p for p in byte_pieces(text, max(room, 1)) if p.strip()]
+        if len(pieces) == 1:
+            return [(lead + pieces[0], "")]
+        return [(lead + p, f" part {i} of {len(pieces)}") for i, p in enumerate(pieces, start=1)]
 
     async def _batches(self, actor: Actor, batch: _Batch) -> int:
         """File a batch in the memorize service's batches, each keyed by its place in the stretch."""

@@ -112,6 +112,11 @@ class MemorizeService:
         return self._limits.max_batch_items
 
     @property
+    def max_content_bytes(self) -> int:
+        """The largest content a write takes, in bytes of UTF-8."""
+        return self._limits.max_content_bytes
+
+    @property
     def max_tags(self) -> int:
         """Tags a memory may carry (a merge of tags is cut to it)."""
         return self._limits.max_tags

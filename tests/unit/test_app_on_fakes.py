@@ -269,3 +269,22 @@ async def test_a_compacted_stretch_held_back_is_filed_before_retention_deletes_i
         assert done.counts["filed_from_conversations"] == len(filed)
         assert {"user: " + f"turn {i}. " * 30 for i in range(1, 40, 2)} <= filed
         assert any(text.startswith("[extractive]") for text in filed)  # the summary, as a compaction files it
+
+
+@pytest.mark.parametrize(("words", "limit"), [("我们 明天 去 北京。 " * 700, 16 * 1024), ("turn. " * 300, 1000)])
+async def test_a_message_over_the_archive_s_limit_is_filed_whole_in_parts(words: str, limit: int) -> None:
+    """Cut by characters, a message in Chinese was over the limit in bytes: the compaction failed for good."""
+    async with fake_world(memorize={"max_content_bytes": limit}) as world:
+        app = world.app
+        turns = [MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"{i}: {words}") for i in range(12)]
+        result = await app.working.conversations.append(ME, "c1", turns, context_window=40000 if limit > 1000 else 1024)
+        assert result.compaction is not None
+        await runner(world, with_model=False).run("acme", result.compaction.key, app.jobs.compaction.run)
+        done = await app.jobs.service.get("acme", result.compaction.key)
+        assert done.state == JobState.SUCCEEDED, done.last_error
+        filed = await app.memory.store.page(ME, MemoryFilter(), "", 500)
+        parts = sorted(
+            (m for m in filed if " message 2 part " in m.source_context),
+            key=lambda m: int(m.source_context.split()[-3]),
+        )
+        assert len(parts) > 1 and "".join(m.content.removeprefix("user: ") for m in parts) == f"1: {words}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memoryd.core.conversation import (
     CompactMode,
     Conversation,
@@ -15,7 +17,7 @@ from memoryd.core.conversation import (
     compact_key,
     parse_compact_key,
 )
-from memoryd.core.working import assemble, plan_compaction, shrink_tool_results, summaries_to_merge
+from memoryd.core.working import assemble, byte_pieces, plan_compaction, shrink_tool_results, summaries_to_merge
 
 T0 = datetime(2024, 5, 1, tzinfo=UTC)
 
@@ -112,3 +114,24 @@ def test_compaction_keys_round_trip_with_colons_in_ids() -> None:
     assert parse_compact_key(compact_key("chat:42", 17)) == ("chat:42", 17, CompactMode.AUTO)
     assert parse_compact_key(compact_key("chat:42", 17, mode=CompactMode.FORCE)) == ("chat:42", 17, CompactMode.FORCE)
     assert parse_compact_key(compact_key("a:end", 3, mode=CompactMode.END)) == ("a:end", 3, CompactMode.END)
+
+
+@pytest.mark.parametrize(
+    ("text", "limit"),
+    [
+        ("我们 明天 去 北京。 " * 700, 16384),  # 8,400 characters, 19,600 bytes: a cut by characters was over
+        ("wohnt in Berlin " * 40, 64),
+        ("é" * 9, 3),
+        ("a" * 10, 3),
+        ("🙂" * 3, 1),  # a limit under one character still ends
+    ],
+)
+def test_byte_pieces_keep_every_character_within_the_limit(text: str, limit: int) -> None:
+    pieces = byte_pieces(text, limit)
+    assert "".join(pieces) == text
+    assert all(len(p.encode()) <= max(limit, 4) for p in pieces) and len(pieces) > 1
+
+
+def test_byte_pieces_cut_after_a_space_when_one_is_near() -> None:
+    assert byte_pieces("hello world foo", 6) == ["hello ", "world ", "foo"]
+    assert byte_pieces("short", 64) == ["short"]
