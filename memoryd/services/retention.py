@@ -33,6 +33,9 @@ from memoryd.services.job_runner import JobContext
 from memoryd.services.job_service import JobService
 from memoryd.services.provenance import Provenance
 
+_CONVERSATIONS_PER_BLOCK = 100
+"""Idle conversations filed, then deleted, per block: a job cut short by its timeout keeps what it did."""
+
 
 class RetentionService:
     """Expires what tenants' policies say."""
@@ -82,11 +85,13 @@ class RetentionService:
         if policy.conversations_days > 0:
             before = now - timedelta(days=policy.conversations_days)
             idle = await self._conversations.idle(tenant_id, before)
-            async with self._quiet(tenant_id, idle, dry_run) as quiet:
-                for conversation in quiet:  # what it says stays: filed as its storage_scope says, then gone
-                    if self._filing is not None:
-                        filed += await self._filing.before_expiry(tenant_id, conversation, dry_run=dry_run)
-                conversations, items = await self._conversations.expire(tenant_id, quiet, before, dry_run)
+            for at in range(0, len(idle), _CONVERSATIONS_PER_BLOCK):  # a block filed and deleted stays done
+                async with self._quiet(tenant_id, idle[at : at + _CONVERSATIONS_PER_BLOCK], dry_run) as quiet:
+                    for conversation in quiet:  # what it says stays: filed as its storage_scope says, then gone
+                        if self._filing is not None:
+                            filed += await self._filing.before_expiry(tenant_id, conversation, dry_run=dry_run)
+                    gone, deleted = await self._conversations.expire(tenant_id, quiet, before, dry_run)
+                conversations, items = [*conversations, *gone], items + deleted
         servings = 0
         if self._provenance is not None:
             if memory_ids and not dry_run:

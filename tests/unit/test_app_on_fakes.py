@@ -288,3 +288,33 @@ async def test_a_message_over_the_archive_s_limit_is_filed_whole_in_parts(words:
             key=lambda m: int(m.source_context.split()[-3]),
         )
         assert len(parts) > 1 and "".join(m.content.removeprefix("user: ") for m in parts) == f"1: {words}"
+
+
+async def test_retention_cut_short_keeps_the_blocks_it_filed_and_deleted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Filing every idle conversation before deleting any, a job cut short (its timeout) deleted none of them."""
+    monkeypatch.setattr("memoryd.services.retention._CONVERSATIONS_PER_BLOCK", 2)
+    async with fake_world(retention={"conversations_days": 7}) as world:
+        app = world.app
+        for n in range(5):
+            await app.working.conversations.append(ME, f"c{n}", [MessageInput("m1", Role.USER, f"note {n}")])
+        world.clock.advance(days=8)
+        filing = app.admin.retention._filing
+        assert filing is not None
+        real, calls = filing.before_expiry, 0
+
+        async def cut_short(tenant_id: str, conversation_id: str, *, dry_run: bool = False) -> int:
+            nonlocal calls
+            calls += 1
+            if calls == 3:
+                raise Unavailable("the job's time is up")
+            return await real(tenant_id, conversation_id, dry_run=dry_run)
+
+        monkeypatch.setattr(filing, "before_expiry", cut_short)
+        with pytest.raises(Unavailable):
+            await app.admin.retention.purge("acme", dry_run=False)
+        left = [c for c in ("c0", "c1", "c2", "c3", "c4") if await app.working.conversation_store.state("acme", c)]
+        assert left == ["c2", "c3", "c4"]  # the first block is filed and gone; a retry goes on from there
+        done = await app.admin.retention.purge("acme", dry_run=False)
+        assert done.counts["conversations"] == 3 and done.counts["filed_from_conversations"] == 3
+        notes = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 10)}
+        assert notes == {f"user: note {n}" for n in range(5)}
