@@ -58,9 +58,10 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
     """
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
-    rule = f" serving contact {end_user_id}. {CONTACT_RULE}" if end_user_id else f". {ROUTING_RULE}"
+    contact = end_user_id
+    rule = f" serving contact {contact}. {CONTACT_RULE}" if contact else f". {ROUTING_RULE}"
     server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{rule}")
-    tool = _tools(server, end_user_id)
+    tool = _tools(server, contact)
 
     @tool(
         description=f"Search the archive (hybrid: meaning and words); optionally only some scopes ({SCOPE_NAMES}), "
@@ -83,6 +84,8 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
         hits = _call(client.recall, agent_id, query, limit=limit, end_user_id=end_user_id, **extra)
         out = []
         for h in hits:
+            if not _shown(h.memory, contact):
+                continue
             hit: dict[str, Any] = {"id": h.memory.id, "content": h.memory.content, "score": round(h.score, 4)}
             if h.memory.agent_id != agent_id:  # another agent's shared fact: the model should know whose it is
                 hit["shared_by"] = h.memory.agent_id
@@ -117,7 +120,7 @@ def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServ
         )
         return {"id": reply.memory.id, "deduplicated": reply.deduplicated}
 
-    _curation_tools(tool, client, agent_id, end_user_id)
+    _curation_tools(tool, client, agent_id, contact)
     _profile_tools(tool, client, agent_id)
     _graph_tools(tool, client, agent_id)
     return server
@@ -182,6 +185,8 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
         pages = client.list(agent_id, end_user_id=end_user_id, page_size=min(limit, 500), where=where)
         out = []
         for memory in _call(lambda: list(_first(pages, limit))):
+            if not _shown(memory, contact):
+                continue
             out.append({"id": memory.id, "content": memory.content, "tags": list(memory.tags), "pinned": memory.pinned})
         return out
 
@@ -301,6 +306,11 @@ def _serving(fn: Callable[..., Any], contact: str) -> Callable[..., Any]:
     ]
     call.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
     return call
+
+
+def _shown(memory: Any, contact: str) -> bool:
+    """Serving one contact, not what the agent wrote serving another (a private row carries their id)."""
+    return not contact or memory.end_user_id in ("", contact)
 
 
 def _fact(f: Any) -> dict[str, Any]:

@@ -155,6 +155,7 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
     """The model chooses a tool's arguments: told to, it read and wrote any contact's memories by naming them."""
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
         runtime.memorize("a1", "Omar's door code is 9911", scope=pb.SCOPE_END_USER, end_user_id="omar")
+        runtime.memorize("a1", "Omar's alarm code is 5522", end_user_id="omar")  # private, written serving him
         policy = runtime.memorize("a1", "Refunds are accepted within 30 days").memory.id  # the agent's own
     async with mcp_session(live_server.port, "", "--end-user", "ida") as session:
         for name, arguments in (
@@ -179,9 +180,11 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         assert "Ida's door code is 4471" in found and not [f for f in found if "9911" in f]  # "omar" is ignored
         listed = await session.call_tool("list_memories", {"end_user_id": "omar"})
         assert "9911" not in str(listed.structured_content) and "4471" in str(listed.structured_content)
+        alarm = await session.call_tool("recall", {"query": "Omar's alarm code"})
+        assert "5522" not in str(alarm.structured_content) and "5522" not in str(listed.structured_content)
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
         assert runtime.get("a1", policy).content == "Refunds are accepted within 30 days"
-        ida = next(m for m in runtime.list("a1", end_user_id="ida") if m.end_user_id)
+        ida = next(m for m in runtime.list("a1", end_user_id="ida") if m.end_user_id == "ida")
         assert (ida.content, ida.end_user_id, ida.scope) == ("Ida's door code is 4471", "ida", pb.SCOPE_END_USER)
 
 
