@@ -419,7 +419,14 @@ class ConversationService:
         )
         if answer.degraded:
             why.append(f"auto-recall: {answer.degraded}")
-        hits = [h for h in answer.hits if h.score >= policy.recall_threshold]  # Recall's calibrated 0-1 score
+        # Recall's calibrated 0-1 score; serving a contact, not what the agent wrote privately serving
+        # another (the row carries their id): injected unasked, it would reach every contact's context.
+        hits = [
+            h
+            for h in answer.hits
+            if h.score >= policy.recall_threshold
+            and (not actor.end_user_id or h.memory.end_user_id in ("", actor.end_user_id))
+        ]
         if self._provenance is not None:
             served = [(h.memory.memory_id, h.score) for h in hits]
             self._provenance.served(actor, served, ServedItem.MEMORY, conversation_id)

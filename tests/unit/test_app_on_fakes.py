@@ -318,3 +318,16 @@ async def test_retention_cut_short_keeps_the_blocks_it_filed_and_deleted(monkeyp
         assert done.counts["conversations"] == 3 and done.counts["filed_from_conversations"] == 3
         notes = {m.content for m in await app.memory.store.page(ME, MemoryFilter(), "", 10)}
         assert notes == {f"user: note {n}" for n in range(5)}
+
+
+async def test_auto_recall_serving_a_contact_leaves_out_what_was_written_serving_another(world: World) -> None:
+    """Injected unasked, a private memory written serving Omar came into Ida's context."""
+    app = world.app
+    ida, omar = Actor("acme", "a1", "ida"), Actor("acme", "a1", "omar")
+    await app.memory.memorize.memorize(omar, MemoryDraft("the alarm code is 5522"))  # private, tagged with omar
+    await app.memory.memorize.memorize(ME, MemoryDraft("the alarm code is 1234"))  # the agent's own
+    said = [MessageInput("m1", Role.USER, "the alarm code is")]
+    await app.working.conversations.append(ida, "c1", said, options={"auto_recall": True})
+    context = await app.working.conversations.context(ida, "c1", 4096)
+    recalled = [p.content for p in context.parts if p.kind is PartKind.MEMORY]
+    assert any("1234" in text for text in recalled) and not any("5522" in text for text in recalled)
