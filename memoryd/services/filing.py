@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memoryd.core.conversation import Conversation, Role, StorageScope, Summary, WorkingPolicy
+from memoryd.core.ids import content_hash
 from memoryd.core.models import Actor, MemoryDraft, MemoryType
 from memoryd.core.ports import ConversationStore
 from memoryd.core.working import byte_pieces
@@ -21,6 +22,7 @@ from memoryd.services.agent_config import AgentConfigService
 from memoryd.services.memorize import MemorizeService
 
 MAX_FILED_BYTES = 8 * 1024
+_READABLE_KEY = 120
 _EVERYTHING = ((0, sys.maxsize),)
 
 
@@ -81,14 +83,15 @@ class ConversationFiling:
             ]
             # A summary is memoryd's text (always redacted); messages filed as they are remain the
             # caller's words, under the tenant's PII policy like every other text the caller wrote.
-            batches = [_Batch(summaries, f"file:{stretch}", derived=True)]
+            batches = [_Batch(summaries, _request_id(f"file:{stretch}"), derived=True)]
             lossy = [(s.from_seq, s.to_seq) for s in covering if s.fallback or s.level]
             if lossy:
                 said = await self._said(actor, conv, through, (Role.USER,), policy, within=lossy)
-                batches.append(_Batch(said, f"file:{stretch}:said"))
+                batches.append(_Batch(said, _request_id(f"file:{stretch}:said")))
             return batches
         if scope in (StorageScope.ALL, StorageScope.CONVERSATIONAL):
-            return [_Batch(await self._said(actor, conv, through, _roles(scope), policy), f"file:{stretch}")]
+            said = await self._said(actor, conv, through, _roles(scope), policy)
+            return [_Batch(said, _request_id(f"file:{stretch}"))]
         return []
 
     async def before_expiry(self, tenant_id: str, conversation_id: str, *, dry_run: bool = False) -> int:
@@ -111,7 +114,7 @@ class ConversationFiling:
             start, last = max(conv.compacted_through, conv.filed_through), conv.next_seq - 1
             roles = (Role.USER,) if policy.storage_scope == StorageScope.SESSION else _roles(policy.storage_scope)
             said = await self._said(actor, conv, last, roles, policy, within=((start + 1, last),))
-            batches.append(_Batch(said, f"expire:{conversation_id}:{start}-{last}"))
+            batches.append(_Batch(said, _request_id(f"expire:{conversation_id}:{start}-{last}")))
         if dry_run:
             return sum(len(b.drafts) for b in batches)
         return sum([await self._batches(actor, b) for b in batches])
@@ -165,3 +168,12 @@ class ConversationFiling:
 
 def _roles(scope: StorageScope) -> tuple[Role, ...]:
     return (Role.USER,) if scope == StorageScope.CONVERSATIONAL else (Role.USER, Role.ASSISTANT)
+
+
+def _request_id(stretch: str) -> str:
+    """The stretch's idempotency key as written, or its digest when too long for one.
+
+    A request id holds 128 characters and a conversation id as many: a long one failed its
+    compaction for good. Room is left for the ``:N`` of a stretch's later batches.
+    """
+    return stretch if len(stretch) <= _READABLE_KEY else f"{stretch.split(':', 1)[0]}.{content_hash(stretch)[:40]}"

@@ -331,3 +331,18 @@ async def test_auto_recall_serving_a_contact_leaves_out_what_was_written_serving
     context = await app.working.conversations.context(ida, "c1", 4096)
     recalled = [p.content for p in context.parts if p.kind is PartKind.MEMORY]
     assert any("1234" in text for text in recalled) and not any("5522" in text for text in recalled)
+
+
+async def test_a_conversation_id_as_long_as_allowed_compacts_and_expires() -> None:
+    """Filing keyed by "file:{conversation}:{stretch}": past 128 characters, the compaction failed for good."""
+    async with fake_world(retention={"conversations_days": 7}) as world:
+        app, longest = world.app, "c" * 128
+        turns = [MessageInput(f"m{i}", Role.USER if i % 2 else Role.ASSISTANT, f"turn {i}. " * 40) for i in range(20)]
+        result = await app.working.conversations.append(ME, longest, turns, context_window=1024)
+        assert result.compaction is not None
+        await runner(world, with_model=False).run("acme", result.compaction.key, app.jobs.compaction.run)
+        done = await app.jobs.service.get("acme", result.compaction.key)
+        assert done.state == JobState.SUCCEEDED and done.result["filed_memories"] > 0, done.last_error
+        world.clock.advance(days=8)
+        purged = await app.admin.retention.purge("acme", dry_run=False)
+        assert purged.counts["conversations"] == 1 and purged.counts["filed_from_conversations"] > 0
