@@ -180,10 +180,16 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         assert "Ida's door code is 4471" in found and not [f for f in found if "9911" in f]  # "omar" is ignored
         listed = await session.call_tool("list_memories", {"end_user_id": "omar"})
         assert "9911" not in str(listed.structured_content) and "4471" in str(listed.structured_content)
+        claim = {"subject": "Ida", "predicate": "lives_in", "object": "Oslo", "fact": "Ida lives in Oslo."}
+        asserted = await session.call_tool("assert_fact", claim)  # hers by default, like a memory
+        assert not asserted.is_error, asserted.content
         alarm = await session.call_tool("recall", {"query": "Omar's alarm code"})
         assert "5522" not in str(alarm.structured_content) and "5522" not in str(listed.structured_content)
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
         assert runtime.get("a1", policy).content == "Refunds are accepted within 30 days"
+        search = runtime.graph.search
+        seen = {who: [f.fact for f in search("a1", "Ida Oslo", end_user_id=who).facts] for who in ("ida", "omar")}
+        assert seen == {"ida": ["Ida lives in Oslo."], "omar": []}
         ida = next(m for m in runtime.list("a1", end_user_id="ida") if m.end_user_id == "ida")
         assert (ida.content, ida.end_user_id, ida.scope) == ("Ida's door code is 4471", "ida", pb.SCOPE_END_USER)
 

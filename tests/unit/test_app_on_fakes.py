@@ -342,7 +342,7 @@ async def test_a_conversation_id_as_long_as_allowed_compacts_and_expires() -> No
         assert result.compaction is not None
         await runner(world, with_model=False).run("acme", result.compaction.key, app.jobs.compaction.run)
         done = await app.jobs.service.get("acme", result.compaction.key)
-        assert done.state == JobState.SUCCEEDED and done.result["filed_memories"] > 0, done.last_error
+        assert done.state == JobState.SUCCEEDED and int(done.result["filed_memories"]) > 0, done.last_error
         world.clock.advance(days=8)
         purged = await app.admin.retention.purge("acme", dry_run=False)
         assert purged.counts["conversations"] == 1 and purged.counts["filed_from_conversations"] > 0
