@@ -67,7 +67,8 @@ def test_bench_recall_smoke(tmp_path: Path) -> None:
         modes = {(r["mode"], r["concurrency"]) for r in shape["recall"]}
         assert modes == {(m, c) for m in ("server_embeds_query", "precomputed_query_vector") for c in (1, 2)}
         assert all(r["n"] == 12 and 0 < r["p50"] <= r["p99"] for r in shape["recall"])
-        assert all(len(r["latencies_ms"]) == 12 and max(r["latencies_ms"]) >= r["p99"] for r in shape["recall"])
+        # the kept latencies are rounded to the microsecond, the percentiles are not
+        assert all(len(r["latencies_ms"]) == 12 and max(r["latencies_ms"]) >= r["p99"] - 5e-4 for r in shape["recall"])
         assert shape["vector_index"] == "IVF_HNSW_SQ" and 0.5 <= shape["ann_recall_at_10"] <= 1.0
         assert shape["sqlite"]["n"] == 12 and shape["sqlite"]["p50"] > 0
         # the server-embedded Recall's baseline: the same model embeds each query, then SQLite searches
