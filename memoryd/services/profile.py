@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from memoryd.core.errors import Conflict, InvalidRequest, NotFound, PreconditionFailed
 from memoryd.core.event_log import Operation
+from memoryd.core.model_output import MAX_SUBJECT
 from memoryd.core.models import Actor, EditKind, MemoryDraft, MemoryType, Profile, ProfileEdit, RewriteResult
 from memoryd.core.ports import Clock, ProfileStore, TokenCounter
 from memoryd.core.profile_doc import (
@@ -220,7 +221,7 @@ class ProfileService:
                 content=content,
                 memory_type=MemoryType.SEMANTIC,
                 category="profile",
-                subject=heading,
+                subject=heading[:MAX_SUBJECT],  # a model's heading may run longer than a subject: the line must go
                 source_context=f"profile revision {revision}",
             )
             for content, heading in lines.items()

@@ -346,3 +346,13 @@ async def test_a_conversation_id_as_long_as_allowed_compacts_and_expires() -> No
         world.clock.advance(days=8)
         purged = await app.admin.retention.purge("acme", dry_run=False)
         assert purged.counts["conversations"] == 1 and purged.counts["filed_from_conversations"] > 0
+
+
+async def test_a_line_leaving_a_section_with_a_long_generated_heading_is_filed(world: World) -> None:
+    """A model's heading past a subject's 256 characters: the next rewrite that left its line out failed for good."""
+    profile, heading = world.app.working.profile, "H" * 300
+    await profile.rewrite(ME, f"## {heading}\n- likes tea\n## Work\n- builds boats", [], "first")
+    done = await profile.rewrite(ME, "## Work\n- builds boats", [], "second")
+    assert done.applied and done.filed_memories == 1
+    [filed] = await world.app.memory.store.page(ME, MemoryFilter(), "", 10)
+    assert (filed.content, filed.subject) == ("likes tea", heading[:200])
