@@ -125,7 +125,8 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         settings.audits.concentration_top1_share,
         settings.audits.never_retrieved_share,
     )
-    parts = _jobs(settings, stores, p, shared, jobs, memory, profile, usage, graph) if jobs is not None else None
+    filing = ConversationFiling(stores.conversations, memory.memorize, configs)  # compaction's and retention's
+    parts = _jobs(settings, stores, p, shared, jobs, memory, profile, usage, graph, filing) if jobs else None
     conversations = ConversationService(
         stores.conversations,
         profile,
@@ -140,7 +141,7 @@ def wire(settings: Settings, stores: Stores, p: Providers, jobs: JobPorts | None
         provenance=provenance,
     )
     working = WorkingParts(profile, stores.profiles, conversations, stores.conversations, configs)
-    admin = _admin(settings, stores, p, shared, jobs, usage, rates, memory.memorize)
+    admin = _admin(settings, stores, p, shared, jobs, usage, rates, filing)
     return App(settings, p.embedder, p.clock, p.metrics, memory, working, admin, parts, graph, stores.maintenance)
 
 
@@ -232,6 +233,7 @@ def _jobs(
     profile: ProfileService,
     usage: UsageService,
     graph: GraphService | None,
+    filing: ConversationFiling,
 ) -> JobParts:
     js, ports = settings.jobs, stores.memories
     service = JobService(jobs.ledger, jobs.queue, p.clock)
@@ -252,7 +254,7 @@ def _jobs(
     )
     compaction = CompactionService(
         stores.conversations,
-        ConversationFiling(stores.conversations, memory.memorize, shared.configs),
+        filing,
         p.embedder,
         p.counter,
         p.clock,
@@ -339,7 +341,7 @@ def _admin(
     jobs: JobPorts | None,
     usage: UsageService,
     rates: RateLimiter | None,
-    memorize: MemorizeService,
+    filing: ConversationFiling,
 ) -> AdminParts:
     au, hold = settings.auth, settings.jobs.model_job_timeout_seconds + 10
     leases, calibrated = jobs.leases if jobs is not None else None, calibration_for(p.embedder.model_name)
@@ -369,7 +371,7 @@ def _admin(
         hold_seconds=hold,
         provenance=shared.provenance,
         graph=stores.graph,
-        filing=ConversationFiling(stores.conversations, memorize, shared.configs),
+        filing=filing,
     )
     ledger = jobs.ledger if jobs else None
     return AdminParts(

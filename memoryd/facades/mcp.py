@@ -49,16 +49,15 @@ CONTACT_RULE = (
 )
 
 
-def build(client: MemoryClient, agent_id: str, end_user_id: str = "") -> MCPServer:
+def build(client: MemoryClient, agent_id: str, contact: str = "") -> MCPServer:
     """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``.
 
-    With ``end_user_id`` every tool serves that contact and none takes an ``end_user_id``: a tool's
-    arguments are the model's choice, and one contact's conversation could otherwise have it read
-    or write another's memories by naming them.
+    With ``contact`` (an end_user_id) every tool serves that contact and none takes an ``end_user_id``:
+    a tool's arguments are the model's choice, and one contact's conversation could otherwise have it
+    read or write another's memories by naming them.
     """
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
-    contact = end_user_id
     rule = f" serving contact {contact}. {CONTACT_RULE}" if contact else f". {ROUTING_RULE}"
     server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{rule}")
     tool = _tools(server, contact)

@@ -40,6 +40,7 @@ from memoryd.core.provenance import HistoryKind
 from memoryd.core.restatement import says_nothing_new
 from memoryd.core.visibility import may_modify
 from memoryd.core.working import byte_pieces
+from memoryd.services.filing import MAX_FILED_BYTES
 from memoryd.services.job_runner import JobContext
 from memoryd.services.memorize import MemorizeService
 from memoryd.services.profile import ProfileService
@@ -48,7 +49,6 @@ from memoryd.services.recall import RecallService
 
 CANDIDATES = 10
 """Existing memories shown to the call (the summary's best Recall hits the agent may modify)."""
-_MAX_FILED_BYTES = 8 * 1024
 _CANDIDATE_CHARS = 500
 _USER_TURN = "Answer with the JSON object only."
 
@@ -221,7 +221,7 @@ class ArchiveMaintenance:
         correction of a private memory written while serving them is theirs, not every contact's. The
         model's kind, subject and salience win where it gave them.
         """
-        content = byte_pieces(e.content, min(_MAX_FILED_BYTES, self._memorize.max_content_bytes))[0]
+        content = byte_pieces(e.content, min(MAX_FILED_BYTES, self._memorize.max_content_bytes))[0]
         memory_type = MemoryType(e.memory_type)
         if old is None:
             return MemoryDraft(
@@ -259,8 +259,7 @@ def _changeable(actor: Actor, conv: Conversation, record: MemoryRecord) -> bool:
     that contact's memories: theirs, and the agent's private ones written while serving them (a kept
     answer of an older release may name others: they stay).
     """
-    if conv.end_user_id and record.end_user_id != conv.end_user_id:
-        return False
-    if conv.end_user_id and record.scope not in (Scope.END_USER, Scope.PRIVATE):
+    theirs = record.end_user_id == conv.end_user_id and record.scope in (Scope.END_USER, Scope.PRIVATE)
+    if conv.end_user_id and not theirs:
         return False
     return may_modify(replace(actor, role=Role.AGENT), record)
