@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import socket
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -156,14 +157,22 @@ async def command_app(settings: Settings, *, create: bool = False) -> AsyncItera
 
     Opening a store creates it, so a mistyped ``--data`` was made into an empty store and answered
     as one with nothing in it ("no memories yet", an empty key table). Only a command that sets a
-    store up (``create``: a first key, an import) may begin one.
+    store up (``create``: a first key, an import) may begin one, and says so on stderr: a key made
+    from another directory than the daemon's went into a new store the daemon never reads.
     """
-    if not create and not await store_exists(settings):
+    exists = await store_exists(settings)
+    if not create and not exists:
         raise ConfigError(
             f"--data / storage.uri {settings.storage.uri!r} holds no memoryd store "
             "(`memoryd serve` or `memoryd up` creates one there)"
         )
     async with build_app(settings.without_maintenance()) as app:
+        if not exists:
+            print(
+                f"memoryd: began a new store at {settings.storage.uri!r} (none was there); "
+                "a daemon must use it as --data / storage.uri",
+                file=sys.stderr,
+            )
         yield app
 
 

@@ -89,7 +89,7 @@ def test_the_command_line_prints_one_line_and_exits_non_zero(settings: Settings,
 
 
 async def test_a_command_over_a_store_that_does_not_exist_refuses_it_and_creates_nothing(
-    settings: Settings, tmp_path: Path
+    settings: Settings, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "dta"  # a typo of the store's directory: once created empty and reported as empty
     there = settings.model_copy(update={"storage": settings.storage.model_copy(update={"uri": str(missing)})})
@@ -105,8 +105,13 @@ async def test_a_command_over_a_store_that_does_not_exist_refuses_it_and_creates
         with pytest.raises(ConfigError, match=rf"storage.uri '{missing}' holds no memoryd store"):
             await call
     assert not missing.exists() and out.getvalue() == ""
+    capsys.readouterr()
     assert await run_keys(there, "create", tenant_id="acme", role="admin", out=out) == 0  # a first key begins one
-    assert await run_keys(there, "list", out=out) == 0 and out.getvalue().count("acme") == 2
+    began = f"memoryd: began a new store at '{missing}' (none was there); a daemon must use it as --data / storage.uri"
+    assert capsys.readouterr().err.splitlines() == [began]  # not silent: the daemon may be reading another store
+    assert await run_keys(there, "create", tenant_id="acme", role="agent", agent_id="a1", out=out) == 0
+    assert await run_keys(there, "list", out=out) == 0 and out.getvalue().count("acme") == 4
+    assert capsys.readouterr().err == ""  # the store is there now
     export = tmp_path / "empty.jsonl"
     export.write_text("")
     fresh = there.model_copy(update={"storage": there.storage.model_copy(update={"uri": str(tmp_path / "new")})})
