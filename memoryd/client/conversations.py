@@ -22,23 +22,42 @@ ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.R
 """The roles ``append`` takes by name."""
 
 
+Message = tuple[str, str, str] | Mapping[str, str]
+"""A turn to append: ``(message_id, role, content)``, or a mapping with those keys (a model's message plus its id)."""
+
+
+def _message(index: int, message: Message) -> cpb.MessageInput:
+    """One turn as the proto's; a pair, a string or a mapping with other keys is refused naming its index."""
+    if isinstance(message, Mapping):
+        unknown = sorted(set(message) - {"message_id", "role", "content"})
+        if unknown:
+            raise TypeError(f"messages[{index}]: no key {unknown[0]!r}; a message has message_id, role, content")
+        message_id, role, content = (message.get(k, "") for k in ("message_id", "role", "content"))
+    elif isinstance(message, Sequence) and not isinstance(message, str) and len(message) == 3:
+        message_id, role, content = message
+    else:  # an OpenAI-style (role, content) pair unpacked as three said "not enough values to unpack"
+        raise TypeError(f"messages[{index}]: (message_id, role, content) is wanted, not {message!r:.80}")
+    if role not in ROLES:  # said before any call, naming the roles a caller may use
+        raise ValueError(f"messages[{index}]: role {role!r} is not one of {', '.join(ROLES)}")
+    return cpb.MessageInput(message_id=message_id, role=ROLES[role], content=content)
+
+
 def _append(
     agent_id: str,
     conversation_id: str,
-    messages: Sequence[tuple[str, str, str]],
+    messages: Sequence[Message],
     end_user_id: str,
     context_window_tokens: int,
     options: Mapping[str, object] | None,
 ) -> cpb.AppendMessagesRequest:
-    unknown = [role for _, role, _ in messages if role not in ROLES]
-    if unknown:  # said before any call, naming the roles a caller may use
-        raise ValueError(f"role {unknown[0]!r} is not one of {', '.join(ROLES)}")
+    if isinstance(messages, (str, Mapping)):
+        raise TypeError("messages: a list of messages is wanted, not one")
     return cpb.AppendMessagesRequest(
         agent_id=agent_id,
         end_user_id=end_user_id,
         conversation_id=conversation_id,
         context_window_tokens=context_window_tokens,
-        messages=[cpb.MessageInput(message_id=i, role=ROLES[role], content=text) for i, role, text in messages],
+        messages=[_message(i, message) for i, message in enumerate(messages)],
         options=build(cpb.ConversationOptions, options or {}),
     )
 
@@ -81,13 +100,15 @@ class Conversations:
         self,
         agent_id: str,
         conversation_id: str,
-        messages: Sequence[tuple[str, str, str]],
+        messages: Sequence[Message],
         *,
         end_user_id: str = "",
         context_window_tokens: int = 0,
         options: Mapping[str, object] | None = None,
     ) -> cpb.AppendMessagesResponse:
-        """Append ``(message_id, role, content)`` turns (role: user, assistant, system, tool); idempotent per id.
+        """Append turns: ``(message_id, role, content)`` or a mapping with those keys; idempotent per id.
+
+        Roles: user, assistant, system, tool.
 
         ``options`` overrides the agent's policy for this conversation from now on (``ConversationOptions``:
         ``strategy``, ``window_messages``, ``budget_tokens``, ``storage_scope``, ``auto_recall``; enums
@@ -158,7 +179,7 @@ class AsyncConversations:
         self,
         agent_id: str,
         conversation_id: str,
-        messages: Sequence[tuple[str, str, str]],
+        messages: Sequence[Message],
         *,
         end_user_id: str = "",
         context_window_tokens: int = 0,

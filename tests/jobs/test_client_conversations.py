@@ -9,6 +9,7 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.client import AsyncMemoryClient, MemoryClient, NotFound
+from memoryd.client.conversations import ROLES, Message
 from memoryd.config import Settings
 from tests.conftest import LiveServer
 from tests.jobs.conftest import job_settings, running, wait_for
@@ -74,6 +75,13 @@ def test_a_conversation_s_options_are_set_with_its_first_append(daemon: LiveServ
             talk.append("a1", "short", _turns("short", 1), options={"window_message": 4})
         with pytest.raises(ValueError, match=r"strategy: 'forever' is not one of buffer_window"):
             talk.append("a1", "short", _turns("short", 1), options={"strategy": "forever"})
+        said: list[Message] = [{"message_id": "d1", "role": "user", "content": "my locker is 1042"}]
+        said.append(("d2", "assistant", "noted"))
+        assert list(talk.append("a1", "mixed", said).seqs) == [1, 2]  # a model's message with its id, or a triple
+        assert [(m.role, m.content) for m in talk.context("a1", "mixed", 4000).messages if m.kind == "message"] == [
+            (ROLES["user"], "my locker is 1042"),
+            (ROLES["assistant"], "noted"),
+        ]
 
 
 async def test_the_async_client_has_the_same_working_memory(

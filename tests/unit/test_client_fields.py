@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memoryd.client import gr, pb
+from memoryd.client import MemoryClient, gr, pb
 from memoryd.client.archive_requests import memorize_request
 from memoryd.client.fields import build
 
@@ -71,3 +71,18 @@ def test_what_protobuf_already_takes_passes_through() -> None:
     when = datetime(2024, 5, 3, tzinfo=UTC)
     item = build(pb.MemoryInput, {"content": "x", "occurred_at": when, "salience": 0.5, "tags": ("a",)})
     assert (item.occurred_at.ToDatetime(tzinfo=UTC), item.salience, list(item.tags)) == (when, 0.5, ["a"])
+
+
+def test_a_turn_is_a_triple_or_a_mapping_and_anything_else_is_named_before_a_call() -> None:
+    with MemoryClient("127.0.0.1:9", tenant="acme") as memory:  # nothing listens: every check is before a call
+        talk = memory.conversations
+        with pytest.raises(TypeError, match=r"messages\[1\]: \(message_id, role, content\) is wanted, not \('user'"):
+            talk.append("a1", "c1", [("m1", "user", "hi"), ("user", "my locker is 1042")])  # type: ignore[list-item]
+        with pytest.raises(TypeError, match=r"messages\[0\]: no key 'name'; a message has message_id, role, content"):
+            talk.append("a1", "c1", [{"message_id": "m1", "role": "user", "content": "hi", "name": "ida"}])
+        with pytest.raises(ValueError, match=r"messages\[0\]: role 'robot' is not one of user, assistant"):
+            talk.append("a1", "c1", [{"message_id": "m1", "role": "robot", "content": "hi"}])
+        with pytest.raises(TypeError, match="messages: a list of messages is wanted, not one"):
+            talk.append("a1", "c1", {"message_id": "m1", "role": "user", "content": "hi"})  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"messages\[0\]: \(message_id, role, content\) is wanted, not 'hi'"):
+            talk.append("a1", "c1", ["hi"])  # type: ignore[list-item]
