@@ -79,15 +79,16 @@ def update_request(agent_id: str, memory_id: str, end_user_id: str, fields: dict
 def feedback_request(
     agent_id: str, memory_id: str, signal: Any, correction: str, end_user_id: str, request_id: str
 ) -> pb.FeedbackRequest:
-    """Feedback: a signal, or a correction to store as the right fact."""
-    return pb.FeedbackRequest(
-        agent_id=agent_id,
-        end_user_id=end_user_id,
-        memory_id=memory_id,
-        signal=signal,
-        correction=correction,
-        request_id=request_id or uuid.uuid4().hex,  # a retry after a lost reply counts once
-    )
+    """Feedback: a signal (its short name, e.g. ``"useful"``, as every enum), or a correction to store."""
+    fields = {
+        "agent_id": agent_id,
+        "end_user_id": end_user_id,
+        "memory_id": memory_id,
+        "signal": signal,
+        "correction": correction,
+        "request_id": request_id or uuid.uuid4().hex,  # a retry after a lost reply counts once
+    }
+    return build(pb.FeedbackRequest, fields)
 
 
 def list_request(agent_id: str, end_user_id: str, page_size: int, token: str, where: Where) -> pb.ListMemoriesRequest:

@@ -42,7 +42,7 @@ def test_sync_client_calls_pages_and_maps_errors(live_server: LiveServer) -> Non
         assert hits[0].memory.id == first.memory.id and 0 < hits[0].score <= 1
         listed = [m.id for m in memory.list("a1", page_size=2)]  # three pages, followed by the iterator
         assert len(listed) == 5 and listed[0] == first.memory.id
-        reply = memory.feedback("a1", first.memory.id, pb.FEEDBACK_SIGNAL_USEFUL)
+        reply = memory.feedback("a1", first.memory.id, "useful")  # an enum by its short name, as every field's
         assert reply.memory.feedback.useful == 1
         assert memory.update("a1", first.memory.id, salience=0.9).salience == pytest.approx(0.9)
         assert memory.update("a1", first.memory.id, pinned=True).pinned  # kept by retention and reviews

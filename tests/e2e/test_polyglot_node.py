@@ -184,7 +184,10 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
         "fields: category, collection, content, decayFactor, embedding, memoryType, occurredAt, pinned, salience, "
         "scope, sourceContext, sourceId, subject, tags",
         'TypeError: items[1].tags: a list is wanted, not "x"',  # the whole batch refused, nothing sent
+        "TypeError: signal: 'helpful' is not one of useful, not_useful, wrong, explicit_positive, explicit_negative, "
+        "correction, used, unused",  # not sent as 0 and refused as a missing signal
     ]
+    assert result["liked"] == 1  # a signal by its short name
     assert result["graph"] == ["add", ["Omar"], True]
     assert result["profile"] == [1, True, "Aborted", 2, False]
     assert result["batch"] == [["Deploys freeze on Fridays", "SCOPE_SHARED"], ["Ops rota is weekly", "SCOPE_PRIVATE"]]

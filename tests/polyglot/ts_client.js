@@ -32,6 +32,7 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     // Plain JavaScript: an enum's short name is its label, a list for a one-list wrapper is the wrapper.
     const shared = (await memory.memorize("agent", "The office opens at 8", { scope: "shared" })).memory;
     out.shared = [shared.scope, (await memory.update("agent", shared.id, { tags: ["office"] })).tags];
+    out.liked = (await memory.feedback("agent", shared.id, "useful")).memory.feedback.useful; // sent as 0 before
     const batch = await memory.memorizeBatch("agent", [{ content: "Deploys freeze on Fridays", scope: "shared" }, { content: "Ops rota is weekly" }]);
     out.batch = batch.map((r) => [r.memory.content, r.memory.scope]);
     const used = { [batch[0].memory.id]: true, [batch[1].memory.id]: false };
@@ -61,6 +62,12 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
     }
     try {
       await memory.memorizeBatch("agent", [{ content: "never stored" }, { content: "never stored", tags: "x" }]);
+    } catch (err) {
+      out.mistakes.push(`${err.constructor.name}: ${err.message}`);
+    }
+    try {
+      await memory.feedback("agent", shared.id, "helpful");
+      out.mistakes.push("sent");
     } catch (err) {
       out.mistakes.push(`${err.constructor.name}: ${err.message}`);
     }

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memoryd.client import MemoryClient, gr, pb
-from memoryd.client.archive_requests import memorize_request
+from memoryd.client.archive_requests import feedback_request, memorize_request
 from memoryd.client.fields import build
 
 
@@ -86,3 +86,10 @@ def test_a_turn_is_a_triple_or_a_mapping_and_anything_else_is_named_before_a_cal
             talk.append("a1", "c1", {"message_id": "m1", "role": "user", "content": "hi"})  # type: ignore[arg-type]
         with pytest.raises(TypeError, match=r"messages\[0\]: \(message_id, role, content\) is wanted, not 'hi'"):
             talk.append("a1", "c1", ["hi"])  # type: ignore[list-item]
+
+
+def test_a_feedback_signal_takes_its_short_name_and_a_wrong_one_lists_the_choices() -> None:
+    assert feedback_request("a1", "m1", "not_useful", "", "", "r1").signal == pb.FEEDBACK_SIGNAL_NOT_USEFUL
+    assert feedback_request("a1", "m1", pb.FEEDBACK_SIGNAL_WRONG, "", "", "r1").signal == pb.FEEDBACK_SIGNAL_WRONG
+    with pytest.raises(ValueError, match=r"signal: 'helpful' is not one of useful, not_useful, wrong"):
+        feedback_request("a1", "m1", "helpful", "", "", "r1")

@@ -286,21 +286,24 @@ export class MemoryClient {
     return reply.events;
   }
 
-  /** Say whether a memory helped; with CORRECTION, `correction` is stored as the right fact and supersedes it. */
+  /**
+   * Say whether a memory helped (`signal` by label or short name: "useful", "not_useful", "wrong",
+   * "correction"); with a correction, `correction` is stored as the right fact and supersedes it.
+   */
   feedback(
     agentId: string,
     memoryId: string,
-    signal: FeedbackSignal,
+    signal: FeedbackSignal | Lowercase<string>,
     opts: { correction?: string; endUserId?: string; requestId?: string } = {},
   ): Promise<FeedbackResponse__Output> {
-    const request = {
+    const request = checked(this.definition, "FeedbackRequest", {
       agentId,
       memoryId,
-      signal,
+      signal, // checked: an unknown name was sent as 0 and refused as "signal: is required"
       correction: opts.correction ?? "",
       endUserId: opts.endUserId ?? "",
       requestId: opts.requestId ?? randomUUID().replace(/-/g, ""), // a retried correction must not store twice
-    };
+    });
     return this.call(this.memory.Feedback.bind(this.memory) as Unary<typeof request, FeedbackResponse__Output>, request);
   }
 
