@@ -332,3 +332,32 @@ def resolve(defaults: Values, tenant: Values, daemon_agent: Values, agent: Value
                 eff = Effective(key, value, level)
         out[key] = eff
     return out
+
+
+_DELETING_DAYS = (
+    "retention.memories_days",
+    "retention.conversations_days",
+    "retention.servings_days",
+    "retention.graph_days",
+)
+"""Retention keys whose pass deletes rows: 0 keeps forever, a smaller positive value deletes sooner."""
+
+
+def widens_destruction(before: Values, after: Values) -> list[str]:
+    """The keys whose value in ``after`` lets memoryd delete, or apply findings, where ``before`` did not.
+
+    A non-destructive key may not call Forget or ApplyFindings; without this it could set
+    ``retention.memories_days`` to a minute and let the next retention pass delete every memory,
+    or set ``review.apply = all`` and let reviews apply what it may not. Moving the other way is fine.
+    """
+    widened = []
+    for key in _DELETING_DAYS:
+        old, new = float(before[key]), float(after[key])
+        if new > 0 and (old == 0 or new < old):
+            widened.append(key)
+    order = [p.value for p in ApplyPolicy]
+    if order.index(str(after["review.apply"])) > order.index(str(before["review.apply"])):
+        widened.append("review.apply")
+    if after["review.agents_apply"] and not before["review.agents_apply"]:
+        widened.append("review.agents_apply")
+    return widened

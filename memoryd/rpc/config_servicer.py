@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from memoryd.app import App
+from memoryd.core.keys import KeyScope
 from memoryd.rpc._gen.memoryd.v1 import config_pb2 as gpb
 from memoryd.rpc._gen.memoryd.v1 import config_pb2_grpc as gpb_grpc
 from memoryd.rpc.convert import config as wire
-from memoryd.rpc.identity import Ctx, actor, caller, tenant_of
+from memoryd.rpc.identity import Ctx, actor, caller, principal, tenant_of
 from memoryd.rpc.status import translated
 
 
@@ -20,7 +21,11 @@ class ConfigServicer(gpb_grpc.ConfigServiceServicer):
     async def SetTenantConfig(self, request: gpb.SetTenantConfigRequest, context: Ctx) -> gpb.SetTenantConfigResponse:
         """See the proto."""
         config = await self._app.working.configs.set_tenant(
-            caller(context), wire.decoded(request.values), tuple(request.unset), request.expected_version
+            caller(context),
+            wire.decoded(request.values),
+            tuple(request.unset),
+            request.expected_version,
+            careful=principal().scope is KeyScope.NON_DESTRUCTIVE,
         )
         return gpb.SetTenantConfigResponse(config=wire.stored("", config))
 
@@ -33,6 +38,7 @@ class ConfigServicer(gpb_grpc.ConfigServiceServicer):
             wire.decoded(request.values),
             tuple(request.unset),
             request.expected_version,
+            careful=principal().scope is KeyScope.NON_DESTRUCTIVE,
         )
         return gpb.SetAgentConfigResponse(config=wire.stored(request.agent_id, config))
 

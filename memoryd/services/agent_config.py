@@ -21,6 +21,7 @@ from memoryd.core.agent_config import (
     changed,
     refuse_loosening,
     resolve,
+    widens_destruction,
 )
 from memoryd.core.conversation import Conversation, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.errors import Conflict, PermissionDenied
@@ -91,20 +92,37 @@ class AgentConfigService:
         return {k: e.value for k, e in resolved.items()}
 
     async def set_tenant(
-        self, by: Actor, set_values: Values, unset: tuple[str, ...], expected_version: int
+        self, by: Actor, set_values: Values, unset: tuple[str, ...], expected_version: int, *, careful: bool = False
     ) -> StoredConfig:
-        """Change the tenant's stored settings (compare-and-swap on ``expected_version``)."""
-        return await self._set(by, "", set_values, unset, expected_version)
+        """Change the tenant's stored settings (compare-and-swap on ``expected_version``).
+
+        ``careful``: the caller's key is non-destructive, so no change may let memoryd delete or apply
+        more on its own (``core.agent_config.widens_destruction``).
+        """
+        return await self._set(by, "", set_values, unset, expected_version, careful)
 
     async def set_agent(
-        self, by: Actor, agent_id: str, set_values: Values, unset: tuple[str, ...], expected_version: int
+        self,
+        by: Actor,
+        agent_id: str,
+        set_values: Values,
+        unset: tuple[str, ...],
+        expected_version: int,
+        *,
+        careful: bool = False,
     ) -> StoredConfig:
         """Change one agent's stored settings; a tighten-only key may not loosen the tenant's value."""
         check_agent_id(agent_id)
-        return await self._set(by, agent_id, set_values, unset, expected_version)
+        return await self._set(by, agent_id, set_values, unset, expected_version, careful)
 
     async def _set(
-        self, by: Actor, agent_id: str, set_values: Values, unset: tuple[str, ...], expected_version: int
+        self,
+        by: Actor,
+        agent_id: str,
+        set_values: Values,
+        unset: tuple[str, ...],
+        expected_version: int,
+        careful: bool,
     ) -> StoredConfig:
         tenant_id = check_tenant(by.tenant_id)
         check_range(expected_version, "expected_version", 0, MAX_VERSION)
@@ -116,8 +134,11 @@ class AgentConfigService:
                 f"{current.version}, not {expected_version}; re-read them (GetEffectiveConfig) and retry"
             )
         values = changed(current, set_values, unset, tenant_level=not agent_id)
+        tenant = rows.get("", StoredConfig()).values
         if agent_id:
-            refuse_loosening(rows.get("", StoredConfig()).values, {k: values[k] for k in set_values})
+            refuse_loosening(tenant, {k: values[k] for k in set_values})
+        if careful:
+            self._refuse_widening(tenant_id, agent_id, tenant, current.values, values)
         new = StoredConfig(values, current.version + 1, by.agent_id)
         if not await self._store.swap_config(tenant_id, agent_id, new, expected_version):
             raise Conflict("expected_version: the settings changed concurrently; re-read them and retry")
@@ -127,6 +148,23 @@ class AgentConfigService:
         if _TEXT_LANGUAGE in keys and not agent_id:
             await self._index_in_language(tenant_id)
         return new
+
+    def _refuse_widening(self, tenant_id: str, agent_id: str, tenant: Values, before: Values, after: Values) -> None:
+        """PermissionDenied naming the first key whose change lets memoryd delete or apply more."""
+        daemon_agent = self._daemon_agents.get(agent_id, {}) if agent_id else {}
+        defaults = self._defaults(tenant_id)
+
+        def effective(level: Values) -> dict[str, Value]:
+            resolved = resolve(defaults, tenant if agent_id else level, daemon_agent, level if agent_id else {})
+            return {k: e.value for k, e in resolved.items()}
+
+        widened = widens_destruction(effective(before), effective(after))
+        if widened:
+            key = widened[0]
+            raise PermissionDenied(
+                f"values[{key}]: {after.get(key, 'its default')!r} lets memoryd delete or apply more on its own; "
+                "this key is non-destructive"
+            )
 
     async def settings_imported(self, tenant_id: str) -> None:
         """An import wrote the tenant's settings behind this service: resolve them afresh, index in its language."""

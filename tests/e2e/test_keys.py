@@ -13,6 +13,7 @@ import pytest
 import trustme
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
+from memoryd.client import MemoryClient, PermissionDenied
 from memoryd.config import Settings
 from memoryd.core.keys import KeyScope, Role
 from memoryd.rpc.client import (
@@ -337,3 +338,33 @@ def test_scoped_keys_narrow_their_role_and_cannot_widen_themselves(live_server: 
         assert not listed[reader_id].HasField("revoked_at") and listed[reader_id].scope == kpb.KEY_SCOPE_READ_ONLY
         bad = kpb.CreateKeyRequest(role=kpb.KEY_ROLE_AGENT, scope=9)  # type: ignore[arg-type]
         assert _code(lambda: keys.CreateKey(bad, metadata=(bearer(careful),))) == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_non_destructive_key_cannot_let_retention_or_reviews_do_what_it_may_not(live_server: LiveServer) -> None:
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    careful = live_server.run(create("acme", Role.ADMIN, "", "careful", scope=KeyScope.NON_DESTRUCTIVE))[1]
+    full = live_server.run(create("acme", Role.ADMIN, "", "full"))[1]
+    target = f"127.0.0.1:{live_server.port}"
+    with MemoryClient(target, tenant="acme", api_key=careful) as memory:
+        kept = memory.memorize("a1", "The vault code is 5522").memory.id
+        for key, value in (
+            ("retention.memories_days", 0.0001),  # the next pass would delete every memory: Forget, many times
+            ("retention.servings_days", 1.0),  # the record of what was served to whom
+            ("review.apply", "all"),  # reviews would apply findings: ApplyFindings
+            ("review.agents_apply", True),
+        ):
+            with pytest.raises(PermissionDenied, match=rf"values\[{key}\]: .* this key is non-destructive"):
+                memory.set_config("", {key: value})
+        with pytest.raises(PermissionDenied, match=r"values\[review.apply\]"):
+            memory.set_config("a1", {"review.apply": "all"})  # an agent's level too
+        with pytest.raises(PermissionDenied, match=r"values\[retention.memories_days\]"):
+            memory.set_config("", {"retention.memories_days": 400.0})  # 0 keeps forever: any day count deletes
+        assert memory.effective_config()["retention.memories_days"][0] == 0.0  # nothing was stored
+        with MemoryClient(target, tenant="acme", api_key=full) as admin:
+            assert admin.set_config("", {"retention.memories_days": 400.0}) == 1
+        assert memory.set_config("", {"retention.memories_days": 800.0}) == 2  # keeping longer deletes less
+        with pytest.raises(PermissionDenied, match=r"values\[retention.memories_days\]"):
+            memory.set_config("", {"retention.memories_days": 30.0})  # sooner than now
+        assert memory.set_config("", {}, unset=("retention.memories_days",)) == 3  # the daemon's: forever
+        assert memory.get("a1", kept).content == "The vault code is 5522"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memoryd.core.agent_config import SETTINGS, Level, StoredConfig, Value, changed, refuse_loosening, resolve
-from memoryd.core.errors import InvalidRequest, PreconditionFailed
+from memoryd.core.errors import InvalidRequest, PermissionDenied, PreconditionFailed
 from memoryd.core.job_records import JobState
 from memoryd.core.models import Actor, MemoryDraft
 from tests.unit.conftest import fake_world, runner
@@ -109,3 +109,19 @@ async def test_the_audit_batch_skips_agents_whose_reviews_are_off() -> None:
         await runner(w).run("@system", batch.key, w.app.jobs.review_batch.run)
         asked = await w.app.jobs.review_batch.reviews_of(batch.key)
         assert [key.split(":")[2] for _, key in asked] == ["a1"]
+
+
+async def test_a_careful_change_may_not_make_memoryd_delete_or_apply_more_not_even_by_unsetting() -> None:
+    async with fake_world(retention={"memories_days": 30}, audits={"apply": "none"}) as w:
+        configs = w.app.working.configs
+        assert await configs.set_tenant(OPS, {"retention.memories_days": 90.0}, (), 0, careful=True)  # later
+        with pytest.raises(PermissionDenied, match=r"values\[retention.memories_days\]: 'its default'"):
+            await configs.set_tenant(OPS, {}, ("retention.memories_days",), 1, careful=True)  # back to 30 days
+        with pytest.raises(PermissionDenied, match=r"values\[retention.conversations_days\]: 5.0"):
+            await configs.set_tenant(OPS, {"retention.conversations_days": 5.0}, (), 1, careful=True)
+        with pytest.raises(PermissionDenied, match=r"values\[review.apply\]: 'rules'"):
+            await configs.set_agent(OPS, "a1", {"review.apply": "rules"}, (), 0, careful=True)
+        stored = await configs.set_tenant(OPS, {"retention.graph_decay_days": 1.0}, (), 1, careful=True)
+        assert stored.version == 2  # decay archives facts (restorable): no deletion
+        assert (await configs.values("acme", ""))["retention.memories_days"] == 90.0  # the refusals stored nothing
+        assert await configs.set_tenant(OPS, {}, ("retention.memories_days",), 2)  # a full key may
