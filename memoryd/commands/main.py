@@ -16,6 +16,7 @@ from typing import Any
 from memoryd.commands.arg_types import input_file, output_file, positive_int
 from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
+from memoryd.config.process import StorageSettings
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
 from memoryd.core.validation import host_port
@@ -67,8 +68,33 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
         stack = running_stack(args.run_dir)
         if stack is not None and stack.get("redis_url"):
-            settings = settings.with_redis(stack["redis_url"])
+            settings = _on_stack(args, settings.with_redis(stack["redis_url"]), stack.get("data", ""))
     return settings
+
+
+def _on_stack(args: argparse.Namespace, settings: Settings, served: str) -> Settings:
+    """A command beside a running ``memoryd up``: its store, unless another is named (then refused).
+
+    ``--run-dir`` gave the stack's job queue but the store stayed ``var/data`` of the working
+    directory: from another directory an erase or a key went to a store the daemon never reads
+    (or, with none there, was refused as a missing store), and a job queued there ran on another.
+    """
+    uri = settings.storage.uri
+    if not served or same_store(uri, served):
+        return settings
+    if not args.data and uri == StorageSettings.model_fields["uri"].default:
+        return settings.model_copy(update={"storage": settings.storage.model_copy(update={"uri": served})})
+    raise ConfigError(
+        f"--data / storage.uri {uri!r} is not the store of the `memoryd up` in {str(args.run_dir)!r} ({served!r}): "
+        "name that store, or another --run-dir"
+    )
+
+
+def same_store(a: str, b: str) -> bool:
+    """Whether two store URIs name one store (directories compared as absolute paths)."""
+    if "://" in a or "://" in b:
+        return a.rstrip("/") == b.rstrip("/")
+    return Path(a).expanduser().resolve() == Path(b).expanduser().resolve()
 
 
 def _traced(args: argparse.Namespace, run: Callable[[Settings], None]) -> int:
@@ -239,7 +265,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--dry-run", action="store_true", help="print what the rules would find; store nothing")
     audit.add_argument("--no-worker", action="store_true", help="only queue and follow; running workers do the work")
     audit.set_defaults(run=_audit)
-    report = sub.add_parser("report", parents=[store], help="usage report: counts, concentration, age, growth")
+    report = sub.add_parser("report", parents=[store, stack], help="usage report: counts, concentration, age, growth")
     report.add_argument("--tenant", default="", help="only this tenant (default: every tenant)")
     report.add_argument("--agent", default="", help="only this agent's memories (needs --tenant)")
     report.add_argument("--since", default="", help="only memories created since (ISO date or time, UTC)")
@@ -249,7 +275,7 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     report.set_defaults(run=_report)
     keys = sub.add_parser("keys", help="API keys: create (token shown once), list, revoke")
     actions = keys.add_subparsers(dest="action", required=True)
-    create = actions.add_parser("create", parents=[store], help="a new key; its token is printed once")
+    create = actions.add_parser("create", parents=[store, stack], help="a new key; its token is printed once")
     create.add_argument("--tenant", default="", help="the key's tenant (system keys act for every tenant)")
     create.add_argument("--role", default="agent", choices=[r.name.lower() for r in Role])
     create.add_argument("--agent", default="", help="pin an agent key to this agent id")
@@ -257,9 +283,9 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     create.add_argument(
         "--scope", default="all", choices=["all", "read_only", "non_destructive"], help="narrow the role (default all)"
     )
-    listing = actions.add_parser("list", parents=[store], help="every key (or one tenant's), never a secret")
+    listing = actions.add_parser("list", parents=[store, stack], help="every key (or one tenant's), never a secret")
     listing.add_argument("--tenant", default="", help="only this tenant's keys")
-    revoke = actions.add_parser("revoke", parents=[store], help="revoke a key (its id, from `keys list`)")
+    revoke = actions.add_parser("revoke", parents=[store, stack], help="revoke a key (its id, from `keys list`)")
     revoke.add_argument("key_id", help="the key to revoke")
     revoke.add_argument("--tenant", default="", help="only if it is this tenant's")
     keys.set_defaults(run=_keys, role="agent", agent="", name="", key_id="", scope="all")
@@ -273,16 +299,18 @@ def parser(command: str | None = None) -> argparse.ArgumentParser:
     imp.add_argument("file", type=input_file)
     imp.add_argument("--tenant", required=True)
     imp.set_defaults(run=_import)
-    erase = sub.add_parser("erase", parents=[store], help="erase one contact everywhere, bytes on disk included")
+    erase = sub.add_parser("erase", parents=[store, stack], help="erase one contact everywhere, bytes on disk included")
     erase.add_argument("--tenant", required=True)
     erase.add_argument("--end-user", required=True)
     erase.set_defaults(run=_erase)
-    retention = sub.add_parser("retention", parents=[store], help="apply the retention policies now")
+    retention = sub.add_parser("retention", parents=[store, stack], help="apply the retention policies now")
     retention.add_argument("--tenant", default="", help="one tenant (default: every tenant with a policy)")
     retention.add_argument("--dry-run", action="store_true", help="count what would go; remove nothing")
     retention.set_defaults(run=_retention)
     reembed = sub.add_parser(
-        "reembed", parents=[store], help="re-embed the archive with the [reembed] model; switch tenants to it and back"
+        "reembed",
+        parents=[store, stack],
+        help="re-embed the archive with the [reembed] model; switch tenants to it and back",
     )
     reembed.add_argument("--to", required=True, help="the model re-embedded to (the configured [reembed] model)")
     reembed.add_argument("--tenant", action="append", default=[], help="only these tenants (repeatable)")

@@ -306,7 +306,8 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path, d
         env["REDIS_URL"] = url
         _say(f"embedded Valkey at {url} (AOF in {run_dir / 'valkey'})")
     listen = f"{listen_host}:{listen_port}"
-    stack = {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": data, "listen": listen}
+    served = data if "://" in data else str(Path(data).resolve())  # commands run from anywhere find it
+    stack = {"redis_url": env.get("REDIS_URL", settings.redis.dsn), "data": served, "listen": listen}
     commands = [("daemon", _daemon_command(args, data)), ("worker", _worker_command(args, data))]
     if console:
         stack["console"] = f"http://{console}/"

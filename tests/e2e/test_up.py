@@ -19,7 +19,17 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from memoryd.commands.bench.daemon import READINESS_CHANNEL_OPTIONS, free_port
 from memoryd.commands.up import running_stack
-from memoryd.rpc.client import JobServiceStub, MemoryServiceStub, ProfileServiceStub, jpb, pb, ppb
+from memoryd.rpc.client import (
+    JobServiceStub,
+    KeyServiceStub,
+    MemoryServiceStub,
+    ProfileServiceStub,
+    bearer,
+    jpb,
+    kpb,
+    pb,
+    ppb,
+)
 
 # Slow end to end: an explicit limit of its own instead of the suite's 60 s default.
 pytestmark = pytest.mark.timeout(180)
@@ -128,10 +138,17 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
             except OSError:
                 assert time.monotonic() < deadline, "the console never answered"
                 time.sleep(0.2)
-        # Commands run with the same run directory find the embedded Valkey themselves (no REDIS_URL).
-        run_dir = ("--run-dir", str(tmp_path / "run"), "--data", str(tmp_path / "run" / "data"))
+        # Commands run with the same run directory find the embedded Valkey and its store (no REDIS_URL, no
+        # --data), from any working directory.
+        run_dir = ("--run-dir", str(tmp_path / "run"))
+        elsewhere = tmp_path / "elsewhere"
+        (elsewhere / "var" / "data").mkdir(parents=True)  # a stale store where the default --data points
         dry = subprocess.run(
-            [sys.executable, "-m", "memoryd", "audit", "--dry-run", *run_dir], capture_output=True, text=True, env=env
+            [sys.executable, "-m", "memoryd", "audit", "--dry-run", *run_dir],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=elsewhere,
         )
         assert dry.returncode == 0 and "dry run over" in dry.stdout, dry.stderr
         boot = subprocess.run(
@@ -164,6 +181,26 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
             wait_line(output, "worker restarted")
             again = profiles.RegenerateProfile(ppb.RegenerateProfileRequest(agent_id="later"), metadata=T).job_id
             assert wait_job(jobs, again, jpb.JOB_STATE_SUCCEEDED).result["outcome"] == "nothing_to_compile"
+
+            # A key made from another directory goes to the store the daemon serves; another store is refused.
+            key = [sys.executable, "-m", "memoryd", "keys", "create", "--tenant", "acme", "--role", "admin", *run_dir]
+            made = subprocess.run(key, capture_output=True, text=True, env=env, cwd=elsewhere, timeout=120)
+            assert made.returncode == 0 and made.stderr == "", made.stderr
+            token = made.stdout.strip().rsplit(" ", 1)[1]
+            me = KeyServiceStub(channel).WhoAmI(kpb.WhoAmIRequest(), metadata=(bearer(token),))
+            assert (me.tenant_id, me.role) == ("acme", kpb.KEY_ROLE_ADMIN)
+            other = subprocess.run(
+                [*key[:4], "list", *run_dir, "--data", "var/data"],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=elsewhere,
+                timeout=120,
+            )
+            assert other.returncode == 2 and other.stderr.strip() == (
+                f"memoryd: --data / storage.uri 'var/data' is not the store of the `memoryd up` in "
+                f"{str(tmp_path / 'run')!r} ({str(tmp_path / 'run' / 'data')!r}): name that store, or another --run-dir"
+            )
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=60) == 0
