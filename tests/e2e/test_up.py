@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -215,8 +216,6 @@ def test_up_starts_valkey_daemon_and_worker_and_stops_them(tmp_path: Path) -> No
 
 
 def test_up_on_a_port_in_use_fails_at_once_instead_of_restarting_the_daemon(tmp_path: Path) -> None:
-    import socket
-
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
@@ -253,3 +252,22 @@ def test_up_refuses_a_console_address_it_cannot_serve_before_starting_anything(
     assert done.returncode == 1 and done.stderr.strip().splitlines() == [done.stderr.strip()], done
     assert f"--console {console!r}" in done.stderr and why in done.stderr
     assert done.stdout == "" and not (tmp_path / "up.json").exists()  # nothing was started
+
+
+def test_up_serves_the_store_its_configuration_names(tmp_path: Path) -> None:
+    configured = tmp_path / "configured-store"
+    config = tmp_path / "memoryd.toml"
+    config.write_text(f'[storage]\nuri = "{configured}"\n')  # was replaced by the run directory's data, unsaid
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # up holds its store, then stops at the port
+        port = taken.getsockname()[1]
+        command = ["up", "--run-dir", str(tmp_path / "run"), "--config", str(config), "--listen", f"127.0.0.1:{port}"]
+        done = subprocess.run(
+            [sys.executable, "-m", "memoryd", *command, "--console", "off"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+    assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stderr, done
+    assert (configured / ".memoryd-up.lock").exists() and not (tmp_path / "run" / "data").exists()
