@@ -96,6 +96,8 @@ async def test_a_filter_the_menus_do_not_offer_is_refused_not_ignored(browser: B
         ("/recall?agent=a1&q=email&limit=ten", "limit: 'ten' is not a whole number"),
         ("/recall?agent=a1&q=email&limit=99999999999", "limit: 99999999999 is out of range"),
         ("/?days=week", "days: 'week' is not a whole number"),
+        ("/recall?agent=a1&q=email&min_score=high", "min_score: 'high' is not a number"),  # was "got -1.0"
+        ("/profiles?agent=a1&from=1&to=latest", "to: 'latest' is not a whole number"),  # was no diff, unsaid
     ):
         response = await page.goto(stack.url + path)
         assert response is not None and response.status == 400, path

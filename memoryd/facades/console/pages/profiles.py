@@ -36,12 +36,12 @@ async def profiles(view: View) -> Response:
         listing = ppb.ListProfileRevisionsRequest(agent_id=agent, page_size=REVISIONS)
         listed = await view.call(view.daemon.profiles.ListProfileRevisions, listing)
         values["revisions"] = list(listed.revisions)
-        older, newer = view.arg("from"), view.arg("to")
+        older, newer = view.whole("from", 0), view.whole("to", 0)  # not a number: refused, not left undiffed
         if restore := view.whole("restore", 0):  # a revision it does not have: GetProfileRevision's NOT_FOUND
-            older, newer, values["restore"] = str(got.profile.revision), str(restore), restore
-        if older.isdigit() and newer.isdigit():
+            older, newer, values["restore"] = got.profile.revision, restore, restore
+        if older and newer:
             documents = []
-            for revision in (int(older), int(newer)):
+            for revision in (older, newer):
                 request = ppb.GetProfileRevisionRequest(agent_id=agent, revision=revision)
                 documents.append((await view.call(view.daemon.profiles.GetProfileRevision, request)).profile.document)
             before, after = documents[0].splitlines(), documents[1].splitlines()

@@ -13,6 +13,7 @@ from typing import Any
 from starlette.responses import Response
 from starlette.routing import Route
 
+from memoryd.facades.console.daemon import Refused
 from memoryd.facades.console.web import Console, View, page
 from memoryd.rpc.client import pb
 
@@ -36,9 +37,9 @@ async def recall(view: View) -> Response:
         )
         if floor:
             try:
-                request.min_score = float(floor)
-            except ValueError:
-                request.min_score = -1.0  # refused by the daemon, which names the field
+                request.min_score = float(floor)  # its range is the daemon's to check and name
+            except ValueError:  # said as typed: a stand-in value made the daemon name a number nobody gave
+                raise Refused("INVALID_ARGUMENT", f"min_score: {floor!r} is not a number") from None
         if view.caller.may("operator"):  # the daemon's trace: every candidate and its end
             request.explain = True
             if values["explain"]:
