@@ -77,9 +77,18 @@ def check_request_id(request_id: str) -> str:
 
 def check_memory_id(memory_id: str, field: str = "memory_id") -> str:
     """A server-issued memory id (32 lowercase hex chars)."""
-    if not _MEMORY_ID.fullmatch(memory_id):
-        raise InvalidRequest(field, "must be a memory id (32 lowercase hex chars)")
-    return memory_id
+    return check_issued_id(memory_id, field, "a memory id")
+
+
+def check_issued_id(value: str, field: str, what: str) -> str:
+    """An id memoryd issued (memories, graph entities, facts, merge suggestions: 32 lowercase hex chars).
+
+    An empty or malformed id is the caller's mistake (INVALID_ARGUMENT naming the field), not a row
+    that went missing (NOT_FOUND).
+    """
+    if not _MEMORY_ID.fullmatch(value):
+        raise InvalidRequest(field, f"must be {what} (32 lowercase hex chars)")
+    return value
 
 
 FilterId = Literal["name", "item", "key", "row"]

@@ -26,7 +26,7 @@ from memoryd.core.graph import (
 from memoryd.core.models import Actor
 from memoryd.core.paging import offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore
-from memoryd.core.validation import check_actor, check_range, check_tenant
+from memoryd.core.validation import check_actor, check_issued_id, check_range, check_tenant
 from memoryd.core.vectors import cosine
 from memoryd.core.visibility import sees
 from memoryd.services.event_log import EventLog
@@ -62,6 +62,7 @@ class EntityCuration:
         A name another active entity of the scope holds is refused (ENTITY_NAME_TAKEN): merge the two instead.
         """
         check_tenant(by.tenant_id)
+        check_issued_id(entity_id_, "entity_id", "an entity id")
         entity = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_)
         if entity is None or entity.merged_into:
             raise NotFound(f"entity_id: entity {entity_id_!r} not found")
@@ -98,6 +99,8 @@ class EntityCuration:
         written first, the facts after: the same merge again (a client's retry) moves what is left.
         """
         check_tenant(by.tenant_id)
+        check_issued_id(source_id, "source_entity_id", "an entity id")
+        check_issued_id(target_id, "target_entity_id", "an entity id")
         found = await self._store.entities(by.tenant_id, [source_id, target_id])
         source, target = found.get(source_id), found.get(target_id)
         for name, entity in (("source_entity_id", source), ("target_entity_id", target)):
@@ -159,6 +162,7 @@ class EntityCuration:
         calling it again. The pair is then kept as a dismissed suggestion: a person judged it two entities.
         """
         check_tenant(by.tenant_id)
+        check_issued_id(entity_id_, "entity_id", "an entity id")
         source = (await self._store.entities(by.tenant_id, [entity_id_])).get(entity_id_)
         if source is None:
             raise NotFound(f"entity_id: entity {entity_id_!r} not found")
@@ -232,6 +236,7 @@ class EntityCuration:
     async def dismiss_suggestion(self, by: Actor, suggestion_id_: str) -> MergeSuggestion:
         """A person judged the pair two entities: the suggestion is kept dismissed (not suggested again)."""
         check_tenant(by.tenant_id)
+        check_issued_id(suggestion_id_, "suggestion_id", "a merge suggestion id")
         found = next(
             (s for s in await self._store.suggestions(by.tenant_id, None) if s.suggestion_id == suggestion_id_), None
         )

@@ -46,7 +46,14 @@ from memoryd.core.graph import (
 from memoryd.core.models import Actor, Scope
 from memoryd.core.paging import cursor_parts, cursor_token, offset_page
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
-from memoryd.core.validation import check_actor, check_range, check_request_id, check_tenant, check_text
+from memoryd.core.validation import (
+    check_actor,
+    check_issued_id,
+    check_range,
+    check_request_id,
+    check_tenant,
+    check_text,
+)
 from memoryd.core.visibility import sees
 from memoryd.services.entity_curation import MAX_PAGE, EntityCuration, open_to
 from memoryd.services.event_log import EventLog
@@ -336,6 +343,7 @@ class GraphService:
     async def visible_entity(self, actor: Actor, entity_id_: str) -> Entity:
         """An entity the actor sees (NOT_FOUND otherwise, as a fact)."""
         check_actor(actor)
+        check_issued_id(entity_id_, "entity_id", "an entity id")
         if not await self.visible_entity_ids(actor, [entity_id_]):
             raise NotFound(f"entity_id: entity {entity_id_!r} not found")
         return (await self._store.entities(actor.tenant_id, [entity_id_]))[entity_id_]
@@ -343,9 +351,10 @@ class GraphService:
     async def visible_fact(self, actor: Actor, fact_id_: str) -> Fact:
         """A fact the actor sees (NOT_FOUND otherwise: another scope's ids are not probeable)."""
         check_actor(actor)
+        check_issued_id(fact_id_, "fact_id", "a fact id")
         fact = (await self._store.facts(actor.tenant_id, [fact_id_])).get(fact_id_)
         if fact is None or not sees(actor, fact.where.scope, fact.where.agent_id, fact.where.end_user_id):
-            raise NotFound(f"fact {fact_id_!r} not found")
+            raise NotFound(f"fact_id: fact {fact_id_!r} not found")
         return fact
 
     async def list_facts(
@@ -380,9 +389,10 @@ class GraphService:
     async def _curated(self, by: Actor, fact_id_: str) -> Fact:
         """Any fact of the tenant: curation is the administrators' (the RPC layer admits admins only)."""
         check_tenant(by.tenant_id)
+        check_issued_id(fact_id_, "fact_id", "a fact id")
         fact = (await self._store.facts(by.tenant_id, [fact_id_])).get(fact_id_)
         if fact is None:
-            raise NotFound(f"fact {fact_id_!r} not found")
+            raise NotFound(f"fact_id: fact {fact_id_!r} not found")
         return fact
 
     async def explain(self, actor: Actor, fact_id_: str) -> tuple[Fact, list[Fact], Fact | None]:

@@ -113,7 +113,27 @@ def test_bad_graph_input_is_refused_by_field_and_writes_nothing(live_server: Liv
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "max_hops" in message
         assert not graph.SearchGraph(gr.SearchGraphRequest(agent_id="a1", query="s p o f"), metadata=T).facts
         code, _ = _code(lambda: graph.UpdateFact(gr.UpdateFactRequest(fact_id="0" * 32, pinned=True), metadata=T))
-        assert code == grpc.StatusCode.NOT_FOUND
+        assert code == grpc.StatusCode.NOT_FOUND  # an id of the right form: nothing is there
+        malformed: list[tuple[Callable[[], object], str]] = [  # was NOT_FOUND: the caller's mistake, not a gone row
+            (lambda: graph.UpdateFact(gr.UpdateFactRequest(fact_id="", pinned=True), metadata=T), "fact_id"),
+            (lambda: graph.ForgetFact(gr.ForgetFactRequest(fact_id="nosuch"), metadata=T), "fact_id"),
+            (lambda: graph.ExplainFact(gr.ExplainFactRequest(agent_id="a1", fact_id="F" * 32), metadata=T), "fact_id"),
+            (lambda: graph.RenameEntity(gr.RenameEntityRequest(entity_id="", name="Bob"), metadata=T), "entity_id"),
+            (lambda: graph.UnmergeEntity(gr.UnmergeEntityRequest(entity_id="x" * 300), metadata=T), "entity_id"),
+            (
+                lambda: graph.MergeEntities(
+                    gr.MergeEntitiesRequest(source_entity_id="0" * 32, target_entity_id=""), metadata=T
+                ),
+                "target_entity_id",
+            ),
+            (
+                lambda: graph.DismissMergeSuggestion(gr.DismissMergeSuggestionRequest(suggestion_id="zz"), metadata=T),
+                "suggestion_id",
+            ),
+        ]
+        for call, field in malformed:
+            code, message = _code(call)
+            assert code == grpc.StatusCode.INVALID_ARGUMENT and message.startswith(f"{field}: must be "), message
 
 
 GRAPH_TENANTS, GRAPH_AGENTS, GRAPH_CONTACTS = ["g0", "g1"], ["a0", "a1", "a2"], ["u0", "u1"]
