@@ -162,7 +162,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
     )
     def feedback(memory_id: str, signal: str = "", correction: str = "", end_user_id: str = "") -> dict[str, Any]:
         said = _signal(signal or ("correction" if correction else ""))
-        if correction:
+        if correction or said == pb.FEEDBACK_SIGNAL_WRONG:  # a dispute files a finding a review may archive on
             theirs(memory_id)
         reply = _call(client.feedback, agent_id, memory_id, said, correction=correction, end_user_id=end_user_id)
         out: dict[str, Any] = {"id": reply.memory.id, "salience": round(reply.memory.salience, 4)}

@@ -151,6 +151,13 @@ async def _listening(port: int, timeout: float = 30.0) -> None:
             await asyncio.sleep(0.2)
 
 
+def runtime_feedback(port: int, memory_id: str) -> tuple[int, int]:
+    """A memory's useful and wrong counts, as the daemon keeps them."""
+    with MemoryClient(f"127.0.0.1:{port}", tenant="acme") as runtime:
+        counts = runtime.get("a1", memory_id).feedback
+        return counts.useful, counts.wrong
+
+
 async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_server: LiveServer) -> None:
     """The model chooses a tool's arguments: told to, it read and wrote any contact's memories by naming them."""
     with MemoryClient(f"127.0.0.1:{live_server.port}", tenant="acme") as runtime:
@@ -162,11 +169,13 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
             ("forget", {"memory_id": policy}),
             ("update_memory", {"memory_id": policy, "content": "Refunds are accepted within 365 days"}),
             ("feedback", {"memory_id": policy, "correction": "Refunds are accepted within 365 days"}),
+            ("feedback", {"memory_id": policy, "signal": "wrong"}),  # a dispute: a review may archive the policy
         ):
             refused = await session.call_tool(name, arguments)
             assert refused.is_error and "PERMISSION_DENIED" in str(refused.content), (name, refused.content)
         rated = await session.call_tool("feedback", {"memory_id": policy, "signal": "useful"})
         assert not rated.is_error, rated.content
+        assert runtime_feedback(live_server.port, policy) == (1, 0)  # rated; never disputed
         tools = (await session.list_tools()).tools
         assert tools and not [t.name for t in tools if "end_user_id" in t.input_schema.get("properties", {})]
         said = {t.name: t.description or "" for t in tools}
