@@ -61,6 +61,10 @@ class KeyService:
     ) -> tuple[ApiKey, str]:
         """A new key and its bearer token (shown once: only the hash is kept); ``by``: who asked (audit log)."""
         if role is Role.SYSTEM:
+            if tenant_id not in ("", SYSTEM_TENANT):  # taken for the tenant's key: it would act for every one
+                raise InvalidRequest(
+                    "x-tenant-id", f"a system key acts for every tenant, not {tenant_id!r} alone: name no tenant"
+                )
             tenant_id = SYSTEM_TENANT
         else:
             check_tenant(tenant_id)

@@ -67,7 +67,9 @@ async def test_keys_keep_only_a_hash_and_verify_revoke_and_pin() -> None:
 
 async def test_system_keys_act_on_the_tenant_they_name_and_pins_are_for_agent_keys() -> None:
     keys = KeyService(InMemoryKeys(), FrozenClock(), trail=EventLog(InMemoryEventLog(), FrozenClock()))
-    system, token = await keys.create("ignored", Role.SYSTEM)
+    with pytest.raises(InvalidRequest, match="x-tenant-id: a system key acts for every tenant, not 'acme' alone"):
+        await keys.create("acme", Role.SYSTEM)  # was made, silently, for every tenant
+    system, token = await keys.create("", Role.SYSTEM)
     assert system.tenant_id == SYSTEM_TENANT
     assert (await keys.verify(token, "globex")).tenant_id == "globex"
     assert (await keys.verify(token, None)).tenant_id == SYSTEM_TENANT
