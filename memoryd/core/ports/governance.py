@@ -164,7 +164,7 @@ class TenantArchive(Protocol):
         ...
 
     async def is_empty(self, tenant_id: str) -> bool:
-        """Whether the tenant has nothing stored."""
+        """Whether the tenant has nothing stored but events (its first key's creation is one)."""
         ...
 
     async def tenants(self) -> list[str]:
