@@ -16,7 +16,7 @@ from typing import Any
 from memoryd.commands.arg_types import input_file, output_file, positive_int
 from memoryd.config import Settings, load_settings
 from memoryd.config.errors import ConfigError
-from memoryd.config.process import StorageSettings
+from memoryd.config.process import DEFAULT_STORE_URI
 from memoryd.core.errors import MemorydError
 from memoryd.core.keys import Role
 from memoryd.core.validation import host_port
@@ -80,9 +80,9 @@ def _on_stack(args: argparse.Namespace, settings: Settings, served: str) -> Sett
     (or, with none there, was refused as a missing store), and a job queued there ran on another.
     """
     uri = settings.storage.uri
-    if not served or same_store(uri, served):
+    if not served or _same_store(uri, served):
         return settings
-    if not args.data and uri == StorageSettings.model_fields["uri"].default:
+    if not args.data and uri == DEFAULT_STORE_URI:
         return settings.model_copy(update={"storage": settings.storage.model_copy(update={"uri": served})})
     raise ConfigError(
         f"--data / storage.uri {uri!r} is not the store of the `memoryd up` in {str(args.run_dir)!r} ({served!r}): "
@@ -90,7 +90,7 @@ def _on_stack(args: argparse.Namespace, settings: Settings, served: str) -> Sett
     )
 
 
-def same_store(a: str, b: str) -> bool:
+def _same_store(a: str, b: str) -> bool:
     """Whether two store URIs name one store (directories compared as absolute paths)."""
     if "://" in a or "://" in b:
         return a.rstrip("/") == b.rstrip("/")

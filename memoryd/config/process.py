@@ -63,6 +63,10 @@ _RENAMED_STORAGE_KEYS = {
 """Keys renamed when the in-memory copies took one name; the old ones are read, with a warning, until 0.3."""
 
 
+DEFAULT_STORE_URI = "var/data"
+"""The store when neither ``--data`` nor ``storage.uri`` names one (``memoryd up``: its run directory's)."""
+
+
 def _store_uri(uri: str) -> str:
     scheme, sep, rest = uri.partition("://")
     # lance knows more schemes; memoryd is tested on S3 only, and a directory is a plain path (file://
@@ -88,7 +92,7 @@ class StorageSettings(_Section):
                 data = {k: v for k, v in data.items() if k != old} | {new: data[new] if new in data else data[old]}
         return data
 
-    uri: Annotated[str, AfterValidator(_store_uri)] = "var/data"
+    uri: Annotated[str, AfterValidator(_store_uri)] = DEFAULT_STORE_URI
     """A directory (embedded default) or an object-store URI such as ``s3://bucket/prefix``."""
     s3_endpoint: HttpUrl = ""
     """An S3-compatible server's URL (e.g. ``http://10.0.0.5:8333``); empty: AWS itself."""
