@@ -9,7 +9,7 @@ retry queues nothing twice). ``watch`` streams a conversation's compaction event
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import grpc
 
@@ -18,28 +18,20 @@ from memoryd.client.namespaces import AsyncCaller, Caller, watch_ended
 from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import ConversationServiceStub, cpb
 
-ROLES = {"user": cpb.ROLE_USER, "assistant": cpb.ROLE_ASSISTANT, "system": cpb.ROLE_SYSTEM, "tool": cpb.ROLE_TOOL}
-"""The roles ``append`` takes by name."""
+Message = tuple[str, str, str] | Mapping[str, Any]
+"""A turn to append: ``(message_id, role, content)``, or a mapping of ``MessageInput``'s fields (a model's
+message with its ``message_id``; ``tool_call_id`` and ``tool_name`` for a tool's reply)."""
 
 
-Message = tuple[str, str, str] | Mapping[str, str]
-"""A turn to append: ``(message_id, role, content)``, or a mapping with those keys (a model's message plus its id)."""
-
-
-def _message(index: int, message: Message) -> cpb.MessageInput:
-    """One turn as the proto's; a pair, a string or a mapping with other keys is refused naming its index."""
+def _fields(index: int, message: Message) -> Mapping[str, Any]:
+    """One turn as MessageInput's fields; a pair or a string is refused naming its index."""
     if isinstance(message, Mapping):
-        unknown = sorted(set(message) - {"message_id", "role", "content"})
-        if unknown:
-            raise TypeError(f"messages[{index}]: no key {unknown[0]!r}; a message has message_id, role, content")
-        message_id, role, content = (message.get(k, "") for k in ("message_id", "role", "content"))
-    elif isinstance(message, Sequence) and not isinstance(message, str) and len(message) == 3:
+        return message
+    if isinstance(message, Sequence) and not isinstance(message, str) and len(message) == 3:
         message_id, role, content = message
-    else:  # an OpenAI-style (role, content) pair unpacked as three said "not enough values to unpack"
-        raise TypeError(f"messages[{index}]: (message_id, role, content) is wanted, not {message!r:.80}")
-    if role not in ROLES:  # said before any call, naming the roles a caller may use
-        raise ValueError(f"messages[{index}]: role {role!r} is not one of {', '.join(ROLES)}")
-    return cpb.MessageInput(message_id=message_id, role=ROLES[role], content=content)
+        return {"message_id": message_id, "role": role, "content": content}
+    # an OpenAI-style (role, content) pair, unpacked as three, said "not enough values to unpack"
+    raise TypeError(f"messages[{index}]: (message_id, role, content) is wanted, not {message!r:.80}")
 
 
 def _append(
@@ -50,16 +42,17 @@ def _append(
     context_window_tokens: int,
     options: Mapping[str, object] | None,
 ) -> cpb.AppendMessagesRequest:
-    if isinstance(messages, (str, Mapping)):
+    if isinstance(messages, str | Mapping):
         raise TypeError("messages: a list of messages is wanted, not one")
-    return cpb.AppendMessagesRequest(
-        agent_id=agent_id,
-        end_user_id=end_user_id,
-        conversation_id=conversation_id,
-        context_window_tokens=context_window_tokens,
-        messages=[_message(i, message) for i, message in enumerate(messages)],
-        options=build(cpb.ConversationOptions, options or {}),
-    )
+    fields = {
+        "agent_id": agent_id,
+        "end_user_id": end_user_id,
+        "conversation_id": conversation_id,
+        "context_window_tokens": context_window_tokens,
+        "messages": [_fields(i, message) for i, message in enumerate(messages)],  # roles by name, checked
+        "options": options or {},
+    }
+    return build(cpb.AppendMessagesRequest, fields)
 
 
 def _context(
@@ -106,7 +99,7 @@ class Conversations:
         context_window_tokens: int = 0,
         options: Mapping[str, object] | None = None,
     ) -> cpb.AppendMessagesResponse:
-        """Append turns: ``(message_id, role, content)`` or a mapping with those keys; idempotent per id.
+        """Append turns: ``(message_id, role, content)`` or a mapping of MessageInput's fields; idempotent per id.
 
         Roles: user, assistant, system, tool.
 

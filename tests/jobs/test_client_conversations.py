@@ -9,8 +9,9 @@ import pytest
 
 from memoryd.adapters.onnx_embedder import OnnxMiniLMEmbedder
 from memoryd.client import AsyncMemoryClient, MemoryClient, NotFound
-from memoryd.client.conversations import ROLES, Message
+from memoryd.client.conversations import Message
 from memoryd.config import Settings
+from memoryd.rpc.client import cpb
 from tests.conftest import LiveServer
 from tests.jobs.conftest import job_settings, running, wait_for
 
@@ -71,16 +72,18 @@ def test_a_conversation_s_options_are_set_with_its_first_append(daemon: LiveServ
         kept = [m.content for m in talk.context("a1", "short", 4000).messages if m.kind == "message"]
         assert kept == [text for _, _, text in _turns("short", 12)[-4:]]
         assert len([m for m in talk.context("a1", "long", 4000).messages if m.kind == "message"]) == 12
-        with pytest.raises(TypeError, match="has no field 'window_message'; did you mean 'window_messages'"):
+        with pytest.raises(TypeError, match="has no field 'options.window_message'; did you mean 'window_messages'"):
             talk.append("a1", "short", _turns("short", 1), options={"window_message": 4})
         with pytest.raises(ValueError, match=r"strategy: 'forever' is not one of buffer_window"):
             talk.append("a1", "short", _turns("short", 1), options={"strategy": "forever"})
         said: list[Message] = [{"message_id": "d1", "role": "user", "content": "my locker is 1042"}]
         said.append(("d2", "assistant", "noted"))
-        assert list(talk.append("a1", "mixed", said).seqs) == [1, 2]  # a model's message with its id, or a triple
+        said.append({"message_id": "d3", "role": "tool", "content": "{}", "tool_call_id": "c7", "tool_name": "lookup"})
+        assert list(talk.append("a1", "mixed", said).seqs) == [1, 2, 3]  # a model's message with its id, or a triple
         assert [(m.role, m.content) for m in talk.context("a1", "mixed", 4000).messages if m.kind == "message"] == [
-            (ROLES["user"], "my locker is 1042"),
-            (ROLES["assistant"], "noted"),
+            (cpb.ROLE_USER, "my locker is 1042"),
+            (cpb.ROLE_ASSISTANT, "noted"),
+            (cpb.ROLE_TOOL, "{}"),
         ]
 
 

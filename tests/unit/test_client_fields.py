@@ -78,9 +78,9 @@ def test_a_turn_is_a_triple_or_a_mapping_and_anything_else_is_named_before_a_cal
         talk = memory.conversations
         with pytest.raises(TypeError, match=r"messages\[1\]: \(message_id, role, content\) is wanted, not \('user'"):
             talk.append("a1", "c1", [("m1", "user", "hi"), ("user", "my locker is 1042")])  # type: ignore[list-item]
-        with pytest.raises(TypeError, match=r"messages\[0\]: no key 'name'; a message has message_id, role, content"):
+        with pytest.raises(TypeError, match=r"MessageInput has no field 'messages\[0\].name'; its fields: content"):
             talk.append("a1", "c1", [{"message_id": "m1", "role": "user", "content": "hi", "name": "ida"}])
-        with pytest.raises(ValueError, match=r"messages\[0\]: role 'robot' is not one of user, assistant"):
+        with pytest.raises(ValueError, match=r"messages\[0\].role: 'robot' is not one of user, assistant"):
             talk.append("a1", "c1", [{"message_id": "m1", "role": "robot", "content": "hi"}])
         with pytest.raises(TypeError, match="messages: a list of messages is wanted, not one"):
             talk.append("a1", "c1", {"message_id": "m1", "role": "user", "content": "hi"})  # type: ignore[arg-type]
