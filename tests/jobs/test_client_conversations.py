@@ -72,7 +72,7 @@ def test_a_conversation_s_options_are_set_with_its_first_append(daemon: LiveServ
         kept = [m.content for m in talk.context("a1", "short", 4000).messages if m.kind == "message"]
         assert kept == [text for _, _, text in _turns("short", 12)[-4:]]
         assert len([m for m in talk.context("a1", "long", 4000).messages if m.kind == "message"]) == 12
-        with pytest.raises(TypeError, match="has no field 'options.window_message'; did you mean 'window_messages'"):
+        with pytest.raises(TypeError, match=r"has no field 'options\.window_message'; did you mean 'window_messages'"):
             talk.append("a1", "short", _turns("short", 1), options={"window_message": 4})
         with pytest.raises(ValueError, match=r"strategy: 'forever' is not one of buffer_window"):
             talk.append("a1", "short", _turns("short", 1), options={"strategy": "forever"})
