@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Literal
@@ -114,9 +115,18 @@ def check_filter_id(value: str, field: str, kind: FilterId = "name") -> str:
     return value
 
 
+def visible(text: str) -> bool:
+    """Whether ``text`` holds a character that shows: not only spaces and format marks (U+200B, a BOM)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in _UNSEEN for ch in text)
+
+
+_UNSEEN = frozenset({"Cc", "Cf"})
+"""Control and format characters: zero-width spaces and joiners, BOMs, direction marks."""
+
+
 def check_content(content: str, limits: Limits, field: str = "content") -> str:
     """Non-empty, valid UTF-8 text within the size limit."""
-    if not content.strip():
+    if not visible(content):  # a zero-width space alone was stored: a memory nobody can read
         raise InvalidRequest(field, "must not be empty")
     try:
         size = len(content.encode("utf-8"))
@@ -147,7 +157,7 @@ def check_tags(tags: tuple[str, ...], limits: Limits, field: str = "tags") -> tu
     if len(tags) > limits.max_tags:
         raise InvalidRequest(field, f"has {len(tags)} tags; the limit is {limits.max_tags}")
     for i, tag in enumerate(tags):
-        if not tag.strip():
+        if not visible(tag):
             raise InvalidRequest(f"{field}[{i}]", "must not be empty")
         check_text(tag, f"{field}[{i}]", limits.max_tag_chars)
     return tuple(dict.fromkeys(tags))

@@ -75,6 +75,22 @@ def _cases(ids: dict[str, str]) -> list[tuple[str, Callable[[MemoryServiceStub],
             "memory.content",
         ),
         (
+            "memorize invisible",  # a zero-width space and a BOM: stored, a memory nobody can read
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="\u200b\ufeff")), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.content",
+        ),
+        (
+            "memorize invisible tag",
+            lambda s: s.Memorize(
+                pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x", tags=["ok", "\u200d"])), metadata=T
+            ),
+            C.INVALID_ARGUMENT,
+            "memory.tags[1]",
+        ),
+        (
             "memorize too big",
             lambda s: s.Memorize(
                 pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="x" * 16385)), metadata=T
