@@ -37,6 +37,10 @@ _SCOPES_SERVING = (
     "end_user (the default: this contact's), private (this agent's, seen serving any contact), "
     "shared (every agent's) or tenant (admin keys)"
 )
+WHOSE_HELP = "<whose>"
+"""Where a tool that changes a memory says whose it may change."""
+_WHOSE_FOR_ANY = "A contact's memory needs their end_user_id."
+_WHOSE_SERVING = "Only this contact's memories change here (a correction and wrong too; useful / not_useful on any)."
 Registrar = Callable[..., Callable[[Callable[..., Any]], Any]]
 """``server.tool`` as the tool groups call it: ``@tool(description=...)``."""
 ROUTING_RULE = (
@@ -44,8 +48,9 @@ ROUTING_RULE = (
     "anyone mentioning it? Yes: it belongs in the profile (edit_profile). No: memorize it in the archive."
 )
 CONTACT_RULE = (
-    "Serving one contact: the agent's profile, in every contact's context, is not edited from here; "
-    "memorize what is worth keeping (this contact's by default)."
+    "Serving one contact: the agent's profile, in every contact's context, is not edited from here, and "
+    "only this contact's memories are changed, corrected, reported wrong or forgotten; memorize what is "
+    "worth keeping (this contact's by default)."
 )
 
 
@@ -140,7 +145,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
 
     @tool(
         description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
-        "text), or pin it (kept whatever its age) or unpin it. A contact's memory needs their end_user_id."
+        f"text), or pin it (kept whatever its age) or unpin it. {WHOSE_HELP}"
     )
     def update_memory(
         memory_id: str,
@@ -157,8 +162,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
 
     @tool(
         description=f"Say how a recalled memory did ({', '.join(SIGNALS)}), or give its correction: the right "
-        "text, stored as a new memory that supersedes this one (kept, not deleted). A contact's memory needs "
-        "their end_user_id."
+        f"text, stored as a new memory that supersedes this one (kept, not deleted). {WHOSE_HELP}"
     )
     def feedback(memory_id: str, signal: str = "", correction: str = "", end_user_id: str = "") -> dict[str, Any]:
         said = _signal(signal or ("correction" if correction else ""))
@@ -170,7 +174,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
             out["correction_id"] = reply.correction.id
         return out
 
-    @tool(description="Delete one memory for good (by its full id). A contact's needs their end_user_id.")
+    @tool(description=f"Delete one memory for good (by its full id). {WHOSE_HELP}")
     def forget(memory_id: str, end_user_id: str = "") -> str:
         theirs(memory_id)
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
@@ -272,6 +276,7 @@ def _tools(server: MCPServer, contact: str) -> Registrar:
 
     def tool(*, edits_profile: bool = False, **options: Any) -> Callable[[Callable[..., Any]], Any]:
         said = options.get("description", "").replace(SCOPE_HELP, _SCOPES_SERVING if contact else _SCOPES_FOR_ANY)
+        said = said.replace(WHOSE_HELP, _WHOSE_SERVING if contact else _WHOSE_FOR_ANY)
         options["description"] = said.replace(ROUTING_RULE, CONTACT_RULE) if contact else said
 
         def register(fn: Callable[..., Any]) -> Any:
