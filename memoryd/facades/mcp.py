@@ -39,8 +39,16 @@ _SCOPES_SERVING = (
 )
 WHOSE_HELP = "<whose>"
 """Where a tool that changes a memory says whose it may change."""
-_WHOSE_FOR_ANY = "A contact's memory needs their end_user_id."
-_WHOSE_SERVING = "Only this contact's memories change here (a correction and wrong too; useful / not_useful on any)."
+SERVING_HELP = "<serving>"
+"""Where a listing says whom it serves."""
+_HELP = {  # marker: (without a contact, serving one)
+    SCOPE_HELP: (_SCOPES_FOR_ANY, _SCOPES_SERVING),
+    WHOSE_HELP: (
+        "A contact's memory needs their end_user_id.",
+        "Only this contact's memories change here (a correction and wrong too; useful / not_useful on any).",
+    ),
+    SERVING_HELP: ("serving end_user_id, if given", "serving this contact"),
+}
 Registrar = Callable[..., Callable[[Callable[..., Any]], Any]]
 """``server.tool`` as the tool groups call it: ``@tool(description=...)``."""
 ROUTING_RULE = (
@@ -180,7 +188,7 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
 
     @tool(
-        description="Page through the visible archive, oldest first (serving end_user_id, if given; pinned_only: "
+        description=f"Page through the visible archive, oldest first ({SERVING_HELP}; pinned_only: "
         "the memories kept whatever their age)."
     )
     def list_memories(limit: int = 50, end_user_id: str = "", pinned_only: bool = False) -> list[dict[str, Any]]:
@@ -275,8 +283,9 @@ def _tools(server: MCPServer, contact: str) -> Registrar:
     """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it."""
 
     def tool(*, edits_profile: bool = False, **options: Any) -> Callable[[Callable[..., Any]], Any]:
-        said = options.get("description", "").replace(SCOPE_HELP, _SCOPES_SERVING if contact else _SCOPES_FOR_ANY)
-        said = said.replace(WHOSE_HELP, _WHOSE_SERVING if contact else _WHOSE_FOR_ANY)
+        said = options.get("description", "")
+        for marker, (for_any, serving) in _HELP.items():
+            said = said.replace(marker, serving if contact else for_any)
         options["description"] = said.replace(ROUTING_RULE, CONTACT_RULE) if contact else said
 
         def register(fn: Callable[..., Any]) -> Any:

@@ -182,7 +182,9 @@ async def test_a_facade_serving_one_contact_lets_no_tool_name_another(live_serve
         assert "get_profile" in said and not {"edit_profile", "replace_section"} & set(said)  # every contact's
         assert not [name for name, text in said.items() if "edit_profile" in text]
         for name in ("update_memory", "feedback", "forget"):  # not "needs their end_user_id": it has none
-            assert "Only this contact's memories change here" in said[name] and "end_user_id" not in said[name]
+            assert "Only this contact's memories change here" in said[name]
+        assert not [name for name, text in said.items() if "end_user_id" in text]
+        assert "serving this contact" in said["list_memories"]
         assert all("scope: end_user (the default: this contact's)" in said[t] for t in ("memorize", "assert_fact"))
         stored = await session.call_tool("memorize", {"content": "Ida's door code is 4471"})  # hers by default
         assert not stored.is_error, stored.content
