@@ -343,21 +343,22 @@ _DELETING_DAYS = (
 """Retention keys whose pass deletes rows: 0 keeps forever, a smaller positive value deletes sooner."""
 
 
-def widens_destruction(before: Values, after: Values) -> list[str]:
-    """The keys whose value in ``after`` lets memoryd delete, or apply findings, where ``before`` did not.
+def widens_destruction(before: Values, after: Values) -> list[tuple[str, bool]]:
+    """Each key whose value in ``after`` lets memoryd delete (True) or apply findings (False) where ``before`` did not.
 
-    A non-destructive key may not call Forget or ApplyFindings; without this it could set
-    ``retention.memories_days`` to a minute and let the next retention pass delete every memory,
-    or set ``review.apply = all`` and let reviews apply what it may not. Moving the other way is fine.
+    A retention period that shortens deletes on the caller's behalf what only an admin may erase, and a
+    non-destructive key may neither delete nor apply: without this it could set ``retention.memories_days``
+    to a minute and let the next retention pass delete every memory, or set ``review.apply = all`` and
+    let reviews apply what it may not. Moving the other way is always fine.
     """
     widened = []
     for key in _DELETING_DAYS:
         old, new = float(before[key]), float(after[key])
         if new > 0 and (old == 0 or new < old):
-            widened.append(key)
+            widened.append((key, True))
     order = [p.value for p in ApplyPolicy]
     if order.index(str(after["review.apply"])) > order.index(str(before["review.apply"])):
-        widened.append("review.apply")
+        widened.append(("review.apply", False))
     if after["review.agents_apply"] and not before["review.agents_apply"]:
-        widened.append("review.agents_apply")
+        widened.append(("review.agents_apply", False))
     return widened

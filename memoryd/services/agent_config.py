@@ -96,8 +96,9 @@ class AgentConfigService:
     ) -> StoredConfig:
         """Change the tenant's stored settings (compare-and-swap on ``expected_version``).
 
-        ``careful``: the caller's key is non-destructive, so no change may let memoryd delete or apply
-        more on its own (``core.agent_config.widens_destruction``).
+        No change may let memoryd delete more on its own below the admin role (whose erasure it is), nor
+        delete or apply more at all with ``careful`` (the caller's key is non-destructive); see
+        ``core.agent_config.widens_destruction``.
         """
         return await self._set(by, "", set_values, unset, expected_version, careful)
 
@@ -137,8 +138,7 @@ class AgentConfigService:
         tenant = rows.get("", StoredConfig()).values
         if agent_id:
             refuse_loosening(tenant, {k: values[k] for k in set_values})
-        if careful:
-            self._refuse_widening(tenant_id, agent_id, tenant, current.values, values)
+        self._refuse_widening(by, careful, agent_id, tenant, current.values, values)
         new = StoredConfig(values, current.version + 1, by.agent_id)
         if not await self._store.swap_config(tenant_id, agent_id, new, expected_version):
             raise Conflict("expected_version: the settings changed concurrently; re-read them and retry")
@@ -149,22 +149,26 @@ class AgentConfigService:
             await self._index_in_language(tenant_id)
         return new
 
-    def _refuse_widening(self, tenant_id: str, agent_id: str, tenant: Values, before: Values, after: Values) -> None:
-        """PermissionDenied naming the first key whose change lets memoryd delete or apply more."""
+    def _refuse_widening(
+        self, by: Actor, careful: bool, agent_id: str, tenant: Values, before: Values, after: Values
+    ) -> None:
+        """PermissionDenied naming the first key whose change lets memoryd delete or apply more than the caller may."""
+        if by.role >= Role.ADMIN and not careful:
+            return
         daemon_agent = self._daemon_agents.get(agent_id, {}) if agent_id else {}
-        defaults = self._defaults(tenant_id)
+        defaults = self._defaults(by.tenant_id)
 
         def effective(level: Values) -> dict[str, Value]:
             resolved = resolve(defaults, tenant if agent_id else level, daemon_agent, level if agent_id else {})
             return {k: e.value for k, e in resolved.items()}
 
-        widened = widens_destruction(effective(before), effective(after))
-        if widened:
-            key = widened[0]
-            raise PermissionDenied(
-                f"values[{key}]: {after.get(key, 'its default')!r} lets memoryd delete or apply more on its own; "
-                "this key is non-destructive"
-            )
+        for key, deletes in widens_destruction(effective(before), effective(after)):
+            does = "delete" if deletes else "apply"
+            said = f"values[{key}]: {after.get(key, 'its default')!r} lets memoryd {does} more on its own"
+            if careful:
+                raise PermissionDenied(f"{said}; this key is non-destructive")
+            if deletes:
+                raise PermissionDenied(f"{said}; that needs an admin key (erasing data is the admin's)")
 
     async def settings_imported(self, tenant_id: str) -> None:
         """An import wrote the tenant's settings behind this service: resolve them afresh, index in its language."""

@@ -345,6 +345,7 @@ def test_a_non_destructive_key_cannot_let_retention_or_reviews_do_what_it_may_no
     create = live_server.app.admin.keys.create
     careful = live_server.run(create("acme", Role.ADMIN, "", "careful", scope=KeyScope.NON_DESTRUCTIVE))[1]
     full = live_server.run(create("acme", Role.ADMIN, "", "full"))[1]
+    operator = live_server.run(create("acme", Role.OPERATOR, "", "ops"))[1]
     target = f"127.0.0.1:{live_server.port}"
     with MemoryClient(target, tenant="acme", api_key=careful) as memory:
         kept = memory.memorize("a1", "The vault code is 5522").memory.id
@@ -368,3 +369,7 @@ def test_a_non_destructive_key_cannot_let_retention_or_reviews_do_what_it_may_no
             memory.set_config("", {"retention.memories_days": 30.0})  # sooner than now
         assert memory.set_config("", {}, unset=("retention.memories_days",)) == 3  # the daemon's: forever
         assert memory.get("a1", kept).content == "The vault code is 5522"
+    with MemoryClient(target, tenant="acme", api_key=operator) as ops:  # an operator erases no contact: nor this
+        with pytest.raises(PermissionDenied, match=r"values\[retention.memories_days\]: .* needs an admin key"):
+            ops.set_config("", {"retention.memories_days": 1.0})
+        assert ops.set_config("", {"review.apply": "all"}) >= 1  # applying findings is an operator's anyway

@@ -7,6 +7,7 @@ import pytest
 from memoryd.core.agent_config import SETTINGS, Level, StoredConfig, Value, changed, refuse_loosening, resolve
 from memoryd.core.errors import InvalidRequest, PermissionDenied, PreconditionFailed
 from memoryd.core.job_records import JobState
+from memoryd.core.keys import Role
 from memoryd.core.models import Actor, MemoryDraft
 from tests.unit.conftest import fake_world, runner
 
@@ -125,3 +126,15 @@ async def test_a_careful_change_may_not_make_memoryd_delete_or_apply_more_not_ev
         assert stored.version == 2  # decay archives facts (restorable): no deletion
         assert (await configs.values("acme", ""))["retention.memories_days"] == 90.0  # the refusals stored nothing
         assert await configs.set_tenant(OPS, {}, ("retention.memories_days",), 2)  # a full key may
+
+
+async def test_below_admin_no_change_may_make_memoryd_delete_more_but_reviews_may_apply() -> None:
+    operator = Actor("acme", "ops", role=Role.OPERATOR)  # may not erase a contact: nor purge by retention
+    async with fake_world(audits={"apply": "none"}) as w:
+        configs = w.app.working.configs
+        for key in ("retention.memories_days", "retention.conversations_days", "retention.servings_days"):
+            with pytest.raises(PermissionDenied, match=rf"values\[{key}\]: 1.0 .* that needs an admin key"):
+                await configs.set_tenant(operator, {key: 1.0}, (), 0)
+        assert (await configs.set_tenant(operator, {"review.apply": "all"}, (), 0)).version == 1  # it applies anyway
+        assert (await configs.set_tenant(OPS, {"retention.memories_days": 30.0}, (), 1)).version == 2  # an admin
+        assert (await configs.set_tenant(operator, {"retention.memories_days": 60.0}, (), 2)).version == 3  # longer
