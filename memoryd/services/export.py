@@ -20,6 +20,7 @@ from memoryd.core.data_rights import EXPORT_FORMAT, EXPORT_VERSION
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
 from memoryd.core.event_log import Operation
 from memoryd.core.job_records import JobRecord, job_from_json, job_to_json
+from memoryd.core.keys import Role
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, JobLedger, Row, TenantArchive
 from memoryd.core.validation import check_agent_id, check_tenant
@@ -28,6 +29,10 @@ from memoryd.services.event_log import EventLog
 from memoryd.services.provenance import Provenance
 
 _BATCH = 1000
+
+
+_EVENTS = "audit_event"
+"""The security event log's record type."""
 
 
 class ExportService:
@@ -53,8 +58,13 @@ class ExportService:
         self._trail = trail
 
     async def export(self, actor: Actor, end_user_id: str | None, with_vectors: bool) -> AsyncIterator[Row]:
-        """The header, then every record; ``end_user_id``: only what concerns that contact."""
+        """The header, then every record; ``end_user_id``: only what concerns that contact.
+
+        The security event log is the admin's to read (ListAuditEvents): an operator's export leaves it
+        out, and its header says so (``left_out``).
+        """
         tenant = check_tenant(actor.tenant_id)
+        left_out = [] if actor.role >= Role.ADMIN else [_EVENTS]
         if end_user_id is not None:
             check_agent_id(end_user_id, "end_user_id")
         yield {
@@ -65,11 +75,14 @@ class ExportService:
             "end_user": end_user_id,
             "exported_at": self._clock.now().isoformat(),
             "embedding_model": self._embedder.model_name if with_vectors else None,
+            **({"left_out": left_out} if left_out else {}),
         }
         if self._provenance is not None:  # the last second's servings, and those waiting in a spool
             await self._provenance.settle(tenant)
         conversations: set[str] = set()
         async for kind, row in self._archive.rows(tenant, end_user_id, with_vectors):
+            if kind in left_out:
+                continue
             if kind == "conversation":
                 conversations.add(str(row["conversation_id"]))
             yield {"type": kind, "row": row}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,11 +20,13 @@ from memoryd.core.keys import KeyScope, Role
 from memoryd.rpc.client import (
     AuditServiceStub,
     ConfigServiceStub,
+    DataServiceStub,
     JobServiceStub,
     KeyServiceStub,
     MemoryServiceStub,
     apb,
     bearer,
+    dpb,
     gpb,
     jpb,
     kpb,
@@ -373,3 +376,24 @@ def test_a_non_destructive_key_cannot_let_retention_or_reviews_do_what_it_may_no
         with pytest.raises(PermissionDenied, match=r"values\[retention.memories_days\]: .* needs an admin key"):
             ops.set_config("", {"retention.memories_days": 1.0})
         assert ops.set_config("", {"review.apply": "all"}) >= 1  # applying findings is an operator's anyway
+
+
+def test_the_security_event_log_leaves_a_tenant_only_in_an_admins_export(live_server: LiveServer) -> None:
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    admin = live_server.run(create("acme", Role.ADMIN, "", "admin"))[1]
+    operator = live_server.run(create("acme", Role.OPERATOR, "", "ops"))[1]
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        _memorize(MemoryServiceStub(ch), admin, "The office opens at 8")
+        data = DataServiceStub(ch)
+
+        def export(token: str) -> list[dict[str, Any]]:
+            lines = data.ExportTenant(dpb.ExportTenantRequest(), metadata=(bearer(token),))
+            return [json.loads(reply.line) for reply in lines]
+
+        everything, operators = export(admin), export(operator)
+    kinds = {r["type"] for r in everything}
+    assert {"memory", "audit_event"} <= kinds and "left_out" not in everything[0]
+    assert operators[0]["left_out"] == ["audit_event"]  # ListAuditEvents is the admin's: so is its export
+    assert [r for r in operators[1:] if r["type"] == "audit_event"] == []
+    assert [r for r in operators[1:]] == [r for r in everything[1:] if r["type"] != "audit_event"]

@@ -61,8 +61,9 @@ class DataServiceServicer:
         a header first ({"type": "header", "format": "memoryd-export", "version": 1, ...}), then one
         line per row: memories, retrieval counts, profiles with their revision history, conversations
         with every item (messages, summaries, events, kept model outputs), reviews and findings, kept
-        usage reports, the audit log, job records. Embeddings are left out unless asked for (then the
-        header names the model). `memoryd import` restores an export into an empty tenant.
+        usage reports, the audit log (admin keys only: an operator's export leaves it out and its header
+        says `"left_out": ["audit_event"]`), job records. Embeddings are left out unless asked for (then
+        the header names the model). `memoryd import` restores an export into an empty tenant.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
