@@ -9,6 +9,7 @@ from datetime import datetime
 from memoryd.core.errors import NotFound, PermissionDenied, PreconditionFailed
 from memoryd.core.event_log import Operation
 from memoryd.core.ids import content_hash
+from memoryd.core.keys import Role
 from memoryd.core.models import (
     Actor,
     ListQuery,
@@ -20,7 +21,7 @@ from memoryd.core.models import (
     Scope,
 )
 from memoryd.core.ports import Clock, Embedder, MemoryStore
-from memoryd.core.provenance import HistoryKind
+from memoryd.core.provenance import HistoryKind, ServingFilter
 from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_patch, check_range
 from memoryd.core.visibility import modify_refusal, rescope_refusal
 from memoryd.services.event_log import EventLog
@@ -66,11 +67,21 @@ class ArchiveService:
         return record
 
     async def history(self, actor: Actor, memory_id: str) -> MemoryHistory:
-        """A visible memory's history (NotFound as ``get``)."""
+        """A visible memory's history (NotFound as ``get``).
+
+        Its servings are the served log's, which is the operators': below them, only the acting agent's
+        (serving a contact: to that contact). A shared memory's history told any agent key which
+        other agents served it to which contacts, in which conversations.
+        """
         await self.get(actor, memory_id)
         if self._provenance is None:
             raise PreconditionFailed("this server keeps no memory history (its stores were passed in without one)")
-        return await self._provenance.history(actor.tenant_id, memory_id)
+        own = (
+            None
+            if actor.role >= Role.OPERATOR
+            else ServingFilter(agent_id=actor.agent_id, end_user_id=actor.end_user_id)
+        )
+        return await self._provenance.history(actor.tenant_id, memory_id, own)
 
     async def annotated_by(self, actor: Actor, memory_id: str, limit: int = ANNOTATIONS_SHOWN) -> list[str]:
         """Ids of the visible active memories whose source_id is ``memory_id``, oldest first."""

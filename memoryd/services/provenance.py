@@ -17,7 +17,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memoryd.core.errors import InvalidRequest
@@ -220,10 +220,13 @@ class Provenance:
         await self.flush()
         await self._store.settle(tenant_id)
 
-    async def history(self, tenant_id: str, memory_id: str) -> MemoryHistory:
-        """The memory's events and latest servings, in time order (the caller checked it may see it)."""
+    async def history(self, tenant_id: str, memory_id: str, servings: ServingFilter | None = None) -> MemoryHistory:
+        """The memory's events and latest servings, in time order (the caller checked it may see it).
+
+        ``servings`` narrows the servings shown and counted (an agent's own): the served log is the operators'.
+        """
         await self.flush()
-        served_it = ServingFilter(item_id=memory_id)
+        served_it = replace(servings or ServingFilter(), item_id=memory_id)
         events, latest, count = await asyncio.gather(
             self._store.history(tenant_id, memory_id),
             self._store.servings(tenant_id, served_it, "", SERVINGS_IN_HISTORY, newest=True),

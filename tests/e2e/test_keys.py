@@ -397,3 +397,28 @@ def test_the_security_event_log_leaves_a_tenant_only_in_an_admins_export(live_se
     assert operators[0]["left_out"] == ["audit_event"]  # ListAuditEvents is the admin's: so is its export
     assert [r for r in operators[1:] if r["type"] == "audit_event"] == []
     assert [r for r in operators[1:]] == [r for r in everything[1:] if r["type"] != "audit_event"]
+
+
+def test_an_agent_key_reads_its_own_servings_in_a_history_not_the_served_log(live_server: LiveServer) -> None:
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    operator = live_server.run(create("acme", Role.OPERATOR, "", "ops"))[1]
+    pinned = live_server.run(create("acme", Role.AGENT, "a1", "a1's runtime"))[1]
+    target = f"127.0.0.1:{live_server.port}"
+    with (
+        MemoryClient(target, tenant="acme", api_key=operator) as ops,
+        MemoryClient(target, tenant="acme", api_key=pinned) as a1,
+    ):
+        shared = a1.memorize("a1", "The office wifi password is heron-42", scope="shared").memory.id
+        ops.recall("a2", "wifi password", end_user_id="omar")  # another agent serving another contact
+        a1.recall("a1", "wifi password", end_user_id="ida")
+        a1.recall("a1", "wifi password", end_user_id="zoe")
+
+        def served(client: MemoryClient, contact: str) -> list[tuple[str, str]]:
+            history = client.history("a1", shared, end_user_id=contact)
+            return sorted((e.agent_id, e.end_user_id) for e in history.events if e.kind == "served")
+
+        assert served(ops, "") == [("a1", "ida"), ("a1", "zoe"), ("a2", "omar")]  # the served log is theirs
+        assert served(a1, "") == [("a1", "ida"), ("a1", "zoe")]  # was omar's too: who a2 serves, and when
+        assert served(a1, "ida") == [("a1", "ida")]  # serving one contact: not whom else it was served to
+        assert a1.history("a1", shared, end_user_id="ida").servings_total == 1
