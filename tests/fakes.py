@@ -690,8 +690,8 @@ class InMemoryKeys:
         if key_id in self.by_id:
             self.by_id[key_id] = replace(self.by_id[key_id], last_used_at=at)
 
-    async def any_active(self) -> bool:
-        return any(k.active for k in self.by_id.values())
+    async def any_key(self) -> bool:
+        return bool(self.by_id)
 
 
 class InMemoryEventLog:

@@ -100,10 +100,14 @@ class KeyService:
         return key
 
     async def keys_required(self) -> bool:
-        """Whether any active key exists (then every call needs one); re-read after ``cache_seconds``."""
+        """Whether a key was ever made (then every call needs one); re-read after ``cache_seconds``.
+
+        Revoked keys count: revoking the only key (a leaked admin's) had every loopback caller trusted
+        as an admin again, the opposite of what the revocation was for.
+        """
         checked_at, required = self._protected
         if time.monotonic() - checked_at >= self._ttl:
-            required = await self._store.any_active()
+            required = await self._store.any_key()
             self._protected = (time.monotonic(), required)
         return required
 

@@ -76,8 +76,12 @@ def test_without_keys_loopback_callers_are_trusted_and_the_first_key_ends_it(liv
         stub = MemoryServiceStub(ch)
         req = pb.MemorizeRequest(agent_id="a1", memory=pb.MemoryInput(content="protected mode works"))
         stub.Memorize(req, metadata=(("x-tenant-id", "acme"),))
-        _key(live_server, "acme", Role.ADMIN)
+        only = _key(live_server, "acme", Role.ADMIN)
         time.sleep(1.1)  # another replica notices within auth.cache_seconds; this one at once
+        assert _code(lambda: stub.Memorize(req, metadata=(("x-tenant-id", "acme"),))) == grpc.StatusCode.UNAUTHENTICATED
+        assert live_server.app is not None  # the only key revoked (leaked): loopback callers are not trusted again
+        live_server.run(live_server.app.admin.keys.revoke("acme", only.split("_")[1]))
+        time.sleep(1.1)
         assert _code(lambda: stub.Memorize(req, metadata=(("x-tenant-id", "acme"),))) == grpc.StatusCode.UNAUTHENTICATED
 
 

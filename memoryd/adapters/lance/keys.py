@@ -86,9 +86,9 @@ class LanceKeyStore:
             table = await self._db.table(KEYS_TABLE, KEY_SCHEMA, write=True, upgrade=_upgrade)
             await table.update({"last_used_at": at}, where=f"key_id = {literal(key_id)}")
 
-    async def any_active(self) -> bool:
-        """Whether any key is not revoked (protected mode ends with the first key)."""
-        return bool(await self._rows("revoked_at IS NULL", limit=1))
+    async def any_key(self) -> bool:
+        """Whether any key was made, revoked or not (protected mode ends with the first key, for good)."""
+        return bool(await self._rows(None, limit=1))
 
     async def _rows(self, where: str | None, limit: int | None = None) -> list[dict[str, Any]]:
         async with map_lance_errors():

@@ -36,8 +36,8 @@ class KeyStore(Protocol):
         """Set ``last_used_at`` only (a concurrent revocation must survive it)."""
         ...
 
-    async def any_active(self) -> bool:
-        """Whether any key is not revoked."""
+    async def any_key(self) -> bool:
+        """Whether any key was ever made (revoked ones count)."""
         ...
 
 
