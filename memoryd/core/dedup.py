@@ -12,6 +12,10 @@ allowed for the caller:
   tags); otherwise the new memory is stored as its own row;
 - a pinned restatement pins the memory it merges into (a caller asked to keep it); if the caller
   may not modify that memory and it is not pinned, the new one is stored as its own, pinned, row;
+- a memory written serving one contact (its ``end_user_id``) is a twin only of what is written serving
+  that contact: "user: I'm vegetarian" said by Ida merged into Omar's row was erased with Omar, and
+  left out of Ida's auto-recall (which skips rows of another contact); the agent's own rows and a
+  contact's stay apart the same way;
 - a memory filed elsewhere is not a twin: a collection, category or subject the new one names
   other than the stored one's keeps them apart (a memory holds one of each, and a merge would
   drop where the caller filed it from every Recall filtered by it); one the stored memory lacks
@@ -44,7 +48,7 @@ def merge_into(
     Returns ``existing`` itself when the merge changes nothing the caller may change.
     """
     filing = _filing(existing, draft)
-    if existing.scope not in DEDUP_POOL[draft.scope] or filing is None:
+    if existing.scope not in DEDUP_POOL[draft.scope] or filing is None or existing.end_user_id != actor.end_user_id:
         return None
     collection, category, subject = filing
     tags = tuple(dict.fromkeys((*existing.tags, *draft.tags)))[:max_tags]

@@ -123,9 +123,9 @@ def _finding(
 
 
 def _exact_duplicates(review_id: str, records: Sequence[MemoryRecord], out: list[Finding]) -> set[str]:
-    by_hash: dict[str, list[MemoryRecord]] = {}
-    for r in records:
-        by_hash.setdefault(r.content_hash, []).append(r)
+    by_hash: dict[tuple[str, str], list[MemoryRecord]] = {}
+    for r in records:  # one contact's words are not another's (nor the agent's own): see ``_pairs``
+        by_hash.setdefault((r.content_hash, r.end_user_id), []).append(r)
     grouped: set[str] = set()
     for group in by_hash.values():
         if len(group) > 1:
@@ -140,16 +140,22 @@ def _exact_duplicates(review_id: str, records: Sequence[MemoryRecord], out: list
 def _pairs(
     records: Sequence[MemoryRecord], neighbours: Neighbours, limits: ReviewLimits
 ) -> dict[tuple[int, int], float]:
-    """Similar pairs (i < j) from the neighbour lists, plus every pair sharing a subject (similarity 0 if unknown)."""
+    """Similar pairs (i < j) from the neighbour lists, plus every pair sharing a subject (similarity 0 if unknown).
+
+    Only rows written serving the same contact (or none) pair: two contacts' "my alarm code is ..." are
+    neither duplicates nor a contradiction nor one replacing the other, and a merge into one contact's
+    row was erased with that contact and hidden from the other's auto-recall.
+    """
     pairs: dict[tuple[int, int], float] = {}
     for i, found in enumerate(neighbours):
         for j, similarity in found[: limits.neighbours]:
-            if i != j and similarity >= limits.contradiction_similarity:
+            same_sayer = records[i].end_user_id == records[j].end_user_id
+            if i != j and same_sayer and similarity >= limits.contradiction_similarity:
                 pairs[(min(i, j), max(i, j))] = similarity
-    by_subject: dict[str, list[int]] = {}
+    by_subject: dict[tuple[str, str], list[int]] = {}
     for i, r in enumerate(records):
         if r.subject:
-            by_subject.setdefault(r.subject.lower(), []).append(i)
+            by_subject.setdefault((r.subject.lower(), r.end_user_id), []).append(i)
     for members in by_subject.values():
         if len(members) <= _SUBJECT_GROUP_LIMIT:
             for a, i in enumerate(members):

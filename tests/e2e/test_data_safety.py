@@ -5,7 +5,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
-from memoryd.rpc.client import MemoryServiceStub, pb
+from memoryd.rpc.client import DataServiceStub, MemoryServiceStub, dpb, pb
 from tests.conftest import LiveServer, tenant
 from tests.e2e.helpers import snapshot
 
@@ -186,3 +186,18 @@ def test_a_request_id_reused_with_anything_stored_changed_is_refused(
     assert snapshot(live_server._settings.storage.uri, "acme") == before  # nothing written by a refused retry
     retry = stub.MemorizeBatch(batch, metadata=T)
     assert [r.memory.id for r in retry.results] == [r.memory.id for r in stored.results]
+
+
+def test_what_two_contacts_each_said_is_two_memories_and_one_erasure_keeps_the_other(
+    stub: MemoryServiceStub, live_server: LiveServer
+) -> None:
+    omar = memorize(stub, "user: I'm vegetarian", end_user="omar")  # filed privately, serving each contact
+    ida = memorize(stub, "user: I'm vegetarian", end_user="ida")
+    assert not ida.deduplicated and ida.memory.end_user_id == "ida"  # was merged into Omar's row
+    again = memorize(stub, "user: I'm vegetarian", end_user="ida")
+    assert again.deduplicated and again.memory.id == ida.memory.id  # one contact saying it twice: one memory
+    with grpc.insecure_channel(f"127.0.0.1:{live_server.port}") as ch:
+        DataServiceStub(ch).EraseEndUser(dpb.EraseEndUserRequest(end_user_id="omar"), metadata=T)
+    rows = snapshot(live_server._settings.storage.uri, "acme")
+    assert [r["id"] for r in rows if r["content"] == "user: I'm vegetarian"] == [ida.memory.id]  # Ida's stays
+    assert omar.memory.id not in {r["id"] for r in rows}

@@ -224,3 +224,15 @@ def test_memories_reported_wrong_or_mostly_disliked_are_disputed_never_certain()
     assert [set(f.memory_ids) for f in disputed] == [{wrong.memory_id}, {disliked.memory_id}]
     assert all(f.action is Action.ARCHIVE and not f.certain for f in disputed)
     assert "wrong 1 time" in disputed[0].reason and "2 against 1" in disputed[1].reason
+
+
+def test_two_contacts_rows_are_neither_duplicates_nor_contradictions_nor_stale() -> None:
+    ida = mem(1, "My alarm code is 4417", end_user_id="ida")
+    omar = mem(2, "My alarm code is 4417", end_user_id="omar")  # said by each: two facts, one per contact
+    zoe = mem(3, "My alarm code is 9925", end_user_id="zoe", subject="alarm")  # another person's, not a correction
+    ida_subject = mem(4, "My alarm code is 4418", end_user_id="ida", subject="alarm", days=0.5)
+    found = run([ida, omar, zoe, ida_subject])
+    paired = [set(f.memory_ids) for f in found if len(f.memory_ids) > 1]
+    assert all(len({r.end_user_id for r in (ida, omar, zoe, ida_subject) if r.memory_id in ids}) == 1 for ids in paired)
+    assert {ida.memory_id, omar.memory_id} not in kinds(found, FindingKind.DUPLICATE)
+    assert {ida.memory_id, ida_subject.memory_id} in kinds(found, FindingKind.CONTRADICTION)  # one contact's: kept

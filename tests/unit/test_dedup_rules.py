@@ -270,3 +270,13 @@ async def test_a_request_id_is_honoured_for_its_ttl(memorize) -> None:
     )
     assert later[0].deduplicated and later[0].memory.memory_id == first.memory.memory_id
     assert not later[1].deduplicated and len(store.rows) == 2
+
+
+def test_one_contacts_words_never_merge_into_anothers_nor_the_agents_own() -> None:
+    # "user: I'm vegetarian" from Ida merged into Omar's row: erased with Omar, hidden from Ida's auto-recall
+    omar, own = _record("a1", Scope.PRIVATE, end_user="omar"), _record("a1", Scope.PRIVATE)
+    serving_ida, serving_omar = Actor("acme", "a1", "ida"), Actor("acme", "a1", "omar")
+    assert merge_into(omar, MemoryDraft("Sam likes tea"), serving_ida, NOW, 32) is None
+    assert merge_into(omar, MemoryDraft("Sam likes tea"), A1, NOW, 32) is None  # the agent's own: its own row
+    assert merge_into(own, MemoryDraft("Sam likes tea"), serving_ida, NOW, 32) is None  # erased with Ida else
+    assert merge_into(omar, MemoryDraft("Sam likes tea"), serving_omar, NOW, 32) is not None  # Omar again
