@@ -33,8 +33,9 @@ class RedisModelUsage:
     async def add(self, tenant_id: str, day: date, model: str, usage: tuple[int, int, int, int]) -> None:
         """Count (calls, failed calls, tokens in, tokens out) to the tenant's model on that day."""
         key = _key(tenant_id, day)
-        async with map_redis_errors():
-            pipe = self._client.pipeline(transaction=False)
+        # ``async with``: a call cancelled while the pipeline hands its connection back (a worker
+        # stopped as it starts) gets a second reset, not a connection left to the garbage collector
+        async with map_redis_errors(), self._client.pipeline(transaction=False) as pipe:
             for name, amount in zip(_COUNTERS, usage, strict=True):
                 if amount:
                     pipe.hincrby(key, f"{model}{_SEP}{name}", amount)
@@ -43,8 +44,7 @@ class RedisModelUsage:
 
     async def days(self, tenant_id: str, days: Sequence[date]) -> list[ModelUsage]:
         """The tenant's usage on those days, by day then model."""
-        async with map_redis_errors():
-            pipe = self._client.pipeline(transaction=False)
+        async with map_redis_errors(), self._client.pipeline(transaction=False) as pipe:
             for day in days:
                 pipe.hgetall(_key(tenant_id, day))
             hashes = await pipe.execute()
