@@ -60,6 +60,7 @@ def _memoryd(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=120,
         env={**os.environ, "LANCEDB_LOG": "error"},
         check=False,
+        cwd=Path(__file__).parent,  # not beside a `make run` of this checkout: its var/up.json names another store
     )
 
 

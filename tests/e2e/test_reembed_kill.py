@@ -61,6 +61,7 @@ def _reembed(config: Path, stderr: IO[str]) -> subprocess.Popen[str]:
         stderr=stderr,
         text=True,
         env={**os.environ, "LANCEDB_LOG": "error"},
+        cwd=config.parent,  # not beside a `make run` of this checkout: its var/up.json names another store
     )
 
 

@@ -82,6 +82,7 @@ def test_the_command_line_prints_one_line_and_exits_non_zero(settings: Settings,
         text=True,
         env={**os.environ, "LANCEDB_LOG": "error"},
         timeout=120,
+        cwd=Path(data).parent,  # not beside a `make run` of this checkout: its var/up.json names another store
     )
     assert done.returncode == 1
     expected = "memoryd: --tenant 'acmee' is not a tenant of this store (tenants: acme)"

@@ -222,9 +222,11 @@ async def test_the_vector_index_is_built_on_object_storage(
 
 
 def test_a_store_that_cannot_be_opened_is_one_line_naming_it_and_why(
-    object_store: ObjectStore, monkeypatch: pytest.MonkeyPatch
+    object_store: ObjectStore, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     from memoryd.commands.main import main
+
+    monkeypatch.chdir(tmp_path)  # not beside a `make run` of this checkout: its var/up.json names another store
 
     for key, value in object_store.settings("").items():
         monkeypatch.setenv(f"MEMORYD_STORAGE__{key.upper()}", str(value))

@@ -121,7 +121,10 @@ async def test_report_prints_writes_json_and_a_self_contained_page(
     assert not re.search(r"<script|<link|src=|url\([^#]", page)  # nothing loads from anywhere
 
 
-def test_report_from_the_command_line(tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_from_the_command_line(
+    tmp_path: Path, redis_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # not beside a `make run` of this checkout: its var/up.json names another store
     env = job_settings(tmp_path, redis_url, None)
     data = env.storage.uri
     with pytest.raises(SystemExit) as nowhere:  # no store there yet: refused, not made and reported empty

@@ -170,8 +170,13 @@ async def test_a_contacts_export_holds_their_rows_and_no_one_elses(
 
 
 async def test_an_export_to_a_file_replaces_it_only_when_it_succeeds(
-    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    redis_url: str,
+    onnx_embedder: OnnxMiniLMEmbedder,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # not beside a `make run` of this checkout: its var/up.json names another store
     # `--out` used to be opened (emptied) before the export ran: a mistyped tenant lost the previous
     # export, and a failed run left a partial file under the final name.
     settings = await seeded(tmp_path, redis_url, onnx_embedder)
