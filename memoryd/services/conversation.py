@@ -173,7 +173,8 @@ class ConversationService:
         if conv is not None:  # a new conversation: its seqs were reserved as it was created
             fresh = list(unique.values())
         else:
-            conv = _owned(actor, conversation_id, state or await self._store.state(actor.tenant_id, conversation_id))
+            state = state or await self._store.state(actor.tenant_id, conversation_id)
+            conv = _appendable(actor, conversation_id, state)
             existing = await self._store.existing_messages(actor.tenant_id, conversation_id, list(unique))
             for message_id, stored in existing.items():
                 if _differs(stored, unique[message_id]):
@@ -445,6 +446,20 @@ def _owned(actor: Actor, conversation_id: str, conv: Conversation | None) -> Con
     if conv is None or conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id:
         raise NotFound(f"conversation {conversation_id!r} not found")
     return conv
+
+
+def _appendable(actor: Actor, conversation_id: str, conv: Conversation | None) -> Conversation:
+    """The conversation an append adds to; an id another agent or contact holds is taken, not missing.
+
+    An append with a fresh id creates the conversation, so the refusal reveals nothing a success would not;
+    NOT_FOUND would read as an erasure under way (the proto's meaning) and leave the runtime guessing.
+    """
+    if conv is not None and (conv.agent_id != actor.agent_id or conv.end_user_id != actor.end_user_id):
+        raise AlreadyExists(
+            f"conversation_id {conversation_id!r} is another agent's or contact's conversation in this tenant "
+            "(conversation ids are unique per tenant): choose another id"
+        )
+    return _owned(actor, conversation_id, conv)
 
 
 def _check_conversation_id(conversation_id: str) -> None:

@@ -169,16 +169,21 @@ def test_conversation_rpcs_reject_bad_input_and_other_tenants(daemon: LiveServer
                     metadata=metadata,
                 )
             assert err.value.code() == grpc.StatusCode.NOT_FOUND
-        with pytest.raises(grpc.RpcError) as err:  # appending to another agent's conversation id
-            stub.AppendMessages(
-                cpb.AppendMessagesRequest(
-                    agent_id="a2",
-                    conversation_id="c1",
-                    messages=[cpb.MessageInput(message_id="m9", role=cpb.ROLE_USER)],
-                ),
-                metadata=T,
+        for agent, contact in (("a2", ""), ("a1", "omar")):  # another agent's or contact's id is taken, not missing
+            with pytest.raises(grpc.RpcError) as err:
+                stub.AppendMessages(
+                    cpb.AppendMessagesRequest(
+                        agent_id=agent,
+                        end_user_id=contact,
+                        conversation_id="c1",
+                        messages=[cpb.MessageInput(message_id="m9", role=cpb.ROLE_USER, content="hello")],
+                    ),
+                    metadata=T,
+                )
+            assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+            assert "conversation_id 'c1'" in (err.value.details() or "") and "choose another id" in (
+                err.value.details() or ""
             )
-        assert err.value.code() == grpc.StatusCode.NOT_FOUND
         ctx = stub.GetContext(
             cpb.GetContextRequest(agent_id="a1", conversation_id="c1", context_window_tokens=1000), metadata=T
         )

@@ -74,9 +74,11 @@ class ConversationServiceServicer:
     def AppendMessages(self, request, context):
         """AppendMessages adds messages in order. Idempotent per client `message_id`: a
         retried append does not double a message. Returns each message's seq and the
-        compaction job queued when the threshold was crossed. NOT_FOUND when the
-        conversation was erased (EraseEndUser, retention) while the messages were
-        being written: none of them is kept.
+        compaction job queued when the threshold was crossed. Conversation ids are
+        unique per tenant: ALREADY_EXISTS naming `conversation_id` when another agent
+        or contact holds the id. NOT_FOUND when the conversation was erased
+        (EraseEndUser, retention) while the messages were being written: none of them
+        is kept.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -22,9 +22,11 @@ export interface ConversationServiceClient extends grpc.Client {
   /**
    * AppendMessages adds messages in order. Idempotent per client `message_id`: a
    * retried append does not double a message. Returns each message's seq and the
-   * compaction job queued when the threshold was crossed. NOT_FOUND when the
-   * conversation was erased (EraseEndUser, retention) while the messages were
-   * being written: none of them is kept.
+   * compaction job queued when the threshold was crossed. Conversation ids are
+   * unique per tenant: ALREADY_EXISTS naming `conversation_id` when another agent
+   * or contact holds the id. NOT_FOUND when the conversation was erased
+   * (EraseEndUser, retention) while the messages were being written: none of them
+   * is kept.
    */
   AppendMessages(argument: _memoryd_v1_AppendMessagesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_AppendMessagesResponse__Output>): grpc.ClientUnaryCall;
   AppendMessages(argument: _memoryd_v1_AppendMessagesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_AppendMessagesResponse__Output>): grpc.ClientUnaryCall;
@@ -33,9 +35,11 @@ export interface ConversationServiceClient extends grpc.Client {
   /**
    * AppendMessages adds messages in order. Idempotent per client `message_id`: a
    * retried append does not double a message. Returns each message's seq and the
-   * compaction job queued when the threshold was crossed. NOT_FOUND when the
-   * conversation was erased (EraseEndUser, retention) while the messages were
-   * being written: none of them is kept.
+   * compaction job queued when the threshold was crossed. Conversation ids are
+   * unique per tenant: ALREADY_EXISTS naming `conversation_id` when another agent
+   * or contact holds the id. NOT_FOUND when the conversation was erased
+   * (EraseEndUser, retention) while the messages were being written: none of them
+   * is kept.
    */
   appendMessages(argument: _memoryd_v1_AppendMessagesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_memoryd_v1_AppendMessagesResponse__Output>): grpc.ClientUnaryCall;
   appendMessages(argument: _memoryd_v1_AppendMessagesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_memoryd_v1_AppendMessagesResponse__Output>): grpc.ClientUnaryCall;
@@ -148,9 +152,11 @@ export interface ConversationServiceHandlers extends grpc.UntypedServiceImplemen
   /**
    * AppendMessages adds messages in order. Idempotent per client `message_id`: a
    * retried append does not double a message. Returns each message's seq and the
-   * compaction job queued when the threshold was crossed. NOT_FOUND when the
-   * conversation was erased (EraseEndUser, retention) while the messages were
-   * being written: none of them is kept.
+   * compaction job queued when the threshold was crossed. Conversation ids are
+   * unique per tenant: ALREADY_EXISTS naming `conversation_id` when another agent
+   * or contact holds the id. NOT_FOUND when the conversation was erased
+   * (EraseEndUser, retention) while the messages were being written: none of them
+   * is kept.
    */
   AppendMessages: grpc.handleUnaryCall<_memoryd_v1_AppendMessagesRequest__Output, _memoryd_v1_AppendMessagesResponse>;
   
