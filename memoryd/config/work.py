@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from memoryd.config.base import _POLICY, _RETRY, _REVIEW, _Section
+from memoryd.core.agent_config import RETENTION_LEAST_DAYS
 from memoryd.core.calibration import EmbedderCalibration
 from memoryd.core.conversation import MAX_WINDOW, MIN_WINDOW, POLICY_BOUNDS, StorageScope, Strategy, WorkingPolicy
 from memoryd.core.job_records import RetryPolicy
@@ -227,6 +228,13 @@ class RetentionDays(_Section):
     archived (not searched; back when stated again or restored): an extraction heard once half a year ago
     (confidence 0.6) goes, one heard twice (0.84) or asserted by a person (1.0) stays. 0: never."""
     graph_decay_confidence: float = Field(0.7, ge=0, le=1)
+
+    @field_validator("memories_days", "conversations_days", "servings_days", "graph_days")
+    @classmethod
+    def _a_day_at_least(cls, value: float) -> float:
+        if 0 < value < RETENTION_LEAST_DAYS:  # as SetTenantConfig refuses it: a typo that empties the tenant
+            raise ValueError(f"must be 0 (keep forever) or at least {RETENTION_LEAST_DAYS:g} day")
+        return value
 
 
 class RetentionSettings(RetentionDays):

@@ -28,6 +28,9 @@ from memoryd.core.review import ApplyPolicy
 
 Value = bool | int | float | str
 COLLECTION_PATTERN = r"[A-Za-z0-9._-]{1,64}"
+RETENTION_LEAST_DAYS = 1.0
+"""The shortest period retention deletes after (0 keeps forever). The pass runs once a day, so a shorter period
+keeps nothing for its length: below a day a value reads as a typo that empties the tenant at the next pass."""
 Values = Mapping[str, Value]
 
 
@@ -68,6 +71,8 @@ class Setting:
     tenant_only: bool = False
     pattern: str = ""
     """A string key's non-empty values must match this whole (a regular expression)."""
+    least: float = 0.0
+    """A number key's non-zero values are at least this (0 keeps its own meaning, e.g. "forever")."""
 
     def check(self, value: object, where: str) -> Value:
         """``value`` as this key's type, or InvalidRequest naming ``where``."""
@@ -103,6 +108,8 @@ class Setting:
                 raise InvalidRequest(where, f"{self.key} must be finite")
         if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
             raise InvalidRequest(where, f"{self.key} must be in [{_num(self.low)}, {_num(self.high)}], got {value!r}")
+        if 0 < number < self.least:
+            raise InvalidRequest(where, f"{self.key} must be 0 or at least {_num(self.least)}, got {value!r}")
         return int(number) if self.kind is int else number
 
     def tighter(self, a: Value, b: Value) -> Value:
@@ -214,6 +221,7 @@ SETTINGS: dict[str, Setting] = {
             0.0,
             36_500.0,
             tenant_only=True,
+            least=RETENTION_LEAST_DAYS,
         ),
         Setting(
             "retention.conversations_days",
@@ -222,6 +230,7 @@ SETTINGS: dict[str, Setting] = {
             0.0,
             36_500.0,
             tenant_only=True,
+            least=RETENTION_LEAST_DAYS,
         ),
         Setting(
             "retention.servings_days",
@@ -230,6 +239,7 @@ SETTINGS: dict[str, Setting] = {
             0.0,
             36_500.0,
             tenant_only=True,
+            least=RETENTION_LEAST_DAYS,
         ),
         Setting(
             "retention.graph_days",
@@ -238,6 +248,7 @@ SETTINGS: dict[str, Setting] = {
             0.0,
             36_500.0,
             tenant_only=True,
+            least=RETENTION_LEAST_DAYS,
         ),
         Setting(
             "retention.graph_decay_days",

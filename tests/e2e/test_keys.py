@@ -357,7 +357,7 @@ def test_a_non_destructive_key_cannot_let_retention_or_reviews_do_what_it_may_no
     with MemoryClient(target, tenant="acme", api_key=careful) as memory:
         kept = memory.memorize("a1", "The vault code is 5522").memory.id
         for key, value in (
-            ("retention.memories_days", 0.0001),  # the next pass would delete every memory: Forget, many times
+            ("retention.memories_days", 1.0),  # the next pass would delete all but a day: Forget, many times
             ("retention.servings_days", 1.0),  # the record of what was served to whom
             ("review.apply", "all"),  # reviews would apply findings: ApplyFindings
             ("review.agents_apply", True),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from memoryd.config import load_settings
+from memoryd.config.errors import ConfigError
 from memoryd.core.agent_config import SETTINGS, Level, StoredConfig, Value, changed, refuse_loosening, resolve
 from memoryd.core.errors import InvalidRequest, PermissionDenied, PreconditionFailed
 from memoryd.core.job_records import JobState
@@ -79,6 +81,22 @@ def test_changes_are_checked_by_name() -> None:
     for values, unset, tenant_level, named in bad:
         with pytest.raises(InvalidRequest, match=named.replace(".", r"\.")):
             changed(stored, values, unset, tenant_level=tenant_level)
+
+
+@pytest.mark.parametrize("key", ["memories_days", "conversations_days", "servings_days", "graph_days"])
+def test_a_retention_period_that_deletes_is_forever_or_at_least_a_day(key: str) -> None:
+    # 0.0001 was accepted and the next daily pass deleted every memory of the tenant: under a day is a typo.
+    stored = StoredConfig({}, 0)
+    for typo in (0.0001, 0.5, 0.99):
+        with pytest.raises(InvalidRequest, match=rf"values\[retention\.{key}\].* 0 or at least 1, got {typo}"):
+            changed(stored, {f"retention.{key}": typo}, (), tenant_level=True)
+    for kept in (0, 1, 1.5, 365):
+        assert changed(stored, {f"retention.{key}": kept}, (), tenant_level=True) == {f"retention.{key}": kept}
+    with pytest.raises(ConfigError, match=rf"retention\.tenants\.acme\.{key}: .*at least 1 day"):
+        load_settings(None, retention={"tenants": {"acme": {key: 0.01}}})
+    with pytest.raises(ConfigError, match=rf"retention\.{key}: .*at least 1 day"):
+        load_settings(None, retention={key: 0.5})
+    assert load_settings(None, retention={key: 2}).retention.policy_for("acme") is not None
 
 
 async def test_an_agents_reviews_apply_by_its_resolved_policy() -> None:
