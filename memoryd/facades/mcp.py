@@ -13,16 +13,17 @@ import argparse
 import functools
 import inspect
 import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from memoryd.client import MemoryClient, MemorydError, pb
+from memoryd.client import MemoryClient, MemorydError, PermissionDenied, Unauthenticated, Unavailable, pb
 from memoryd.client.errors import from_rpc_error
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.validation import check_agent_id, check_tenant
-from memoryd.rpc.client import AuditServiceStub, apb
+from memoryd.rpc.client import AuditServiceStub, KeyServiceStub, apb, kpb
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -396,6 +397,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=_run)
 
 
+def _refusal(client: MemoryClient, tenant: str, agent_id: str) -> str:
+    """Why the daemon would refuse every tool call of this facade; "" when it would not or cannot say yet.
+
+    A key of another tenant, one pinned to another agent, or none where keys exist failed each tool
+    call alone, after the runtime had started the facade as working; a daemon not up yet is only said
+    (a runtime may start its tools before the stack).
+    """
+    try:
+        who = client.call(KeyServiceStub(client.channel).WhoAmI, kpb.WhoAmIRequest())
+    except Unavailable as exc:
+        print(f"memoryd mcp: the daemon does not answer yet ({exc}); tools fail until it does", file=sys.stderr)
+        return ""
+    except Unauthenticated as exc:
+        return f"MEMORYD_API_KEY: {exc}"
+    except PermissionDenied as exc:
+        return f"--tenant {tenant!r}: {exc}"
+    if who.agent_id and who.agent_id != agent_id:
+        return f"--agent {agent_id!r}: the key (MEMORYD_API_KEY) is pinned to agent {who.agent_id!r}"
+    return ""
+
+
 def _port(value: str) -> int:
     if not value.isdigit() or not 1 <= int(value) <= 65535:
         raise argparse.ArgumentTypeError(f"{value!r} is not a port (1-65535)")
@@ -418,6 +440,9 @@ def _run(args: argparse.Namespace) -> int:
             raise SystemExit(f"memoryd mcp: {option} {value!r}: {exc.problem}") from None
     api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
     with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
+        refusal = _refusal(client, args.tenant, args.agent)
+        if refusal:
+            raise SystemExit(f"memoryd mcp: {refusal}")
         server = build(client, args.agent, args.end_user)
         if args.transport == "stdio":
             server.run("stdio")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 
 import pytest
@@ -12,6 +13,7 @@ from mcp.client.streamable_http import streamable_http_client
 from memoryd.client import MemoryClient, pb
 from memoryd.commands.bench.daemon import free_port
 from memoryd.commands.main import main
+from memoryd.core.keys import Role
 from tests.conftest import LiveServer
 from tests.mcp_stdio import facade_command, mcp_session
 
@@ -233,3 +235,23 @@ def test_an_http_facade_on_a_port_that_cannot_be_is_argparses_one_line(capsys: p
         main(["mcp", "--tenant", "acme", "--agent", "a1", "--transport", "http", "--port", "99999"])
     assert refused.value.code == 2
     assert capsys.readouterr().err.strip().endswith("argument --port: '99999' is not a port (1-65535)")
+
+
+def test_a_facade_whose_key_the_daemon_refuses_does_not_start(live_server: LiveServer) -> None:
+    # It started, and a runtime learnt of the key's tenant or pin only as every tool call failed.
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    pinned = live_server.run(create("acme", Role.AGENT, "a2", "a2's"))[1]
+    other_tenant = live_server.run(create("globex", Role.ADMIN, "", "globex"))[1]
+    refused = {
+        pinned: "memoryd mcp: --agent 'a1': the key (MEMORYD_API_KEY) is pinned to agent 'a2'",
+        other_tenant: "memoryd mcp: --tenant 'acme': PERMISSION_DENIED: x-tenant-id: does not match the tenant",
+        "": "memoryd mcp: MEMORYD_API_KEY: UNAUTHENTICATED: authorization: ",  # keys exist: none is refused
+    }
+    for key, said in refused.items():
+        env = {**os.environ, "MEMORYD_API_KEY": key}
+        started = subprocess.run(
+            facade_command(live_server.port), env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True
+        )
+        assert started.returncode == 1 and started.stderr.startswith(said), started.stderr
+        assert len(started.stderr.strip().splitlines()) == 1  # one line, no traceback
