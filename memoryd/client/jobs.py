@@ -1,4 +1,4 @@
-"""Background jobs for both clients: a job's record, its events, waiting for it, re-driving a failed one.
+"""Background jobs for both clients: a job's record, its events, waiting for it, listing, re-driving a failed one.
 
 Compact, EndSession, RegenerateProfile and the reviews answer with a job's id; ``Jobs`` follows it
 on the blocking client, ``AsyncJobs`` on the asyncio one. Each request is built once here.
@@ -14,7 +14,9 @@ from typing import cast
 
 import grpc
 
+from memoryd.client.fields import build
 from memoryd.client.namespaces import AsyncCaller, Caller, watch_ended
+from memoryd.client.paging import async_pages, pages
 from memoryd.rpc.client import JobServiceStub, jpb
 
 UNSETTLED = frozenset({"queued", "running", "retrying", "waiting_for_provider"})
@@ -38,6 +40,12 @@ def _update(reply: jpb.WatchJobResponse) -> JobUpdate:
     return JobUpdate(_state(reply.event.state), reply.event.message, reply.event.attempts)
 
 
+def _listing(kind: str, state: str, agent_id: str, page_size: int, token: str) -> jpb.ListJobsRequest:
+    """One page's request; ``state`` by short name ("failed"), checked before anything is sent."""
+    fields = {"kind": kind, "agent_id": agent_id, "page_size": page_size, "page_token": token}
+    return build(jpb.ListJobsRequest, {**fields, "state": state} if state else fields)
+
+
 class Jobs:
     """Background jobs: their records and their events."""
 
@@ -52,6 +60,14 @@ class Jobs:
     def state(self, job_id: str) -> str:
         """The job's state by name."""
         return _state(self.get(job_id).state)
+
+    def list(self, *, kind: str = "", state: str = "", agent_id: str = "", page_size: int = 50) -> Iterator[jpb.Job]:
+        """The tenant's jobs (operators), the latest first: of one kind, state ("failed", "dead"…) or agent."""
+        _listing(kind, state, agent_id, page_size, "")  # a mistyped state is said here, not at the first next()
+        stub = JobServiceStub(self._client.channel)
+        return pages(
+            lambda token: self._client.call(stub.ListJobs, _listing(kind, state, agent_id, page_size, token)), "jobs"
+        )
 
     def retry(self, job_id: str) -> jpb.Job:
         """Run a failed or dead job again from attempt 1 (operators); FailedPrecondition in any other state."""
@@ -96,6 +112,16 @@ class AsyncJobs:
     async def state(self, job_id: str) -> str:
         """The job's state by name."""
         return _state((await self.get(job_id)).state)
+
+    def list(
+        self, *, kind: str = "", state: str = "", agent_id: str = "", page_size: int = 50
+    ) -> AsyncIterator[jpb.Job]:
+        """The tenant's jobs (operators), the latest first."""
+        _listing(kind, state, agent_id, page_size, "")
+        stub = JobServiceStub(self._client.channel)
+        return async_pages(
+            lambda token: self._client.call(stub.ListJobs, _listing(kind, state, agent_id, page_size, token)), "jobs"
+        )
 
     async def retry(self, job_id: str) -> jpb.Job:
         """Run a failed or dead job again from attempt 1 (operators)."""

@@ -305,12 +305,20 @@ def test_both_clients_follow_and_retry_jobs(
                 seen = [u.state async for u in memory.jobs.watch(job_id, timeout=0.5)]
                 with pytest.raises(FailedPrecondition, match="queued"):
                     await memory.jobs.retry(job_id)  # only a failed or dead job runs again
+                assert [j.job_id async for j in memory.jobs.list(state="queued", agent_id="a1")] == [job_id]
                 return job_id, waited, seen
 
         job_id, waited, seen = asyncio.run(follow())
         assert (waited, seen) == ("queued", ["queued"])
         with MemoryClient(target, tenant="acme") as memory:
             assert memory.jobs.get(job_id).job_id == job_id and memory.jobs.state(job_id) == "queued"
+            memory.conversations.append("a2", "c2", [("m1", "user", "I moved to Bergen in June")])
+            other = memory.conversations.compact("a2", "c2")
+            assert [j.job_id for j in memory.jobs.list(page_size=1)] == [other, job_id]  # every page, latest first
+            assert [j.job_id for j in memory.jobs.list(agent_id="a2", kind="compact")] == [other]
+            assert list(memory.jobs.list(state="failed")) == []
+            with pytest.raises(ValueError, match=r"state: 'broken' is not one of queued, running, .*failed"):
+                memory.jobs.list(state="broken")  # said at the call, before anything is sent
             with pytest.raises(FailedPrecondition):
                 memory.jobs.retry(job_id)
             with pytest.raises(NotFound):
