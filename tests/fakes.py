@@ -739,9 +739,13 @@ class InMemoryArchive:
         rows: Sequence[dict[str, Any]],
         embed: Callable[[list[str]], Awaitable[list[list[float]]]],
         model_name: str,
+        *,
+        resume: bool = False,
     ) -> int:
-        self.stored += [(tenant_id, kind, dict(r)) for r in rows]
-        return len(rows)
+        held = {r.get("id") for t, k, r in self.stored if (t, k) == (tenant_id, kind)} if resume else set()
+        fresh = [dict(r) for r in rows if not resume or r.get("id") not in held]
+        self.stored += [(tenant_id, kind, r) for r in fresh]
+        return len(fresh)
 
 
 class InMemoryReviews:

@@ -16,7 +16,7 @@ from memoryd.app import command_app
 from memoryd.commands.table import table
 from memoryd.config import Settings
 from memoryd.config.errors import ConfigError
-from memoryd.core.data_rights import json_line
+from memoryd.core.data_rights import ALREADY_IMPORTED, json_line
 from memoryd.core.errors import InvalidRequest, NotFound
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor
@@ -101,6 +101,11 @@ async def run_import(settings: Settings, tenant_id: str, path: Path, out: TextIO
     """Restore an export into an empty tenant; prints the rows written per kind."""
     async with command_app(settings, create=True) as app:
         counts = await app.admin.exports.import_(_operator(tenant_id), lambda: _lines(path))
+    kept = counts.pop(ALREADY_IMPORTED, None)
+    if kept is not None:
+        print(
+            f"memoryd: continued an import of this export that was cut short ({kept} rows were there)", file=sys.stderr
+        )
     print(table([[k, n] for k, n in sorted(counts.items())], ["record", "rows"]), file=out)
     return 0
 

@@ -16,6 +16,8 @@ from datetime import datetime
 EXPORT_FORMAT = "memoryd-export"
 EXPORT_VERSION = 1
 """The JSONL export's version: readers refuse a newer one instead of guessing."""
+ALREADY_IMPORTED = "already_imported"
+"""In a continued import's counts: the rows an earlier, cut-short run of it had written."""
 
 
 def json_line(record: dict[str, object]) -> str:

@@ -27,6 +27,8 @@ class Operation(StrEnum):
     ERASE = "erase"
     RETENTION_PURGE = "retention_purge"
     IMPORT = "import"
+    IMPORT_STARTED = "import_started"
+    """Written before an import's first row: one started and never finished (``import``) is continued."""
     FEEDBACK = "feedback"
     CONFIG_CHANGE = "config_change"
     GRAPH_ASSERT = "graph_assert"

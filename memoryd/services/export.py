@@ -3,22 +3,25 @@
 Each line is one JSON object: first the header (format, version, tenant, contact, time, the
 embedding model when vectors are included), then ``{"type": kind, "row": {...}}`` for every stored
 row, then ``{"type": "job", "row": {...}}`` for the ledger's records. An import checks the header,
-refuses a newer version and a tenant that holds anything, checks every record against its table,
-then writes the rows kind by kind (memories without vectors of the store's model are embedded
-again) and restores the job records as history.
-Export → import → export gives the same lines but the header's time and the import's audit event.
+refuses a newer version and a tenant that holds anything (but what an import of the same export
+cut short wrote: that one is continued), checks every record against its table, then writes the
+rows kind by kind (memories without vectors of the store's model are embedded again) and restores
+the job records as history.
+Export → import → export gives the same lines but the header's time and the import's audit events.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 from memoryd.core.conversation import parse_compact_key
-from memoryd.core.data_rights import EXPORT_FORMAT, EXPORT_VERSION
+from memoryd.core.data_rights import ALREADY_IMPORTED, EXPORT_FORMAT, EXPORT_VERSION
 from memoryd.core.errors import InvalidRequest, PreconditionFailed
-from memoryd.core.event_log import Operation
+from memoryd.core.event_log import LogEvent, Operation
 from memoryd.core.job_records import JobRecord, job_from_json, job_to_json
 from memoryd.core.keys import Role
 from memoryd.core.models import Actor
@@ -100,28 +103,68 @@ class ExportService:
     async def import_(self, actor: Actor, read: Callable[[], Iterable[Row]]) -> dict[str, int]:
         """Restore an export into the actor's tenant, which must be empty; rows written per kind.
 
-        ``read`` gives the export from its first line, and is called twice: every record is checked
-        (its shape, its kind, its row against its table) before the first is written, so a truncated
-        or damaged file is refused with the tenant still empty, and the same file can be imported
-        once it is mended.
+        ``read`` gives the export from its first line, and is called three times: every record is
+        checked (its shape, its kind, its row against its table) before the first is written, so a
+        truncated or damaged file is refused with the tenant still empty, and the same file can be
+        imported once it is mended. An import of the same export that was cut short (a crash, a
+        kill) is continued: rows already there are kept, not written twice (``already_imported``).
         """
         tenant = check_tenant(actor.tenant_id)
-        await self._each(read(), _once_each(self._check), _parsed_job)
-        if not await self._archive.is_empty(tenant):
-            raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
+        checked = await self._each(read(), _once_each(self._check), _parsed_job)
+        resume = await self._begin(actor, tenant, _export_mark(next(iter(read()), None), checked))
+        kept = 0
 
         async def write(kind: str, rows: list[Row], _: list[int]) -> int:
-            return await self._archive.import_rows(tenant, kind, rows, self._embedder.embed, self._embedder.model_name)
+            nonlocal kept
+            written = await self._archive.import_rows(
+                tenant, kind, rows, self._embedder.embed, self._embedder.model_name, resume=resume
+            )
+            kept += len(rows) - written
+            return written
 
         async def restore(row: Row) -> None:
             if self._ledger is not None:  # without a job queue there is no ledger: the history is dropped
                 await self._ledger.restore(replace(_job_of(row), tenant_id=tenant))
 
         counts = await self._each(read(), write, restore)
+        if resume:
+            counts[ALREADY_IMPORTED] = kept
         if self._configs is not None:
             await self._configs.settings_imported(tenant)
         await self._trail.write(tenant, Operation.IMPORT, actor, (), (), counts)
         return counts
+
+    async def _begin(self, actor: Actor, tenant: str, mark: str) -> bool:
+        """Whether this import continues one of the same export cut short; an import's start is recorded first."""
+        if await self._archive.is_empty(tenant):
+            await self._trail.write(tenant, Operation.IMPORT_STARTED, actor, (mark,))
+            return False
+        unfinished = await self._unfinished_import(tenant)
+        if unfinished == mark:
+            return True
+        if unfinished:
+            raise PreconditionFailed(
+                f"tenant {tenant!r} holds an import of another export that was cut short: "
+                "import that export again to finish it"
+            )
+        raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
+
+    async def _unfinished_import(self, tenant: str) -> str:
+        """The mark of the tenant's latest import if it started and never finished ("" otherwise)."""
+        started = await self._latest(tenant, Operation.IMPORT_STARTED)
+        finished = await self._latest(tenant, Operation.IMPORT)
+        if started is None or not started.ids or (finished is not None and finished.event_id > started.event_id):
+            return ""
+        return started.ids[0]
+
+    async def _latest(self, tenant: str, operation: Operation) -> LogEvent | None:
+        latest, token = None, ""
+        while True:  # events page oldest first; a tenant has few imports
+            page = await self._trail.page(tenant, None, None, operation, 500, token)
+            latest = page.events[-1] if page.events else latest
+            if not page.next_page_token:
+                return latest
+            token = page.next_page_token
 
     async def _check(self, kind: str, rows: list[Row], numbers: list[int]) -> int:
         misfit = self._archive.misfit(kind, rows, self._embedder.model_name)
@@ -178,6 +221,12 @@ def _once_each(
         return count
 
     return checked
+
+
+def _export_mark(header: Any, counts: dict[str, int]) -> str:
+    """One export's fingerprint: its header (tenant, contact, time) and its records per kind."""
+    text = json.dumps([header, sorted(counts.items())], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 async def _parsed_job(row: Row) -> JobRecord:

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,8 +121,9 @@ async def test_export_import_export_gives_the_same_records(
         with pytest.raises(PreconditionFailed, match="newer"):
             await app.admin.exports.import_(Actor("other", ""), lambda: [newer])
     imported = [json.loads(line) for line in again[1:]]
-    extra = [r for r in imported if r["type"] == "audit_event" and r["row"]["operation"] in ("import", "key_create")]
-    assert sorted(r["row"]["operation"] for r in extra) == ["import", "key_create"]
+    ours = ("import_started", "import", "key_create")
+    extra = [r for r in imported if r["type"] == "audit_event" and r["row"]["operation"] in ours]
+    assert sorted(r["row"]["operation"] for r in extra) == ["import", "import_started", "key_create"]
     assert [r for r in imported if r not in extra] == records
     assert {m.content for m in restored} >= {"Alice prefers morning calls", "Office closes at six"}
     folded = [r["row"] for r in records if r["type"] == "graph_entity" and r["row"]["merged_into"]]
@@ -196,3 +198,45 @@ async def test_an_export_to_a_file_replaces_it_only_when_it_succeeds(
     assert done.value.code == 0
     assert json.loads(previous.read_text().splitlines()[0])["format"] == "memoryd-export"
     assert previous.stat().st_mode & 0o777 == 0o600  # it holds personal data
+
+
+async def test_an_import_cut_short_is_continued_by_the_same_export_only(
+    tmp_path: Path, redis_url: str, onnx_embedder: OnnxMiniLMEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Killed half-way, an import left the tenant holding part of the export, and every later run was
+    # refused as "already holds data": nothing could finish it, and no command empties a tenant.
+    settings = await seeded(tmp_path, redis_url, onnx_embedder)
+    async with running(settings, onnx_embedder, workers=False) as app:
+        records = [json.loads(line) for line in await export(app)]
+        archive = app.admin.exports._archive
+        write = archive.import_rows
+
+        async def killed_after_the_memories(tenant: str, kind: str, *args: Any, **kwargs: Any) -> int:
+            if kind != "memory":
+                raise RuntimeError("killed")  # the memories' commit is done, nothing after it
+            return await write(tenant, kind, *args, **kwargs)
+
+        later = Actor("acme2", "")
+        monkeypatch.setattr(archive, "import_rows", killed_after_the_memories)
+        with pytest.raises(RuntimeError, match="killed"):
+            await app.admin.exports.import_(later, lambda: records)
+        monkeypatch.undo()
+        memories = sorted(r["row"]["id"] for r in records if r["type"] == "memory")
+        partial = [json.loads(line) for line in await _export_of(app, "acme2")]
+        assert sorted(r["row"]["id"] for r in partial if r["type"] == "memory") == memories
+        assert not any(r["type"] == "profile" for r in partial)  # cut short before them
+        another = [{**records[0], "exported_at": "2026-01-01T00:00:00+00:00"}, *records[1:]]
+        with pytest.raises(PreconditionFailed, match="another export that was cut short"):
+            await app.admin.exports.import_(later, lambda: another)
+        counts = await app.admin.exports.import_(later, lambda: records)
+        assert counts["already_imported"] == len(memories) and counts["memory"] == 0
+        assert counts["profile"] == sum(r["type"] == "profile" for r in records)
+        again = [json.loads(line) for line in await _export_of(app, "acme2")]
+        for kind in {r["type"] for r in records} - {"audit_event", "job"}:  # every row once, none twice
+            assert sum(r["type"] == kind for r in again) == sum(r["type"] == kind for r in records), kind
+        with pytest.raises(PreconditionFailed, match="already holds data"):
+            await app.admin.exports.import_(later, lambda: records)  # finished: a new import is refused
+
+
+async def _export_of(app: App, tenant: str) -> list[str]:
+    return [json_line(r) async for r in app.admin.exports.export(Actor(tenant, ""), None, False)]

@@ -90,6 +90,8 @@ _KINDS = [
     _Kind("memory_history", HISTORY_PREFIX, HISTORY_SCHEMA, HISTORY_INDEXES, "end_user"),
     _Kind("serving", SERVINGS_PREFIX, SERVING_SCHEMA, SERVING_INDEXES, "end_user"),
 ]
+_ROW_KEYS = ("id", "key", "conversation_id", "review_id", "finding_id", "report_id", "event_id")
+"""A row's key in its table: the first of these the table has (a profile revision's key names its revision)."""
 _EMBEDDED = {"memory": "content", "graph_entity": "name", "graph_fact": "sentence"}
 """Kinds holding a vector, and the text it embeds (an export without vectors is embedded again)."""
 KIND_NAMES = tuple(k.name for k in _KINDS)
@@ -101,6 +103,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _row_key(columns: Sequence[str]) -> str:
+    return next(n for n in _ROW_KEYS if n in columns)
 
 
 def _typed(row: Row, schema: pa.Schema) -> Row:
@@ -177,15 +183,24 @@ class LanceTenantArchive:
                 query = query.where(where)
             data = await query.to_arrow()
         rows = data.to_pylist()
-        key = next(
-            n
-            for n in ("id", "key", "conversation_id", "review_id", "finding_id", "report_id", "event_id")
-            if n in data.column_names
-        )
+        key = _row_key(data.column_names)
         for row in sorted(rows, key=lambda r: str(r[key])):
             if not with_vectors:
                 row.pop("vector", None)
             yield {k: _plain(v) for k, v in row.items()}
+
+    async def _absent(self, name: str, key: str, rows: list[Row]) -> list[Row]:
+        """The rows whose key the table ``name`` does not hold."""
+        held: set[object] = set()
+        async with map_lance_errors():
+            table = await self._db.table_if_exists(name)
+            if table is None:
+                return rows
+            for start in range(0, len(rows), 500):
+                keys = ", ".join(literal(str(r[key])) for r in rows[start : start + 500])
+                found = await table.query().where(f"{key} IN ({keys})").select([key]).to_arrow()
+                held.update(found.column(key).to_pylist())
+        return [r for r in rows if r[key] not in held]
 
     async def tenants(self) -> list[str]:
         """Every tenant with a table of any kind, sorted."""
@@ -245,18 +260,30 @@ class LanceTenantArchive:
         return unreadable(kind.name, as_read)
 
     async def import_rows(
-        self, tenant_id: str, kind_name: str, rows: Sequence[Row], embed: Embed, model_name: str
+        self,
+        tenant_id: str,
+        kind_name: str,
+        rows: Sequence[Row],
+        embed: Embed,
+        model_name: str,
+        *,
+        resume: bool = False,
     ) -> int:
-        """Write rows of one kind (one commit).
+        """Write rows of one kind (one commit); the rows written.
 
         Memory rows without a vector, or with one of another model, are embedded again with the
-        store's model; every memory row takes the importing tenant's id.
+        store's model; every memory row takes the importing tenant's id. ``resume``: rows whose key
+        the table holds (an earlier run of the same import wrote them) are left out.
         """
         kind = next((k for k in _KINDS if k.name == kind_name), None)
         if kind is None:
             raise PreconditionFailed(f"export: unknown record type {kind_name!r}")
         schema = self._schema(kind)
         typed = [_typed(r, schema) for r in rows]
+        if resume:
+            typed = await self._absent(kind.prefix + tenant_id, _row_key(schema.names), typed)
+            if not typed:
+                return 0
         text = _EMBEDDED.get(kind.name)
         if text is not None:
             missing = [r for r in typed if not r.get("vector") or r.get("embedding_model", model_name) != model_name]

@@ -182,8 +182,13 @@ class TenantArchive(Protocol):
         rows: Sequence[Row],
         embed: Callable[[list[str]], Awaitable[list[list[float]]]],
         model_name: str,
+        *,
+        resume: bool = False,
     ) -> int:
-        """Write rows of one kind; memory rows lacking a vector of ``model_name`` are embedded."""
+        """Write rows of one kind; the rows written. Memory rows lacking a vector of ``model_name`` are embedded.
+
+        ``resume``: leave out the rows whose key the tenant holds (an import cut short wrote them).
+        """
         ...
 
 

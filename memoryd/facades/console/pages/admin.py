@@ -17,8 +17,8 @@ SCOPES = {
 CREATABLE = {"agent": kpb.KEY_ROLE_AGENT, "operator": kpb.KEY_ROLE_OPERATOR, "admin": kpb.KEY_ROLE_ADMIN}
 OPERATIONS = (
     "memorize", "update", "forget", "restore", "profile_edit", "findings_applied", "findings_rejected", "key_create",
-    "key_revoke", "erase", "retention_purge", "import", "feedback", "config_change", "graph_assert", "graph_update",
-    "graph_forget", "graph_merge",
+    "key_revoke", "erase", "retention_purge", "import_started", "import", "feedback", "config_change", "graph_assert",
+    "graph_update", "graph_forget", "graph_merge",
 )  # fmt: skip
 
 
