@@ -22,8 +22,11 @@ import grpc
 from memoryd.client import MemoryClient, MemorydError, PermissionDenied, Unauthenticated, Unavailable, pb
 from memoryd.client.errors import from_rpc_error
 from memoryd.core.errors import InvalidRequest
+from memoryd.core.errors import PermissionDenied as Refused
+from memoryd.core.keys import KeyScope, Principal, authorize
 from memoryd.core.validation import check_agent_id, check_tenant
 from memoryd.rpc.client import AuditServiceStub, KeyServiceStub, apb, kpb
+from memoryd.rpc.convert.keys import FROM_WIRE, SCOPES_FROM_WIRE
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -63,22 +66,24 @@ CONTACT_RULE = (
 )
 
 
-def build(client: MemoryClient, agent_id: str, contact: str = "") -> MCPServer:
+def build(client: MemoryClient, agent_id: str, contact: str = "", caller: Principal | None = None) -> MCPServer:
     """The MCP server (``mcp.server.mcpserver.MCPServer``) whose tools call the daemon as ``agent_id``.
 
     With ``contact`` (an end_user_id) every tool serves that contact and none takes an ``end_user_id``:
     a tool's arguments are the model's choice, and one contact's conversation could otherwise have it
-    read or write another's memories by naming them.
+    read or write another's memories by naming them. With ``caller`` (the key, as WhoAmI said) a tool
+    whose call the key may never make is not offered: a model would spend turns on its refusals.
     """
     from mcp.server.mcpserver import MCPServer  # only this command needs the MCP SDK
 
     rule = f" serving contact {contact}. {CONTACT_RULE}" if contact else f". {ROUTING_RULE}"
     server = MCPServer("memoryd", instructions=f"Persistent memory for agent {agent_id}{rule}")
-    tool = _tools(server, contact)
+    tool = _tools(server, contact, caller)
 
     @tool(
+        method="MemoryService/Recall",
         description=f"Search the archive (hybrid: meaning and words); optionally only some scopes ({SCOPE_NAMES}), "
-        f"memories carrying any of the tags, or one collection. {ROUTING_RULE}"
+        f"memories carrying any of the tags, or one collection. {ROUTING_RULE}",
     )
     def recall(
         query: str,
@@ -106,8 +111,9 @@ def build(client: MemoryClient, agent_id: str, contact: str = "") -> MCPServer:
         return out
 
     @tool(
+        method="MemoryService/Memorize",
         description=f"Store one memory in the archive (deduplicated; corrections are kept). scope: {SCOPE_HELP}. "
-        f"pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}"
+        f"pinned: keep it whatever its age (retention and reviews pass it by). {ROUTING_RULE}",
     )
     def memorize(
         content: str,
@@ -153,8 +159,9 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
             )
 
     @tool(
+        method="MemoryService/UpdateMemory",
         description="Change a memory's content (re-embedded) or salience in place (its history keeps the earlier "
-        f"text), or pin it (kept whatever its age) or unpin it. {WHOSE_HELP}"
+        f"text), or pin it (kept whatever its age) or unpin it. {WHOSE_HELP}",
     )
     def update_memory(
         memory_id: str,
@@ -170,8 +177,9 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
         return {"id": memory.id, "content": memory.content, "salience": memory.salience, "pinned": memory.pinned}
 
     @tool(
+        method="MemoryService/Feedback",
         description=f"Say how a recalled memory did ({', '.join(SIGNALS)}), or give its correction: the right "
-        f"text, stored as a new memory that supersedes this one (kept, not deleted). {WHOSE_HELP}"
+        f"text, stored as a new memory that supersedes this one (kept, not deleted). {WHOSE_HELP}",
     )
     def feedback(memory_id: str, signal: str = "", correction: str = "", end_user_id: str = "") -> dict[str, Any]:
         said = _signal(signal or ("correction" if correction else ""))
@@ -183,14 +191,15 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
             out["correction_id"] = reply.correction.id
         return out
 
-    @tool(description=f"Delete one memory for good (by its full id). {WHOSE_HELP}")
+    @tool(method="MemoryService/Forget", description=f"Delete one memory for good (by its full id). {WHOSE_HELP}")
     def forget(memory_id: str, end_user_id: str = "") -> str:
         theirs(memory_id)
         return str(_call(client.forget, agent_id, memory_id, end_user_id=end_user_id))
 
     @tool(
+        method="MemoryService/ListMemories",
         description=f"Page through the visible archive, oldest first ({SERVING_HELP}; pinned_only: "
-        "the memories kept whatever their age)."
+        "the memories kept whatever their age).",
     )
     def list_memories(limit: int = 50, end_user_id: str = "", pinned_only: bool = False) -> list[dict[str, Any]]:
         where = pb.RecallFilter(pinned_only=pinned_only)
@@ -206,11 +215,12 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
 def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
     """The profile and review tools (their stubs on the memory client's channel and metadata)."""
 
-    @tool(description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
+    @tool(method="ProfileService/GetProfile", description=f"The agent's profile: what it always knows. {ROUTING_RULE}")
     def get_profile() -> str:
         return str(_call(client.get_profile, agent_id).document)
 
     @tool(
+        method="ProfileService/EditProfile",
         edits_profile=True,
         description="Add a line to a profile section (or to Pinned), or remove one (remove=true). The edit is "
         f"based on the current revision: a concurrent change is refused, read and retry. {ROUTING_RULE}",
@@ -220,6 +230,7 @@ def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None
         return {"revision": profile.revision, "document": profile.document}
 
     @tool(
+        method="ProfileService/EditProfile",
         edits_profile=True,
         description="Replace a whole profile section's body (or Pinned's) with the given lines; empty content "
         f"clears it. Based on the current revision like edit_profile. {ROUTING_RULE}",
@@ -228,7 +239,10 @@ def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None
         profile = _call(client.replace_section, agent_id, section, content, pinned=pinned)
         return {"revision": profile.revision, "document": profile.document}
 
-    @tool(description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).")
+    @tool(
+        method="AuditService/ReviewMemories",
+        description="Ask for a review of the archive (duplicates, contradictions, stale, clutter, disputed).",
+    )
     def review_memories() -> str:
         stub = AuditServiceStub(client.channel)
 
@@ -242,12 +256,18 @@ def _profile_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None
 def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
     """The memory graph: search it, explain a fact, assert one."""
 
-    @tool(description="Search the memory graph: dated facts about people and things, and the block to use.")
+    @tool(
+        method="GraphService/SearchGraph",
+        description="Search the memory graph: dated facts about people and things, and the block to use.",
+    )
     def search_graph(query: str, end_user_id: str = "") -> dict[str, Any]:
         found = _call(client.graph.search, agent_id, query, end_user_id=end_user_id)
         return {"block": found.block, "facts": [_fact(f) for f in found.facts]}
 
-    @tool(description="Why a graph fact holds: its sources, what it replaced and what replaced it.")
+    @tool(
+        method="GraphService/ExplainFact",
+        description="Why a graph fact holds: its sources, what it replaced and what replaced it.",
+    )
     def explain_fact(fact_id: str, end_user_id: str = "") -> dict[str, Any]:
         found = _call(client.graph.explain, agent_id, fact_id, end_user_id=end_user_id)
         out = {"fact": _fact(found.fact), "superseded": [_fact(f) for f in found.superseded]}
@@ -256,8 +276,9 @@ def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
         return out
 
     @tool(
+        method="GraphService/AssertFact",
         description="Record a fact in the memory graph: subject, predicate (a word: works_at), object and the fact "
-        f"as one sentence. scope: {SCOPE_HELP}. A fact it contradicts is ended, not deleted."
+        f"as one sentence. scope: {SCOPE_HELP}. A fact it contradicts is ended, not deleted.",
     )
     def assert_fact(
         subject: str,
@@ -280,10 +301,13 @@ def _graph_tools(tool: Registrar, client: MemoryClient, agent_id: str) -> None:
         return {"action": reply.action, "fact": _fact(reply.fact), "invalidated": list(reply.invalidated_fact_ids)}
 
 
-def _tools(server: MCPServer, contact: str) -> Registrar:
-    """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it."""
+def _tools(server: MCPServer, contact: str, caller: Principal | None) -> Registrar:
+    """``server.tool``; serving one ``contact``, each tool's ``end_user_id`` is taken out and fixed to it.
 
-    def tool(*, edits_profile: bool = False, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+    ``method``: the RPC the tool calls; a ``caller`` that may not call it is not offered the tool.
+    """
+
+    def tool(*, method: str, edits_profile: bool = False, **options: Any) -> Callable[[Callable[..., Any]], Any]:
         said = options.get("description", "")
         for marker, (for_any, serving) in _HELP.items():
             said = said.replace(marker, serving if contact else for_any)
@@ -291,6 +315,8 @@ def _tools(server: MCPServer, contact: str) -> Registrar:
 
         def register(fn: Callable[..., Any]) -> Any:
             if contact and edits_profile:  # every contact's context carries the profile: not edited from one
+                return fn
+            if caller is not None and not _may_call(caller, method):
                 return fn
             return server.tool(**options)(_serving(fn, contact) if contact else fn)
 
@@ -397,25 +423,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=_run)
 
 
-def _refusal(client: MemoryClient, tenant: str, agent_id: str) -> str:
-    """Why the daemon would refuse every tool call of this facade; "" when it would not or cannot say yet.
+def _caller(client: MemoryClient, tenant: str, agent_id: str) -> Principal | None:
+    """The facade's key as the daemon sees it (None: the daemon does not answer yet); SystemExit when refused.
 
     A key of another tenant, one pinned to another agent, or none where keys exist failed each tool
     call alone, after the runtime had started the facade as working; a daemon not up yet is only said
-    (a runtime may start its tools before the stack).
+    (a runtime may start its tools before the stack), and every tool is offered.
     """
     try:
         who = client.call(KeyServiceStub(client.channel).WhoAmI, kpb.WhoAmIRequest())
     except Unavailable as exc:
         print(f"memoryd mcp: the daemon does not answer yet ({exc}); tools fail until it does", file=sys.stderr)
-        return ""
+        return None
     except Unauthenticated as exc:
-        return f"MEMORYD_API_KEY: {exc}"
+        raise SystemExit(f"memoryd mcp: MEMORYD_API_KEY: {exc}") from None
     except PermissionDenied as exc:
-        return f"--tenant {tenant!r}: {exc}"
+        raise SystemExit(f"memoryd mcp: --tenant {tenant!r}: {exc}") from None
     if who.agent_id and who.agent_id != agent_id:
-        return f"--agent {agent_id!r}: the key (MEMORYD_API_KEY) is pinned to agent {who.agent_id!r}"
-    return ""
+        pinned = f"the key (MEMORYD_API_KEY) is pinned to agent {who.agent_id!r}"
+        raise SystemExit(f"memoryd mcp: --agent {agent_id!r}: {pinned}")
+    scope = SCOPES_FROM_WIRE.get(who.scope, KeyScope.ALL)
+    return Principal(who.tenant_id, FROM_WIRE[who.role], who.key_id, who.agent_id, scope)
+
+
+def _may_call(caller: Principal, method: str) -> bool:
+    try:
+        authorize(caller, method)
+    except Refused:
+        return False
+    return True
 
 
 def _port(value: str) -> int:
@@ -440,10 +476,7 @@ def _run(args: argparse.Namespace) -> int:
             raise SystemExit(f"memoryd mcp: {option} {value!r}: {exc.problem}") from None
     api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
     with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
-        refusal = _refusal(client, args.tenant, args.agent)
-        if refusal:
-            raise SystemExit(f"memoryd mcp: {refusal}")
-        server = build(client, args.agent, args.end_user)
+        server = build(client, args.agent, args.end_user, _caller(client, args.tenant, args.agent))
         if args.transport == "stdio":
             server.run("stdio")
         else:

@@ -13,7 +13,7 @@ from mcp.client.streamable_http import streamable_http_client
 from memoryd.client import MemoryClient, pb
 from memoryd.commands.bench.daemon import free_port
 from memoryd.commands.main import main
-from memoryd.core.keys import Role
+from memoryd.core.keys import KeyScope, Role
 from tests.conftest import LiveServer
 from tests.mcp_stdio import facade_command, mcp_session
 
@@ -255,3 +255,24 @@ def test_a_facade_whose_key_the_daemon_refuses_does_not_start(live_server: LiveS
         )
         assert started.returncode == 1 and started.stderr.startswith(said), started.stderr
         assert len(started.stderr.strip().splitlines()) == 1  # one line, no traceback
+
+
+async def test_a_facade_offers_only_the_tools_its_key_may_call(live_server: LiveServer) -> None:
+    # A read-only key was offered memorize and forget, an agent key assert_fact (admins'): each call a
+    # refusal the model spent a turn on.
+    assert live_server.app is not None
+    create = live_server.app.admin.keys.create
+    reads = {"recall", "list_memories", "get_profile", "search_graph", "explain_fact"}
+    writes = {"memorize", "update_memory", "feedback", "edit_profile", "replace_section", "review_memories"}
+    offered = {
+        (Role.AGENT, KeyScope.READ_ONLY): reads,
+        (Role.AGENT, KeyScope.NON_DESTRUCTIVE): reads | writes,
+        (Role.AGENT, KeyScope.ALL): reads | writes | {"forget"},
+        (Role.ADMIN, KeyScope.ALL): reads | writes | {"forget", "assert_fact"},
+    }
+    for (role, scope), tools in offered.items():
+        key = live_server.run(create("acme", role, "a1" if role is Role.AGENT else "", "mcp", scope=scope))[1]
+        async with mcp_session(live_server.port, key) as session:
+            assert {t.name for t in (await session.list_tools()).tools} == tools, (role, scope)
+            if scope is KeyScope.READ_ONLY:
+                assert (await session.call_tool("recall", {"query": "anything"})).is_error is False
