@@ -53,6 +53,7 @@ from memoryd.core.validation import (
     check_request_id,
     check_tenant,
     check_text,
+    visible,
 )
 from memoryd.core.visibility import sees
 from memoryd.services.entity_curation import MAX_PAGE, EntityCuration, open_to
@@ -310,7 +311,7 @@ class GraphService:
             ("object", claim.object, MAX_NAME_CHARS),
             ("fact", claim.sentence, MAX_SENTENCE_CHARS),
         ):
-            if not value.strip() or not normalised_name(value):
+            if not visible(value) or not normalised_name(value):
                 raise InvalidRequest(field, "must not be empty")
             if len(value) > limit:
                 raise InvalidRequest(field, f"is {len(value)} chars; the limit is {limit}")

@@ -17,7 +17,7 @@ from memoryd.core.graph import Fact, GraphAnswer, GraphHit, block_header, fact_l
 from memoryd.core.models import Actor
 from memoryd.core.ports import Clock, Embedder, GraphStore, TokenCounter
 from memoryd.core.query_terms import full_text_query
-from memoryd.core.validation import check_actor, check_range
+from memoryd.core.validation import check_actor, check_range, visible
 from memoryd.core.visibility import sees
 
 SEED_DEPTH = 20
@@ -46,7 +46,7 @@ class GraphSearch:
     ) -> GraphAnswer:
         """Hybrid seeds, a k-hop expansion, the validity filter, a blended rerank, and the prompt block."""
         check_actor(actor)
-        if not query.strip():
+        if not visible(query):
             raise InvalidRequest("query", "must not be empty")
         if len(query) > 4096:
             raise InvalidRequest("query", f"is {len(query)} chars; the limit is 4096")

@@ -39,7 +39,7 @@ from memoryd.core.ranking import (
 )
 from memoryd.core.recall_trace import MAX_EXPLAINED, RecallTrace, TraceSettings, account_for, ranked_candidates
 from memoryd.core.scores import full_text_evidence, relevance
-from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_range
+from memoryd.core.validation import Limits, check_actor, check_filter, check_memory_id, check_range, visible
 from memoryd.core.vectors import normalised
 from memoryd.services.provenance import Provenance
 from memoryd.services.reads_in_flight import ReadsInFlight
@@ -267,7 +267,7 @@ class RecallService:
                 raise InvalidRequest("explain_ids", f"names {count} memories; the limit is {MAX_EXPLAINED}")
             for memory_id in query.explain:
                 check_memory_id(memory_id, "explain_ids")
-        if not query.text.strip():
+        if not visible(query.text):  # a zero-width space alone searched for everything
             raise InvalidRequest("query", "must not be empty")
         if len(query.text) > self._limits.max_query_chars:
             raise InvalidRequest("query", f"is {len(query.text)} chars; the limit is {self._limits.max_query_chars}")

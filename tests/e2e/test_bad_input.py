@@ -203,6 +203,12 @@ def _cases(ids: dict[str, str]) -> list[tuple[str, Callable[[MemoryServiceStub],
             "query",
         ),
         (
+            "recall of unseen characters",  # a zero-width space alone ranked the whole archive
+            lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="\u200b\u2060"), metadata=T),
+            C.INVALID_ARGUMENT,
+            "query",
+        ),
+        (
             "recall limit",
             lambda s: s.Recall(pb.RecallRequest(agent_id="a1", query="tea", limit=101), metadata=T),
             C.INVALID_ARGUMENT,

@@ -99,6 +99,7 @@ def test_bad_graph_input_is_refused_by_field_and_writes_nothing(live_server: Liv
             (gr.AssertFactRequest(subject="", predicate="p", object="o", fact="f"), "subject"),
             (gr.AssertFactRequest(subject="s", predicate="!!", object="o", fact="f"), "predicate"),
             (gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="x" * 1001), "fact"),
+            (gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="\u200b\u200d"), "fact"),  # unseen
             (
                 gr.AssertFactRequest(subject="s", predicate="p", object="o", fact="f", scope=pb.SCOPE_END_USER),
                 "end_user_id",
@@ -111,6 +112,11 @@ def test_bad_graph_input_is_refused_by_field_and_writes_nothing(live_server: Liv
         search = gr.SearchGraphRequest(agent_id="a1", query="s", max_hops=7)
         code, message = _code(lambda: graph.SearchGraph(search, metadata=T))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and "max_hops" in message
+        unseen = gr.SearchGraphRequest(agent_id="a1", query="\u200b\ufeff")  # searched for everything
+        assert _code(lambda: graph.SearchGraph(unseen, metadata=T)) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "query: must not be empty",
+        )
         assert not graph.SearchGraph(gr.SearchGraphRequest(agent_id="a1", query="s p o f"), metadata=T).facts
         code, _ = _code(lambda: graph.UpdateFact(gr.UpdateFactRequest(fact_id="0" * 32, pinned=True), metadata=T))
         assert code == grpc.StatusCode.NOT_FOUND  # an id of the right form: nothing is there
