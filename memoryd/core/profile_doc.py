@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from memoryd.core.errors import InvalidRequest, NotFound
+from memoryd.core.validation import visible
 
 PINNED = "Pinned"
 MAX_HEADING_CHARS = 100
@@ -83,14 +84,14 @@ def parse(text: str) -> Document:
 def check_heading(heading: str, field: str) -> str:
     """A usable section heading."""
     heading = heading.strip()
-    if not heading or len(heading) > MAX_HEADING_CHARS or "\n" in heading or heading.startswith("#"):
+    if not visible(heading) or len(heading) > MAX_HEADING_CHARS or "\n" in heading or heading.startswith("#"):
         raise InvalidRequest(field, f"must be 1-{MAX_HEADING_CHARS} chars, one line, not starting with '#'")
     return heading
 
 
 def check_line(line: str, field: str) -> str:
     """A usable body line (one line, not a heading)."""
-    if not line.strip() or "\n" in line or "\r" in line:
+    if not visible(line) or "\n" in line or "\r" in line:  # a zero-width space alone was a line nobody reads
         raise InvalidRequest(field, "must be one non-empty line")
     if len(line) > MAX_LINE_CHARS:
         raise InvalidRequest(field, f"is {len(line)} chars; the limit is {MAX_LINE_CHARS}")

@@ -78,6 +78,16 @@ def test_bad_edits_change_nothing(profiles: ProfileServiceStub) -> None:
             grpc.StatusCode.INVALID_ARGUMENT,
             "append.section",
         ),
+        (  # zero-width characters alone: a line, or a section, nobody could read
+            dict(expected_revision=2, append=ppb.AppendLine(section="Notes", line="\u200b\ufeff")),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "append.line",
+        ),
+        (
+            dict(expected_revision=2, append=ppb.AppendLine(section="\u200d", line="x")),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "append.section",
+        ),
         (
             dict(expected_revision=2, replace_section=ppb.ReplaceSection(section="Notes", content="## Evil")),
             grpc.StatusCode.INVALID_ARGUMENT,
