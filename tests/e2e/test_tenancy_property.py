@@ -676,7 +676,8 @@ def _converse(w, t, a, c, memory_id, seen, scope) -> None:
     owner = w.owners.setdefault((t, conversation), (a, c))
     message = cpb.MessageInput(message_id=marker, role=cpb.ROLE_USER, content=f"remember {marker}")
     request = cpb.AppendMessagesRequest(agent_id=a, end_user_id=c, conversation_id=conversation, messages=[message])
-    if _expect(w.conversations.AppendMessages, request, tenant(t), C.OK if owner == (a, c) else C.NOT_FOUND):
+    taken = C.OK if owner == (a, c) else C.ALREADY_EXISTS  # ids are unique per tenant: another's is taken
+    if _expect(w.conversations.AppendMessages, request, tenant(t), taken):
         w.said.setdefault((t, conversation), []).append(marker)
     for other in TENANTS:
         ask = cpb.GetContextRequest(agent_id=a, end_user_id=c, conversation_id=conversation, context_window_tokens=8000)
