@@ -32,10 +32,12 @@ from memoryd.client.settings import effective_values, set_request
 from memoryd.rpc.client import (
     TENANT_METADATA_KEY,
     ConfigServiceStub,
+    KeyServiceStub,
     MemoryServiceStub,
     ProfileServiceStub,
     bearer,
     gpb,
+    kpb,
     pb,
     ppb,
 )
@@ -307,6 +309,10 @@ class MemoryClient(_ClientCore[grpc.Channel]):
         stub = ProfileServiceStub(self.channel)
         return str(self._call(stub.RegenerateProfile, ppb.RegenerateProfileRequest(agent_id=agent_id)).job_id)
 
+    def who_am_i(self) -> kpb.WhoAmIResponse:
+        """The tenant, role, key id, pinned agent and scope the daemon sees these calls as (a start-up check)."""
+        return cast(kpb.WhoAmIResponse, self._call(KeyServiceStub(self.channel).WhoAmI, kpb.WhoAmIRequest()))
+
     def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (no agent: the tenant level): each key's value and the level it came from."""
         stub = ConfigServiceStub(self.channel)
@@ -503,6 +509,10 @@ class AsyncMemoryClient(_ClientCore[grpc.aio.Channel]):
         """Every event on one visible memory in order (see ``MemoryClient.history``)."""
         request = pb.GetMemoryHistoryRequest(agent_id=agent_id, end_user_id=end_user_id, memory_id=memory_id)
         return cast(pb.GetMemoryHistoryResponse, await self._call(self._stub.GetMemoryHistory, request))
+
+    async def who_am_i(self) -> kpb.WhoAmIResponse:
+        """The tenant, role, key id, pinned agent and scope the daemon sees these calls as."""
+        return cast(kpb.WhoAmIResponse, await self._call(KeyServiceStub(self.channel).WhoAmI, kpb.WhoAmIRequest()))
 
     async def effective_config(self, agent_id: str = "") -> dict[str, tuple[Setting, str]]:
         """What the agent runs with (see ``MemoryClient.effective_config``)."""

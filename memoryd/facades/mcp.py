@@ -25,7 +25,7 @@ from memoryd.core.errors import InvalidRequest
 from memoryd.core.errors import PermissionDenied as Refused
 from memoryd.core.keys import KeyScope, Principal, authorize
 from memoryd.core.validation import check_agent_id, check_tenant
-from memoryd.rpc.client import AuditServiceStub, KeyServiceStub, apb, kpb
+from memoryd.rpc.client import AuditServiceStub, apb
 from memoryd.rpc.convert.keys import FROM_WIRE, SCOPES_FROM_WIRE
 
 if TYPE_CHECKING:
@@ -431,7 +431,7 @@ def _caller(client: MemoryClient, tenant: str, agent_id: str) -> Principal | Non
     (a runtime may start its tools before the stack), and every tool is offered.
     """
     try:
-        who = client.call(KeyServiceStub(client.channel).WhoAmI, kpb.WhoAmIRequest())
+        who = client.who_am_i()
     except Unavailable as exc:
         print(f"memoryd mcp: the daemon does not answer yet ({exc}); tools fail until it does", file=sys.stderr)
         return None

@@ -19,11 +19,13 @@ from memoryd.client import (
     InvalidArgument,
     MemoryClient,
     NotFound,
+    Unauthenticated,
     Unavailable,
     gr,
     pb,
 )
 from memoryd.core.keys import Role
+from memoryd.rpc.client import kpb
 from memoryd.testing.provider import FakeProvider
 from tests.conftest import LiveServer
 from tests.e2e.test_degraded_recall import provider, remote  # noqa: F401  # fixtures: a daemon on the fake provider
@@ -323,3 +325,33 @@ def test_both_clients_follow_and_retry_jobs(
                 memory.jobs.retry(job_id)
             with pytest.raises(NotFound):
                 memory.jobs.retry("compact:nope:1:force")
+
+
+def test_both_clients_say_whom_the_daemon_sees(live_server: LiveServer) -> None:
+    # A runtime could learn its key's tenant, role or pin only from the first refused call.
+    target = f"127.0.0.1:{live_server.port}"
+    with MemoryClient(target, tenant="acme") as memory:
+        before = memory.who_am_i()
+        assert (before.tenant_id, before.role, before.key_id, before.protected_mode) == (
+            "acme",
+            kpb.KEY_ROLE_ADMIN,
+            "",
+            True,
+        )
+    assert live_server.app is not None
+    key, token = live_server.run(live_server.app.admin.keys.create("acme", Role.AGENT, "a1", "bot"))
+
+    async def asked() -> object:
+        async with AsyncMemoryClient(target, api_key=token) as memory:
+            return await memory.who_am_i()
+
+    who = asyncio.run(asked())
+    assert (who.tenant_id, who.role, who.key_id, who.agent_id, who.protected_mode) == (  # type: ignore[attr-defined]
+        "acme",
+        kpb.KEY_ROLE_AGENT,
+        key.key_id,
+        "a1",
+        False,
+    )
+    with MemoryClient(target, tenant="acme") as memory, pytest.raises(Unauthenticated):
+        memory.who_am_i()  # keys exist: a call without one is refused
