@@ -23,10 +23,9 @@ from memoryd.client import MemoryClient, MemorydError, PermissionDenied, Unauthe
 from memoryd.client.errors import from_rpc_error
 from memoryd.core.errors import InvalidRequest
 from memoryd.core.errors import PermissionDenied as Refused
-from memoryd.core.keys import KeyScope, Principal, authorize
+from memoryd.core.keys import KeyScope, Principal, Role, authorize
 from memoryd.core.validation import check_agent_id, check_tenant
-from memoryd.rpc.client import AuditServiceStub, apb
-from memoryd.rpc.convert.keys import FROM_WIRE, SCOPES_FROM_WIRE
+from memoryd.rpc.client import AuditServiceStub, apb, kpb
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -442,8 +441,10 @@ def _caller(client: MemoryClient, tenant: str, agent_id: str) -> Principal | Non
     if who.agent_id and who.agent_id != agent_id:
         pinned = f"the key (MEMORYD_API_KEY) is pinned to agent {who.agent_id!r}"
         raise SystemExit(f"memoryd mcp: --agent {agent_id!r}: {pinned}")
-    scope = SCOPES_FROM_WIRE.get(who.scope, KeyScope.ALL)
-    return Principal(who.tenant_id, FROM_WIRE[who.role], who.key_id, who.agent_id, scope)
+    role = Role[kpb.KeyRole.Name(who.role).removeprefix("KEY_ROLE_")]  # by name: rpc.convert would load numpy
+    scope = str(kpb.KeyScope.Name(who.scope)).removeprefix("KEY_SCOPE_").lower()
+    scoped = KeyScope(scope) if scope in {s.value for s in KeyScope} else KeyScope.ALL  # unspecified: all
+    return Principal(who.tenant_id, role, who.key_id, who.agent_id, scoped)
 
 
 def _may_call(caller: Principal, method: str) -> bool:
