@@ -160,6 +160,7 @@ def test_the_typescript_client_calls_the_daemon_with_typed_errors_and_retries_on
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))  # bound, never listening: a refused connection
         result = run_node("ts_client.js", f"127.0.0.1:{live_server.port}", str(closed.getsockname()[1]))
+    assert result["who"] == ["ts-tenant", "KEY_ROLE_ADMIN", True]  # protected mode: a loopback admin
     assert result["stored"]["content"] == "TypeScript runtimes share memories too" and result["stored"]["tags"] == [
         "ts"
     ]

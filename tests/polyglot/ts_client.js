@@ -9,6 +9,8 @@ const { MemoryClient, InvalidArgument, NotFound, Unavailable } = require("@memor
   let retried = 0;
   const memory = new MemoryClient(target, { tenant: "ts-tenant", onRetry: () => retried++ });
   try {
+    const who = await memory.whoAmI();
+    out.who = [who.tenantId, who.role, who.protectedMode];
     const stored = await memory.memorize("agent", "TypeScript runtimes share memories too", { tags: ["ts"] });
     out.stored = stored.memory;
     out.again = (await memory.memorize("agent", "the same request id twice", {}, { requestId: "ts-1" })).memory.id;

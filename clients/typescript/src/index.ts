@@ -20,6 +20,9 @@ import { checked } from "./fields";
 import type { ProtoGrpcType as ConversationProto } from "./gen/conversation";
 import type { ProtoGrpcType as GraphProto } from "./gen/graph";
 import type { ProtoGrpcType as JobsProto } from "./gen/jobs";
+import type { ProtoGrpcType as KeysProto } from "./gen/keys";
+import type { KeyServiceClient } from "./gen/memoryd/v1/KeyService";
+import type { WhoAmIResponse__Output } from "./gen/memoryd/v1/WhoAmIResponse";
 import type { Job__Output } from "./gen/memoryd/v1/Job";
 import type { JobEvent__Output } from "./gen/memoryd/v1/JobEvent";
 import type { JobServiceClient } from "./gen/memoryd/v1/JobService";
@@ -122,6 +125,7 @@ export class MemoryClient {
   private readonly graph: GraphServiceClient;
   private readonly profiles: ProfileServiceClient;
   private readonly jobs: JobServiceClient;
+  private readonly keys: KeyServiceClient;
   private readonly definition: protoLoader.PackageDefinition;
   private readonly metadata = new grpc.Metadata();
   private readonly timeoutMs: number;
@@ -146,6 +150,7 @@ export class MemoryClient {
       "memoryd/v1/graph.proto",
       "memoryd/v1/profile.proto",
       "memoryd/v1/jobs.proto",
+      "memoryd/v1/keys.proto",
     ];
     const definition = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [root] });
     this.definition = definition;
@@ -153,7 +158,8 @@ export class MemoryClient {
       ConversationProto &
       GraphProto &
       ProfileProto &
-      JobsProto;
+      JobsProto &
+      KeysProto;
     const credentials = options.credentials ?? grpc.credentials.createInsecure();
     this.memory = new loaded.memoryd.v1.MemoryService(target, credentials);
     this.conversations = new loaded.memoryd.v1.ConversationService(target, credentials, {
@@ -166,6 +172,9 @@ export class MemoryClient {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
     this.jobs = new loaded.memoryd.v1.JobService(target, credentials, {
+      channelOverride: this.memory.getChannel() as grpc.Channel,
+    });
+    this.keys = new loaded.memoryd.v1.KeyService(target, credentials, {
       channelOverride: this.memory.getChannel() as grpc.Channel,
     });
   }
@@ -377,6 +386,12 @@ export class MemoryClient {
   }
 
   /** The agent's current profile (document, revision, token count, the prompt block to cache). */
+  /** The tenant, role, key id, pinned agent and scope the daemon sees these calls as (a start-up check). */
+  async whoAmI(): Promise<WhoAmIResponse__Output> {
+    const request = {};
+    return this.call(this.keys.WhoAmI.bind(this.keys) as Unary<typeof request, WhoAmIResponse__Output>, request);
+  }
+
   async getProfile(agentId: string): Promise<Profile__Output> {
     const request = { agentId };
     const reply = await this.call(this.profiles.GetProfile.bind(this.profiles) as Unary<typeof request, { profile: Profile__Output }>, request);
