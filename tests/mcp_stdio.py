@@ -11,16 +11,17 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 
-def facade_command(port: int, *more: str) -> list[str]:
-    """The command line of a facade acting as agent a1 of tenant acme on the daemon at ``port``."""
+def facade_command(port: int, *more: str, tenant: str = "acme") -> list[str]:
+    """The command line of a facade acting as agent a1 of ``tenant`` (none: the key's) on the daemon at ``port``."""
     target = f"127.0.0.1:{port}"
-    return [sys.executable, "-m", "memoryd", "mcp", "--target", target, "--tenant", "acme", "--agent", "a1", *more]
+    named = ["--tenant", tenant] if tenant else []
+    return [sys.executable, "-m", "memoryd", "mcp", "--target", target, *named, "--agent", "a1", *more]
 
 
 @asynccontextmanager
-async def mcp_session(port: int, api_key: str = "", *more: str) -> AsyncIterator[ClientSession]:
+async def mcp_session(port: int, api_key: str = "", *more: str, tenant: str = "acme") -> AsyncIterator[ClientSession]:
     """An initialized session with that facade; ``api_key`` its ``MEMORYD_API_KEY`` (none: protected mode)."""
-    command = facade_command(port, *more)
+    command = facade_command(port, *more, tenant=tenant)
     env = {**os.environ, "MEMORYD_API_KEY": api_key} if api_key else None
     params = StdioServerParameters(command=command[0], args=command[1:], env=env)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:

@@ -414,7 +414,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register `memoryd mcp`."""
     p = sub.add_parser("mcp", help="the memory tools over MCP (stdio or streamable HTTP), calling a daemon")
     p.add_argument("--target", default="127.0.0.1:50051", help="the daemon's HOST:PORT")
-    p.add_argument("--tenant", default=os.environ.get("MEMORYD_TENANT", ""), help="or MEMORYD_TENANT")
+    p.add_argument(
+        "--tenant", default=os.environ.get("MEMORYD_TENANT", ""), help="or MEMORYD_TENANT (with a key: the key's)"
+    )
     p.add_argument("--agent", required=True, help="the agent the tools act as")
     p.add_argument("--end-user", default="", help="the one contact the tools serve (no tool may name another)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
@@ -438,6 +440,8 @@ def _caller(client: MemoryClient, tenant: str, agent_id: str) -> Principal | Non
         raise SystemExit(f"memoryd mcp: MEMORYD_API_KEY: {exc}") from None
     except PermissionDenied as exc:
         raise SystemExit(f"memoryd mcp: --tenant {tenant!r}: {exc}") from None
+    if who.role == kpb.KEY_ROLE_SYSTEM and not tenant:
+        raise SystemExit("memoryd mcp: give --tenant: a system key acts on the tenant each call names")
     if who.agent_id and who.agent_id != agent_id:
         pinned = f"the key (MEMORYD_API_KEY) is pinned to agent {who.agent_id!r}"
         raise SystemExit(f"memoryd mcp: --agent {agent_id!r}: {pinned}")
@@ -462,12 +466,12 @@ def _port(value: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if not args.tenant:
-        raise SystemExit("memoryd mcp: give --tenant (or MEMORYD_TENANT)")
-    checks: list[tuple[str, str, Callable[[str], str]]] = [
-        ("--tenant", args.tenant, check_tenant),
-        ("--agent", args.agent, check_agent_id),
-    ]
+    api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
+    if not args.tenant and not api_key:
+        raise SystemExit("memoryd mcp: give --tenant (or MEMORYD_TENANT), or a key in MEMORYD_API_KEY (it names one)")
+    checks: list[tuple[str, str, Callable[[str], str]]] = [("--agent", args.agent, check_agent_id)]
+    if args.tenant:
+        checks.append(("--tenant", args.tenant, check_tenant))
     if args.end_user:
         checks.append(("--end-user", args.end_user, check_agent_id))
     for option, value, check in checks:
@@ -475,7 +479,6 @@ def _run(args: argparse.Namespace) -> int:
             check(value)
         except InvalidRequest as exc:
             raise SystemExit(f"memoryd mcp: {option} {value!r}: {exc.problem}") from None
-    api_key = os.environ.get("MEMORYD_API_KEY", "")  # never on the command line, where ps shows it
     with MemoryClient(args.target, tenant=args.tenant, api_key=api_key) as client:
         server = build(client, args.agent, args.end_user, _caller(client, args.tenant, args.agent))
         if args.transport == "stdio":

@@ -276,3 +276,17 @@ async def test_a_facade_offers_only_the_tools_its_key_may_call(live_server: Live
             assert {t.name for t in (await session.list_tools()).tools} == tools, (role, scope)
             if scope is KeyScope.READ_ONLY:
                 assert (await session.call_tool("recall", {"query": "anything"})).is_error is False
+
+
+async def test_a_facade_given_only_a_key_acts_on_the_keys_tenant(live_server: LiveServer) -> None:
+    # --tenant was required although the key names its tenant: one more setting to get wrong.
+    assert live_server.app is not None
+    token = live_server.run(live_server.app.admin.keys.create("globex", Role.AGENT, "a1", "bot"))[1]
+    async with mcp_session(live_server.port, token, tenant="") as session:
+        stored = await session.call_tool("memorize", {"content": "Globex invoices in euros"})
+        assert stored.is_error is False, stored.content
+    with MemoryClient(f"127.0.0.1:{live_server.port}", api_key=token) as memory:
+        assert [m.content for m in memory.list("a1")] == ["Globex invoices in euros"]
+    with pytest.raises(SystemExit) as unnamed:
+        main(["mcp", "--target", "127.0.0.1:1", "--agent", "a1"])
+    assert str(unnamed.value.code).startswith("memoryd mcp: give --tenant (or MEMORYD_TENANT), or a key")
