@@ -201,6 +201,10 @@ def _curation_tools(tool: Registrar, client: MemoryClient, agent_id: str, contac
         "the memories kept whatever their age).",
     )
     def list_memories(limit: int = 50, end_user_id: str = "", pinned_only: bool = False) -> list[dict[str, Any]]:
+        if limit < 1:  # the daemon would name its page_size, which the model never gave
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"INVALID_ARGUMENT: limit: must be at least 1, got {limit}")
         where = pb.RecallFilter(pinned_only=pinned_only)
         pages = client.list(agent_id, end_user_id=end_user_id, page_size=min(limit, 500), where=where)
         out = []

@@ -63,6 +63,9 @@ async def test_the_memory_tools_over_stdio(live_server: LiveServer) -> None:
         assert pinned.structured_content["pinned"] is True
         kept = await session.call_tool("list_memories", {"pinned_only": True})
         assert [m["id"] for m in kept.structured_content["result"]] == [allergy_id]
+        for limit in (0, -1):  # refused by the tool's own parameter, not the daemon's page_size
+            none = await session.call_tool("list_memories", {"limit": limit})
+            assert none.is_error and f"INVALID_ARGUMENT: limit: must be at least 1, got {limit}" in str(none.content)
         liked = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "useful"})
         assert not liked.is_error and "correction_id" not in liked.structured_content
         odd = await session.call_tool("feedback", {"memory_id": memory_id, "signal": "great"})
