@@ -145,6 +145,9 @@ def test_report_from_the_command_line(
     with pytest.raises(SystemExit) as bad:
         main(["report", "--data", data, "--since", "last tuesday"])
     assert "--since" in str(bad.value.code)
+    with pytest.raises(SystemExit) as later:  # named as the option, not the report's field ("since: ...")
+        main(["report", "--data", data, "--since", "2999-01-01"])
+    assert later.value.code == "memoryd: --since: '2999-01-01' is in the future"
 
 
 def test_files_and_counts_a_command_cannot_take_are_one_line_before_any_work(

@@ -37,7 +37,10 @@ def parse_since(value: str) -> datetime:
         at = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidRequest("--since", f"{value!r} is not an ISO date or time (e.g. 2026-11-01)") from None
-    return at if at.tzinfo else at.replace(tzinfo=UTC)
+    at = at if at.tzinfo else at.replace(tzinfo=UTC)
+    if at > datetime.now(UTC):  # the report's own check would name its field, since, not the option
+        raise InvalidRequest("--since", f"{value!r} is in the future")
+    return at
 
 
 async def run_report(
