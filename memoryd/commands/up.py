@@ -314,7 +314,7 @@ def _run_children(args: argparse.Namespace, settings: Settings, run_dir: Path, d
     if console:
         stack["console"] = f"http://{console}/"
         commands.append(("console", _console_command(console, listen, args.console_allowed_host)))
-        _say(f"console at http://{console}/ (sign in with an API key; none exists yet: name a tenant)")
+        _say(f"console at http://{console}/ (sign in with an API key; while none exists, name a tenant)")
     _announce(run_dir, stack)
     for name, command in commands:
         proc = _Processes(command, env)
