@@ -76,9 +76,18 @@ _ARTICLES = frozenset({"the", "a", "an"})
 
 
 def normalised_name(name: str) -> str:
-    """How names are compared: case, accents, punctuation and spacing set aside ("Acme, Inc." = "acme inc")."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode() or name
-    return " ".join(re.sub(r"[^\w]+", " ", folded.casefold()).split())
+    """How names are compared: case, Latin accents, punctuation and spacing set aside ("Acme, Inc." = "acme inc").
+
+    Only a mark on a Latin letter goes ("Café" = "Cafe"); every other letter stays, whatever its script.
+    Dropping what did not fold to ASCII named "Hotel Москва" and "Hotel Берлин" alike ("hotel"), so both
+    were one entity and one's facts ended the other's; a kana's voicing mark is a letter of its own.
+    """
+    kept: list[str] = []
+    for ch in unicodedata.normalize("NFKD", name):
+        if not (unicodedata.combining(ch) and kept and kept[-1].isascii()):
+            kept.append(ch)
+    folded = unicodedata.normalize("NFC", "".join(kept)).casefold()
+    return " ".join(re.sub(r"[^\w]+", " ", folded).split())
 
 
 def may_name_one_entity(a: str, b: str) -> bool:

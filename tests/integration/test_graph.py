@@ -183,6 +183,20 @@ async def test_names_that_differ_in_a_number_stay_two_entities(app: App) -> None
     assert stored[0].status is FactStatus.ACTIVE and stored[2] is None  # still true, never superseded
 
 
+async def test_names_that_differ_only_in_another_script_stay_two_entities(app: App) -> None:
+    """ "Hotel Москва" and "Hotel Берлин" were both "hotel": one entity, and Berlin's fact ended Moscow's."""
+    moscow = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Hotel Москва", "located_in", "Moscow", "Hotel Москва is in Moscow.")
+    )
+    berlin = await app.graph.assert_human(
+        ADMIN, CONTACT, Assertion("Hotel Берлин", "located_in", "Berlin", "Hotel Берлин is in Berlin.")
+    )
+    assert berlin.fact.subject_id != moscow.fact.subject_id
+    assert berlin.action is Action.ADD and not berlin.invalidated
+    stored = await app.graph.explain(Actor("acme", "a1", "u1"), moscow.fact.fact_id)
+    assert stored[0].status is FactStatus.ACTIVE and stored[2] is None  # still in Moscow
+
+
 @pytest.mark.parametrize(
     ("a", "b", "one"),
     [
@@ -194,6 +208,11 @@ async def test_names_that_differ_in_a_number_stay_two_entities(app: App) -> None
         ("Acme Corp", "Acme Inc", False),
         ("Room 101", "Room 102", False),
         ("Keeper23", "Keeper232", False),
+        ("Crème Brûlée", "creme brulee", True),  # a Latin accent is set aside
+        ("Hotel Москва", "Hotel Берлин", False),  # the words of another script are words: they were dropped
+        ("Café 東京", "Café 大阪", False),
+        ("Straße", "Strae", False),
+        ("ガス", "カス", False),  # a kana's voicing mark makes another word
     ],
 )
 def test_only_names_of_the_same_words_are_one_entity_without_a_person(a: str, b: str, one: bool) -> None:
