@@ -48,6 +48,7 @@ async def run_export(
                 last = time.monotonic()
                 print(f"exporting {tenant_id}: {sum(counts.values()) - 1} records ({kind})", file=progress, flush=True)
         queue = app.job_parts is not None
+        unfinished = await app.admin.exports.import_unfinished(tenant_id)
     counts.pop("header", None)
     if end_user_id is not None and not counts:
         raise NotFound(_nothing_of(end_user_id, tenant_id, "exported"))
@@ -57,6 +58,12 @@ async def run_export(
     print(table(rows, ["record", "rows"]) if rows else "nothing stored", file=progress)
     if not queue:
         print("job records: not exported (no job queue: run beside `memoryd up`, or set REDIS_URL)", file=progress)
+    if unfinished:  # a backup taken now would hold part of what the tenant is meant to hold
+        print(
+            f"memoryd: an import into {tenant_id} was cut short: this export holds only what it wrote so far "
+            "(finish it by running that import again)",
+            file=progress,
+        )
     return 0
 
 

@@ -149,6 +149,10 @@ class ExportService:
             )
         raise PreconditionFailed(f"tenant {tenant!r} already holds data: import into an empty tenant")
 
+    async def import_unfinished(self, tenant: str) -> bool:
+        """Whether the tenant's latest import started and never finished (it holds part of an export)."""
+        return bool(await self._unfinished_import(check_tenant(tenant)))
+
     async def _unfinished_import(self, tenant: str) -> str:
         """The mark of the tenant's latest import if it started and never finished ("" otherwise)."""
         started = await self._latest(tenant, Operation.IMPORT_STARTED)

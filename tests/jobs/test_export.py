@@ -228,6 +228,10 @@ async def test_an_import_cut_short_is_continued_by_the_same_export_only(
         another = [{**records[0], "exported_at": "2026-01-01T00:00:00+00:00"}, *records[1:]]
         with pytest.raises(PreconditionFailed, match="another export that was cut short"):
             await app.admin.exports.import_(later, lambda: another)
+    said = io.StringIO()  # a backup taken now holds part of the tenant: the command says so
+    assert await run_export(settings.without_maintenance(), "acme2", None, False, io.StringIO(), said) == 0
+    assert "an import into acme2 was cut short: this export holds only what it wrote so far" in said.getvalue()
+    async with running(settings, onnx_embedder, workers=False) as app:
         counts = await app.admin.exports.import_(later, lambda: records)
         assert counts["already_imported"] == len(memories) and counts["memory"] == 0
         assert counts["profile"] == sum(r["type"] == "profile" for r in records)
@@ -236,6 +240,7 @@ async def test_an_import_cut_short_is_continued_by_the_same_export_only(
             assert sum(r["type"] == kind for r in again) == sum(r["type"] == kind for r in records), kind
         with pytest.raises(PreconditionFailed, match="already holds data"):
             await app.admin.exports.import_(later, lambda: records)  # finished: a new import is refused
+        assert not await app.admin.exports.import_unfinished("acme2")
 
 
 async def _export_of(app: App, tenant: str) -> list[str]:
