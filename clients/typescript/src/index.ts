@@ -385,13 +385,13 @@ export class MemoryClient {
     yield* events<ConversationEvent__Output>(stream);
   }
 
-  /** The agent's current profile (document, revision, token count, the prompt block to cache). */
   /** The tenant, role, key id, pinned agent and scope the daemon sees these calls as (a start-up check). */
   async whoAmI(): Promise<WhoAmIResponse__Output> {
     const request = {};
     return this.call(this.keys.WhoAmI.bind(this.keys) as Unary<typeof request, WhoAmIResponse__Output>, request);
   }
 
+  /** The agent's current profile (document, revision, token count, the prompt block to cache). */
   async getProfile(agentId: string): Promise<Profile__Output> {
     const request = { agentId };
     const reply = await this.call(this.profiles.GetProfile.bind(this.profiles) as Unary<typeof request, { profile: Profile__Output }>, request);
