@@ -103,15 +103,15 @@ class ExportService:
     async def import_(self, actor: Actor, read: Callable[[], Iterable[Row]]) -> dict[str, int]:
         """Restore an export into the actor's tenant, which must be empty; rows written per kind.
 
-        ``read`` gives the export from its first line, and is called three times: every record is
-        checked (its shape, its kind, its row against its table) before the first is written, so a
-        truncated or damaged file is refused with the tenant still empty, and the same file can be
-        imported once it is mended. An import of the same export that was cut short (a crash, a
+        ``read`` gives the export from its first line, and is called twice: every record is checked
+        (its shape, its kind, its row against its table) before the first is written, so a truncated
+        or damaged file is refused with the tenant still empty, and the same file can be imported
+        once it is mended. An import of the same export that was cut short (a crash, a
         kill) is continued: rows already there are kept, not written twice (``already_imported``).
         """
         tenant = check_tenant(actor.tenant_id)
-        checked = await self._each(read(), _once_each(self._check), _parsed_job)
-        resume = await self._begin(actor, tenant, _export_mark(next(iter(read()), None), checked))
+        header, checked = await self._each(read(), _once_each(self._check), _parsed_job)
+        resume = await self._begin(actor, tenant, _export_mark(header, checked))
         kept = 0
 
         async def write(kind: str, rows: list[Row], _: list[int]) -> int:
@@ -126,7 +126,7 @@ class ExportService:
             if self._ledger is not None:  # without a job queue there is no ledger: the history is dropped
                 await self._ledger.restore(replace(_job_of(row), tenant_id=tenant))
 
-        counts = await self._each(read(), write, restore)
+        _, counts = await self._each(read(), write, restore)
         if resume:
             counts[ALREADY_IMPORTED] = kept
         if self._configs is not None:
@@ -182,14 +182,14 @@ class ExportService:
         lines: Iterable[Row],
         batch: Callable[[str, list[Row], list[int]], Awaitable[int]],
         job: Callable[[Row], Awaitable[object]],
-    ) -> dict[str, int]:
-        """The records per kind, once the header is checked.
+    ) -> tuple[Row, dict[str, int]]:
+        """The header, and the records per kind once the header is checked.
 
         ``batch`` gets each run of up to ``_BATCH`` records of one kind (with their line numbers),
         ``job`` each job record.
         """
         it = iter(lines)
-        _check_header(next(it, None))
+        header = _check_header(next(it, None))
         counts: dict[str, int] = {}
         kind, rows, numbers = "", list[Row](), list[int]()
         for n, line in enumerate(it, start=2):
@@ -206,7 +206,7 @@ class ExportService:
             numbers.append(n)
         counts[kind] = counts.get(kind, 0) + (await batch(kind, rows, numbers) if rows else 0)
         counts.pop("", None)
-        return counts
+        return header, counts
 
 
 def _once_each(
@@ -227,7 +227,7 @@ def _once_each(
     return checked
 
 
-def _export_mark(header: Any, counts: dict[str, int]) -> str:
+def _export_mark(header: Row, counts: dict[str, int]) -> str:
     """One export's fingerprint: its header (tenant, contact, time) and its records per kind."""
     text = json.dumps([header, sorted(counts.items())], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
@@ -244,9 +244,10 @@ def _job_of(row: Row) -> JobRecord:
         raise InvalidRequest("export", f"a job record does not parse: {exc}") from None
 
 
-def _check_header(header: Any) -> None:
+def _check_header(header: Any) -> Row:
     if not isinstance(header, dict) or header.get("type") != "header" or header.get("format") != EXPORT_FORMAT:
         raise InvalidRequest("export", f"the first line is not a {EXPORT_FORMAT} header")
     version = header.get("version")
     if not isinstance(version, int) or version > EXPORT_VERSION:
         raise PreconditionFailed(f"export version {version!r} is newer than this memoryd reads ({EXPORT_VERSION})")
+    return header
